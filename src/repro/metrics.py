@@ -1,0 +1,84 @@
+"""Measurements on trained models shared across chapters.
+
+* PCA of an embedding matrix: principal components, explained-variance ratios, the entropy
+  S = -Σ σ_i log σ_i of those ratios and the effective dimension e^S (Liu et al. 2022, §4.2 / Fig. 7;
+  spec §1.5). Used by the opening chapter (the circle after grokking) and the effective-theory chapter.
+* Circle-ness of a 2-D point cloud (how evenly points spread around a circle), for the opening chapter.
+* Grokking delay from threshold steps.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def pca(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """PCA of the rows of ``matrix`` (n_points, dim): (projections onto all components, variance ratios).
+
+    Rows are centred; the components are the right singular vectors, ordered by variance. The sign of
+    each component is fixed so that its largest-magnitude loading is positive (deterministic plots).
+    """
+    x = np.asarray(matrix, dtype=np.float64)
+    if x.ndim != 2 or x.shape[0] < 2:
+        raise ValueError(f"matrix must be 2-D with at least 2 rows; got shape {x.shape}.")
+    x = x - x.mean(axis=0, keepdims=True)
+    u, s, vt = np.linalg.svd(x, full_matrices=False)
+    signs = np.sign(vt[np.arange(len(vt)), np.abs(vt).argmax(axis=1)])
+    signs[signs == 0] = 1
+    vt = vt * signs[:, None]
+    var = s**2
+    total = var.sum()
+    ratios = var / total if total > 0 else np.zeros_like(var)
+    return x @ vt.T, ratios
+
+
+def explained_variance_entropy(ratios: np.ndarray) -> float:
+    """S = -Σ σ_i log σ_i over the explained-variance ratios (natural log; zero ratios contribute 0)."""
+    r = np.asarray(ratios, dtype=np.float64)
+    r = r[r > 0]
+    return float(-(r * np.log(r)).sum())
+
+
+def effective_dimension(matrix: np.ndarray) -> float:
+    """e^S of the embedding PCA (Liu et al. 2022, Fig. 7 left)."""
+    return float(np.exp(explained_variance_entropy(pca(matrix)[1])))
+
+
+def circularity(points: np.ndarray) -> float:
+    """How well 2-D points lie on one circle around their centroid: 1 - std(radius)/mean(radius).
+
+    1 for points exactly on a circle; small or negative for a blob.
+    """
+    pts = np.asarray(points, dtype=np.float64)
+    if pts.ndim != 2 or pts.shape[1] != 2:
+        raise ValueError(f"points must have shape (n, 2); got {pts.shape}.")
+    radius = np.linalg.norm(pts - pts.mean(axis=0), axis=1)
+    mean = radius.mean()
+    return float(1 - radius.std() / mean) if mean > 0 else 0.0
+
+
+def circle_order(points: np.ndarray, p: int) -> tuple[int, float]:
+    """The step k such that symbol s sits at angle ≈ 2π k s / p on the circle, and how well it fits.
+
+    Returns (k, fit) where fit = |mean_s exp(i(θ_s - 2π k s/p))| ∈ [0, 1]; fit ≈ 1 means the embeddings are
+    an ordered circle (consecutive symbols a fixed angle apart), as after grokking modular addition.
+    """
+    pts = np.asarray(points, dtype=np.float64)
+    centred = pts - pts.mean(axis=0)
+    theta = np.arctan2(centred[:, 1], centred[:, 0])
+    s = np.arange(p)
+    best = (0, 0.0)
+    for k in range(1, p):
+        fit = float(np.abs(np.exp(1j * (theta - 2 * np.pi * k * s / p)).mean()))
+        if fit > best[1]:
+            best = (k, fit)
+    return best
+
+
+def grokking_delay(train_step: int, val_step: int) -> float:
+    """Steps to the validation threshold divided by steps to the training threshold (inf if training
+    reached it at step 0; nan if either never did)."""
+    if train_step < 0 or val_step < 0:
+        return float("nan")
+    if train_step == 0:
+        return float("inf")
+    return val_step / train_step

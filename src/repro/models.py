@@ -1,0 +1,380 @@
+"""Models shared by several chapters, written with a leading **run axis** on every parameter.
+
+A parameter of per-run shape ``s`` is stored as a tensor of shape ``(R, *s)``; all R runs of a sweep
+train together as one tensor program (batched matmuls), and a single run is just ``R = 1``. Each
+model declares its parameters once (:meth:`BatchedModel.param_specs`): name, shape, optimizer group
+(``"repr"`` for the representation/embeddings, ``"dec"`` for the decoder) and how to initialize it
+for one run from a ``torch.Generator`` — so run r's initial weights depend on its own seed only.
+
+* :class:`EmbedMLP` — embeddings + MLP decoder: the toy model of Liu et al. 2022 (§2, spec §3;
+  ``combine='sum'`` feeds E_a + E_b, ``'matmul'`` feeds E_a E_b for S3, App. H), also used on
+  modular addition in the opening chapter.
+* :class:`Transformer` — a small decoder-only transformer with TransformerLens field names.
+* :class:`TwoLayerNet` — f(x) = act(x W + b) a with a chosen activation (Rubin et al., Mohamadi et al.).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import torch
+import torch.nn.functional as F
+
+from .validation import check_choice, check_int, check_real
+
+ACTIVATIONS = ("tanh", "relu", "gelu", "erf", "quadratic")
+
+
+def activation(name: str) -> Callable[[torch.Tensor], torch.Tensor]:
+    check_choice("activation", name, ACTIVATIONS)
+    return {
+        "tanh": torch.tanh,
+        "relu": torch.relu,
+        "gelu": F.gelu,
+        "erf": torch.erf,
+        "quadratic": torch.square,
+    }[name]
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    name: str
+    shape: tuple[int, ...]
+    group: str  # "repr" | "dec"
+    init: Callable[[tuple[int, ...], torch.Generator], torch.Tensor]  # draw for one run (float32 stream)
+
+
+# Draws use float32, torch's default dtype, whatever the training dtype: a float64 draw consumes the
+# generator differently, and only float32 draws reproduce the official code's initial weights.
+
+
+def _uniform(bound: float, transpose: bool = False):
+    """U(-bound, bound) as ``(rand - 0.5) * 2 * bound``. ``transpose``: draw in nn.Linear's (out, in)
+    order and store as (in, out)."""
+
+    def init(shape, gen):
+        draw_shape = shape[::-1] if transpose else shape
+        # (rand - 0.5) * width: the official toy code's expression for the embeddings (spec §3); for
+        # nn.Linear, uniform_(-b, b) computes rand * 2b - b, equal up to float32 rounding.
+        u = (torch.rand(draw_shape, generator=gen) - 0.5) * (2 * bound)
+        return u.T if transpose else u
+
+    return init
+
+
+def _torch_linear_weight(fan_in: int):
+    # nn.Linear's default: kaiming_uniform_(a=sqrt(5)) == U(-1/sqrt(fan_in), 1/sqrt(fan_in)). The draw
+    # uses torch.rand with the same stream as uniform_, so a seeded generator reproduces nn.Linear.
+    return _uniform(1.0 / math.sqrt(fan_in), transpose=True)
+
+
+def _normal(std: float):
+    return lambda shape, gen: torch.randn(shape, generator=gen) * std
+
+
+def _constant(value: float):
+    return lambda shape, gen: torch.full(shape, float(value))
+
+
+class BatchedModel:
+    """Base class: subclasses define :meth:`param_specs` and :meth:`forward`."""
+
+    def param_specs(self, init_scale: float = 1.0, repr_init_scale: float = 1.0) -> list[ParamSpec]:
+        raise NotImplementedError
+
+    def forward(self, params: dict[str, torch.Tensor], x: torch.Tensor) -> torch.Tensor:
+        """``x``: inputs shared by all runs ``(B, ...)`` or per run ``(R, B, ...)``; returns ``(R, B, d_out)``."""
+        raise NotImplementedError
+
+    def input_ndim(self) -> int:
+        """Number of dims of one shared batch of inputs (to tell shared from per-run inputs)."""
+        return 2
+
+    def n_params(self) -> int:
+        return sum(math.prod(s.shape) for s in self.param_specs())
+
+    def matmul_flops_per_sample(self) -> int:
+        """Multiply-add FLOPs (2 per MAC) of one forward pass on one sample, matmuls only."""
+        raise NotImplementedError
+
+
+# --------------------------------------------------------------------------------------------------
+# Embeddings + MLP (toy model)
+
+
+@dataclass(frozen=True)
+class EmbedMLPConfig:
+    """Embeddings + MLP decoder. Defaults: the effective-theory toy model (spec §3:
+    1-D embeddings, decoder 1-200-200-30 with tanh)."""
+
+    n_symbols: int = 10
+    d_embed: int = 1  # d_in of the paper; for combine='matmul' a k x k matrix needs d_embed = k*k
+    hidden: tuple[int, ...] = (200, 200)  # spec §3 "1-200-200-30"
+    d_out: int = 30  # regression template dimension (spec §3) or number of classes
+    activation: str = "tanh"  # spec §3
+    combine: str = "sum"  # E_a + E_b (Liu et al. §2); 'concat'; 'matmul' = E_a E_b (App. H, S3)
+    embed_init: str = "uniform"  # official: (rand - 0.5) * scale, i.e. U[-scale/2, scale/2] (spec §3)
+
+    def __post_init__(self):
+        check_int("n_symbols", self.n_symbols, minimum=1)
+        check_int("d_embed", self.d_embed, minimum=1)
+        check_int("d_out", self.d_out, minimum=1)
+        if not isinstance(self.hidden, tuple) or not all(isinstance(h, int) and h >= 1 for h in self.hidden):
+            raise ValueError(f"hidden={self.hidden!r} is not allowed: hidden must be a tuple of positive ints.")
+        check_choice("activation", self.activation, ACTIVATIONS)
+        check_choice("combine", self.combine, ("sum", "concat", "matmul"))
+        check_choice("embed_init", self.embed_init, ("uniform", "normal"))
+        if self.combine == "matmul" and math.isqrt(self.d_embed) ** 2 != self.d_embed:
+            raise ValueError(f"d_embed={self.d_embed} is not allowed with combine='matmul': it must be a square k*k.")
+
+
+class EmbedMLP(BatchedModel):
+    def __init__(self, config: EmbedMLPConfig):
+        self.config = config
+        self.act = activation(config.activation)
+        d_in = 2 * config.d_embed if config.combine == "concat" else config.d_embed
+        self.widths = (d_in, *config.hidden, config.d_out)
+
+    def param_specs(self, init_scale=1.0, repr_init_scale=1.0):
+        c = self.config
+        if c.embed_init == "uniform":
+            emb = _uniform(0.5 * repr_init_scale)
+        else:
+            emb = _normal(repr_init_scale)
+        specs = [ParamSpec("embed", (c.n_symbols, c.d_embed), "repr", emb)]
+        for k, (fan_in, fan_out) in enumerate(zip(self.widths[:-1], self.widths[1:])):
+            w = _torch_linear_weight(fan_in)
+            b = _uniform(1.0 / math.sqrt(fan_in))
+            specs.append(ParamSpec(f"W{k}", (fan_in, fan_out), "dec", _scaled(w, init_scale)))
+            specs.append(ParamSpec(f"b{k}", (fan_out,), "dec", _scaled(b, init_scale)))
+        return specs
+
+    def embed_pairs(self, embed: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+        """The decoder's input for pairs ``x`` (B, 2) or (R, B, 2): (R, B, d_in)."""
+        if x.dim() == 2:
+            ea, eb = embed[:, x[:, 0]], embed[:, x[:, 1]]
+        else:
+            runs = torch.arange(embed.shape[0], device=embed.device)[:, None]
+            ea, eb = embed[runs, x[..., 0]], embed[runs, x[..., 1]]
+        c = self.config
+        if c.combine == "sum":
+            return ea + eb
+        if c.combine == "concat":
+            return torch.cat([ea, eb], dim=-1)
+        k = math.isqrt(c.d_embed)
+        prod = ea.unflatten(-1, (k, k)) @ eb.unflatten(-1, (k, k))
+        return prod.flatten(-2)
+
+    def forward(self, params, x):
+        h = self.embed_pairs(params["embed"], x)
+        n_layers = len(self.widths) - 1
+        for k in range(n_layers):
+            h = torch.baddbmm(params[f"b{k}"].unsqueeze(1), h, params[f"W{k}"])
+            if k < n_layers - 1:
+                h = self.act(h)
+        return h
+
+    def matmul_flops_per_sample(self):
+        return 2 * sum(a * b for a, b in zip(self.widths[:-1], self.widths[1:]))
+
+
+def _scaled(init, scale):
+    if scale == 1.0:
+        return init
+    return lambda shape, gen: init(shape, gen) * scale
+
+
+# --------------------------------------------------------------------------------------------------
+# Decoder-only transformer (TransformerLens names)
+
+
+@dataclass(frozen=True)
+class TransformerConfig:
+    """A small decoder-only transformer; field names follow TransformerLens' HookedTransformerConfig.
+
+    Inputs are token sequences (B, n_ctx); the logits at the last position are the prediction.
+    Defaults: the one-layer modular-addition transformer of Nanda et al. (p = 113, '=' token).
+    """
+
+    d_vocab: int = 114
+    n_ctx: int = 3
+    d_model: int = 128
+    n_heads: int = 4
+    d_head: int = 32
+    d_mlp: int = 512
+    n_layers: int = 1
+    d_vocab_out: int = 113
+    act_fn: str = "relu"
+    normalization_type: str | None = None  # None or "LN"
+    initializer_range: float | None = None  # TransformerLens default: 0.8 / sqrt(d_model)
+
+    def __post_init__(self):
+        for name in ("d_vocab", "n_ctx", "d_model", "n_heads", "d_head", "d_mlp", "n_layers", "d_vocab_out"):
+            check_int(name, getattr(self, name), minimum=1)
+        check_choice("act_fn", self.act_fn, ("relu", "gelu"))
+        check_choice("normalization_type", self.normalization_type, (None, "LN"))
+        if self.initializer_range is not None:
+            check_real("initializer_range", self.initializer_range, positive=True)
+
+
+class Transformer(BatchedModel):
+    def __init__(self, config: TransformerConfig):
+        self.config = config
+        self.act = activation(config.act_fn)
+        mask = torch.triu(torch.ones(config.n_ctx, config.n_ctx, dtype=torch.bool), diagonal=1)
+        self._causal = mask
+
+    def input_ndim(self):
+        return 2
+
+    def param_specs(self, init_scale=1.0, repr_init_scale=1.0):
+        c = self.config
+        std = c.initializer_range if c.initializer_range is not None else 0.8 / math.sqrt(c.d_model)
+        zero, one = _constant(0.0), _constant(1.0)
+        specs = [
+            ParamSpec("W_E", (c.d_vocab, c.d_model), "repr", _normal(std * repr_init_scale)),
+            ParamSpec("W_pos", (c.n_ctx, c.d_model), "repr", _normal(std * repr_init_scale)),
+        ]
+        w = _normal(std * init_scale)
+        for layer in range(c.n_layers):
+            pre = f"blocks.{layer}."
+            if c.normalization_type == "LN":
+                specs += [ParamSpec(pre + "ln1.w", (c.d_model,), "dec", one), ParamSpec(pre + "ln1.b", (c.d_model,), "dec", zero)]
+            specs += [
+                ParamSpec(pre + "attn.W_Q", (c.n_heads, c.d_model, c.d_head), "dec", w),
+                ParamSpec(pre + "attn.W_K", (c.n_heads, c.d_model, c.d_head), "dec", w),
+                ParamSpec(pre + "attn.W_V", (c.n_heads, c.d_model, c.d_head), "dec", w),
+                ParamSpec(pre + "attn.W_O", (c.n_heads, c.d_head, c.d_model), "dec", w),
+                ParamSpec(pre + "attn.b_Q", (c.n_heads, c.d_head), "dec", zero),
+                ParamSpec(pre + "attn.b_K", (c.n_heads, c.d_head), "dec", zero),
+                ParamSpec(pre + "attn.b_V", (c.n_heads, c.d_head), "dec", zero),
+                ParamSpec(pre + "attn.b_O", (c.d_model,), "dec", zero),
+            ]
+            if c.normalization_type == "LN":
+                specs += [ParamSpec(pre + "ln2.w", (c.d_model,), "dec", one), ParamSpec(pre + "ln2.b", (c.d_model,), "dec", zero)]
+            specs += [
+                ParamSpec(pre + "mlp.W_in", (c.d_model, c.d_mlp), "dec", w),
+                ParamSpec(pre + "mlp.b_in", (c.d_mlp,), "dec", zero),
+                ParamSpec(pre + "mlp.W_out", (c.d_mlp, c.d_model), "dec", w),
+                ParamSpec(pre + "mlp.b_out", (c.d_model,), "dec", zero),
+            ]
+        if c.normalization_type == "LN":
+            specs += [ParamSpec("ln_final.w", (c.d_model,), "dec", one), ParamSpec("ln_final.b", (c.d_model,), "dec", zero)]
+        specs += [
+            ParamSpec("W_U", (c.d_model, c.d_vocab_out), "dec", w),
+            ParamSpec("b_U", (c.d_vocab_out,), "dec", zero),
+        ]
+        return specs
+
+    @staticmethod
+    def _ln(x, w, b):
+        x = x - x.mean(-1, keepdim=True)
+        x = x / (x.pow(2).mean(-1, keepdim=True) + 1e-5).sqrt()
+        return x * w[:, None, None] + b[:, None, None]
+
+    def forward(self, params, x):
+        c = self.config
+        R = params["W_E"].shape[0]
+        if x.dim() == 2:
+            resid = params["W_E"][:, x]  # (R, B, pos, d_model)
+        else:
+            runs = torch.arange(R, device=x.device)[:, None, None]
+            resid = params["W_E"][runs, x]
+        resid = resid + params["W_pos"][:, None, : x.shape[-1]]
+        mask = self._causal[: x.shape[-1], : x.shape[-1]].to(resid.device)
+        for layer in range(c.n_layers):
+            pre = f"blocks.{layer}."
+            h = self._ln(resid, params[pre + "ln1.w"], params[pre + "ln1.b"]) if c.normalization_type == "LN" else resid
+            q = torch.einsum("rbpd,rhde->rbphe", h, params[pre + "attn.W_Q"]) + params[pre + "attn.b_Q"][:, None, None]
+            k = torch.einsum("rbpd,rhde->rbphe", h, params[pre + "attn.W_K"]) + params[pre + "attn.b_K"][:, None, None]
+            v = torch.einsum("rbpd,rhde->rbphe", h, params[pre + "attn.W_V"]) + params[pre + "attn.b_V"][:, None, None]
+            scores = torch.einsum("rbqhe,rbkhe->rbhqk", q, k) / math.sqrt(c.d_head)
+            pattern = scores.masked_fill(mask, float("-inf")).softmax(-1)
+            z = torch.einsum("rbhqk,rbkhe->rbqhe", pattern, v)
+            resid = resid + torch.einsum("rbqhe,rhed->rbqd", z, params[pre + "attn.W_O"]) + params[pre + "attn.b_O"][:, None, None]
+            h = self._ln(resid, params[pre + "ln2.w"], params[pre + "ln2.b"]) if c.normalization_type == "LN" else resid
+            mid = self.act(torch.einsum("rbpd,rdm->rbpm", h, params[pre + "mlp.W_in"]) + params[pre + "mlp.b_in"][:, None, None])
+            resid = resid + torch.einsum("rbpm,rmd->rbpd", mid, params[pre + "mlp.W_out"]) + params[pre + "mlp.b_out"][:, None, None]
+        final = resid[:, :, -1]
+        if c.normalization_type == "LN":
+            final = self._ln(final[:, :, None], params["ln_final.w"], params["ln_final.b"])[:, :, 0]
+        return torch.baddbmm(params["b_U"][:, None], final, params["W_U"])
+
+    def matmul_flops_per_sample(self):
+        c = self.config
+        per_pos = c.n_layers * (4 * c.d_model * c.n_heads * c.d_head + 2 * c.d_model * c.d_mlp)
+        attn = c.n_layers * 2 * c.n_heads * c.d_head * c.n_ctx
+        return 2 * (c.n_ctx * (per_pos + attn) + c.d_model * c.d_vocab_out)
+
+
+# --------------------------------------------------------------------------------------------------
+# Two-layer network
+
+
+@dataclass(frozen=True)
+class TwoLayerConfig:
+    """f(x) = act(x W + b) a (+ c): a two-layer network with a chosen activation and optional biases.
+
+    Weights are N(0, init_std^2 / fan_in) (the mean-field/NTK-style scaling both the Rubin et al. and
+    Mohamadi et al. chapters start from); chapters override the readout scaling through ``init_scale``.
+    """
+
+    d_in: int = 10
+    width: int = 100
+    d_out: int = 1
+    activation: str = "erf"
+    bias: bool = False
+    init_std: float = 1.0
+
+    def __post_init__(self):
+        check_int("d_in", self.d_in, minimum=1)
+        check_int("width", self.width, minimum=1)
+        check_int("d_out", self.d_out, minimum=1)
+        check_choice("activation", self.activation, ACTIVATIONS)
+        check_choice("bias", self.bias, (True, False))
+        check_real("init_std", self.init_std, positive=True)
+
+
+class TwoLayerNet(BatchedModel):
+    def __init__(self, config: TwoLayerConfig):
+        self.config = config
+        self.act = activation(config.activation)
+
+    def param_specs(self, init_scale=1.0, repr_init_scale=1.0):
+        c = self.config
+        specs = [ParamSpec("W", (c.d_in, c.width), "repr", _normal(c.init_std * repr_init_scale / math.sqrt(c.d_in)))]
+        if c.bias:
+            specs.append(ParamSpec("b", (c.width,), "repr", _constant(0.0)))
+        specs.append(ParamSpec("a", (c.width, c.d_out), "dec", _normal(c.init_std * init_scale / math.sqrt(c.width))))
+        if c.bias:
+            specs.append(ParamSpec("c", (c.d_out,), "dec", _constant(0.0)))
+        return specs
+
+    def forward(self, params, x):
+        if x.dim() == 2:
+            x = x.expand(params["W"].shape[0], *x.shape)
+        pre = x @ params["W"]
+        if self.config.bias:
+            pre = pre + params["b"][:, None]
+        out = self.act(pre) @ params["a"]
+        if self.config.bias:
+            out = out + params["c"][:, None]
+        return out
+
+    def matmul_flops_per_sample(self):
+        c = self.config
+        return 2 * c.width * (c.d_in + c.d_out)
+
+
+def build_model(config) -> BatchedModel:
+    """The model for a config dataclass."""
+    if isinstance(config, EmbedMLPConfig):
+        return EmbedMLP(config)
+    if isinstance(config, TransformerConfig):
+        return Transformer(config)
+    if isinstance(config, TwoLayerConfig):
+        return TwoLayerNet(config)
+    raise ValueError(
+        f"model config of type {type(config).__name__} is not allowed: use EmbedMLPConfig, TransformerConfig or TwoLayerConfig."
+    )

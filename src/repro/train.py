@@ -1,0 +1,405 @@
+"""The batched trainer: R independent runs as one tensor program.
+
+All parameters of all runs live in one flat buffer of shape ``(R, P)``; each model parameter is a view
+``(R, *shape)`` into it. Gradients therefore land in one ``(R, P)`` tensor and the optimizer update is a
+handful of whole-buffer elementwise ops with per-run (and per-group) learning rates and weight decays —
+no Python loop over runs or parameters. Runs stay independent: the objective is the sum of per-run
+losses, so run r's gradient depends on run r alone.
+
+What may differ between runs (:data:`PER_RUN_FIELDS`): learning rates and weight decays of the
+representation and decoder groups, the two init-scale multipliers, the init seed, and the training
+split (per-run boolean masks over a shared dataset).
+
+Full batch: one forward pass over *all* samples per step gives the training loss (masked) and, at
+evaluation steps, every metric of the current parameters at no extra cost (the official toy code logs
+pre-step losses the same way, spec §3). Minibatch: per-run shuffled epochs, evaluation by a separate
+no-grad pass every ``eval_every`` steps. ``history[t]`` always describes the parameters after t updates.
+"""
+from __future__ import annotations
+
+import math
+import os
+import sys
+from dataclasses import dataclass, field, fields
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from .models import BatchedModel, build_model
+from .tasks import TaskData
+from .validation import check_choice, check_int, check_open_unit, check_real
+
+PER_RUN_FIELDS = ("lr_repr", "lr_dec", "wd_repr", "wd_dec", "init_scale", "repr_init_scale", "init_seed")
+OPTIMIZERS = ("adamw", "sgd")
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """How to train. Defaults are neutral; each chapter's config sets its paper's values."""
+
+    steps: int = 1000
+    optimizer: str = "adamw"  # "adamw" (decoupled decay, torch.optim.AdamW semantics) or "sgd" (plain GD/SGD, L2 decay)
+    lr_repr: float = 1e-3  # representation (embeddings / first layer)
+    lr_dec: float = 1e-3  # decoder (everything else)
+    wd_repr: float = 0.0
+    wd_dec: float = 0.0
+    beta1: float = 0.9
+    beta2: float = 0.999
+    eps: float = 1e-8
+    momentum: float = 0.0  # sgd only
+    init_scale: float = 1.0  # multiplier on the decoder's default init (Omnigrok's alpha)
+    repr_init_scale: float = 1.0  # scale of the representation's init
+    init_seed: int = 0
+    batch_size: int | None = None  # None: full batch
+    eval_every: int = 1
+    dtype: str = "float32"
+    device: str = "auto"  # "auto" = cuda when present, else cpu
+
+    def __post_init__(self):
+        check_int("steps", self.steps, minimum=1)
+        check_choice("optimizer", self.optimizer, OPTIMIZERS)
+        for name in ("lr_repr", "lr_dec"):
+            check_real(name, getattr(self, name), positive=True)
+        for name in ("wd_repr", "wd_dec", "eps", "momentum"):
+            check_real(name, getattr(self, name), nonnegative=True)
+        check_open_unit("beta1", self.beta1)
+        check_open_unit("beta2", self.beta2)
+        check_real("init_scale", self.init_scale, positive=True)
+        check_real("repr_init_scale", self.repr_init_scale, positive=True)
+        check_int("init_seed", self.init_seed, minimum=0)
+        if self.batch_size is not None:
+            check_int("batch_size", self.batch_size, minimum=1)
+        check_int("eval_every", self.eval_every, minimum=1)
+        check_choice("dtype", self.dtype, ("float32", "float64"))
+        check_choice("device", self.device, ("auto", "cpu", "cuda"))
+        if self.device == "cuda" and not torch.cuda.is_available():
+            raise ValueError("device='cuda' is not allowed here: no CUDA device is available; use 'auto' or 'cpu'.")
+
+    @property
+    def torch_dtype(self) -> torch.dtype:
+        return torch.float64 if self.dtype == "float64" else torch.float32
+
+    @property
+    def torch_device(self) -> torch.device:
+        if self.device == "auto":
+            return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        return torch.device(self.device)
+
+
+def per_run_values(cfg: TrainConfig, runs: Mapping[str, Sequence] | None) -> tuple[int, dict[str, list]]:
+    """Expand per-run overrides into full per-run lists (every field of :data:`PER_RUN_FIELDS`)."""
+    runs = dict(runs or {})
+    unknown = set(runs) - set(PER_RUN_FIELDS)
+    if unknown:
+        raise ValueError(
+            f"runs has fields {sorted(unknown)} that cannot vary per run; allowed: {', '.join(PER_RUN_FIELDS)}."
+        )
+    lengths = {len(v) for v in runs.values()}
+    if len(lengths) > 1:
+        raise ValueError(f"runs: every per-run list must have the same length; got lengths {sorted(lengths)}.")
+    n_runs = lengths.pop() if lengths else 1
+    if n_runs < 1:
+        raise ValueError("runs: per-run lists must not be empty.")
+    values = {name: list(runs.get(name, [getattr(cfg, name)] * n_runs)) for name in PER_RUN_FIELDS}
+    for name, vals in values.items():  # validate each run's value through the config itself
+        for v in vals:
+            TrainConfig(**{**{f.name: getattr(cfg, f.name) for f in fields(cfg)}, name: v})
+    return n_runs, values
+
+
+class FlatParams:
+    """All runs' parameters in one ``(R, P)`` buffer, with named ``(R, *shape)`` views."""
+
+    def __init__(self, model: BatchedModel, values: dict[str, list], dtype, device):
+        specs_by_run = [
+            model.param_specs(init_scale=float(values["init_scale"][r]), repr_init_scale=float(values["repr_init_scale"][r]))
+            for r in range(len(values["init_seed"]))
+        ]
+        self.specs = specs_by_run[0]
+        self.offsets = {}
+        offset = 0
+        for s in self.specs:
+            n = math.prod(s.shape)
+            self.offsets[s.name] = (offset, offset + n, s.shape)
+            offset += n
+        self.n_params = offset
+        rows = []
+        for r, specs in enumerate(specs_by_run):
+            gen = torch.Generator().manual_seed(int(values["init_seed"][r]))
+            rows.append(torch.cat([s.init(s.shape, gen).reshape(-1) for s in specs]))  # draw in declaration order
+        self.flat = torch.stack(rows).to(device=device, dtype=dtype).contiguous()
+        self.is_repr = torch.zeros(self.n_params, dtype=torch.bool, device=device)
+        for s in self.specs:
+            a, b, _ = self.offsets[s.name]
+            if s.group == "repr":
+                self.is_repr[a:b] = True
+
+    def views(self, flat: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
+        flat = self.flat if flat is None else flat
+        return {name: flat[:, a:b].view(flat.shape[0], *shape) for name, (a, b, shape) in self.offsets.items()}
+
+    def per_element(self, repr_values: Sequence[float], dec_values: Sequence[float]) -> torch.Tensor:
+        """An ``(R, P)`` tensor holding each run's group value at each parameter position."""
+        rv = torch.as_tensor(repr_values, dtype=self.flat.dtype, device=self.flat.device)[:, None]
+        dv = torch.as_tensor(dec_values, dtype=self.flat.dtype, device=self.flat.device)[:, None]
+        return torch.where(self.is_repr[None, :], rv, dv)
+
+
+class AdamW:
+    """torch.optim.AdamW's update (decoupled weight decay), batched with per-element lr and decay."""
+
+    def __init__(self, flat: FlatParams, cfg: TrainConfig, values: dict[str, list]):
+        self.lr = flat.per_element(values["lr_repr"], values["lr_dec"])
+        self.decay = 1 - self.lr * flat.per_element(values["wd_repr"], values["wd_dec"])
+        self.m = torch.zeros_like(flat.flat)
+        self.v = torch.zeros_like(flat.flat)
+        self.buf = torch.empty_like(flat.flat)
+        self.beta1, self.beta2, self.eps = cfg.beta1, cfg.beta2, cfg.eps
+        self.t = 0
+
+    @torch.no_grad()
+    def step(self, param: torch.Tensor, grad: torch.Tensor) -> None:
+        self.t += 1
+        bc1 = 1 - self.beta1**self.t
+        bc2_sqrt = math.sqrt(1 - self.beta2**self.t)
+        param.mul_(self.decay)
+        self.m.lerp_(grad, 1 - self.beta1)
+        self.v.mul_(self.beta2).addcmul_(grad, grad, value=1 - self.beta2)
+        denom = torch.sqrt(self.v, out=self.buf).div_(bc2_sqrt).add_(self.eps)
+        ratio = torch.div(self.m, denom, out=self.buf)
+        param.addcmul_(ratio, self.lr, value=-1.0 / bc1)
+
+
+class SGD:
+    """Plain (full-batch: gradient descent) SGD with L2 weight decay and optional momentum, like torch.optim.SGD."""
+
+    def __init__(self, flat: FlatParams, cfg: TrainConfig, values: dict[str, list]):
+        self.lr = flat.per_element(values["lr_repr"], values["lr_dec"])
+        self.wd = flat.per_element(values["wd_repr"], values["wd_dec"])
+        self.momentum = cfg.momentum
+        self.buf = None
+
+    @torch.no_grad()
+    def step(self, param: torch.Tensor, grad: torch.Tensor) -> None:
+        d = grad.addcmul(self.wd, param)
+        if self.momentum:
+            self.buf = d.clone() if self.buf is None else self.buf.mul_(self.momentum).add_(d)
+            d = self.buf
+        param.addcmul_(d, self.lr, value=-1.0)
+
+
+_OPTIMIZER_CLASSES = {"adamw": AdamW, "sgd": SGD}
+
+
+@dataclass
+class History:
+    """Per-run training curves: arrays of shape ``(R, T)`` at the evaluation ``steps`` (T,)."""
+
+    steps: np.ndarray
+    metrics: dict[str, np.ndarray]
+    extra: dict[str, np.ndarray] = field(default_factory=dict)
+    final_params: dict[str, np.ndarray] = field(default_factory=dict)
+    run_values: dict[str, list] = field(default_factory=dict)
+
+    @property
+    def n_runs(self) -> int:
+        return next(iter(self.metrics.values())).shape[0]
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key in self.metrics:
+            return self.metrics[key]
+        if key in self.extra:
+            return self.extra[key]
+        raise KeyError(f"history has no metric {key!r}; it has {sorted(self.metrics) + sorted(self.extra)}.")
+
+    def first_step(self, key: str, threshold: float, *, above: bool = True) -> np.ndarray:
+        """Per run, the first evaluation step where ``key`` reaches ``threshold`` (>=, or <= with
+        ``above=False``); -1 where it never does."""
+        values = self[key]
+        hit = values >= threshold if above else values <= threshold
+        first = np.where(hit.any(axis=1), self.steps[hit.argmax(axis=1)], -1)
+        return first.astype(np.int64)
+
+    def run(self, r: int) -> "History":
+        """The history of run r alone (as a one-run History)."""
+        return History(
+            steps=self.steps,
+            metrics={k: v[r : r + 1] for k, v in self.metrics.items()},
+            extra={k: v[r : r + 1] for k, v in self.extra.items()},
+            final_params={k: v[r : r + 1] for k, v in self.final_params.items()},
+            run_values={k: v[r : r + 1] for k, v in self.run_values.items()},
+        )
+
+
+def _progress_enabled(progress: bool | None) -> bool:
+    if progress is not None:
+        return progress
+    return os.environ.get("REPRO_PROGRESS", "1") != "0"
+
+
+def per_sample_loss(out: torch.Tensor, data: TaskData) -> torch.Tensor:
+    """(R, N) loss of each sample: cross-entropy, or MSE averaged over output dims (spec §3)."""
+    if data.loss == "ce":
+        R, N, C = out.shape
+        return F.cross_entropy(out.reshape(R * N, C), data.labels.repeat(R), reduction="none").view(R, N)
+    return (out - data.targets).pow(2).mean(-1)
+
+
+def per_sample_correct(out: torch.Tensor, data: TaskData, labels: torch.Tensor | None = None) -> torch.Tensor:
+    """(R, N) bool: argmax prediction, or nearest regression template (official toy code), is right."""
+    labels = data.labels if labels is None else labels
+    if data.accuracy == "argmax":
+        return out.argmax(-1) == labels
+    if data.accuracy == "nearest_template":
+        t = data.templates
+        # argmin_c |o - t_c|^2 = argmin_c (|t_c|^2 - 2 o.t_c)
+        score = t.pow(2).sum(-1) - 2 * out @ t.T
+        return score.argmin(-1) == labels
+    return torch.zeros(out.shape[:2], dtype=torch.bool, device=out.device)
+
+
+def _masked_mean(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    count = mask.sum(-1).to(values.dtype)
+    return torch.where(count > 0, (values * mask).sum(-1) / count.clamp(min=1), torch.full_like(count, float("nan")))
+
+
+def train(
+    model_config,
+    data: TaskData,
+    cfg: TrainConfig,
+    runs: Mapping[str, Sequence] | None = None,
+    *,
+    train_mask: torch.Tensor | None = None,
+    val_mask: torch.Tensor | None = None,
+    callback: Callable[[int, dict[str, torch.Tensor]], dict[str, torch.Tensor]] | None = None,
+    keep_final_params: bool = False,
+    progress: bool | None = None,
+    desc: str = "training",
+) -> History:
+    """Train R runs together and return their histories.
+
+    Parameters
+    ----------
+    model_config: an ``EmbedMLPConfig``, ``TransformerConfig`` or ``TwoLayerConfig``.
+    data: the dataset with its default split (``data.train_idx`` / ``data.val_idx``).
+    cfg: shared training settings; ``runs`` overrides any of :data:`PER_RUN_FIELDS` per run.
+    train_mask, val_mask: optional ``(R, N)`` boolean masks replacing the default split per run.
+    callback: called at every evaluation step with the parameter views ``(R, ...)``; returns a dict of
+        ``(R, ...)`` tensors recorded into ``history.extra`` (e.g. embedding snapshots, RQI).
+    progress: show a tqdm bar over run-steps on stderr (default: unless ``REPRO_PROGRESS=0``).
+    """
+    model = build_model(model_config)
+    n_runs, values = per_run_values(cfg, runs)
+    device, dtype = cfg.torch_device, cfg.torch_dtype
+    data = data.to(device=device, dtype=dtype)
+    params = FlatParams(model, values, dtype, device)
+    optimizer = _OPTIMIZER_CLASSES[cfg.optimizer](params, cfg, values)
+
+    default_train, default_val = data.masks()
+    train_mask = default_train.expand(n_runs, -1) if train_mask is None else train_mask.to(device)
+    val_mask = default_val.expand(n_runs, -1) if val_mask is None else val_mask.to(device)
+    for name, mask in (("train_mask", train_mask), ("val_mask", val_mask)):
+        if tuple(mask.shape) != (n_runs, data.n_samples) or mask.dtype != torch.bool:
+            raise ValueError(f"{name} must be a bool tensor of shape ({n_runs}, {data.n_samples}); got {tuple(mask.shape)} {mask.dtype}.")
+    n_train = train_mask.sum(-1)
+    if (n_train == 0).any():
+        raise ValueError("train_mask leaves some run with an empty training split.")
+    train_w = train_mask.to(dtype) / n_train[:, None].to(dtype)  # per-run mean over its own training set
+
+    minibatch = cfg.batch_size is not None and cfg.batch_size < int(n_train.min())
+    if minibatch:
+        if not bool((n_train == n_train[0]).all()):
+            raise ValueError("batch_size with per-run masks needs the same number of training samples in every run.")
+        train_index = torch.stack([torch.nonzero(m).squeeze(1) for m in train_mask])  # (R, n_train)
+        samplers = [torch.Generator().manual_seed(int(s)) for s in values["init_seed"]]
+        batches_per_epoch = math.ceil(int(n_train[0]) / cfg.batch_size)
+
+    record_steps, records, extras = [], [], []
+
+    def evaluate(step: int, out: torch.Tensor, views) -> None:
+        with torch.no_grad():
+            # metrics in float64: 9/10 correct must read as exactly 0.9 for threshold tests
+            loss = per_sample_loss(out, data).double()
+            correct = per_sample_correct(out, data).double()
+            row = {
+                "train_loss": _masked_mean(loss, train_mask),
+                "val_loss": _masked_mean(loss, val_mask),
+                "weight_norm": params.flat.detach().double().norm(dim=1),
+            }
+            if data.accuracy != "none":
+                row["train_acc"] = _masked_mean(correct, train_mask)
+                row["val_acc"] = _masked_mean(correct, val_mask)
+            records.append(row)
+            record_steps.append(step)
+            if callback is not None:
+                extras.append({k: v.detach().clone() for k, v in callback(step, views).items()})
+
+    bar = None
+    if _progress_enabled(progress):
+        from tqdm import tqdm
+
+        bar = tqdm(total=cfg.steps * n_runs, desc=desc, unit="run-step", unit_scale=True, file=sys.stderr, mininterval=1.0)
+    flat = params.flat
+    update_every = max(1, cfg.steps // 200)
+    for step in range(cfg.steps + 1):
+        is_eval = step % cfg.eval_every == 0 or step == cfg.steps
+        views = params.views(flat)
+        if step == cfg.steps:  # only evaluate the final parameters
+            with torch.no_grad():
+                evaluate(step, model.forward(views, data.inputs), views)
+            break
+        flat.requires_grad_(True)
+        views = params.views(flat)
+        if minibatch:
+            k = step % batches_per_epoch
+            if k == 0:
+                order = torch.stack([torch.randperm(int(n_train[0]), generator=g) for g in samplers]).to(device)
+                epoch_index = torch.gather(train_index, 1, order)
+            idx = epoch_index[:, k * cfg.batch_size : (k + 1) * cfg.batch_size]
+            out = model.forward(views, data.inputs[idx])
+            batch = _BatchView(data, idx)
+            objective = per_sample_loss_batch(out, batch).mean(-1).sum()
+            if is_eval:
+                with torch.no_grad():
+                    evaluate(step, model.forward(views, data.inputs), views)
+        else:
+            out = model.forward(views, data.inputs)
+            objective = (per_sample_loss(out, data) * train_w).sum()
+            if is_eval:
+                evaluate(step, out.detach(), views)
+        (grad,) = torch.autograd.grad(objective, flat)
+        flat = flat.detach()
+        optimizer.step(flat, grad)
+        if bar is not None and (step + 1) % update_every == 0:
+            bar.update(update_every * n_runs)
+    if bar is not None:
+        bar.update(bar.total - bar.n)
+        bar.close()
+    params.flat = flat.detach()
+
+    metrics = {k: torch.stack([r[k] for r in records], dim=1).cpu().double().numpy() for k in records[0]}
+    extra = {}
+    if extras:
+        extra = {k: torch.stack([e[k] for e in extras], dim=1).cpu().double().numpy() for k in extras[0]}
+    final = {}
+    if keep_final_params:
+        final = {k: v.detach().cpu().double().numpy() for k, v in params.views().items()}
+    return History(steps=np.asarray(record_steps, dtype=np.int64), metrics=metrics, extra=extra, final_params=final, run_values=values)
+
+
+@dataclass
+class _BatchView:
+    """The slice of a dataset a minibatch sees, per run (indices ``(R, B)``)."""
+
+    data: TaskData
+    idx: torch.Tensor
+
+
+def per_sample_loss_batch(out: torch.Tensor, batch: _BatchView) -> torch.Tensor:
+    data, idx = batch.data, batch.idx
+    if data.loss == "ce":
+        R, B, C = out.shape
+        return F.cross_entropy(out.reshape(R * B, C), data.labels[idx].reshape(-1), reduction="none").view(R, B)
+    return (out - data.targets[idx]).pow(2).mean(-1)

@@ -1,0 +1,101 @@
+import json
+import os
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from repro.store import ResultsStore, StoreMismatch, config_key, history_from_arrays, history_to_arrays
+from repro.train import History, TrainConfig
+
+
+@dataclass(frozen=True)
+class Cfg:
+    lr: float = 1e-3
+    steps: int = 10
+    grid: tuple = (1, 2)
+
+
+def test_roundtrip_with_manifest(tmp_path):
+    store = ResultsStore(tmp_path)
+    arrays = {"x": np.arange(5.0), "y": np.eye(2)}
+    folder = store.save(Cfg(), arrays, label="toy", wall_time_s=1.5)
+    loaded, manifest = store.load(Cfg(), label="toy")
+    assert np.array_equal(loaded["x"], arrays["x"]) and np.array_equal(loaded["y"], arrays["y"])
+    for key in ("package_version", "git_commit", "torch_version", "device", "wall_time_s", "arrays_sha256", "schema"):
+        assert key in manifest
+    assert json.loads((folder / "config.json").read_text())["config"]["lr"] == 1e-3
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_key_depends_on_config():
+    assert config_key(Cfg()) == config_key(Cfg())
+    assert config_key(Cfg()) != config_key(Cfg(lr=2e-3))
+    assert config_key(TrainConfig()) != config_key(TrainConfig(steps=2))
+
+
+def test_mismatched_config_is_refused(tmp_path):
+    store = ResultsStore(tmp_path)
+    folder = store.save(Cfg(), {"x": np.zeros(2)})
+    # Tamper: the entry's stored config no longer matches the key it is filed under.
+    cfg_file = folder / "config.json"
+    data = json.loads(cfg_file.read_text())
+    data["config"]["lr"] = 5.0
+    cfg_file.write_text(json.dumps(data))
+    with pytest.raises(StoreMismatch, match="config.lr"):
+        store.load(Cfg())
+
+
+def test_corrupted_arrays_are_refused(tmp_path):
+    store = ResultsStore(tmp_path)
+    folder = store.save(Cfg(), {"x": np.zeros(3)})
+    (folder / "arrays.npz").write_bytes(b"garbage")
+    with pytest.raises(StoreMismatch, match="hash"):
+        store.load(Cfg())
+
+
+def test_missing_entry(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        ResultsStore(tmp_path).load(Cfg())
+
+
+def test_object_arrays_are_rejected(tmp_path):
+    with pytest.raises(TypeError, match="pickles"):
+        ResultsStore(tmp_path).save(Cfg(), {"x": np.array([{"a": 1}], dtype=object)})
+
+
+def test_atomic_write_leaves_nothing_on_failure(tmp_path, monkeypatch):
+    store = ResultsStore(tmp_path)
+    real_rename = os.rename
+
+    def broken_rename(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "rename", broken_rename)
+    with pytest.raises(OSError):
+        store.save(Cfg(), {"x": np.zeros(2)})
+    monkeypatch.setattr(os, "rename", real_rename)
+    assert list(tmp_path.iterdir()) == []
+    assert not store.has(Cfg())
+
+
+def test_get_or_compute_computes_once(tmp_path):
+    store = ResultsStore(tmp_path)
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"x": np.ones(2)}
+
+    store.get_or_compute(Cfg(), compute)
+    arrays, _ = store.get_or_compute(Cfg(), compute)
+    assert len(calls) == 1 and arrays["x"].sum() == 2
+
+
+def test_history_roundtrip(tmp_path):
+    h = History(steps=np.array([0, 5]), metrics={"train_acc": np.array([[0.1, 0.9]])},
+                extra={"emb": np.zeros((1, 2, 3))}, run_values={"lr_dec": [1e-3], "init_seed": [4]})
+    store = ResultsStore(tmp_path)
+    store.save(Cfg(), history_to_arrays(h))
+    back = history_from_arrays(store.load(Cfg())[0])
+    assert np.array_equal(back["train_acc"], h["train_acc"]) and back.run_values["init_seed"] == [4]

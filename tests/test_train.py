@@ -1,0 +1,161 @@
+import numpy as np
+import pytest
+import torch
+
+from repro.models import EmbedMLPConfig, TwoLayerConfig
+from repro.tasks import BinaryOpTask, Split, build_task_data
+from repro.train import History, TrainConfig, train
+
+TOY = EmbedMLPConfig(n_symbols=10, d_embed=1, hidden=(16, 16), d_out=30)
+
+
+def _toy_data(seed=58):
+    return build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=seed), target="regression")
+
+
+def _torch_reference(model_cfg, data, cfg, optimizer_cls, **opt_kwargs):
+    """The same toy model as nn.Modules trained with torch.optim: the oracle for the batched trainer."""
+    torch.manual_seed(cfg.init_seed)
+    embed = torch.nn.Parameter(((torch.rand(10, 1) - 0.5) * cfg.repr_init_scale).double())
+    dims = (1, *model_cfg.hidden, model_cfg.d_out)
+    layers = [torch.nn.Linear(a, b).double() for a, b in zip(dims[:-1], dims[1:])]
+    dec = [p for layer in layers for p in layer.parameters()]
+    opt_r = optimizer_cls([embed], lr=cfg.lr_repr, weight_decay=cfg.wd_repr, **opt_kwargs)
+    opt_d = optimizer_cls(dec, lr=cfg.lr_dec, weight_decay=cfg.wd_dec, **opt_kwargs)
+    x, y = data.inputs[data.train_idx], data.targets[data.train_idx].double()
+    losses = []
+    for _ in range(cfg.steps):
+        h = embed[x[:, 0]] + embed[x[:, 1]]
+        for k, layer in enumerate(layers):
+            h = layer(h)
+            if k < len(layers) - 1:
+                h = torch.tanh(h)
+        loss = (h - y).pow(2).mean()
+        losses.append(loss.item())
+        opt_r.zero_grad(); opt_d.zero_grad()
+        loss.backward()
+        opt_r.step(); opt_d.step()
+    return np.array(losses), embed.detach().numpy()
+
+
+@pytest.mark.parametrize("optimizer", ["adamw", "sgd"])
+def test_matches_torch_optim_oracle(optimizer):
+    data = _toy_data()
+    cfg = TrainConfig(steps=40, optimizer=optimizer, lr_repr=3e-3, lr_dec=1e-2, wd_repr=0.1, wd_dec=0.5,
+                      init_seed=58, dtype="float64", device="cpu")
+    hist = train(TOY, data, cfg, keep_final_params=True, progress=False)
+    if optimizer == "adamw":
+        ref_losses, ref_embed = _torch_reference(TOY, data, cfg, torch.optim.AdamW, betas=(0.9, 0.999), eps=1e-8)
+    else:
+        ref_losses, ref_embed = _torch_reference(TOY, data, cfg, torch.optim.SGD)
+    np.testing.assert_allclose(hist["train_loss"][0, :-1], ref_losses, rtol=1e-9)
+    np.testing.assert_allclose(hist.final_params["embed"][0], ref_embed, rtol=1e-8)
+
+
+def test_batched_runs_equal_runs_one_by_one():
+    """K runs trained together match the same runs trained alone (float64, rel diff <= 1e-6)."""
+    data = _toy_data()
+    base = TrainConfig(steps=60, lr_repr=1e-3, lr_dec=1e-3, dtype="float64", device="cpu", eval_every=5)
+    runs = {"lr_dec": [1e-4, 1e-3, 3e-3], "wd_dec": [0.0, 1.0, 5.0], "init_seed": [1, 2, 3], "lr_repr": [1e-3, 3e-3, 1e-2]}
+    batched = train(TOY, data, base, runs=runs, progress=False)
+    for r in range(3):
+        single_cfg = TrainConfig(**{**base.__dict__, **{k: v[r] for k, v in runs.items()}})
+        single = train(TOY, data, single_cfg, progress=False)
+        for key in ("train_loss", "val_loss", "train_acc", "val_acc", "weight_norm"):
+            np.testing.assert_allclose(batched[key][r], single[key][0], rtol=1e-6, atol=1e-12)
+
+
+def test_per_run_masks_train_on_their_own_split():
+    data = _toy_data()
+    a, _ = data.masks()
+    b = torch.zeros_like(a)
+    b[:20] = True
+    masks = torch.stack([a, b])
+    cfg = TrainConfig(steps=5, dtype="float64", device="cpu")
+    hist = train(TOY, data, cfg, runs={"init_seed": [0, 0]}, train_mask=masks, val_mask=~masks, progress=False)
+    assert not np.allclose(hist["train_loss"][0], hist["train_loss"][1])
+    with pytest.raises(ValueError, match="train_mask"):
+        train(TOY, data, cfg, runs={"init_seed": [0, 0]}, train_mask=masks[:1], progress=False)
+
+
+def test_minibatch_and_eval_every():
+    data = build_task_data(BinaryOpTask("modular_addition", 11), Split(train_fraction=0.5, data_seed=0))
+    model = EmbedMLPConfig(n_symbols=11, d_embed=8, hidden=(32,), d_out=11, activation="relu")
+    cfg = TrainConfig(steps=50, batch_size=16, eval_every=10, lr_repr=1e-2, lr_dec=1e-2, device="cpu")
+    hist = train(model, data, cfg, runs={"init_seed": [0, 1]}, progress=False)
+    assert list(hist.steps) == [0, 10, 20, 30, 40, 50]
+    assert hist["train_loss"].shape == (2, 6)
+    assert hist["train_loss"][:, -1].max() < hist["train_loss"][:, 0].min()
+
+
+def test_training_reduces_loss_and_reaches_accuracy():
+    data = _toy_data()
+    cfg = TrainConfig(steps=400, lr_repr=1e-2, lr_dec=3e-3, init_seed=58, device="cpu", eval_every=10)
+    hist = train(EmbedMLPConfig(hidden=(64, 64)), data, cfg, progress=False)
+    assert hist["train_loss"][0, -1] < 0.1 * hist["train_loss"][0, 0]
+    assert hist["train_acc"][0, -1] == 1.0
+
+
+def test_first_step_thresholds():
+    h = History(steps=np.array([0, 10, 20, 30]),
+                metrics={"acc": np.array([[0.0, 0.5, 0.9, 1.0], [0.0, 0.1, 0.2, 0.3]])})
+    assert list(h.first_step("acc", 0.9)) == [20, -1]
+    assert list(h.first_step("acc", 0.05, above=False)) == [0, 0]
+    with pytest.raises(KeyError, match="no metric"):
+        h["nope"]
+
+
+def test_callback_records_extras():
+    data = _toy_data()
+    cfg = TrainConfig(steps=20, eval_every=10, device="cpu")
+    hist = train(TOY, data, cfg, runs={"init_seed": [0, 1]}, callback=lambda step, p: {"emb": p["embed"]}, progress=False)
+    assert hist.extra["emb"].shape == (2, 3, 10, 1)
+
+
+def test_two_layer_regression_without_accuracy():
+    from repro.tasks import TaskData
+
+    x = torch.randn(40, 3, generator=torch.Generator().manual_seed(0))
+    y = x[:, :1] ** 3
+    data = TaskData(inputs=x, labels=torch.zeros(40, dtype=torch.long), n_classes=1, train_idx=np.arange(30),
+                    val_idx=np.arange(30, 40), loss="mse", targets=y, accuracy="none")
+    hist = train(TwoLayerConfig(d_in=3, width=32, activation="erf"), data,
+                 TrainConfig(steps=200, lr_repr=1e-2, lr_dec=1e-2, device="cpu"), progress=False)
+    assert "train_acc" not in hist.metrics and hist["train_loss"][0, -1] < hist["train_loss"][0, 0]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(lr_dec=0.0), "lr_dec"),
+    (dict(lr_repr=-1e-3), "lr_repr"),
+    (dict(steps=0), "steps"),
+    (dict(optimizer="lbfgs"), "optimizer"),
+    (dict(beta2=1.0), "beta2"),
+    (dict(dtype="float16"), "dtype"),
+    (dict(wd_dec=-1.0), "wd_dec"),
+    (dict(batch_size=0), "batch_size"),
+])
+def test_bad_train_config_raises(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        TrainConfig(**kwargs)
+
+
+def test_bad_per_run_values_raise():
+    data = _toy_data()
+    with pytest.raises(ValueError, match="cannot vary per run"):
+        train(TOY, data, TrainConfig(steps=1), runs={"steps": [1, 2]}, progress=False)
+    with pytest.raises(ValueError, match="same length"):
+        train(TOY, data, TrainConfig(steps=1), runs={"lr_dec": [1e-3], "wd_dec": [0, 1]}, progress=False)
+    with pytest.raises(ValueError, match="lr_dec"):
+        train(TOY, data, TrainConfig(steps=1), runs={"lr_dec": [1e-3, 0.0]}, progress=False)
+
+
+def test_reproduces_official_toy_reference_run():
+    """Spec §3 / §11 item 3: the official toy run (seed 58, 45/10, 1-D, Adam 1e-3 on embeddings, AdamW 1e-4
+    decoder, tanh 1-200-200-30, MSE on N(0,1) templates) reaches train acc >= 0.9 at iteration 1130 (logged
+    after that iteration's update, i.e. after 1131 updates: our step 1131) and test acc >= 0.9 at 1530
+    (logged before the update, i.e. our step 1530)."""
+    data = _toy_data(58)
+    cfg = TrainConfig(steps=1600, lr_repr=1e-3, lr_dec=1e-4, init_seed=58, device="cpu")
+    hist = train(EmbedMLPConfig(), data, cfg, progress=False)
+    assert int(hist.first_step("train_acc", 0.9)[0]) == 1131
+    assert int(hist.first_step("val_acc", 0.9)[0]) == 1530
