@@ -215,5 +215,5 @@ def build_task_data(
         targets=None if templates is None else templates[labels_t],
         templates=templates,
         accuracy="nearest_template" if target == "regression" else "argmax",
-        meta={"operation": task.operation, "p": task.p, "target": target},
+        meta={"operation": task.operation, "p": task.p, "target": target, "data_seed": split.data_seed},
     )

@@ -110,7 +110,12 @@ def per_run_values(cfg: TrainConfig, runs: Mapping[str, Sequence] | None) -> tup
 
 
 class FlatParams:
-    """All runs' parameters in one ``(R, P)`` buffer, with named ``(R, *shape)`` views."""
+    """All runs' parameters in one ``(R, P)`` buffer, with named ``(R, *shape)`` views.
+
+    Parameters of the representation group come first, so each group is one contiguous column
+    block ``[0, n_repr)`` / ``[n_repr, P)`` and per-run group values broadcast as ``(R, 1)`` columns.
+    Initial values are still drawn in the model's declaration order (the official RNG order).
+    """
 
     def __init__(self, model: BatchedModel, values: dict[str, list], dtype, device):
         specs_by_run = [
@@ -118,41 +123,44 @@ class FlatParams:
             for r in range(len(values["init_seed"]))
         ]
         self.specs = specs_by_run[0]
+        layout = [s for s in self.specs if s.group == "repr"] + [s for s in self.specs if s.group != "repr"]
         self.offsets = {}
         offset = 0
-        for s in self.specs:
+        for s in layout:
             n = math.prod(s.shape)
             self.offsets[s.name] = (offset, offset + n, s.shape)
             offset += n
         self.n_params = offset
-        rows = []
+        self.n_repr = sum(math.prod(s.shape) for s in layout if s.group == "repr")
+        self.flat = torch.empty(len(specs_by_run), self.n_params, dtype=dtype, device=device)
         for r, specs in enumerate(specs_by_run):
             gen = torch.Generator().manual_seed(int(values["init_seed"][r]))
-            rows.append(torch.cat([s.init(s.shape, gen).reshape(-1) for s in specs]))  # draw in declaration order
-        self.flat = torch.stack(rows).to(device=device, dtype=dtype).contiguous()
-        self.is_repr = torch.zeros(self.n_params, dtype=torch.bool, device=device)
-        for s in self.specs:
-            a, b, _ = self.offsets[s.name]
-            if s.group == "repr":
-                self.is_repr[a:b] = True
+            for s in specs:  # draw in declaration order, store in group order
+                a, b, _ = self.offsets[s.name]
+                self.flat[r, a:b] = s.init(s.shape, gen).reshape(-1).to(device=device, dtype=dtype)
 
     def views(self, flat: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
         flat = self.flat if flat is None else flat
         return {name: flat[:, a:b].view(flat.shape[0], *shape) for name, (a, b, shape) in self.offsets.items()}
 
-    def per_element(self, repr_values: Sequence[float], dec_values: Sequence[float]) -> torch.Tensor:
-        """An ``(R, P)`` tensor holding each run's group value at each parameter position."""
-        rv = torch.as_tensor(repr_values, dtype=self.flat.dtype, device=self.flat.device)[:, None]
-        dv = torch.as_tensor(dec_values, dtype=self.flat.dtype, device=self.flat.device)[:, None]
-        return torch.where(self.is_repr[None, :], rv, dv)
+    def groups(self, flat: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The (R, n_repr) and (R, P - n_repr) column blocks of a flat tensor."""
+        return flat[:, : self.n_repr], flat[:, self.n_repr :]
+
+    def per_group(self, repr_values: Sequence[float], dec_values: Sequence[float]) -> tuple[torch.Tensor, torch.Tensor]:
+        """Per-run values of each group as ``(R, 1)`` columns (broadcast over that group's block)."""
+        as_col = lambda v: torch.as_tensor(v, dtype=self.flat.dtype, device=self.flat.device)[:, None]
+        return as_col(repr_values), as_col(dec_values)
 
 
 class AdamW:
-    """torch.optim.AdamW's update (decoupled weight decay), batched with per-element lr and decay."""
+    """torch.optim.AdamW's update (decoupled weight decay), batched with per-run, per-group lr and decay."""
 
     def __init__(self, flat: FlatParams, cfg: TrainConfig, values: dict[str, list]):
-        self.lr = flat.per_element(values["lr_repr"], values["lr_dec"])
-        self.decay = 1 - self.lr * flat.per_element(values["wd_repr"], values["wd_dec"])
+        self.flat = flat
+        self.lr = flat.per_group(values["lr_repr"], values["lr_dec"])
+        wd = flat.per_group(values["wd_repr"], values["wd_dec"])
+        self.decay = [None if not bool((w != 0).any()) else 1 - lr * w for lr, w in zip(self.lr, wd)]
         self.m = torch.zeros_like(flat.flat)
         self.v = torch.zeros_like(flat.flat)
         self.buf = torch.empty_like(flat.flat)
@@ -164,30 +172,40 @@ class AdamW:
         self.t += 1
         bc1 = 1 - self.beta1**self.t
         bc2_sqrt = math.sqrt(1 - self.beta2**self.t)
-        param.mul_(self.decay)
         self.m.lerp_(grad, 1 - self.beta1)
         self.v.mul_(self.beta2).addcmul_(grad, grad, value=1 - self.beta2)
         denom = torch.sqrt(self.v, out=self.buf).div_(bc2_sqrt).add_(self.eps)
         ratio = torch.div(self.m, denom, out=self.buf)
-        param.addcmul_(ratio, self.lr, value=-1.0 / bc1)
+        split = self.flat.groups
+        for p, r, lr, decay in zip(split(param), split(ratio), self.lr, self.decay):
+            if p.shape[1] == 0:
+                continue
+            if decay is not None:
+                p.mul_(decay)
+            p.addcmul_(r, lr, value=-1.0 / bc1)
 
 
 class SGD:
     """Plain (full-batch: gradient descent) SGD with L2 weight decay and optional momentum, like torch.optim.SGD."""
 
     def __init__(self, flat: FlatParams, cfg: TrainConfig, values: dict[str, list]):
-        self.lr = flat.per_element(values["lr_repr"], values["lr_dec"])
-        self.wd = flat.per_element(values["wd_repr"], values["wd_dec"])
+        self.flat = flat
+        self.lr = flat.per_group(values["lr_repr"], values["lr_dec"])
+        self.wd = flat.per_group(values["wd_repr"], values["wd_dec"])
         self.momentum = cfg.momentum
         self.buf = None
 
     @torch.no_grad()
     def step(self, param: torch.Tensor, grad: torch.Tensor) -> None:
-        d = grad.addcmul(self.wd, param)
+        split = self.flat.groups
+        d = grad.clone()
+        for dd, p, wd in zip(split(d), split(param), self.wd):
+            dd.addcmul_(p, wd)
         if self.momentum:
-            self.buf = d.clone() if self.buf is None else self.buf.mul_(self.momentum).add_(d)
+            self.buf = d if self.buf is None else self.buf.mul_(self.momentum).add_(d)
             d = self.buf
-        param.addcmul_(d, self.lr, value=-1.0)
+        for p, dd, lr in zip(split(param), split(d), self.lr):
+            p.addcmul_(dd, lr, value=-1.0)
 
 
 _OPTIMIZER_CLASSES = {"adamw": AdamW, "sgd": SGD}
@@ -326,7 +344,7 @@ def train(
             row = {
                 "train_loss": _masked_mean(loss, train_mask),
                 "val_loss": _masked_mean(loss, val_mask),
-                "weight_norm": params.flat.detach().double().norm(dim=1),
+                "weight_norm": flat.detach().norm(dim=1).double(),  # norm in native dtype: no (R, P) copy
             }
             if data.accuracy != "none":
                 row["train_acc"] = _masked_mean(correct, train_mask)
@@ -342,16 +360,19 @@ def train(
 
         bar = tqdm(total=cfg.steps * n_runs, desc=desc, unit="run-step", unit_scale=True, file=sys.stderr, mininterval=1.0)
     flat = params.flat
+    grad_flat = torch.empty_like(flat)
+    offsets = list(params.offsets.values())
     update_every = max(1, cfg.steps // 200)
     for step in range(cfg.steps + 1):
         is_eval = step % cfg.eval_every == 0 or step == cfg.steps
-        views = params.views(flat)
         if step == cfg.steps:  # only evaluate the final parameters
+            views = params.views(flat)
             with torch.no_grad():
                 evaluate(step, model.forward(views, data.inputs), views)
             break
-        flat.requires_grad_(True)
-        views = params.views(flat)
+        # Leaves that alias the flat buffer: autograd then returns one gradient per parameter instead of
+        # building (R, P) zero-filled slice gradients of a flat leaf (that cost most of a step).
+        views = {k: v.detach().requires_grad_() for k, v in params.views(flat).items()}
         if minibatch:
             k = step % batches_per_epoch
             if k == 0:
@@ -359,8 +380,7 @@ def train(
                 epoch_index = torch.gather(train_index, 1, order)
             idx = epoch_index[:, k * cfg.batch_size : (k + 1) * cfg.batch_size]
             out = model.forward(views, data.inputs[idx])
-            batch = _BatchView(data, idx)
-            objective = per_sample_loss_batch(out, batch).mean(-1).sum()
+            objective = per_sample_loss_batch(out, _BatchView(data, idx)).mean(-1).sum()
             if is_eval:
                 with torch.no_grad():
                     evaluate(step, model.forward(views, data.inputs), views)
@@ -369,15 +389,18 @@ def train(
             objective = (per_sample_loss(out, data) * train_w).sum()
             if is_eval:
                 evaluate(step, out.detach(), views)
-        (grad,) = torch.autograd.grad(objective, flat)
-        flat = flat.detach()
-        optimizer.step(flat, grad)
+        grads = torch.autograd.grad(objective, list(views.values()), allow_unused=True)
+        for (a, b, _), g in zip(offsets, grads):
+            if g is None:
+                grad_flat[:, a:b].zero_()
+            else:
+                grad_flat[:, a:b].copy_(g.reshape(n_runs, b - a))
+        optimizer.step(flat, grad_flat)
         if bar is not None and (step + 1) % update_every == 0:
             bar.update(update_every * n_runs)
     if bar is not None:
         bar.update(bar.total - bar.n)
         bar.close()
-    params.flat = flat.detach()
 
     metrics = {k: torch.stack([r[k] for r in records], dim=1).cpu().double().numpy() for k in records[0]}
     extra = {}

@@ -1,0 +1,180 @@
+"""Batched sweeps: a whole grid of configurations trained as one tensor program.
+
+``sweep(model_config, data, cfg, axes)`` takes the Cartesian product of ``axes``: per-run training
+fields of :data:`repro.train.PER_RUN_FIELDS`, plus ``train_fraction`` and ``data_seed``, which become
+per-run training/validation masks over the shared dataset. It trains every run together through
+:func:`repro.train.train`, which is the same code path as a single run. Runs are split into chunks
+that fit a memory budget. With a :class:`~repro.store.ResultsStore`, every finished chunk is stored,
+so an interrupted sweep resumes where it stopped and recomputes nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+import torch
+
+from .models import build_model
+from .phases import PhaseRule, classify_history
+from .store import ResultsStore, history_from_arrays, history_to_arrays
+from .tasks import Split, TaskData, make_split
+from .train import PER_RUN_FIELDS, History, TrainConfig, train
+
+SPLIT_FIELDS = ("train_fraction", "data_seed")
+DEFAULT_MEMORY_BUDGET = 2 * 1024**3  # bytes; sized for a 24 GiB laptop-class machine with room to spare
+
+
+@dataclass
+class SweepResult:
+    """Histories of every run of a grid, with the grid's axes (``shape`` = lengths of the axes)."""
+
+    axes: dict[str, list]
+    history: History
+    n_chunks: int
+    chunks_from_store: int
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(len(v) for v in self.axes.values())
+
+    def grid(self, values: np.ndarray) -> np.ndarray:
+        """Reshape a per-run array ``(R, ...)`` onto the grid ``(*shape, ...)``."""
+        values = np.asarray(values)
+        return values.reshape(*self.shape, *values.shape[1:])
+
+    def first_steps(self, key: str, threshold: float) -> np.ndarray:
+        return self.grid(self.history.first_step(key, threshold))
+
+    def phases(self, rule: PhaseRule = PhaseRule()) -> np.ndarray:
+        return self.grid(classify_history(self.history, rule))
+
+
+def expand_grid(axes: Mapping[str, Sequence]) -> dict[str, list]:
+    """Cartesian product of the axes, the last axis varying fastest: ``{field: [value per run]}``."""
+    allowed = PER_RUN_FIELDS + SPLIT_FIELDS
+    for name, values in axes.items():
+        if name not in allowed:
+            raise ValueError(f"sweep axis {name!r} is not allowed: axes must be among {', '.join(allowed)}.")
+        if len(values) == 0:
+            raise ValueError(f"sweep axis {name!r} is empty: give at least one value.")
+    names = list(axes)
+    combos = list(itertools.product(*(axes[n] for n in names)))
+    return {n: [c[i] for c in combos] for i, n in enumerate(names)}
+
+
+def split_masks(data: TaskData, fractions: Sequence[float], seeds: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per-run training and validation masks ``(R, N)`` from each run's fraction and data seed.
+
+    Only the split changes between runs; targets (e.g. regression templates) stay those of ``data``.
+    """
+    n = data.n_samples
+    train = torch.zeros(len(fractions), n, dtype=torch.bool)
+    for r, (frac, seed) in enumerate(zip(fractions, seeds)):
+        idx, _ = make_split(n, Split(train_fraction=float(frac), data_seed=int(seed)))
+        train[r, torch.as_tensor(idx)] = True
+    return train, ~train
+
+
+def bytes_per_run(model_config, data: TaskData, cfg: TrainConfig) -> int:
+    """A generous estimate of one run's memory: parameters with gradient and optimizer state, plus
+    activations (kept for backward) of the samples in one step."""
+    model = build_model(model_config)
+    itemsize = 8 if cfg.dtype == "float64" else 4
+    n_params = model.n_params()
+    param_bytes = 8 * n_params * itemsize  # flat, grad, m, v, buffer, lr, decay, views' slack
+    samples = data.n_samples if cfg.batch_size is None else cfg.batch_size + data.n_samples
+    # activations: each matmul's output and input are kept; ~ flops / (2 * fan_in) per sample, bounded below
+    acts = 6 * samples * max(64, model.matmul_flops_per_sample() // 64) * itemsize
+    return int(param_bytes + acts)
+
+
+def _data_fingerprint(data: TaskData) -> str:
+    h = hashlib.sha256()
+    for t in (data.inputs, data.labels, data.targets, data.templates):
+        if t is not None:
+            h.update(t.detach().cpu().contiguous().numpy().tobytes())
+    h.update(np.asarray(data.train_idx).tobytes())
+    h.update(np.asarray(data.val_idx).tobytes())
+    return h.hexdigest()[:16]
+
+
+def sweep(
+    model_config,
+    data: TaskData,
+    cfg: TrainConfig,
+    axes: Mapping[str, Sequence],
+    *,
+    store: ResultsStore | None = None,
+    label: str = "sweep",
+    memory_budget_bytes: int = DEFAULT_MEMORY_BUDGET,
+    chunk_size: int | None = None,
+    callback=None,
+    keep_final_params: bool = False,
+    progress: bool | None = None,
+) -> SweepResult:
+    """Train every combination of ``axes`` and return the histories on the grid.
+
+    ``chunk_size`` (runs per chunk) defaults to what fits ``memory_budget_bytes``. With ``store``, each
+    chunk is filed under its own config (model, training config, data fingerprint, its runs), so a
+    rerun after an interruption loads finished chunks and trains only the rest.
+    """
+    runs = expand_grid(axes)
+    n_runs = len(next(iter(runs.values())))
+    per_run = {k: v for k, v in runs.items() if k in PER_RUN_FIELDS}
+    masks = None
+    if any(k in runs for k in SPLIT_FIELDS):
+        default_fraction = len(data.train_idx) / data.n_samples
+        fractions = runs.get("train_fraction", [default_fraction] * n_runs)
+        seeds = runs.get("data_seed", [int(data.meta.get("data_seed", 0))] * n_runs)
+        masks = split_masks(data, fractions, seeds)
+    if chunk_size is None:
+        chunk_size = max(1, memory_budget_bytes // bytes_per_run(model_config, data, cfg))
+    elif chunk_size < 1:
+        raise ValueError(f"chunk_size={chunk_size} is not allowed: chunk_size must be >= 1.")
+    n_chunks = math.ceil(n_runs / chunk_size)
+    histories, from_store = [], 0
+    fingerprint = _data_fingerprint(data)
+    for c in range(n_chunks):
+        lo, hi = c * chunk_size, min(n_runs, (c + 1) * chunk_size)
+        chunk_runs = {k: v[lo:hi] for k, v in per_run.items()}
+        chunk_masks = None if masks is None else (masks[0][lo:hi], masks[1][lo:hi])
+        key = {
+            "model": model_config, "train": cfg, "data": fingerprint,
+            "runs": {k: v[lo:hi] for k, v in runs.items()}, "callback": getattr(callback, "__name__", None),
+            "keep_final_params": keep_final_params,
+        }
+
+        def compute():
+            hist = train(
+                model_config, data, cfg, runs=chunk_runs or {"init_seed": [cfg.init_seed] * (hi - lo)},
+                train_mask=None if chunk_masks is None else chunk_masks[0],
+                val_mask=None if chunk_masks is None else chunk_masks[1],
+                callback=callback, keep_final_params=keep_final_params, progress=progress,
+                desc=f"{label} chunk {c + 1}/{n_chunks}",
+            )
+            return history_to_arrays(hist)
+
+        if store is None:
+            histories.append(history_from_arrays(compute()))
+            continue
+        had = store.has(key, label)
+        arrays, _ = store.get_or_compute(key, compute, label=label)
+        from_store += had
+        histories.append(history_from_arrays(arrays))
+    return SweepResult(axes={k: list(v) for k, v in axes.items()}, history=_concat(histories),
+                       n_chunks=n_chunks, chunks_from_store=from_store)
+
+
+def _concat(histories: list[History]) -> History:
+    first = histories[0]
+    return History(
+        steps=first.steps,
+        metrics={k: np.concatenate([h.metrics[k] for h in histories]) for k in first.metrics},
+        extra={k: np.concatenate([h.extra[k] for h in histories]) for k in first.extra},
+        final_params={k: np.concatenate([h.final_params[k] for h in histories]) for k in first.final_params},
+        run_values={k: sum((list(h.run_values[k]) for h in histories), []) for k in first.run_values},
+    )

@@ -1,0 +1,108 @@
+import numpy as np
+import pytest
+
+from repro.models import EmbedMLPConfig
+from repro.phases import PhaseRule, classify, classify_history, phase_counts
+from repro.store import ResultsStore
+from repro.sweep import bytes_per_run, expand_grid, sweep
+from repro.tasks import BinaryOpTask, Split, build_task_data
+from repro.train import History, TrainConfig, train
+
+MODEL = EmbedMLPConfig(hidden=(16, 16))
+CFG = TrainConfig(steps=30, lr_repr=1e-2, dtype="float64", device="cpu", eval_every=5)
+
+
+def _data():
+    return build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
+
+
+def test_expand_grid_is_cartesian_last_axis_fastest():
+    runs = expand_grid({"lr_dec": [1, 2], "wd_dec": [0, 5, 9]})
+    assert runs["lr_dec"] == [1, 1, 1, 2, 2, 2] and runs["wd_dec"] == [0, 5, 9, 0, 5, 9]
+    with pytest.raises(ValueError, match="steps"):
+        expand_grid({"steps": [1]})
+    with pytest.raises(ValueError, match="empty"):
+        expand_grid({"lr_dec": []})
+
+
+def test_sweep_equals_individual_runs_and_chunking_is_transparent():
+    data = _data()
+    axes = {"lr_dec": [1e-3, 1e-2], "wd_dec": [0.0, 2.0]}
+    whole = sweep(MODEL, data, CFG, axes, progress=False)
+    chunked = sweep(MODEL, data, CFG, axes, chunk_size=3, progress=False)
+    assert whole.n_chunks == 1 and chunked.n_chunks == 2
+    np.testing.assert_allclose(whole.history["train_loss"], chunked.history["train_loss"], rtol=1e-10)
+    single = train(MODEL, data, TrainConfig(**{**CFG.__dict__, "lr_dec": 1e-2, "wd_dec": 2.0}), progress=False)
+    np.testing.assert_allclose(whole.history["train_loss"][3], single["train_loss"][0], rtol=1e-6)
+    assert whole.first_steps("train_acc", 0.5).shape == (2, 2)
+
+
+def test_memory_budget_sets_chunks():
+    data = _data()
+    per_run = bytes_per_run(MODEL, data, CFG)
+    result = sweep(MODEL, data, CFG, {"lr_dec": [1e-3, 2e-3, 3e-3, 4e-3, 5e-3]}, memory_budget_bytes=2 * per_run,
+                   progress=False)
+    assert result.n_chunks == 3
+    with pytest.raises(ValueError, match="chunk_size"):
+        sweep(MODEL, data, CFG, {"lr_dec": [1e-3]}, chunk_size=0, progress=False)
+
+
+def test_resume_loads_finished_chunks(tmp_path, monkeypatch):
+    data = _data()
+    store = ResultsStore(tmp_path)
+    axes = {"lr_dec": [1e-3, 2e-3, 3e-3, 4e-3]}
+    import repro.sweep as sweep_module
+
+    calls = []
+    real_train = sweep_module.train
+
+    def interrupted_train(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # the sweep is interrupted during its second chunk
+        return real_train(*args, **kwargs)
+
+    monkeypatch.setattr(sweep_module, "train", interrupted_train)
+    with pytest.raises(KeyboardInterrupt):
+        sweep(MODEL, data, CFG, axes, chunk_size=2, store=store, progress=False)
+    monkeypatch.setattr(sweep_module, "train", real_train)
+    resumed = sweep(MODEL, data, CFG, axes, chunk_size=2, store=store, progress=False)
+    assert resumed.chunks_from_store == 1  # chunk 1 came from the store, only chunk 2 was trained
+    fresh = sweep(MODEL, data, CFG, axes, chunk_size=2, progress=False)
+    np.testing.assert_allclose(resumed.history["train_loss"], fresh.history["train_loss"], rtol=1e-12)
+
+
+def test_per_run_training_fraction_masks():
+    data = _data()
+    result = sweep(MODEL, data, CFG, {"train_fraction": [0.3, 0.8], "data_seed": [0, 1]}, progress=False)
+    assert result.shape == (2, 2)
+    assert result.history["train_loss"].shape[0] == 4
+
+
+def test_classify_table_1():
+    tr = np.array([100, 100, 100, -1, 500])
+    te = np.array([500, 5000, -1, -1, 1500])
+    assert list(classify(tr, te, gap=1000)) == ["comprehension", "grokking", "memorization", "confusion", "grokking"]
+    assert phase_counts(classify(tr, te)) == {"comprehension": 1, "grokking": 2, "memorization": 1, "confusion": 1}
+
+
+def test_classify_history_with_budget():
+    h = History(steps=np.array([0, 100, 2000, 5000]),
+                metrics={"train_acc": np.array([[0, 1, 1, 1], [0, 0, 0, 0.95]]),
+                         "val_acc": np.array([[0, 0, 0, 1], [0, 0, 0, 0]])})
+    assert list(classify_history(h)) == ["grokking", "memorization"]
+    assert list(classify_history(h, PhaseRule(budget=3000))) == ["memorization", "confusion"]
+    with pytest.raises(ValueError, match="val_threshold"):
+        PhaseRule(val_threshold=1.5)
+
+
+def test_bench_runs_and_ends_with_speedup_line():
+    import io
+
+    from repro.bench import bench_sweep
+
+    out = io.StringIO()
+    speedup = bench_sweep(n_configs_one_by_one=1, steps=5, n_lr=2, n_wd=2, out=out)
+    lines = out.getvalue().strip().splitlines()
+    assert lines[-1] == f"speedup: {speedup:.1f}x" and speedup > 0
+    assert any("GFLOP/s" in line and "matmul" in line for line in lines)
