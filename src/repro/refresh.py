@@ -18,7 +18,6 @@ from pathlib import Path
 
 
 def _sync_pair(path: Path) -> None:
-    import jupytext
     from jupytext.cli import jupytext as jupytext_cli
 
     pair = path.with_suffix(".py")
@@ -26,7 +25,6 @@ def _sync_pair(path: Path) -> None:
         jupytext_cli(["--sync", "--quiet", str(pair)])
     else:
         jupytext_cli(["--set-formats", "ipynb,py:percent", "--quiet", str(path)])
-    del jupytext
 
 
 def execute(path: Path, timeout: int = 1200):
