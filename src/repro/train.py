@@ -257,12 +257,17 @@ def _progress_enabled(progress: bool | None) -> bool:
     return os.environ.get("REPRO_PROGRESS", "1") != "0"
 
 
-def per_sample_loss(out: torch.Tensor, data: TaskData) -> torch.Tensor:
-    """(R, N) loss of each sample: cross-entropy, or MSE averaged over output dims (spec §3)."""
+def per_sample_loss(out: torch.Tensor, data: TaskData, idx: torch.Tensor | None = None) -> torch.Tensor:
+    """(R, n) loss of each sample: cross-entropy, or MSE averaged over output dims (spec §3).
+
+    ``out`` covers every sample (n = N), or the minibatch ``idx`` (R, B) when given.
+    """
+    labels = data.labels.expand(out.shape[0], -1) if idx is None else data.labels[idx]
     if data.loss == "ce":
-        R, N, C = out.shape
-        return F.cross_entropy(out.reshape(R * N, C), data.labels.repeat(R), reduction="none").view(R, N)
-    return (out - data.targets).pow(2).mean(-1)
+        R, n, C = out.shape
+        return F.cross_entropy(out.reshape(R * n, C), labels.reshape(-1), reduction="none").view(R, n)
+    targets = data.targets if idx is None else data.targets[idx]
+    return (out - targets).pow(2).mean(-1)
 
 
 def per_sample_correct(out: torch.Tensor, data: TaskData, labels: torch.Tensor | None = None) -> torch.Tensor:
@@ -380,7 +385,7 @@ def train(
                 epoch_index = torch.gather(train_index, 1, order)
             idx = epoch_index[:, k * cfg.batch_size : (k + 1) * cfg.batch_size]
             out = model.forward(views, data.inputs[idx])
-            objective = per_sample_loss_batch(out, _BatchView(data, idx)).mean(-1).sum()
+            objective = per_sample_loss(out, data, idx).mean(-1).sum()
             if is_eval:
                 with torch.no_grad():
                     evaluate(step, model.forward(views, data.inputs), views)
@@ -411,18 +416,3 @@ def train(
         final = {k: v.detach().cpu().double().numpy() for k, v in params.views().items()}
     return History(steps=np.asarray(record_steps, dtype=np.int64), metrics=metrics, extra=extra, final_params=final, run_values=values)
 
-
-@dataclass
-class _BatchView:
-    """The slice of a dataset a minibatch sees, per run (indices ``(R, B)``)."""
-
-    data: TaskData
-    idx: torch.Tensor
-
-
-def per_sample_loss_batch(out: torch.Tensor, batch: _BatchView) -> torch.Tensor:
-    data, idx = batch.data, batch.idx
-    if data.loss == "ce":
-        R, B, C = out.shape
-        return F.cross_entropy(out.reshape(R * B, C), data.labels[idx].reshape(-1), reduction="none").view(R, B)
-    return (out - data.targets[idx]).pow(2).mean(-1)
