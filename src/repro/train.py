@@ -20,13 +20,15 @@ from __future__ import annotations
 import math
 import os
 import sys
-from dataclasses import dataclass, field, fields
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, fields, replace
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
+from . import fastgrad
 from .models import BatchedModel, build_model
 from .tasks import TaskData
 from .validation import check_choice, check_int, check_open_unit, check_real
@@ -132,6 +134,7 @@ class FlatParams:
             offset += n
         self.n_params = offset
         self.n_repr = sum(math.prod(s.shape) for s in layout if s.group == "repr")
+        self.param_groups = ["repr" if s.group == "repr" else "dec" for s in layout]  # in offsets order
         self.flat = torch.empty(len(specs_by_run), self.n_params, dtype=dtype, device=device)
         for r, specs in enumerate(specs_by_run):
             gen = torch.Generator().manual_seed(int(values["init_seed"][r]))
@@ -142,6 +145,15 @@ class FlatParams:
     def views(self, flat: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
         flat = self.flat if flat is None else flat
         return {name: flat[:, a:b].view(flat.shape[0], *shape) for name, (a, b, shape) in self.offsets.items()}
+
+    def gather(self, grads: list[torch.Tensor], out: torch.Tensor) -> torch.Tensor:
+        """Copy per-parameter tensors ``(R, n_k)`` (offsets order; None = zero) into one ``(R, P)`` buffer."""
+        for (a, b, _), g in zip(self.offsets.values(), grads):
+            if g is None:
+                out[:, a:b].zero_()
+            else:
+                out[:, a:b].copy_(g)
+        return out
 
     def groups(self, flat: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """The (R, n_repr) and (R, P - n_repr) column blocks of a flat tensor."""
@@ -154,21 +166,57 @@ class FlatParams:
 
 
 class AdamW:
-    """torch.optim.AdamW's update (decoupled weight decay), batched with per-run, per-group lr and decay."""
+    """torch.optim.AdamW's update (decoupled weight decay), batched with per-run, per-group lr and decay.
 
-    def __init__(self, flat: FlatParams, cfg: TrainConfig, values: dict[str, list]):
+    On CPU and CUDA the update runs through PyTorch's fused AdamW kernel (the one behind
+    ``torch.optim.AdamW(fused=True)``): one pass over parameters, gradients and moments instead of
+    about nine elementwise passes. The kernel takes one scalar lr and weight decay per call, so runs
+    are grouped by their (lr, weight decay) pair — a 10 x 10 grid makes about a hundred calls per step
+    on lists of contiguous per-run slices, which costs far less than the passes it saves.
+    ``fused=False`` keeps the whole-buffer elementwise version (tests compare both with torch.optim).
+    """
+
+    def __init__(self, flat: FlatParams, cfg: TrainConfig, values: dict[str, list], fused: bool | None = None):
         self.flat = flat
         self.lr = flat.per_group(values["lr_repr"], values["lr_dec"])
         wd = flat.per_group(values["wd_repr"], values["wd_dec"])
         self.decay = [None if not bool((w != 0).any()) else 1 - lr * w for lr, w in zip(self.lr, wd)]
         self.m = torch.zeros_like(flat.flat)
         self.v = torch.zeros_like(flat.flat)
-        self.buf = torch.empty_like(flat.flat)
         self.beta1, self.beta2, self.eps = cfg.beta1, cfg.beta2, cfg.eps
         self.t = 0
+        self.fused = hasattr(torch, "_fused_adamw_") and flat.flat.device.type in ("cpu", "cuda") if fused is None else fused
+        if self.fused:
+            self._build_fused_calls(values)
+        else:
+            self.buf = torch.empty_like(flat.flat)
+            self.grad_flat = torch.empty_like(flat.flat)
+
+    def _build_fused_calls(self, values):
+        self.step_count = torch.zeros((), dtype=torch.float32, device=self.flat.flat.device)
+        group_values = {"repr": (values["lr_repr"], values["wd_repr"]), "dec": (values["lr_dec"], values["wd_dec"])}
+        calls: dict[tuple, list[tuple[int, int]]] = {}
+        for k, spec_group in enumerate(self.flat.param_groups):
+            lrs, wds = group_values[spec_group]
+            for r in range(self.flat.flat.shape[0]):
+                calls.setdefault((float(lrs[r]), float(wds[r])), []).append((r, k))
+        bounds = list(self.flat.offsets.values())
+        slices = lambda t: [[t[r, bounds[k][0] : bounds[k][1]] for (r, k) in members] for members in calls.values()]
+        self.calls = list(calls.keys())
+        self.members = list(calls.values())
+        self.param_lists, self.m_lists, self.v_lists = slices(self.flat.flat), slices(self.m), slices(self.v)
 
     @torch.no_grad()
-    def step(self, param: torch.Tensor, grad: torch.Tensor) -> None:
+    def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
+        """Update ``param`` (R, P) given each parameter's gradient, ``grads[k]`` of shape (R, n_k)."""
+        if self.fused:
+            self.step_count += 1  # the kernel reads the step (as torch.optim increments it before the call)
+            for (lr, wd), members, ps, ms, vs in zip(self.calls, self.members, self.param_lists, self.m_lists, self.v_lists):
+                gs = [grads[k][r] for (r, k) in members]
+                torch._fused_adamw_(ps, gs, ms, vs, [], [self.step_count] * len(ps), lr=lr, beta1=self.beta1,
+                                    beta2=self.beta2, weight_decay=wd, eps=self.eps, amsgrad=False, maximize=False)
+            return
+        grad = self.flat.gather(grads, self.grad_flat)
         self.t += 1
         bc1 = 1 - self.beta1**self.t
         bc2_sqrt = math.sqrt(1 - self.beta2**self.t)
@@ -194,15 +242,16 @@ class SGD:
         self.wd = flat.per_group(values["wd_repr"], values["wd_dec"])
         self.momentum = cfg.momentum
         self.buf = None
+        self.grad_flat = torch.empty_like(flat.flat)
 
     @torch.no_grad()
-    def step(self, param: torch.Tensor, grad: torch.Tensor) -> None:
+    def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
         split = self.flat.groups
-        d = grad.clone()
+        d = self.flat.gather(grads, self.grad_flat)
         for dd, p, wd in zip(split(d), split(param), self.wd):
             dd.addcmul_(p, wd)
         if self.momentum:
-            self.buf = d if self.buf is None else self.buf.mul_(self.momentum).add_(d)
+            self.buf = d.clone() if self.buf is None else self.buf.mul_(self.momentum).add_(d)
             d = self.buf
         for p, dd, lr in zip(split(param), split(d), self.lr):
             p.addcmul_(dd, lr, value=-1.0)
@@ -288,6 +337,22 @@ def _masked_mean(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return torch.where(count > 0, (values * mask).sum(-1) / count.clamp(min=1), torch.full_like(count, float("nan")))
 
 
+CACHE_BYTES_PER_WORKER = 12 * 1024**2  # a share of the 32 MiB last-level cache of the CI machine kind
+
+
+def default_block_runs(model: BatchedModel, n_samples: int, itemsize: int, n_runs: int, workers: int) -> int:
+    """Runs per block on the CPU: as many as keep a block's hot data (parameters, gradients, both Adam
+    moments, a few activations) within :data:`CACHE_BYTES_PER_WORKER`, so a block's state stays cached
+    across its steps, and at least one block per worker. Batched matrix products lose little at this
+    size, while the optimizer's memory-bound passes gain several-fold (``python -m repro.bench sweep``)."""
+    width = max((max(s.shape) for s in model.param_specs()), default=1)
+    per_run = itemsize * (4 * model.n_params() + 6 * n_samples * width)
+    per_block = max(1, CACHE_BYTES_PER_WORKER // per_run)
+    n_blocks = max(workers, math.ceil(n_runs / per_block))
+    n_blocks = min(n_runs, math.ceil(n_blocks / workers) * workers)
+    return math.ceil(n_runs / n_blocks)
+
+
 def train(
     model_config,
     data: TaskData,
@@ -300,6 +365,9 @@ def train(
     keep_final_params: bool = False,
     progress: bool | None = None,
     desc: str = "training",
+    block_runs: int | None = None,
+    workers: int | None = None,
+    fast_grad: bool | None = None,
 ) -> History:
     """Train R runs together and return their histories.
 
@@ -312,13 +380,17 @@ def train(
     callback: called at every evaluation step with the parameter views ``(R, ...)``; returns a dict of
         ``(R, ...)`` tensors recorded into ``history.extra`` (e.g. embedding snapshots, RQI).
     progress: show a tqdm bar over run-steps on stderr (default: unless ``REPRO_PROGRESS=0``).
+    block_runs, workers: runs are independent, so on the CPU they train in blocks of ``block_runs``
+        (default: what fits in cache, :func:`default_block_runs`), ``workers`` blocks at a time on their
+        own threads (default: ``torch.get_num_threads()``, each block then single-threaded). Results do
+        not depend on either. On CUDA all runs form one block.
+    fast_grad: use the hand-written backward pass of :mod:`repro.fastgrad` (default: whenever it
+        supports the model and loss; otherwise autograd). ``True`` where unsupported is an error.
     """
     model = build_model(model_config)
     n_runs, values = per_run_values(cfg, runs)
     device, dtype = cfg.torch_device, cfg.torch_dtype
     data = data.to(device=device, dtype=dtype)
-    params = FlatParams(model, values, dtype, device)
-    optimizer = _OPTIMIZER_CLASSES[cfg.optimizer](params, cfg, values)
 
     default_train, default_val = data.masks()
     train_mask = default_train.expand(n_runs, -1) if train_mask is None else train_mask.to(device)
@@ -326,9 +398,62 @@ def train(
     for name, mask in (("train_mask", train_mask), ("val_mask", val_mask)):
         if tuple(mask.shape) != (n_runs, data.n_samples) or mask.dtype != torch.bool:
             raise ValueError(f"{name} must be a bool tensor of shape ({n_runs}, {data.n_samples}); got {tuple(mask.shape)} {mask.dtype}.")
-    n_train = train_mask.sum(-1)
-    if (n_train == 0).any():
+    if (train_mask.sum(-1) == 0).any():
         raise ValueError("train_mask leaves some run with an empty training split.")
+
+    supported = fastgrad.supports(model, data.loss)
+    if fast_grad is None:
+        fast_grad = supported
+    elif fast_grad and not supported:
+        raise ValueError(f"fast_grad=True is not allowed for {type(model).__name__} with loss {data.loss!r}: "
+                         f"repro.fastgrad supports EmbedMLP with activation in {fastgrad.FAST_ACTIVATIONS} and "
+                         f"combine in {fastgrad.FAST_COMBINES}; use fast_grad=None or False.")
+
+    if workers is None:
+        workers = torch.get_num_threads() if device.type == "cpu" else 1
+    check_int("workers", workers, minimum=1)
+    if block_runs is None:
+        block_runs = n_runs if device.type != "cpu" else default_block_runs(model, data.n_samples, torch.finfo(dtype).bits // 8, n_runs, workers)
+    check_int("block_runs", block_runs, minimum=1)
+    blocks = [slice(a, min(a + block_runs, n_runs)) for a in range(0, n_runs, block_runs)]
+    workers = min(workers, len(blocks))
+
+    bar = None
+    if _progress_enabled(progress):
+        from tqdm import tqdm
+
+        bar = tqdm(total=cfg.steps * n_runs, desc=desc, unit="run-step", unit_scale=True, file=sys.stderr, mininterval=1.0)
+
+    def run_block(block: slice) -> History:
+        return _train_block(model, data, cfg, {k: v[block] for k, v in values.items()}, train_mask[block],
+                            val_mask[block], callback, keep_final_params, bar, fast_grad)
+
+    if workers == 1:
+        parts = [run_block(b) for b in blocks]
+    else:
+        threads_before = torch.get_num_threads()
+        torch.set_num_threads(1)  # one thread per block: no fork/join per small op, blocks run side by side
+        try:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                parts = list(pool.map(run_block, blocks))
+        finally:
+            torch.set_num_threads(threads_before)
+    if bar is not None:
+        bar.update(bar.total - bar.n)
+        bar.close()
+    join = lambda key: {k: np.concatenate([getattr(h, key)[k] for h in parts], axis=0) for k in getattr(parts[0], key)}
+    return History(steps=parts[0].steps, metrics=join("metrics"), extra=join("extra"), final_params=join("final_params"),
+                   run_values=values)
+
+
+def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list], train_mask: torch.Tensor,
+                 val_mask: torch.Tensor, callback, keep_final_params: bool, bar, fast_grad: bool) -> History:
+    """Train one block of runs (all of :func:`train` but the blocking)."""
+    n_runs = len(values["init_seed"])
+    device, dtype = cfg.torch_device, cfg.torch_dtype
+    params = FlatParams(model, values, dtype, device)
+    optimizer = _OPTIMIZER_CLASSES[cfg.optimizer](params, cfg, values)
+    n_train = train_mask.sum(-1)
     train_w = train_mask.to(dtype) / n_train[:, None].to(dtype)  # per-run mean over its own training set
 
     minibatch = cfg.batch_size is not None and cfg.batch_size < int(n_train.min())
@@ -338,8 +463,22 @@ def train(
         train_index = torch.stack([torch.nonzero(m).squeeze(1) for m in train_mask])  # (R, n_train)
         samplers = [torch.Generator().manual_seed(int(s)) for s in values["init_seed"]]
         batches_per_epoch = math.ceil(int(n_train[0]) / cfg.batch_size)
+    n_rows = data.n_samples
+    if fast_grad and not minibatch:
+        # Rows that carry loss weight in some run go first: a step that does not evaluate forwards and
+        # backpropagates only those rows, and the backward pass always stops at them.
+        used = train_mask.any(0)
+        order = torch.cat([torch.nonzero(used).squeeze(1), torch.nonzero(~used).squeeze(1)])
+        n_rows = int(used.sum())
+        data = replace(data, inputs=data.inputs[order], labels=data.labels[order],
+                       targets=None if data.targets is None else data.targets[order])
+        train_mask, val_mask, train_w = train_mask[:, order], val_mask[:, order], train_w[:, order]
+    grad_fn = fastgrad.MLPGradient(model) if fast_grad else None
+    names = list(params.offsets)
+    sizes = [b - a for a, b, _ in params.offsets.values()]
 
     record_steps, records, extras = [], [], []
+    flat = params.flat
 
     def evaluate(step: int, out: torch.Tensor, views) -> None:
         with torch.no_grad():
@@ -349,7 +488,7 @@ def train(
             row = {
                 "train_loss": _masked_mean(loss, train_mask),
                 "val_loss": _masked_mean(loss, val_mask),
-                "weight_norm": flat.detach().norm(dim=1).double(),  # norm in native dtype: no (R, P) copy
+                "weight_norm": flat.norm(dim=1).double(),  # norm in native dtype: no (R, P) copy
             }
             if data.accuracy != "none":
                 row["train_acc"] = _masked_mean(correct, train_mask)
@@ -359,14 +498,6 @@ def train(
             if callback is not None:
                 extras.append({k: v.detach().clone() for k, v in callback(step, views).items()})
 
-    bar = None
-    if _progress_enabled(progress):
-        from tqdm import tqdm
-
-        bar = tqdm(total=cfg.steps * n_runs, desc=desc, unit="run-step", unit_scale=True, file=sys.stderr, mininterval=1.0)
-    flat = params.flat
-    grad_flat = torch.empty_like(flat)
-    offsets = list(params.offsets.values())
     update_every = max(1, cfg.steps // 200)
     for step in range(cfg.steps + 1):
         is_eval = step % cfg.eval_every == 0 or step == cfg.steps
@@ -375,37 +506,53 @@ def train(
             with torch.no_grad():
                 evaluate(step, model.forward(views, data.inputs), views)
             break
-        # Leaves that alias the flat buffer: autograd then returns one gradient per parameter instead of
-        # building (R, P) zero-filled slice gradients of a flat leaf (that cost most of a step).
-        views = {k: v.detach().requires_grad_() for k, v in params.views(flat).items()}
         if minibatch:
             k = step % batches_per_epoch
             if k == 0:
                 order = torch.stack([torch.randperm(int(n_train[0]), generator=g) for g in samplers]).to(device)
                 epoch_index = torch.gather(train_index, 1, order)
             idx = epoch_index[:, k * cfg.batch_size : (k + 1) * cfg.batch_size]
-            out = model.forward(views, data.inputs[idx])
-            objective = per_sample_loss(out, data, idx).mean(-1).sum()
-            if is_eval:
-                with torch.no_grad():
-                    evaluate(step, model.forward(views, data.inputs), views)
+        if grad_fn is not None:
+            views = params.views(flat)
+            with torch.no_grad():
+                if minibatch:
+                    x = data.inputs[idx]
+                    out, cache = grad_fn.forward(views, x)
+                    weights = torch.full(idx.shape, 1.0 / idx.shape[1], dtype=dtype, device=device)
+                    dout = grad_fn.output_gradient(out, None if data.targets is None else data.targets[idx],
+                                                   data.labels[idx], weights, data.loss)
+                    if is_eval:
+                        evaluate(step, model.forward(views, data.inputs), views)
+                else:
+                    x = data.inputs if is_eval else data.inputs[:n_rows]
+                    out, cache = grad_fn.forward(views, x)
+                    if is_eval:
+                        evaluate(step, out, views)
+                    dout = grad_fn.output_gradient(out[:, :n_rows], None if data.targets is None else data.targets[:n_rows],
+                                                   data.labels[:n_rows], train_w[:, :n_rows], data.loss)
+                grad_by_name = grad_fn.backward(views, x, cache, dout)
+            grads = [grad_by_name[n].reshape(n_runs, -1) for n in names]
         else:
-            out = model.forward(views, data.inputs)
-            objective = (per_sample_loss(out, data) * train_w).sum()
-            if is_eval:
-                evaluate(step, out.detach(), views)
-        grads = torch.autograd.grad(objective, list(views.values()), allow_unused=True)
-        for (a, b, _), g in zip(offsets, grads):
-            if g is None:
-                grad_flat[:, a:b].zero_()
+            # Leaves that alias the flat buffer: autograd then returns one gradient per parameter instead of
+            # building (R, P) zero-filled slice gradients of a flat leaf (that cost most of a step).
+            views = {k: v.detach().requires_grad_() for k, v in params.views(flat).items()}
+            if minibatch:
+                out = model.forward(views, data.inputs[idx])
+                objective = per_sample_loss(out, data, idx).mean(-1).sum()
+                if is_eval:
+                    with torch.no_grad():
+                        evaluate(step, model.forward(views, data.inputs), views)
             else:
-                grad_flat[:, a:b].copy_(g.reshape(n_runs, b - a))
-        optimizer.step(flat, grad_flat)
+                out = model.forward(views, data.inputs)
+                objective = (per_sample_loss(out, data) * train_w).sum()
+                if is_eval:
+                    evaluate(step, out.detach(), views)
+            raw = torch.autograd.grad(objective, list(views.values()), allow_unused=True)
+            grads = [torch.zeros(n_runs, n, dtype=dtype, device=device) if g is None else g.reshape(n_runs, -1)
+                     for g, n in zip(raw, sizes)]
+        optimizer.step(flat, grads)
         if bar is not None and (step + 1) % update_every == 0:
             bar.update(update_every * n_runs)
-    if bar is not None:
-        bar.update(bar.total - bar.n)
-        bar.close()
 
     metrics = {k: torch.stack([r[k] for r in records], dim=1).cpu().double().numpy() for k in records[0]}
     extra = {}
@@ -415,4 +562,3 @@ def train(
     if keep_final_params:
         final = {k: v.detach().cpu().double().numpy() for k, v in params.views().items()}
     return History(steps=np.asarray(record_steps, dtype=np.int64), metrics=metrics, extra=extra, final_params=final, run_values=values)
-

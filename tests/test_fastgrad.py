@@ -1,0 +1,115 @@
+"""The hand-written backward pass and the blocked/threaded trainer against autograd and plain runs."""
+import numpy as np
+import pytest
+import torch
+
+from repro import fastgrad
+from repro.models import EmbedMLPConfig, TransformerConfig, build_model
+from repro.tasks import BinaryOpTask, Split, build_task_data
+from repro.train import FlatParams, TrainConfig, per_run_values, per_sample_loss, train
+
+
+def _setup(model_cfg, target, seed=3, runs=3):
+    task = BinaryOpTask("addition", 7)
+    data = build_task_data(task, Split(train_fraction=0.6, data_seed=seed), target=target, target_dim=5)
+    data = data.to(dtype=torch.float64)
+    model = build_model(model_cfg)
+    _, values = per_run_values(TrainConfig(), {"init_seed": list(range(runs))})
+    return model, data, FlatParams(model, values, torch.float64, torch.device("cpu"))
+
+
+@pytest.mark.parametrize("activation", ["tanh", "relu"])
+@pytest.mark.parametrize("combine", ["sum", "concat"])
+@pytest.mark.parametrize("target", ["regression", "classification"])
+def test_gradient_matches_autograd(activation, combine, target):
+    d_out = 5 if target == "regression" else 13
+    cfg = EmbedMLPConfig(n_symbols=7, d_embed=2, hidden=(9, 8), d_out=d_out, activation=activation, combine=combine)
+    model, data, flat = _setup(cfg, target)
+    R = flat.flat.shape[0]
+    weights = torch.rand(R, data.n_samples, dtype=torch.float64)
+    leaves = {k: v.detach().clone().requires_grad_() for k, v in flat.views().items()}
+    grad_fn = fastgrad.MLPGradient(model)
+    views = flat.views()
+    n = 20  # only the first n rows carry weight: the backward pass must stop there
+    weights[:, n:] = 0
+    objective = (per_sample_loss(model.forward(leaves, data.inputs), data) * weights).sum()
+    expected = dict(zip(leaves, torch.autograd.grad(objective, list(leaves.values()))))
+    out, cache = grad_fn.forward(views, data.inputs)
+    dout = grad_fn.output_gradient(out[:, :n], None if data.targets is None else data.targets[:n], data.labels[:n],
+                                   weights[:, :n], data.loss)
+    got = grad_fn.backward(views, data.inputs, cache, dout)
+    assert set(got) == set(expected)
+    for name in expected:
+        torch.testing.assert_close(got[name], expected[name], rtol=1e-10, atol=1e-12, msg=name)
+
+
+def test_minibatch_gradient_matches_autograd():
+    cfg = EmbedMLPConfig(n_symbols=7, d_embed=1, hidden=(6,), d_out=5)
+    model, data, flat = _setup(cfg, "regression")
+    idx = torch.randint(0, data.n_samples, (3, 4), generator=torch.Generator().manual_seed(0))
+    leaves = {k: v.detach().clone().requires_grad_() for k, v in flat.views().items()}
+    objective = per_sample_loss(model.forward(leaves, data.inputs[idx]), data, idx).mean(-1).sum()
+    expected = dict(zip(leaves, torch.autograd.grad(objective, list(leaves.values()))))
+    grad_fn = fastgrad.MLPGradient(model)
+    out, cache = grad_fn.forward(flat.views(), data.inputs[idx])
+    dout = grad_fn.output_gradient(out, data.targets[idx], data.labels[idx], torch.full(idx.shape, 0.25, dtype=torch.float64), "mse")
+    got = grad_fn.backward(flat.views(), data.inputs[idx], cache, dout)
+    for name in expected:
+        torch.testing.assert_close(got[name], expected[name], rtol=1e-10, atol=1e-12, msg=name)
+
+
+def test_supports_only_what_it_implements():
+    assert fastgrad.supports(build_model(EmbedMLPConfig()), "mse")
+    assert not fastgrad.supports(build_model(EmbedMLPConfig(activation="gelu")), "mse")
+    assert not fastgrad.supports(build_model(TransformerConfig()), "ce")
+    with pytest.raises(ValueError, match="fast_grad=True is not allowed"):
+        data = build_task_data(BinaryOpTask("addition", 5), Split(train_fraction=0.5, data_seed=0))
+        train(EmbedMLPConfig(n_symbols=5, activation="gelu", d_out=9), data, TrainConfig(steps=1), fast_grad=True, progress=False)
+
+
+def _runs():
+    return {"lr_dec": [1e-3, 3e-3, 1e-2, 3e-3, 1e-3], "wd_dec": [0.0, 1.0, 0.5, 0.0, 2.0], "init_seed": [1, 2, 3, 4, 5]}
+
+
+@pytest.mark.parametrize("optimizer", ["adamw", "sgd"])
+def test_fast_path_blocks_and_threads_do_not_change_results(optimizer):
+    """Autograd vs hand-written backward, one block vs blocks of 2 on 2 threads, fused vs eager AdamW:
+    the same trajectories (float64)."""
+    data = build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
+    cfg = TrainConfig(steps=30, optimizer=optimizer, lr_repr=3e-3, wd_repr=0.1, dtype="float64", device="cpu", eval_every=3)
+    model = EmbedMLPConfig(hidden=(16, 16))
+    reference = train(model, data, cfg, runs=_runs(), fast_grad=False, block_runs=5, workers=1, keep_final_params=True, progress=False)
+    variants = [dict(fast_grad=True, block_runs=5, workers=1), dict(fast_grad=True, block_runs=2, workers=2),
+                dict(fast_grad=False, block_runs=1, workers=2)]
+    for kwargs in variants:
+        got = train(model, data, cfg, runs=_runs(), keep_final_params=True, progress=False, **kwargs)
+        for key in ("train_loss", "val_loss", "val_acc", "weight_norm"):
+            np.testing.assert_allclose(got[key], reference[key], rtol=1e-9, atol=1e-12, err_msg=f"{key} {kwargs}")
+        for name, value in reference.final_params.items():
+            np.testing.assert_allclose(got.final_params[name], value, rtol=1e-9, atol=1e-12, err_msg=f"{name} {kwargs}")
+
+
+def test_fused_adamw_matches_elementwise_adamw():
+    from repro import train as train_module
+
+    data = build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
+    cfg = TrainConfig(steps=25, lr_repr=3e-3, wd_repr=0.1, dtype="float64", device="cpu")
+    fused = train(EmbedMLPConfig(hidden=(16, 16)), data, cfg, runs=_runs(), keep_final_params=True, progress=False)
+    original = train_module.AdamW.__init__.__defaults__
+    train_module.AdamW.__init__.__defaults__ = (False,)
+    try:
+        eager = train(EmbedMLPConfig(hidden=(16, 16)), data, cfg, runs=_runs(), keep_final_params=True, progress=False)
+    finally:
+        train_module.AdamW.__init__.__defaults__ = original
+    for name, value in eager.final_params.items():
+        np.testing.assert_allclose(fused.final_params[name], value, rtol=1e-9, atol=1e-12, err_msg=name)
+
+
+def test_default_blocks_fit_the_cache_and_cover_the_workers():
+    from repro.train import CACHE_BYTES_PER_WORKER, default_block_runs
+
+    model = build_model(EmbedMLPConfig())  # 46k parameters: ~0.9 MB of hot state per run in float32
+    block = default_block_runs(model, 55, 4, 100, 2)
+    assert 4 * (4 * model.n_params()) * block <= CACHE_BYTES_PER_WORKER
+    assert default_block_runs(model, 55, 4, 1, 2) == 1
+    assert default_block_runs(model, 55, 4, 3, 2) == 2  # two blocks for two workers
