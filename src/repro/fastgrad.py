@@ -82,11 +82,11 @@ class MLPGradient:
             grads[f"W{k}"] = torch.bmm(a.transpose(1, 2), d)
             grads[f"b{k}"] = d.sum(1)
             d = torch.bmm(d, params[f"W{k}"].transpose(1, 2))
-            if k > 0:  # through the activation that produced this layer's input
+            if k > 0:  # through the activation that produced this layer's input (one fused kernel each)
                 if self.tanh:
-                    d.mul_(1 - a * a)  # tanh' = 1 - tanh^2
+                    d = torch.ops.aten.tanh_backward(d, a)  # d * (1 - tanh^2)
                 else:
-                    d.mul_(a > 0)
+                    d = torch.ops.aten.threshold_backward(d, a, 0)  # d * (relu output > 0)
         embed = params["embed"]
         d_embed = torch.zeros_like(embed)
         first, second = (d[..., : self.d_embed], d[..., self.d_embed :]) if self.concat else (d, d)
