@@ -25,7 +25,7 @@ import torch
 from .models import EmbedMLPConfig, build_model
 from .sweep import sweep
 from .tasks import BinaryOpTask, Split, build_task_data
-from .train import TrainConfig
+from .train import TrainConfig, default_block_runs
 
 
 def matmul_gflops(n: int = 2048, repeats: int = 5, dtype=torch.float32) -> float:
@@ -77,7 +77,8 @@ def one_config_official_style(data, lr_dec: float, wd_dec: float, steps: int, se
         opt_d.step()
 
 
-def bench_sweep(n_configs_one_by_one: int = 3, steps: int = 2000, n_lr: int = 10, n_wd: int = 10, out=sys.stdout) -> float:
+def bench_sweep(n_configs_one_by_one: int = 3, steps: int = 2000, n_lr: int = 10, n_wd: int = 10, out=sys.stdout,
+                phase_diagram_steps: int = 0) -> float:
     torch.manual_seed(0)
     model_config, data = toy_setup()
     grid = toy_grid(n_lr, n_wd)
@@ -104,8 +105,16 @@ def bench_sweep(n_configs_one_by_one: int = 3, steps: int = 2000, n_lr: int = 10
     batch_time = time.perf_counter() - t
     batch_rate = n_runs * steps / batch_time
     gflops = batch_rate * flops / 1e9
-    print(f"batched ({n_runs} configs x {steps} steps, {result.n_chunks} chunk(s)): {batch_rate / 1e3:.2f}k run-steps/s, "
+    block = default_block_runs(build_model(model_config), data.n_samples, 4, n_runs, torch.get_num_threads())
+    print(f"batched ({n_runs} configs x {steps} steps, blocks of {block} runs on {torch.get_num_threads()} threads): "
+          f"{batch_rate / 1e3:.2f}k run-steps/s, "
           f"{gflops:.1f} GFLOP/s ({100 * gflops / peak:.0f} % of matmul peak)", file=out)
+    if phase_diagram_steps:
+        cfg = TrainConfig(steps=phase_diagram_steps, lr_repr=1e-3, init_seed=58, eval_every=10, device="cpu")
+        t = time.perf_counter()
+        sweep(model_config, data, cfg, grid, progress=False)
+        elapsed = time.perf_counter() - t
+        print(f"phase diagram ({n_runs} cells x {phase_diagram_steps} steps, metrics every 10 steps): {elapsed:.0f} s", file=out)
     speedup = batch_rate / seq_rate
     print(f"speedup: {speedup:.1f}x", file=out)
     return speedup
@@ -116,8 +125,10 @@ def main(argv=None) -> int:
     parser.add_argument("which", choices=["sweep"], help="sweep: the toy-model phase-diagram benchmark")
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--one-by-one", type=int, default=3, help="configs timed one at a time (default 3)")
+    parser.add_argument("--phase-diagram", type=int, default=0, metavar="STEPS",
+                        help="also time the whole 10 x 10 grid for STEPS steps (e.g. 10000), metrics every 10 steps")
     args = parser.parse_args(argv)
-    bench_sweep(n_configs_one_by_one=args.one_by_one, steps=args.steps)
+    bench_sweep(n_configs_one_by_one=args.one_by_one, steps=args.steps, phase_diagram_steps=args.phase_diagram)
     return 0
 
 
