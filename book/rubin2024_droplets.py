@@ -1,0 +1,409 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version,-jupytext.text_representation.format_version
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Droplets of good representations: grokking as a first-order phase transition
+#
+# **The claim** (Rubin, Seroussi & Ringel 2024, *Droplets of good representations: grokking as a first
+# order phase transition in two layer networks*, arXiv 2310.03789; ICLR 2024 as *Grokking as a first
+# order phase transition in two layer networks*). Treat a trained two-layer network as a
+# Bayesian posterior, sampled by Langevin dynamics at temperature (noise) $\sigma^2$. In the
+# mean-field limit every hidden neuron then feels the same *single-neuron action* $S[w]$, shaped by the
+# part of the target the network has not learned yet. While the noise is large, $S$ has one minimum at
+# $w \cdot w^* = 0$: the network is a kernel machine with enhanced fluctuations (the *GFL* phase) and
+# learns only what a Gaussian process can. Lowering $\sigma^2$ (more effective data $n/\sigma^2$), a
+# **second minimum** appears far from the origin, at $w \cdot w^* \approx 1$: a few neurons condense
+# into the teacher direction, the "droplets of good representations". That is a first-order
+# transition, like water condensing. Across the *mixed* phase (GMFL-I) the droplets coexist with the
+# old phase; where they take over (GMFL-II), the network has "grokked".
+#
+# **What we reproduce here.**
+# - *Teacher–student* (erf student, target $H_1 + \epsilon H_3$): the self-consistent adaptive-kernel
+#   theory, the action with its second minimum, the critical noise both in the paper's simplified
+#   theory and in a corrected one, and the learned linear and cubic components against $\sigma^2$
+#   (v1 Figs. 1–2).
+# - *Modular addition* (square activation, $P = 401$): the per-Fourier-mode action, its closed-form
+#   saddles, both phase boundaries and the discrepancy across the mixed phase (v1/v3 Fig. 3).
+# - *Experiments*: ensembles of erf networks sampled by Langevin dynamics, batched over the ensemble,
+#   whose weight histograms show the droplet minimum appear below the transition and not above it.
+#
+# **What we leave out.** The paper's full experimental protocol (200 networks × 360k epochs at
+# $d = 150$, and the finite-size series $\beta \in \{1/8, 1/2, 1, 2\}$) takes about 4 GPU-hours; at book
+# scale we sample the infinite-data (equivalent-kernel) posterior at the paper's smallest size,
+# $\beta = 1/8$ ($d = 53$). The v3-only appendix on time-dependent grokking is out of scope. The
+# paper-scale config (`REPRO_SCALE=paper`: finite data, $d = 150$, 50 networks × 20k steps) runs
+# the same code and was not run for this edition: no GPU was available.
+#
+# The formulas were stripped from the paper's text; every equation used here is recovered in the spec
+# (`shared/specs/rubin2024_droplets.md`), which also documents six typos of the paper and their fixes.
+# Equation numbers below are the text's (v1), with v3's where they differ.
+
+# %%
+import warnings
+
+warnings.filterwarnings("ignore", category=UserWarning)
+
+import numpy as np
+from myst_nb import glue
+
+from repro.claims import ClaimBook
+from repro.droplets import (DropletsConfig, plot_components, plot_histograms, plot_landau, plot_modular,
+                            run_experiments, run_theory, second_minimum)
+from repro.plotting import use_style
+from repro.scale import current_scale
+from repro.theory.rubin2024 import erf_kernel, hermite_projections
+
+use_style()
+claims = ClaimBook("rubin2024_droplets")
+
+# %% [markdown]
+# ## Configuration
+#
+# `DropletsConfig` holds the paper's settings: the teacher–student base scale of v3 App. C
+# ($d = 150$, $N = 700$ hidden units, $n = 3000$ samples, $\sigma_w^2 = 0.5$, total readout variance
+# $\sigma_a^2 = 8/700$, $\epsilon = -0.3$), the modular model of v3 Fig. 3 ($P = 401$, $N = 1000$,
+# $\sigma_a^2 = 0.002/N$, sextic weight decay $\gamma = 10^{-4}$), and the Langevin protocol. The
+# theory costs seconds at every scale. Only the Langevin ensembles shrink at book scale: the
+# infinite-data posterior at $\beta = 1/8$ of v3 Table 1 ($d = 53$, $N = 88$, $n = 375$,
+# $\sigma_a^2 = (8/700)/\sqrt{1/8}$). This scaling keeps the two numbers the theory depends on, the
+# interaction $u = n^2\sigma_a^2/(\sigma^4 d N)$ and the kernel signal-to-noise
+# $g = n\sigma_a^2/(\sigma^2 d)$, at their base values, so only finite-$d$ effects change.
+
+# %%
+cfg = DropletsConfig.for_scale()
+lv_cfg = cfg.langevin
+print(f"scale: {current_scale()}")
+print(f"Langevin: d={lv_cfg.d}, N={lv_cfg.N}, n={lv_cfg.n}, likelihood={lv_cfg.likelihood}, "
+      f"sigma^2 in {lv_cfg.sigma2s}, {lv_cfg.n_nets} networks x {lv_cfg.steps} steps per sigma^2")
+
+# %% [markdown]
+# ## Sanity check: the integrals every formula rests on
+#
+# The theory needs two Gaussian integrals of the erf activation: the arcsine kernel
+# $\langle \mathrm{erf}(w\cdot x)\,\mathrm{erf}(w'\cdot x)\rangle$ and the projections of
+# $\mathrm{erf}(w \cdot x)$ on the normalized Hermite polynomials of the teacher direction (v1 App. A.4).
+# We compare both with a Monte Carlo average over $2\cdot 10^5$ Gaussian inputs, with the standard
+# Monte Carlo error of $\pm 0.01$ (about 3 standard errors).
+
+# %%
+rng = np.random.default_rng(0)
+x = rng.standard_normal((200_000, 6))
+w1, w2 = np.array([0.9, 0.3, -0.2, 0.1, 0.4, 0.0]), np.array([0.2, -0.5, 0.3, 0.6, 0.0, 0.1])
+from scipy.special import erf
+
+mc_kernel = np.mean(erf(x @ w1) * erf(x @ w2))
+A1, A3 = hermite_projections(w1[0], w1 @ w1)
+z = x[:, 0]
+mc_A1, mc_A3 = np.mean(z * erf(x @ w1)), np.mean((z**3 - 3 * z) / np.sqrt(6) * erf(x @ w1))
+ok = (abs(erf_kernel(w1, w2) - mc_kernel) < 0.01) and abs(A1 - mc_A1) < 0.01 and abs(A3 - mc_A3) < 0.01
+print(f"arcsine kernel and Hermite projections agree with Monte Carlo within 0.01: {ok}")
+assert ok
+
+# %% [markdown]
+# ## Theory: teacher–student
+#
+# The data enter the single-neuron action only through the *discrepancy*
+# $\sigma^2 \bar t = b\,H_1 + c\,H_3$ (v1 Eq. 12), the part of the target the mean predictor misses;
+# $1-b$ and $\epsilon - c$ are the learned linear and cubic components. Along the teacher direction,
+# with $q = w\cdot w^*$, the action per input dimension is (v1 Eq. 14 / v3 Eq. 13)
+#
+# $$ s(q) = \frac{q^2}{2\sigma_w^2} - \frac{2u}{\pi}\,\frac{q^2}{D}\Big(b - \frac{2c\,q^2}{D}\Big)^2,
+# \qquad D = 1 + 2|w|^2, $$
+#
+# and $p(q) \propto e^{-d\,s(q)}$. The paper freezes the orthogonal norm $|w_\perp|^2$ at its prior mean
+# $\sigma_w^2$. That is right near $q = 0$ but not at a droplet: a neuron aligned with the teacher
+# shrinks its orthogonal part (to about 0.25, which the Langevin runs below confirm), which lowers
+# its action. The spec (§2.5) therefore also marginalizes $|w_\perp|^2$ ("corrected theory"). $b$ and
+# $c$ are solved self-consistently with the kernel the neurons produce (v1 Eqs. 8–9, v3 App. A.3 with
+# two typos fixed: $4/\pi$, not $2/\pi$, in $\tilde Q_{11}$, and $(I + \tfrac{n}{\sigma^2}\tilde Q)^{-1}y$).
+# Everything below, including the $d\to\infty$ transition and finite-$d$ quadratures, is computed now.
+
+# %%
+theory = run_theory(cfg)
+cp, cc = theory.crit_paper, theory.crit_corrected
+print(f"paper's theory:    sigma_c^2 = {cp.sigma2:.3f}  (u_c = {cp.u:.1f})")
+print(f"corrected theory:  sigma_c^2 = {cc.sigma2:.3f}  (u_c = {cc.u:.1f})")
+
+# %% [markdown]
+# ```{glue:figure} fig_landau
+# :name: fig-landau
+#
+# The Landau picture. The single-neuron action along the teacher direction, per input dimension and
+# relative to $q = 0$, at the discrepancy $b$ of the kernel (GFL) phase ($d \to \infty$). **Left:** the
+# paper's action with $|w_\perp|^2$ frozen; a second minimum touches zero at $\sigma^2 \approx 0.179$.
+# **Right:** with $|w_\perp|^2$ at its saddle the droplet minimum is deeper and touches zero earlier,
+# at $\sigma^2 \approx 0.217$. Below these values the kernel phase is only metastable.
+# ```
+
+# %%
+glue("fig_landau", plot_landau(cfg, theory), display=False)
+
+# %% [markdown]
+# ### Checks of the teacher–student theory
+#
+# 1. **Critical point, paper's theory.** v3 (App. A.3 and §5) quotes $u_c \approx 30.2$, i.e.
+#    $\sigma_c^2 \approx 0.18$ (the v1 text has the value stripped). The paper gives two digits, so we
+#    allow $\pm 0.005$ in $\sigma^2$, which is $\pm 5.6\,\%$ in $u \propto \sigma^{-4}$. This needs the
+#    $4/\pi$ fix: with the printed $2/\pi$ the transition moves to $u_c = 23$.
+# 2. **Critical point, corrected theory**: $\sigma_c^2 = 0.217$ (spec §2.5, derived; not in the
+#    paper), to its three digits.
+# 3. **The GFL discrepancy** $b(\sigma^2)$ in the $d \to \infty$ kernel phase, against the spec's table
+#    (§2.4, four digits; the paper only plots it).
+# 4. **Learned cubic in the paper's theory** ($d = 10^4$ stands in for $d \to \infty$) at
+#    $\sigma^2 = 0.15$ and 0.10, against the spec's table (§2.4).
+# 5. **The droplet minimum at $d = 150$** (v1 Fig. 1's theory line at the paper's size, spec §2.4):
+#    at $\sigma^2 = 0.10$ the paper's theory has a second minimum of $-\log p(q)$ "roughly at
+#    $q = \pm 1$" (v1 Claim IV; spec: 0.9–1.0), and its profile matches the spec's table at
+#    $q = 0.9$ and 1.0 (4.40 and 4.43 nats above $q = 0$, to its two decimals).
+
+# %%
+claims.check("teacher-student sigma_c^2, paper's 1-D theory", cp.sigma2, 0.18, tolerance=0.005,
+             source="v3 App. A.3/§5: u_c ≈ 30.2 ⇔ σ² ≈ 0.18 (v1 value stripped)")
+claims.check("teacher-student u_c, paper's 1-D theory", cp.u, 30.2, tolerance=0.056, comparison="rel",
+             source="v3 App. A.3: u_c ≈ 30.2; ±5.6 % = ±0.005 in σ²")
+claims.check("teacher-student sigma_c^2, corrected 2-D theory", cc.sigma2, 0.217, tolerance=0.0005,
+             source="spec §2.5 (derived: |w_perp|^2 marginalized; not in the paper)")
+for s2, b_spec in ((0.30, 0.4747), (0.25, 0.4016), (0.20, 0.3252), (0.18, 0.2940)):
+    claims.check(f"GFL linear discrepancy b at sigma^2={s2:.2f}", theory.gfl_table[s2][0], b_spec,
+                 tolerance=0.0005, source="spec §2.4 table (from v3 App. A.3 with the 4/π fix)")
+sharp = {round(s.sigma2, 3): s for s in theory.sharp_1d}
+for s2, spec in ((0.15, -0.0189), (0.10, -0.0544)):
+    claims.check(f"learned cubic eps-c at sigma^2={s2:.2f}, paper's theory, d=1e4", sharp[s2].learned_cubic,
+                 spec, tolerance=0.0005, source="spec §2.4 mixed-phase table (exact 1-D quadrature)")
+prof = theory.profile_d150
+mask = (prof.q > 0.5) & (prof.q < 1.5)
+k = np.argmin(-prof.log_p[mask])
+q_drop, h_drop = prof.q[mask][k], prof.log_p[0] - prof.log_p[mask][k]
+claims.check("d=150, sigma^2=0.10: droplet minimum position q*, paper's theory", q_drop, 1.0, tolerance=0.15,
+             source="v1 Claim IV: new saddles 'roughly at ±1'; spec §2.4: q ≈ 0.85-1.0")
+for q_tab, spec in ((0.9, 4.40), (1.0, 4.43)):
+    claims.check(f"d=150, sigma^2=0.10: -log p(q={q_tab}) - (-log p(0)), paper's theory (nats)",
+                 prof.log_p[0] - np.interp(q_tab, prof.q, prof.log_p), spec, tolerance=0.01,
+                 source="spec §2.4 profile table (d = 150, self-consistent b, c)")
+glue("b_nngp_018", f"{theory.gfl_table[0.18][1]:.2f}", display=False)
+glue("b_gfl_018", f"{theory.gfl_table[0.18][0]:.2f}", display=False)
+glue("dq2_018", f"{theory.gfl_table[0.18][2]:.1f}", display=False)
+glue("q_drop", f"{q_drop:.2f}", display=False)
+glue("h_drop", f"{h_drop:.1f}", display=False)
+
+# %% [markdown]
+# Feature learning is already visible in the kernel phase: at $\sigma^2 = 0.18$ the GFL discrepancy is
+# $b =$ {glue:text}`b_gfl_018`, against {glue:text}`b_nngp_018` for the NNGP (a Gaussian process with
+# the untrained kernel), because the fluctuations along the teacher grow from $d\langle q^2\rangle = 0.5$
+# (prior) to {glue:text}`dq2_018`. At $d = 150$ and $\sigma^2 = 0.10$ the paper's theory puts the droplet
+# minimum at $q =$ {glue:text}`q_drop`, {glue:text}`h_drop` nats above the origin.
+#
+# ## Theory: modular addition
+#
+# With all $P^2$ pairs as data, a square activation and the sextic weight decay
+# $\Gamma = \sum_k P\frac{\gamma}{6}(|w_k|^6 + |v_k|^6)$, every Fourier mode $k$ of a neuron decouples
+# (v1 Eq. 19 / v3 Eq. 16). Along $|w_k|^2 = |v_k|^2 = x$ the action per $P$ is
+# $s(x) = x - U x^2 + \tfrac{\gamma}{3}x^3$ with $U = u a^2$, $u = 2\sigma_a^2P^2/(N\sigma^4)$, and $a$
+# the discrepancy ($\sigma^2\bar t = a\,y$; $|a|$ is the test-RMSE proxy). Its saddles are
+# $x_\pm = (U \pm \sqrt{U^2-\gamma})/\gamma$ (App. B.4 Eq. 39, with the spec's fix of two typos),
+# and $a = -\sigma^2/(\lambda(a) + \sigma^2)$ closes the loop. The boundaries have closed forms
+# (spec §2.6): the droplet becomes degenerate with the origin at $U^* = 2\sqrt{\gamma/3}$, which fixes
+# $\sigma^2_{c1}$; inside the mixed phase $|a|$ is pinned to $\sqrt{U^*/u} \propto \sigma^2$ until the
+# droplets saturate the eigenvalue at $\sigma^2_{c2}$.
+
+# %%
+bd = theory.modular_bounds
+print(f"GMFL-I onset sigma_c1^2 = {bd.sigma2_c1:.4f}, GMFL-II onset sigma_c2^2 = {bd.sigma2_c2:.4f}, "
+      f"a at GMFL-II onset = {bd.a_c2:.3f}")
+
+# %% [markdown]
+# ```{glue:figure} fig_modular
+# :name: fig-modular
+#
+# Modular addition ($P = 401$). **Left:** the action of one Fourier mode against its power $x$, with the
+# self-consistent discrepancy at each $\sigma^2$. In the GFL phase the droplet minimum near
+# $x \approx 170$ lies far above the origin (or does not exist); through the mixed phase GMFL-I it stays
+# within a few nats of zero (inset: its height $P\,s(x_+)$ in nats, from about +9 to −8); in GMFL-II it is
+# far below. **Right:** the target component the mean predictor has learned, $1 - |a|$, and the
+# test-RMSE proxy $|a|$. Both have kinks at the two boundaries (grey lines): $|a|$ falls linearly across the
+# mixed phase.
+# ```
+
+# %%
+glue("fig_modular", plot_modular(cfg, theory), display=False)
+
+# %% [markdown]
+# ### Checks of the modular theory
+#
+# The paper's text says the mixed phase starts "at around $\sigma^2 \approx 0.227$", where the droplet
+# saddles "come within $O(1)$" of the origin, and ends at $\approx 0.175$; $a$ goes from $-1$ to
+# $\approx -0.7$, a 30 % drop of the discrepancy (v1 §4, values from v3 §5/Fig. 3). Our sharp ($P \to \infty$)
+# onset is $\sigma^2_{c1} = 0.236$, not 0.227. The two are readings of the same curve: at finite $P$ the
+# droplet's weight $4e^{-P s(x_+)}$ grows smoothly, and "within $O(1)$" is a matter of choice. At
+# $\sigma^2 = 0.227$ the droplet saddle sits 3 nats above the origin and carries 15 % of the
+# probability; at 0.236 it sits 9 nats above (0.04 %). We therefore check (a) the closed-form onset
+# against the spec, and (b) that at the paper's 0.227 the droplet saddle is within $O(1)$ nats, which we
+# read as at most 5 nats (a droplet weight of at least 2.7 %). The GMFL-II boundary is checked with
+# $\pm 0.002$: the paper reads it from a plot, and the droplet weight itself goes from 0.93 to 0.9999 between
+# $\sigma^2 = 0.180$ and 0.176. The discrepancy values get the paper's one significant digit ($\pm 0.05$,
+# $\pm 5$ percentage points).
+
+# %%
+by_s2 = {round(m.sigma2, 3): m for m in theory.modular_curve}
+claims.check("modular GMFL-I onset sigma_c1^2 (closed form, P -> inf)", bd.sigma2_c1, 0.2360, tolerance=0.0005,
+             source="spec §2.6 closed form; the paper says ≈ 0.227 (checked next)")
+claims.check("modular: droplet-saddle height P s(x+) at the paper's onset 0.227 (nats)",
+             by_s2[0.227].saddle_nats, 5.0, comparison="<=",
+             source="v1 §4 / v3 Fig. 3: at σ² ≈ 0.227 the saddles 'come within O(1)' (O(1) read as ≤ 5 nats)")
+claims.check("modular GMFL-II onset sigma_c2^2", bd.sigma2_c2, 0.175, tolerance=0.002,
+             source="v1 §4 / v3 Fig. 3 inset: ≈ 0.175")
+claims.check("modular discrepancy a at the end of GMFL-I", bd.a_c2, -0.7, tolerance=0.05,
+             source="v1 §4 / v3 §5: a goes from -1 to ≈ -0.7")
+drop = 100 * (1 - abs(bd.a_c2))
+claims.check("modular: drop of |a| across GMFL-I (%)", drop, 30, tolerance=5,
+             source="v3 §5: 'a 30% reduction' of the discrepancy")
+mixed = [m for m in theory.modular_curve if bd.sigma2_c2 <= m.sigma2 <= bd.sigma2_c1]
+falling = np.all(np.diff([abs(m.a) for m in mixed]) < 0)  # theory_curve runs from large to small sigma^2
+claims.check("modular: |a| falls monotonically across GMFL-I (1 = yes)", float(falling), 1, tolerance=0,
+             source="v1 §4: the discrepancy decreases through the mixed phase")
+glue("onset_k1", f"{theory.modular_onsets[1.0]:.3f}", display=False)
+glue("onset_k5", f"{theory.modular_onsets[5.0]:.3f}", display=False)
+glue("drop", f"{drop:.0f}", display=False)
+
+# %% [markdown]
+# Reading "within $O(1)$" as 1 nat would put the onset at $\sigma^2 =$ {glue:text}`onset_k1`, as 5 nats at
+# {glue:text}`onset_k5`; the paper's 0.227 lies between. Across the mixed phase $|a|$ falls by
+# {glue:text}`drop` %, the paper's "30 %" to its one digit.
+#
+# ## Experiments: Langevin ensembles of erf networks
+#
+# Each network samples the posterior $p(W, a \mid D) \propto e^{-L/\sigma^2}\,\text{prior}$ by
+# Langevin dynamics with noise $\sqrt{2\eta\sigma^2}$ (v3 Eq. 6 prints $2\sigma$, a typo: only
+# $\sqrt 2\sigma$ gives the stated posterior), in standardized coordinates where the prior is
+# $N(0, 1)$ and a step of 0.05 is stable. All networks at all $\sigma^2$ run as one batched tensor
+# program (`repro.langevin.run_langevin`). At book scale the likelihood is the infinite-data limit the
+# theory describes, $\frac{n}{2\sigma^2}\mathbb E_x(f-y)^2$, which is closed form for erf networks. We
+# record $|w\cdot w^*|$ for every neuron after a 25 % burn-in and the learned components (exact
+# projections of $f$ on $H_1$ and $H_3$).
+
+# %%
+exp = run_experiments(cfg)
+lv = exp.langevin
+halves = np.abs(lv.half_cubic[0] - lv.half_cubic[1]).mean(1).max()
+print(f"first vs second half of the samples: learned cubic differs by < 0.003: {halves < 0.003}")
+
+# %% [markdown]
+# ```{glue:figure} fig_histograms
+# :name: fig-histograms
+#
+# v1 Fig. 1 at $d = 53$: the negative log-probability of each neuron's overlap with the teacher,
+# pooled over neurons, networks and samples (crosses; error bars from 4 disjoint groups of networks),
+# against the corrected theory (red) and the paper's theory (blue, dashed) at the same size. Above the
+# transition ($\sigma^2 = 0.25$) it rises monotonically. At $\sigma^2 = 0.10$ a second minimum, the
+# droplet, sits near $|q| \approx 0.9$.
+# ```
+
+# %%
+glue("fig_histograms", plot_histograms(exp), display=False)
+
+# %% [markdown]
+# ```{glue:figure} fig_components
+# :name: fig-components
+#
+# v1 Fig. 2: the learned linear (left) and cubic (right) components of the mean predictor against the
+# noise. Lines: the paper's theory (dashed blue, $d = 10^4$), the corrected theory ($d = 2000$, red; thick
+# pale red at the experiments' $d = 53$). Crosses: Langevin ensembles at $d = 53$ (mean ± standard error
+# over networks). Vertical lines: $\sigma_c^2$ of the paper's theory (solid) and of the corrected one
+# (dash-dotted). The cubic component, out of reach of the NNGP (which would need $n \sim d^3/6$ samples),
+# starts being learned at the transition.
+# ```
+
+# %%
+glue("fig_components", plot_components(cfg, theory, exp), display=False)
+
+# %% [markdown]
+# ### Checks of the experiments
+#
+# 1. **A droplet minimum below the transition** (v1 Fig. 1, Claim IV): at $\sigma^2 = 0.10$, $-\log p(|q|)$
+#    has an interior minimum "roughly at $\pm 1$" (we allow $\pm 0.15$, 1.5 bins), separated by a
+#    barrier of at least 0.5 nats (the bins' errors are about 0.05 nats).
+# 2. **None above it**: at $\sigma^2 = 0.25$ the curve rises monotonically, so the depth is at most 0.1
+#    nats (twice the bin error).
+# 3. **The learned cubic follows the corrected theory**: the ratio of the ensembles' $\epsilon - c$ to the
+#    corrected theory's at $d = 53$ is 1 within 10 %, at $\sigma^2 = 0.15$ and 0.10. Seed-to-seed
+#    spread is below 1 %; the 10 % allows for the mean-field decoupling's finite-$N$ error
+#    ($N = 88$; it costs about 1.5 % of the linear component, spec §2.5) which is amplified in the
+#    small cubic component.
+# 4. **...and not the paper's**: the corrected theory's error is smaller than that of the paper's
+#    frozen-norm theory (ratio of absolute errors below 1).
+#
+# Values from the ensembles are rounded before they are checked (two decimals for positions and
+# depths), so the stored output does not depend on the last bits of floating point.
+
+# %%
+centres = 0.5 * (lv.edges[:-1] + lv.edges[1:])
+s_low, s_high = lv.sigma2s.index(0.10), lv.sigma2s.index(0.25)
+q_low, depth_low = second_minimum(lv.neg_log_p(s_low), centres)
+_, depth_high = second_minimum(lv.neg_log_p(s_high), centres)
+claims.check("Langevin d=53, sigma^2=0.10: droplet minimum position |q|", round(q_low, 2), 1.0, tolerance=0.15,
+             source="v1 Fig. 1 / Claim IV: second minimum 'roughly at ±1'")
+claims.check("Langevin d=53, sigma^2=0.10: droplet barrier depth (nats)", round(depth_low, 2), 0.5,
+             comparison=">=", source="v1 Fig. 1: a second minimum appears below the transition")
+claims.check("Langevin d=53, sigma^2=0.25: second-minimum depth (nats)", round(depth_high, 2), 0.1,
+             comparison="<=", source="v1 Fig. 1: no second minimum above the transition")
+for s2 in (0.15, 0.10):
+    s = lv.sigma2s.index(s2)
+    ours = lv.learned_cubic[s].mean()
+    t2, t1 = exp.theory_2d[s].learned_cubic, exp.theory_1d[s].learned_cubic
+    claims.check(f"Langevin/corrected-theory learned cubic at sigma^2={s2:.2f}", round(ours / t2, 2), 1.0,
+                 tolerance=0.1, source="spec §2.5 corrected theory at d=53 (paper: v1 Fig. 2, theory vs experiment)")
+    claims.check(f"error ratio corrected/paper theory, learned cubic, sigma^2={s2:.2f}",
+                 round(abs(ours - t2) / abs(ours - t1), 2), 1.0, comparison="<=",
+                 source="spec §2.5: the frozen |w_perp|^2 underestimates droplets")
+r_drop = lv.mean_r(s_low)[(centres > 0.8) & (centres < 1.1)].mean()
+glue("q_low", f"{q_low:.1f}", display=False)
+glue("depth_low", f"{depth_low:.1f}", display=False)
+glue("r_drop", f"{r_drop:.2f}", display=False)
+print(claims.table())
+
+# %% [markdown]
+# In the ensembles at $\sigma^2 = 0.10$ the droplet minimum sits at $|q| \approx$ {glue:text}`q_low`,
+# {glue:text}`depth_low` nats below the barrier that separates it from the kernel phase. Droplet
+# neurons carry an orthogonal norm $\langle|w_\perp|^2\rangle \approx$ {glue:text}`r_drop`, about half of
+# the prior's 0.5: the norm the paper's theory freezes is not frozen.
+#
+# ## Deviations and what they mean
+#
+# - **The paper's theory freezes $|w_\perp|^2$; that shifts the teacher–student transition.** With the
+#   orthogonal norm marginalized (spec §2.5) the $d \to \infty$ transition is at $\sigma^2_c = 0.217$
+#   ($u_c = 20.8$), not 0.179 ($u_c = 30.7$). The trained ensembles side with the corrected theory: their
+#   droplet neurons shrink $|w_\perp|^2$ to about half its prior value, their histograms follow the red
+#   curves, and their cubic component is twice the paper's theory's at $\sigma^2 = 0.15$. We report both
+#   critical points. The paper's own number ($\approx 0.18$) is reproduced by its own equations once
+#   the $4/\pi$ typo in $\tilde Q_{11}$ is fixed.
+# - **Modular boundaries.** The paper's 0.227 is where the droplet saddle comes within a few nats of the
+#   origin at $P = 401$; the sharp large-$P$ boundary is 0.236. Its "≈ 0.175" and "−1 → −0.7 (30 %)"
+#   match our 0.176 and −1 → −0.746 (25 %) to the digits it gives. These numbers need the paper's
+#   normalization of the eigenvalue, $\lambda = \sigma_a^2\langle\Phi\Psi\rangle$; the exact kernel
+#   eigenvalue is $4P^2$ times larger, which keeps $\sigma^2_{c1}$ but removes GMFL-II at these
+#   parameters (spec §2.6). No network was trained on modular addition, in the paper or here.
+# - **Experiments at $\beta = 1/8$ and infinite data.** At book scale we sample the equivalent-kernel
+#   posterior ($n \to \infty$ at fixed $n/\sigma^2$), which is exactly what the theory describes, at the
+#   paper's smallest size $d = 53$. The paper's networks see finite data sets of $n = 3000$, which
+#   reduces feature learning by a few percent at small sizes (spec §4.3). At $d = 53$ the transition is a
+#   crossover, so the droplet minimum is shallow (about 1.5 nats) and the learned cubic starts rising
+#   well above $\sigma_c^2$. The sharpening with $d$ is in the theory curves of the figures, not in
+#   experiments: the finite-data sampler (`likelihood="finite"`) and the paper-scale config exist and
+#   are unit-tested, but were not run.
+# - **Residual mean-field error.** At $N = 88$ the ensembles' learned linear component is about 1.5 %
+#   below the corrected theory and the cubic about 5 % below at $\sigma^2 = 0.10$; the spec found the
+#   linear gap shrinking as $N$ doubles, as expected of the mean-field decoupling.
+# - **Definition of "non-negligible".** The v1 text defines the teacher–student transition by a
+#   threshold on the droplet saddle whose value was stripped; we use the $d \to \infty$ definition, for
+#   which every threshold gives the same $\sigma_c^2$ (as the paper remarks).

@@ -1,0 +1,259 @@
+"""Run and plot helpers of the chapter "Droplets of good representations" (Rubin, Seroussi & Ringel
+2024, arXiv 2310.03789), ``book/rubin2024_droplets.ipynb``.
+
+The equations live in :mod:`repro.theory.rubin2024`, the Langevin sampler in :mod:`repro.langevin`;
+this module wires them to the chapter's config (:class:`DropletsConfig`), computes every number the
+chapter shows (:func:`run_theory`, :func:`run_experiments`) and draws its figures.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .langevin import LangevinConfig, LangevinResult, run_langevin
+from .scale import by_scale
+from .theory.rubin2024 import (Modular, TeacherStudent, action_1d, binned_neg_log_p, critical_point,
+                               gfl_b, gfl_curvature, mode_action, modular_boundaries, modular_onset,
+                               modular_solve, nngp_b, relaxed_action, sweep_self_consistent)
+from .validation import check_int
+
+
+@dataclass(frozen=True)
+class DropletsConfig:
+    """Everything the chapter computes. Defaults: the paper's settings (spec §1, v3 App. C, Fig. 3)."""
+
+    teacher: TeacherStudent = TeacherStudent()  # v3 App. C base scale: d=150, N=700, n=3000, eps=-0.3
+    modular: Modular = Modular()  # v3 Fig. 3: P=401, N=1000, sigma_a^2=0.002/N, gamma=1e-4
+    langevin: LangevinConfig = LangevinConfig()  # v3 App. C protocol (finite data, 200 nets x 360k steps)
+    # sigma^2 grid of the theory curves (v3 Fig. 2c spans 0.10-0.30)
+    curve_sigma2s: tuple[float, ...] = tuple(np.round(np.arange(0.30, 0.0999, -0.01), 3).tolist())
+    d_sharp: int = 10_000  # stand-in for d -> infinity in the paper's 1-D theory (spec §2.4)
+    d_sharp_2d: int = 2000  # the corrected theory's large-d curve (spec §2.5 table)
+    landau_sigma2s: tuple[float, ...] = (0.25, 0.217, 0.179, 0.15)  # action curves of the Landau figure
+    modular_sigma2s: tuple[float, ...] = (0.30, 0.25, 0.236, 0.21, 0.19, 0.176, 0.15, 0.10)  # v3 Fig. 3a
+
+    def __post_init__(self):
+        check_int("d_sharp", self.d_sharp, minimum=1)
+        check_int("d_sharp_2d", self.d_sharp_2d, minimum=1)
+
+    @classmethod
+    def for_scale(cls) -> "DropletsConfig":
+        """The theory is cheap at every scale; only the Langevin ensembles change (see
+        :meth:`repro.langevin.LangevinConfig.for_scale`)."""
+        base = cls()
+        return replace(base, langevin=LangevinConfig.for_scale(),
+                       curve_sigma2s=by_scale(book=base.curve_sigma2s, paper=base.curve_sigma2s,
+                                              smoke=(0.30, 0.20, 0.15, 0.10)))
+
+    @property
+    def langevin_theory(self) -> TeacherStudent:
+        """The theory at the Langevin ensembles' sizes (same u and g as the paper's base scale)."""
+        c = self.langevin
+        return TeacherStudent(d=c.d, N=c.N, n=c.n, sigma_w2=c.sigma_w2, sigma_a2=c.sigma_a2, eps=c.eps)
+
+
+@dataclass
+class TheoryResult:
+    crit_paper: object  # CriticalPoint, frozen-r action (v1 Eq. 14)
+    crit_corrected: object  # CriticalPoint, r marginalized (spec §2.5)
+    gfl_table: dict  # sigma^2 -> (b_GFL, b_NNGP, d<q^2>)
+    sharp_1d: list  # SelfConsistent along curve_sigma2s at d_sharp (paper's theory)
+    sharp_2d: list  # SelfConsistent along curve_sigma2s at d_sharp_2d (corrected)
+    finite_1d: list  # at the Langevin d along curve_sigma2s
+    finite_2d: list
+    profile_d150: object  # paper's 1-D theory at d = 150, sigma^2 = 0.10 (v1 Fig. 1)
+    modular_bounds: object
+    modular_curve: list  # ModularSolution along a fine sigma^2 grid
+    modular_onsets: dict  # kappa -> onset sigma^2
+
+
+def run_theory(cfg: DropletsConfig) -> TheoryResult:
+    ts = cfg.teacher
+    crit_paper = critical_point(ts)
+    crit_corr = critical_point(ts, relaxed=True)
+    table = {}
+    for s2 in (0.30, 0.25, 0.20, 0.18):
+        u, g = float(ts.u(s2)), float(ts.g(s2))
+        b = gfl_b(u, g, ts.sigma_w2)
+        table[s2] = (b, float(nngp_b(g, ts.sigma_w2)), 1 / gfl_curvature(b, u, ts.sigma_w2))
+    curve = list(cfg.curve_sigma2s)
+    sharp_1d = sweep_self_consistent(ts.at_dimension(cfg.d_sharp), curve, nq=20_001)
+    coarse = curve[::2]
+    sharp_2d = sweep_self_consistent(ts.at_dimension(cfg.d_sharp_2d), coarse, two_d=True, nq=1201, nr=240)
+    lt = cfg.langevin_theory
+    finite_1d = sweep_self_consistent(lt, curve)
+    finite_2d = sweep_self_consistent(lt, curve, two_d=True, nq=601, nr=160)
+    profile = sweep_self_consistent(ts, [0.30, 0.20, 0.15, 0.12, 0.10])[-1]
+    mod = cfg.modular
+    grid = np.round(np.arange(0.300, 0.0995, -0.001), 4)
+    mcurve = [modular_solve(mod, float(s)) for s in grid]
+    onsets = {k: modular_onset(mod, k) for k in (1.0, 5.0)}
+    return TheoryResult(crit_paper, crit_corr, table, sharp_1d, sharp_2d, finite_1d, finite_2d, profile,
+                        modular_boundaries(mod), mcurve, onsets)
+
+
+def second_minimum(neg_log_p: np.ndarray, centres: np.ndarray, q_from: float = 0.3):
+    """Position and depth of an interior minimum of -log p(|q|) beyond ``q_from``: the bin k that lies
+    deepest below the highest bin between ``q_from`` and k (the barrier), its position refined by a
+    parabola through k and its neighbours. Depth 0 when the curve rises monotonically."""
+    ok = np.isfinite(neg_log_p) & (centres > q_from)
+    idx = np.nonzero(ok)[0]
+    vals = neg_log_p[idx]
+    depths = np.maximum.accumulate(vals) - vals  # barrier (running max) above each bin
+    j = int(np.argmax(depths))
+    k = idx[j]
+    depth = float(depths[j])
+    if depth <= 0 or k + 1 >= len(neg_log_p) or not np.isfinite(neg_log_p[k + 1]):
+        return float(centres[k]), max(depth, 0.0)
+    f0, f1, f2 = neg_log_p[k - 1:k + 2]
+    h = centres[1] - centres[0]
+    shift = 0.5 * h * (f0 - f2) / (f0 - 2 * f1 + f2)
+    return float(centres[k] + shift), depth
+
+
+@dataclass
+class ExperimentResult:
+    langevin: LangevinResult
+    theory_1d: list  # SelfConsistent at the Langevin d, one per Langevin sigma^2
+    theory_2d: list
+
+
+def run_experiments(cfg: DropletsConfig) -> ExperimentResult:
+    lv = run_langevin(cfg.langevin)
+    s2 = list(cfg.langevin.sigma2s)
+    lt = cfg.langevin_theory
+    return ExperimentResult(lv, sweep_self_consistent(lt, s2),
+                            sweep_self_consistent(lt, s2, two_d=True, nq=601, nr=160))
+
+
+# ------------------------------------------------------------------------------------------- figures
+
+SIGMA_COLORS = {0.30: "#4c72b0", 0.25: "#55a868", 0.20: "#c44e52", 0.15: "#8172b2", 0.12: "#ccb974",
+                0.10: "#64b5cd"}
+
+
+def plot_landau(cfg: DropletsConfig, theory: TheoryResult):
+    """The single-neuron action along the teacher direction at the GFL discrepancy (d -> infinity):
+    the paper's frozen-r action (v1 Eq. 14) and the corrected one with r at its saddle (spec §2.5)."""
+    ts = cfg.teacher
+    q = np.linspace(0, 1.6, 321)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    cmap = plt.get_cmap("viridis")
+    for j, s2 in enumerate(cfg.landau_sigma2s):
+        u, g = float(ts.u(s2)), float(ts.g(s2))
+        b = gfl_b(u, g, ts.sigma_w2)
+        col = cmap(j / max(len(cfg.landau_sigma2s) - 1, 1))
+        axes[0].plot(q, action_1d(q, b, ts.eps, u, ts.sigma_w2), color=col, label=f"σ² = {s2:g}")
+        axes[1].plot(q, relaxed_action(q, b, ts.eps, u, ts.sigma_w2), color=col, label=f"σ² = {s2:g}")
+    for ax, title in zip(axes, ("paper: |w⊥|² frozen at σ_w² (v1 Eq. 14)", "corrected: |w⊥|² at its saddle")):
+        ax.axhline(0, color="k", lw=0.8)
+        ax.set_xlabel("overlap with the teacher q = w·w*")
+        ax.set_title(title)
+        ax.set_ylim(-0.15, 0.6)
+    axes[0].set_ylabel("action per input dimension, s(q) − s(0)")
+    axes[1].legend(loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def plot_histograms(exp: ExperimentResult):
+    """v1 Fig. 1: -log p(|w·w*|) of trained networks against both theories at the same d."""
+    lv = exp.langevin
+    edges = lv.edges
+    centres = 0.5 * (edges[:-1] + edges[1:])
+    S = len(lv.sigma2s)
+    fig, axes = plt.subplots(1, S, figsize=(3.0 * S, 3.4), sharey=True)
+    axes = np.atleast_1d(axes)
+    for s, ax in enumerate(axes):
+        y, err = lv.neg_log_p(s), lv.neg_log_p_error(s)
+        ok = np.isfinite(y)
+        ax.errorbar(centres[ok], y[ok], yerr=np.where(np.isfinite(err[ok]), err[ok], 0), fmt="x", color="k",
+                    label="Langevin ensembles")
+        ax.plot(centres, binned_neg_log_p(exp.theory_2d[s], edges), color="#c44e52", label="corrected theory")
+        ax.plot(centres, binned_neg_log_p(exp.theory_1d[s], edges), color="#4c72b0", ls="--",
+                label="paper's theory (Eq. 14)")
+        ax.set_title(f"σ² = {lv.sigma2s[s]:g}")
+        ax.set_xlabel("|q| = |w·w*|")
+        ax.set_ylim(-0.3, 8)
+    axes[0].set_ylabel("−log p(|q|) (nats, 0 at the first bin)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    return fig
+
+
+def plot_components(cfg: DropletsConfig, theory: TheoryResult, exp: ExperimentResult | None = None):
+    """v1 Fig. 2: learned linear (1 - b) and cubic (eps - c) components of the mean predictor vs sigma^2."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.3))
+    s1 = [s.sigma2 for s in theory.sharp_1d]
+    s2 = [s.sigma2 for s in theory.sharp_2d]
+    sf = [s.sigma2 for s in theory.finite_2d]
+    d = cfg.langevin.d
+    ts = cfg.teacher
+    nngp = [1 - float(nngp_b(ts.g(x), ts.sigma_w2)) for x in s1]
+    axes[0].plot(s1, nngp, color="gray", ls=":", label="NNGP (no feature learning)")
+    for ax, attr in zip(axes, ("learned_linear", "learned_cubic")):
+        ax.plot(s1, [getattr(s, attr) for s in theory.sharp_1d], color="#4c72b0", ls="--",
+                label=f"paper's theory, d = {cfg.d_sharp:,}")
+        ax.plot(s2, [getattr(s, attr) for s in theory.sharp_2d], color="#c44e52",
+                label=f"corrected theory, d = {cfg.d_sharp_2d:,}")
+        ax.plot(sf, [getattr(s, attr) for s in theory.finite_2d], color="#c44e52", alpha=0.45, lw=3,
+                label=f"corrected theory, d = {d}")
+        if exp is not None:
+            lv = exp.langevin
+            vals = getattr(lv, attr)
+            ax.errorbar(lv.sigma2s, vals.mean(1), yerr=vals.std(1, ddof=1) / np.sqrt(vals.shape[1]), fmt="x",
+                        color="k", label=f"Langevin ensembles, d = {d}")
+        ax.axvline(theory.crit_paper.sigma2, color="k", lw=1)
+        ax.axvline(theory.crit_corrected.sigma2, color="k", lw=1, ls="-.")
+        ax.set_xlabel("noise σ² (lower = more effective data n/σ²)")
+    axes[0].axhline(1, color="k", ls="--", lw=0.8)
+    axes[0].set_ylabel("learned linear component 1 − b")
+    axes[1].set_ylabel("learned cubic component ε − c")
+    h0, l0 = axes[0].get_legend_handles_labels()
+    fig.legend(h0, l0, loc="lower center", ncol=3, fontsize=8)
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
+    return fig
+
+
+def plot_modular(cfg: DropletsConfig, theory: TheoryResult):
+    """v3 Fig. 3: (a) per-mode action s(x) along |w_k|^2 = |v_k|^2 = x for several sigma^2, with an inset of
+    the droplet-saddle heights P s(x_+) across the mixed phase; (b) the target component 1 - |a|."""
+    mod = cfg.modular
+    bd = theory.modular_bounds
+    by_s2 = {round(s.sigma2, 4): s for s in theory.modular_curve}
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    x = np.linspace(0, 260, 521)
+    cmap = plt.get_cmap("plasma")
+    for j, s2 in enumerate(cfg.modular_sigma2s):
+        sol = by_s2.get(round(s2, 4)) or modular_solve(mod, s2)
+        U = float(mod.u(s2)) * sol.a**2
+        phase = "GFL" if s2 > bd.sigma2_c1 else ("GMFL-I" if s2 > bd.sigma2_c2 else "GMFL-II")
+        axes[0].plot(x, mode_action(x, U, mod.gamma), color=cmap(j / len(cfg.modular_sigma2s)),
+                     label=f"σ² = {s2:g} ({phase})")
+    axes[0].axhline(0, color="k", lw=0.8)
+    axes[0].set_ylim(-30, 60)
+    axes[0].set_xlabel("mode power x = |w_k|² = |v_k|²")
+    axes[0].set_ylabel("action per P, s(x) = S_k / P")
+    axes[0].legend(loc="lower left", fontsize=7)
+    inset = axes[0].inset_axes([0.58, 0.62, 0.38, 0.33])
+    mixed = [s for s in theory.modular_curve if bd.sigma2_c2 - 1e-9 <= s.sigma2 <= bd.sigma2_c1 + 1e-9]
+    inset.plot([s.sigma2 for s in mixed], [s.saddle_nats for s in mixed], color="k")
+    inset.axhline(0, color="gray", lw=0.6)
+    inset.set_xlabel("σ²", fontsize=7)
+    inset.set_ylabel("P·s(x₊) (nats)", fontsize=7)
+    inset.tick_params(labelsize=6)
+    s = np.array([m.sigma2 for m in theory.modular_curve])
+    a = np.array([m.a for m in theory.modular_curve])
+    axes[1].plot(s, 1 - np.abs(a), color="k", label="1 − |a| (target learned)")
+    axes[1].plot(s, np.abs(a), color="#c44e52", ls="--", label="|a| (test-RMSE proxy)")
+    for v, lab in ((bd.sigma2_c1, "σ²_c1"), (bd.sigma2_c2, "σ²_c2")):
+        axes[1].axvline(v, color="gray", lw=1)
+        axes[1].text(v, 0.85, lab, rotation=90, ha="right", va="center", fontsize=8)
+    axes[1].set_xlabel("noise σ²")
+    axes[1].set_ylabel("component of the mean predictor")
+    axes[1].legend(loc="center left", bbox_to_anchor=(0.0, 0.3), fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,232 @@
+"""Tests for the Rubin, Seroussi & Ringel (2024) chapter: theory (repro.theory.rubin2024) and the
+Langevin ensemble sampler (repro.langevin)."""
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+import torch
+
+from repro.langevin import (LangevinConfig, finite_loss_grads, population_loss_grads, run_langevin,
+                            ula_update)
+from repro.theory.rubin2024 import (Modular, TeacherStudent, action_1d, action_2d, critical_point,
+                                    erf_kernel, gfl_b, gfl_curvature, hermite_projections, mode_action,
+                                    mode_saddles, modular_boundaries, modular_solve, nngp_b, relaxed_action,
+                                    self_consistent)
+
+# ---------------------------------------------------------------- integrals against Monte Carlo / sympy
+
+
+def test_erf_kernel_matches_monte_carlo():
+    rng = np.random.default_rng(0)
+    d = 6
+    x = rng.standard_normal((400_000, d))
+    for _ in range(3):
+        w1, w2 = rng.standard_normal(d) * 0.6, rng.standard_normal(d) * 0.6
+        mc = np.mean(special_erf(x @ w1) * special_erf(x @ w2))
+        assert erf_kernel(w1, w2) == pytest.approx(mc, abs=4e-3)
+    # diagonal: E[erf^2]
+    mc = np.mean(special_erf(x @ w1) ** 2)
+    assert erf_kernel(w1, w1) == pytest.approx(mc, abs=4e-3)
+
+
+def special_erf(z):
+    from scipy.special import erf
+
+    return erf(z)
+
+
+def test_hermite_projections_match_monte_carlo():
+    rng = np.random.default_rng(1)
+    d = 5
+    x = rng.standard_normal((600_000, d))
+    z = x[:, 0]
+    w = np.array([0.9, 0.3, -0.2, 0.1, 0.4])
+    A1, A3 = hermite_projections(w[0], w @ w)
+    phi = special_erf(x @ w)
+    assert A1 == pytest.approx(np.mean(z * phi), abs=3e-3)
+    assert A3 == pytest.approx(np.mean((z**3 - 3 * z) / math.sqrt(6) * phi), abs=3e-3)
+
+
+def test_hermite_norms_and_sherman_morrison_symbolic():
+    z = sp.symbols("z", real=True)
+    gauss = sp.exp(-z**2 / 2) / sp.sqrt(2 * sp.pi)
+    H1, H3 = z, z**3 - 3 * z
+    assert sp.integrate(H1**2 * gauss, (z, -sp.oo, sp.oo)) == 1
+    assert sp.integrate(H3**2 * gauss, (z, -sp.oo, sp.oo)) == 6  # spec pitfall 2
+    assert sp.integrate(H1 * H3 * gauss, (z, -sp.oo, sp.oo)) == 0
+    # (1 + 2 w w^T)^{-1} = 1 - 2 w w^T / (1 + 2|w|^2) (App. A.4), checked on a symbolic 3-vector
+    w = sp.Matrix(sp.symbols("w1:4", real=True))
+    lhs = (sp.eye(3) + 2 * w * w.T) * (sp.eye(3) - 2 * w * w.T / (1 + 2 * (w.T * w)[0]))
+    assert sp.simplify(lhs - sp.eye(3)) == sp.zeros(3)
+
+
+# ---------------------------------------------------------------- teacher-student theory
+
+
+def test_gfl_b_is_the_largest_stable_root_brute_force():
+    u, g, sw2 = 30.0, 1.27, 0.5
+    b = gfl_b(u, g, sw2)
+    grid = np.linspace(1e-4, 1, 200_001)
+    curv = gfl_curvature(grid, u, sw2)
+    res = grid - 1 / (1 + 4 * g / (np.pi * (1 + 2 * sw2) * curv))
+    ok = curv > 0
+    roots = grid[:-1][ok[:-1] & ok[1:] & (np.sign(res[:-1]) != np.sign(res[1:]))]
+    assert b == pytest.approx(roots.max(), abs=1e-4)
+    assert gfl_curvature(b, u, sw2) > 0
+    # the GP (NNGP) limit: with u -> 0 GFL reduces to the NNGP discrepancy
+    assert gfl_b(1e-9, g, sw2) == pytest.approx(nngp_b(g, sw2), abs=1e-6)
+
+
+def test_critical_point_against_grid_minimization():
+    model = TeacherStudent()
+    cp = critical_point(model)
+    for s2, sign in ((cp.sigma2 * 1.01, 1), (cp.sigma2 * 0.99, -1)):
+        u, g = float(model.u(s2)), float(model.g(s2))
+        b = gfl_b(u, g, model.sigma_w2)
+        q = np.linspace(0.01, 3, 30_001)
+        assert sign * action_1d(q, b, model.eps, u, model.sigma_w2).min() > 0
+    assert cp.sigma2 == pytest.approx(0.1787, abs=5e-4)  # spec §2.4
+
+
+def test_relaxed_action_matches_brute_force_over_r():
+    u, b, c, sw2 = 25.0, 0.33, -0.3, 0.5
+    q = np.array([0.0, 0.4, 0.8, 1.2])
+    r = np.linspace(1e-3, 2.0, 400_001)
+    brute = np.array([np.min(action_2d(qq, r, b, c, u, sw2) - 0.5 * np.log(r)) for qq in q])
+    brute -= 0.5 - 0.5 * np.log(sw2)
+    assert relaxed_action(q, b, c, u, sw2) == pytest.approx(brute, abs=1e-7)
+    # relaxing r can only lower the frozen-r action (frozen r = sigma_w^2 is one candidate)
+    assert np.all(relaxed_action(q, b, c, u, sw2) <= action_1d(q, b, c, u, sw2) + 1e-12)
+
+
+def test_self_consistent_finite_d_tends_to_gfl_closed_form():
+    model = TeacherStudent().at_dimension(20_000)
+    s2 = 0.25
+    sol = self_consistent(model, s2, nq=20_001, q_max=1.0)
+    assert sol.b == pytest.approx(gfl_b(float(model.u(s2)), float(model.g(s2)), model.sigma_w2), abs=2e-3)
+    assert abs(sol.learned_cubic) < 1e-3  # GFL: c = eps
+
+
+def test_self_consistent_2d_reproduces_spec_table():
+    model = TeacherStudent().with_scale(1 / 8)  # d = 53
+    sol = self_consistent(model, 0.15, two_d=True, nq=601, nr=160)
+    assert sol.learned_linear == pytest.approx(0.798, abs=2e-3)  # spec §2.5 table
+    assert sol.learned_cubic == pytest.approx(-0.0374, abs=1e-3)
+
+
+def test_teacher_student_config_errors_name_the_parameter():
+    with pytest.raises(ValueError, match="sigma_w2"):
+        TeacherStudent(sigma_w2=-1.0)
+    with pytest.raises(ValueError, match="sigma2"):
+        self_consistent(TeacherStudent(), -0.1)
+
+
+# ---------------------------------------------------------------- modular theory
+
+
+def test_mode_saddles_against_grid_minimization():
+    gamma = 1e-4
+    for U in (0.0105, 0.011547, 0.02):
+        xp, xm = mode_saddles(U, gamma)
+        x = np.linspace(1, 2 * xp, 400_001)
+        s = mode_action(x, U, gamma)
+        interior = (x > xm)
+        assert x[interior][np.argmin(s[interior])] == pytest.approx(xp, rel=1e-4)
+        assert x[x < xp][np.argmax(s[x < xp])] == pytest.approx(xm, rel=1e-4)
+    assert np.isnan(mode_saddles(0.5 * math.sqrt(gamma), gamma)[0])  # no droplet below U = sqrt(gamma)
+
+
+def test_modular_boundaries_closed_form_vs_numerical_solution():
+    model = Modular()
+    bd = modular_boundaries(model)
+    assert mode_action(bd.x_star, bd.U_star, model.gamma) == pytest.approx(0, abs=1e-9)
+    assert bd.sigma2_c1 == pytest.approx(0.2360, abs=1e-4)  # spec §2.6
+    assert bd.sigma2_c2 == pytest.approx(0.1760, abs=1e-4)
+    above = modular_solve(model, 0.30)
+    assert above.a == pytest.approx(-1, abs=1e-6)
+    mid = modular_solve(model, 0.21)
+    assert abs(mid.a) == pytest.approx(bd.pinned_slope * 0.21, abs=2e-3)  # pinned inside GMFL-I
+    end = modular_solve(model, bd.sigma2_c2)
+    assert end.a == pytest.approx(bd.a_c2, abs=2e-3)
+    with pytest.raises(ValueError, match="gamma"):
+        Modular(gamma=0.0)
+
+
+# ---------------------------------------------------------------- Langevin sampler
+
+
+def test_population_gradients_match_autograd_and_monte_carlo():
+    torch.manual_seed(0)
+    W = (torch.randn(2, 6, 4, dtype=torch.float64) * 0.5).requires_grad_()
+    a = torch.randn(2, 6, dtype=torch.float64).requires_grad_()
+    loss, gW, ga = population_loss_grads(W.detach(), a.detach(), -0.3)
+    population_loss_grads(W, a, -0.3)[0].sum().backward()
+    assert torch.allclose(gW, W.grad, atol=1e-10) and torch.allclose(ga, a.grad, atol=1e-10)
+    x = torch.randn(400_000, 4, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    z = x[:, 0]
+    f = torch.erf(x @ W.detach()[1].T) @ a.detach()[1]
+    mc = ((f - (z - 0.3 * (z**3 - 3 * z))) ** 2).mean()
+    assert float(loss[1]) + 1 + 6 * 0.09 == pytest.approx(float(mc), rel=5e-3)
+
+
+def test_finite_gradients_match_autograd():
+    torch.manual_seed(0)
+    W = (torch.randn(2, 5, 4, dtype=torch.float64) * 0.5).requires_grad_()
+    a = torch.randn(2, 5, dtype=torch.float64).requires_grad_()
+    X, y = torch.randn(2, 7, 4, dtype=torch.float64), torch.randn(2, 7, dtype=torch.float64)
+    _, gW, ga = finite_loss_grads(W.detach(), a.detach(), X, y)
+    finite_loss_grads(W, a, X, y)[0].sum().backward()
+    assert torch.allclose(gW, W.grad, atol=1e-10) and torch.allclose(ga, a.grad, atol=1e-10)
+
+
+def test_ula_stationary_variance_is_closed_form():
+    # U = lambda theta^2 / 2: ULA's stationary variance is 1 / (lambda (1 - h lambda / 2)), not 1/lambda
+    lam = torch.tensor([0.5, 1.0, 4.0], dtype=torch.float64)[:, None]
+    h, gen = 0.2, torch.Generator().manual_seed(0)
+    theta = torch.zeros(3, 5_000, dtype=torch.float64)
+    acc = torch.zeros_like(lam[:, 0])
+    for t in range(400):
+        theta = ula_update(theta, lam * theta, h, gen)
+        if t >= 100:
+            acc += (theta**2).mean(1)
+    var = acc / 300
+    expected = 1 / (lam[:, 0] * (1 - h * lam[:, 0] / 2))
+    assert torch.allclose(var, expected, rtol=0.02)
+    assert not torch.allclose(var, 1 / lam[:, 0], rtol=0.02)  # the test can tell the two apart
+
+
+@pytest.mark.parametrize("likelihood", ["population", "finite"])
+def test_network_sampler_reaches_prior_when_data_term_vanishes(likelihood):
+    # huge sigma^2: the posterior is the prior, N(0, sigma_w^2/d) per input weight; in standardized
+    # coordinates ULA at step h has variance 1/(1 - h/2), and q = w.w* has variance sigma_w^2/d times it
+    cfg = LangevinConfig(d=8, N=20, n=10, sigma2s=(1e9,), n_nets=4, steps=600, step_size=0.2, burn_in=0.25,
+                         record_every=5, likelihood=likelihood, q_max=3.0, q_bin_width=0.05)
+    res = run_langevin(cfg)
+    centres = 0.5 * (res.edges[:-1] + res.edges[1:])
+    c = res.counts[0].sum(0)
+    var_q = float((c * centres**2).sum() / c.sum())
+    expected = cfg.sigma_w2 / cfg.d / (1 - cfg.step_size / 2)
+    assert var_q == pytest.approx(expected, rel=0.08)
+    r = np.nansum(res.r_sums[0].sum(0)) / c.sum()
+    assert r == pytest.approx((cfg.d - 1) * expected, rel=0.05)
+
+
+def test_sampler_shows_droplets_below_transition_smoke():
+    # u and g near the paper's base values (u ~ 1/sigma^4, g ~ 0.23/sigma^2) at a tiny size
+    cfg = LangevinConfig(d=20, N=30, n=150, sigma_a2=0.03,
+                         sigma2s=(0.3, 0.1), n_nets=2, steps=400, likelihood="population", record_every=5)
+    res = run_langevin(cfg)
+    # lower noise = more data: more of the target is learned, and neurons align more with the teacher
+    assert res.learned_linear[1].mean() > res.learned_linear[0].mean()
+    frac = res.counts[:, :, 5:].sum((1, 2)) / res.counts.sum((1, 2))
+    assert frac[1] > frac[0]
+
+
+def test_langevin_config_errors_name_the_parameter():
+    with pytest.raises(ValueError, match="likelihood"):
+        LangevinConfig(likelihood="batch")
+    with pytest.raises(ValueError, match="step_size"):
+        LangevinConfig(step_size=2.0)
+    with pytest.raises(ValueError, match="sigma2s"):
+        LangevinConfig(sigma2s=())
