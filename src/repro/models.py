@@ -11,6 +11,8 @@ for one run from a ``torch.Generator`` — so run r's initial weights depend on 
   modular addition in the opening chapter.
 * :class:`Transformer` — a small decoder-only transformer with TransformerLens field names.
 * :class:`TwoLayerNet` — f(x) = act(x W + b) a with a chosen activation (Rubin et al., Mohamadi et al.).
+* :class:`MLP` — a plain multilayer perceptron on flat inputs with PyTorch's nn.Linear init (the
+  784-200-200-10 MNIST network of Liu et al. 2022 App. J and Omnigrok, the 5-100-100-5 teacher-student).
 """
 from __future__ import annotations
 
@@ -367,6 +369,84 @@ class TwoLayerNet(BatchedModel):
         return 2 * c.width * (c.d_in + c.d_out)
 
 
+# --------------------------------------------------------------------------------------------------
+# Multilayer perceptron on flat inputs
+
+
+@dataclass(frozen=True)
+class MLPConfig:
+    """A multilayer perceptron ``d_in -> hidden... -> d_out`` on flat inputs (no embeddings).
+
+    Defaults: the MNIST network of Liu et al. 2022 App. J and Omnigrok §3 (784-200-200-10, ReLU, spec
+    §4 Fig. 8 and §6.3) except ``d_in``, which has no default-worthy value (784 for MNIST, 64 for the
+    8x8 digits substitute, 5 for the teacher-student toy of spec §6.2).
+
+    Init is PyTorch's nn.Linear default for weights and biases, U(-1/sqrt(fan_in), 1/sqrt(fan_in)),
+    drawn layer by layer (W0, b0, W1, b1, ...) in nn.Linear's (out, in) order from a float32 stream, so
+    a seeded generator reproduces ``nn.Sequential(nn.Linear, act, nn.Linear, ...)`` exactly.
+
+    Groups: the **last layer is the decoder** (``"dec"``: its lr/wd are ``lr_dec``/``wd_dec`` and its
+    init multiplier is ``init_scale``); every earlier layer is the representation (``"repr"``:
+    ``lr_repr``/``wd_repr``/``repr_init_scale``). This matches Liu et al. 2022 Fig. 8b, whose phase
+    diagram varies the last-layer ("decoder") learning rate with the rest fixed. Omnigrok's alpha
+    multiplies *all* parameters, i.e. set ``init_scale = repr_init_scale = alpha``.
+    """
+
+    d_in: int = 784
+    hidden: tuple[int, ...] = (200, 200)  # spec §4 Fig. 8: "depth-3 width-200"
+    d_out: int = 10  # ten classes
+    activation: str = "relu"  # spec §4 Fig. 8
+    bias: bool = True  # nn.Linear default
+
+    def __post_init__(self):
+        check_int("d_in", self.d_in, minimum=1)
+        if not isinstance(self.hidden, tuple) or not all(
+            isinstance(h, int) and not isinstance(h, bool) and h >= 1 for h in self.hidden
+        ):
+            raise ValueError(f"hidden={self.hidden!r} is not allowed: hidden must be a tuple of positive ints (may be empty).")
+        check_int("d_out", self.d_out, minimum=1)
+        check_choice("activation", self.activation, ACTIVATIONS)
+        if not isinstance(self.bias, bool):  # check_choice would accept 1 == True
+            raise ValueError(f"bias={self.bias!r} is not allowed: bias must be True or False.")
+
+
+class MLP(BatchedModel):
+    def __init__(self, config: MLPConfig):
+        self.config = config
+        self.act = activation(config.activation)
+        self.widths = (config.d_in, *config.hidden, config.d_out)
+
+    def param_specs(self, init_scale=1.0, repr_init_scale=1.0):
+        c = self.config
+        n_layers = len(self.widths) - 1
+        specs = []
+        for k, (fan_in, fan_out) in enumerate(zip(self.widths[:-1], self.widths[1:])):
+            last = k == n_layers - 1
+            group, scale = ("dec", init_scale) if last else ("repr", repr_init_scale)
+            specs.append(ParamSpec(f"W{k}", (fan_in, fan_out), group, _scaled(_torch_linear_weight(fan_in), scale)))
+            if c.bias:
+                specs.append(ParamSpec(f"b{k}", (fan_out,), group, _scaled(_uniform(1.0 / math.sqrt(fan_in)), scale)))
+        return specs
+
+    def forward(self, params, x):
+        n_layers = len(self.widths) - 1
+        h = x
+        for k in range(n_layers):
+            W = params[f"W{k}"]
+            if h.dim() == 2:  # shared inputs (B, d_in): one matmul against every run's weights
+                h = torch.matmul(h, W)
+            else:
+                h = torch.bmm(h, W)
+            if self.config.bias:
+                h = h + params[f"b{k}"].unsqueeze(1)
+            if k < n_layers - 1:
+                h = self.act(h)
+        return h
+
+    def matmul_flops_per_sample(self):
+        return 2 * sum(a * b for a, b in zip(self.widths[:-1], self.widths[1:]))
+
+
 def build_model(config) -> BatchedModel:
     """The model for a config dataclass."""
     if isinstance(config, EmbedMLPConfig):
@@ -375,6 +455,8 @@ def build_model(config) -> BatchedModel:
         return Transformer(config)
     if isinstance(config, TwoLayerConfig):
         return TwoLayerNet(config)
+    if isinstance(config, MLPConfig):
+        return MLP(config)
     raise ValueError(
-        f"model config of type {type(config).__name__} is not allowed: use EmbedMLPConfig, TransformerConfig or TwoLayerConfig."
+        f"model config of type {type(config).__name__} is not allowed: use EmbedMLPConfig, TransformerConfig, TwoLayerConfig or MLPConfig."
     )

@@ -1,0 +1,373 @@
+"""Omnigrok (Liu, Michaud, Tegmark, ICLR 2023) as shown in Z. Liu's 2023 talk: the LU mechanism.
+
+Experiments of the chapter ``liu2023_omnigrok`` (spec §2, §6), each a frozen config whose defaults are
+the paper's (official notebooks, spec §6) and whose ``for_scale()`` gives the book-scale variant:
+
+* :class:`TeacherStudentConfig` — 5-100-100-5 tanh teacher and student (spec §6.2): the reduced
+  landscape at fixed weight norm (:func:`run_landscape`) and grokking with a large init vs weight
+  decay γ (:func:`run_teacher_student_grokking`).
+* :class:`ImageConfig` — the MNIST MLP (784-200-200-10, MSE on one-hot, spec §6.3), run on the
+  offline substitute (scikit-learn digits) at book scale.
+* :class:`ModularConfig` — modular addition: the weight norm of a free run with weight decay vs a run
+  held at a fixed norm (spec §6.4). Paper scale is the talk's p = 113 transformer.
+
+All training goes through :func:`repro.normtrain.train_norm` (batched runs, optional projection onto
+the initial-norm sphere after every step). Equations: :mod:`repro.theory.omnigrok`.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+from .datasets import image_task_data
+from .models import EmbedMLPConfig, MLPConfig, TransformerConfig, build_model
+from .normtrain import train_norm
+from .scale import by_scale
+from .tasks import BinaryOpTask, Split, TaskData, build_task_data
+from .theory.omnigrok import loglog_slope
+from .train import FlatParams, History, TrainConfig, per_run_values
+from .validation import check_choice, check_fraction, check_int, check_real
+
+
+def _alphas(lo: float, hi: float, n: int) -> tuple[float, ...]:
+    return tuple(float(a) for a in 10 ** np.linspace(lo, hi, n))
+
+
+def _check_positive_tuple(name, values):
+    if not isinstance(values, tuple) or not values:
+        raise ValueError(f"{name}={values!r} is not allowed: {name} must be a non-empty tuple of numbers > 0.")
+    for v in values:
+        check_real(name, v, positive=True)
+
+
+# --------------------------------------------------------------------------------------------------
+# Teacher-student (spec §6.2)
+
+
+@dataclass(frozen=True)
+class TeacherStudentConfig:
+    width: int = 100  # spec §6.2: 5-100-100-5 tanh MLPs
+    d: int = 5  # input and output dimension
+    n_train: int = 100  # spec §6.2: N_train = N_test = 100
+    n_test: int = 100
+    teacher_seed: int = 0  # spec §6.2 (teacher alpha = 1, seed 0)
+    student_seed: int = 1  # spec §6.2
+    data_seed: int = 0  # x ~ N(0, I_5)
+    # (a) landscape, spec §6.2a: alpha in 10^linspace(-1, 1, 11), Adam lr 3e-4, no decay, 10^4 steps (code)
+    alphas: tuple[float, ...] = _alphas(-1, 1, 11)
+    landscape_lr: float = 3e-4
+    landscape_steps: int = 10_000
+    # (b, c) grokking, spec §6.2b/c: alpha = 2 student, AdamW lr 3e-4, 10^5 steps, fine gamma sweep in [0.03, 1]
+    grok_alpha: float = 2.0
+    gammas: tuple[float, ...] = _alphas(np.log10(0.03), 0.0, 8)
+    control_alpha: float = 0.5  # spec §6.2b: alpha = 0.5 generalizes fast for every gamma
+    grok_lr: float = 3e-4
+    grok_steps: int = 100_000
+    mse_threshold: float = 0.01  # spec §6.2b: paper theta = 0.01 (the code's 0.001 is a quirk)
+    level: float = 0.95  # spec §6.2c: steps to 95 % train / test accuracy
+    eval_every: int = 100
+
+    def __post_init__(self):
+        for name in ("width", "d", "n_train", "n_test", "landscape_steps", "grok_steps", "eval_every"):
+            check_int(name, getattr(self, name), minimum=1)
+        for name in ("teacher_seed", "student_seed", "data_seed"):
+            check_int(name, getattr(self, name), minimum=0)
+        _check_positive_tuple("alphas", self.alphas)
+        _check_positive_tuple("gammas", self.gammas)
+        for name in ("landscape_lr", "grok_alpha", "control_alpha", "grok_lr", "mse_threshold"):
+            check_real(name, getattr(self, name), positive=True)
+        check_fraction("level", self.level)
+
+    @classmethod
+    def for_scale(cls) -> "TeacherStudentConfig":
+        # Book: a larger lr shortens both phases (the landscape converges in 1.5k steps at lr 2e-3; the
+        # grokking time ~ ln(w0/wc)/(lr*gamma) falls 3x with lr 1e-3 and gamma in [0.1, 0.8]).
+        book = cls(landscape_lr=2e-3, landscape_steps=1500, gammas=(0.1, 0.2, 0.4, 0.8), grok_lr=1e-3,
+                   grok_steps=1200, eval_every=10)
+        smoke = replace(book, alphas=_alphas(-1, 1, 3), landscape_steps=50, gammas=(0.4, 0.8), grok_steps=60)
+        return by_scale(book=book, paper=cls(), smoke=smoke)
+
+    def model_config(self) -> MLPConfig:
+        return MLPConfig(d_in=self.d, hidden=(self.width, self.width), d_out=self.d, activation="tanh")
+
+    def task_data(self) -> TaskData:
+        """x ~ N(0, I) (train then test), y = teacher(x) with the teacher at PyTorch's default init."""
+        model = build_model(self.model_config())
+        _, values = per_run_values(TrainConfig(init_seed=self.teacher_seed), None)
+        teacher = FlatParams(model, values, torch.float32, "cpu")
+        gen = torch.Generator().manual_seed(self.data_seed)
+        n = self.n_train + self.n_test
+        x = torch.randn(n, self.d, generator=gen)
+        with torch.no_grad():
+            y = model.forward(teacher.views(), x)[0]
+        return TaskData(inputs=x, labels=torch.zeros(n, dtype=torch.int64), n_classes=1,
+                        train_idx=np.arange(self.n_train), val_idx=np.arange(self.n_train, n), loss="mse",
+                        targets=y, accuracy="none", meta={"task": "teacher-student"})
+
+
+@dataclass
+class LandscapeResult:
+    alphas: np.ndarray
+    train_loss: np.ndarray  # reduced l~_train(alpha) at the end of constrained training
+    test_loss: np.ndarray
+    train_acc: np.ndarray | None = None
+    test_acc: np.ndarray | None = None
+    history: History | None = None
+
+
+def run_landscape(model_config, data: TaskData, alphas, cfg: TrainConfig, progress=None) -> LandscapeResult:
+    """Reduced landscape (B eq. 1): one norm-constrained run per alpha (all parameters x alpha, norm
+    held at that value), batched; returns the final train and test loss (and accuracy) per alpha."""
+    alphas = [float(a) for a in alphas]
+    h = train_norm(model_config, data, cfg, runs={"init_scale": alphas, "repr_init_scale": alphas},
+                   constrained=True, progress=progress, desc="landscape")
+    acc = "train_acc" in h.metrics
+    return LandscapeResult(np.asarray(alphas), h["train_loss"][:, -1], h["val_loss"][:, -1],
+                           h["train_acc"][:, -1] if acc else None, h["val_acc"][:, -1] if acc else None, h)
+
+
+def teacher_student_landscape(cfg: TeacherStudentConfig, progress=None) -> LandscapeResult:
+    tc = TrainConfig(steps=cfg.landscape_steps, optimizer="adamw", lr_repr=cfg.landscape_lr, lr_dec=cfg.landscape_lr,
+                     init_seed=cfg.student_seed, eval_every=cfg.landscape_steps)
+    return run_landscape(cfg.model_config(), cfg.task_data(), cfg.alphas, tc, progress)
+
+
+@dataclass
+class GrokResult:
+    alphas: list
+    gammas: list
+    history: History
+    train_steps: np.ndarray  # first step with train acc >= level (-1: never)
+    test_steps: np.ndarray
+    n_sweep: int  # the first n_sweep runs are the gamma sweep at grok_alpha
+
+    def slope(self) -> tuple[float, float]:
+        """Log-log slope of steps-to-test vs gamma over the sweep runs that generalized."""
+        g = np.asarray(self.gammas[: self.n_sweep])
+        t = self.test_steps[: self.n_sweep]
+        ok = t > 0
+        return loglog_slope(g[ok], t[ok])
+
+
+def run_teacher_student_grokking(cfg: TeacherStudentConfig, progress=None) -> GrokResult:
+    """Unconstrained AdamW: the gamma sweep at alpha = grok_alpha, then (grok_alpha, gamma = 0) and
+    (control_alpha, gamma = 0) as controls (spec §6.2b, c); all runs in one batch."""
+    gammas = list(cfg.gammas) + [0.0, 0.0]
+    alphas = [cfg.grok_alpha] * (len(cfg.gammas) + 1) + [cfg.control_alpha]
+    tc = TrainConfig(steps=cfg.grok_steps, optimizer="adamw", lr_repr=cfg.grok_lr, lr_dec=cfg.grok_lr,
+                     init_seed=cfg.student_seed, eval_every=cfg.eval_every)
+    h = train_norm(cfg.model_config(), cfg.task_data(), tc,
+                   runs={"init_scale": alphas, "repr_init_scale": alphas, "wd_repr": gammas, "wd_dec": gammas},
+                   constrained=False, mse_threshold=cfg.mse_threshold, progress=progress, desc="teacher-student")
+    return GrokResult(alphas, gammas, h, h.first_step("train_acc", cfg.level), h.first_step("val_acc", cfg.level),
+                      len(cfg.gammas))
+
+
+# --------------------------------------------------------------------------------------------------
+# Image classification (MNIST, or the offline digits substitute; spec §6.3, §10)
+
+
+@dataclass(frozen=True)
+class ImageConfig:
+    source: str = "mnist"  # spec §6.3: MNIST; book scale uses the offline digits substitute (spec §10)
+    path: str | None = None  # directory with the four MNIST IDX files (paper scale)
+    n_train: int = 1000  # spec §6.3d: N = 1000 (the first 1000 training images)
+    n_test: int | None = None  # all test images
+    hidden: tuple[int, ...] = (200, 200)  # spec §6.3: 784-200-200-10 ReLU
+    alpha: float = 8.0  # spec §6.3d: alpha = 8
+    lr: float = 1e-3  # spec §6.3d: AdamW lr 1e-3
+    weight_decay: float = 0.01  # spec §6.3d
+    batch_size: int | None = 200  # spec §6.3d
+    steps: int = 100_000  # spec §6.3d
+    dtype: str = "float64"  # spec §6.3d (official notebook)
+    init_seed: int = 0  # spec §6.3d: seed 0
+    data_seed: int = 0  # 0 = the first n_train images, as the official Subset(train, range(1000))
+    eval_every: int = 500
+    # landscape, spec §6.3a: alpha in 10^linspace(-1, 1, 21), AdamW lr 1e-3 wd 0, batch 100, 10^4 steps
+    landscape_alphas: tuple[float, ...] = _alphas(-1, 1, 21)
+    landscape_n_train: int = 1000  # one of the paper's 28 sizes (its grid spans 10 to 60000)
+    landscape_lr: float = 1e-3
+    landscape_batch_size: int | None = 100
+    landscape_steps: int = 10_000
+
+    def __post_init__(self):
+        check_choice("source", self.source, ("digits", "mnist", "idx"))
+        for name in ("n_train", "steps", "eval_every", "landscape_n_train", "landscape_steps"):
+            check_int(name, getattr(self, name), minimum=1)
+        for name in ("alpha", "lr", "landscape_lr"):
+            check_real(name, getattr(self, name), positive=True)
+        check_real("weight_decay", self.weight_decay, nonnegative=True)
+        _check_positive_tuple("landscape_alphas", self.landscape_alphas)
+        check_choice("dtype", self.dtype, ("float32", "float64"))
+
+    @classmethod
+    def for_scale(cls) -> "ImageConfig":
+        # Book: 8x8 digits (a substitute dataset); decay raised 30x so that ln(w0/wc)/(lr*gamma) fits in
+        # 3k steps; the landscape on 200 images, full batch, 7 alphas.
+        book = cls(source="digits", weight_decay=0.3, steps=3000, dtype="float32", eval_every=50,
+                   landscape_alphas=_alphas(-1, 1, 7), landscape_n_train=200, landscape_lr=3e-3,
+                   landscape_batch_size=None, landscape_steps=500)
+        smoke = replace(book, steps=40, eval_every=10, landscape_alphas=_alphas(-1, 1, 3), landscape_steps=20)
+        return by_scale(book=book, paper=cls(path=os.environ.get("REPRO_MNIST_DIR")), smoke=smoke)
+
+    def task_data(self, n_train: int | None = None) -> TaskData:
+        return image_task_data(self.source, None if self.source == "digits" else self.path,
+                               n_train=self.n_train if n_train is None else n_train, n_test=self.n_test,
+                               data_seed=self.data_seed, loss="mse")
+
+    def model_config(self, data: TaskData) -> MLPConfig:
+        return MLPConfig(d_in=int(data.inputs.shape[1]), hidden=self.hidden, d_out=10, activation="relu")
+
+    @property
+    def label(self) -> str:
+        return {"digits": "8x8 digits (substitute dataset)", "idx": "IDX images (substitute dataset)", "mnist": "MNIST"}[self.source]
+
+
+def image_landscape(cfg: ImageConfig, progress=None) -> LandscapeResult:
+    data = cfg.task_data(cfg.landscape_n_train)
+    tc = TrainConfig(steps=cfg.landscape_steps, lr_repr=cfg.landscape_lr, lr_dec=cfg.landscape_lr,
+                     batch_size=cfg.landscape_batch_size, init_seed=cfg.init_seed, dtype=cfg.dtype,
+                     eval_every=cfg.landscape_steps)
+    return run_landscape(cfg.model_config(data), data, cfg.landscape_alphas, tc, progress)
+
+
+def run_image_grokking(cfg: ImageConfig, progress=None) -> History:
+    """One free AdamW run at init alpha (all parameters x alpha), MSE on one-hot targets (spec §6.3d)."""
+    data = cfg.task_data()
+    tc = TrainConfig(steps=cfg.steps, lr_repr=cfg.lr, lr_dec=cfg.lr, wd_repr=cfg.weight_decay, wd_dec=cfg.weight_decay,
+                     init_scale=cfg.alpha, repr_init_scale=cfg.alpha, batch_size=cfg.batch_size,
+                     init_seed=cfg.init_seed, dtype=cfg.dtype, eval_every=cfg.eval_every)
+    return train_norm(cfg.model_config(data), data, tc, constrained=False, progress=progress, desc="image grokking")
+
+
+# --------------------------------------------------------------------------------------------------
+# Modular addition (spec §6.4)
+
+
+@dataclass(frozen=True)
+class ModularConfig:
+    p: int = 113  # spec §6.4
+    train_fraction: float = 0.3  # spec §6.4
+    ordered_pairs: bool = True  # all 12 769 ordered pairs
+    data_seed: int = 42  # spec §6.4 (our split follows repro.tasks' RNG order, not torch.random_split)
+    init_seed: int = 0
+    model: str = "transformer"  # spec §6.4: 1 layer, d_model 128, 4 heads, d_mlp 512, no LayerNorm
+    lr: float = 1e-3  # spec §6.4
+    beta2: float = 0.98  # spec §6.4: betas (0.9, 0.98)
+    weight_decay: float = 1.0  # spec §6.4a: unconstrained run, wd 1
+    free_alpha: float = 1.0  # the free run starts at the standard init
+    constrained_alpha: float = 0.8  # spec §6.4b: alpha = 0.8, wd 0, norm held fixed
+    steps: int = 15_000  # spec §6.4
+    eval_every: int = 50
+    level: float = 0.95
+    dtype: str = "float64"  # spec §6.4
+
+    def __post_init__(self):
+        BinaryOpTask("modular_addition", self.p)
+        check_fraction("train_fraction", self.train_fraction)
+        check_choice("model", self.model, ("transformer", "embed_mlp"))
+        for name in ("steps", "eval_every"):
+            check_int(name, getattr(self, name), minimum=1)
+        for name in ("lr", "free_alpha", "constrained_alpha"):
+            check_real(name, getattr(self, name), positive=True)
+        check_real("weight_decay", self.weight_decay, nonnegative=True)
+        check_fraction("level", self.level)
+
+    @classmethod
+    def for_scale(cls) -> "ModularConfig":
+        # Book: the embeddings+MLP toy of the opening chapter on p = 31 (unordered pairs, 70 %); a
+        # transformer needs hours of CPU. Its fixed norm (alpha 2 of the uniform init) was chosen as
+        # the best of alpha in {0.6, 0.8, 1, 1.5, 2, 2.5} in a short exploration (see Deviations).
+        book = cls(p=31, train_fraction=0.7, ordered_pairs=False, data_seed=0, model="embed_mlp", lr=3e-3,
+                   beta2=0.999, constrained_alpha=2.0, steps=2000, eval_every=10, dtype="float32")
+        return by_scale(book=book, paper=cls(), smoke=replace(book, steps=40))
+
+    def task_data(self) -> TaskData:
+        data = build_task_data(BinaryOpTask("modular_addition", self.p, ordered=self.ordered_pairs),
+                               Split(train_fraction=self.train_fraction, data_seed=self.data_seed))
+        if self.model == "transformer":  # inputs "a b =": the '=' token is index p
+            data.inputs = torch.cat([data.inputs, torch.full((data.n_samples, 1), self.p)], dim=1)
+        return data
+
+    def model_config(self):
+        if self.model == "embed_mlp":
+            return EmbedMLPConfig(n_symbols=self.p, d_embed=32, hidden=(128,), d_out=self.p, activation="relu",
+                                  combine="sum", embed_init="uniform")
+        return TransformerConfig(d_vocab=self.p + 1, n_ctx=3, d_model=128, n_heads=4, d_head=32, d_mlp=512,
+                                 n_layers=1, d_vocab_out=self.p, act_fn="relu", normalization_type=None,
+                                 initializer_range=None)
+
+
+@dataclass
+class ModularResult:
+    history: History  # run 0: free with weight decay; run 1: norm held at constrained_alpha
+    train_steps: np.ndarray
+    test_steps: np.ndarray
+
+
+def run_modular(cfg: ModularConfig, progress=None) -> ModularResult:
+    alphas = [cfg.free_alpha, cfg.constrained_alpha]
+    wd = [cfg.weight_decay, 0.0]
+    tc = TrainConfig(steps=cfg.steps, lr_repr=cfg.lr, lr_dec=cfg.lr, beta2=cfg.beta2, init_seed=cfg.init_seed,
+                     eval_every=cfg.eval_every, dtype=cfg.dtype)
+    h = train_norm(cfg.model_config(), cfg.task_data(), tc,
+                   runs={"init_scale": alphas, "repr_init_scale": alphas, "wd_repr": wd, "wd_dec": wd},
+                   constrained=[False, True], progress=progress, desc="modular addition")
+    return ModularResult(h, h.first_step("train_acc", cfg.level), h.first_step("val_acc", cfg.level))
+
+
+# --------------------------------------------------------------------------------------------------
+# Figures
+
+
+def plot_landscape(result: LandscapeResult, ax=None, title: str = "", ylabel: str = "MSE loss"):
+    """Reduced train (L) and test (U) loss against the norm scale alpha, log-log."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(4.5, 3.5))
+    ax.loglog(result.alphas, np.maximum(result.train_loss, 1e-12), "o-", label="train (L)")
+    ax.loglog(result.alphas, result.test_loss, "s-", label="test (U)")
+    ax.set_xlabel(r"norm scale $\alpha = w / w_0$")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    return ax
+
+
+def plot_grokking(steps, curves: dict, norm=None, ax=None, title: str = "", ylabel: str = "accuracy"):
+    """Accuracy curves on a log step axis, with the weight norm on a twin axis."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.5))
+    x = np.maximum(steps, 1)
+    for label, y in curves.items():
+        ax.semilogx(x, y, label=label)
+    ax.set_xlabel("step")
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title(title)
+    if norm is not None:
+        ax2 = ax.twinx()
+        ax2.semilogx(x, norm, "k--", lw=1, label="weight norm")
+        ax2.set_ylabel(r"weight norm $\|\theta\|_2$")
+        ax2.legend(loc="center right")
+    ax.legend(loc="upper left")
+    return ax
+
+
+def plot_gamma_scaling(result: GrokResult, ax=None):
+    """Steps to 95 % train and test accuracy vs weight decay, with the fitted power law."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(4.5, 3.5))
+    n = result.n_sweep
+    g = np.asarray(result.gammas[:n])
+    ax.loglog(g, np.where(result.train_steps[:n] > 0, result.train_steps[:n], np.nan), "o-", label="train 95 %")
+    ax.loglog(g, np.where(result.test_steps[:n] > 0, result.test_steps[:n], np.nan), "s-", label="test 95 %")
+    slope, intercept = result.slope()
+    ax.loglog(g, np.exp(intercept) * g**slope, "k:", label=f"fit: slope {slope:.1f}")
+    ax.set_xlabel(r"weight decay $\gamma$")
+    ax.set_ylabel("steps")
+    ax.legend()
+    return ax
