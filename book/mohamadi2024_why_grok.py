@@ -1,0 +1,354 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version,-jupytext.text_representation.format_version
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Why do you grok? Kernels cannot, rich networks can
+#
+# **The claim** (Mohamadi, Li, Wu & Sutherland 2024, *Why Do You Grok? A Theoretical Analysis of Grokking
+# Modular Addition*, ICML 2024, arXiv 2407.12332). Take the two-layer network with quadratic activation
+# and no biases, $f(\theta; (e_a, e_b)) = V\,(W (e_a, e_b))^{\odot 2}$ with $W \in \mathbb{R}^{h\times 2p}$ and
+# $V \in \mathbb{R}^{p\times h}$ (Eq. 2.1). The paper argues that grokking is the switch from a *kernel*
+# regime to a *rich* regime:
+#
+# 1. Early in training the network behaves like its empirical neural tangent kernel (eNTK), and that
+#    kernel can already interpolate the training set once $h \gtrsim n/p$ (Thm 3.1).
+# 2. No permutation-equivariant kernel method, and the eNTK at init is one, generalizes on modular
+#    addition without a constant fraction of all the data (Thm 3.4 for regression, Thm 4.3 for
+#    classification).
+# 3. Networks with a small $\ell_\infty$ norm, or a large normalized margin, do generalize from
+#    $\tilde O(p^2)$ regression triples or $\tilde O(p^{5/3})$ classification pairs (Thms 3.6 and 4.5). Such
+#    networks exist: an explicit Fourier network with $\|\theta\|_\infty = 1$ solves the task exactly for
+#    every $p$ (Prop. 3.8, App. F).
+# 4. So gradient descent first fits the training set kernel-like, and generalizes only once its eNTK
+#    has moved far away (Figs 1, 2 and 5).
+#
+# **What we reproduce here.** The exact Fourier construction for every $p$ from 2 to 13; the eNTK
+# interpolation threshold (rank against width); the failure of eNTK and expected-NTK kernel regression
+# at every training fraction up to 0.9; the pNTK kernel classifier against a trained network *on the
+# same split*; normalized-GD classification with the paper's recipe, including grokking, the eNTK change
+# through training, the init-scale sweep and the sample-size sweep at $n = c\,p^{5/3}$; and a short
+# regression run.
+#
+# **What we leave out at book scale.** The regression grokking of Figs 2 and 3 and its init-scale
+# effect need the paper's $5\cdot 10^4$ to $2\cdot 10^5$ GD steps at $p = 47$. The book runs 3 000 steps
+# at $p = 11$, which shows memorization only (see Deviations). We also leave out Fig. 5's transformer.
+# `REPRO_SCALE=paper` runs the paper's settings with the same code, but no GPU was available to run them
+# for this chapter.
+
+# %%
+import math
+import warnings
+
+warnings.filterwarnings("ignore", category=UserWarning)
+
+import numpy as np
+from myst_nb import glue
+
+from repro import mohamadi2024 as mw
+from repro.claims import ClaimBook
+from repro.plotting import use_style
+from repro.scale import current_scale
+from repro.theory import mohamadi2024 as th
+
+use_style()
+claims = ClaimBook("mohamadi2024_why_grok")
+cfg = mw.WhyGrokConfig.for_scale()
+print(f"scale: {current_scale()}")
+print(f"classification: grok_p = {cfg.grok_p}, sample_ps = {cfg.sample_ps}, {cfg.class_steps} normalized GD steps")
+print(f"regression: p = {cfg.regression.p}, h = {cfg.regression.width}, n = {cfg.regression.n_train}, "
+      f"{cfg.regression.steps} GD steps, alphas = {cfg.regression.init_scales}")
+
+# %% [markdown]
+# ## The configuration
+#
+# `WhyGrokConfig` holds every experiment; its defaults are the paper's settings (App. A): regression with
+# full-batch GD at learning rate 1, $\lambda = 10^{-4}$ on $\|\theta\|_\infty$, $n = 2p^{2.25}$, $h = 4p$,
+# $p = 47$; classification with normalized GD of step length 10, $\lambda = 10^{-20}$, $n = 2p^{5/3}$ and
+# $h = 8p$. Networks start from PyTorch's default uniform init, times a scale $\alpha$. Where the paper
+# gives no value (the list of $p$, the $\alpha$ values, the width of Figs 1 and 4), the config uses the
+# spec's proposal (§K.8) and says so in a comment. The book scale keeps every recipe and shrinks $p$ and
+# the number of steps.
+
+# %% [markdown]
+# ## 1. A known answer: the Fourier network (App. F)
+#
+# Neuron $8k + i$ of the construction uses frequency $k$: its first-layer row is
+# $(\cos\theta^k_a \pm \cos\theta^k_b)$, $(\sin \pm \sin)$, $(\sin \pm \cos)$ or $(\cos \pm \sin)$ with
+# $\theta^k_j = 2\pi k j/p$, and the second layer combines the squares into
+# $\sum_k \cos(2\pi k (a+b-q)/p) = p\,\mathbf 1(a+b \equiv q)$. Printed literally, F.2 gives $4p\,\mathbf 1$;
+# dividing $V$ by 4 yields the regression target exactly, with $\|\theta\|_\infty = 1$ at $h = 8p$. For
+# odd $p$ the halved version keeps half of the frequencies plus one constant neuron ($4p - 3$ neurons).
+# Copying every neuron $r$ times and scaling the copies by $r^{-1/3}$ leaves the function unchanged
+# (3-homogeneity) and gives $\|\theta\|_\infty = r^{-1/3}$ (Prop. 3.8).
+
+# %%
+rows = mw.construction_table(cfg.construction_ps)
+dup = mw.construction_table([cfg.construction_ps[-1]], cfg.duplication_rs)
+print("  p  version  width  max|f - p·1|<1e-9  accuracy  ‖θ‖∞  margin/p")
+for r in rows:
+    print(f"{r['p']:3d}  {'halved' if r['halved'] else 'full  '}  {r['width']:5d}  {str(r['max_error'] < 1e-9):>17}"
+          f"  {r['accuracy']:8.2f}  {r['linf']:.2f}  {r['margin'] / r['p']:.2f}")
+print(f"duplication at p = {dup[0]['p']} (full version):")
+for r in dup:
+    if not r["halved"]:
+        print(f"  r = {r['r']}: width {r['width']}, ‖θ‖∞ = {r['linf']:.3f} (r^(-1/3) = {r['r'] ** (-1 / 3):.3f}), "
+              f"max|f - p·1| < 1e-9: {r['max_error'] < 1e-9}")
+
+# %%
+full = [r for r in rows if not r["halved"]]
+# Rounded up to a power of ten: the float64 rounding error itself (~1e-14) differs between BLAS builds.
+max_error = 10.0 ** math.ceil(math.log10(max(r["max_error"] for r in rows)))
+claims.check("Fourier construction: max |f − p·1| over all pairs, every p (rounded up to 10^k)", max_error, 1e-9,
+             comparison="<=", source="App. F / Prop. 3.8: exact interpolation (issue: < 1e-9)")
+claims.check("Fourier construction: accuracy over all p² pairs, every p", min(r["accuracy"] for r in rows), 1.0,
+             comparison=">=", source="App. F: 100 % accuracy")
+claims.check("Fourier construction: ‖θ‖∞ at h = 8p (worst |‖θ‖∞ − 1| over p)", max(abs(r["linf"] - 1) for r in full),
+             0.0, tolerance=1e-12, source="Prop. 3.8 with ⌊h/8p⌋ = 1 (V/4 scaling, spec §K.7)")
+r8 = next(r for r in dup if r["r"] == 8 and not r["halved"])
+claims.check("duplication r = 8: ‖θ‖∞", r8["linf"], 0.5, tolerance=1e-12, source="Prop. 3.8: ⌊h/8p⌋^(−1/3)")
+
+# %% [markdown]
+# ## 2. The kernel regime: the eNTK interpolates once $h(3p-2) \ge n$ (Thm 3.1)
+#
+# The regression eNTK has the closed form (App. B, Eq. B.1/B.2, with $z_k = Q_{ka} + R_{kb}$)
+#
+# $$K_\theta(x, x') = \sum_k \Big[\mathbf 1(c=c')\, z_k^2 z_k'^2 + 4 V_{ck} V_{c'k}\, z_k z_k'\,\big(\mathbf 1(a=a') + \mathbf 1(b=b')\big)\Big],$$
+#
+# which the tests check against autograd Jacobians. Each neuron contributes gradients in $3p$
+# directions, two of which are null on every input, so the rank is at most $\min(n, h(3p-2))$. The kernel
+# interpolates any labels iff $K \succ 0$ (Lemma B.1), so eNTK regression fits the training set exactly
+# once $h \ge n/(3p-2)$. That is the paper's $h = \tilde\Theta(n/p)$, and sharper than its sufficient
+# $36\rho_c\log(n/\delta)$.
+
+# %%
+rank = mw.entk_rank_sweep(cfg.rank_p, cfg.rank_n, cfg.rank_widths, cfg.seed)
+mismatch = int(np.sum((rank["rank"] < rank["n"]) != (rank["widths"] * (3 * rank["p"] - 2) < rank["n"])))
+rank_equal = bool(np.all(rank["rank"] == rank["bound"]))
+for h, rk, bd in zip(rank["widths"], rank["rank"], rank["bound"]):
+    print(f"h = {h:3d}: rank {rk:4d}, min(n, h(3p-2)) = {bd:4d}, singular: {rk < rank['n']}")
+glue("rank_threshold", f"{rank['n'] / (3 * rank['p'] - 2):.1f}", display=False)
+claims.check("widths where 'eNTK singular' ≠ 'h(3p−2) < n'", mismatch, 0, tolerance=0,
+             source="Thm 3.1 / Prop. B.6 (sharp threshold measured in spec §K.6)")
+
+# %% [markdown]
+# At $p$ = 11 with $n$ = 665 triples the predicted threshold is $h$ = {glue:text}`rank_threshold`. The
+# measured rank equals $\min(n, h(3p-2))$ at every width tried.
+#
+# ## 3. Kernels do not generalize (Thm 3.4)
+#
+# The eNTK at init, used with the initial network as the prior mean, is what gradient descent on the
+# linearized network converges to (App. B.1). It is permutation-equivariant, so Thm 3.4 applies:
+# for $n < Cp^3$ its expected test loss is at least half the zero predictor's. We also try the
+# *expected* NTK over the init (Prop. B.3), a deterministic equivariant kernel. Losses are relative to
+# the zero predictor on the same test triples; 1 means "no better than predicting 0".
+
+# %%
+ksweep = mw.kernel_regression_sweep(cfg.kernel_ps, cfg.kernel_fractions, cfg.kernel_width_factor, cfg.seed)
+print("relative test loss (eNTK at init / expected NTK)")
+print("   p  " + "  ".join(f"frac {f:.1f}  " for f in ksweep["fractions"]))
+for i, p in enumerate(ksweep["ps"]):
+    print(f"{p:4d}  " + "  ".join(f"{e:4.1f} / {x:4.1f}" for e, x in zip(ksweep["empirical"][i], ksweep["expected"][i])))
+fig_kernel = mw.plot_kernel_regime(rank, ksweep)
+glue("fig_kernel", fig_kernel, display=False)
+glue("kernel_min", f"{min(ksweep['empirical'].min(), ksweep['expected'].min()):.2f}", display=False)
+
+# %% [markdown]
+# ```{glue:figure} fig_kernel
+# :name: fig-mohamadi-kernel
+# Left: the eNTK's rank against width. It follows $\min(n, h(3p-2))$ exactly, so the kernel becomes
+# invertible, and eNTK regression interpolates, at $h = n/(3p-2)$. Right: eNTK-at-init (solid) and
+# expected-NTK (dashed) kernel regression, test loss relative to the zero predictor, against the
+# training fraction. Every point lies above 1 (black line), and so above Thm 3.4's bound of 1/2
+# (dotted), even with 90 % of all triples in the training set.
+# ```
+#
+# The smallest relative test loss over all $p$, fractions and both kernels is {glue:text}`kernel_min`:
+# the kernel predictors never beat predicting zero.
+
+# %%
+claims.check("kernel regression: min relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
+             min(ksweep["empirical"].min(), ksweep["expected"].min()), 1.0, comparison=">=",
+             source="Thm 3.4 guarantees ≥ 1/2; spec §K.9 measured ≥ 1 (issue claim)")
+
+# %% [markdown]
+# ## 4. Classification: kernel-then-rich under normalized GD (Figs 1 and 4)
+#
+# Normalized GD with step length 10 on cross-entropy (App. A.2). Every run of one $p$, covering the
+# $\alpha$ values and the sample sizes, trains as one batched tensor program. With a 3-homogeneous
+# network the logits grow like $\|\theta\|^3$, and within a few hundred steps the softmax is one-hot to
+# float64 precision. The step therefore uses the underflow-safe logit weights of spec §K.4: per run,
+# $\exp(\log P - \max\log P)$ on the wrong classes. This equals the true gradient up to a positive factor,
+# which normalization removes. We record the first-logit eNTK $\hat\Theta_t$ on the training pairs, the
+# kernel of Fig. 1 (left).
+
+# %%
+results = {p: mw.train_classification(cfg.classification_config(p)) for p in sorted(set(cfg.sample_ps) | {cfg.grok_p})}
+main = results[cfg.grok_p]
+mc = main.config
+fit = mw.fit_step(main)  # first step with 100 % training accuracy, run 0 (α = 1, c = 2)
+before = float(main.ntk_at(fit)[0])  # ‖Θ̂_fit − Θ̂_0‖_F
+# ‖Θ̂_T − Θ̂_fit‖_F ≥ ‖Θ̂_T − Θ̂_0‖_F − ‖Θ̂_fit − Θ̂_0‖_F (triangle inequality): a lower bound on the change after fitting
+after = float(main.ntk_change[0, -1]) - before
+gen = main.first_step("test", 0.99)
+# Normalized GD is chaotic at the level of single steps: a 1e-15 change of the init moves the step at
+# which the last training pair flips by ~100 steps. We therefore print only statements with wide margins;
+# the figures show the curves themselves.
+print(f"p = {mc.p}, h = {mc.width}, {mc.steps} steps:")
+for r in range(mc.n_runs):
+    print(f"  c = {mc.n_coeffs[r]:.1f} (n = {mc.train_sizes()[r]}), alpha = {mc.init_scales[r]:.1f}: "
+          f"train set fitted: {main.train_acc[r, -1] == 1.0}, final test accuracy >= 0.99: {main.test_acc[r, -1] >= 0.99}"
+          f", <= 0.1: {main.test_acc[r, -1] <= 0.1}")
+print(f"run alpha = 1, c = 2: fitted before test accuracy reached 99 %: {0 < fit < gen[0]}")
+print(f"eNTK change after fitting >= 10x the change up to fitting: {after / before >= 10}")
+print(f"eNTK change up to fitting >= 100 x ‖Θ̂_0‖_F: {before >= 100 * main.ntk_norm0[0]}")
+glue("ntk_norm0", f"{main.ntk_norm0[0]:.0f}", display=False)
+
+# %% [markdown]
+# The training set is fitted within a few hundred steps, and test accuracy passes 99 % some hundreds
+# of steps later (left panel of the figure below). Up to fitting, the first-logit eNTK moved a little
+# compared with what follows. After fitting it moved at least ten times more, while the test accuracy
+# climbed. This is the shape of Fig. 1 (left). The ratio is in the claims table.
+#
+# Now the kernel side of the comparison, *on the same split*: the pNTK at the same init (the $\sum_c
+# f_c/\sqrt p$ kernel of ref. [32], shared by all outputs), with the initial network as prior mean,
+# regressed on the one-hot targets of the very training pairs the network above learned from.
+
+# %%
+kernel_acc, kernel_loss = mw.kernel_classifier_on_split(main, run=0)
+print(f"pNTK kernel classifier on the same {mc.train_sizes()[0]} training pairs: test accuracy {kernel_acc:.2f} "
+      f"(chance {1 / mc.p:.2f}), test loss / zero predictor's {kernel_loss:.1f}")
+print(f"trained network on the same split: test accuracy >= 0.99: {main.test_acc[0, -1] >= 0.99}")
+glue("kernel_acc", f"{kernel_acc:.2f}", display=False)
+glue("chance", f"{1 / mc.p:.2f}", display=False)
+glue("kernel_loss", f"{kernel_loss:.1f}", display=False)
+claims.check(f"pNTK kernel classifier test accuracy (p = {mc.p}, n = 2p^(5/3)) vs chance 1/p", kernel_acc, 1 / mc.p,
+             comparison="<=", source="Thm 4.3 (ℓ2 bound; spec §K.9 measured accuracy below chance)")
+claims.check(f"trained network test accuracy on the same split (p = {mc.p})", main.test_acc[0, -1], 0.99,
+             comparison=">=", source="Fig. 1 / Fig. 4: trained networks generalize (issue: ≥ 99 %)")
+# The ratio itself varies by tens of percent with last-bit changes of the init (chaotic normalized GD), so the
+# claim records its order of magnitude: floor(log10(ratio)) >= 1 is exactly "ratio >= 10".
+claims.check("eNTK change after fitting / up to fitting: floor(log10 ratio)", math.floor(math.log10(after / before)),
+             1, comparison=">=", source="Fig. 1 left: negligible before fitting, then changes drastically (issue: ≥ 10×)")
+
+# %% [markdown]
+# The kernel predictor scores {glue:text}`kernel_acc` test accuracy, against a chance level of
+# {glue:text}`chance`, and its squared test loss is {glue:text}`kernel_loss` times the zero predictor's.
+# The network trained on the same pairs reaches 100 %.
+#
+# **Sample complexity.** Thm 4.5 says $	ilde O(p^{5/3})$ pairs suffice for networks with a large normalized
+# $\ell_\infty$ margin. We train at $n = c\,p^{5/3}$ for $c \in \{0.5, 1, 2\}$ and every $p$ of the config.
+
+# %%
+print("final test accuracy (alpha = 1)")
+for p, res in sorted(results.items()):
+    rows_ = [r for r in range(res.config.n_runs) if res.config.init_scales[r] == 1.0]
+    print(f"  p = {p:3d}: " + ", ".join(f"c = {res.config.n_coeffs[r]:.1f} (n = {res.config.train_sizes()[r]}, "
+                                        f"{100 * res.config.train_sizes()[r] / p ** 2:.0f} % of pairs): "
+                                        f"{'>= 0.99' if res.test_acc[r, -1] >= 0.99 else ('<= 0.1' if res.test_acc[r, -1] <= 0.1 else 'between')}"
+                                        for r in rows_))
+at_two = {p: res.test_acc[[r for r in range(res.config.n_runs)
+                           if res.config.n_coeffs[r] == 2.0 and res.config.init_scales[r] == 1.0][0], -1]
+          for p, res in results.items()}
+claims.check("min test accuracy over p at n = 2p^(5/3)", min(at_two.values()), 0.99, comparison=">=",
+             source="Thm 4.5 / Fig. 1 right / Fig. 4 (issue: generalizes for every p tested)")
+fig_class = mw.plot_classification(results, cfg)
+glue("fig_class", fig_class, display=False)
+
+# %% [markdown]
+# ```{glue:figure} fig_class
+# :name: fig-mohamadi-class
+# Classification with normalized GD. Left: train (dashed) and test (solid) accuracy at $n = 2p^{5/3}$ for
+# several init scales $\alpha$. The training set is fitted within a few hundred steps, and the test accuracy
+# follows later. Middle: the first-logit eNTK's change $\|\hat\Theta_t - \hat\Theta_0\|_F$ (log axis, red)
+# keeps growing by orders of magnitude after the training set is fitted (dashed line), while the test
+# accuracy (blue) climbs. Right: final test accuracy against $n/p^{5/3}$. At $c = 2$ every $p$
+# generalizes; at $c \le 1$ the networks memorize.
+# ```
+#
+# Two points need care. The raw Frobenius change is dominated by the growth of $\|\theta\|$: normalized
+# GD moves a distance of 10 every step. $\|\hat\Theta_0\|_F$ is only {glue:text}`ntk_norm0`, so in
+# relative terms the kernel has already left its initial value when the training set is fitted. The
+# scale-free distance $1 - \cos(\hat\Theta_t, \hat\Theta_0)$ (not plotted; `main.ntk_distance`) is of order 0.1
+# at fitting and does not grow afterwards. Second, at book scale a smaller $\alpha$ does not shrink the
+# train–test gap (left panel): all $\alpha$ generalize within a few hundred steps of each other. With a
+# fixed step length of 10 the initial scale is forgotten within the first steps. We could not check the
+# paper's $\alpha$ effect, which it shows for regression at $p = 47$ (Fig. 2) and for classification at
+# an unstated $p$.
+#
+# ## 5. Regression with GD: what book scale shows
+#
+# The paper's regression recipe: full-batch GD at learning rate 1 on the square loss against
+# $p\,\mathbf 1(a+b\equiv c)$, with $\lambda = 10^{-4}$ on $\|\theta\|_\infty$ and $n = 2p^{2.25}$ triples. The
+# book runs $p = 11$ ($n$ = 441, a third of all triples) for 3 000 steps. At $p = 11$, $h = 44$, $\alpha = 1$
+# diverges at learning rate 1 (the edge-of-stability warning of spec §K.4), so the book uses
+# $\alpha \le 0.5$. We track the regression eNTK on 1 000 random triples.
+
+# %%
+reg = mw.train_regression(cfg.regression)
+# GD at learning rate 1 sits near the edge of stability; print statements with wide margins only.
+for r, alpha in enumerate(cfg.regression.init_scales):
+    print(f"alpha = {alpha:.2f}: train loss/p < 0.1: {reg.train_loss[r, -1] < 0.1}; test loss above the zero "
+          f"predictor's: {reg.test_loss[r, -1] > 1}; ‖θ‖∞ decreasing at the end: {reg.linf[r, -1] < reg.linf[r, -10]}")
+fig_reg = mw.plot_regression(reg)
+glue("fig_reg", fig_reg, display=False)
+
+# %% [markdown]
+# ```{glue:figure} fig_reg
+# :name: fig-mohamadi-reg
+# Regression with GD at book scale. Left: training loss (dashed) falls by orders of magnitude, while
+# test loss (solid) rises above the zero predictor's: the network memorizes. Right: $\|\theta\|_\infty$
+# (solid) rises as the training set is fitted and then decays slowly under the $\lambda = 10^{-4}$
+# penalty. The kernel distance (dotted) moves away from 0 during fitting.
+# ```
+#
+# After 3 000 steps every run has driven its training loss far below the zero predictor's (the smallest
+# $\alpha$ is the slowest), while its test loss is above the zero predictor's. That is memorization, not yet grokking. The $\ell_\infty$
+# penalty shrinks $\|\theta\|_\infty$ by at most $\lambda\eta = 10^{-4}$ per step. Reaching the construction's
+# norm level (about 1) from about 3 takes on the order of $10^4$ to $10^5$ steps, which is the paper's
+# budget. We make no claim on regression grokking.
+#
+# ## Paper vs. ours
+
+# %%
+print(claims.table())
+
+# %% [markdown]
+# ## Deviations and notes
+#
+# * **Regression grokking and the init-scale effect (Figs 2 and 3) are not reproduced at book scale.**
+#   They need $5\cdot 10^4$ to $2\cdot 10^5$ GD steps at $p = 47$, which means minutes on a GPU and about
+#   an hour on a CPU. `REPRO_SCALE=paper` runs exactly that (`RegressionConfig()` defaults: $p = 47$,
+#   $h = 4p$, $n = 11\,568$, $\alpha \in \{1, 0.5, 0.25, 0.1\}$, eNTK on 20 000 triples). We had no GPU, so
+#   we did not run it. Likewise, the paper-scale classification sweep goes up to $p = 97$ with $10^5$ steps.
+# * **The $\lambda = 10^{-20}$ penalty under normalized GD.** Weighing the penalty's subgradient
+#   exactly against the true cross-entropy gradient makes it dominate once the gradient falls below
+#   $10^{-20}$, which takes a few hundred steps. From then on each normalized step only flips the arg-max
+#   entry by $\pm 10$, and training stalls (spec §K.4). In float32, which the paper's JAX code presumably
+#   used, the softmax gradient underflows even earlier. We follow the spec's recipe instead: the
+#   penalty is added to the underflow-safe data direction, whose largest logit weight is 1, so it stays
+#   negligible. `ClassificationConfig(exact_regularizer=True)` runs the literal variant.
+# * **Widths, $p$ lists and $\alpha$ values** of Figs 1, 2 and 4 are not stated in the paper; we use
+#   $h = 8p$ (classification) and $h = 4p$ (regression), as proposed in spec §K.4 and §K.8.
+# * **The kernel of the classification comparison** is the pNTK, not the full $p\times p$-matrix-valued
+#   eNTK, to keep the solve at $n\times n$. Thm 4.3 is an $\ell_2$ statement; the accuracy below chance is
+#   our measurement, and matches spec §K.9.
+# * **The eNTK change claim** uses a lower bound on the change after fitting (triangle inequality), so
+#   the reported ratio is conservative. In scale-free terms the kernel had already moved at fitting time
+#   (see Section 4), a point the paper's raw Frobenius plot does not show.
+# * **Tolerances.** The construction is exact up to float64 rounding ($\sim 10^{-14}$), and the claims use the
+#   issue's $10^{-9}$. The rank test counts eigenvalues above $10^{-10}\lambda_{\max}$. Where there is a gap
+#   between singular and invertible kernels, $\lambda_{\min}/\lambda_{\max}$ jumps from below $10^{-15}$ to
+#   above $10^{-6}$. The other claims are the issue's inequalities, checked on one seed: at book scale
+#   the margins are wide. The kernel losses are at least 1.05, the trained accuracies 1.00, and the eNTK
+#   ratio is far above 10.

@@ -1,0 +1,619 @@
+"""Training and experiments of the chapter "Why do you grok?" (Mohamadi, Li, Wu & Sutherland 2024).
+
+The two-layer quadratic network of Eq. 2.1, f(θ; (e_a, e_b)) = V (W (e_a, e_b))^{⊙2} with no biases, trained
+with the paper's optimizers (App. A), R runs at once along a leading run axis:
+
+* :func:`train_classification`: normalized GD (App. A.1/A.2: step length η = 10, cross-entropy, ℓ∞
+  penalty λ = 1e-20) with the underflow-safe gradient of spec §K.4. Per-run training sets (boolean
+  masks over the p^2 pairs) and init scales α, so a sample-size or α sweep is one tensor program.
+* :func:`train_regression`: vanilla full-batch GD (App. A.1: lr 1, square loss on y = p·1(a+b≡c),
+  λ = 1e-4 ℓ∞ penalty), one shared training set of triples, per-run α.
+
+Both record the eNTK over training (‖K_t − K_0‖_F and the scale-free kernel distance). The generic
+trainer ``repro.train`` has neither normalized GD nor the ℓ∞ subgradient, hence this module. The model is
+written here rather than through ``repro.models.TwoLayerConfig``: that net draws N(0, 1/fan_in) weights,
+while the paper uses PyTorch's uniform default (Thm 3.1 and Prop. B.3 depend on the init's kurtosis), and
+the closed-form eNTKs need the (W = [Q R], V) layout of the paper.
+
+Configs default to the paper's settings; ``for_scale()`` gives the book scale. Equations live in
+:mod:`repro.theory.mohamadi2024`. Used by ``book/mohamadi2024_why_grok``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import torch
+
+from .scale import by_scale
+from .theory import mohamadi2024 as th
+from .validation import check_choice, check_int, check_prime, check_real
+
+# --------------------------------------------------------------------------------------------------
+# The batched network
+
+
+def init_runs(p: int, width: int, seeds, scales) -> tuple[torch.Tensor, torch.Tensor]:
+    """Stack R independently initialized networks (PyTorch default init × α): W (R, h, 2p), V (R, p, h)."""
+    pairs = [th.pytorch_default_init(p, width, int(s), float(a)) for s, a in zip(seeds, scales)]
+    return torch.stack([w for w, _ in pairs]), torch.stack([v for _, v in pairs])
+
+
+def forward_pairs(W: torch.Tensor, V: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Eq. 2.1 for every run on shared pairs: (R, n, p). The one-hot first layer is a column gather."""
+    p = W.shape[2] // 2
+    z = W[:, :, a] + W[:, :, p + b]  # (R, h, n)
+    return (V @ z.square()).transpose(1, 2)
+
+
+def forward_triples(W: torch.Tensor, V: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """g(θ; (a, b, c)) = Σ_k V_ck z_k(a, b)^2 for every run on shared triples ``x`` (n, 3): (R, n)."""
+    p = W.shape[2] // 2
+    z = W[:, :, x[:, 0]] + W[:, :, p + x[:, 1]]  # (R, h, n)
+    return (V[:, x[:, 2], :] * z.transpose(1, 2).square()).sum(-1)
+
+
+def backward_pairs(W, V, z, G, onehot_a, onehot_b) -> list[torch.Tensor]:
+    """Gradients of Σ_{r,i,c} G_ric f_c(θ_r; x_i) w.r.t. (W, V), by hand (3 batched matmuls, no autograd).
+
+    With s = z^2 and f = V s: ∂/∂V = G^T s^T; ∂/∂z = 2 z ⊙ (V^T G^T); the one-hot first layer sends
+    ∂/∂z of pair (a, b) to column a of Q and column b of R, a matmul with the (n, p) one-hot matrices.
+    """
+    Gt = G.transpose(1, 2)  # (R, p, n)
+    gV = Gt @ z.square().transpose(1, 2)  # (R, p, h)
+    gz = 2 * z * (V.transpose(1, 2) @ Gt)  # (R, h, n)
+    return [torch.cat([gz @ onehot_a, gz @ onehot_b], dim=2), gV]
+
+
+def linf_norms(W: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
+    """‖θ‖∞ per run (R,)."""
+    return torch.maximum(W.abs().amax(dim=(1, 2)), V.abs().amax(dim=(1, 2)))
+
+
+def _combine_with_regularizer(grads, reg, log_data_scale, lam: float):
+    """Exact λ-weighted sum e^{s}·g_data + λ·g_reg, rescaled by e^{−s} (a normalized step ignores the
+    per-run factor): g_data + λ e^{−s} g_reg, with the exponent capped so it cannot overflow."""
+    if lam == 0:
+        return grads
+    coef = torch.exp(torch.clamp(math.log(lam) - log_data_scale, max=600.0))
+    return [g + coef.view(-1, 1, 1) * r for g, r in zip(grads, reg)]
+
+
+# --------------------------------------------------------------------------------------------------
+# Classification: normalized GD (App. A.2)
+
+
+@dataclass(frozen=True)
+class ClassificationConfig:
+    """One batch of classification runs at one p. Per-run fields are tuples of equal length R."""
+
+    p: int = 97  # Fig. 4 reaches p = 97 [spec §K.8]; the book scale uses smaller p
+    width_factor: int = 8  # h = 8p: Thm 4.5 needs h ≥ 8p; Fig. 1/4 width unstated [spec §K.4, UNKNOWN]
+    n_coeffs: tuple[float, ...] = (2.0,)  # n = c·p^{5/3} per run; c = 2 in App. A.2
+    init_scales: tuple[float, ...] = (1.0,)  # α per run (Fig. 1 middle multiplies θ0 by α)
+    data_seeds: tuple[int, ...] = (0,)
+    init_seeds: tuple[int, ...] = (0,)
+    lr: float = 10.0  # App. A.2: normalized GD, constant lr 10
+    linf_reg: float = 1e-20  # App. A.2: λ = 1e-20
+    steps: int = 100_000  # App. A.2: "up to 100 000"
+    eval_every: int = 100
+    # False (spec §K.4's recipe): add λ·∂‖θ‖∞ to the underflow-safe data gradient, whose largest logit
+    # weight is 1. True: weigh the two terms exactly. Once the cross-entropy gradient falls below λ = 1e-20
+    # (a few hundred steps, as logits grow like ‖θ‖^3) the exact step is the ℓ∞ subgradient alone: it
+    # flips the arg-max entry by ±η and training stalls (spec §K.4 pitfalls 1-2; measured in the chapter).
+    exact_regularizer: bool = False
+    ntk_every: int = 0  # record the first-logit eNTK on each run's training pairs every k steps (0: never)
+
+    def __post_init__(self):
+        check_prime("p", self.p)
+        check_int("width_factor", self.width_factor, minimum=1)
+        R = len(self.n_coeffs)
+        for name in ("init_scales", "data_seeds", "init_seeds"):
+            if len(getattr(self, name)) != R:
+                raise ValueError(f"{name} has {len(getattr(self, name))} entries; it must have one per run, "
+                                 f"like n_coeffs ({R}).")
+        for c in self.n_coeffs:
+            check_real("n_coeffs", c, positive=True)
+            if th.classification_train_size(self.p, c) >= self.p ** 2:
+                raise ValueError(f"n_coeffs={c!r} is not allowed at p={self.p}: n = c·p^(5/3) must be below p^2 "
+                                 "so that a test set remains.")
+        for a in self.init_scales:
+            check_real("init_scales", a, positive=True)
+        check_real("lr", self.lr, positive=True)
+        check_real("linf_reg", self.linf_reg, nonnegative=True)
+        check_int("steps", self.steps, minimum=1)
+        check_int("eval_every", self.eval_every, minimum=1)
+        check_int("ntk_every", self.ntk_every, minimum=0)
+        check_choice("exact_regularizer", self.exact_regularizer, (True, False))
+
+    @property
+    def width(self) -> int:
+        return self.width_factor * self.p
+
+    @property
+    def n_runs(self) -> int:
+        return len(self.n_coeffs)
+
+    def train_sizes(self) -> list[int]:
+        return [th.classification_train_size(self.p, c) for c in self.n_coeffs]
+
+    def train_masks(self) -> torch.Tensor:
+        """(R, p^2) bool: a uniformly random subset of n_r pairs per run (without replacement, spec §K.1)."""
+        N = self.p ** 2
+        masks = torch.zeros(self.n_runs, N, dtype=torch.bool)
+        for r, (n, seed) in enumerate(zip(self.train_sizes(), self.data_seeds)):
+            masks[r, np.random.default_rng(seed).permutation(N)[:n]] = True
+        return masks
+
+
+@dataclass
+class ClassificationResult:
+    config: ClassificationConfig
+    steps: np.ndarray  # (T,)
+    train_acc: np.ndarray  # (R, T)
+    test_acc: np.ndarray  # (R, T)
+    train_loss: np.ndarray  # (R, T) mean cross-entropy on the training pairs
+    linf: np.ndarray  # (R, T)
+    margin: np.ndarray  # (R, T) normalized ℓ∞ margin q_min/‖θ‖∞^3 on the training pairs
+    ntk_steps: np.ndarray  # (K,)
+    ntk_change: np.ndarray  # (R, K) ‖Θ̂_t − Θ̂_0‖_F
+    ntk_distance: np.ndarray  # (R, K) 1 − cos(Θ̂_t, Θ̂_0)
+    ntk_norm0: np.ndarray  # (R,) ‖Θ̂_0‖_F
+    masks: np.ndarray  # (R, p^2) training pairs
+    final_W: np.ndarray = field(repr=False)
+    final_V: np.ndarray = field(repr=False)
+
+    def first_step(self, which: str, threshold: float) -> np.ndarray:
+        """First recorded step with accuracy ≥ threshold per run (−1: never)."""
+        acc = self.train_acc if which == "train" else self.test_acc
+        hit = acc >= threshold
+        return np.where(hit.any(1), self.steps[hit.argmax(1)], -1)
+
+    def ntk_at(self, step: int) -> np.ndarray:
+        """‖Θ̂_t − Θ̂_0‖_F at the last recorded eNTK step ≤ ``step`` (R,)."""
+        k = max(int(np.searchsorted(self.ntk_steps, step, side="right")) - 1, 0)
+        return self.ntk_change[:, k]
+
+
+def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
+    """Normalized GD on cross-entropy + λ‖θ‖∞ for every run of ``cfg`` at once."""
+    p = cfg.p
+    a, b = (torch.as_tensor(v) for v in th.all_pairs(p))
+    labels = (a + b) % p
+    masks = cfg.train_masks()
+    W, V = init_runs(p, cfg.width, cfg.init_seeds, cfg.init_scales)
+    onehot_a = torch.nn.functional.one_hot(a, p).double()  # (p^2, p): scatter matrices of the first layer
+    onehot_b = torch.nn.functional.one_hot(b, p).double()
+    rows = [r for r in range(cfg.n_runs)]
+    train_idx = [torch.nonzero(masks[r]).squeeze(1) for r in rows]
+
+    def first_logit_ntk():
+        return [th.entk_logit_kernel(W[r], V[r], a[train_idx[r]], b[train_idx[r]]) for r in rows]
+
+    log = {k: [] for k in ("step", "train_acc", "test_acc", "train_loss", "linf", "margin")}
+    ntk_log = {"step": [], "change": [], "distance": []}
+    K0 = first_logit_ntk() if cfg.ntk_every else None
+    n_train = masks.sum(1).double()
+    for step in range(cfg.steps + 1):
+        z = W[:, :, a] + W[:, :, p + b]  # (R, h, p^2)
+        logits = (V @ z.square()).transpose(1, 2)  # (R, p^2, p), Eq. 2.1
+        if step % cfg.eval_every == 0 or step == cfg.steps:
+            with torch.no_grad():
+                out = logits
+                correct = (out.argmax(-1) == labels).double()
+                ce = torch.nn.functional.cross_entropy(out.reshape(-1, p), labels.repeat(cfg.n_runs),
+                                                       reduction="none").view(cfg.n_runs, -1)
+                true = out.gather(-1, labels.expand(cfg.n_runs, -1)[..., None]).squeeze(-1)
+                others = out.scatter(-1, labels.expand(cfg.n_runs, -1)[..., None], -math.inf).amax(-1)
+                q = torch.where(masks, true - others, math.inf).amin(1)
+                lin = linf_norms(W, V)
+                log["step"].append(step)
+                log["train_acc"].append((correct * masks).sum(1) / n_train)
+                log["test_acc"].append((correct * ~masks).sum(1) / (~masks).sum(1))
+                log["train_loss"].append((ce * masks).sum(1) / n_train)
+                log["linf"].append(lin)
+                log["margin"].append(q / lin ** 3)
+        if cfg.ntk_every and (step % cfg.ntk_every == 0 or step == cfg.steps):
+            Kt = first_logit_ntk()
+            ntk_log["step"].append(step)
+            ntk_log["change"].append([float(torch.linalg.norm(k - k0)) for k, k0 in zip(Kt, K0)])
+            ntk_log["distance"].append([th.kernel_distance(k0, k) for k, k0 in zip(Kt, K0)])
+        if step == cfg.steps:
+            break
+        G, log_scale = th.safe_cross_entropy_weights(logits, labels, masks)
+        grads = backward_pairs(W, V, z, G, onehot_a, onehot_b)
+        data_log_scale = log_scale if cfg.exact_regularizer else torch.zeros_like(log_scale)
+        grads = _combine_with_regularizer(grads, th.linf_subgradient([W, V]), data_log_scale, cfg.linf_reg)
+        th.normalized_step([W, V], grads, cfg.lr)
+
+    stack = lambda k: torch.stack(log[k], 1).numpy()
+    K = len(ntk_log["step"])
+    return ClassificationResult(
+        config=cfg, steps=np.array(log["step"]), train_acc=stack("train_acc"), test_acc=stack("test_acc"),
+        train_loss=stack("train_loss"), linf=stack("linf"), margin=stack("margin"),
+        ntk_steps=np.array(ntk_log["step"], dtype=int),
+        ntk_change=np.array(ntk_log["change"]).T.reshape(cfg.n_runs, K),
+        ntk_distance=np.array(ntk_log["distance"]).T.reshape(cfg.n_runs, K),
+        ntk_norm0=np.array([float(torch.linalg.norm(k)) for k in K0]) if K0 else np.full(cfg.n_runs, np.nan),
+        masks=masks.numpy(), final_W=W.numpy(), final_V=V.numpy())
+
+
+# --------------------------------------------------------------------------------------------------
+# Regression: vanilla GD (App. A.1)
+
+
+@dataclass(frozen=True)
+class RegressionConfig:
+    """Regression runs at one p on one shared training set of n = 2p^2.25 triples; per-run init scale α."""
+
+    p: int = 47  # Fig. 2: p = 47
+    width_factor: int = 4  # h = 4p (Fig. 3; Fig. 2's width unstated) [spec §K.8]
+    n_exponent: float = 2.25  # App. A.1: n = 2·p^2.25
+    init_scales: tuple[float, ...] = (1.0, 0.5, 0.25, 0.1)  # Fig. 2 α values unstated; spec §K.8 proposal
+    init_seed: int = 0
+    data_seed: int = 0
+    lr: float = 1.0  # App. A.1: GD lr 1
+    linf_reg: float = 1e-4  # App. A.1: λ = 1e-4
+    steps: int = 200_000  # App. A.1: 5e4, 1e5 or 2e5 steps per experiment
+    eval_every: int = 1000
+    ntk_points: int = 20_000  # Fig. 2 right: eNTK on 20 000 random triples
+    ntk_every: int = 10_000
+    device: str = "auto"
+
+    def __post_init__(self):
+        check_prime("p", self.p)
+        check_int("width_factor", self.width_factor, minimum=1)
+        check_real("n_exponent", self.n_exponent, positive=True)
+        if not 2 * self.p ** self.n_exponent < self.p ** 3:
+            raise ValueError(f"n_exponent={self.n_exponent!r} is not allowed at p={self.p}: n = 2p^n_exponent "
+                             "must be below p^3 so that a test set remains.")
+        if not self.init_scales:
+            raise ValueError("init_scales is empty: it must list at least one init scale α.")
+        for a in self.init_scales:
+            check_real("init_scales", a, positive=True)
+        check_real("lr", self.lr, positive=True)
+        check_real("linf_reg", self.linf_reg, nonnegative=True)
+        for name in ("steps", "eval_every", "ntk_points", "ntk_every"):
+            check_int(name, getattr(self, name), minimum=1)
+        check_choice("device", self.device, ("auto", "cpu", "cuda"))
+
+    @property
+    def width(self) -> int:
+        return self.width_factor * self.p
+
+    @property
+    def n_train(self) -> int:
+        return int(2 * self.p ** self.n_exponent)
+
+    def split(self) -> tuple[np.ndarray, np.ndarray]:
+        """(train triples (n, 3), boolean train mask over all p^3 triples)."""
+        all_x = th.all_triples(self.p)
+        idx = np.random.default_rng(self.data_seed).permutation(len(all_x))[: self.n_train]
+        mask = np.zeros(len(all_x), dtype=bool)
+        mask[idx] = True
+        return all_x[idx], mask
+
+
+@dataclass
+class RegressionResult:
+    config: RegressionConfig
+    steps: np.ndarray  # (T,)
+    train_loss: np.ndarray  # (R, T) training MSE / p (so that Ψ0 scores 1)
+    test_loss: np.ndarray  # (R, T) test MSE relative to the zero predictor on the test triples
+    train_acc: np.ndarray  # (R, T) training triples with |g − y| < p/2
+    pair_acc: np.ndarray  # (R, T) population argmax accuracy over all p^2 pairs
+    linf: np.ndarray  # (R, T)
+    ntk_steps: np.ndarray
+    ntk_change: np.ndarray  # (R, K) ‖K_t − K_0‖_F on ``ntk_points`` random triples
+    ntk_distance: np.ndarray  # (R, K)
+    ntk_norm0: np.ndarray  # (R,)
+
+
+def _device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
+def train_regression(cfg: RegressionConfig) -> RegressionResult:
+    """Full-batch GD on (1/n)Σ(g − y)^2 + λ‖θ‖∞ for every α of ``cfg`` at once (one shared training set)."""
+    p, dev = cfg.p, _device(cfg.device)
+    train_x, mask = cfg.split()
+    train_x = torch.as_tensor(train_x, device=dev)
+    y_train = th.regression_targets(train_x.cpu(), p).to(dev)
+    R = len(cfg.init_scales)
+    W, V = init_runs(p, cfg.width, [cfg.init_seed] * R, cfg.init_scales)
+    W, V = W.to(dev).requires_grad_(True), V.to(dev).requires_grad_(True)
+    a, b = (torch.as_tensor(v, device=dev) for v in th.all_pairs(p))
+    target_all = p * torch.nn.functional.one_hot((a + b) % p, p).double()  # (p^2, p): y over all triples
+    mask_t = torch.as_tensor(mask.reshape(p * p, p), device=dev)
+    test_y2 = (target_all.square() * ~mask_t).sum()
+    n_test = (~mask_t).sum()
+    ntk_x = th.all_triples(p)[np.random.default_rng(cfg.data_seed + 1).permutation(p ** 3)[: min(cfg.ntk_points, p ** 3)]]
+    ntk_x = torch.as_tensor(ntk_x, device=dev)
+
+    def kernels():
+        return [th.entk_regression_kernel(W[r].detach(), V[r].detach(), ntk_x) for r in range(R)]
+
+    K0 = kernels()
+    log = {k: [] for k in ("step", "train_loss", "test_loss", "train_acc", "pair_acc", "linf")}
+    ntk_log = {"step": [], "change": [], "distance": []}
+    for step in range(cfg.steps + 1):
+        g = forward_triples(W, V, train_x)  # (R, n)
+        sq = (g - y_train).square()
+        if step % cfg.eval_every == 0 or step == cfg.steps:
+            with torch.no_grad():
+                out = forward_pairs(W.detach(), V.detach(), a, b)  # (R, p^2, p)
+                err = (out - target_all).square()
+                log["step"].append(step)
+                log["train_loss"].append(sq.detach().mean(1) / p)
+                log["test_loss"].append((err * ~mask_t).sum((1, 2)) / test_y2)
+                log["train_acc"].append((sq.detach() < (p / 2) ** 2).double().mean(1))
+                log["pair_acc"].append((out.argmax(-1) == (a + b) % p).double().mean(1))
+                log["linf"].append(linf_norms(W.detach(), V.detach()))
+        if step % cfg.ntk_every == 0 or step == cfg.steps:
+            Kt = kernels()
+            ntk_log["step"].append(step)
+            ntk_log["change"].append([float(torch.linalg.norm(k - k0)) for k, k0 in zip(Kt, K0)])
+            ntk_log["distance"].append([th.kernel_distance(k0, k) for k, k0 in zip(Kt, K0)])
+        if step == cfg.steps:
+            break
+        loss = sq.mean(1).sum()  # sum over runs: run r's gradient is its own loss's gradient
+        gW, gV = torch.autograd.grad(loss, [W, V])
+        with torch.no_grad():
+            if cfg.linf_reg:
+                rW, rV = th.linf_subgradient([W, V])
+                gW, gV = gW + cfg.linf_reg * rW, gV + cfg.linf_reg * rV
+            W -= cfg.lr * gW
+            V -= cfg.lr * gV
+
+    stack = lambda k: torch.stack(log[k], 1).cpu().numpy()
+    return RegressionResult(
+        config=cfg, steps=np.array(log["step"]), train_loss=stack("train_loss"), test_loss=stack("test_loss"),
+        train_acc=stack("train_acc"), pair_acc=stack("pair_acc"), linf=stack("linf"),
+        ntk_steps=np.array(ntk_log["step"], dtype=int), ntk_change=np.array(ntk_log["change"]).T,
+        ntk_distance=np.array(ntk_log["distance"]).T,
+        ntk_norm0=np.array([float(torch.linalg.norm(k)) for k in K0]))
+
+
+# --------------------------------------------------------------------------------------------------
+# The chapter's experiments
+
+
+@dataclass(frozen=True)
+class WhyGrokConfig:
+    """Every experiment of the chapter. Defaults: the paper's settings; ``for_scale()``: the book scale."""
+
+    construction_ps: tuple[int, ...] = tuple(range(2, 14))  # App. F: any p ≥ 2 (spec §K.9 checked 3-97)
+    duplication_rs: tuple[int, ...] = (1, 2, 4, 8)  # Prop. 3.8: r = ⌊h/8p⌋ copies, norm r^(-1/3)
+    rank_p: int = 11  # spec §K.6: p = 11, n = 665 (threshold n/(3p-2) = 21.5)
+    rank_n: int = 665
+    rank_widths: tuple[int, ...] = (10, 15, 20, 21, 22, 25, 30, 40)
+    kernel_ps: tuple[int, ...] = (7, 11, 13)  # spec §K.10 E4
+    kernel_fractions: tuple[float, ...] = (0.1, 0.3, 0.5, 0.7, 0.9)  # the issue: every fraction ≤ 0.9
+    kernel_width_factor: int = 4  # h = 4p, the regression width of Fig. 3
+    grok_p: int = 47  # the α sweep and eNTK tracking of Fig. 1 (p unstated; spec §K.8)
+    sample_ps: tuple[int, ...] = (23, 31, 47, 59, 71, 97)  # Fig. 4 "different p" (list unstated)
+    n_coeffs: tuple[float, ...] = (0.5, 1.0, 2.0)  # n = c·p^(5/3); the paper trains at c = 2 (App. A.2)
+    init_scales: tuple[float, ...] = (1.0, 0.3, 0.1)  # Fig. 1 middle α values unstated (spec §K.10 E9)
+    class_steps: int = 100_000  # App. A.2: up to 10^5 normalized GD steps
+    class_eval_every: int = 500
+    ntk_every: int = 500
+    seed: int = 0  # init and data seed of every run
+    regression: RegressionConfig = RegressionConfig()
+
+    def __post_init__(self):
+        for p in self.construction_ps:
+            check_int("construction_ps", p, minimum=2)
+        for r in self.duplication_rs:
+            check_int("duplication_rs", r, minimum=1)
+        check_prime("grok_p", self.grok_p)
+        for p in self.sample_ps + self.kernel_ps:
+            check_prime("sample_ps/kernel_ps", p)
+        for f in self.kernel_fractions:
+            check_real("kernel_fractions", f, positive=True)
+            if not f < 1:
+                raise ValueError(f"kernel_fractions={f!r} is not allowed: fractions must be in (0, 1) to leave a test set.")
+        check_int("rank_n", self.rank_n, minimum=1)
+        if self.rank_n > self.rank_p ** 3:
+            raise ValueError(f"rank_n={self.rank_n} is not allowed: it must be at most rank_p^3 = {self.rank_p ** 3}.")
+        for name in ("class_steps", "class_eval_every", "ntk_every", "kernel_width_factor"):
+            check_int(name, getattr(self, name), minimum=1)
+
+    @classmethod
+    def for_scale(cls) -> "WhyGrokConfig":
+        """Paper: the defaults (GPU). Book: small p and 10^3 steps, ~1-2 min on 2 CPU cores. Smoke: seconds."""
+        book = cls(kernel_ps=(7, 11), grok_p=23, sample_ps=(13, 17, 23), class_steps=1000, class_eval_every=25,
+                   ntk_every=25,
+                   regression=RegressionConfig(p=11, init_scales=(0.5, 0.25, 0.1), steps=3000, eval_every=50,
+                                               ntk_points=1000, ntk_every=250))
+        smoke = replace(book, construction_ps=(3, 4, 5), rank_widths=(20, 22), kernel_ps=(5,), kernel_fractions=(0.3,),
+                        rank_p=5, rank_n=100, grok_p=7, sample_ps=(7,), class_steps=50, class_eval_every=10,
+                        ntk_every=10, regression=replace(book.regression, p=5, steps=50, eval_every=10,
+                                                         ntk_points=50, ntk_every=10))
+        return by_scale(book=book, paper=cls(), smoke=smoke)
+
+    def classification_config(self, p: int) -> ClassificationConfig:
+        """At ``grok_p``: the α sweep at c = 2 plus the other n coefficients at α = 1 (eNTK recorded);
+        at any other p: the n coefficients at α = 1."""
+        coeffs = [c for c in self.n_coeffs if th.classification_train_size(p, c) < p * p]
+        if p == self.grok_p:
+            alphas = [1.0] + [a for a in self.init_scales if a != 1.0]
+            runs = [(2.0, a) for a in alphas] + [(c, 1.0) for c in coeffs if c != 2.0]
+        else:
+            runs = [(c, 1.0) for c in coeffs]
+        R = len(runs)
+        return ClassificationConfig(p=p, n_coeffs=tuple(c for c, _ in runs), init_scales=tuple(a for _, a in runs),
+                                    data_seeds=(self.seed,) * R, init_seeds=(self.seed,) * R, steps=self.class_steps,
+                                    eval_every=self.class_eval_every,
+                                    ntk_every=self.ntk_every if p == self.grok_p else 0)
+
+
+def construction_table(ps, rs=(1,)) -> list[dict]:
+    """App. F checked on all p^2 pairs: width, max |f − p·1|, accuracy, ‖θ‖∞, normalized margin, for the
+    full (8p) and, for odd p, the halved (4p − 3) construction; duplicated r times (Prop. 3.8)."""
+    rows = []
+    for p in ps:
+        a, b = th.all_pairs(p)
+        target = p * (np.arange(p)[None, :] == ((a + b) % p)[:, None])
+        for halved in ([False, True] if p % 2 else [False]):
+            for r in rs:
+                W, V = th.duplicate_neurons(*th.fourier_construction(p, halved), r)
+                out = th.quadratic_net(W, V, a, b)
+                rows.append(dict(p=p, halved=halved, r=r, width=W.shape[0], max_error=float(np.abs(out - target).max()),
+                                 accuracy=float((out.argmax(1) == (a + b) % p).mean()), linf=th.linf_norm(W, V),
+                                 margin=th.normalized_margin(W, V, a, b, (a + b) % p)))
+    return rows
+
+
+def entk_rank_sweep(p: int, n: int, widths, seed: int = 0) -> dict:
+    """Thm 3.1 / Prop. B.6: rank and λ_min/λ_max of the eNTK on n random triples at each width."""
+    x = th.all_triples(p)[np.random.default_rng(seed).permutation(p ** 3)[:n]]
+    ranks, conds = [], []
+    for h in widths:
+        W, V = th.pytorch_default_init(p, h, seed)
+        ev = torch.linalg.eigvalsh(th.entk_regression_kernel(W, V, x))
+        ranks.append(int((ev > 1e-10 * ev[-1]).sum()))  # eigenvalues below 1e-10·λ_max are rounding noise
+        conds.append(float(max(ev[0], 0.0) / ev[-1]))
+    return dict(p=p, n=n, widths=np.array(widths), rank=np.array(ranks),
+                bound=np.array([th.entk_rank_bound(p, h, n) for h in widths]), cond=np.array(conds))
+
+
+def kernel_regression_sweep(ps, fractions, width_factor: int, seed: int = 0) -> dict:
+    """Thm 3.4: relative test loss of eNTK-at-init and expected-NTK regression per (p, fraction)."""
+    emp = np.zeros((len(ps), len(fractions)))
+    exp = np.zeros_like(emp)
+    for i, p in enumerate(ps):
+        x = th.all_triples(p)
+        order = np.random.default_rng(seed).permutation(p ** 3)
+        for j, f in enumerate(fractions):
+            n = int(round(f * p ** 3))
+            tr, te = x[order[:n]], x[order[n:]]
+            emp[i, j] = th.entk_regression(p, width_factor * p, tr, te, seed)
+            exp[i, j] = th.entk_regression(p, width_factor * p, tr, te, seed, kernel="expected")
+    return dict(ps=list(ps), fractions=np.array(fractions), empirical=emp, expected=exp)
+
+
+def kernel_classifier_on_split(res: ClassificationResult, run: int = 0) -> tuple[float, float]:
+    """Thm 4.3 on the very training set of a trained run: (pNTK-at-init test accuracy, relative test loss)."""
+    p = res.config.p
+    a, b = th.all_pairs(p)
+    pairs = np.stack([a, b], 1)
+    m = res.masks[run]
+    return th.entk_classification(p, res.config.width, pairs[m], pairs[~m], res.config.init_seeds[run])
+
+
+def fit_step(res: ClassificationResult, run: int = 0) -> int:
+    """First recorded step at which run ``run`` classifies every training pair correctly (−1: never)."""
+    return int(res.first_step("train", 1.0)[run])
+
+
+# --------------------------------------------------------------------------------------------------
+# Figures
+
+
+def plot_kernel_regime(rank: dict, sweep: dict):
+    """(a) eNTK rank against width with the bound min(n, h(3p−2)); (b) kernel predictors' relative test loss."""
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 3.8))
+    p, n = rank["p"], rank["n"]
+    ax1.plot(rank["widths"], rank["bound"], "-", color="0.5", label="min(n, h(3p−2))")
+    ax1.plot(rank["widths"], rank["rank"], "o", label="measured rank")
+    ax1.axvline(n / (3 * p - 2), ls="--", color="0.4", lw=1, label="h = n/(3p−2)")
+    ax1.set_xlabel("width h")
+    ax1.set_ylabel("rank of the eNTK")
+    ax1.set_title(f"eNTK at init, p = {p}, n = {n} triples")
+    ax1.legend()
+    for i, p_ in enumerate(sweep["ps"]):
+        line, = ax2.plot(sweep["fractions"], sweep["empirical"][i], "o-", label=f"eNTK at init, p = {p_}")
+        ax2.plot(sweep["fractions"], sweep["expected"][i], "s--", color=line.get_color(), label=f"expected NTK, p = {p_}")
+    ax2.axhline(1.0, color="k", lw=1, label="zero predictor")
+    ax2.axhline(0.5, color="k", lw=1, ls=":", label="Thm 3.4 bound (1/2)")
+    ax2.set_yscale("log")
+    ax2.set_xlabel("training fraction n / p³")
+    ax2.set_ylabel("test loss / zero predictor's")
+    ax2.set_title("kernel regression (h = 4p)")
+    ax2.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    return fig
+
+
+def plot_classification(results: dict, cfg: WhyGrokConfig):
+    """(a) train (dashed) / test (solid) accuracy for each α at grok_p; (b) ‖Θ̂_t − Θ̂_0‖_F and test
+    accuracy; (c) final test accuracy against n / p^{5/3}."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(14, 3.9))
+    res = results[cfg.grok_p]
+    c = res.config
+    x = np.maximum(res.steps, 1)
+    for r in range(c.n_runs):
+        if c.n_coeffs[r] != 2.0:
+            continue
+        line, = axes[0].plot(x, res.test_acc[r], label=f"α = {c.init_scales[r]:g} (test)")
+        axes[0].plot(x, res.train_acc[r], "--", color=line.get_color(), lw=1)
+    axes[0].set_xscale("log")
+    axes[0].set_xlabel("normalized GD step")
+    axes[0].set_ylabel("accuracy (dashed: train)")
+    axes[0].set_title(f"p = {c.p}, n = 2p^(5/3) = {c.train_sizes()[0]}")
+    axes[0].legend()
+    ax = axes[1]
+    ax.plot(np.maximum(res.ntk_steps, 1), np.maximum(res.ntk_change[0], 1e-12), "o-", ms=3, color="C3",
+            label="‖Θ̂_t − Θ̂_0‖_F")
+    fit = fit_step(res)
+    if fit > 0:
+        ax.axvline(fit, ls="--", color="0.4", lw=1)
+        ax.annotate("train set fitted", (fit, 0.03), xycoords=("data", "axes fraction"), rotation=90, fontsize=8,
+                    ha="right", va="bottom")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("normalized GD step")
+    ax.set_ylabel("first-logit eNTK change (Frobenius)")
+    ax.set_title(f"eNTK on the training pairs (α = 1), ‖Θ̂_0‖_F = {res.ntk_norm0[0]:.0f}")
+    twin = ax.twinx()
+    twin.plot(x, res.test_acc[0], color="C0", lw=1, label="test accuracy")
+    twin.set_ylabel("test accuracy", color="C0")
+    twin.grid(False)
+    for p, rp in sorted(results.items()):
+        rows = [r for r in range(rp.config.n_runs) if rp.config.init_scales[r] == 1.0]
+        ratio = [rp.config.n_coeffs[r] for r in rows]
+        axes[2].plot(ratio, rp.test_acc[rows, -1], "o-", label=f"p = {p}")
+    axes[2].axhline(1 / cfg.grok_p, color="0.5", lw=1, ls=":", label=f"chance (p = {cfg.grok_p})")
+    axes[2].set_xscale("log")
+    axes[2].set_xlabel("n / p^(5/3)")
+    axes[2].set_ylabel(f"test accuracy after {cfg.class_steps} steps")
+    axes[2].set_title("sample complexity")
+    axes[2].legend()
+    fig.tight_layout()
+    return fig
+
+
+def plot_regression(res: RegressionResult):
+    """(a) train (dashed) and test (solid) loss relative to the zero predictor per α; (b) ‖θ‖∞ and the
+    scale-free eNTK distance over training."""
+    import matplotlib.pyplot as plt
+
+    c = res.config
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 3.8))
+    x = np.maximum(res.steps, 1)
+    for r, alpha in enumerate(c.init_scales):
+        line, = ax1.plot(x, res.test_loss[r], label=f"α = {alpha:g} (test)")
+        ax1.plot(x, res.train_loss[r], "--", color=line.get_color(), lw=1)
+        ax2.plot(x, res.linf[r], color=line.get_color(), label=f"‖θ‖∞, α = {alpha:g}")
+        ax2.plot(np.maximum(res.ntk_steps, 1), res.ntk_distance[r], ":", marker="o", ms=3, color=line.get_color())
+    ax1.axhline(1.0, color="k", lw=1, label="zero predictor")
+    ax1.set_xscale("log")
+    ax1.set_yscale("log")
+    ax1.set_xlabel("GD step")
+    ax1.set_ylabel("loss / zero predictor's (dashed: train)")
+    ax1.set_title(f"regression, p = {c.p}, h = {c.width}, n = {c.n_train}")
+    ax1.legend(fontsize=8)
+    ax2.set_xscale("log")
+    ax2.set_xlabel("GD step")
+    ax2.set_ylabel("‖θ‖∞ (solid); eNTK distance (dotted)")
+    ax2.set_title("ℓ∞ norm and kernel distance 1 − cos(K_t, K_0)")
+    ax2.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,389 @@
+"""Equations of Mohamadi, Li, Wu & Sutherland (2024), *Why Do You Grok? A Theoretical Analysis of Grokking
+Modular Addition* (ICML 2024, arXiv 2407.12332). Used by the chapter ``book/mohamadi2024_why_grok``.
+
+Numbering follows the paper; "spec §K.n" is Part K of
+``shared/specs/baek2024_geneft_and_mohamadi2024_why_grok.md``, which recovered every equation.
+
+Model (Eq. 2.1): f(θ; (e_a, e_b)) = V (W (e_a, e_b))^{⊙2} with W ∈ R^{h×2p} (first layer), V ∈ R^{p×h},
+no biases. Split W = [Q R]; neuron k's pre-activation on the pair (a, b) is z_k(a, b) = Q_ka + R_kb.
+Regression reads the network at coordinate c: g(θ; (a, b, c)) = Σ_k V_ck z_k(a, b)^2, target p·1(a+b ≡ c).
+
+Contents:
+
+* :func:`fourier_construction` (App. F, Prop. 3.8): exact interpolating weights with ‖θ‖∞ = 1;
+  :func:`duplicate_neurons` (Prop. 3.8's width argument, norm r^{-1/3}).
+* :func:`quadratic_net`, :func:`linf_norm`, :func:`normalized_margin` (§4.2).
+* eNTK closed forms (App. B, Eq. B.1/B.2): :func:`entk_regression_kernel`, :func:`entk_logit_kernel`
+  (the first-coordinate kernel Θ̂ of Fig. 1), :func:`pntk_kernel` (ref. [32]'s Σ_c f_c/√p kernel), the
+  expected kernel :func:`expected_entk_regression` (Prop. B.3) and the rank bound :func:`entk_rank_bound`
+  (Prop. B.6, with the per-neuron rank 3p − 2).
+* :func:`kernel_regression` (App. B.1: ridgeless, initial network as prior mean) and the two end-to-end
+  kernel predictors :func:`entk_regression` (Thm 3.4) and :func:`entk_classification` (Thm 4.3).
+* Normalized GD (App. A.1) with the underflow-safe cross-entropy gradient (spec §K.4, pitfall 1):
+  :func:`safe_cross_entropy_weights`, :func:`linf_subgradient`, :func:`normalized_step`.
+* Sample sizes of App. A: :func:`regression_train_size`, :func:`classification_train_size`.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from ..validation import check_int, check_real
+
+# --------------------------------------------------------------------------------------------------
+# The explicit Fourier construction (App. F)
+
+
+def _check_p(p) -> None:
+    check_int("p", p, minimum=2)
+
+
+def fourier_construction(p: int, halved: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Interpolating weights (W, V) of the quadratic network for modular addition mod ``p`` (App. F).
+
+    ``V @ (W @ x)**2 == p * onehot((a + b) % p)`` for ``x = concat(onehot(a), onehot(b))``, exactly (up to
+    float64 rounding), for every pair (a, b).
+
+    * ``halved=False``: the paper's 8p neurons (F.1/F.2), neuron 8k + i for frequency k and type i. The
+      literal F.2 second layer outputs 4p·1(·); we divide it by 4 so the output is the regression target
+      p·1(·) (spec §K.7). Then ‖W‖∞ = 1, ‖V‖∞ = 1/4: ‖θ‖∞ = 1. Works for every p ≥ 2.
+    * ``halved=True`` (Remark F.1, odd p only): frequencies k = 1..(p−1)/2 with doubled second-layer
+      weights (Eq. F.11: Σ_{k<p} cos kφ = 1 + 2 Σ_{k≤(p−1)/2} cos kφ), plus one constant neuron (all-ones
+      first-layer row, output weight 1/4 giving (1 + 1)^2 / 4 = 1): 8(p − 1)/2 + 1 = 4p − 3 neurons
+      (the paper: "at most 4p"), ‖θ‖∞ = 1.
+    """
+    _check_p(p)
+    if halved not in (True, False):
+        raise ValueError(f"halved={halved!r} is not allowed: halved must be True or False.")
+    if halved and p % 2 == 0:
+        raise ValueError(f"halved=True is not allowed with p={p}: the halved construction needs an odd p "
+                         "(cos kφ pairs k with p − k only when p is odd); use halved=False for even p.")
+    k = np.arange(p)[:, None]
+    j = np.arange(p)[None, :]
+    C, S = np.cos(2 * np.pi * k * j / p), np.sin(2 * np.pi * k * j / p)  # rows: frequency k; columns: symbol
+    # F.1: the eight neuron types per frequency, [a-block | b-block].
+    blocks = [(C, C), (C, -C), (S, S), (S, -S), (S, C), (S, -C), (C, S), (-C, S)]
+    # F.2 signs for output q: (+cos, -cos, -cos, +cos, +sin, -sin, +sin, -sin) of θ_q^k.
+    out_signs = [(1, C.T), (-1, C.T), (-1, C.T), (1, C.T), (1, S.T), (-1, S.T), (1, S.T), (-1, S.T)]
+    freqs = np.arange(1, (p - 1) // 2 + 1) if halved else np.arange(p)
+    n_f = len(freqs)
+    W = np.zeros((8 * n_f, 2 * p))
+    V = np.zeros((p, 8 * n_f))
+    for i, (A, B) in enumerate(blocks):
+        W[i::8] = np.concatenate([A[freqs], B[freqs]], axis=1)
+    for i, (sign, T) in enumerate(out_signs):
+        V[:, i::8] = sign * T[:, freqs]
+    V = V / 2 if halved else V / 4  # F.11 doubles the kept frequencies; /4 turns 4p·1 into p·1
+    if halved:
+        # The constant term of F.11: one neuron (1 + 1)^2 with output weight 1/4 on every output.
+        constant_row = np.ones((1, 2 * p))
+        W = np.concatenate([W, constant_row], axis=0)
+        V = np.concatenate([V, np.full((p, 1), 0.25)], axis=1)
+    return W, V
+
+
+def quadratic_net(W, V, a, b):
+    """f(θ; (e_a, e_b)) of Eq. 2.1 for integer arrays ``a``, ``b`` of length n: returns (n, p)."""
+    W = np.asarray(W)
+    p = W.shape[1] // 2
+    z = W[:, np.asarray(a)] + W[:, p + np.asarray(b)]  # (h, n)
+    return (np.asarray(V) @ z ** 2).T
+
+
+def all_pairs(p: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (a, b) in row-major order, as two integer arrays of length p^2."""
+    a, b = np.meshgrid(np.arange(p), np.arange(p), indexing="ij")
+    return a.ravel(), b.ravel()
+
+
+def duplicate_neurons(W, V, r: int) -> tuple[np.ndarray, np.ndarray]:
+    """Prop. 3.8's width argument: copy every neuron ``r`` times and scale each copy's first-layer row and
+    second-layer column by r^{−1/3}. The output is unchanged (r copies × (r^{−1/3})^3 = 1, by
+    3-homogeneity) while ‖θ‖∞ shrinks by r^{−1/3}."""
+    check_int("r", r, minimum=1)
+    s = r ** (-1.0 / 3.0)
+    return np.repeat(np.asarray(W), r, axis=0) * s, np.repeat(np.asarray(V), r, axis=1) * s
+
+
+def linf_norm(W, V) -> float:
+    """‖θ‖∞: the largest absolute entry over W and V (the regularizer of Eq. 2.2)."""
+    return float(max(np.abs(np.asarray(W)).max(), np.abs(np.asarray(V)).max()))
+
+
+def normalized_margin(W, V, a, b, labels) -> float:
+    """§4.2: q_min(θ/‖θ‖∞; D) = q_min(θ; D)/‖θ‖∞^3 (f is 3-homogeneous), with
+    q(θ; x, y) = f_y − max_{y'≠y} f_{y'}."""
+    out = quadratic_net(W, V, a, b)
+    labels = np.asarray(labels)
+    rows = np.arange(len(labels))
+    correct = out[rows, labels]
+    out = out.copy()
+    out[rows, labels] = -np.inf
+    return float((correct - out.max(axis=1)).min() / linf_norm(W, V) ** 3)
+
+
+# --------------------------------------------------------------------------------------------------
+# eNTK closed forms (App. B)
+
+
+def _as_t(x, dtype=torch.float64):
+    return x if isinstance(x, torch.Tensor) else torch.as_tensor(np.asarray(x), dtype=dtype)
+
+
+def _as_idx(x):
+    return x.long() if isinstance(x, torch.Tensor) else torch.as_tensor(np.asarray(x), dtype=torch.long)
+
+
+def _preacts(W: torch.Tensor, a, b) -> torch.Tensor:
+    p = W.shape[1] // 2
+    return (W[:, _as_idx(a)] + W[:, p + _as_idx(b)]).T  # (n, h): z_k(a_i, b_i)
+
+
+def entk_regression_kernel(W, V, x1, x2=None) -> torch.Tensor:
+    """The regression eNTK K_θ(x, x') = ∇g(θ;x)·∇g(θ;x') (App. B, Eq. B.1/B.2), closed form:
+
+    K = Σ_k [ 1(c=c') z_k(a,b)^2 z_k(a',b')^2 + 4 V_ck V_c'k z_k(a,b) z_k(a',b') (1(a=a') + 1(b=b')) ].
+
+    The first term (L_θ) comes from the V-gradients, the second (J_θ) from the Q- and R-gradients.
+    ``x1``, ``x2``: integer arrays of shape (n, 3) holding triples (a, b, c). Returns (n1, n2), float64.
+    """
+    W, V = _as_t(W), _as_t(V)
+    x1 = _as_idx(x1)
+    x2 = x1 if x2 is None else _as_idx(x2)
+    z1, z2 = _preacts(W, x1[:, 0], x1[:, 1]), _preacts(W, x2[:, 0], x2[:, 1])
+    same_c = (x1[:, None, 2] == x2[None, :, 2]).to(W.dtype)
+    shared = (x1[:, None, 0] == x2[None, :, 0]).to(W.dtype) + (x1[:, None, 1] == x2[None, :, 1]).to(W.dtype)
+    v1, v2 = V[x1[:, 2]], V[x2[:, 2]]  # (n, h): V_{c_i, k}
+    return same_c * ((z1 ** 2) @ (z2 ** 2).T) + 4 * shared * ((v1 * z1) @ (v2 * z2).T)
+
+
+def _logit_kernel(W, sq_weight, a1, b1, a2, b2, readout):
+    z1, z2 = _preacts(W, a1, b1), _preacts(W, a2, b2)
+    shared = (_as_idx(a1)[:, None] == _as_idx(a2)[None, :]).to(W.dtype) + \
+        (_as_idx(b1)[:, None] == _as_idx(b2)[None, :]).to(W.dtype)
+    return sq_weight * ((z1 ** 2) @ (z2 ** 2).T) + 4 * shared * ((readout * z1) @ z2.T)
+
+
+def entk_logit_kernel(W, V, a1, b1, a2=None, b2=None, output: int = 0) -> torch.Tensor:
+    """The NTK of one output coordinate f_output (Fig. 1 left uses the first, "following [32]"):
+
+    Θ̂(x, x') = Σ_k z_k^2 z_k'^2 + 4 Σ_k V_{output,k}^2 z_k z_k' (1(a=a') + 1(b=b')).
+    """
+    W, V = _as_t(W), _as_t(V)
+    a2, b2 = (a1, b1) if a2 is None else (a2, b2)
+    return _logit_kernel(W, 1.0, a1, b1, a2, b2, V[output] ** 2)
+
+
+def pntk_kernel(W, V, a1, b1, a2=None, b2=None) -> torch.Tensor:
+    """The pseudo-NTK of ref. [32] (Mohamadi, Bae & Sutherland 2023): the NTK of Σ_c f_c/√p,
+
+    Σ_k z_k^2 z_k'^2 + (4/p) Σ_k (Σ_c V_ck)^2 z_k z_k' (1(a=a') + 1(b=b')).
+
+    Used as a scalar kernel shared by all p outputs (the matrix kernel pNTK ⊗ I_p) in :func:`entk_classification`.
+    """
+    W, V = _as_t(W), _as_t(V)
+    a2, b2 = (a1, b1) if a2 is None else (a2, b2)
+    p = V.shape[0]
+    return _logit_kernel(W, 1.0, a1, b1, a2, b2, V.sum(0) ** 2 / p)
+
+
+def expected_entk_regression(x1, x2, width: int, var_w: float, kurtosis_w: float, var_v: float) -> torch.Tensor:
+    """E K over the init (Prop. B.3, plus the J term for V independent of W with mean 0, variance var_v).
+
+    E L_θk(x, x') = var_w^2 1(c=c') · {4 if a≠a', b≠b'; κ+3 if exactly one matches; 2κ+6 if both}, and
+    E J_θk(x, x') = 4 var_v var_w 1(c=c') (1(a=a') + 1(b=b'))^2; E K = width · (E L + E J).
+    For W ~ U(±s): var_w = s^2/3, κ = 9/5 (PyTorch's default); Gaussian: κ = 3.
+    """
+    x1, x2 = _as_idx(x1), _as_idx(x2)
+    same_c = (x1[:, None, 2] == x2[None, :, 2]).double()
+    shared = (x1[:, None, 0] == x2[None, :, 0]).double() + (x1[:, None, 1] == x2[None, :, 1]).double()
+    fourth = torch.where(shared == 0, 4.0, torch.where(shared == 1, kurtosis_w + 3, 2 * kurtosis_w + 6))
+    return width * same_c * (var_w ** 2 * fourth + 4 * var_v * var_w * shared ** 2)
+
+
+def entk_rank_bound(p: int, width: int, n: int) -> int:
+    """Prop. B.6 sharpened: rank K ≤ min(n, h(3p − 2)).
+
+    Each neuron's gradient lives in 3p dimensions (its row of Q, of R and its column of V) but has two
+    null directions on every input: Q_k += t·1 with R_k −= t·1 leaves z_k unchanged, and the homogeneity
+    rescaling (Q_k, R_k, V_k) ↦ (sQ_k, sR_k, V_k/s^2) leaves the output unchanged (spec §K.6). So the
+    eNTK is singular — and eNTK regression cannot interpolate every labelling (Lemma B.1/B.2) — iff
+    h(3p − 2) < n (for generic weights; measured to be sharp in the chapter).
+    """
+    for name, v in (("p", p), ("width", width), ("n", n)):
+        check_int(name, v, minimum=1)
+    return min(n, width * (3 * p - 2))
+
+
+def kernel_distance(K0: torch.Tensor, Kt: torch.Tensor) -> float:
+    """Scale-free kernel distance 1 − ⟨K_t, K_0⟩_F / (‖K_t‖_F ‖K_0‖_F) (spec §K.5); 0 when K_t ∝ K_0."""
+    return float(1 - (K0 * Kt).sum() / (torch.linalg.norm(K0) * torch.linalg.norm(Kt)))
+
+
+# --------------------------------------------------------------------------------------------------
+# Kernel predictors (Thm 3.4 / 4.3 made visible)
+
+
+def kernel_regression(K_train: torch.Tensor, K_test_train: torch.Tensor, y_train: torch.Tensor,
+                      f0_train: torch.Tensor | None = None, f0_test: torch.Tensor | None = None) -> torch.Tensor:
+    """Ridgeless kernel regression with the initial network as prior mean (App. B.1):
+    f̂ = f₀ + K(·, X) K^†(y − f₀(X)); this is where GD on the linearized network converges.
+
+    ``y_train`` may be (n,) or (n, d) (matrix kernel K ⊗ I_d). K^† is applied by least squares, which
+    gives the minimum-norm solution also when K is singular.
+    """
+    resid = y_train if f0_train is None else y_train - f0_train
+    squeeze = resid.dim() == 1
+    resid = resid[:, None] if squeeze else resid
+    # K ≻ 0 (the interpolating case, Lemma B.1) is solved by Cholesky; a singular K falls back to the
+    # minimum-norm least-squares solution, eigenvalues below 1e-10·λ_max counting as exact zeros.
+    L, info = torch.linalg.cholesky_ex(K_train)
+    if int(info) == 0:
+        coef = torch.cholesky_solve(resid, L)
+    else:
+        coef = torch.linalg.lstsq(K_train, resid, rcond=1e-10, driver="gelsd").solution
+    coef = coef[:, 0] if squeeze else coef
+    out = K_test_train @ coef
+    return out if f0_test is None else out + f0_test
+
+
+def pytorch_default_init(p: int, width: int, seed: int, scale: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+    """W ~ U(±1/√(2p)), V ~ U(±1/√h): nn.Linear's default (kaiming_uniform_, a = √5), the paper's init
+    ("default PyTorch initialization [19]", App. A), times the init scale α (Fig. 1-2)."""
+    check_int("p", p, minimum=2)
+    check_int("width", width, minimum=1)
+    check_real("scale", scale, positive=True)
+    gen = torch.Generator().manual_seed(int(seed))
+    W = (torch.rand(width, 2 * p, generator=gen, dtype=torch.float64) * 2 - 1) / math.sqrt(2 * p)
+    V = (torch.rand(p, width, generator=gen, dtype=torch.float64) * 2 - 1) / math.sqrt(width)
+    return W * scale, V * scale
+
+
+def all_triples(p: int) -> np.ndarray:
+    """Every triple (a, b, c), shape (p^3, 3), row-major."""
+    grid = np.stack(np.meshgrid(np.arange(p), np.arange(p), np.arange(p), indexing="ij"), axis=-1)
+    return grid.reshape(-1, 3)
+
+
+def regression_targets(x, p: int) -> torch.Tensor:
+    """y = p·1(a + b ≡ c mod p) for triples ``x`` of shape (n, 3) (§2: scaled so that the zero predictor
+    has population loss L(Ψ₀) = p, footnote 2)."""
+    x = _as_idx(x)
+    return p * ((x[:, 0] + x[:, 1]) % p == x[:, 2]).double()
+
+
+def entk_regression(p: int, width: int, train, test, seed: int, kernel: str = "empirical") -> float:
+    """Thm 3.4 made visible: test loss of eNTK kernel regression relative to the zero predictor Ψ₀.
+
+    ``train``, ``test``: integer arrays (n, 3) of triples. The network is drawn with the paper's init
+    (:func:`pytorch_default_init`, ``seed``); ``kernel="empirical"`` uses its eNTK at init with the initial
+    network as prior mean, ``"expected"`` the expected NTK (Prop. B.3, no prior mean). Returns
+    mean_test (f̂ − y)^2 / mean_test y^2, which is 1 for Ψ₀ ≡ 0; Thm 3.4 says ≥ 1/2 in expectation for
+    n < C p^3.
+    """
+    if kernel not in ("empirical", "expected"):
+        raise ValueError(f"kernel={kernel!r} is not allowed: kernel must be 'empirical' or 'expected'.")
+    train, test = _as_idx(train), _as_idx(test)
+    y_train, y_test = regression_targets(train, p), regression_targets(test, p)
+    if kernel == "empirical":
+        W, V = pytorch_default_init(p, width, seed)
+        K = entk_regression_kernel(W, V, train)
+        K_cross = entk_regression_kernel(W, V, test, train)
+        f0 = lambda x: (V[x[:, 2]] * _preacts(W, x[:, 0], x[:, 1]) ** 2).sum(1)
+        pred = kernel_regression(K, K_cross, y_train, f0(train), f0(test))
+    else:
+        var_w, var_v = 1 / (3 * 2 * p), 1 / (3 * width)
+        K = expected_entk_regression(train, train, width, var_w, 9 / 5, var_v)
+        K_cross = expected_entk_regression(test, train, width, var_w, 9 / 5, var_v)
+        pred = kernel_regression(K, K_cross, y_train)
+    return float(((pred - y_test) ** 2).mean() / (y_test ** 2).mean())
+
+
+def entk_classification(p: int, width: int, train_pairs, test_pairs, seed: int) -> tuple[float, float]:
+    """Thm 4.3 made visible: pNTK-at-init kernel regression on one-hot targets p·e_{(a+b) mod p}.
+
+    Returns (test accuracy of the argmax, test squared loss relative to the zero predictor). ``train_pairs``,
+    ``test_pairs``: integer arrays (n, 2). The prior mean is the initial network.
+    """
+    tr, te = _as_idx(train_pairs), _as_idx(test_pairs)
+    W, V = pytorch_default_init(p, width, seed)
+    K = pntk_kernel(W, V, tr[:, 0], tr[:, 1])
+    K_cross = pntk_kernel(W, V, te[:, 0], te[:, 1], tr[:, 0], tr[:, 1])
+    f0 = lambda x: (V @ (_preacts(W, x[:, 0], x[:, 1]) ** 2).T).T
+    onehot = lambda x: p * torch.nn.functional.one_hot((x[:, 0] + x[:, 1]) % p, p).double()
+    pred = kernel_regression(K, K_cross, onehot(tr), f0(tr), f0(te))
+    y_te = onehot(te)
+    acc = float((pred.argmax(1) == (te[:, 0] + te[:, 1]) % p).double().mean())
+    return acc, float(((pred - y_te) ** 2).mean() / (y_te ** 2).mean())
+
+
+# --------------------------------------------------------------------------------------------------
+# Normalized GD with an underflow-safe cross-entropy gradient (App. A.1, spec §K.4)
+
+
+def safe_cross_entropy_weights(logits: torch.Tensor, labels: torch.Tensor,
+                               mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """∂(mean CE)/∂logits up to a positive per-run factor, computed without underflow (spec §K.4, pitfall 1).
+
+    ``logits`` (R, N, p); ``labels`` (N,) or (R, N); ``mask`` (R, N) bool marks each run's training points
+    (default: all). With logP_ic = log softmax, let m_r = max over run r's training points i and wrong
+    classes c ≠ y_i of logP_ic. Returns (G, log_scale): G_ic = exp(logP_ic − m_r) for c ≠ y_i,
+    G_{i,y_i} = −Σ_{c≠y_i} G_ic (zero off the mask), and log_scale_r = m_r − log n_r, so the true gradient
+    of run r's mean cross-entropy w.r.t. the logits is exp(log_scale_r)·G_r. The largest |G| entry is ≥ 1,
+    so G does not underflow even when the softmax is one-hot to machine precision (where the naive
+    P − Y is exactly 0 and a normalized step would be 0/0). ``log_scale`` lets a regularizer be added exactly.
+    """
+    R, N, p = logits.shape
+    labels = labels.expand(R, N) if labels.dim() == 1 else labels
+    mask = torch.ones(R, N, dtype=torch.bool, device=logits.device) if mask is None else mask
+    logp = torch.log_softmax(logits, dim=-1)
+    excluded = torch.nn.functional.one_hot(labels, p).bool() | ~mask[:, :, None]
+    wrong = logp.masked_fill(excluded, -math.inf)
+    m = wrong.amax(dim=(1, 2))  # (R,)
+    G = torch.exp(wrong - m[:, None, None])  # exp(-inf) = 0 on labels and off the mask
+    G = G - torch.nn.functional.one_hot(labels, p) * G.sum(-1, keepdim=True)
+    return G, m - torch.log(mask.sum(1).to(logits.dtype))
+
+
+def linf_subgradient(params: list[torch.Tensor]) -> list[torch.Tensor]:
+    """A subgradient of ‖θ‖∞ per run (Eq. 2.2's regularizer): sign(θ_i) on the entries achieving the max
+    |θ_i| (over all tensors), split equally among ties — what ``jax.grad`` of ``max(abs(θ))`` returns.
+    Each tensor has a leading run axis R."""
+    R = params[0].shape[0]
+    flat_abs = torch.cat([t.detach().abs().reshape(R, -1) for t in params], dim=1)
+    top = flat_abs.amax(dim=1)  # (R,)
+    out, n_ties = [], torch.zeros(R, dtype=params[0].dtype, device=params[0].device)
+    for t in params:
+        shape = (R,) + (1,) * (t.dim() - 1)
+        hit = (t.detach().abs() == top.view(shape)).to(t.dtype)
+        n_ties = n_ties + hit.reshape(R, -1).sum(1)
+        out.append(torch.sign(t.detach()) * hit)
+    return [g / n_ties.view((R,) + (1,) * (g.dim() - 1)) for g in out]
+
+
+def normalized_step(params: list[torch.Tensor], grads: list[torch.Tensor], lr) -> None:
+    """θ ← θ − η ∇/‖∇‖₂ per run (App. A.1), in place: every run moves exactly Euclidean length η (or not
+    at all where its gradient is exactly zero). ``lr``: float or (R,) tensor."""
+    R = params[0].shape[0]
+    sq = sum((g.reshape(R, -1) ** 2).sum(1) for g in grads)
+    norm = torch.sqrt(sq)
+    factor = torch.where(norm > 0, torch.as_tensor(lr, dtype=norm.dtype) / torch.where(norm > 0, norm, 1.0), 0.0)
+    with torch.no_grad():
+        for t, g in zip(params, grads):
+            t.sub_(factor.view((R,) + (1,) * (t.dim() - 1)) * g)
+
+
+# --------------------------------------------------------------------------------------------------
+# Training-set sizes (App. A)
+
+
+def regression_train_size(p: int) -> int:
+    """n = 2 p^2.25 triples (App. A.1), rounded down."""
+    return int(2 * p ** 2.25)
+
+
+def classification_train_size(p: int, c: float = 2.0) -> int:
+    """n = c · p^{5/3} pairs, c = 2 in App. A.2 (Thm 4.5's sample complexity Õ(p^{5/3})), rounded down."""
+    return int(c * p ** (5 / 3))

@@ -1,0 +1,201 @@
+"""Tests of repro.theory.mohamadi2024 and repro.mohamadi2024 (chapter "Why do you grok?")."""
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from repro import mohamadi2024 as mw
+from repro.theory import mohamadi2024 as th
+
+
+def _net_output(theta, p, h, x):
+    """g(θ; (a, b, c)) for one triple, θ flattened as (W, V): the autograd oracle."""
+    W = theta[: h * 2 * p].view(h, 2 * p)
+    V = theta[h * 2 * p:].view(p, h)
+    z = W[:, x[0]] + W[:, p + x[1]]
+    return (V[x[2]] * z ** 2).sum()
+
+
+def _jacobian(W, V, xs):
+    p, h = V.shape
+    theta = torch.cat([W.reshape(-1), V.reshape(-1)])
+    return torch.stack([torch.autograd.functional.jacobian(lambda t: _net_output(t, p, h, x), theta) for x in xs])
+
+
+def test_regression_entk_matches_autograd():
+    p, h = 5, 6
+    W, V = th.pytorch_default_init(p, h, seed=3)
+    rng = np.random.default_rng(0)
+    xs = rng.integers(0, p, size=(12, 3))
+    xs[1, :2] = xs[0, :2]  # make sure shared a, b and c occur
+    xs[2, 2] = xs[0, 2]
+    J = _jacobian(W, V, xs)
+    K = th.entk_regression_kernel(W, V, xs)
+    assert torch.allclose(K, J @ J.T, rtol=1e-12, atol=1e-12)
+    K_cross = th.entk_regression_kernel(W, V, xs[:4], xs[4:])
+    assert torch.allclose(K_cross, J[:4] @ J[4:].T, rtol=1e-12, atol=1e-12)
+
+
+def test_logit_and_pseudo_ntk_match_autograd():
+    p, h = 5, 7
+    W, V = th.pytorch_default_init(p, h, seed=1)
+    a = np.array([0, 0, 1, 4, 2, 3])
+    b = np.array([1, 2, 1, 4, 2, 0])
+    theta = torch.cat([W.reshape(-1), V.reshape(-1)]).requires_grad_(True)
+
+    def outputs(t):
+        Wt, Vt = t[: h * 2 * p].view(h, 2 * p), t[h * 2 * p:].view(p, h)
+        z = Wt[:, a] + Wt[:, p + b]
+        return (Vt @ z ** 2).T  # (n, p)
+
+    J = torch.autograd.functional.jacobian(outputs, theta)  # (n, p, P)
+    first = J[:, 0]
+    assert torch.allclose(th.entk_logit_kernel(W, V, a, b), first @ first.T, rtol=1e-12, atol=1e-12)
+    pseudo = J.sum(1) / math.sqrt(p)
+    assert torch.allclose(th.pntk_kernel(W, V, a, b), pseudo @ pseudo.T, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("p", range(3, 14))
+def test_fourier_construction_is_exact(p):
+    a, b = th.all_pairs(p)
+    target = p * (np.arange(p)[None, :] == ((a + b) % p)[:, None])
+    versions = [False, True] if p % 2 else [False]
+    for halved in versions:
+        W, V = th.fourier_construction(p, halved=halved)
+        h = 4 * p - 3 if halved else 8 * p
+        assert W.shape == (h, 2 * p) and V.shape == (p, h)
+        # the API contract, literally: V (W x)^2 = p·onehot((a + b) mod p) for x = concat(onehot a, onehot b)
+        x = np.concatenate([np.eye(p)[a], np.eye(p)[b]], axis=1).T  # (2p, p^2)
+        assert np.abs(V @ (W @ x) ** 2 - target.T).max() < 1e-9
+        assert th.linf_norm(W, V) == pytest.approx(1.0, abs=1e-12)
+        assert th.normalized_margin(W, V, a, b, (a + b) % p) == pytest.approx(p, rel=1e-9)
+
+
+def test_halved_construction_needs_odd_p():
+    with pytest.raises(ValueError, match="halved"):
+        th.fourier_construction(8, halved=True)
+    with pytest.raises(ValueError, match="p"):
+        th.fourier_construction(1)
+
+
+def test_duplication_keeps_function_and_shrinks_norm():
+    p = 7
+    W, V = th.fourier_construction(p)
+    a, b = th.all_pairs(p)
+    for r in (2, 8):
+        W2, V2 = th.duplicate_neurons(W, V, r)
+        assert W2.shape == (8 * p * r, 2 * p)
+        assert np.abs(th.quadratic_net(W2, V2, a, b) - th.quadratic_net(W, V, a, b)).max() < 1e-10
+        assert th.linf_norm(W2, V2) == pytest.approx(r ** (-1 / 3), rel=1e-12)
+
+
+@pytest.mark.parametrize("n", [60, 110])
+def test_entk_singular_iff_width_times_3p_minus_2_below_n(n):
+    p = 5  # per-neuron rank 3p - 2 = 13
+    x = th.all_triples(p)[np.random.default_rng(n).permutation(p ** 3)[:n]]
+    for h in range(2, 14):
+        W, V = th.pytorch_default_init(p, h, seed=h)
+        ev = torch.linalg.eigvalsh(th.entk_regression_kernel(W, V, x))
+        rank = int((ev > 1e-10 * ev[-1]).sum())
+        assert rank == th.entk_rank_bound(p, h, n)
+        assert (rank < n) == (h * (3 * p - 2) < n)
+
+
+def test_expected_entk_matches_monte_carlo():
+    p, h = 3, 400
+    x = th.all_triples(p)[[0, 1, 3, 4, 13, 26]]
+    mc = sum(th.entk_regression_kernel(*th.pytorch_default_init(p, h, seed=s), x) for s in range(200)) / 200
+    var_w, var_v = 1 / (3 * 2 * p), 1 / (3 * h)
+    expected = th.expected_entk_regression(x, x, h, var_w, 9 / 5, var_v)
+    assert torch.allclose(mc, expected, rtol=0.05, atol=0.02 * float(expected.max()))
+
+
+def test_normalized_step_has_length_lr():
+    torch.manual_seed(0)
+    params = [torch.randn(3, 4, 5, dtype=torch.float64), torch.randn(3, 2, 4, dtype=torch.float64)]
+    grads = [torch.randn_like(t) for t in params]
+    grads[0][2] = 0
+    grads[1][2] = 0  # run 2 has a zero gradient: it must not move (no 0/0)
+    before = [t.clone() for t in params]
+    th.normalized_step(params, grads, 10.0)
+    moved = torch.sqrt(sum(((t - t0) ** 2).reshape(3, -1).sum(1) for t, t0 in zip(params, before)))
+    assert torch.allclose(moved, torch.tensor([10.0, 10.0, 0.0], dtype=torch.float64), atol=1e-12)
+
+
+def test_normalized_gd_training_step_length():
+    cfg = mw.ClassificationConfig(p=5, width_factor=2, n_coeffs=(1.0,), steps=1, eval_every=1)
+    W0, V0 = mw.init_runs(5, 10, [0], [1.0])
+    res = mw.train_classification(cfg)
+    dist = math.sqrt(((res.final_W - W0.numpy()) ** 2).sum() + ((res.final_V - V0.numpy()) ** 2).sum())
+    assert dist == pytest.approx(cfg.lr, rel=1e-12)
+
+
+def test_safe_cross_entropy_weights():
+    torch.manual_seed(1)
+    logits = torch.randn(2, 6, 4, dtype=torch.float64, requires_grad=True)
+    labels = torch.tensor([0, 1, 2, 3, 0, 1])
+    mask = torch.tensor([[1, 1, 1, 1, 0, 0], [1, 0, 1, 0, 1, 1]], dtype=torch.bool)
+    G, log_scale = th.safe_cross_entropy_weights(logits.detach(), labels, mask)
+    for r in range(2):
+        ce = torch.nn.functional.cross_entropy(logits[r][mask[r]], labels[mask[r]])
+        (true,) = torch.autograd.grad(ce, logits)
+        assert torch.allclose(torch.exp(log_scale[r]) * G[r], true[r], atol=1e-14)
+    # far in the underflow regime the naive softmax gradient is exactly zero; the safe weights are not
+    big = 1e4 * torch.nn.functional.one_hot(labels, 4).double()[None]
+    naive = torch.softmax(big, -1) - torch.nn.functional.one_hot(labels, 4)
+    assert float(naive.abs().max()) == 0.0
+    G, _ = th.safe_cross_entropy_weights(big + 0.1 * torch.randn_like(big), labels)
+    assert float(G.abs().max()) >= 1.0 and torch.isfinite(G).all()
+
+
+def test_manual_backward_matches_autograd():
+    p, h = 5, 6
+    W, V = mw.init_runs(p, h, [0, 1], [1.0, 0.5])
+    a, b = (torch.as_tensor(v) for v in th.all_pairs(p))
+    G = torch.randn(2, p * p, p, dtype=torch.float64)
+    Wg, Vg = W.clone().requires_grad_(True), V.clone().requires_grad_(True)
+    gW, gV = torch.autograd.grad(mw.forward_pairs(Wg, Vg, a, b), [Wg, Vg], G)
+    z = W[:, :, a] + W[:, :, p + b]
+    mW, mV = mw.backward_pairs(W, V, z, G, torch.nn.functional.one_hot(a, p).double(),
+                               torch.nn.functional.one_hot(b, p).double())
+    assert torch.allclose(gW, mW, atol=1e-12) and torch.allclose(gV, mV, atol=1e-12)
+
+
+def test_linf_subgradient_splits_ties():
+    W = torch.tensor([[[1.0, -3.0], [3.0, 0.5]]], dtype=torch.float64)
+    V = torch.tensor([[[-3.0, 1.0]]], dtype=torch.float64)
+    gW, gV = th.linf_subgradient([W, V])
+    assert torch.equal(gW, torch.tensor([[[0.0, -1 / 3], [1 / 3, 0.0]]], dtype=torch.float64))
+    assert torch.equal(gV, torch.tensor([[[-1 / 3, 0.0]]], dtype=torch.float64))
+
+
+def test_kernel_predictor_is_no_better_than_zero():
+    p = 5
+    x = th.all_triples(p)
+    idx = np.random.default_rng(0).permutation(p ** 3)
+    rel = th.entk_regression(p, 4 * p, x[idx[:60]], x[idx[60:]], seed=0)
+    assert rel > 0.5  # Thm 3.4's bound; the zero predictor scores exactly 1
+    with pytest.raises(ValueError, match="kernel"):
+        th.entk_regression(p, 4 * p, x[:5], x[5:], seed=0, kernel="gaussian")
+
+
+def test_regression_training_smoke():
+    cfg = mw.RegressionConfig(p=5, init_scales=(0.5, 0.25), steps=20, eval_every=10, ntk_points=30, ntk_every=10)
+    res = mw.train_regression(cfg)
+    assert res.train_loss.shape == (2, 3) and res.ntk_change.shape == (2, 3)
+    assert np.all(res.train_loss[:, -1] < res.train_loss[:, 0])
+    assert res.test_loss[0, 0] == pytest.approx(1.0, abs=0.05)  # tiny init ≈ the zero predictor
+
+
+def test_configs_reject_bad_input():
+    with pytest.raises(ValueError, match="p"):
+        mw.ClassificationConfig(p=12)
+    with pytest.raises(ValueError, match="init_scales"):
+        mw.ClassificationConfig(p=11, n_coeffs=(1.0, 2.0))
+    with pytest.raises(ValueError, match="n_coeffs"):
+        mw.ClassificationConfig(p=5, n_coeffs=(5.0,))
+    with pytest.raises(ValueError, match="linf_reg"):
+        mw.RegressionConfig(linf_reg=-1.0)
+    with pytest.raises(ValueError, match="device"):
+        mw.RegressionConfig(device="tpu")
