@@ -1,0 +1,344 @@
+"""Phase diagrams of the toy model of Liu et al. 2022 (Fig. 6; spec §3.1 and §4 "Fig. 6").
+
+Each panel is one batched sweep (:func:`repro.sweep.sweep`) over decoder learning rate (x) and a second
+knob (y): the representation learning rate in panel (a), the decoder weight decay in (b)–(d). Every
+cell is classified into comprehension / grokking / memorization / confusion by the rule of Table 1
+(:class:`repro.phases.PhaseRule`). All cells of a panel share one seed, hence one split, one set of
+templates and one initialization, as in the official sweeps (spec §3.1).
+
+Paper scale (:meth:`ToyPhaseConfig.paper`) is the official grid and budget of 10^5 steps.
+
+Book scale (:meth:`ToyPhaseConfig.for_scale`) compresses time: every learning rate (representation and
+decoder) is multiplied by ``time_scale`` = 5 and the step budget and the comprehension gap are divided
+by it. For Adam, whose step length is proportional to its learning rate, a run with learning rates
+k·η for n/k steps follows roughly the path of a run with η for n steps; AdamW's decoupled decay
+(a factor 1 − lr·wd per step) is compressed the same way, so the weight-decay axis is unchanged. A
+book cell at decoder lr k·η is therefore compared with the official cell at η. The approximation
+breaks for the largest learning rates (Adam at lr ≥ 10^-2 no longer follows gradient flow), which the
+chapter reports as a deviation. The grids are coarser (6 × 6 cells of the official grids).
+
+Used by ``book/liu2022_phase_diagrams.ipynb``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .models import EmbedMLPConfig
+from .phases import PhaseRule, phase_counts
+from .plotting import PHASES, plot_phase_diagram
+from .scale import by_scale
+from .sweep import sweep
+from .tasks import BinaryOpTask, Split, TaskData, build_task_data
+from .train import TrainConfig
+from .validation import check_choice, check_fraction, check_int, check_real
+
+PANELS = ("a", "b", "c", "d")
+PANEL_TITLES = {
+    "a": "(a) addition, regression, decoder wd 0",
+    "b": "(b) addition, regression",
+    "c": "(c) addition, classification",
+    "d": "(d) S3 (permutations), regression",
+}
+PHASE_LETTERS = {"C": "comprehension", "G": "grokking", "M": "memorization", "X": "confusion"}
+
+
+def _log_grid(lo: float, hi: float, n: int) -> tuple[float, ...]:
+    return tuple(float(v) for v in 10 ** np.linspace(lo, hi, n))
+
+
+_PAPER_LRS = _log_grid(-5, -2, 16)  # spec §4 Fig. 6 table: decoder lr 10^linspace(-5,-2,16)
+
+# Official phase maps, derived in the spec (§4 "Target phase maps") from the HDF5 files of the paper's
+# Fig. 6 (ejmichaud/grokking-squared, phase_diagram_plot/*.h5) with the official rule of §3.1.
+# Rows: y values (top = first); columns: decoder lr. C/G/M/X = comprehension/grokking/memorization/confusion.
+_OFFICIAL_ROWS = {
+    "b": """GGGGGCCCMMMMMMMM GGGGGCCCMMMMMMMM GGGGGCCCMMMMMMMM GGGGGCCCMMMMMMMX GGGGGGCCMMMMMXXX
+            GGGGGGGCCMMMXXXX GGGGGGGGCXXXXXXX GGGGGGGGGXXXXXXX MGGGGGGGMMXXXXXX MMMMMGGGMMMXXXXX
+            MMMMMMMMMMXXXXXX""",
+    "c": """GCCCCCCCCCMMMMMM GCCCCCCCCCMMMMMM GGGGCCCCCCCMMMMM GGGGGGGGGCCCCMMC GGGGGGGGGGGGGGGM
+            GGGGGGGGGGGGGGMM GGGGGGGGGGGGGMMM GGGGGGGGGGGGGMXX MMMMGGGGGGGGGMXX MMMMMMGGGGGGMMXX
+            XXMMMMMMMMMMMXXX""",
+    "d": """CCCCCCCMMMMMMMMM CCCCCCCGMMMMMMMM CCCCCCCGMMMMMMMM CCCCCCCGGGMMMMMM CCCCCCCGMGGMMMMM
+            CCCCCCCCGGMGGGGM CCCCCCCCCGGGMMMM CCCCCCCCCCCCCCGG CCGGGGCCCCCGGGMM GGGGGMMMMMMMMMMM
+            MMMMXXMXMXXXXXXX""",
+    # (a): rows representation lr 10^-2 (top) down to 10^-5; columns decoder lr 10^-5 ... 10^-2
+    "a": """GGGGGCCCCCCCM GGGGGCCCCCMMM GGGGCCCCCMMMM GGGGCCCCMMMMM GGGGCCMMMMMMM GGGCCMMMMMMMM
+            GGCCMMMMMMMMM GGCMMMMMMMMMM GCMMMMMMMMMMM GMMMMMMMMMMMM MMMMMMMMMMMMM MMMMMMMMMMMMM
+            MMMMMMMMMMMMM""",
+}
+_OFFICIAL_Y = {
+    "a": _log_grid(-2, -5, 13),  # representation lr, top row first
+    "b": tuple(float(v) for v in range(11)),  # decoder wd 0..10
+    "c": tuple(float(v) for v in range(0, 21, 2)),  # decoder wd 0, 2, ..., 20
+    "d": (0.0, 1.0, 2.0, 3.0, 5.0, 10.0, 20.0, 30.0, 50.0, 100.0, 200.0),
+}
+_OFFICIAL_X = {"a": _log_grid(-5, -2, 13), "b": _PAPER_LRS, "c": _PAPER_LRS, "d": _PAPER_LRS}
+OFFICIAL_COUNTS = {  # spec §4 Fig. 6, "counts" lines
+    "a": {"comprehension": 29, "grokking": 31, "memorization": 109, "confusion": 0},
+    "b": {"comprehension": 17, "grokking": 60, "memorization": 60, "confusion": 39},
+    "c": {"comprehension": 30, "grokking": 85, "memorization": 50, "confusion": 11},
+    "d": {"comprehension": 73, "grokking": 31, "memorization": 62, "confusion": 10},
+}
+
+
+@dataclass(frozen=True)
+class OfficialMap:
+    """The paper's phase map of one panel (from the official data): phases (ny, nx) with its axes."""
+
+    panel: str
+    phases: np.ndarray
+    x_values: tuple[float, ...]  # decoder lr
+    y_values: tuple[float, ...]
+
+    def at(self, lr_dec: float, y: float, log_y: bool) -> str:
+        """Phase of the official cell nearest to (lr_dec, y) (log distance in lr, and in y when ``log_y``)."""
+        i = int(np.argmin(np.abs(np.log10(self.x_values) - np.log10(lr_dec))))
+        ys = np.log10(self.y_values) if log_y else np.asarray(self.y_values)
+        j = int(np.argmin(np.abs(ys - (np.log10(y) if log_y else y))))
+        return str(self.phases[j, i])
+
+
+def official_map(panel: str) -> OfficialMap:
+    check_choice("panel", panel, PANELS)
+    rows = _OFFICIAL_ROWS[panel].split()
+    phases = np.array([[PHASE_LETTERS[c] for c in row] for row in rows], dtype=object)
+    assert phases.shape == (len(_OFFICIAL_Y[panel]), len(_OFFICIAL_X[panel]))
+    return OfficialMap(panel, phases, _OFFICIAL_X[panel], _OFFICIAL_Y[panel])
+
+
+@dataclass(frozen=True)
+class ToyPhaseConfig:
+    """One panel of Fig. 6. Defaults are panel (b) at the paper's settings; use :meth:`paper` /
+    :meth:`for_scale` to get any panel."""
+
+    panel: str = "b"
+    operation: str = "addition"  # (a)-(c): p = 10 addition; (d): S3 (App. H)
+    target: str = "regression"  # (c) is classification (CE)
+    n_train: int = 45  # spec §3: 45/10 split; S3: 24/12
+    seed: int = 58  # one seed per diagram (spec §4 Fig. 6): regression 58, classification 6, S3 0
+    lr_dec_values: tuple[float, ...] = _PAPER_LRS  # x axis: 10^linspace(-5,-2,16) (official HDF5)
+    y_values: tuple[float, ...] = _OFFICIAL_Y["b"]  # decoder wd (b-d) or representation lr (a)
+    lr_repr: float = 1e-3  # spec §4 Fig. 6: embedding lr 1e-3 in (b)-(d); unused in (a)
+    repr_init_scale: float = 1.0  # embeddings U[-s/2, s/2], s = 1 (spec §3); S3 latent s = 0.1
+    steps: int = 100_000  # budget 10^5 steps (App. A, Table 1)
+    gap: int = 1000  # comprehension: val step - train step < 10^3 (Table 1)
+    threshold: float = 0.9  # 90 % train / val accuracy (Table 1)
+    time_scale: float = 1.0  # book scale: all lrs x k, budget and gap / k (see module docstring)
+    eval_every: int = 1  # the official code logs every step
+
+    def __post_init__(self):
+        check_choice("panel", self.panel, PANELS)
+        check_choice("operation", self.operation, ("addition", "s3"))
+        check_choice("target", self.target, ("regression", "classification"))
+        check_int("n_train", self.n_train, minimum=1)
+        check_int("seed", self.seed, minimum=0)
+        for name in ("lr_dec_values", "y_values"):
+            values = getattr(self, name)
+            if not isinstance(values, tuple) or len(values) == 0:
+                raise ValueError(f"{name}={values!r} is not allowed: it must be a non-empty tuple of numbers.")
+            for v in values:
+                check_real(name, v, nonnegative=True)
+        for v in self.lr_dec_values:
+            check_real("lr_dec_values", v, positive=True)
+        if self.panel == "a":
+            for v in self.y_values:
+                check_real("y_values (representation lr)", v, positive=True)
+        check_real("lr_repr", self.lr_repr, positive=True)
+        check_real("repr_init_scale", self.repr_init_scale, positive=True)
+        check_int("steps", self.steps, minimum=1)
+        check_int("gap", self.gap, minimum=0)
+        check_fraction("threshold", self.threshold)
+        check_real("time_scale", self.time_scale, positive=True)
+        check_int("eval_every", self.eval_every, minimum=1)
+
+    @property
+    def y_field(self) -> str:
+        return "lr_repr" if self.panel == "a" else "wd_dec"
+
+    @property
+    def y_label(self) -> str:
+        return "representation learning rate" if self.panel == "a" else "decoder weight decay"
+
+    @property
+    def paper_steps(self) -> int:
+        """The budget in paper-equivalent steps (steps x time_scale)."""
+        return int(round(self.steps * self.time_scale))
+
+    @classmethod
+    def paper(cls, panel: str) -> "ToyPhaseConfig":
+        """The official grid, seed and budget of panel (a), (b), (c) or (d) (spec §4 Fig. 6 table)."""
+        check_choice("panel", panel, PANELS)
+        base = cls(panel=panel, lr_dec_values=_OFFICIAL_X[panel], y_values=_OFFICIAL_Y[panel])
+        if panel == "c":
+            return replace(base, target="classification", seed=6)
+        if panel == "d":
+            return replace(base, operation="s3", n_train=24, seed=0, repr_init_scale=0.1)
+        return base
+
+    @classmethod
+    def book(cls, panel: str) -> "ToyPhaseConfig":
+        """6 x 6 cells of the official grid, time compressed 5x: 3,000 steps (= 1.5 x 10^4 paper steps)."""
+        paper = cls.paper(panel)
+        k = 5.0
+        lrs = _log_grid(-5, -2, 6) if panel != "a" else _log_grid(-4.5, -2, 6)
+        ys = {"a": _log_grid(-2, -4.5, 6), "b": (0.0, 2.0, 4.0, 6.0, 8.0, 10.0),
+              "c": (0.0, 4.0, 8.0, 12.0, 16.0, 20.0), "d": (0.0, 3.0, 10.0, 30.0, 100.0, 200.0)}[panel]
+        return replace(paper, lr_dec_values=lrs, y_values=ys, steps=3000, gap=200, time_scale=k)
+
+    @classmethod
+    def for_scale(cls, panel: str) -> "ToyPhaseConfig":
+        book = cls.book(panel)
+        smoke = replace(book, lr_dec_values=book.lr_dec_values[::2], y_values=book.y_values[::2], steps=300, gap=20)
+        return by_scale(book=book, paper=cls.paper(panel), smoke=smoke)
+
+    def task_data(self) -> TaskData:
+        task = BinaryOpTask("addition", 10) if self.operation == "addition" else BinaryOpTask("s3")
+        return build_task_data(task, Split(train_count=self.n_train, data_seed=self.seed), target=self.target)
+
+    def model_config(self) -> EmbedMLPConfig:
+        d_out = 30 if self.target == "regression" else 19  # templates in R^30, or 2p - 1 = 19 classes
+        if self.operation == "s3":  # 3x3 matrices, decoder input E_a E_b flattened (App. H, spec §4 Fig. 6)
+            return EmbedMLPConfig(n_symbols=6, d_embed=9, combine="matmul", d_out=d_out)
+        return EmbedMLPConfig(n_symbols=10, d_embed=1, combine="sum", d_out=d_out)
+
+    def train_config(self) -> TrainConfig:
+        k = self.time_scale
+        return TrainConfig(steps=self.steps, lr_repr=self.lr_repr * k, lr_dec=1e-4, init_seed=self.seed,
+                           repr_init_scale=self.repr_init_scale, eval_every=self.eval_every)
+
+    def rule(self) -> PhaseRule:
+        return PhaseRule(self.threshold, self.threshold, gap=self.gap, budget=self.steps)
+
+
+@dataclass
+class PhaseDiagram:
+    """A swept panel: phases (ny, nx) and the first steps to 90 % train / val accuracy (-1: never)."""
+
+    config: ToyPhaseConfig
+    phases: np.ndarray
+    train_steps: np.ndarray
+    val_steps: np.ndarray
+
+    def counts(self) -> dict[str, int]:
+        return phase_counts(self.phases)
+
+    def official_phases(self) -> np.ndarray:
+        """The official phase at each of our cells (nearest official cell at paper-equivalent lrs)."""
+        cfg, off = self.config, official_map(self.config.panel)
+        out = np.empty(self.phases.shape, dtype=object)
+        for j, y in enumerate(cfg.y_values):
+            for i, lr in enumerate(cfg.lr_dec_values):
+                out[j, i] = off.at(lr, y, log_y=cfg.panel == "a")
+        return out
+
+    def agreement(self) -> float:
+        """Fraction of our cells whose phase equals the official phase at the same (paper-equivalent) cell."""
+        return float((self.phases == self.official_phases()).mean())
+
+    def fraction(self, phase: str, rows: slice = slice(None), cols: slice = slice(None)) -> float:
+        """Fraction of the cells in a block (rows = y index, cols = x index) that are in ``phase``."""
+        check_choice("phase", phase, PHASES)
+        return float((self.phases[rows, cols] == phase).mean())
+
+
+def _ordered(phases: np.ndarray, y_values) -> np.ndarray:
+    """Rows sorted by increasing y (weight decay or representation lr)."""
+    return np.asarray(phases, dtype=object)[np.argsort(np.asarray(y_values, dtype=float), kind="stable")]
+
+
+def corner_fraction(phases: np.ndarray, y_values, phase: str, corner: str) -> float:
+    """Fraction of ``phase`` in a corner block at high decoder lr: the right half of the columns and
+    the lowest (``"top_right"``: small weight decay) or highest (``"bottom_right"``) third of the rows
+    (at least two rows), rows ordered by y. The paper's §4.1 (ii)/(iii) name these corners."""
+    check_choice("phase", phase, PHASES)
+    check_choice("corner", corner, ("top_right", "bottom_right"))
+    rows = _ordered(phases, y_values)
+    n_rows = max(2, -(-rows.shape[0] // 3))
+    n_cols = -(-rows.shape[1] // 2)
+    block = rows[:n_rows, -n_cols:] if corner == "top_right" else rows[-n_rows:, -n_cols:]
+    return float((block == phase).mean())
+
+
+def sandwich_columns(phases: np.ndarray, y_values) -> int:
+    """Columns (one decoder lr each) in which, with increasing y (weight decay), a comprehension cell is
+    followed by a grokking cell and then a memorization cell: grokking sandwiched between the two
+    (§4.1 (iv))."""
+    rows = _ordered(phases, y_values)
+    count = 0
+    for col in rows.T:
+        seq = [p for p in col if p in ("comprehension", "grokking", "memorization")]
+        c = next((i for i, p in enumerate(seq) if p == "comprehension"), None)
+        if c is None:
+            continue
+        g = next((i for i in range(c + 1, len(seq)) if seq[i] == "grokking"), None)
+        if g is not None and any(p == "memorization" for p in seq[g + 1 :]):
+            count += 1
+    return count
+
+
+def generalizing_fraction_fast_decoder(phases: np.ndarray, lr_dec_values, lr_repr_values) -> float:
+    """Panel (a): fraction of the cells with decoder lr >= representation lr that generalize
+    (comprehension or grokking). The paper's data: none do."""
+    x = np.asarray(lr_dec_values, dtype=float)[None, :]
+    y = np.asarray(lr_repr_values, dtype=float)[:, None]
+    fast = x >= y * (1 - 1e-9)
+    ph = np.asarray(phases, dtype=object)
+    return float(np.isin(ph[fast], ["comprehension", "grokking"]).mean())
+
+
+def run_phase_diagram(cfg: ToyPhaseConfig, progress: bool | None = None) -> PhaseDiagram:
+    """Train every cell of one panel as one batched program and classify it."""
+    k = cfg.time_scale
+    axes = {cfg.y_field: [v * k if cfg.y_field == "lr_repr" else v for v in cfg.y_values],
+            "lr_dec": [v * k for v in cfg.lr_dec_values]}
+    result = sweep(cfg.model_config(), cfg.task_data(), cfg.train_config(), axes, label=f"liu2022_fig6{cfg.panel}",
+                   progress=progress)
+    rule = cfg.rule()
+    tr = result.first_steps("train_acc", cfg.threshold)
+    te = result.first_steps("val_acc", cfg.threshold)
+    tr = np.where((tr >= 0) & (tr < cfg.steps), tr, -1)
+    te = np.where((te >= 0) & (te < cfg.steps), te, -1)
+    return PhaseDiagram(cfg, result.phases(rule), tr, te)
+
+
+def phase_letters(phases: np.ndarray) -> list[str]:
+    """Rows of one-letter phase codes (C/G/M/X), for printing a map."""
+    inverse = {v: k for k, v in PHASE_LETTERS.items()}
+    return [" ".join(inverse[p] for p in row) for row in np.asarray(phases, dtype=object)]
+
+
+def plot_phase_diagrams(diagrams: dict[str, PhaseDiagram], *, official: bool = False):
+    """Fig. 6: one phase map per panel (x: decoder lr; y: representation lr or decoder weight decay).
+
+    Book-scale axes show the paper-equivalent learning rates (actual lr / time_scale), so the maps line
+    up with the paper's. With ``official=True`` a second row shows the official maps for comparison.
+    """
+    n = len(diagrams)
+    rows = 2 if official else 1
+    fig, axes = plt.subplots(rows, n, figsize=(3.3 * n + 1.6, 3.1 * rows), squeeze=False)
+    for col, (panel, d) in enumerate(diagrams.items()):
+        cfg = d.config
+        suffix = "" if cfg.time_scale == 1 else f"\nours: {cfg.steps:,} steps at lr x{cfg.time_scale:g}"
+        for row in range(rows):
+            ax = axes[row, col]
+            if row == 0:
+                phases, xs, ys, title = d.phases, cfg.lr_dec_values, cfg.y_values, PANEL_TITLES[panel] + suffix
+            else:
+                off = official_map(panel)
+                phases, xs, ys, title = off.phases, off.x_values, off.y_values, f"official {panel}: 10^5 steps"
+            order = np.argsort(ys)  # pcolormesh wants increasing y; (b)-(d) are flipped below
+            phases = np.asarray(phases, dtype=object)[order]
+            ys = np.asarray(ys, dtype=float)[order]
+            uneven = panel == "d"  # wd 0 ... 200 on a ragged grid: draw rows evenly, label them by value
+            y_plot = np.arange(len(ys), dtype=float) if uneven else ys
+            plot_phase_diagram(phases, xs, y_plot, ax=ax, xlabel="decoder lr (paper-equivalent)" if row == 0 else "decoder lr",
+                               ylabel=cfg.y_label, title=title, logy=panel == "a", legend=col == n - 1 and row == 0)
+            if uneven:
+                ax.set_yticks(y_plot, [f"{v:g}" for v in ys])
+            if panel != "a":  # weight decay increases downward, as in the paper (imshow default)
+                ax.invert_yaxis()
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,363 @@
+"""Beyond the toy model: Liu et al. 2022 Fig. 7 (transformer on modular addition) and Fig. 8 (images).
+
+* :class:`TransformerGrokConfig` / :func:`run_transformer` — a transformer on (a + b) mod p trained with
+  separate optimizer groups for the embeddings (lr 1e-3, no decay) and the rest ("decoder": lr 2e-4,
+  weight decay 1), as in the Fig. 1 / Fig. 7 runs (spec §4 "Fig. 1", "Fig. 7"). It records the
+  token embeddings along training and reports the PCA effective dimension e^S (spec §1.5) at every
+  logged step. Several seeds train together (leading run axis; each run has its own split and init).
+  The paper-scale config also carries the Fig. 7 (right) phase-diagram grid (decoder lr x decoder wd),
+  run by :func:`run_transformer_phase_diagram`.
+* :class:`ImageGrokConfig` / :func:`run_image_phase_diagram` — an MLP on 1,000 images with every
+  parameter's initialization multiplied by alpha = 8, MSE on one-hot targets (App. J, spec §4 Fig. 8).
+  The grid is last-layer ("decoder") learning rate x weight decay of the whole model; the grokking
+  curve of Fig. 8(a) is the cell at the paper's lr 1e-3. The book default is scikit-learn's 8x8 digits,
+  a **substitute dataset** (spec §10); the paper scale reads MNIST IDX files from ``REPRO_MNIST_DIR``.
+
+Used by ``book/liu2022_transformer_and_images.ipynb``.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .datasets import image_task_data
+from .metrics import circle_order, explained_variance_entropy, pca
+from .models import MLPConfig, TransformerConfig
+from .phases import PhaseRule, classify_history
+from .plotting import PHASES, TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_training_curves
+from .scale import by_scale
+from .sweep import expand_grid, split_masks
+from .tasks import BinaryOpTask, Split, TaskData, build_task_data
+from .train import History, TrainConfig, train
+from .validation import check_choice, check_fraction, check_int, check_real
+
+
+def _check_values(name: str, values, *, positive: bool):
+    if not isinstance(values, tuple) or len(values) == 0:
+        raise ValueError(f"{name}={values!r} is not allowed: it must be a non-empty tuple of numbers.")
+    for v in values:
+        check_real(name, v, positive=positive, nonnegative=not positive)
+
+
+# --------------------------------------------------------------------------------------------------
+# Fig. 7: transformer on modular addition
+
+
+@dataclass(frozen=True)
+class TransformerGrokConfig:
+    p: int = 59  # spec §4 Fig. 1 / §7 #12: p = m = 59 for Figs 1 and 7 (text says 53)
+    train_fraction: float = 0.8  # spec §4 Fig. 1: split_ratio 0.8 of all p^2 ordered pairs
+    d_model: int = 256  # 256-d embeddings (§4.2; latent_dim 256)
+    n_heads: int = 1  # nn.TransformerEncoderLayer(nhead=1) (spec §4 Fig. 1)
+    d_mlp: int = 128  # decoder_width (FFN dim) 128 (spec §4 Fig. 1)
+    n_layers: int = 2  # decoder_depth default 2 (spec: [UNKNOWN] for the April-2022 runs; use 2)
+    lr_repr: float = 1e-3  # lr_rep (spec §4 Fig. 1)
+    lr_dec: float = 2e-4  # lr_decoder (spec §4 Fig. 1)
+    wd_dec: float = 1.0  # decoder weight_decay 1.0 (spec §4 Fig. 1)
+    wd_repr: float = 0.0  # "zero weight decay" on embeddings (§4.2; spec §7 #13: the code's 0.01 is a quirk)
+    steps: int = 20_000  # 20,000 steps (spec §4 Fig. 1)
+    eval_every: int = 20  # embeddings logged every 20 steps (spec §4 Fig. 7)
+    n_seeds: int = 100  # Fig. 7 left: "evaluated over 100 seeds"
+    first_seed: int = 1  # seed 1 (spec §4 Fig. 1); seeds first_seed, first_seed + 1, ...
+    threshold: float = 0.99  # memorization / generalization steps: acc > 99 % (spec §4 Fig. 7)
+    # Fig. 7 right: decoder lr x decoder wd (phasegrok/definitions.py, spec §4 Fig. 7)
+    phase_lr_dec_values: tuple[float, ...] = tuple(float(v) for v in 10 ** np.linspace(-9, -1, 15))
+    phase_wd_values: tuple[float, ...] = tuple(float(v) for v in np.exp(np.linspace(-4, 3, 19)))
+    phase_steps: int = 100_000  # 10^5 epochs (full batch: steps)
+    phase_threshold: float = 0.95  # [UNKNOWN] in the paper; App. J's "instead of 95 %" suggests 95 %
+    phase_gap: int = 1000  # Table 1
+
+    def __post_init__(self):
+        BinaryOpTask("modular_addition", self.p)  # p must be prime
+        check_fraction("train_fraction", self.train_fraction)
+        for name in ("d_model", "n_heads", "d_mlp", "n_layers", "steps", "eval_every", "n_seeds", "phase_steps"):
+            check_int(name, getattr(self, name), minimum=1)
+        if self.d_model % self.n_heads:
+            raise ValueError(f"d_model={self.d_model} is not allowed: it must be divisible by n_heads={self.n_heads}.")
+        for name in ("lr_repr", "lr_dec"):
+            check_real(name, getattr(self, name), positive=True)
+        for name in ("wd_repr", "wd_dec"):
+            check_real(name, getattr(self, name), nonnegative=True)
+        check_int("first_seed", self.first_seed, minimum=0)
+        check_fraction("threshold", self.threshold)
+        check_fraction("phase_threshold", self.phase_threshold)
+        check_int("phase_gap", self.phase_gap, minimum=0)
+        _check_values("phase_lr_dec_values", self.phase_lr_dec_values, positive=True)
+        _check_values("phase_wd_values", self.phase_wd_values, positive=False)
+
+    @classmethod
+    def for_scale(cls) -> "TransformerGrokConfig":
+        """Paper: the defaults. Book: p = 31, a 1-layer width-48 transformer, both lrs x 5, 2 seeds."""
+        book = cls(p=31, d_model=48, d_mlp=96, n_layers=1, lr_repr=5e-3, lr_dec=1e-3, steps=1200, n_seeds=2)
+        smoke = replace(book, p=11, d_model=16, d_mlp=32, steps=60, eval_every=10, n_seeds=2)
+        return by_scale(book=book, paper=cls(), smoke=smoke)
+
+    @property
+    def seeds(self) -> list[int]:
+        return list(range(self.first_seed, self.first_seed + self.n_seeds))
+
+    def task_data(self) -> TaskData:
+        return build_task_data(BinaryOpTask("modular_addition", self.p),
+                               Split(train_fraction=self.train_fraction, data_seed=self.first_seed))
+
+    def model_config(self) -> TransformerConfig:
+        # Inputs are the two tokens (a, b), no operation token (§4.2: "we do not encode the operation
+        # symbols"). Pre-LayerNorm blocks as the official nn.TransformerEncoderLayer(norm_first=True).
+        return TransformerConfig(d_vocab=self.p, n_ctx=2, d_model=self.d_model, n_heads=self.n_heads,
+                                 d_head=self.d_model // self.n_heads, d_mlp=self.d_mlp, n_layers=self.n_layers,
+                                 d_vocab_out=self.p, act_fn="relu", normalization_type="LN")
+
+    def train_config(self, steps: int | None = None) -> TrainConfig:
+        return TrainConfig(steps=self.steps if steps is None else steps, lr_repr=self.lr_repr, lr_dec=self.lr_dec,
+                           wd_repr=self.wd_repr, wd_dec=self.wd_dec, eval_every=self.eval_every,
+                           init_seed=self.first_seed)
+
+
+def standardized_effective_dimension(embeddings: np.ndarray) -> float:
+    """e^S of the PCA of token embeddings (p, d), each token's row standardized first (official
+    ``standardize``: subtract the row mean over its dims, divide by the row std; spec §4 Fig. 1, §1.5)."""
+    x = np.asarray(embeddings, dtype=np.float64)
+    x = (x - x.mean(axis=1, keepdims=True)) / x.std(axis=1, keepdims=True)
+    return float(np.exp(explained_variance_entropy(pca(x)[1])))
+
+
+def fourier_circle(embeddings: np.ndarray, p: int) -> tuple[int, float]:
+    """The embeddings' strongest Fourier frequency k and how well they form an ordered circle in its plane.
+
+    The discrete Fourier transform along the token axis, F_k = Σ_s E_s e^{-2πiks/p} (a d-vector), puts the
+    variance of a frequency-k circle in the plane spanned by Re F_k and Im F_k. We take the non-zero k
+    (1 <= k <= p // 2) with the largest |F_k|, project the centred embeddings onto that plane and score
+    them with :func:`repro.metrics.circle_order` (1 = tokens exactly at angles 2πks/p). Unlike PC1-PC2,
+    this does not mix two frequencies that carry equal variance.
+    """
+    x = np.asarray(embeddings, dtype=np.float64)
+    x = x - x.mean(axis=0, keepdims=True)
+    f = np.fft.fft(x, axis=0)  # (p, d)
+    ks = np.arange(1, p // 2 + 1)
+    k = int(ks[np.argmax(np.linalg.norm(f[ks], axis=1))])
+    basis, _ = np.linalg.qr(np.stack([f[k].real, f[k].imag], axis=1))  # (d, 2) orthonormal
+    return k, circle_order(x @ basis, p)[1]
+
+
+@dataclass
+class TransformerResult:
+    config: TransformerGrokConfig
+    history: History
+    embeddings: np.ndarray  # (R, T, p, d_model) token embeddings at every logged step
+    effective_dim: np.ndarray  # (R, T) e^S
+
+    def steps_to(self, key: str) -> np.ndarray:
+        """Per seed, the first logged step with ``key`` (train_acc / val_acc) >= threshold (-1: never)."""
+        return self.history.first_step(key, self.config.threshold)
+
+    def circle_fit(self, run: int = 0, step_index: int = -1) -> tuple[int, float]:
+        """Ordered-circle fit (k, fit) of the embeddings on their first two PCs (metrics.circle_order)."""
+        proj, _ = pca(self.embeddings[run, step_index])
+        return circle_order(proj[:, :2], self.config.p)
+
+    def fourier_circle_fit(self, run: int = 0, step_index: int = -1) -> tuple[int, float]:
+        """(k, fit) of :func:`fourier_circle` at one logged step."""
+        return fourier_circle(self.embeddings[run, step_index], self.config.p)
+
+
+def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None) -> TransformerResult:
+    """Train ``n_seeds`` transformers together (each with its own split and init) and track e^S."""
+    data = cfg.task_data()
+    seeds = cfg.seeds
+    train_mask, val_mask = split_masks(data, [cfg.train_fraction] * len(seeds), seeds)
+
+    def record(step, params):
+        return {"embeddings": params["W_E"]}
+
+    history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, train_mask=train_mask,
+                    val_mask=val_mask, callback=record, progress=progress, desc="transformer")
+    emb = history.extra["embeddings"]
+    dims = np.array([[standardized_effective_dimension(e) for e in run] for run in emb])
+    return TransformerResult(cfg, history, emb, dims)
+
+
+def run_transformer_phase_diagram(cfg: TransformerGrokConfig, progress: bool | None = None):
+    """Fig. 7 (right): phases over decoder lr x decoder wd (one seed; meant for a GPU). Returns
+    (phases (n_wd, n_lr), History)."""
+    axes = {"wd_dec": list(cfg.phase_wd_values), "lr_dec": list(cfg.phase_lr_dec_values)}
+    grid = expand_grid(axes)
+    tc = replace(cfg.train_config(cfg.phase_steps), eval_every=10)
+    history = train(cfg.model_config(), cfg.task_data(), tc, runs=grid, progress=progress, desc="transformer phases")
+    rule = PhaseRule(cfg.phase_threshold, cfg.phase_threshold, cfg.phase_gap, cfg.phase_steps)
+    return classify_history(history, rule).reshape(len(cfg.phase_wd_values), len(cfg.phase_lr_dec_values)), history
+
+
+def plot_transformer(result: TransformerResult):
+    """Fig. 7 (left) and Fig. 1 (right end): accuracy, e^S over training, final embeddings on PC1-PC2."""
+    h, cfg = result.history, result.config
+    mem, gen = result.steps_to("train_acc"), result.steps_to("val_acc")
+    pct = f"{100 * cfg.threshold:g} %"
+    fig, axes = plt.subplots(1, 3, figsize=(13.5, 3.8), gridspec_kw={"width_ratios": [1.3, 1.3, 1]})
+    plot_training_curves(h.steps, {"train": h["train_acc"], "validation": h["val_acc"]}, ax=axes[0],
+                         title=f"(a + b) mod {cfg.p}, {len(cfg.seeds)} seeds (thin) and mean")
+    x = np.maximum(h.steps, 1)
+    for row in result.effective_dim:
+        axes[1].plot(x, row, color="0.6", lw=0.8)
+    axes[1].plot(x, result.effective_dim.mean(0), color="k", lw=1.8, label="mean")
+    for steps, color, label in ((mem, TRAIN_COLOR, f"train {pct}"), (gen, VAL_COLOR, f"val {pct}")):
+        for k, s in enumerate(steps):
+            if s > 0:
+                axes[1].axvline(s, color=color, ls="--", lw=1, label=label if k == 0 else None)
+    axes[1].set_xscale("log")
+    axes[1].set_xlabel("optimization step")
+    axes[1].set_ylabel("effective dimension e^S of embeddings")
+    axes[1].set_title("PCA explained-variance entropy (Fig. 7 left)")
+    axes[1].legend(loc="best")
+    proj, ratios = pca(result.embeddings[0, -1])
+    ax = axes[2]
+    ax.scatter(proj[:, 0], proj[:, 1], c=np.arange(cfg.p), cmap="twilight", s=30)
+    for token in range(cfg.p):
+        ax.annotate(str(token), proj[token, :2], fontsize=7, ha="center", va="bottom")
+    ax.set_xlabel(f"PC1 ({100 * ratios[0]:.0f} % of variance)")
+    ax.set_ylabel(f"PC2 ({100 * ratios[1]:.0f} % of variance)")
+    ax.set_title(f"embeddings after {int(h.steps[-1]):,} steps (seed {cfg.first_seed})")
+    ax.set_aspect("equal", adjustable="datalim")
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------------------------------
+# Fig. 8: images with a large initialization
+
+
+@dataclass(frozen=True)
+class ImageGrokConfig:
+    source: str = "mnist"  # App. J: MNIST; book: "digits" (scikit-learn 8x8, a substitute dataset)
+    path: str | None = None  # MNIST IDX directory (paper scale: env REPRO_MNIST_DIR)
+    n_train: int = 1000  # App. J: training set reduced to 1k samples
+    n_test: int | None = None  # None: every test image
+    alpha: float = 8.0  # init x alpha on every parameter (spec §4 Fig. 8 / §7 #17: 8 in mnist-grokking.ipynb)
+    hidden: tuple[int, ...] = (200, 200)  # depth-3 width-200 ReLU MLP (App. J)
+    lr_repr: float = 1e-3  # AdamW lr 1e-3 for the layers before the last (mnist-grokking.ipynb)
+    curve_lr_dec: float = 1e-3  # Fig. 8(a): the same lr 1e-3 on the last layer
+    curve_wd: float = 0.01  # Fig. 8(a): AdamW wd 0.01 (mnist-grokking.ipynb)
+    batch_size: int = 200  # mnist-grokking.ipynb
+    steps: int = 100_000  # 10^5 steps
+    eval_every: int = 100
+    data_seed: int = 0  # 0: the first n_train images, as the official Subset(train, range(1000))
+    init_seed: int = 0  # seed 0 (mnist-grokking.ipynb)
+    # Fig. 8(b) grid: [UNKNOWN] in the paper; the spec's proposal (§4 Fig. 8)
+    lr_dec_values: tuple[float, ...] = tuple(float(v) for v in 10 ** np.linspace(-5, -2, 7))
+    wd_values: tuple[float, ...] = (0.0, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0)
+    train_threshold: float = 0.9  # Table 1
+    val_threshold: float = 0.6  # App. J: "a threshold of 60 % here for validation accuracy"
+    gap: int = 1000  # Table 1
+    dtype: str = "float64"  # mnist-grokking.ipynb runs in float64
+
+    def __post_init__(self):
+        from .datasets import SOURCES
+
+        check_choice("source", self.source, SOURCES)
+        check_int("n_train", self.n_train, minimum=1)
+        if self.n_test is not None:
+            check_int("n_test", self.n_test, minimum=1)
+        check_real("alpha", self.alpha, positive=True)
+        for name in ("lr_repr", "curve_lr_dec"):
+            check_real(name, getattr(self, name), positive=True)
+        check_real("curve_wd", self.curve_wd, nonnegative=True)
+        for name in ("batch_size", "steps", "eval_every"):
+            check_int(name, getattr(self, name), minimum=1)
+        check_int("data_seed", self.data_seed, minimum=0)
+        check_int("init_seed", self.init_seed, minimum=0)
+        _check_values("lr_dec_values", self.lr_dec_values, positive=True)
+        _check_values("wd_values", self.wd_values, positive=False)
+        check_fraction("train_threshold", self.train_threshold)
+        check_fraction("val_threshold", self.val_threshold)
+        check_int("gap", self.gap, minimum=0)
+        check_choice("dtype", self.dtype, ("float32", "float64"))
+
+    @classmethod
+    def for_scale(cls) -> "ImageGrokConfig":
+        """Paper: MNIST from ``REPRO_MNIST_DIR``. Book: the 8x8 digits substitute, 3,000 steps, weight
+        decays raised so that the slow weight-norm decay (time ~ ln(alpha) / (lr wd)) fits the budget."""
+        lrs = tuple(float(v) for v in 10 ** np.linspace(-4, -2, 5))
+        # Fig. 8(a) at book scale: the cell lr 10^-2.5, wd 0.1 (at the paper's lr 1e-3 the delay does not
+        # fit in 3,000 steps; the chapter says so)
+        book = cls(source="digits", steps=3000, eval_every=50, curve_lr_dec=lrs[3], curve_wd=0.1, dtype="float32",
+                   gap=300, lr_dec_values=lrs, wd_values=(0.0, 0.03, 0.1, 0.3, 1.0))
+        smoke = replace(book, steps=40, eval_every=10, gap=10, lr_dec_values=lrs[3:], wd_values=(0.0, 0.1))
+        return by_scale(book=book, paper=cls(path=os.environ.get("REPRO_MNIST_DIR")), smoke=smoke)
+
+    @property
+    def label(self) -> str:
+        return "MNIST" if self.source == "mnist" else "8x8 digits (substitute dataset)" if self.source == "digits" \
+            else "IDX images (substitute dataset)"
+
+    def task_data(self) -> TaskData:
+        return image_task_data(self.source, None if self.source == "digits" else self.path, n_train=self.n_train,
+                               n_test=self.n_test, data_seed=self.data_seed, loss="mse")
+
+    def model_config(self, data: TaskData) -> MLPConfig:
+        # MLPConfig: the last layer is the "dec" group (the paper's "decoder" in Fig. 8b)
+        return MLPConfig(d_in=int(data.inputs.shape[1]), hidden=self.hidden, d_out=10, activation="relu")
+
+    def grid(self) -> dict[str, list]:
+        """Per-run values: every (wd, lr_dec) of the grid, plus the Fig. 8(a) cell when it is not on it."""
+        cells = [(w, lr) for w in self.wd_values for lr in self.lr_dec_values]
+        if (self.curve_wd, self.curve_lr_dec) not in cells:
+            cells.append((self.curve_wd, self.curve_lr_dec))
+        return {"wd": [w for w, _ in cells], "lr_dec": [lr for _, lr in cells]}
+
+    def train_config(self) -> TrainConfig:
+        return TrainConfig(steps=self.steps, lr_repr=self.lr_repr, init_scale=self.alpha, repr_init_scale=self.alpha,
+                           batch_size=self.batch_size, eval_every=self.eval_every, init_seed=self.init_seed,
+                           dtype=self.dtype)
+
+    def rule(self) -> PhaseRule:
+        return PhaseRule(self.train_threshold, self.val_threshold, self.gap, self.steps)
+
+
+@dataclass
+class ImageResult:
+    config: ImageGrokConfig
+    history: History  # one run per grid cell (and the Fig. 8a cell last if it is off the grid)
+    phases: np.ndarray  # (n_wd, n_lr)
+
+    def curve_run(self) -> int:
+        c = self.config
+        g = c.grid()
+        return next(r for r, (w, lr) in enumerate(zip(g["wd"], g["lr_dec"])) if w == c.curve_wd and lr == c.curve_lr_dec)
+
+    def cell_steps(self, key: str, threshold: float) -> np.ndarray:
+        c = self.config
+        n = len(c.wd_values) * len(c.lr_dec_values)
+        return self.history.first_step(key, threshold)[:n].reshape(len(c.wd_values), len(c.lr_dec_values))
+
+
+def run_image_phase_diagram(cfg: ImageGrokConfig, progress: bool | None = None) -> ImageResult:
+    """Train every (weight decay, last-layer lr) cell together; "model weight decay" applies to all layers."""
+    data = cfg.task_data()
+    g = cfg.grid()
+    runs = {"lr_dec": g["lr_dec"], "wd_dec": g["wd"], "wd_repr": g["wd"]}
+    history = train(cfg.model_config(data), data, cfg.train_config(), runs=runs, progress=progress, desc="images")
+    n = len(cfg.wd_values) * len(cfg.lr_dec_values)
+    phases = classify_history(history, cfg.rule())[:n].reshape(len(cfg.wd_values), len(cfg.lr_dec_values))
+    return ImageResult(cfg, history, phases)
+
+
+def plot_images(result: ImageResult):
+    """Fig. 8: (a) train / validation accuracy of the curve cell; (b) the phase diagram."""
+    cfg, h = result.config, result.history
+    r = result.curve_run()
+    fig, axes = plt.subplots(1, 2, figsize=(11.5, 3.9))
+    tr = int(h.first_step("train_acc", cfg.train_threshold)[r])
+    te = int(h.first_step("val_acc", cfg.val_threshold)[r])
+    plot_training_curves(h.steps, {"train": h["train_acc"][r], "validation": h["val_acc"][r]}, ax=axes[0],
+                         markers={f"train {100 * cfg.train_threshold:g} %": tr, f"val {100 * cfg.val_threshold:g} %": te},
+                         title=f"(a) {cfg.label}, alpha = {cfg.alpha:g}, wd {cfg.curve_wd:g}")
+    wds = np.asarray(cfg.wd_values, dtype=float)
+    plot_phase_diagram(result.phases, cfg.lr_dec_values, np.arange(len(wds), dtype=float), ax=axes[1],
+                       xlabel="last-layer (decoder) learning rate", ylabel="weight decay",
+                       title=f"(b) {cfg.label}: {cfg.steps:,} steps")
+    axes[1].set_yticks(np.arange(len(wds)), [f"{w:g}" for w in wds])
+    axes[1].invert_yaxis()  # weight decay increases downward, as in Fig. 8(b)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,118 @@
+"""Tests of the Liu et al. 2022 phase-diagram code (Fig. 6 toy panels, Fig. 7 transformer, Fig. 8 images)."""
+import numpy as np
+import pytest
+
+from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, PhaseDiagram, ToyPhaseConfig, official_map, phase_letters,
+                              plot_phase_diagrams, run_phase_diagram)
+from repro.liu_transformer_images import (ImageGrokConfig, TransformerGrokConfig, plot_images, plot_transformer,
+                                          run_image_phase_diagram, run_transformer, standardized_effective_dimension)
+from repro.phases import phase_counts
+
+
+@pytest.mark.parametrize("panel", PANELS)
+def test_official_maps_match_the_spec_counts(panel):
+    off = official_map(panel)
+    assert phase_counts(off.phases) == OFFICIAL_COUNTS[panel]
+
+
+def test_official_map_orientation():
+    b = official_map("b")
+    # spec anchors: wd 0, lr 1e-4 comprehension; wd 0, lr 1e-5 grokking; wd 10, lr 1e-2 confusion
+    assert b.at(1e-4, 0.0, log_y=False) == "comprehension"
+    assert b.at(1e-5, 0.0, log_y=False) == "grokking"
+    assert b.at(1e-2, 10.0, log_y=False) == "confusion"
+    a = official_map("a")
+    # (a): fast decoder with slow representation memorizes; top-left (slow decoder, fast repr) groks
+    assert a.at(1e-2, 1e-5, log_y=True) == "memorization"
+    assert a.at(1e-5, 1e-2, log_y=True) == "grokking"
+
+
+@pytest.mark.parametrize("panel", PANELS)
+def test_paper_configs_are_the_official_grids(panel):
+    cfg = ToyPhaseConfig.paper(panel)
+    off = official_map(panel)
+    assert cfg.lr_dec_values == off.x_values and cfg.y_values == off.y_values
+    assert cfg.steps == 100_000 and cfg.gap == 1000 and cfg.time_scale == 1.0
+    assert (len(off.y_values), len(off.x_values)) == {"a": (13, 13)}.get(panel, (11, 16))
+    assert cfg.seed == {"a": 58, "b": 58, "c": 6, "d": 0}[panel]
+
+
+def test_book_config_is_a_compressed_sub_grid():
+    for panel in PANELS:
+        cfg = ToyPhaseConfig.book(panel)
+        assert cfg.paper_steps == 15_000 and cfg.gap * cfg.time_scale == 1000
+        off = official_map(panel)
+        for lr in cfg.lr_dec_values:  # every book lr lies on the official grid
+            assert np.min(np.abs(np.log10(off.x_values) - np.log10(lr))) < 1e-9
+
+
+def test_config_validation_names_the_parameter():
+    with pytest.raises(ValueError, match="panel"):
+        ToyPhaseConfig(panel="e")
+    with pytest.raises(ValueError, match="time_scale"):
+        ToyPhaseConfig(time_scale=0.0)
+    with pytest.raises(ValueError, match="lr_dec_values"):
+        ToyPhaseConfig(lr_dec_values=())
+    with pytest.raises(ValueError, match="p"):
+        TransformerGrokConfig(p=12)
+    with pytest.raises(ValueError, match="source"):
+        ImageGrokConfig(source="cifar")
+    with pytest.raises(ValueError, match="wd_values"):
+        ImageGrokConfig(wd_values=(-1.0,))
+
+
+def test_tiny_sweep_classifies_every_cell():
+    cfg = ToyPhaseConfig(panel="b", lr_dec_values=(1e-4, 3e-2), y_values=(0.0, 30.0), steps=120, gap=50,
+                         time_scale=5.0)
+    d = run_phase_diagram(cfg, progress=False)
+    assert d.phases.shape == (2, 2)
+    assert set(d.phases.ravel()) <= {"comprehension", "grokking", "memorization", "confusion"}
+    # a consistent classification: a cell memorizes iff it fitted but never generalized
+    fit, gen = d.train_steps >= 0, d.val_steps >= 0
+    assert np.all((d.phases == "memorization") == (fit & ~gen))
+    # lr 3e-2 x 5 with weight decay 30 shrinks the decoder by (1 - 0.15 * 30) < 0 per step: cannot fit
+    assert d.phases[1, 1] == "confusion"
+    assert len(phase_letters(d.phases)) == 2
+    assert 0.0 <= d.agreement() <= 1.0
+    fig = plot_phase_diagrams({"b": d}, official=True)
+    assert len(fig.axes) >= 2
+
+
+def test_agreement_against_the_official_map():
+    cfg = ToyPhaseConfig.paper("b")
+    off = official_map("b")
+    same = PhaseDiagram(cfg, off.phases.copy(), np.zeros(off.phases.shape, int), np.zeros(off.phases.shape, int))
+    assert same.agreement() == 1.0
+    flipped = off.phases.copy()
+    flipped[0, 0] = "confusion"
+    assert PhaseDiagram(cfg, flipped, same.train_steps, same.val_steps).agreement() == pytest.approx(1 - 1 / 176)
+    assert same.fraction("memorization", slice(0, 3), slice(8, 16)) == 1.0  # top right memorizes
+
+
+def test_effective_dimension_of_standardized_embeddings():
+    rng = np.random.default_rng(0)
+    circle = np.stack([np.cos(2 * np.pi * np.arange(12) / 12), np.sin(2 * np.pi * np.arange(12) / 12)], 1)
+    # a circle in 2 of 40 dims, plus tiny noise: e^S close to 2 (after the official row standardization
+    # the variance stays in a handful of directions)
+    emb = np.zeros((12, 40))
+    emb[:, :2] = circle * 10
+    emb[:, 2:] = rng.normal(0, 1e-3, (12, 38))
+    emb[:, 2] += 5.0  # a constant offset dimension, so row standardization is well defined
+    assert standardized_effective_dimension(emb) < 3.5
+    assert standardized_effective_dimension(rng.normal(size=(12, 40))) > 8
+
+
+def test_tiny_transformer_and_image_runs(monkeypatch):
+    monkeypatch.setenv("REPRO_SCALE", "smoke")
+    tcfg = TransformerGrokConfig.for_scale()
+    res = run_transformer(tcfg, progress=False)
+    assert res.embeddings.shape[:3] == (2, len(res.history.steps), tcfg.p)
+    assert res.effective_dim.shape == (2, len(res.history.steps))
+    assert np.all(res.effective_dim >= 1) and np.all(res.effective_dim <= tcfg.p)
+    plot_transformer(res)
+    icfg = ImageGrokConfig.for_scale()
+    assert icfg.source == "digits"
+    out = run_image_phase_diagram(icfg, progress=False)
+    assert out.phases.shape == (len(icfg.wd_values), len(icfg.lr_dec_values))
+    assert icfg.grid()["wd"][out.curve_run()] == icfg.curve_wd
+    plot_images(out)
