@@ -1,0 +1,513 @@
+"""Experiments of the GenEFT chapters (Baek, Liu & Tegmark 2024, arXiv 2402.05916 v1): configs, batched
+runs and figures. Used by ``book/baek2024_geneft_information`` (Figs. 2–4) and
+``book/baek2024_geneft_dynamics`` (repons, Figs. 5–6). Equations live in :mod:`repro.theory.baek2024`;
+the data and the model in :mod:`repro.relations`.
+
+Config defaults are the paper's values where it states them (Table 3, figure captions) and the spec's
+proposed defaults where it does not (spec G.3, G.8; marked [UNKNOWN]); ``for_scale()`` returns the
+book-scale variant with ``dataclasses.replace``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .phases import classify
+from .plotting import PHASE_COLORS, plot_phase_diagram
+from .relations import RELATIONS, RelationModelConfig, RelationTrainConfig, relation_matrix, train_mask, train_relations
+from .scale import by_scale
+from .theory.baek2024 import (GUESS_PROBABILITY, accuracy_upper_bound, description_length,
+                              monte_carlo_upper_bound)
+from .validation import check_choice, check_int, check_real
+
+LABELS = {"mod3": "mod 3", "mod5": "mod 5", "greater_than": "greater-than", "bipartite": "bipartite"}
+COLORS = {"mod3": "C0", "mod5": "C1", "greater_than": "C2", "bipartite": "C3"}
+GENERALIZED = ("comprehension", "grokking")  # the paper's "generalization" and "delayed generalization"
+
+
+def _check_relations(relations):
+    if not relations:
+        raise ValueError("relations must not be empty.")
+    for r in relations:
+        check_choice("relations", r, RELATIONS)
+
+
+def _check_fractions(name, values):
+    for f in values:
+        check_real(name, f)
+        if not 0 <= f <= 1:
+            raise ValueError(f"{name} contains {f!r}: every fraction must be in [0, 1].")
+
+
+# ======================================================================= Fig. 2: information bound
+
+@dataclass(frozen=True)
+class BoundConfig:
+    """Fig. 2: Monte-Carlo 'theoretical maximum accuracy' against Eq. 4, for the four relations."""
+
+    n: int = 30  # paper §2
+    relations: tuple = RELATIONS  # Fig. 2: all four relations (panel layout [UNKNOWN], spec G.8)
+    fractions: tuple = (0.0, 0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.7, 0.9)  # [UNKNOWN] grid
+    data_seeds: tuple = (0, 1, 2, 3, 4)  # spec G.5: >= 3 random training sets per point
+    chains: int = 400  # MC chains per training set (spec G.5: 400 Gibbs / 200 order chains)
+    sweeps_equivalence: int = 300  # spec G.5: 300 Gibbs sweeps, first third burn-in
+    sweeps_order: int = 20_000  # odd/even sweeps (spec G.5: >= 4e5 single steps ~ 2.7e4 sweeps)
+    mc_seed: int = 0
+    alpha: float = 0.9  # issue: p_c at alpha = 0.9
+
+    def __post_init__(self):
+        check_int("n", self.n, minimum=2)
+        _check_relations(self.relations)
+        _check_fractions("fractions", self.fractions)
+        for name in ("chains", "sweeps_equivalence", "sweeps_order"):
+            check_int(name, getattr(self, name), minimum=3)
+
+    @classmethod
+    def for_scale(cls) -> "BoundConfig":
+        book = cls(fractions=(0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5), data_seeds=(0, 1, 2), chains=100,
+                   sweeps_equivalence=200, sweeps_order=3000)
+        return by_scale(book=book, paper=cls(), smoke=replace(book, fractions=(0.05, 0.2), chains=20,
+                                                                sweeps_equivalence=30, sweeps_order=200))
+
+
+@dataclass
+class BoundResult:
+    config: BoundConfig
+    accuracy: dict  # relation -> (F, S) Monte-Carlo accuracy
+    inferable: dict  # relation -> (F, S) directly inferable fraction
+
+    def eq4(self, relation: str, fractions=None) -> np.ndarray:
+        fr = np.asarray(self.config.fractions if fractions is None else fractions)
+        b = description_length(relation, self.config.n)
+        return accuracy_upper_bound(fr * self.config.n**2, b, GUESS_PROBABILITY[relation])
+
+    def mc_mean(self, relation: str) -> np.ndarray:
+        return self.accuracy[relation].mean(1)
+
+    def largest_gap(self, relation: str) -> tuple[float, float]:
+        """(fraction, MC − Eq. 4) where |MC − Eq. 4| is largest."""
+        gap = self.mc_mean(relation) - self.eq4(relation)
+        k = int(np.abs(gap).argmax())
+        return self.config.fractions[k], float(gap[k])
+
+
+def run_bound(cfg: BoundConfig) -> BoundResult:
+    acc, inf = {}, {}
+    for rel in cfg.relations:
+        sweeps = cfg.sweeps_order if rel == "greater_than" else cfg.sweeps_equivalence
+        acc[rel], inf[rel] = monte_carlo_upper_bound(rel, cfg.fractions, cfg.data_seeds, n=cfg.n, chains=cfg.chains,
+                                                     sweeps=sweeps, seed=cfg.mc_seed)
+    return BoundResult(cfg, acc, inf)
+
+
+def plot_bound(result: BoundResult):
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    fine = np.linspace(0, max(result.config.fractions), 200)
+    for rel in result.config.relations:
+        mc = result.accuracy[rel]
+        ax.errorbar(result.config.fractions, mc.mean(1), yerr=mc.std(1), color=COLORS[rel], lw=1.8, capsize=2,
+                    label=f"{LABELS[rel]}: Monte Carlo")
+        ax.plot(fine, result.eq4(rel, fine), ls=":", color=COLORS[rel], lw=1.8, label=f"{LABELS[rel]}: Eq. 4")
+    ax.set_xlabel("training data fraction")
+    ax.set_ylabel("upper bound on accuracy $f_{UB}$ (all $n^2$ pairs)")
+    ax.set_ylim(0.45, 1.02)
+    ax.legend(fontsize=8, ncol=2, loc="lower right")
+    return fig
+
+
+# ======================================================================= Fig. 3: accuracy vs data
+
+def _inductive_mode(relation: str) -> str:
+    """The combination mode that carries the relation's inductive bias (paper §3): mode 3 for the
+    equivalence relations (equal iff the embeddings coincide), mode 2 for greater-than (sign of E_x − E_y)."""
+    return "difference" if relation == "greater_than" else "squared_difference"
+
+
+@dataclass(frozen=True)
+class DataSizeConfig:
+    """Fig. 3: accuracy over all n² pairs against training fraction, for several architectures."""
+
+    relations: tuple = ("mod3", "greater_than")  # Fig. 3 (a), (b)
+    fractions: tuple = (0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 0.9)  # spec G.8 proposal [UNKNOWN]
+    # (hidden layers, width, mode, d); mode None = the relation's inductive-bias mode. The legend's exact
+    # entries are [UNKNOWN]; spec G.8 proposes the default, a small concat net and the mode-2/3 nets.
+    architectures: tuple = ((3, 50, "concat", 2), (1, 10, "concat", 2), (0, 1, None, 2), (0, 1, None, 1))
+    data_seeds: tuple = (0, 1, 2)  # spec G.3: >= 3 seeds [UNKNOWN]
+    init_seed: int = 0
+    lr: float = 1e-3  # Table 3
+    steps: int = 100_000  # Table 4 horizon
+    eval_every: int = 1000
+
+    def __post_init__(self):
+        _check_relations(self.relations)
+        _check_fractions("fractions", self.fractions)
+        check_real("lr", self.lr, positive=True)
+        for nh, w, mode, d in self.architectures:
+            RelationModelConfig(hidden_layers=nh, width=w, mode=mode or "concat", d_embed=d)
+
+    @classmethod
+    def for_scale(cls) -> "DataSizeConfig":
+        book = cls(fractions=(0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75), architectures=((1, 10, "concat", 2), (0, 1, None, 2),
+                   (0, 1, None, 1)), data_seeds=(0,), lr=3e-3, steps=2000, eval_every=500)
+        return by_scale(book=book, paper=cls(), smoke=replace(book, fractions=(0.1, 0.5), steps=50, eval_every=25))
+
+    def model(self, arch, relation: str) -> RelationModelConfig:
+        nh, w, mode, d = arch
+        return RelationModelConfig(hidden_layers=nh, width=w, mode=mode or _inductive_mode(relation), d_embed=d)
+
+
+@dataclass
+class DataSizeResult:
+    config: DataSizeConfig
+    accuracy: dict  # (relation, arch index) -> (F, S) final accuracy over all pairs
+    labels: dict  # (relation, arch index) -> legend label
+
+
+def run_data_size(cfg: DataSizeConfig) -> DataSizeResult:
+    """One batched program per architecture (its relations × fractions × data seeds)."""
+    acc, labels = {}, {}
+    tcfg = RelationTrainConfig(steps=cfg.steps, eval_every=cfg.eval_every)
+    n_f, n_s = len(cfg.fractions), len(cfg.data_seeds)
+    for a, arch in enumerate(cfg.architectures):
+        groups = {}  # relations sharing one model config train together
+        for rel in cfg.relations:
+            groups.setdefault(cfg.model(arch, rel), []).append(rel)
+        for model, rels in groups.items():
+            lab, masks = [], []
+            for rel in rels:
+                m = relation_matrix(rel, model.n).ravel()
+                for f in cfg.fractions:
+                    for s in cfg.data_seeds:
+                        lab.append(m)
+                        masks.append(train_mask(model.n**2, f, s))
+            R = len(lab)
+            hist = train_relations(model, np.stack(lab), np.stack(masks), lr_enc=[cfg.lr] * R, lr_dec=[cfg.lr] * R,
+                                   wd_dec=[0.0] * R, init_seeds=[cfg.init_seed] * R, cfg=tcfg)
+            final = hist.all_acc[:, -1].reshape(len(rels), n_f, n_s)
+            for i, rel in enumerate(rels):
+                acc[rel, a] = final[i]
+                labels[rel, a] = f"$n_h$={model.hidden_layers}" + (f", w={model.width}" if model.hidden_layers else "") + \
+                    f", {model.mode.replace('_', ' ')}, d={model.d_embed}"
+    return DataSizeResult(cfg, acc, labels)
+
+
+def induction_gap(result: DataSizeResult, bound: BoundResult, relation: str, arch: int) -> float:
+    """Mean over the Fig. 3 fractions of (Monte-Carlo bound − network accuracy over all pairs)."""
+    fr = np.asarray(result.config.fractions)
+    mc = np.interp(fr, bound.config.fractions, bound.mc_mean(relation))
+    return float((mc - result.accuracy[relation, arch].mean(1)).mean())
+
+
+def plot_data_size(result: DataSizeResult, bound: BoundResult):
+    cfg = result.config
+    fig, axes = plt.subplots(1, len(cfg.relations), figsize=(5.6 * len(cfg.relations), 4.0), squeeze=False)
+    for ax, rel in zip(axes[0], cfg.relations):
+        ax.plot(bound.config.fractions, bound.mc_mean(rel), color="k", lw=2, label="Monte-Carlo bound (Fig. 2)")
+        for a in range(len(cfg.architectures)):
+            acc = result.accuracy[rel, a]
+            ax.plot(cfg.fractions, acc.mean(1), marker="o", ms=4, label=result.labels[rel, a])
+        ax.axvline(description_length(rel) / 900, color="grey", ls="--", lw=1, label="$b/n^2$")
+        ax.set_xlabel("training data fraction")
+        ax.set_ylabel("accuracy over all pairs")
+        ax.set_title(f"({'ab'[cfg.relations.index(rel)]}) {LABELS[rel]}")
+        ax.set_ylim(0.45, 1.02)
+        ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+# ======================================================================= Fig. 4: Goldilocks depth
+
+@dataclass(frozen=True)
+class DepthConfig:
+    """Fig. 4: test accuracy against decoder depth; width 10 and training fraction 0.6 (caption)."""
+
+    relations: tuple = RELATIONS  # Fig. 4: the four relations
+    depths: tuple = (0, 1, 2, 3, 4, 5, 6, 8, 10)  # spec G.8 proposal [UNKNOWN]
+    width: int = 10  # Fig. 4 caption
+    fraction: float = 0.6  # Fig. 4 caption
+    data_seeds: tuple = (0, 1, 2)  # [UNKNOWN]; one init seed per data seed (init_seed + data seed)
+    init_seed: int = 1
+    lr: float = 1e-3  # Table 3
+    steps: int = 100_000  # Table 4 horizon
+    eval_every: int = 1000
+
+    def __post_init__(self):
+        _check_relations(self.relations)
+        for d in self.depths:
+            check_int("depths", d, minimum=0)
+        check_int("width", self.width, minimum=1)
+        _check_fractions("fraction", (self.fraction,))
+
+    @classmethod
+    def for_scale(cls) -> "DepthConfig":
+        book = cls(depths=(0, 1, 2, 3, 5, 8), data_seeds=(0, 1), steps=3000, eval_every=500)
+        return by_scale(book=book, paper=cls(), smoke=replace(book, depths=(0, 1), steps=50, eval_every=25))
+
+
+@dataclass
+class DepthResult:
+    config: DepthConfig
+    test_acc: np.ndarray  # (relations, depths, seeds)
+    train_acc: np.ndarray
+
+
+def run_depth(cfg: DepthConfig) -> DepthResult:
+    """One batched program per depth: all relations × seeds together."""
+    n_r, n_s = len(cfg.relations), len(cfg.data_seeds)
+    test = np.zeros((n_r, len(cfg.depths), n_s))
+    train = np.zeros_like(test)
+    tcfg = RelationTrainConfig(steps=cfg.steps, eval_every=cfg.eval_every)
+    for k, depth in enumerate(cfg.depths):
+        model = RelationModelConfig(hidden_layers=depth, width=cfg.width)
+        lab = [relation_matrix(r, model.n).ravel() for r in cfg.relations for _ in cfg.data_seeds]
+        masks = [train_mask(model.n**2, cfg.fraction, s) for _ in cfg.relations for s in cfg.data_seeds]
+        seeds = [cfg.init_seed + s for _ in cfg.relations for s in cfg.data_seeds]
+        R = len(lab)
+        h = train_relations(model, np.stack(lab), np.stack(masks), lr_enc=[cfg.lr] * R, lr_dec=[cfg.lr] * R,
+                            wd_dec=[0.0] * R, init_seeds=seeds, cfg=tcfg)
+        test[:, k] = h.test_acc[:, -1].reshape(n_r, n_s)
+        train[:, k] = h.train_acc[:, -1].reshape(n_r, n_s)
+    return DepthResult(cfg, test, train)
+
+
+def plot_depth(result: DepthResult):
+    cfg = result.config
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.0))
+    for i, rel in enumerate(cfg.relations):
+        for ax, values in zip(axes, (result.test_acc, result.train_acc)):
+            ax.errorbar(cfg.depths, values[i].mean(1), yerr=values[i].std(1), marker="o", capsize=2,
+                        color=COLORS[rel], label=LABELS[rel])
+    for ax, what in zip(axes, ("test", "training")):
+        ax.set_xlabel("decoder depth $n_h$ (hidden layers of width %d)" % cfg.width)
+        ax.set_ylabel(f"{what} accuracy")
+        ax.set_ylim(0.3, 1.02)
+        ax.legend(fontsize=8)
+    axes[0].set_title("test accuracy (paper Fig. 4)")
+    axes[1].set_title("training accuracy (confusion vs memorization)")
+    fig.tight_layout()
+    return fig
+
+
+# ======================================================================= Figs. 5 and 6: phase diagrams
+
+@dataclass(frozen=True)
+class PhaseConfig:
+    """Figs. 5 and 6: phases over a grid of (row value × decoder learning rate), per relation.
+
+    ``rows = "lr_enc"`` gives Fig. 5 (encoder × decoder lr); ``rows = "wd_dec"`` gives Fig. 6 (decoder
+    weight decay × decoder lr, encoder lr fixed at ``lr_enc``).
+    """
+
+    rows: str = "lr_enc"
+    relations: tuple = ("mod3", "greater_than", "bipartite")  # Figs. 5, 6 (a)-(c)
+    row_values: tuple = tuple(10.0 ** np.arange(-6, -0.9, 0.5))  # [UNKNOWN] range, spec G.8: 1e-6 … 1e-1
+    lr_dec: tuple = tuple(10.0 ** np.arange(-6, -0.9, 0.5))
+    lr_enc: float = 1e-5  # Fig. 6 caption: encoder lr fixed to 1e-5 (used when rows = "wd_dec")
+    wd_dec: float = 0.0  # Table 3 (used when rows = "lr_enc")
+    width: int = 50  # Table 3
+    hidden_layers: int = 3  # Table 3
+    fraction: float = 0.75  # Table 3
+    data_seed: int = 0
+    init_seed: int = 0  # one initialization shared across the grid, so cells differ only by their values
+    steps: int = 100_000  # Table 4: criteria within 10^5 steps
+    eval_every: int = 100
+    threshold: float = 0.9  # Table 4
+    gap: int = 1000  # Table 4: generalization if test follows train within 10^3 steps
+
+    def __post_init__(self):
+        check_choice("rows", self.rows, ("lr_enc", "wd_dec"))
+        _check_relations(self.relations)
+        for v in self.row_values:
+            check_real("row_values", v, nonnegative=True, positive=self.rows == "lr_enc")
+        for v in self.lr_dec:
+            check_real("lr_dec", v, positive=True)
+        check_real("lr_enc", self.lr_enc, positive=True)
+        check_real("wd_dec", self.wd_dec, nonnegative=True)
+        check_int("steps", self.steps, minimum=1)
+
+    @classmethod
+    def fig5(cls) -> "PhaseConfig":
+        grid = tuple(10.0 ** np.arange(-4, -1.4, 0.5))  # 1e-4 … 3e-2
+        book = cls(row_values=grid, lr_dec=grid, width=20, steps=1500, eval_every=25)
+        return by_scale(book=book, paper=cls(), smoke=replace(book, row_values=grid[:2], lr_dec=grid[-2:], steps=40,
+                                                                eval_every=10))
+
+    @classmethod
+    def fig6(cls) -> "PhaseConfig":
+        paper = cls(rows="wd_dec", row_values=(0.0, 1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0))  # spec G.8 [UNKNOWN] range
+        book = replace(paper, relations=("mod3",), row_values=(0.0, 1e-2, 1e-1, 1.0), lr_enc=3e-4,
+                       lr_dec=tuple(10.0 ** np.arange(-4, -1.4, 0.5)), width=20, steps=1500, eval_every=25)
+        return by_scale(book=book, paper=paper, smoke=replace(book, row_values=(0.0, 1.0), lr_dec=(1e-3, 1e-2), steps=40,
+                                                                eval_every=10))
+
+
+@dataclass
+class PhaseResult:
+    config: PhaseConfig
+    phases: dict  # relation -> (rows, lr_dec) phase names
+    test_acc: dict  # relation -> (rows, lr_dec) final test accuracy
+
+    def generalized(self, relation: str) -> np.ndarray:
+        return np.isin(self.phases[relation], GENERALIZED)
+
+
+def run_phases(cfg: PhaseConfig) -> PhaseResult:
+    """All relations × grid cells in one batched program."""
+    model = RelationModelConfig(hidden_layers=cfg.hidden_layers, width=cfg.width)
+    rows, cols = np.meshgrid(cfg.row_values, cfg.lr_dec, indexing="ij")
+    n_cells = rows.size
+    lab = np.concatenate([np.stack([relation_matrix(r, model.n).ravel()] * n_cells) for r in cfg.relations])
+    masks = np.stack([train_mask(model.n**2, cfg.fraction, cfg.data_seed)] * len(lab))
+    tile = lambda a: np.tile(a.ravel(), len(cfg.relations))
+    if cfg.rows == "lr_enc":
+        lr_enc, wd = tile(rows), np.full(len(lab), cfg.wd_dec)
+    else:
+        lr_enc, wd = np.full(len(lab), cfg.lr_enc), tile(rows)
+    h = train_relations(model, lab, masks, lr_enc=lr_enc, lr_dec=tile(cols), wd_dec=wd,
+                        init_seeds=[cfg.init_seed] * len(lab),
+                        cfg=RelationTrainConfig(steps=cfg.steps, eval_every=cfg.eval_every))
+    phases = classify(h.first_step("train_acc", cfg.threshold), h.first_step("test_acc", cfg.threshold), cfg.gap)
+    shape = (len(cfg.relations),) + rows.shape
+    phases = phases.reshape(shape)
+    test = h.test_acc[:, -1].reshape(shape)
+    return PhaseResult(cfg, {r: phases[i] for i, r in enumerate(cfg.relations)},
+                       {r: test[i] for i, r in enumerate(cfg.relations)})
+
+
+@dataclass
+class BoundaryFit:
+    slope: float
+    slope_err: float
+    intercepts: dict  # relation -> intercept (log10 lr_enc at log10 lr_dec = 0)
+    intercept_errs: dict
+    points: dict  # relation -> (log10 lr_dec, log10 lr_enc boundary) arrays
+    half_step: float
+
+
+def boundary_points(result: PhaseResult, relation: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per decoder-lr column, log10 of the encoder lr where memorization turns into generalization.
+
+    A column contributes only if it is clean: memorization at every encoder lr below the boundary
+    and generalization at every one above it (the boundary is placed midway, in log, between the two
+    rows). Columns without both phases, or with confusion or a non-monotone pattern, are skipped.
+    """
+    cfg = result.config
+    if cfg.rows != "lr_enc":
+        raise ValueError("boundary_points needs a Fig. 5 result (rows = 'lr_enc').")
+    phases = result.phases[relation]
+    log_enc = np.log10(cfg.row_values)
+    xs, ys = [], []
+    for j, lr_dec in enumerate(cfg.lr_dec):
+        col = phases[:, j]
+        gen = np.isin(col, GENERALIZED)
+        mem = col == "memorization"
+        if not gen.any() or not mem.any():
+            continue
+        k = int(np.argmax(gen))  # first generalizing row (encoder lr ascending)
+        if gen[k:].all() and mem[:k].all():
+            xs.append(np.log10(lr_dec))
+            ys.append((log_enc[k - 1] + log_enc[k]) / 2)
+    return np.array(xs), np.array(ys)
+
+
+def fit_boundary(result: PhaseResult) -> BoundaryFit:
+    """Least-squares fit log10 η_enc* = slope · log10 η_dec + intercept_task, one common slope.
+
+    Each boundary point is only known to within ± half a grid step (uniform), i.e. σ = step/√12; the
+    slope's standard error is the larger of that propagated error and the residual-based one.
+    """
+    cfg = result.config
+    half = float(np.diff(np.log10(cfg.row_values)).mean()) / 2
+    pts = {r: boundary_points(result, r) for r in cfg.relations}
+    used = [r for r in cfg.relations if len(pts[r][0]) >= 1]
+    rows, y = [], []
+    for i, r in enumerate(used):
+        for x, b in zip(*pts[r]):
+            rows.append([x] + [1.0 if k == i else 0.0 for k in range(len(used))])
+            y.append(b)
+    A, y = np.array(rows), np.array(y)
+    if len(y) < len(used) + 2:
+        raise ValueError("too few clean boundary columns to fit a slope; widen the grid.")
+    coef, *_ = np.linalg.lstsq(A, y, rcond=None)
+    resid = y - A @ coef
+    dof = len(y) - A.shape[1]
+    cov_inv = np.linalg.inv(A.T @ A)
+    sigma2 = max(float(resid @ resid) / dof if dof > 0 else 0.0, (2 * half) ** 2 / 12)
+    err = np.sqrt(np.diag(cov_inv) * sigma2)
+    return BoundaryFit(float(coef[0]), float(err[0]), {r: float(coef[1 + i]) for i, r in enumerate(used)},
+                       {r: float(err[1 + i]) for i, r in enumerate(used)}, pts, half)
+
+
+def plot_phases(result: PhaseResult, fit: BoundaryFit | None = None):
+    cfg = result.config
+    n = len(cfg.relations)
+    fig, axes = plt.subplots(1, n, figsize=(4.6 * n + 1.6, 4.0), squeeze=False)
+    ylabel = "encoder learning rate $\\eta_{enc}$" if cfg.rows == "lr_enc" else "decoder weight decay $wd_{dec}$"
+    row_vals = np.asarray(cfg.row_values, dtype=float)
+    if cfg.rows == "wd_dec":  # weight decay 0 cannot sit on a log axis: show it one step below the rest
+        pos = row_vals[row_vals > 0]
+        row_vals = np.where(row_vals > 0, row_vals, pos.min() / (pos[1] / pos[0] if len(pos) > 1 else 10))
+    for i, (ax, rel) in enumerate(zip(axes[0], cfg.relations)):
+        plot_phase_diagram(result.phases[rel], cfg.lr_dec, row_vals, ax=ax, xlabel="decoder learning rate $\\eta_{dec}$",
+                           ylabel=ylabel, title=f"({'abc'[i]}) {LABELS[rel]}", logy=True, legend=i == n - 1)
+        if fit is not None and rel in fit.intercepts:
+            xs = np.log10(cfg.lr_dec)
+            ax.plot(*fit.points[rel], "wo", mec="k", ms=5, label="boundary")
+            ax.plot(xs, fit.slope * xs + fit.intercepts[rel], "w--", lw=1.5)
+            ax.set_ylim(np.log10(row_vals).min() - fit.half_step, np.log10(row_vals).max() + fit.half_step)
+    fig.tight_layout()
+    return fig
+
+
+# ======================================================================= repon theory (Eq. 9–11)
+
+@dataclass(frozen=True)
+class ReponConfig:
+    """Eq. 9–11 demonstration: trajectories of (a2, c) and p_r against a Monte Carlo of initial conditions."""
+
+    eta_x: float = 1e-3  # spec G.6 check: η_x = 1e-3, η_A = 2e-3
+    eta_A: float = 2e-3
+    starts: tuple = ((1.0, 0.3), (1.0, 0.55), (0.6, 0.45), (1.2, 0.7))  # spec G.6 examples and two more
+    t_max: float = 2e5
+    ratios: tuple = (0.01, 0.03, 0.1, 0.3, 1.0, 2.0, 3.0, 10.0, 30.0, 100.0)  # η_x/η_A (spec G.6 table)
+    samples: int = 200_000  # Monte-Carlo initial conditions per ratio
+    seed: int = 0
+
+    def __post_init__(self):
+        check_real("eta_x", self.eta_x, positive=True)
+        check_real("eta_A", self.eta_A, positive=True)
+        check_real("t_max", self.t_max, positive=True)
+        check_int("samples", self.samples, minimum=1)
+        for r in self.ratios:
+            check_real("ratios", r, positive=True)
+
+
+def plot_repons(cfg: ReponConfig, trajectories, p_theory, p_mc):
+    from .theory.baek2024 import conserved_quantity
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    ax = axes[0]
+    grid_a, grid_c = np.meshgrid(np.linspace(-0.05, 1.3, 200), np.linspace(-0.05, 0.8, 200))
+    ax.contour(grid_a, grid_c, conserved_quantity(grid_a, grid_c, cfg.eta_x, cfg.eta_A), levels=[0], colors="k",
+               linewidths=1)
+    for (a0, c0), (t, a, c) in zip(cfg.starts, trajectories):
+        C = conserved_quantity(a0, c0, cfg.eta_x, cfg.eta_A)
+        ax.plot(a, c, lw=2, color=PHASE_COLORS["comprehension"] if C > 0 else PHASE_COLORS["memorization"])
+        ax.plot([a0], [c0], "ko", ms=4)
+        ax.plot([a[-1]], [c[-1]], "k*", ms=8)
+    ax.set_xlabel("decoder strength along the pair, $a_2$")
+    ax.set_ylabel("half separation of the repons, $c$")
+    ax.set_title("Eq. 9: collision (C > 0) or not (C < 0); black: C = 0")
+    ax = axes[1]
+    fine = np.logspace(np.log10(min(cfg.ratios)), np.log10(max(cfg.ratios)), 200)
+    ax.plot(fine, [2 / np.pi * np.arctan(np.sqrt(r / 2)) for r in fine], "k-", label="Eq. 11")
+    ax.plot(cfg.ratios, p_mc, "o", color="C3", label=f"Monte Carlo, {cfg.samples:,} initial conditions")
+    ax.set_xscale("log")
+    ax.set_xlabel("learning-rate ratio $\\eta_x / \\eta_A$ (encoder / decoder)")
+    ax.set_ylabel("probability of representation learning $p_r$")
+    ax.legend()
+    fig.tight_layout()
+    return fig
