@@ -30,13 +30,12 @@ page: two zero bytes, a type code, the number of dimensions, big-endian int32 si
 from __future__ import annotations
 
 import gzip
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import torch
 
+from .claims import write_bytes_atomic
 from .tasks import TaskData
 from .validation import check_choice, check_int
 
@@ -115,15 +114,7 @@ def write_idx(path, array) -> None:
     payload = header + np.ascontiguousarray(array, dtype=_IDX_DTYPES[_IDX_CODES[key]]).tobytes()
     if path.suffix == ".gz":
         payload = gzip.compress(payload, mtime=0)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_bytes_atomic(path, payload)
 
 
 def _find_idx_file(directory: Path, kind: str) -> Path:

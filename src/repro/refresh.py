@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -51,15 +50,10 @@ def execute(path: Path, timeout: int = 1200):
 def write_atomic(path: Path, nb) -> None:
     import nbformat
 
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        nbformat.write(nb, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from .claims import write_bytes_atomic
+
+    text = nbformat.writes(nb)
+    write_bytes_atomic(path, (text if text.endswith("\n") else text + "\n").encode("utf8"))  # as nbformat.write
 
 
 def main(argv=None) -> int:
