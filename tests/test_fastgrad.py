@@ -114,3 +114,23 @@ def test_default_blocks_cover_the_workers_within_the_byte_cap():
     assert default_block_runs(model, 55, 4, 3, 2) == 2
     big = default_block_runs(model, 55, 4, 10_000, 2)  # capped: a block stays within BLOCK_BYTES
     assert 4 * (4 * model.n_params()) * big <= BLOCK_BYTES and big < 5_000
+
+
+def test_embed_l1_fast_path_matches_autograd_and_is_validated():
+    """The L1 penalty on the embeddings (Liu et al. 2022's S3 notebook) gives the same run on both paths."""
+    data = build_task_data(BinaryOpTask("addition", 7), Split(train_fraction=0.6, data_seed=1), target="regression",
+                           target_dim=5)
+    cfg = EmbedMLPConfig(n_symbols=7, d_embed=2, hidden=(9,), d_out=5, activation="tanh", combine="sum")
+    tc = TrainConfig(steps=25, lr_repr=1e-2, lr_dec=1e-2, embed_l1=0.05, eval_every=5, dtype="float64", optimizer="sgd")
+    fast = train(cfg, data, tc, runs={"init_seed": [0, 1]}, fast_grad=True, progress=False, keep_final_params=True)
+    slow = train(cfg, data, tc, runs={"init_seed": [0, 1]}, fast_grad=False, progress=False, keep_final_params=True)
+    plain = train(cfg, data, TrainConfig(**{**tc.__dict__, "embed_l1": 0.0}), runs={"init_seed": [0, 1]},
+                  fast_grad=True, progress=False, keep_final_params=True)
+    np.testing.assert_allclose(fast.final_params["embed"], slow.final_params["embed"], rtol=1e-10, atol=1e-12)
+    # the penalty pulls the embeddings towards 0
+    assert np.abs(fast.final_params["embed"]).mean() < np.abs(plain.final_params["embed"]).mean()
+    with pytest.raises(ValueError, match="embed_l1"):
+        TrainConfig(embed_l1=-1.0)
+    tcfg = TransformerConfig(d_vocab=8, n_ctx=3, d_model=8, n_heads=2, d_head=4, d_mlp=16, n_layers=1, d_vocab_out=7)
+    with pytest.raises(ValueError, match="embed_l1"):
+        train(tcfg, data, TrainConfig(steps=1, embed_l1=1e-3), progress=False)

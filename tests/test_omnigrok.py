@@ -219,3 +219,53 @@ def test_loglog_slope():
     assert slope == pytest.approx(-1.0) and np.exp(intercept) == pytest.approx(7.0)
     with pytest.raises(ValueError):
         loglog_slope(g, -g)
+
+
+def test_modular_config_validates_large_weight_decays():
+    from repro.omnigrok import ModularConfig
+
+    with pytest.raises(ValueError, match="large_weight_decays"):
+        ModularConfig(large_weight_decays=[0.3])
+    with pytest.raises(ValueError, match="large_weight_decays"):
+        ModularConfig(large_weight_decays=(0.3, 0.0))
+    cfg = ModularConfig(large_weight_decays=())
+    assert cfg.run_labels()[:2] == ["free, alpha 1, wd 1", "norm held at alpha 0.8, wd 0"] and len(cfg.run_labels()) == 2
+
+
+def test_modular_speedup_counts_never_as_budget():
+    from repro.omnigrok import ModularResult
+    from repro.train import History
+
+    h = History(steps=np.arange(0, 1001, 10), metrics={}, extra={}, final_params={}, run_values={})
+    res = ModularResult(h, ["free", "fixed", "large a", "large b"], np.array([5, 5, 5, 5]), np.array([300, 100, 400, -1]),
+                        (0.5, 1.0))
+    assert res.speedup_over_large() == pytest.approx(10.0)  # the run that never got there counts as 1000 steps
+    assert np.isnan(res.large_gamma_slope())  # one large-norm run got there: no slope
+    res.test_steps[-1] = 200
+    assert res.speedup_over_large() == pytest.approx(4.0)
+    assert res.large_gamma_slope() == pytest.approx(-1.0)
+
+
+def test_train_norm_is_reproducible_and_independent_of_threads():
+    """Blocks of runs on single-threaded workers: the same bits call after call (two intra-op threads did
+    not give that); another thread count changes the blocking, and with it float rounding, only."""
+    from repro.models import EmbedMLPConfig
+    from repro.tasks import BinaryOpTask, Split, build_task_data
+
+    data = build_task_data(BinaryOpTask("modular_addition", 7), Split(train_fraction=0.6, data_seed=0))
+    mc = EmbedMLPConfig(n_symbols=7, d_embed=8, hidden=(16,), d_out=7, activation="relu", combine="sum")
+    cfg = TrainConfig(steps=30, lr_repr=1e-2, lr_dec=1e-2, wd_repr=0.5, wd_dec=0.5, eval_every=5)
+    runs = {"init_seed": [0, 1, 2], "init_scale": [1.0, 2.0, 1.5], "repr_init_scale": [1.0, 2.0, 1.5]}
+    before = torch.get_num_threads()
+    try:
+        out = []
+        for threads in (2, 2, 1):
+            torch.set_num_threads(threads)
+            out.append(train_norm(mc, data, cfg, runs=runs, constrained=[False, True, False], progress=False))
+    finally:
+        torch.set_num_threads(before)
+    for k in out[0].metrics:
+        np.testing.assert_array_equal(out[1][k], out[0][k])
+        np.testing.assert_allclose(out[2][k], out[0][k], rtol=1e-5, atol=1e-6)
+    assert torch.get_num_threads() == before
+    np.testing.assert_allclose(out[0]["weight_norm"][1], out[0]["weight_norm"][1][0], rtol=1e-6)  # held on its sphere

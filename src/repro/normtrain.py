@@ -9,10 +9,11 @@ optimization step". :func:`train_norm` does exactly that, for R runs at once: th
 norm of run r's *initial* parameters (the default init times Omnigrok's α). Unconstrained runs train
 normally, so a constrained and a free run can share one batched program.
 
-Why not ``repro.train.train`` with a callback: its callback runs at evaluation steps only and before the
-backward pass (the official teacher-student notebook rescales at that point too, spec §6.1 [QUIRK]); the
-paper's recipe is "after each step", which needs its own loop. The loop reuses the trainer's flat
-parameter buffer, optimizers, losses and :class:`~repro.train.History`.
+:func:`repro.train.train` has the same projection (``TrainConfig.fixed_norm``, a per-run field) and the
+chapter's modular-addition runs use it, with the trainer's fast backward pass. This loop remains for the
+teacher-student and image experiments, which need ``mse_threshold`` accuracy; folding that into
+:func:`repro.train.train` would retire it. It reuses the trainer's flat parameter buffer, losses and
+:class:`~repro.train.History`.
 
 Accuracy: ``data.accuracy`` as in the trainer, or — for regression tasks such as the teacher-student
 toy (spec §6.2b) — ``mse_threshold=θ``: a sample counts as correct when its MSE is below θ.
@@ -23,6 +24,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -30,7 +32,8 @@ import torch
 
 from .models import build_model
 from .tasks import TaskData
-from .train import FlatParams, History, TrainConfig, per_run_values, per_sample_correct, per_sample_loss
+from .train import (FlatParams, History, TrainConfig, per_run_values, per_sample_correct, per_sample_loss,
+                    project_to_norm)
 from .validation import check_real
 
 
@@ -82,18 +85,6 @@ def _masked_mean(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return (values * mask).sum(-1) / mask.sum(-1).clamp(min=1).to(values.dtype)
 
 
-@torch.no_grad()
-def project_to_norm(flat: torch.Tensor, target: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
-    """Rescale each row of ``flat`` (R, P) in place to the L2 norm ``target`` (R,); rows with
-    ``mask`` False are left alone. Returns ``flat``. A zero row cannot be rescaled and raises."""
-    norm = flat.norm(dim=1)
-    if bool((norm == 0).any()):
-        raise ValueError("project_to_norm: a run has all-zero parameters; its direction is undefined.")
-    factor = target.to(flat.dtype) / norm
-    if mask is not None:
-        factor = torch.where(mask, factor, torch.ones_like(factor))
-    flat.mul_(factor[:, None])
-    return flat
 
 
 def train_norm(
@@ -124,8 +115,46 @@ def train_norm(
         check_real("mse_threshold", mse_threshold, positive=True)
         if data.loss != "mse":
             raise ValueError("mse_threshold is only allowed with an MSE task (data.loss='mse').")
+    device = cfg.torch_device
+    data = data.to(device=device, dtype=cfg.torch_dtype)
+    bar = None
+    if progress if progress is not None else os.environ.get("REPRO_PROGRESS", "1") != "0":
+        from tqdm import tqdm
+
+        bar = tqdm(total=cfg.steps * n_runs, desc=desc, unit="run-step", unit_scale=True, file=sys.stderr, mininterval=1.0)
+    # As repro.train.train: on the CPU, one block of runs per thread, each single-threaded. Besides using
+    # both cores without fork/join per small op, this makes results reproducible: with two intra-op
+    # threads, two identical float32 runs of this loop were measured to differ.
+    workers = torch.get_num_threads() if device.type == "cpu" else 1
+    size = -(-n_runs // workers)
+    blocks = [slice(a, min(a + size, n_runs)) for a in range(0, n_runs, size)]
+
+    def run_block(block: slice) -> History:
+        return _train_norm_block(model, data, cfg, {k: v[block] for k, v in values.items()}, constrained[block],
+                                 mse_threshold, keep_final_params, bar)
+
+    if len(blocks) == 1:
+        parts = [run_block(blocks[0])]
+    else:
+        threads_before = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            with ThreadPoolExecutor(max_workers=len(blocks)) as pool:
+                parts = list(pool.map(run_block, blocks))
+        finally:
+            torch.set_num_threads(threads_before)
+    if bar is not None:
+        bar.close()
+    join = lambda key: {k: np.concatenate([getattr(h, key)[k] for h in parts], axis=0) for k in getattr(parts[0], key)}
+    return History(steps=parts[0].steps, metrics=join("metrics"), final_params=join("final_params"),
+                   run_values=dict(values, constrained=constrained))
+
+
+def _train_norm_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list], constrained: list[bool],
+                      mse_threshold, keep_final_params: bool, bar) -> History:
+    """Train one block of runs (all of :func:`train_norm` but the blocking)."""
+    n_runs = len(values["init_seed"])
     device, dtype = cfg.torch_device, cfg.torch_dtype
-    data = data.to(device=device, dtype=dtype)
     params = FlatParams(model, values, dtype, device)
     optimizer = _FlatOptimizer(params, cfg, values)
     flat = params.flat
@@ -161,11 +190,6 @@ def train_norm(
         records.append(row)
         record_steps.append(step)
 
-    bar = None
-    if progress if progress is not None else os.environ.get("REPRO_PROGRESS", "1") != "0":
-        from tqdm import tqdm
-
-        bar = tqdm(total=cfg.steps * n_runs, desc=desc, unit="run-step", unit_scale=True, file=sys.stderr, mininterval=1.0)
     grad_flat = torch.empty_like(flat)
     offsets = list(params.offsets.values())
     train_inputs = data.inputs[train_index]
@@ -198,10 +222,6 @@ def train_norm(
         project_to_norm(flat, target, mask)  # Omnigrok: back onto the sphere after every step
         if bar is not None:
             bar.update(n_runs)
-    if bar is not None:
-        bar.close()
-
     metrics = {k: torch.stack([r[k] for r in records], dim=1).cpu().double().numpy() for k in records[0]}
     final = {k: v.detach().cpu().double().numpy() for k, v in params.views().items()} if keep_final_params else {}
-    run_values = dict(values, constrained=constrained)
-    return History(steps=np.asarray(record_steps, dtype=np.int64), metrics=metrics, final_params=final, run_values=run_values)
+    return History(steps=np.asarray(record_steps, dtype=np.int64), metrics=metrics, final_params=final, run_values=values)

@@ -33,7 +33,7 @@ from .models import BatchedModel, build_model
 from .tasks import TaskData
 from .validation import check_choice, check_int, check_open_unit, check_real
 
-PER_RUN_FIELDS = ("lr_repr", "lr_dec", "wd_repr", "wd_dec", "init_scale", "repr_init_scale", "init_seed")
+PER_RUN_FIELDS = ("lr_repr", "lr_dec", "wd_repr", "wd_dec", "init_scale", "repr_init_scale", "init_seed", "fixed_norm")
 OPTIMIZERS = ("adamw", "sgd")
 
 
@@ -55,6 +55,12 @@ class TrainConfig:
     repr_init_scale: float = 1.0  # scale of the representation's init
     init_seed: int = 0
     batch_size: int | None = None  # None: full batch
+    # Extra loss embed_l1 * mean|E| on the embedding table "embed" (per run; not in the logged losses). The
+    # official S3 notebook of Liu et al. 2022 trains with 1e-3 (spec §7 #10); 0 everywhere else.
+    embed_l1: float = 0.0
+    # Omnigrok's constrained training (Liu, Michaud, Tegmark 2023, §2): after every optimizer step, rescale
+    # the run's whole parameter vector back to its initial L2 norm (the init times alpha).
+    fixed_norm: bool = False
     eval_every: int = 1
     dtype: str = "float32"
     device: str = "auto"  # "auto" = cuda when present, else cpu
@@ -64,7 +70,7 @@ class TrainConfig:
         check_choice("optimizer", self.optimizer, OPTIMIZERS)
         for name in ("lr_repr", "lr_dec"):
             check_real(name, getattr(self, name), positive=True)
-        for name in ("wd_repr", "wd_dec", "eps", "momentum"):
+        for name in ("wd_repr", "wd_dec", "eps", "momentum", "embed_l1"):
             check_real(name, getattr(self, name), nonnegative=True)
         check_open_unit("beta1", self.beta1)
         check_open_unit("beta2", self.beta2)
@@ -74,6 +80,8 @@ class TrainConfig:
         if self.batch_size is not None:
             check_int("batch_size", self.batch_size, minimum=1)
         check_int("eval_every", self.eval_every, minimum=1)
+        if not isinstance(self.fixed_norm, (bool, np.bool_)):
+            raise ValueError(f"fixed_norm={self.fixed_norm!r} is not allowed: it must be True or False.")
         check_choice("dtype", self.dtype, ("float32", "float64"))
         check_choice("device", self.device, ("auto", "cpu", "cuda"))
         if self.device == "cuda" and not torch.cuda.is_available():
@@ -109,6 +117,20 @@ def per_run_values(cfg: TrainConfig, runs: Mapping[str, Sequence] | None) -> tup
         for v in vals:
             TrainConfig(**{**{f.name: getattr(cfg, f.name) for f in fields(cfg)}, name: v})
     return n_runs, values
+
+
+@torch.no_grad()
+def project_to_norm(flat: torch.Tensor, target: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+    """Rescale each row of ``flat`` (R, P) in place to the L2 norm ``target`` (R,); rows with
+    ``mask`` False are left alone. Returns ``flat``. A zero row cannot be rescaled and raises."""
+    norm = flat.norm(dim=1)
+    if bool((norm == 0).any()):
+        raise ValueError("project_to_norm: a run has all-zero parameters; its direction is undefined.")
+    factor = target.to(flat.dtype) / norm
+    if mask is not None:
+        factor = torch.where(mask, factor, torch.ones_like(factor))
+    flat.mul_(factor[:, None])
+    return flat
 
 
 class FlatParams:
@@ -391,6 +413,9 @@ def train(
     n_runs, values = per_run_values(cfg, runs)
     device, dtype = cfg.torch_device, cfg.torch_dtype
     data = data.to(device=device, dtype=dtype)
+    if cfg.embed_l1 and "embed" not in {spec.name for spec in model.param_specs()}:
+        raise ValueError(f"embed_l1={cfg.embed_l1} is not allowed for {type(model).__name__}: it penalizes the "
+                         "embedding table 'embed', which this model does not have; use embed_l1=0.")
 
     default_train, default_val = data.masks()
     train_mask = default_train.expand(n_runs, -1) if train_mask is None else train_mask.to(device)
@@ -479,6 +504,8 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
 
     record_steps, records, extras = [], [], []
     flat = params.flat
+    fixed = torch.as_tensor([bool(v) for v in values["fixed_norm"]], device=device)
+    norm_target = flat.norm(dim=1).clone() if bool(fixed.any()) else None  # the initial norms
 
     def evaluate(step: int, out: torch.Tensor, views) -> None:
         with torch.no_grad():
@@ -531,6 +558,9 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
                     dout = grad_fn.output_gradient(out[:, :n_rows], None if data.targets is None else data.targets[:n_rows],
                                                    data.labels[:n_rows], train_w[:, :n_rows], data.loss)
                 grad_by_name = grad_fn.backward(views, x, cache, dout)
+                if cfg.embed_l1:  # d(embed_l1 * mean|E|)/dE = embed_l1 * sign(E) / size (0 at 0, as autograd)
+                    e = views["embed"]
+                    grad_by_name["embed"].add_(torch.sign(e), alpha=cfg.embed_l1 / e[0].numel())
             grads = [grad_by_name[n].reshape(n_runs, -1) for n in names]
         else:
             # Leaves that alias the flat buffer: autograd then returns one gradient per parameter instead of
@@ -547,10 +577,14 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
                 objective = (per_sample_loss(out, data) * train_w).sum()
                 if is_eval:
                     evaluate(step, out.detach(), views)
+            if cfg.embed_l1:
+                objective = objective + cfg.embed_l1 * views["embed"].abs().flatten(1).mean(1).sum()
             raw = torch.autograd.grad(objective, list(views.values()), allow_unused=True)
             grads = [torch.zeros(n_runs, n, dtype=dtype, device=device) if g is None else g.reshape(n_runs, -1)
                      for g, n in zip(raw, sizes)]
         optimizer.step(flat, grads)
+        if norm_target is not None:
+            project_to_norm(flat, norm_target, fixed)
         if bar is not None and (step + 1) % update_every == 0:
             bar.update(update_every * n_runs)
 
