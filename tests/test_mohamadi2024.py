@@ -199,3 +199,92 @@ def test_configs_reject_bad_input():
         mw.RegressionConfig(linf_reg=-1.0)
     with pytest.raises(ValueError, match="device"):
         mw.RegressionConfig(device="tpu")
+
+
+# --------------------------------------------------------------------------------------------------
+# Fig. 5: the transformer and the autograd eNTK
+
+
+def _tiny_transformer(p=5, seed=0):
+    from repro.models import TransformerConfig, build_model
+    from repro.train import FlatParams, TrainConfig, per_run_values
+
+    model = build_model(TransformerConfig(d_vocab=p + 1, n_ctx=3, d_model=8, n_heads=2, d_head=4, d_mlp=16,
+                                          d_vocab_out=p))
+    _, values = per_run_values(TrainConfig(init_seed=seed), None)
+    params = {k: v[0].clone() for k, v in FlatParams(model, values, torch.float64, torch.device("cpu")).views().items()}
+    forward = lambda ps, x: model.forward({k: v[None] for k, v in ps.items()}, x)[0]
+    return forward, params
+
+
+def _brute_force_ntk(forward, params, x, pick):
+    """Per-input, per-parameter autograd loop: J_i = ∂ s(θ; x_i)/∂θ over every tensor, K = J Jᵀ."""
+    rows = []
+    for xi in x:
+        ps = {k: v.clone().requires_grad_(True) for k, v in params.items()}
+        s = pick(forward(ps, xi[None])[0])
+        grads = torch.autograd.grad(s, list(ps.values()), allow_unused=True)
+        rows.append(torch.cat([(torch.zeros_like(v) if g is None else g).reshape(-1)
+                               for g, v in zip(grads, ps.values())]))
+    J = torch.stack(rows)
+    return J @ J.T
+
+
+@pytest.mark.parametrize("output", ["first", "pntk", 3])
+def test_empirical_ntk_matches_brute_force_on_a_transformer(output):
+    p = 5
+    forward, params = _tiny_transformer(p)
+    a, b = th.all_pairs(p)
+    x = torch.as_tensor(np.stack([a, b, np.full_like(a, p)], 1))[::3]  # 9 sequences [a, b, =]
+    pick = {"first": lambda o: o[0], "pntk": lambda o: o.sum() / math.sqrt(p), 3: lambda o: o[3]}[output]
+    K = th.empirical_ntk(forward, params, x, output=output)
+    assert K.shape == (len(x), len(x)) and K.dtype == torch.float64
+    assert torch.allclose(K, _brute_force_ntk(forward, params, x, pick), rtol=1e-10, atol=1e-12)
+
+
+def test_empirical_ntk_matches_the_quadratic_closed_forms():
+    p, h = 5, 7
+    W, V = th.pytorch_default_init(p, h, seed=2)
+    a, b = np.array([0, 0, 1, 4, 2]), np.array([1, 2, 1, 4, 0])
+
+    def forward(ps, x):
+        z = ps["W"][:, x[:, 0]] + ps["W"][:, p + x[:, 1]]
+        return (ps["V"] @ z ** 2).T
+
+    x = torch.as_tensor(np.stack([a, b], 1))
+    assert torch.allclose(th.empirical_ntk(forward, {"W": W, "V": V}, x), th.entk_logit_kernel(W, V, a, b), rtol=1e-12)
+    assert torch.allclose(th.empirical_ntk(forward, {"W": W, "V": V}, x, "pntk"), th.pntk_kernel(W, V, a, b), rtol=1e-12)
+    with pytest.raises(ValueError, match="output"):
+        th.empirical_ntk(forward, {"W": W, "V": V}, x, output="last")
+
+
+def test_transformer_config_defaults_and_validation():
+    c = mw.TransformerGrokConfig()
+    assert (c.p, c.n_train, c.d_model, c.n_heads, c.d_mlp, c.optimizer, c.lr, c.linf_reg) == \
+        (113, 5282, 128, 4, 512, "sgd", 0.25, 1e-20)
+    assert c.train_config().optimizer == "sgd" and c.train_config().wd_dec == 0.0
+    with pytest.raises(ValueError, match="linf_reg"):
+        mw.TransformerGrokConfig(linf_reg=1e-4)
+    with pytest.raises(ValueError, match="n_coeff"):
+        mw.TransformerGrokConfig(p=7)  # 2·7^(5/3) = 51 > 49 pairs
+    with pytest.raises(ValueError, match="n_heads"):
+        mw.TransformerGrokConfig(d_model=30, n_heads=4)
+    with pytest.raises(ValueError, match="optimizer"):
+        mw.TransformerGrokConfig(optimizer="adam")
+
+
+def test_run_transformer_smoke(monkeypatch):
+    monkeypatch.setenv("REPRO_SCALE", "smoke")
+    cfg = mw.TransformerGrokConfig.for_scale()
+    res = mw.run_transformer(cfg, progress=False)
+    T = cfg.steps // cfg.eval_every + 1
+    assert res.steps.tolist() == list(range(0, cfg.steps + 1, cfg.eval_every))
+    assert res.kernels.shape == (T, cfg.ntk_points, cfg.ntk_points)
+    assert np.allclose(res.kernels, res.kernels.transpose(0, 2, 1), rtol=1e-5, atol=1e-5 * res.ntk_norm0)
+    assert res.kernel_change()[0] == 0 and res.kernel_change()[-1] > 0
+    assert res.kernel_distance()[0] == pytest.approx(0, abs=1e-6)
+    assert res.train_acc.shape == res.test_acc.shape == res.unmirrored_acc.shape == (T,)
+    # the train split really has n = 2p^(5/3) pairs, and the eNTK pairs are fixed by ntk_seed
+    data = cfg.task_data()
+    assert len(data.train_idx) == cfg.n_train and data.inputs.shape == (cfg.p ** 2, 3)
+    assert bool((data.inputs[:, 2] == cfg.p).all())

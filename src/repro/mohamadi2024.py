@@ -20,14 +20,19 @@ Configs default to the paper's settings; ``for_scale()`` gives the book scale. E
 """
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 import torch
 
+from .models import TransformerConfig, build_model
+from .relations import single_thread
 from .scale import by_scale
+from .tasks import BinaryOpTask, Split, TaskData, build_task_data
 from .theory import mohamadi2024 as th
+from .train import TrainConfig, train
 from .validation import check_choice, check_int, check_prime, check_real
 
 # --------------------------------------------------------------------------------------------------
@@ -378,6 +383,188 @@ def train_regression(cfg: RegressionConfig) -> RegressionResult:
 
 
 # --------------------------------------------------------------------------------------------------
+# A one-layer transformer on modular addition (Fig. 5, App. A.3)
+
+
+@dataclass(frozen=True)
+class TransformerGrokConfig:
+    """Fig. 5: a one-layer transformer on ordered pairs, tokens [a, b, =] ('=' is token p), logits at '='.
+
+    Defaults: the paper's recipe (App. A.3) on the architecture the spec proposes (§K.8, the paper does not
+    state it). ``for_scale()`` gives the book scale, which changes the optimizer (see there).
+    """
+
+    p: int = 113  # Fig. 5: "various p" [UNKNOWN]; 113 is Nanda et al.'s modulus (spec §K.8's setting)
+    n_coeff: float = 2.0  # App. A.3: n = 2·p^{5/3} training pairs out of p^2 (5 282 at p = 113)
+    d_model: int = 128  # spec §K.8 (Nanda et al.): d_model 128; the paper states no architecture
+    n_heads: int = 4  # spec §K.8: 4 heads of d_model/4
+    d_mlp: int = 512  # spec §K.8: d_mlp 512, ReLU, no LayerNorm
+    initializer_range: float | None = None  # None: N(0, (0.8/√d_model)^2), TransformerLens' default (Nanda et
+    #   al.'s setting); App. A.3 says "default PyTorch initialization (migrated to JAX)" of an unstated model
+    optimizer: str = "sgd"  # App. A.3: full-batch gradient descent ("sgd" in repro.train, no momentum)
+    lr: float = 0.25  # App. A.3: learning rate 0.25
+    weight_decay: float = 0.0  # App. A.3: no weight decay (the only regularizer is the ℓ∞ term below)
+    beta2: float = 0.98  # AdamW only (Nanda et al.'s betas (0.9, 0.98)); unused by GD
+    # App. A.3: λ = 1e-20 on ‖θ‖∞. Not applied: repro.train has no ℓ∞ term. In float32, adding 1e-20·sign(θ_i)
+    # to a gradient entry changes it only where |∂L/∂θ_i| < ~1e-13, and then the step is below 1e-13: the
+    # term does nothing. Validation therefore accepts only strengths ≤ 1e-16, where this still holds.
+    linf_reg: float = 1e-20
+    steps: int = 100_000  # [UNKNOWN] for Fig. 5; App. A.2's "up to 100 000" steps of the two-layer runs
+    eval_every: int = 500  # metrics and eNTK every k steps (our choice)
+    ntk_points: int = 128  # eNTK on 128 fixed random pairs, train and test mixed (our choice; Fig. 5 unstated)
+    ntk_output: str = "first"  # the first logit's eNTK, as Fig. 1 left ("following [32]"); "pntk": Σ_c f_c/√p
+    data_seed: int = 0  # which n pairs train
+    init_seed: int = 0  # the network's initial weights
+    ntk_seed: int = 0  # which pairs the eNTK is measured on
+    dtype: str = "float32"  # the paper's JAX code: float32 presumably [UNKNOWN, spec §K.4]; book: float64
+
+    def __post_init__(self):
+        check_prime("p", self.p)
+        check_real("n_coeff", self.n_coeff, positive=True)
+        if not 0 < self.n_train < self.p ** 2:
+            raise ValueError(f"n_coeff={self.n_coeff!r} is not allowed at p={self.p}: n = n_coeff·p^(5/3) = "
+                             f"{self.n_train} must be in [1, p^2 - 1] so that a test set remains.")
+        for name in ("d_model", "n_heads", "d_mlp", "steps", "eval_every", "ntk_points"):
+            check_int(name, getattr(self, name), minimum=1)
+        if self.d_model % self.n_heads:
+            raise ValueError(f"n_heads={self.n_heads} is not allowed with d_model={self.d_model}: the heads split "
+                             "d_model evenly (d_head = d_model / n_heads).")
+        if self.initializer_range is not None:
+            check_real("initializer_range", self.initializer_range, positive=True)
+        check_choice("optimizer", self.optimizer, ("sgd", "adamw"))
+        check_real("lr", self.lr, positive=True)
+        check_real("weight_decay", self.weight_decay, nonnegative=True)
+        check_real("beta2", self.beta2, nonnegative=True)
+        check_real("linf_reg", self.linf_reg, nonnegative=True)
+        if self.linf_reg > 1e-16:
+            raise ValueError(f"linf_reg={self.linf_reg!r} is not allowed: repro.train has no ℓ∞ penalty, so only "
+                             "strengths ≤ 1e-16 (a no-op in float32, like the paper's 1e-20) can be recorded.")
+        check_choice("ntk_output", self.ntk_output, ("first", "pntk"))
+        for name in ("data_seed", "init_seed", "ntk_seed"):
+            check_int(name, getattr(self, name), minimum=0)
+        check_choice("dtype", self.dtype, ("float32", "float64"))
+
+    @classmethod
+    def for_scale(cls) -> "TransformerGrokConfig":
+        """Paper: the defaults (a GPU). Book: 30-55 s on one CPU core. Smoke: seconds.
+
+        Book scale: p = 23 (n = 372 of 529 pairs), d_model 64, d_mlp 256, and **AdamW** (lr 3e-3, weight
+        decay 1, betas (0.9, 0.98); Nanda et al.'s recipe with a 3× larger lr) for 1 200 steps instead of GD
+        at lr 0.25. Plain GD at book scale fits the training set and then stays at the memorizing solution
+        for as long as we could run it; AdamW's decay brings the generalizing solution within the CPU budget.
+        float64: float32 AdamW moves the step at which the test accuracy climbs by tens of steps when only the
+        rounding changes (thread count, CPU), so the stored figure would not revalidate; float64 gives
+        bit-identical runs on 1 and 2 threads.
+        """
+        book = cls(p=23, d_model=64, d_mlp=256, optimizer="adamw", lr=3e-3, weight_decay=1.0, steps=1200,
+                   eval_every=25, dtype="float64")
+        smoke = replace(book, p=11, d_model=16, d_mlp=32, steps=20, eval_every=5, ntk_points=16)
+        return by_scale(book=book, paper=cls(), smoke=smoke)
+
+    @property
+    def n_train(self) -> int:
+        return th.classification_train_size(self.p, self.n_coeff)
+
+    def model_config(self) -> TransformerConfig:
+        return TransformerConfig(d_vocab=self.p + 1, n_ctx=3, d_model=self.d_model, n_heads=self.n_heads,
+                                 d_head=self.d_model // self.n_heads, d_mlp=self.d_mlp, n_layers=1,
+                                 d_vocab_out=self.p, act_fn="relu", normalization_type=None,
+                                 initializer_range=self.initializer_range)
+
+    def train_config(self) -> TrainConfig:
+        return TrainConfig(steps=self.steps, optimizer=self.optimizer, lr_repr=self.lr, lr_dec=self.lr,
+                           wd_repr=self.weight_decay, wd_dec=self.weight_decay, beta2=self.beta2,
+                           init_seed=self.init_seed, eval_every=self.eval_every, dtype=self.dtype)
+
+    def task_data(self) -> TaskData:
+        """All p^2 ordered pairs as [a, b, =] sequences; n = n_coeff·p^{5/3} of them train (a random subset)."""
+        data = build_task_data(BinaryOpTask("modular_addition", self.p, ordered=True),
+                               Split(train_count=self.n_train, data_seed=self.data_seed))
+        data.inputs = torch.cat([data.inputs, torch.full((data.n_samples, 1), self.p)], dim=1)
+        return data
+
+
+@dataclass
+class TransformerResult:
+    config: TransformerGrokConfig
+    steps: np.ndarray  # (T,) evaluation steps
+    train_acc: np.ndarray  # (T,)
+    test_acc: np.ndarray  # (T,) every pair not trained on
+    unmirrored_acc: np.ndarray  # (T,) test pairs (a, b) whose mirror (b, a) is not trained on either
+    train_loss: np.ndarray  # (T,) mean cross-entropy (nats)
+    test_loss: np.ndarray  # (T,)
+    kernels: np.ndarray = field(repr=False)  # (T, m, m) the eNTK on the ``ntk_points`` pairs at every step
+    n_unmirrored: int = 0  # number of unmirrored test pairs
+
+    def first_step(self, which: str, threshold: float) -> int:
+        """First evaluation step with ``which`` accuracy ("train", "test", "unmirrored") ≥ threshold (−1: never)."""
+        acc = {"train": self.train_acc, "test": self.test_acc, "unmirrored": self.unmirrored_acc}[which]
+        hit = acc >= threshold
+        return int(self.steps[hit.argmax()]) if hit.any() else -1
+
+    def index(self, step: int) -> int:
+        """Index of the last evaluation step ≤ ``step``."""
+        return max(int(np.searchsorted(self.steps, step, side="right")) - 1, 0)
+
+    def kernel_change(self, start: int = 0) -> np.ndarray:
+        """‖K_t − K_start‖_F at every evaluation step t (T,); ``start`` is a step."""
+        ref = self.kernels[self.index(start)]
+        return np.linalg.norm(self.kernels - ref, axis=(1, 2))
+
+    def kernel_distance(self, start: int = 0) -> np.ndarray:
+        """Scale-free 1 − cos(K_t, K_start) at every evaluation step (T,)."""
+        ref = torch.as_tensor(self.kernels[self.index(start)])
+        return np.array([th.kernel_distance(ref, torch.as_tensor(k)) for k in self.kernels])
+
+    @property
+    def ntk_norm0(self) -> float:
+        return float(np.linalg.norm(self.kernels[0]))
+
+
+def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None) -> TransformerResult:
+    """Train the transformer with :func:`repro.train.train` and record the eNTK at every evaluation step.
+
+    The eNTK is :func:`repro.theory.mohamadi2024.empirical_ntk` of the chosen scalar output (first logit or
+    pNTK) on ``ntk_points`` pairs drawn once with ``ntk_seed`` from all p^2 pairs.
+    """
+    p = cfg.p
+    data = cfg.task_data()
+    model = build_model(cfg.model_config())
+    ntk_idx = np.sort(np.random.default_rng(cfg.ntk_seed).permutation(p * p)[: min(cfg.ntk_points, p * p)])
+    ntk_x = data.inputs[torch.as_tensor(ntk_idx)]
+    in_train = np.zeros((p, p), dtype=bool)
+    in_train[tuple(data.inputs[torch.as_tensor(data.train_idx), :2].numpy().T)] = True
+    unmirrored = ~in_train & ~in_train.T  # neither (a, b) nor (b, a) trained on
+    fresh_x = torch.as_tensor(np.argwhere(unmirrored))
+    fresh_x = torch.cat([fresh_x, torch.full((len(fresh_x), 1), p)], dim=1)
+    fresh_y = fresh_x[:, :2].sum(1) % p
+
+    def one_run(params: dict, x: torch.Tensor) -> torch.Tensor:
+        return model.forward({k: v[None] for k, v in params.items()}, x)[0]
+
+    def record(step, views):
+        params = {k: v[0].detach() for k, v in views.items()}
+        device = next(iter(params.values())).device
+        K = th.empirical_ntk(one_run, params, ntk_x.to(device), output=cfg.ntk_output)
+        fresh = torch.tensor(float("nan"), dtype=torch.float64)
+        if len(fresh_x):
+            with torch.no_grad():
+                fresh = (one_run(params, fresh_x.to(device)).argmax(-1) == fresh_y.to(device)).double().mean()
+        return {"ntk": K[None], "unmirrored_acc": fresh[None].to(device)}
+
+    # One thread on the CPU: these are small ops, and on a shared 2-core machine two threads mostly wait for
+    # each other (the book run took 54 s on one thread and 780 s on two under load; same bits either way).
+    threads = contextlib.nullcontext() if cfg.train_config().torch_device.type != "cpu" else single_thread()
+    with threads:
+        h = train(cfg.model_config(), data, cfg.train_config(), callback=record, progress=progress,
+                  desc="transformer (Fig. 5)")
+    return TransformerResult(
+        config=cfg, steps=h.steps, train_acc=h["train_acc"][0], test_acc=h["val_acc"][0],
+        unmirrored_acc=h["unmirrored_acc"][0], train_loss=h["train_loss"][0], test_loss=h["val_loss"][0],
+        kernels=h["ntk"][0], n_unmirrored=len(fresh_x))
+
+
+# --------------------------------------------------------------------------------------------------
 # The chapter's experiments
 
 
@@ -402,6 +589,7 @@ class WhyGrokConfig:
     ntk_every: int = 500
     seed: int = 0  # init and data seed of every run
     regression: RegressionConfig = RegressionConfig()
+    transformer: TransformerGrokConfig = TransformerGrokConfig()  # Fig. 5 (its own for_scale())
 
     def __post_init__(self):
         for p in self.construction_ps:
@@ -427,7 +615,8 @@ class WhyGrokConfig:
         book = cls(kernel_ps=(7, 11), grok_p=23, sample_ps=(13, 17, 23), class_steps=1000, class_eval_every=25,
                    ntk_every=25,
                    regression=RegressionConfig(p=11, init_scales=(0.5, 0.25, 0.1), steps=3000, eval_every=50,
-                                               ntk_points=1000, ntk_every=250))
+                                               ntk_points=1000, ntk_every=250),
+                   transformer=TransformerGrokConfig.for_scale())
         smoke = replace(book, construction_ps=(3, 4, 5), rank_widths=(20, 22), kernel_ps=(5,), kernel_fractions=(0.3,),
                         rank_p=5, rank_n=100, grok_p=7, sample_ps=(7,), class_steps=50, class_eval_every=10,
                         ntk_every=10, regression=replace(book.regression, p=5, steps=50, eval_every=10,
@@ -615,5 +804,55 @@ def plot_regression(res: RegressionResult):
     ax2.set_ylabel("‖θ‖∞ (solid); eNTK distance (dotted)")
     ax2.set_title("ℓ∞ norm and kernel distance 1 − cos(K_t, K_0)")
     ax2.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_transformer(res: TransformerResult):
+    """Fig. 5's three panels: (a) train (dashed) and test (solid) accuracy, plus test pairs whose mirror is
+    unseen (dotted); (b) train and test cross-entropy; (c) the eNTK's change ‖K_t − K_0‖_F (log axis) and its
+    scale-free distance 1 − cos(K_t, K_0). A dashed line marks the step at which the training set is fitted."""
+    import matplotlib.pyplot as plt
+
+    c = res.config
+    fit = res.first_step("train", 1.0)
+    step_label = f"{'AdamW' if c.optimizer == 'adamw' else 'GD'} step"
+    fig, axes = plt.subplots(1, 3, figsize=(14, 3.9))
+    ax = axes[0]
+    ax.plot(res.steps, res.train_acc, "--", color="C0", label="train")
+    ax.plot(res.steps, res.test_acc, color="C1", label="test (all unseen pairs)")
+    ax.plot(res.steps, res.unmirrored_acc, ":", color="C2", label=f"test, mirror also unseen ({res.n_unmirrored} pairs)")
+    ax.set_xlabel(step_label)
+    ax.set_ylabel("accuracy (fraction correct)")
+    ax.set_title(f"p = {c.p}, n = 2p^(5/3) = {c.n_train} of {c.p ** 2} pairs")
+    ax.legend(fontsize=8)
+    ax = axes[1]
+    ax.plot(res.steps, res.train_loss, "--", color="C0", label="train")
+    ax.plot(res.steps, res.test_loss, color="C1", label="test")
+    ax.set_yscale("log")
+    ax.set_xlabel(step_label)
+    ax.set_ylabel("cross-entropy (nats)")
+    ax.set_title(f"d_model = {c.d_model}, {c.n_heads} heads, d_mlp = {c.d_mlp}")
+    ax.legend(fontsize=8)
+    ax = axes[2]
+    change = res.kernel_change()
+    ax.plot(res.steps[1:], change[1:], "o-", ms=3, color="C3", label="‖K_t − K_0‖_F")
+    ax.set_yscale("log")
+    ax.set_xlabel(step_label)
+    ax.set_ylabel("eNTK change (Frobenius)")
+    ax.set_title(f"{'first-logit eNTK' if c.ntk_output == 'first' else 'pNTK'} on {res.kernels.shape[1]} pairs, "
+                 f"‖K_0‖_F = {res.ntk_norm0:.0f}", fontsize=10)
+    twin = ax.twinx()
+    twin.plot(res.steps, res.kernel_distance(), color="0.4", lw=1, label="1 − cos(K_t, K_0)")
+    twin.set_ylabel("kernel distance 1 − cos(K_t, K_0)")
+    twin.set_ylim(0, 1)
+    twin.grid(False)
+    for a in axes:
+        if fit > 0:
+            a.axvline(fit, ls="--", color="0.4", lw=1)
+    if fit > 0:
+        axes[0].annotate("train set fitted", (fit, 0.3), rotation=90, fontsize=8, ha="right", va="center")
+    lines = ax.get_legend_handles_labels()[0] + twin.get_legend_handles_labels()[0]
+    ax.legend(lines, [line.get_label() for line in lines], fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig

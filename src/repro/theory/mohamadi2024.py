@@ -16,7 +16,8 @@ Contents:
 * eNTK closed forms (App. B, Eq. B.1/B.2): :func:`entk_regression_kernel`, :func:`entk_logit_kernel`
   (the first-coordinate kernel Θ̂ of Fig. 1), :func:`pntk_kernel` (ref. [32]'s Σ_c f_c/√p kernel), the
   expected kernel :func:`expected_entk_regression` (Prop. B.3) and the rank bound :func:`entk_rank_bound`
-  (Prop. B.6, with the per-neuron rank 3p − 2).
+  (Prop. B.6, with the per-neuron rank 3p − 2); :func:`empirical_ntk`, the same kernels of any network
+  by autograd (the one-layer transformer of Fig. 5).
 * :func:`kernel_regression` (App. B.1: ridgeless, initial network as prior mean) and the two end-to-end
   kernel predictors :func:`entk_regression` (Thm 3.4) and :func:`entk_classification` (Thm 4.3).
 * Normalized GD (App. A.1) with the underflow-safe cross-entropy gradient (spec §K.4, pitfall 1):
@@ -215,6 +216,34 @@ def entk_rank_bound(p: int, width: int, n: int) -> int:
     for name, v in (("p", p), ("width", width), ("n", n)):
         check_int(name, v, minimum=1)
     return min(n, width * (3 * p - 2))
+
+
+def empirical_ntk(forward, params: dict[str, torch.Tensor], x: torch.Tensor, output="first") -> torch.Tensor:
+    """The empirical NTK of any network, by autograd: Θ̂_θ(x, x') = ⟨∇_θ s(θ; x), ∇_θ s(θ; x')⟩ (§2 and
+    App. B: K_θ(x, x') = ∇_θ f(θ; x)^T ∇_θ f(θ; x') for a scalar output), summed over every parameter tensor.
+
+    ``forward(params, x)`` maps a dict of parameter tensors and a batch of inputs ``x`` (n, ...) to logits
+    (n, C); ``output`` picks the scalar s: ``"first"``, the first logit f_0 (Fig. 1 left, "following [32]"),
+    an integer c for the logit f_c, or ``"pntk"`` for Σ_c f_c/√C (ref. [32]'s pseudo-NTK, as in
+    :func:`pntk_kernel`). Per-input gradients come from ``torch.func.vmap(torch.func.grad(...))``: memory
+    n × (number of parameters). Returns the (n, n) Gram matrix in the parameters' dtype. For the quadratic
+    network the closed forms :func:`entk_logit_kernel` and :func:`pntk_kernel` give the same kernel.
+    """
+    from torch.func import grad, vmap
+
+    if not (output in ("first", "pntk") or (isinstance(output, int) and not isinstance(output, bool) and output >= 0)):
+        raise ValueError(f"output={output!r} is not allowed: output must be 'first', 'pntk' or a class index >= 0.")
+    params = {k: v.detach() for k, v in params.items()}
+
+    def scalar(ps, xi):
+        logits = forward(ps, xi.unsqueeze(0))[0]  # (C,)
+        if output == "pntk":
+            return logits.sum() / math.sqrt(logits.shape[-1])
+        return logits[0 if output == "first" else output]
+
+    grads = vmap(grad(scalar), in_dims=(None, 0))(params, x)  # name -> (n, *shape)
+    flat = torch.cat([g.reshape(g.shape[0], -1) for g in grads.values()], dim=1)  # (n, P)
+    return flat @ flat.T
 
 
 def kernel_distance(K0: torch.Tensor, Kt: torch.Tensor) -> float:
