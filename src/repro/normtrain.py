@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -32,8 +31,8 @@ import torch
 
 from .models import build_model
 from .tasks import TaskData
-from .train import (FlatParams, History, TrainConfig, per_run_values, per_sample_correct, per_sample_loss,
-                    project_to_norm)
+from .train import (FlatParams, History, TrainConfig, join_blocks, per_run_values, per_sample_correct,
+                    per_sample_loss, project_to_norm, run_blocks)
 from .validation import check_real
 
 
@@ -122,9 +121,7 @@ def train_norm(
         from tqdm import tqdm
 
         bar = tqdm(total=cfg.steps * n_runs, desc=desc, unit="run-step", unit_scale=True, file=sys.stderr, mininterval=1.0)
-    # As repro.train.train: on the CPU, one block of runs per thread, each single-threaded. Besides using
-    # both cores without fork/join per small op, this makes results reproducible: with two intra-op
-    # threads, two identical float32 runs of this loop were measured to differ.
+    # As repro.train.train: on the CPU, one block of runs per thread, each single-threaded.
     workers = torch.get_num_threads() if device.type == "cpu" else 1
     size = -(-n_runs // workers)
     blocks = [slice(a, min(a + size, n_runs)) for a in range(0, n_runs, size)]
@@ -133,21 +130,10 @@ def train_norm(
         return _train_norm_block(model, data, cfg, {k: v[block] for k, v in values.items()}, constrained[block],
                                  mse_threshold, keep_final_params, bar)
 
-    if len(blocks) == 1:
-        parts = [run_block(blocks[0])]
-    else:
-        threads_before = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            with ThreadPoolExecutor(max_workers=len(blocks)) as pool:
-                parts = list(pool.map(run_block, blocks))
-        finally:
-            torch.set_num_threads(threads_before)
+    parts = run_blocks(run_block, blocks, len(blocks))
     if bar is not None:
         bar.close()
-    join = lambda key: {k: np.concatenate([getattr(h, key)[k] for h in parts], axis=0) for k in getattr(parts[0], key)}
-    return History(steps=parts[0].steps, metrics=join("metrics"), final_params=join("final_params"),
-                   run_values=dict(values, constrained=constrained))
+    return join_blocks(parts, dict(values, constrained=constrained))
 
 
 def _train_norm_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list], constrained: list[bool],

@@ -453,22 +453,33 @@ def train(
         return _train_block(model, data, cfg, {k: v[block] for k, v in values.items()}, train_mask[block],
                             val_mask[block], callback, keep_final_params, bar, fast_grad)
 
-    if workers == 1:
-        parts = [run_block(b) for b in blocks]
-    else:
-        threads_before = torch.get_num_threads()
-        torch.set_num_threads(1)  # one thread per block: no fork/join per small op, blocks run side by side
-        try:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                parts = list(pool.map(run_block, blocks))
-        finally:
-            torch.set_num_threads(threads_before)
+    parts = run_blocks(run_block, blocks, workers)
     if bar is not None:
         bar.update(bar.total - bar.n)
         bar.close()
+    return join_blocks(parts, values)
+
+
+def run_blocks(run_block, blocks: list[slice], workers: int) -> list[History]:
+    """``run_block`` on every block of runs, ``workers`` at a time on their own threads, each block
+    single-threaded: no fork/join per small op, and the same bits call after call (two intra-op threads
+    on one block were measured to differ run to run). Also used by :func:`repro.normtrain.train_norm`."""
+    if workers == 1 or len(blocks) == 1:
+        return [run_block(b) for b in blocks]
+    threads_before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(run_block, blocks))
+    finally:
+        torch.set_num_threads(threads_before)
+
+
+def join_blocks(parts: list[History], run_values: dict) -> History:
+    """One :class:`History` from the blocks' histories, runs in block order."""
     join = lambda key: {k: np.concatenate([getattr(h, key)[k] for h in parts], axis=0) for k in getattr(parts[0], key)}
     return History(steps=parts[0].steps, metrics=join("metrics"), extra=join("extra"), final_params=join("final_params"),
-                   run_values=values)
+                   run_values=run_values)
 
 
 def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list], train_mask: torch.Tensor,
