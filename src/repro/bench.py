@@ -4,10 +4,12 @@ The toy model of Liu et al. 2022 (p = 10 addition, 45 training samples, 1-D embe
 1-200-200-30, full batch, MSE on random templates): a 10 x 10 grid of decoder learning rate x decoder
 weight decay (100 configs) for 2000 steps. Everything is measured in the same process:
 
-* this machine's dense fp32 matmul rate (a 2048 x 2048 product, best of several);
+* this machine's dense fp32 matmul rate (a 2048 x 2048 product, best over 2 s of repeats);
 * config by config: the official code's way, one ``nn.Module`` with ``torch.optim.AdamW`` per config
   (timed on a few configs, reported per run-step);
-* batched: all 100 configs as one program through :func:`repro.sweep.sweep`.
+* batched: all 100 configs as one program through :func:`repro.sweep.sweep`;
+* the matmul-only bound: the batched step's matrix products alone, in the trainer's shapes and
+  threading (:func:`matmul_bound_gflops`). No trainer built on these products can be faster.
 
 Achieved GFLOP/s counts the model's matmul FLOPs actually needed per run-step: the forward pass over
 all 55 samples (it also yields the validation metrics) and the backward pass over the 45 training
@@ -25,19 +27,60 @@ import torch
 from .models import EmbedMLPConfig, build_model
 from .sweep import sweep
 from .tasks import BinaryOpTask, Split, build_task_data
-from .train import TrainConfig, default_block_runs
+from .train import TrainConfig, default_block_runs, run_blocks
 
 
-def matmul_gflops(n: int = 2048, repeats: int = 5, dtype=torch.float32) -> float:
+def matmul_gflops(n: int = 2048, min_seconds: float = 2.0, dtype=torch.float32) -> float:
+    """This machine's dense matmul rate: the best of repeated n x n products over at least ``min_seconds``.
+    The best, not the mean, because the rate is a ceiling; repeating for seconds, not a fixed count,
+    because on a shared virtual machine single products were seen to vary by 2x."""
     a = torch.randn(n, n, dtype=dtype)
     b = torch.randn(n, n, dtype=dtype)
     a @ b  # warm-up
     best = float("inf")
-    for _ in range(repeats):
+    start = time.perf_counter()
+    while time.perf_counter() - start < min_seconds:
         t = time.perf_counter()
         a @ b
         best = min(best, time.perf_counter() - t)
     return 2 * n**3 / best / 1e9
+
+
+def matmul_bound_gflops(model_config, data, block_runs: int, workers: int, steps: int = 40, repeats: int = 3) -> float:
+    """GFLOP/s of the batched trainer's matrix products alone, nothing else: each of ``workers`` threads
+    (single-threaded, as :func:`repro.train.run_blocks` runs blocks) repeats one step's products for a
+    block of ``block_runs`` runs — per layer the forward ``baddbmm`` over all samples, and the weight-
+    and input-gradient ``bmm`` over the training samples, in the shapes and layouts of
+    :class:`repro.fastgrad.MLPGradient`. The trainer cannot beat this rate; it bounds what the
+    batched side can reach on this machine, whatever the rest of a step costs."""
+    widths = build_model(model_config).widths
+    n_all, n_train = data.n_samples, len(data.train_idx)
+    gen = torch.Generator().manual_seed(0)
+    rand = lambda *shape: torch.randn(*shape, generator=gen)
+
+    def one_worker(_block) -> float:
+        layers = [(rand(block_runs, n_all, a), rand(block_runs, a, b), rand(block_runs, 1, b), rand(block_runs, n_train, b))
+                  for a, b in zip(widths[:-1], widths[1:])]
+
+        def step():
+            for h, w, bias, d in layers:
+                torch.baddbmm(bias, h, w)
+                torch.bmm(h[:, :n_train].transpose(1, 2), d)
+                torch.bmm(d, w.transpose(1, 2))
+
+        step()  # warm-up
+        t = time.perf_counter()
+        for _ in range(steps):
+            step()
+        return time.perf_counter() - t
+
+    elapsed = float("inf")
+    for _ in range(repeats):  # best of a few, like the peak: a ceiling, on a machine with noisy neighbours
+        t = time.perf_counter()
+        run_blocks(one_worker, list(range(workers)), workers)
+        elapsed = min(elapsed, time.perf_counter() - t)
+    flops = workers * block_runs * steps * flops_per_run_step(model_config, data)
+    return flops / elapsed / 1e9
 
 
 def toy_setup():
@@ -109,6 +152,10 @@ def bench_sweep(n_configs_one_by_one: int = 3, steps: int = 2000, n_lr: int = 10
     print(f"batched ({n_runs} configs x {steps} steps, blocks of {block} runs on {torch.get_num_threads()} threads): "
           f"{batch_rate / 1e3:.2f}k run-steps/s, "
           f"{gflops:.1f} GFLOP/s ({100 * gflops / peak:.0f} % of matmul peak)", file=out)
+    bound = matmul_bound_gflops(model_config, data, block, torch.get_num_threads())
+    print(f"matmul-only bound (the same products, {torch.get_num_threads()} threads x blocks of {block} runs, nothing else): "
+          f"{bound:.1f} GFLOP/s ({100 * bound / peak:.0f} % of matmul peak), {bound * 1e9 / flops / 1e3:.2f}k run-steps/s, "
+          f"at most {bound * 1e9 / flops / seq_rate:.1f}x config by config", file=out)
     if phase_diagram_steps:
         cfg = TrainConfig(steps=phase_diagram_steps, lr_repr=1e-3, init_seed=58, eval_every=10, device="cpu")
         t = time.perf_counter()
