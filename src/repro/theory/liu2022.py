@@ -386,12 +386,13 @@ def s3_parallelograms(train: Sequence[tuple[int, int]] | None = None) -> np.ndar
     return np.asarray(rows, dtype=np.int64).reshape(-1, 4)
 
 
-def s3_rqi(embeddings, train=None, delta: float = 0.5):
+def s3_rqi(embeddings, train=None, delta: float = 0.5, per_parallelogram: bool = False):
     """RQI for S3 (App. H): the fraction of rows of :func:`s3_parallelograms` with E_a E_b ~ E_c E_d.
 
     ``embeddings``: (..., 6, 9) flattened 3x3 matrices or (..., 6, 3, 3). As in the official notebook
     (spec §4 Fig. 6(d) model), they are first divided by their global RMS, and a generalised parallelogram
     counts when mean over the 9 entries of (E_a E_b - E_c E_d)^2 < ``delta`` = 0.5.
+    ``per_parallelogram=True`` returns which rows are present instead of their fraction.
     """
     check_real("delta", delta, positive=True)
     e = np.asarray(embeddings, dtype=np.float64)
@@ -404,5 +405,33 @@ def s3_rqi(embeddings, train=None, delta: float = 0.5):
     q = s3_parallelograms(train)
     lhs = e[..., q[:, 0], :, :] @ e[..., q[:, 1], :, :]
     rhs = e[..., q[:, 2], :, :] @ e[..., q[:, 3], :, :]
-    value = (((lhs - rhs) ** 2).mean(axis=(-2, -1)) < delta).mean(axis=-1)
+    present = ((lhs - rhs) ** 2).mean(axis=(-2, -1)) < delta
+    if per_parallelogram:  # (..., n_rows) booleans, rows as in s3_parallelograms(train)
+        return present
+    value = present.mean(axis=-1)
     return float(value) if np.ndim(value) == 0 else value
+
+
+def s3_predicted_accuracy(embeddings, train, delta: float = 0.5) -> float:
+    """Acc-hat for S3 (App. H, Fig. 18d): |D-bar| / 36, the S3 analogue of :func:`predicted_accuracy`.
+
+    D-bar adds to the training samples every sample (a, b) that forms a present generalised parallelogram
+    (E_a E_b ~ E_c E_d, as in :func:`s3_rqi`) with a training sample (c, d) — the official notebook's
+    ``Dbar_id`` (``toy/Figure5d_permutation.ipynb``). Used by ``book/liu2022_effective_theory`` (App. H).
+    """
+    e = np.asarray(embeddings, dtype=np.float64)
+    if e.shape not in ((6, 9), (6, 3, 3)):
+        raise ValueError(f"embeddings must have shape (6, 9) or (6, 3, 3); got {e.shape}.")
+    known = {tuple(int(v) for v in s) for s in train}
+    for s in known:
+        if len(s) != 2 or not all(0 <= v < 6 for v in s):
+            raise ValueError(f"train has {s!r}, which is not a pair of S3 element indices 0..5.")
+    rows = s3_parallelograms()
+    present = np.asarray(s3_rqi(e[None], None, delta, per_parallelogram=True))[0]
+    augmented = set(known)
+    for (a, b, c, d), ok in zip(rows.tolist(), present):
+        if ok and (c, d) in known:
+            augmented.add((a, b))
+        if ok and (a, b) in known:
+            augmented.add((c, d))
+    return len(augmented) / 36

@@ -1,0 +1,215 @@
+"""Appendix H of Liu et al. 2022: the permutation group S3 (Figs 17 and 18).
+
+Used by ``book/liu2022_effective_theory``. Each of the 6 elements of S3 gets a learnable 3x3 matrix; the
+decoder (tanh 9-200-200-30, MSE on random 30-d templates) reads the product E_a E_b, so a faithful matrix
+representation of the group generalizes by construction (App. H.1). The runs follow the official notebook
+``toy/Figure5d_permutation.ipynb`` (spec §4 Fig. 6(d) model, §7 #10): latent init U[-0.05, 0.05], AdamW with
+lr 1e-3 and no decay on the matrices, the extra loss 1e-3 mean|E|, RQI on RMS-normalised matrices with
+tolerance 0.5. The generalised parallelograms and the RQI live in :mod:`repro.theory.liu2022`.
+
+Like the fraction sweep of the addition toy (:mod:`repro.liu2022_representations`), every (training
+count, seed) pair trains in one batched program: the seed draws the split and the initialization, the
+templates are shared.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .metrics import pca
+from .models import EmbedMLPConfig
+from .plotting import TRAIN_COLOR, VAL_COLOR
+from .scale import by_scale
+from .sweep import split_masks
+from .tasks import BinaryOpTask, Split, build_task_data
+from .theory import liu2022 as theory
+from .train import TrainConfig, train
+from .validation import check_int, check_real
+
+N_SAMPLES = 36  # 6 x 6 ordered pairs of S3 elements (App. H.2)
+
+
+@dataclass(frozen=True)
+class S3Config:
+    """Fig. 18's fraction sweep. Defaults are the paper's / official notebook's values."""
+
+    train_counts: tuple[int, ...] = (6, 9, 12, 15, 18, 21, 24, 27, 30, 33)  # fractions [UNKNOWN]; spec §4 Fig. 18 proposal
+    seeds: tuple[int, ...] = tuple(range(11))  # App. H.2: "we run 11 random seeds"
+    steps: int = 10_000  # spec §9: ~10 fractions x 11 seeds x 10^4 steps
+    lr_repr: float = 1e-3  # official notebook: eta1 = 1e-3, wd1 = 0 on the matrices
+    lr_dec: float = 1e-4  # [UNKNOWN] for Fig. 18; 1e-4 at wd 0 is comprehension in the official Fig. 6(d) map
+    wd_dec: float = 0.0
+    init_scale: float = 0.1  # official notebook: (rand(6, 9) - 1/2) * 0.1
+    embed_l1: float = 1e-3  # official notebook: lamb * mean|latent|, lamb = 1e-3 (spec §7 #10)
+    template_seed: int = 0  # official notebook: seed 0 (templates N(0, 1), 6 x 30)
+    rqi_delta: float = 0.5  # official notebook: mean((E_aE_b - E_cE_d)^2) < 0.5 on RMS-normalised matrices
+    rqi_threshold: float = 0.95  # App. H.2 / official notebook: steps to RQI > 0.95
+    eval_every: int = 1  # the official notebook evaluates every step
+
+    def __post_init__(self):
+        if not self.train_counts or any(not isinstance(n, int) or not 1 <= n < N_SAMPLES for n in self.train_counts):
+            raise ValueError(f"train_counts={self.train_counts!r} is not allowed: each must be an int in 1..{N_SAMPLES - 1}.")
+        if not self.seeds:
+            raise ValueError("seeds must not be empty.")
+        for s in self.seeds:
+            check_int("seeds", s, minimum=0)
+        for name in ("steps", "eval_every"):
+            check_int(name, getattr(self, name), minimum=1)
+        for name in ("lr_repr", "lr_dec", "init_scale", "rqi_delta"):
+            check_real(name, getattr(self, name), positive=True)
+        for name in ("wd_dec", "embed_l1"):
+            check_real(name, getattr(self, name), nonnegative=True)
+        check_int("template_seed", self.template_seed, minimum=0)
+        check_real("rqi_threshold", self.rqi_threshold, positive=True)
+
+    @classmethod
+    def for_scale(cls) -> "S3Config":
+        # Book scale: 5 fractions x 8 seeds for 3000 steps, and the matrices' lr x3 so that the L1 term
+        # and the parallelogram structure settle within that budget (at lr 1e-3 and 2000-6000 steps the
+        # successes were the same seeds, later). Metrics every 50 steps.
+        book = cls(train_counts=(12, 18, 24, 30, 33), seeds=tuple(range(8)), steps=3000, lr_repr=3e-3, eval_every=50)
+        smoke = cls(train_counts=(18, 30), seeds=(0, 1), steps=200, lr_repr=3e-3, eval_every=50)
+        return by_scale(book=book, paper=cls(), smoke=smoke)
+
+    def model_config(self) -> EmbedMLPConfig:
+        return EmbedMLPConfig(n_symbols=6, d_embed=9, combine="matmul", d_out=30)
+
+    def train_config(self) -> TrainConfig:
+        return TrainConfig(steps=self.steps, lr_repr=self.lr_repr, lr_dec=self.lr_dec, wd_dec=self.wd_dec,
+                           repr_init_scale=self.init_scale, embed_l1=self.embed_l1, eval_every=self.eval_every)
+
+
+@dataclass
+class S3Sweep:
+    """One network per (training count, seed): RQI over training, accuracies and the final matrices."""
+
+    config: S3Config
+    counts: np.ndarray  # (R,)
+    seeds: np.ndarray  # (R,)
+    steps: np.ndarray  # (T,) evaluation steps
+    rqi: np.ndarray  # (R, T)
+    accuracy: np.ndarray  # (R,) final accuracy on all 36 samples
+    val_accuracy: np.ndarray  # (R,) final accuracy on the held-out samples
+    predicted_accuracy: np.ndarray  # (R,) Acc-hat of the final matrices
+    embeddings: np.ndarray  # (R, 6, 9) final matrices, flattened
+
+    @property
+    def fractions(self) -> np.ndarray:
+        return self.counts / N_SAMPLES
+
+    @property
+    def rqi_step(self) -> np.ndarray:
+        """(R,) first evaluation step with RQI > threshold; -1 if never."""
+        hit = self.rqi > self.config.rqi_threshold
+        return np.where(hit.any(axis=1), self.steps[hit.argmax(axis=1)], -1)
+
+    def best_rqi(self) -> tuple[np.ndarray, np.ndarray]:
+        """(sorted counts, highest final RQI over seeds) — Fig. 18a's blue line."""
+        u = np.unique(self.counts)
+        return u, np.array([self.rqi[self.counts == n, -1].max() for n in u])
+
+    def fastest_rqi_step(self) -> tuple[np.ndarray, np.ndarray]:
+        """(sorted counts, fewest steps to RQI > threshold over seeds, -1 if none) — Fig. 18b's blue line."""
+        u, out = np.unique(self.counts), []
+        for n in u:
+            s = self.rqi_step[self.counts == n]
+            out.append(s[s >= 0].min() if (s >= 0).any() else -1)
+        return u, np.asarray(out)
+
+    def critical_fraction(self) -> float:
+        """The smallest training fraction at which some seed reaches RQI > threshold within the budget
+        (Fig. 18b's transition); nan if none does."""
+        u, fastest = self.fastest_rqi_step()
+        ok = fastest >= 0
+        return float(u[ok].min() / N_SAMPLES) if ok.any() else float("nan")
+
+    def best_run(self) -> int:
+        """The run with the highest final RQI (ties: more training data last, then lower seed)."""
+        order = np.lexsort((self.seeds, self.counts, -self.rqi[:, -1]))
+        return int(order[0])
+
+
+def hexagon_shape(embeddings, components: tuple[int, int] = (0, 2)) -> tuple[float, float]:
+    """How close the six matrices, projected on two principal components (default PC1 and PC3, the plane
+    of Fig. 17), are to a regular hexagon around their centre: (largest deviation of the six angular gaps
+    from 60 degrees, in degrees; smallest over largest distance from the centre). A regular hexagon
+    gives (0, 1)."""
+    proj, _ = pca(np.asarray(embeddings, dtype=np.float64).reshape(6, -1))
+    pts = proj[:, list(components)]
+    angles = np.sort(np.arctan2(pts[:, 1], pts[:, 0]))
+    gaps = np.degrees(np.diff(np.r_[angles, angles[0] + 2 * np.pi]))
+    radii = np.linalg.norm(pts, axis=1)
+    return float(np.abs(gaps - 60).max()), float(radii.min() / radii.max())
+
+
+def run_s3_sweep(cfg: S3Config, progress: bool | None = None) -> S3Sweep:
+    data = build_task_data(BinaryOpTask("s3"), Split(train_count=24, data_seed=cfg.template_seed), target="regression")
+    counts = [n for n in cfg.train_counts for _ in cfg.seeds]
+    seeds = [s for _ in cfg.train_counts for s in cfg.seeds]
+    train_mask, val_mask = split_masks(data, [n / N_SAMPLES for n in counts], seeds)
+    assert (train_mask.sum(1).numpy() == np.asarray(counts)).all()
+    record = lambda step, params: {"embed": params["embed"].detach().clone()}
+    history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, train_mask=train_mask,
+                    val_mask=val_mask, callback=record, progress=progress, desc="S3 fraction sweep")
+    emb = history.extra["embed"]  # (R, T, 6, 9)
+    rqi = np.asarray(theory.s3_rqi(emb, None, cfg.rqi_delta))
+    n_train = np.asarray(counts)
+    acc = (history["train_acc"][:, -1] * n_train + history["val_acc"][:, -1] * (N_SAMPLES - n_train)) / N_SAMPLES
+    inputs = data.inputs.numpy()
+    acc_hat = np.array([theory.s3_predicted_accuracy(emb[r, -1], inputs[train_mask[r].numpy()].tolist(), cfg.rqi_delta)
+                        for r in range(len(counts))])
+    return S3Sweep(config=cfg, counts=n_train, seeds=np.asarray(seeds), steps=history.steps, rqi=rqi, accuracy=acc,
+                   val_accuracy=history["val_acc"][:, -1], predicted_accuracy=acc_hat, embeddings=emb[:, -1])
+
+
+def plot_s3(sweep: S3Sweep):
+    """Fig. 17 (the best run's matrices on PC1-PC3, and the variance of every component) and Fig. 18a, b, e."""
+    cfg = sweep.config
+    fig, axes = plt.subplots(1, 4, figsize=(16, 3.8))
+    x = sweep.fractions + 0.012 * (np.searchsorted(np.unique(sweep.seeds), sweep.seeds) - (len(np.unique(sweep.seeds)) - 1) / 2) / len(np.unique(sweep.seeds))
+
+    ax = axes[0]
+    ax.scatter(x, sweep.rqi[:, -1], s=16, color=VAL_COLOR, alpha=0.7, label="one seed")
+    u, best = sweep.best_rqi()
+    ax.plot(u / N_SAMPLES, best, "-", color=TRAIN_COLOR, lw=1.8, label="best seed")
+    ax.axhline(cfg.rqi_threshold, ls=":", color="0.4", lw=1)
+    ax.set_xlabel("training fraction")
+    ax.set_ylabel("final RQI")
+    ax.set_title("(a) RQI (Fig. 18a)")
+    ax.set_xlim(0, 1)
+    ax.legend(loc="upper left", fontsize=8)
+
+    ax = axes[1]
+    ok = sweep.rqi_step >= 0
+    ax.scatter(x[ok], sweep.rqi_step[ok], s=16, color=VAL_COLOR, label="one seed")
+    ax.scatter(x[~ok], np.full((~ok).sum(), cfg.steps), s=20, marker="x", color="0.3", label=f"never within {cfg.steps} steps")
+    u, fastest = sweep.fastest_rqi_step()
+    good = fastest >= 0
+    ax.plot(u[good] / N_SAMPLES, fastest[good], "-", color=TRAIN_COLOR, lw=1.8, label="fastest seed")
+    ax.set_xlabel("training fraction")
+    ax.set_ylabel(f"steps to RQI > {cfg.rqi_threshold}")
+    ax.set_title("(b) time to a representation (Fig. 18b)")
+    ax.set_xlim(0, 1)
+    ax.legend(loc="lower left", fontsize=8)
+
+    ax = axes[2]
+    ax.scatter(sweep.predicted_accuracy, sweep.accuracy, s=16, c=sweep.fractions, cmap="viridis")
+    ax.plot([0, 1], [0, 1], "--", color="0.4", lw=1)
+    ax.set_xlabel(r"$\widehat{\mathrm{Acc}}$ (from the matrices)")
+    ax.set_ylabel("Acc (network, all 36 samples)")
+    ax.set_title("(e) Acc vs Acc-hat (Fig. 18e)")
+
+    ax = axes[3]
+    r = sweep.best_run()
+    proj, var = pca(sweep.embeddings[r])
+    ax.scatter(proj[:, 0], proj[:, 2], s=40, color=TRAIN_COLOR)
+    for k in range(6):
+        ax.annotate(str(k), (proj[k, 0], proj[k, 2]), xytext=(4, 4), textcoords="offset points", fontsize=9)
+    ax.set_xlabel(f"PC1 ({100 * var[0]:.0f} % of variance)")
+    ax.set_ylabel(f"PC3 ({100 * var[2]:.0f} % of variance)")
+    ax.set_title(f"Fig. 17: best run ({sweep.counts[r]} samples, RQI {sweep.rqi[r, -1]:.2f})")
+    ax.set_aspect("equal", adjustable="datalim")
+    fig.tight_layout()
+    return fig
