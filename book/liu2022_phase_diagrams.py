@@ -241,7 +241,11 @@ for panel, diagram in diagrams.items():
 #   (`TrainConfig.embed_l1`), and one book-scale run of panel (d) with it gave grokking in 4 of the 36
 #   cells but still no comprehension (24 memorization, 8 confusion), so it does not bring the official
 #   map back at this budget; the map above is without it (paper scale keeps it). Our split and
-#   templates also come from the addition task's RNG order, not the permutation notebook's.
+#   templates also come from the addition task's RNG order, not the permutation notebook's. That
+#   matters more than it seems. The App. H section of the effective-theory chapter trains 8 seeds at
+#   24 of 36 samples, and only a minority of them find the representation. A one-seed map like the
+#   official one therefore shows comprehension or memorization depending on its seed's split and
+#   initialization.
 # - **Classification loss (c).** The official sweep used cross-entropy divided by the 19 classes
 #   (spec §7 #7); we use the standard cross-entropy. Adam's update is invariant to a constant factor
 #   on the loss (up to $\epsilon$), so this should not move the boundaries.
