@@ -116,3 +116,16 @@ def test_tiny_transformer_and_image_runs(monkeypatch):
     assert out.phases.shape == (len(icfg.wd_values), len(icfg.lr_dec_values))
     assert icfg.grid()["wd"][out.curve_run()] == icfg.curve_wd
     plot_images(out)
+
+
+def test_fourier_variance_shares_of_one_circle_and_of_two():
+    from repro.liu_transformer_images import fourier_circle, fourier_variance_shares
+
+    p, s = 31, np.arange(31)
+    one = np.stack([np.cos(2 * np.pi * 3 * s / p), np.sin(2 * np.pi * 3 * s / p), np.zeros(p)], axis=1)
+    shares = fourier_variance_shares(one, p)
+    assert shares.sum() == pytest.approx(1) and shares[2] == pytest.approx(1)  # k = 3 carries everything
+    assert fourier_circle(one, p) == (3, pytest.approx(1))
+    two = np.concatenate([one[:, :2], 0.5 * np.stack([np.cos(2 * np.pi * 5 * s / p), np.sin(2 * np.pi * 5 * s / p)], 1)], 1)
+    shares = fourier_variance_shares(two, p)
+    assert shares[2] == pytest.approx(0.8) and shares[4] == pytest.approx(0.2)

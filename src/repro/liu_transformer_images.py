@@ -142,6 +142,18 @@ def fourier_circle(embeddings: np.ndarray, p: int) -> tuple[int, float]:
     return k, circle_order(x @ basis, p)[1]
 
 
+def fourier_variance_shares(embeddings: np.ndarray, p: int) -> np.ndarray:
+    """Share of the centred embeddings' variance carried by each frequency k = 1 .. p // 2 (Parseval over
+    the token axis; k and p - k are one real frequency). One dominant share means one circle dominates
+    PC1-PC2; many comparable shares mean PCA mixes several circles."""
+    x = np.asarray(embeddings, dtype=np.float64)
+    x = x - x.mean(axis=0, keepdims=True)
+    power = (np.abs(np.fft.fft(x, axis=0)) ** 2).sum(axis=1)  # (p,)
+    ks = np.arange(1, p // 2 + 1)
+    shares = power[ks] + np.where(2 * ks != p, power[(p - ks) % p], 0.0)
+    return shares / power[1:].sum()
+
+
 @dataclass
 class TransformerResult:
     config: TransformerGrokConfig
