@@ -277,7 +277,7 @@ for n, b, f in zip(counts, best, fastest):
 last = s3.counts == s3.counts.max()
 below = s3.fractions < 0.5
 gap_dev, radius_ratio = hexagon_shape(s3.embeddings[s3.best_run()])
-claims.check("S3: best-seed final RQI at the largest fraction", s3.rqi[last, -1].max(), 0.95, comparison=">=",
+claims.check("S3: best-seed final RQI at the largest fraction", s3.final_rqi[last].max(), 0.95, comparison=">=",
              source="App. H, Fig. 18a (best RQI ~ 1 at large fractions)")
 claims.check("S3: seeds reaching RQI > 0.95 below fraction 0.5", int((s3.rqi_step[below] >= 0).sum()), 0,
              tolerance=0, source="App. H, Fig. 18b (transition at r_c ~ 0.5)")
@@ -287,7 +287,7 @@ claims.check("S3: best run, PC1-PC3 angular gaps: max |gap - 60| (degrees)", gap
              source="App. H, Fig. 17 (a hexagon on PC1-PC3; tolerance ours)")
 claims.check("S3: best run, PC1-PC3 radii: min / max", radius_ratio, 0.75, comparison=">=",
              source="App. H, Fig. 17 (a hexagon on PC1-PC3; tolerance ours)")
-solved = np.nonzero(s3.rqi[:, -1] > s3cfg.rqi_threshold)[0]
+solved = np.nonzero(s3.final_rqi > s3cfg.rqi_threshold)[0]
 hexagons = [hexagon_shape(s3.embeddings[r]) for r in solved]
 n_hex = sum(g <= 15 and q >= 0.75 for g, q in hexagons)
 top4 = pca(s3.embeddings[s3.best_run()].reshape(6, -1))[1][:4]

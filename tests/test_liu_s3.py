@@ -75,11 +75,20 @@ def test_config_rejects_bad_counts():
         S3Config(train_counts=(36,))
 
 
-def test_tiny_sweep_has_consistent_shapes():
+def test_tiny_sweep_has_consistent_shapes_and_round_trips_through_the_store(tmp_path):
+    from repro.liu_s3 import S3Sweep, stored_s3_sweep
+    from repro.store import ResultsStore
+
     cfg = S3Config(train_counts=(18, 30), seeds=(0, 1), steps=20, eval_every=10, lr_repr=3e-3)
     sweep = run_s3_sweep(cfg, progress=False)
-    assert sweep.rqi.shape == (4, 3) and list(sweep.steps) == [0, 10, 20]
-    assert sweep.embeddings.shape == (4, 6, 9)
-    assert ((sweep.rqi >= 0) & (sweep.rqi <= 1)).all()
+    assert sweep.final_rqi.shape == (4,) and sweep.embeddings.shape == (4, 6, 9)
+    assert ((sweep.final_rqi >= 0) & (sweep.final_rqi <= 1)).all()
+    assert set(sweep.rqi_step.tolist()) <= {-1, 0, 10, 20}
     assert ((sweep.predicted_accuracy >= sweep.counts / 36 - 1e-12) & (sweep.predicted_accuracy <= 1)).all()
     assert 0 <= sweep.best_run() < 4
+    assert stored_s3_sweep(cfg, tmp_path) is None
+    ResultsStore(tmp_path).save(cfg, sweep.to_arrays(), label="s3-sweep")
+    loaded, manifest = stored_s3_sweep(cfg, tmp_path)
+    assert manifest["key"] and all(np.array_equal(getattr(loaded, k), getattr(sweep, k)) for k in S3Sweep.ARRAYS)
+    with pytest.raises(ValueError, match="lacks arrays"):
+        S3Sweep.from_arrays(cfg, {"counts": sweep.counts})

@@ -13,15 +13,19 @@ templates are shared.
 """
 from __future__ import annotations
 
+import argparse
+import sys
 from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import numpy as np
+import torch
 
 from .metrics import pca
 from .models import EmbedMLPConfig
 from .plotting import TRAIN_COLOR, VAL_COLOR
 from .scale import by_scale
+from .store import ResultsStore
 from .sweep import split_masks
 from .tasks import BinaryOpTask, Split, build_task_data
 from .theory import liu2022 as theory
@@ -83,32 +87,39 @@ class S3Config:
 
 @dataclass
 class S3Sweep:
-    """One network per (training count, seed): RQI over training, accuracies and the final matrices."""
+    """One network per (training count, seed): RQI, accuracies and the final matrices."""
 
     config: S3Config
     counts: np.ndarray  # (R,)
     seeds: np.ndarray  # (R,)
-    steps: np.ndarray  # (T,) evaluation steps
-    rqi: np.ndarray  # (R, T)
+    final_rqi: np.ndarray  # (R,)
+    rqi_step: np.ndarray  # (R,) first evaluation step with RQI > threshold; -1 if never
     accuracy: np.ndarray  # (R,) final accuracy on all 36 samples
     val_accuracy: np.ndarray  # (R,) final accuracy on the held-out samples
     predicted_accuracy: np.ndarray  # (R,) Acc-hat of the final matrices
     embeddings: np.ndarray  # (R, 6, 9) final matrices, flattened
 
+    ARRAYS = ("counts", "seeds", "final_rqi", "rqi_step", "accuracy", "val_accuracy", "predicted_accuracy", "embeddings")
+
     @property
     def fractions(self) -> np.ndarray:
         return self.counts / N_SAMPLES
 
-    @property
-    def rqi_step(self) -> np.ndarray:
-        """(R,) first evaluation step with RQI > threshold; -1 if never."""
-        hit = self.rqi > self.config.rqi_threshold
-        return np.where(hit.any(axis=1), self.steps[hit.argmax(axis=1)], -1)
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The numeric results, for :class:`repro.store.ResultsStore`."""
+        return {name: np.asarray(getattr(self, name)) for name in self.ARRAYS}
+
+    @classmethod
+    def from_arrays(cls, config: S3Config, arrays: dict[str, np.ndarray]) -> "S3Sweep":
+        missing = set(cls.ARRAYS) - set(arrays)
+        if missing:
+            raise ValueError(f"stored S3 sweep lacks arrays {sorted(missing)}.")
+        return cls(config=config, **{name: arrays[name] for name in cls.ARRAYS})
 
     def best_rqi(self) -> tuple[np.ndarray, np.ndarray]:
         """(sorted counts, highest final RQI over seeds) — Fig. 18a's blue line."""
         u = np.unique(self.counts)
-        return u, np.array([self.rqi[self.counts == n, -1].max() for n in u])
+        return u, np.array([self.final_rqi[self.counts == n].max() for n in u])
 
     def fastest_rqi_step(self) -> tuple[np.ndarray, np.ndarray]:
         """(sorted counts, fewest steps to RQI > threshold over seeds, -1 if none) — Fig. 18b's blue line."""
@@ -127,7 +138,7 @@ class S3Sweep:
 
     def best_run(self) -> int:
         """The run with the highest final RQI (ties: more training data last, then lower seed)."""
-        order = np.lexsort((self.seeds, self.counts, -self.rqi[:, -1]))
+        order = np.lexsort((self.seeds, self.counts, -self.final_rqi))
         return int(order[0])
 
 
@@ -145,23 +156,52 @@ def hexagon_shape(embeddings, components: tuple[int, int] = (0, 2)) -> tuple[flo
 
 
 def run_s3_sweep(cfg: S3Config, progress: bool | None = None) -> S3Sweep:
+    """Train every (count, seed) pair as one batched program. The RQI is computed at every evaluation
+    step from the current matrices (not stored: at the paper's settings that history would be 10^6
+    matrices); the final matrices are kept."""
     data = build_task_data(BinaryOpTask("s3"), Split(train_count=24, data_seed=cfg.template_seed), target="regression")
     counts = [n for n in cfg.train_counts for _ in cfg.seeds]
     seeds = [s for _ in cfg.train_counts for s in cfg.seeds]
     train_mask, val_mask = split_masks(data, [n / N_SAMPLES for n in counts], seeds)
-    assert (train_mask.sum(1).numpy() == np.asarray(counts)).all()
-    record = lambda step, params: {"embed": params["embed"].detach().clone()}
+    if not (train_mask.sum(1).numpy() == np.asarray(counts)).all():
+        raise RuntimeError("split_masks did not draw the requested training counts.")
+    rqi_of = lambda step, params: {"rqi": torch.as_tensor(theory.s3_rqi(params["embed"].detach().double().cpu().numpy(),
+                                                                      None, cfg.rqi_delta))}
     history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, train_mask=train_mask,
-                    val_mask=val_mask, callback=record, progress=progress, desc="S3 fraction sweep")
-    emb = history.extra["embed"]  # (R, T, 6, 9)
-    rqi = np.asarray(theory.s3_rqi(emb, None, cfg.rqi_delta))
+                    val_mask=val_mask, callback=rqi_of, keep_final_params=True, progress=progress,
+                    desc="S3 fraction sweep")
+    rqi = history.extra["rqi"]  # (R, T)
+    hit = rqi > cfg.rqi_threshold
+    emb = history.final_params["embed"].reshape(len(counts), 6, 9)
     n_train = np.asarray(counts)
     acc = (history["train_acc"][:, -1] * n_train + history["val_acc"][:, -1] * (N_SAMPLES - n_train)) / N_SAMPLES
     inputs = data.inputs.numpy()
-    acc_hat = np.array([theory.s3_predicted_accuracy(emb[r, -1], inputs[train_mask[r].numpy()].tolist(), cfg.rqi_delta)
+    acc_hat = np.array([theory.s3_predicted_accuracy(emb[r], inputs[train_mask[r].numpy()].tolist(), cfg.rqi_delta)
                         for r in range(len(counts))])
-    return S3Sweep(config=cfg, counts=n_train, seeds=np.asarray(seeds), steps=history.steps, rqi=rqi, accuracy=acc,
-                   val_accuracy=history["val_acc"][:, -1], predicted_accuracy=acc_hat, embeddings=emb[:, -1])
+    return S3Sweep(config=cfg, counts=n_train, seeds=np.asarray(seeds), final_rqi=rqi[:, -1],
+                   rqi_step=np.where(hit.any(axis=1), history.steps[hit.argmax(axis=1)], -1),
+                   accuracy=acc, val_accuracy=history["val_acc"][:, -1], predicted_accuracy=acc_hat, embeddings=emb)
+
+
+def stored_s3_sweep(cfg: S3Config, root) -> tuple[S3Sweep, dict] | None:
+    """The sweep stored for exactly ``cfg`` under ``root`` (a :class:`repro.store.ResultsStore` folder) and
+    its provenance manifest, or None when none is stored. The store verifies config and content."""
+    store = ResultsStore(root)
+    if not store.has(cfg, "s3-sweep"):
+        return None
+    arrays, manifest = store.load(cfg, "s3-sweep")
+    return S3Sweep.from_arrays(cfg, arrays), manifest
+
+
+def main(argv=None) -> int:
+    """``python -m repro.liu_s3 --store book/_results``: run the paper-scale sweep (spec §9: ~1.1 x 10^6
+    run-steps; minutes on a CPU) and store it with provenance for the chapter."""
+    parser = argparse.ArgumentParser(prog="python -m repro.liu_s3", description=main.__doc__)
+    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    args = parser.parse_args(argv)
+    cfg = S3Config()
+    ResultsStore(args.store).get_or_compute(cfg, lambda: run_s3_sweep(cfg).to_arrays(), label="s3-sweep")
+    return 0
 
 
 def plot_s3(sweep: S3Sweep):
@@ -171,7 +211,7 @@ def plot_s3(sweep: S3Sweep):
     x = sweep.fractions + 0.012 * (np.searchsorted(np.unique(sweep.seeds), sweep.seeds) - (len(np.unique(sweep.seeds)) - 1) / 2) / len(np.unique(sweep.seeds))
 
     ax = axes[0]
-    ax.scatter(x, sweep.rqi[:, -1], s=16, color=VAL_COLOR, alpha=0.7, label="one seed")
+    ax.scatter(x, sweep.final_rqi, s=16, color=VAL_COLOR, alpha=0.7, label="one seed")
     u, best = sweep.best_rqi()
     ax.plot(u / N_SAMPLES, best, "-", color=TRAIN_COLOR, lw=1.8, label="best seed")
     ax.axhline(cfg.rqi_threshold, ls=":", color="0.4", lw=1)
@@ -209,7 +249,11 @@ def plot_s3(sweep: S3Sweep):
         ax.annotate(str(k), (proj[k, 0], proj[k, 2]), xytext=(4, 4), textcoords="offset points", fontsize=9)
     ax.set_xlabel(f"PC1 ({100 * var[0]:.0f} % of variance)")
     ax.set_ylabel(f"PC3 ({100 * var[2]:.0f} % of variance)")
-    ax.set_title(f"Fig. 17: best run ({sweep.counts[r]} samples, RQI {sweep.rqi[r, -1]:.2f})")
+    ax.set_title(f"Fig. 17: best run ({sweep.counts[r]} samples, RQI {sweep.final_rqi[r]:.2f})")
     ax.set_aspect("equal", adjustable="datalim")
     fig.tight_layout()
     return fig
+
+
+if __name__ == "__main__":
+    sys.exit(main())

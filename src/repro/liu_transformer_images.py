@@ -32,7 +32,7 @@ from .scale import by_scale
 from .sweep import expand_grid, split_masks
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data
 from .train import History, TrainConfig, train
-from .validation import check_choice, check_fraction, check_int, check_real
+from .validation import check_choice, check_fraction, check_int, check_open_unit, check_real
 
 
 def _check_values(name: str, values, *, positive: bool):
@@ -58,6 +58,9 @@ class TransformerGrokConfig:
     lr_dec: float = 2e-4  # lr_decoder (spec §4 Fig. 1)
     wd_dec: float = 1.0  # decoder weight_decay 1.0 (spec §4 Fig. 1)
     wd_repr: float = 0.0  # "zero weight decay" on embeddings (§4.2; spec §7 #13: the code's 0.01 is a quirk)
+    # AdamW's second-moment decay: torch's default betas (0.9, 0.999), since the official optimizer passes none
+    # (spec §4 Fig. 1: "AdamW with two parameter groups" with only lr and weight_decay set)
+    beta2: float = 0.999
     steps: int = 20_000  # 20,000 steps (spec §4 Fig. 1)
     eval_every: int = 20  # embeddings logged every 20 steps (spec §4 Fig. 7)
     n_seeds: int = 100  # Fig. 7 left: "evaluated over 100 seeds"
@@ -81,6 +84,7 @@ class TransformerGrokConfig:
             check_real(name, getattr(self, name), positive=True)
         for name in ("wd_repr", "wd_dec"):
             check_real(name, getattr(self, name), nonnegative=True)
+        check_open_unit("beta2", self.beta2)
         check_int("first_seed", self.first_seed, minimum=0)
         check_fraction("threshold", self.threshold)
         check_fraction("phase_threshold", self.phase_threshold)
@@ -112,7 +116,7 @@ class TransformerGrokConfig:
 
     def train_config(self, steps: int | None = None) -> TrainConfig:
         return TrainConfig(steps=self.steps if steps is None else steps, lr_repr=self.lr_repr, lr_dec=self.lr_dec,
-                           wd_repr=self.wd_repr, wd_dec=self.wd_dec, eval_every=self.eval_every,
+                           wd_repr=self.wd_repr, wd_dec=self.wd_dec, beta2=self.beta2, eval_every=self.eval_every,
                            init_seed=self.first_seed)
 
 
