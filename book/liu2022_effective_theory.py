@@ -56,7 +56,7 @@ from myst_nb import glue
 from repro.claims import ClaimBook
 from repro.liu2022_representations import (ToyConfig, plot_embedding_comparison, plot_trajectories,
                                            run_embedding_comparison, run_reference)
-from repro.liu_s3 import S3Config, hexagon_shape, plot_s3, run_s3_sweep
+from repro.liu_s3 import S3Config, hexagon_shape, plot_s3, run_s3_sweep, stored_s3_sweep
 from repro.metrics import pca
 from repro.plotting import use_style
 from repro.scale import current_scale
@@ -269,28 +269,29 @@ for n, b, f in zip(counts, best, fastest):
 # 1. At the largest fraction the best seed reaches RQI $\ge 0.95$ (Fig. 18a).
 # 2. Below the paper's $r_c = 0.5$ no seed reaches RQI $> 0.95$ (Fig. 18b).
 # 3. $\widehat{\mathrm{Acc}} \le \mathrm{Acc}$ for every run, within one sample (1/36) (Fig. 18e).
-# 4. The best run's six matrices form a hexagon on PC1–PC3 (Fig. 17). Our test: every angular gap
-#    around the centre within 15° of 60°, and the nearest point at least 0.75 of the farthest one's
-#    distance. These tolerances are ours; the paper only shows the picture.
+# 4. Our addition, for Fig. 17: the best run's six matrices lie in four dimensions, with at least 95 %
+#    of their variance in the top four principal components. Schur's orthogonality relations predict
+#    this for a faithful representation (see below).
+#
+# For Fig. 17 itself, we count the solved runs (final RQI $> 0.95$) whose six matrices form a hexagon on
+# PC1–PC3. Our test for a hexagon: every angular gap around the centre within 15° of 60°, and the nearest
+# point at least 0.75 of the farthest one's distance. These tolerances are ours; the paper only shows the
+# picture.
 
 # %%
 last = s3.counts == s3.counts.max()
 below = s3.fractions < 0.5
-gap_dev, radius_ratio = hexagon_shape(s3.embeddings[s3.best_run()])
 claims.check("S3: best-seed final RQI at the largest fraction", s3.final_rqi[last].max(), 0.95, comparison=">=",
              source="App. H, Fig. 18a (best RQI ~ 1 at large fractions)")
 claims.check("S3: seeds reaching RQI > 0.95 below fraction 0.5", int((s3.rqi_step[below] >= 0).sum()), 0,
              tolerance=0, source="App. H, Fig. 18b (transition at r_c ~ 0.5)")
 claims.check("S3: max over runs of Acc-hat - Acc", float((s3.predicted_accuracy - s3.accuracy).max()), 1 / 36,
              comparison="<=", source="App. H, Fig. 18e (Acc-hat is a lower bound of Acc)")
-claims.check("S3: best run, PC1-PC3 angular gaps: max |gap - 60| (degrees)", gap_dev, 15, comparison="<=",
-             source="App. H, Fig. 17 (a hexagon on PC1-PC3; tolerance ours)")
-claims.check("S3: best run, PC1-PC3 radii: min / max", radius_ratio, 0.75, comparison=">=",
-             source="App. H, Fig. 17 (a hexagon on PC1-PC3; tolerance ours)")
+top4 = pca(s3.embeddings[s3.best_run()])[1][:4]
+claims.check("S3: best run, variance in the top four principal components", top4.sum(), 0.95, comparison=">=",
+             source="ours: Schur orthogonality for a faithful orthogonal representation (Fig. 17's setting)")
 solved = np.nonzero(s3.final_rqi > s3cfg.rqi_threshold)[0]
-hexagons = [hexagon_shape(s3.embeddings[r]) for r in solved]
-n_hex = sum(g <= 15 and q >= 0.75 for g, q in hexagons)
-top4 = pca(s3.embeddings[s3.best_run()].reshape(6, -1))[1][:4]
+n_hex = sum(g <= 15 and q >= 0.75 for g, q in (hexagon_shape(s3.embeddings[r]) for r in solved))
 glue("s3_rc", f"{s3.critical_fraction():.2f}", display=False)
 glue("s3_solved", str(len(solved)), display=False)
 glue("s3_hexagons", str(n_hex), display=False)
@@ -304,14 +305,62 @@ print(f"critical fraction (smallest with a seed at RQI > 0.95): {s3.critical_fra
 # lower bound of Acc, as the paper says. But the transition sits higher than the paper's: the smallest
 # fraction at which some seed reaches RQI $> 0.95$ is {glue:text}`s3_rc`, not 0.5.
 #
-# The hexagon is real but fragile. It appears in the best run, yet only {glue:text}`s3_hexagons` of the
-# {glue:text}`s3_solved` runs that reach RQI $> 0.95$ show it on PC1–PC3. The reason is Schur's
-# orthogonality relations. For matrices that are exactly a faithful orthogonal representation of $S_3$
+# The hexagon is real but fragile: only {glue:text}`s3_hexagons` of the {glue:text}`s3_solved` runs that
+# reach RQI $> 0.95$ show it on PC1–PC3. The reason is Schur's orthogonality relations. For matrices that are exactly a faithful orthogonal representation of $S_3$
 # (the 3-d permutation representation is the trivial plus the 2-d standard one), the six centred,
 # flattened matrices have the same variance in all four directions of the standard block. PCA then has
 # no preferred plane. Our best run comes close: its top four variance ratios are {glue:text}`s3_top4`
 # and the rest is near zero. Which plane carries PC1 and PC3, and so whether the six points look like a
 # hexagon there, is decided by small deviations from an exact representation.
+
+# %% [markdown]
+# ### At the paper's settings (stored)
+#
+# The paper-scale sweep has 10 fractions × 11 seeds × $10^4$ steps at the official rates, about
+# $10^6$ run-steps. That is minutes on a CPU, so it does not run with the book. The command
+# `python -m repro.liu_s3 --store book/_results` runs it with the same code and stores the result with
+# its provenance. The chapter reads it from the store, which refuses an entry whose config or content
+# does not match. We compare its transition with the paper's $r_c \approx 0.5$; before running it we
+# set the tolerance at one step of the fraction grid (3/36).
+
+# %%
+stored = stored_s3_sweep(S3Config(), "_results")
+if stored is None:
+    print("No stored paper-scale S3 sweep: run `python -m repro.liu_s3 --store book/_results` to add it.")
+    for name in ("s3_paper_rc", "s3_paper_solved", "s3_paper_hexagons"):
+        glue(name, "n/a (not stored)", display=False)
+else:
+    paper_s3, manifest = stored
+    print(f"stored sweep: {manifest['device']}, torch {manifest['torch_version']}, commit {manifest['git_commit'][:10]}")
+    counts, best = paper_s3.best_rqi()
+    _, fastest = paper_s3.fastest_rqi_step()
+    for n, b, f in zip(counts, best, fastest):
+        print(f"{n:2d}/36 = {n / 36:.2f}: best final RQI {b:.2f}; seeds with RQI > 0.95: "
+              f"{int((paper_s3.rqi_step[paper_s3.counts == n] >= 0).sum())} of {len(paper_s3.config.seeds)}; "
+              f"fastest {f if f >= 0 else 'never'}")
+    paper_solved = np.nonzero(paper_s3.final_rqi > paper_s3.config.rqi_threshold)[0]
+    paper_hex = sum(g <= 15 and q >= 0.75 for g, q in (hexagon_shape(paper_s3.embeddings[r]) for r in paper_solved))
+    paper_top4 = pca(paper_s3.embeddings[paper_s3.best_run()])[1][:4].sum()
+    print(f"critical fraction: {paper_s3.critical_fraction():.2f}; "
+          f"max Acc-hat - Acc: {(paper_s3.predicted_accuracy - paper_s3.accuracy).max():.3f}; "
+          f"solved runs: {len(paper_solved)}, hexagons on PC1-PC3: {paper_hex}; "
+          f"best run's variance in the top four PCs: {paper_top4:.2f}")
+    glue("s3_paper_rc", f"{paper_s3.critical_fraction():.2f}", display=False)
+    glue("s3_paper_solved", str(len(paper_solved)), display=False)
+    glue("s3_paper_hexagons", str(paper_hex), display=False)
+    claims.check("S3 (paper scale, stored): best run, variance in the top four principal components", paper_top4, 0.95,
+                 comparison=">=", source="ours: Schur orthogonality for a faithful orthogonal representation")
+    claims.check("S3 (paper scale, stored): max over runs of Acc-hat - Acc",
+                 float((paper_s3.predicted_accuracy - paper_s3.accuracy).max()), 1 / 36, comparison="<=",
+                 source="App. H, Fig. 18e (Acc-hat is a lower bound of Acc)")
+
+# %% [markdown]
+# At the paper's settings the transition is at {glue:text}`s3_paper_rc`, the same as at book scale and
+# outside our tolerance around 0.5. So more seeds, the official rates and a $10^4$-step budget do not
+# close the gap: **the critical fraction of Fig. 18 is not reproduced** (see Deviations). The other
+# findings hold at this scale. Acc-hat stays below Acc, and the solved runs carry their variance in four
+# comparable components. Only {glue:text}`s3_paper_hexagons` of the {glue:text}`s3_paper_solved` solved
+# runs form a hexagon on PC1–PC3.
 
 # %% [markdown]
 # ## Paper versus ours
@@ -353,13 +402,14 @@ print(claims.table())
 # - **Book scale.** The reference run stops at 2000 of its 5000 steps; nothing after step 1600 enters
 #   a claim. The paper scale (`REPRO_SCALE=paper`) runs the full 5000 steps with the same code; it was
 #   not run for this edition (no GPU is needed, but nothing changes either).
-# - **Appendix H ($S_3$): the critical fraction.** The paper's transition is at $r_c \approx 0.5$; ours is
-#   at {glue:text}`s3_rc`, and below it none of our seeds reaches RQI $> 0.95$ within the budget. The
-#   paper gives neither its fractions nor its decoder settings for Fig. 18. We use the decoder rate that
-#   comprehends in the official Fig. 6(d) map, a 3× faster matrix learning rate, fewer seeds (8, not 11)
-#   and a shorter budget (3000 steps, not $10^4$). Fig. 18 reports the *best* seed. More seeds and a
-#   longer budget can only lower that transition, so at the paper's seed count and budget it would lie at
-#   or below ours. The paper-scale config (11 seeds, $10^4$ steps, official rates) runs the same code but
-#   was not run for this edition.
+# - **Appendix H ($S_3$): the critical fraction is not reproduced.** The paper's transition is at
+#   $r_c \approx 0.5$. Ours is at {glue:text}`s3_rc` at book scale and {glue:text}`s3_paper_rc` at the
+#   paper's settings: 11 seeds, $10^4$ steps and the official rates, as stored. Below the transition
+#   no seed finds the representation, and even above it only a minority of seeds do. The paper gives
+#   neither its fractions nor its decoder settings for Fig. 18. We use the decoder rate that
+#   comprehends in the official Fig. 6(d) map (lr $10^{-4}$, no decay). A different decoder rate or
+#   weight decay may move the transition; we did not sweep them. Our split and initialization also
+#   come from our own random streams, not the notebook's. Since Fig. 18 reports the best seed, a lucky
+#   draw matters.
 # - **Appendix H: the hexagon.** See the section above: four equal principal variances make the
 #   PC1–PC3 plane a matter of chance, so the hexagon shows in some solved runs and not in others.
