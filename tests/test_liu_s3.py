@@ -92,3 +92,15 @@ def test_tiny_sweep_has_consistent_shapes_and_round_trips_through_the_store(tmp_
     assert manifest["key"] and all(np.array_equal(getattr(loaded, k), getattr(sweep, k)) for k in S3Sweep.ARRAYS)
     with pytest.raises(ValueError, match="lacks arrays"):
         S3Sweep.from_arrays(cfg, {"counts": sweep.counts})
+
+
+def test_schur_a_faithful_representation_has_four_equal_principal_variances():
+    """The chapter's explanation of Fig. 17: the centred, flattened permutation matrices (trivial plus the
+    2-d standard representation) have equal variance in four directions, so PCA has no preferred plane.
+    An orthogonal change of basis (E -> Q E Q^T) keeps this."""
+    from repro.metrics import pca
+
+    q, _ = np.linalg.qr(np.random.default_rng(0).normal(size=(3, 3)))
+    for e in (faithful_matrices(), q @ faithful_matrices() @ q.T):
+        _, var = pca(e.reshape(6, 9))
+        assert var[:4] == pytest.approx([0.25] * 4) and var[4:].sum() == pytest.approx(0, abs=1e-12)
