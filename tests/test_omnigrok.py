@@ -1,6 +1,7 @@
 """Tests of the Omnigrok chapter's code: IDX/dataset loaders, MLPConfig, the norm-constrained trainer
-and the LU theory (repro.datasets, repro.models.MLP, repro.normtrain, repro.theory.omnigrok)."""
+and the LU theory (repro.datasets, repro.models.MLP, repro.train's fixed_norm, repro.theory.omnigrok)."""
 import gzip
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -8,10 +9,9 @@ import torch
 
 from repro.datasets import image_task_data, read_idx, write_idx
 from repro.models import MLPConfig, build_model
-from repro.normtrain import _FlatOptimizer, project_to_norm, train_norm
 from repro.tasks import TaskData
 from repro.theory.omnigrok import integrate_norm_dynamics, loglog_slope, norm_decay, time_to_grok
-from repro.train import FlatParams, TrainConfig, per_run_values
+from repro.train import FlatParams, TrainConfig, per_run_values, project_to_norm, train
 
 # ---------------------------------------------------------------- IDX and datasets
 
@@ -164,8 +164,8 @@ def test_constrained_training_keeps_the_initial_norm(batch_size):
     cfg = TrainConfig(steps=30, lr_repr=1e-2, lr_dec=1e-2, wd_repr=0.5, wd_dec=0.5, eval_every=1, batch_size=batch_size,
                       dtype="float64")
     model = MLPConfig(d_in=3, hidden=(8, 8), d_out=2, activation="tanh")
-    h = train_norm(model, _toy_data(), cfg, runs={"init_scale": [0.5, 3.0, 3.0], "repr_init_scale": [0.5, 3.0, 3.0]},
-                   constrained=[True, True, False], mse_threshold=0.01, progress=False)
+    h = train(model, _toy_data(), cfg, runs={"init_scale": [0.5, 3.0, 3.0], "repr_init_scale": [0.5, 3.0, 3.0],
+                                             "fixed_norm": [True, True, False]}, mse_threshold=0.01, progress=False)
     w = h["weight_norm"]
     assert np.abs(w[:2] - w[:2, :1]).max() < 1e-6 * w[:2, :1].max()  # on the sphere at every step
     assert w[2, -1] < 0.9 * w[2, 0]  # the free run with weight decay shrinks
@@ -173,31 +173,18 @@ def test_constrained_training_keeps_the_initial_norm(batch_size):
     assert set(h.metrics) >= {"train_acc", "val_acc"}
 
 
-def test_flat_optimizer_matches_torch_adamw_and_sgd():
-    model = build_model(MLPConfig(d_in=3, hidden=(4,), d_out=2))
-    for kind, ref_cls, kw in (("adamw", torch.optim.AdamW, dict(weight_decay=0.3)),
-                              ("sgd", torch.optim.SGD, dict(weight_decay=0.3, momentum=0.9))):
-        cfg = TrainConfig(optimizer=kind, lr_repr=0.05, lr_dec=0.05, wd_repr=0.3, wd_dec=0.3,
-                          momentum=0.9 if kind == "sgd" else 0.0, dtype="float64")
-        _, values = per_run_values(cfg, None)
-        params = FlatParams(model, values, torch.float64, "cpu")
-        ref = params.flat.clone().requires_grad_()
-        opt_ref = ref_cls([ref], lr=0.05, **kw)
-        opt = _FlatOptimizer(params, cfg, values)
-        for k in range(5):
-            grad = torch.sin(params.flat * (k + 1))
-            opt.step(params.flat, grad)
-            ref.grad = torch.sin(ref.detach() * (k + 1))
-            opt_ref.step()
-        torch.testing.assert_close(params.flat, ref.detach())
-
-
-def test_train_norm_rejects_bad_input():
-    cfg = TrainConfig(steps=2)
-    with pytest.raises(ValueError, match="constrained"):
-        train_norm(MLPConfig(d_in=3, hidden=(4,), d_out=2), _toy_data(), cfg, constrained=[True, False], progress=False)
+def test_mse_threshold_accuracy_and_its_validation():
+    cfg = TrainConfig(steps=3, dtype="float64")
+    model = MLPConfig(d_in=3, hidden=(4,), d_out=2)
+    h = train(model, _toy_data(), cfg, mse_threshold=1e9, progress=False)  # every sample under the threshold
+    assert (h["train_acc"] == 1).all() and (h["val_acc"] == 1).all()
+    h = train(model, _toy_data(), cfg, mse_threshold=1e-12, progress=False)
+    assert (h["train_acc"] == 0).all()
     with pytest.raises(ValueError, match="mse_threshold"):
-        train_norm(MLPConfig(d_in=3, hidden=(4,), d_out=2), _toy_data(), cfg, mse_threshold=-1.0, progress=False)
+        train(model, _toy_data(), cfg, mse_threshold=-1.0, progress=False)
+    ce = replace(_toy_data(), loss="ce", targets=None, n_classes=2)
+    with pytest.raises(ValueError, match="mse_threshold"):
+        train(model, ce, cfg, mse_threshold=0.1, progress=False)
 
 
 # ---------------------------------------------------------------- theory
@@ -246,7 +233,7 @@ def test_modular_speedup_counts_never_as_budget():
     assert res.large_gamma_slope() == pytest.approx(-1.0)
 
 
-def test_train_norm_is_reproducible_and_independent_of_threads():
+def test_fixed_norm_training_is_reproducible_and_independent_of_threads():
     """Blocks of runs on single-threaded workers: the same bits call after call (two intra-op threads did
     not give that); another thread count changes the blocking, and with it float rounding, only."""
     from repro.models import EmbedMLPConfig
@@ -261,7 +248,7 @@ def test_train_norm_is_reproducible_and_independent_of_threads():
         out = []
         for threads in (2, 2, 1):
             torch.set_num_threads(threads)
-            out.append(train_norm(mc, data, cfg, runs=runs, constrained=[False, True, False], progress=False))
+            out.append(train(mc, data, cfg, runs={**runs, "fixed_norm": [False, True, False]}, progress=False))
     finally:
         torch.set_num_threads(before)
     for k in out[0].metrics:

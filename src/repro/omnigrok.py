@@ -11,8 +11,9 @@ the paper's (official notebooks, spec §6) and whose ``for_scale()`` gives the b
 * :class:`ModularConfig` — modular addition: the weight norm of a free run with weight decay vs a run
   held at a fixed norm (spec §6.4). Paper scale is the talk's p = 113 transformer.
 
-All training goes through :func:`repro.normtrain.train_norm` (batched runs, optional projection onto
-the initial-norm sphere after every step). Equations: :mod:`repro.theory.omnigrok`.
+All training goes through :func:`repro.train.train` (batched runs; ``fixed_norm`` projects a run back onto
+its initial-norm sphere after every step, ``mse_threshold`` scores the teacher-student regression).
+Equations: :mod:`repro.theory.omnigrok`.
 """
 from __future__ import annotations
 
@@ -25,7 +26,6 @@ import torch
 
 from .datasets import image_task_data
 from .models import EmbedMLPConfig, MLPConfig, TransformerConfig, build_model
-from .normtrain import train_norm
 from .scale import by_scale
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data
 from .theory.omnigrok import loglog_slope
@@ -123,8 +123,8 @@ def run_landscape(model_config, data: TaskData, alphas, cfg: TrainConfig, progre
     """Reduced landscape (B eq. 1): one norm-constrained run per alpha (all parameters x alpha, norm
     held at that value), batched; returns the final train and test loss (and accuracy) per alpha."""
     alphas = [float(a) for a in alphas]
-    h = train_norm(model_config, data, cfg, runs={"init_scale": alphas, "repr_init_scale": alphas},
-                   constrained=True, progress=progress, desc="landscape")
+    h = train(model_config, data, cfg, runs={"init_scale": alphas, "repr_init_scale": alphas,
+                                             "fixed_norm": [True] * len(alphas)}, progress=progress, desc="landscape")
     acc = "train_acc" in h.metrics
     return LandscapeResult(np.asarray(alphas), h["train_loss"][:, -1], h["val_loss"][:, -1],
                            h["train_acc"][:, -1] if acc else None, h["val_acc"][:, -1] if acc else None, h)
@@ -160,9 +160,9 @@ def run_teacher_student_grokking(cfg: TeacherStudentConfig, progress=None) -> Gr
     alphas = [cfg.grok_alpha] * (len(cfg.gammas) + 1) + [cfg.control_alpha]
     tc = TrainConfig(steps=cfg.grok_steps, optimizer="adamw", lr_repr=cfg.grok_lr, lr_dec=cfg.grok_lr,
                      init_seed=cfg.student_seed, eval_every=cfg.eval_every)
-    h = train_norm(cfg.model_config(), cfg.task_data(), tc,
-                   runs={"init_scale": alphas, "repr_init_scale": alphas, "wd_repr": gammas, "wd_dec": gammas},
-                   constrained=False, mse_threshold=cfg.mse_threshold, progress=progress, desc="teacher-student")
+    h = train(cfg.model_config(), cfg.task_data(), tc,
+              runs={"init_scale": alphas, "repr_init_scale": alphas, "wd_repr": gammas, "wd_dec": gammas},
+              mse_threshold=cfg.mse_threshold, progress=progress, desc="teacher-student")
     return GrokResult(alphas, gammas, h, h.first_step("train_acc", cfg.level), h.first_step("val_acc", cfg.level),
                       len(cfg.gammas))
 
@@ -241,7 +241,7 @@ def run_image_grokking(cfg: ImageConfig, progress=None) -> History:
     tc = TrainConfig(steps=cfg.steps, lr_repr=cfg.lr, lr_dec=cfg.lr, wd_repr=cfg.weight_decay, wd_dec=cfg.weight_decay,
                      init_scale=cfg.alpha, repr_init_scale=cfg.alpha, batch_size=cfg.batch_size,
                      init_seed=cfg.init_seed, dtype=cfg.dtype, eval_every=cfg.eval_every)
-    return train_norm(cfg.model_config(data), data, tc, constrained=False, progress=progress, desc="image grokking")
+    return train(cfg.model_config(data), data, tc, progress=progress, desc="image grokking")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -357,8 +357,7 @@ def run_modular(cfg: ModularConfig, progress=None) -> ModularResult:
     wd = [cfg.weight_decay, 0.0] + list(cfg.large_weight_decays)
     tc = TrainConfig(steps=cfg.steps, lr_repr=cfg.lr, lr_dec=cfg.lr, beta2=cfg.beta2, init_seed=cfg.init_seed,
                      eval_every=cfg.eval_every, dtype=cfg.dtype)
-    # repro.train.train with its fixed_norm option (the same projection as train_norm): for the embeddings
-    # + MLP model it uses the hand-written backward pass and fused AdamW, several times faster.
+    # For the embeddings + MLP model, repro.train.train uses the hand-written backward pass and fused AdamW.
     h = train(cfg.model_config(), cfg.task_data(), tc,
               runs={"init_scale": alphas, "repr_init_scale": alphas, "wd_repr": wd, "wd_dec": wd,
                     "fixed_norm": [False, True] + [False] * n_large}, progress=progress, desc="modular addition")

@@ -390,6 +390,7 @@ def train(
     block_runs: int | None = None,
     workers: int | None = None,
     fast_grad: bool | None = None,
+    mse_threshold: float | None = None,
 ) -> History:
     """Train R runs together and return their histories.
 
@@ -408,6 +409,8 @@ def train(
         not depend on either. On CUDA all runs form one block.
     fast_grad: use the hand-written backward pass of :mod:`repro.fastgrad` (default: whenever it
         supports the model and loss; otherwise autograd). ``True`` where unsupported is an error.
+    mse_threshold: for regression tasks without classes (Omnigrok's teacher-student toy, spec §6.2b), a
+        sample counts as correct when its MSE is below this value; default: ``data.accuracy``.
     """
     model = build_model(model_config)
     n_runs, values = per_run_values(cfg, runs)
@@ -426,6 +429,10 @@ def train(
     if (train_mask.sum(-1) == 0).any():
         raise ValueError("train_mask leaves some run with an empty training split.")
 
+    if mse_threshold is not None:
+        check_real("mse_threshold", mse_threshold, positive=True)
+        if data.loss != "mse":
+            raise ValueError(f"mse_threshold={mse_threshold} is only allowed with an MSE task; this task's loss is {data.loss!r}.")
     supported = fastgrad.supports(model, data.loss)
     if fast_grad is None:
         fast_grad = supported
@@ -451,7 +458,7 @@ def train(
 
     def run_block(block: slice) -> History:
         return _train_block(model, data, cfg, {k: v[block] for k, v in values.items()}, train_mask[block],
-                            val_mask[block], callback, keep_final_params, bar, fast_grad)
+                            val_mask[block], callback, keep_final_params, bar, fast_grad, mse_threshold)
 
     parts = run_blocks(run_block, blocks, workers)
     if bar is not None:
@@ -463,7 +470,7 @@ def train(
 def run_blocks(run_block, blocks: list[slice], workers: int) -> list[History]:
     """``run_block`` on every block of runs, ``workers`` at a time on their own threads, each block
     single-threaded: no fork/join per small op, and the same bits call after call (two intra-op threads
-    on one block were measured to differ run to run). Also used by :func:`repro.normtrain.train_norm`."""
+    on one block were measured to differ run to run)."""
     if workers == 1 or len(blocks) == 1:
         return [run_block(b) for b in blocks]
     threads_before = torch.get_num_threads()
@@ -483,7 +490,8 @@ def join_blocks(parts: list[History], run_values: dict) -> History:
 
 
 def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list], train_mask: torch.Tensor,
-                 val_mask: torch.Tensor, callback, keep_final_params: bool, bar, fast_grad: bool) -> History:
+                 val_mask: torch.Tensor, callback, keep_final_params: bool, bar, fast_grad: bool,
+                 mse_threshold: float | None = None) -> History:
     """Train one block of runs (all of :func:`train` but the blocking)."""
     n_runs = len(values["init_seed"])
     device, dtype = cfg.torch_device, cfg.torch_dtype
@@ -522,13 +530,16 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
         with torch.no_grad():
             # metrics in float64: 9/10 correct must read as exactly 0.9 for threshold tests
             loss = per_sample_loss(out, data).double()
-            correct = per_sample_correct(out, data).double()
+            if mse_threshold is not None:
+                correct = (loss < mse_threshold).double()
+            else:
+                correct = per_sample_correct(out, data).double()
             row = {
                 "train_loss": _masked_mean(loss, train_mask),
                 "val_loss": _masked_mean(loss, val_mask),
                 "weight_norm": flat.norm(dim=1).double(),  # norm in native dtype: no (R, P) copy
             }
-            if data.accuracy != "none":
+            if data.accuracy != "none" or mse_threshold is not None:
                 row["train_acc"] = _masked_mean(correct, train_mask)
                 row["val_acc"] = _masked_mean(correct, val_mask)
             records.append(row)
