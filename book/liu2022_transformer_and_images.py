@@ -248,9 +248,12 @@ print(claims.table())
 #   p = 23. Within the time budget, the settings that concentrate it (embedding decay, longer training
 #   at these learning rates) also make training unstable: validation accuracy collapses after
 #   generalizing in some seeds. A circle then shows in some seeds and snapshots but not in others. The
-#   stable settings keep a flat spectrum. Two things are untested: a steadier optimizer (e.g.
-#   $\beta_2 = 0.98$), and the paper's own architecture (a concatenating head, no positional embedding).
-#   The paper-scale config (256-d, p = 59, 20,000 steps) is the one to test the claim; it needs a GPU.
+#   stable settings keep a flat spectrum. A steadier optimizer does not change this. With AdamW
+#   $\beta_2 = 0.98$ or 0.99 (`TransformerGrokConfig.beta2`; the paper uses torch's 0.999), the fast
+#   runs still collapse. At halved learning rates they are stable, but the top frequency carries at most
+#   about a sixth of the variance, and only 1–2 of 4 seeds reach a PC1–PC2 fit of 0.9. Untested: the
+#   paper's own architecture (a concatenating head, no positional embedding). The paper-scale config
+#   (256-d, p = 59, 20,000 steps) is the one to test the claim; it needs a GPU.
 # - **$e^S$ does not rise first.** Fig. 7 shows $e^S$ rising until generalization. Our randomly
 #   initialized 48-d embeddings of 31 tokens start near the maximum possible dimension (about 22 of
 #   at most 30), so there is little room to rise; we see it flat within ±0.5 until generalization,

@@ -55,6 +55,9 @@ def test_config_validation_names_the_parameter():
         ToyPhaseConfig(lr_dec_values=())
     with pytest.raises(ValueError, match="p"):
         TransformerGrokConfig(p=12)
+    with pytest.raises(ValueError, match="beta2"):
+        TransformerGrokConfig(beta2=1.0)
+    assert TransformerGrokConfig(beta2=0.98).train_config().beta2 == 0.98
     with pytest.raises(ValueError, match="source"):
         ImageGrokConfig(source="cifar")
     with pytest.raises(ValueError, match="wd_values"):
