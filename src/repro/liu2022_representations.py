@@ -18,7 +18,7 @@ import torch
 
 from .metrics import pca
 from .models import EmbedMLPConfig
-from .plotting import TRAIN_COLOR, VAL_COLOR
+from .plotting import TRAIN_COLOR, VAL_COLOR, seed_jitter
 from .scale import by_scale
 from .sweep import split_masks
 from .tasks import BinaryOpTask, Split, build_task_data
@@ -224,17 +224,10 @@ def linear_structure(cfg: ToyConfig) -> theory.LinearStructureStats:
 # Figures
 
 
-def _jitter(values: np.ndarray, seeds: np.ndarray, width: float) -> np.ndarray:
-    """Deterministic horizontal offsets so that seeds at the same fraction do not overlap."""
-    u = np.unique(seeds)
-    k = np.searchsorted(u, seeds)
-    return values + width * (k - (len(u) - 1) / 2) / max(1, len(u))
-
-
 def plot_accuracy_vs_predicted(sweep: FractionSweep):
     """Fig. 3: (a) Acc and (b) Acc-hat vs training fraction; (c) Acc against Acc-hat."""
     fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
-    x = _jitter(sweep.fractions, sweep.seeds, 0.02)
+    x = seed_jitter(sweep.fractions, sweep.seeds, 0.02)
     for ax, values, label in ((axes[0], sweep.accuracy, "accuracy Acc"), (axes[1], sweep.predicted_accuracy,
                                                                           "predicted accuracy Acc-hat")):
         ax.scatter(x, values, s=18, color=TRAIN_COLOR if ax is axes[0] else VAL_COLOR, alpha=0.8)
@@ -270,7 +263,7 @@ def plot_critical_fraction(stats: theory.LinearStructureStats, sweep: FractionSw
     ax.set_title(f"(a) theory: nullity = 2, {stats.rates.shape[1]} random sets per size")
     ax = axes[1]
     ok = sweep.rqi_step >= 0
-    x = _jitter(sweep.fractions, sweep.seeds, 0.02)
+    x = seed_jitter(sweep.fractions, sweep.seeds, 0.02)
     ax.scatter(x[ok], sweep.rqi_step[ok], s=18, color=VAL_COLOR, label="one seed")
     ax.scatter(x[~ok], np.full((~ok).sum(), sweep.steps), s=22, marker="x", color="0.3",
                label=f"never within {sweep.steps} steps")
@@ -331,7 +324,7 @@ def plot_grokking_rate(stats: theory.LinearStructureStats, sweep: FractionSweep)
     ax.legend(loc="upper left")
     ax = axes[1]
     ok = (sweep.rqi_step >= 0) & np.isfinite(sweep.theory_steps)
-    x = _jitter(sweep.fractions, sweep.seeds, 0.02)
+    x = seed_jitter(sweep.fractions, sweep.seeds, 0.02)
     ax.scatter(x[ok], sweep.rqi_step[ok], s=18, color=VAL_COLOR, label="network: steps to RQI > 0.95")
     finite = np.isfinite(sweep.theory_steps)
     ax.scatter(x[finite], sweep.theory_steps[finite], s=18, marker="s", facecolors="none", edgecolors=TRAIN_COLOR,

@@ -23,7 +23,7 @@ import torch
 
 from .metrics import pca
 from .models import EmbedMLPConfig
-from .plotting import TRAIN_COLOR, VAL_COLOR
+from .plotting import TRAIN_COLOR, VAL_COLOR, seed_jitter
 from .scale import by_scale
 from .store import ResultsStore
 from .sweep import split_masks
@@ -137,7 +137,7 @@ class S3Sweep:
         return float(u[ok].min() / N_SAMPLES) if ok.any() else float("nan")
 
     def best_run(self) -> int:
-        """The run with the highest final RQI (ties: more training data last, then lower seed)."""
+        """The run with the highest final RQI (ties: fewer training samples first, then the lower seed)."""
         order = np.lexsort((self.seeds, self.counts, -self.final_rqi))
         return int(order[0])
 
@@ -205,10 +205,10 @@ def main(argv=None) -> int:
 
 
 def plot_s3(sweep: S3Sweep):
-    """Fig. 17 (the best run's matrices on PC1-PC3, and the variance of every component) and Fig. 18a, b, e."""
+    """Fig. 18a, b, e and Fig. 17 (the best run's matrices on PC1 and PC3, with their variance shares)."""
     cfg = sweep.config
     fig, axes = plt.subplots(1, 4, figsize=(16, 3.8))
-    x = sweep.fractions + 0.012 * (np.searchsorted(np.unique(sweep.seeds), sweep.seeds) - (len(np.unique(sweep.seeds)) - 1) / 2) / len(np.unique(sweep.seeds))
+    x = seed_jitter(sweep.fractions, sweep.seeds, 0.012)
 
     ax = axes[0]
     ax.scatter(x, sweep.final_rqi, s=16, color=VAL_COLOR, alpha=0.7, label="one seed")

@@ -43,6 +43,13 @@ STYLE = {
 }
 
 
+def seed_jitter(values: np.ndarray, seeds: np.ndarray, width: float) -> np.ndarray:
+    """Deterministic horizontal offsets so that seeds at the same x (e.g. a training fraction) do not overlap."""
+    u = np.unique(seeds)
+    k = np.searchsorted(u, seeds)
+    return values + width * (k - (len(u) - 1) / 2) / max(1, len(u))
+
+
 def use_style() -> None:
     """Apply the house style (call once at the top of a chapter)."""
     mpl.rcParams.update(STYLE)
