@@ -10,6 +10,10 @@ Comparisons:
 * ``"abs"``:  |ours - paper| <= tolerance
 * ``"rel"``:  |ours - paper| <= tolerance * |paper|
 * ``">="`` / ``"<="``: ours >= paper (or <=); the paper value is the bound, tolerance is unused.
+
+Portability: the verdict is computed from the exact value, but what is stored and printed is ours at the
+claim's ``resolution`` (a grid step; by default 3 significant digits), chosen from the tolerance and the
+seed spread, so the committed outputs do not depend on one CPU's floating-point rounding.
 """
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from .portable import approx, round_sig, round_to
 
 COMPARISONS = ("abs", "rel", ">=", "<=")
 
@@ -36,6 +42,14 @@ class Claim:
     source: str
     comparison: str = "abs"
     passed: bool = False
+    resolution: float | None = None  # grid step ours is shown at; None: 3 significant digits
+
+    def ours_text(self) -> str:
+        return approx(self.ours, self.resolution) if self.resolution else approx(self.ours, digits=3)
+
+    def __repr__(self) -> str:
+        verdict = "holds" if self.passed else "FAILS"
+        return f"Claim({self.name!r}: ours {self.ours_text()}, paper {self.describe()}; {verdict})"
 
     def describe(self) -> str:
         return f"{self.paper:g} ± {self.tolerance:g}" if self.comparison == "abs" else (
@@ -58,20 +72,14 @@ def evaluate(ours: float, paper: float, tolerance: float | None, comparison: str
     return abs(ours - paper) <= bound
 
 
-def _round_sig(x: float, digits: int) -> float:
-    if x == 0 or not math.isfinite(x):
-        return x
-    return round(x, digits - 1 - int(math.floor(math.log10(abs(x)))))
-
-
 class ClaimBook:
     """The claims of one chapter, written to ``<directory>/<chapter>.json`` after every check.
 
-    ``digits``: significant digits kept for our values in the file, so the committed JSON does not
-    churn with the last bits of floating point between machines.
+    ``digits``: significant digits kept for our values in the file when a claim gives no ``resolution``,
+    so the committed JSON does not churn with the last bits of floating point between machines.
     """
 
-    def __init__(self, chapter: str, directory: str | os.PathLike = "_claims", digits: int = 4):
+    def __init__(self, chapter: str, directory: str | os.PathLike = "_claims", digits: int = 3):
         if not chapter or any(c in chapter for c in "/\\"):
             raise ValueError(f"chapter={chapter!r} is not allowed: chapter must be a plain file stem like 'intro_grokking'.")
         self.chapter = chapter
@@ -80,13 +88,18 @@ class ClaimBook:
         self.claims: list[Claim] = []
 
     def check(self, name: str, ours: float, paper: float, *, tolerance: float | None = None, source: str,
-              comparison: str = "abs") -> Claim:
-        """Record a claim and raise :class:`ClaimFailed` if it does not hold."""
+              comparison: str = "abs", resolution: float | None = None) -> Claim:
+        """Record a claim and raise :class:`ClaimFailed` if it does not hold.
+
+        ``resolution``: the grid step at which ours is stored and shown (e.g. 100 for a step count whose
+        tolerance is several hundred steps); the verdict always uses the exact value.
+        """
         if not source:
             raise ValueError("source must say where the paper's value comes from, e.g. 'Fig. 4a, read off the plot'.")
         ours = float(ours)
         passed = evaluate(ours, float(paper), tolerance, comparison)
-        claim = Claim(name, _round_sig(ours, self.digits), float(paper), tolerance, source, comparison, passed)
+        shown = round_to(ours, resolution) if resolution is not None else round_sig(ours, self.digits)
+        claim = Claim(name, shown, float(paper), tolerance, source, comparison, passed, resolution)
         self.claims = [c for c in self.claims if c.name != name] + [claim]
         self.write()
         if not passed:
@@ -102,7 +115,7 @@ class ClaimBook:
     def table(self):
         """A small text table for the chapter (values shown to the stored precision)."""
         rows = [("claim", "ours", "paper", "source", "pass")]
-        rows += [(c.name, f"{c.ours:.3g}", c.describe(), c.source, "yes" if c.passed else "NO") for c in self.claims]
+        rows += [(c.name, c.ours_text(), c.describe(), c.source, "yes" if c.passed else "NO") for c in self.claims]
         widths = [max(len(r[i]) for r in rows) for i in range(5)]
         return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .portable import ConfigRepr
 from .langevin import LangevinConfig, LangevinResult, run_langevin
 from .scale import by_scale
 from .theory.rubin2024 import (Modular, TeacherStudent, action_1d, binned_neg_log_p, critical_point,
@@ -20,8 +21,8 @@ from .theory.rubin2024 import (Modular, TeacherStudent, action_1d, binned_neg_lo
 from .validation import check_int
 
 
-@dataclass(frozen=True)
-class DropletsConfig:
+@dataclass(frozen=True, repr=False)
+class DropletsConfig(ConfigRepr):
     """Everything the chapter computes. Defaults: the paper's settings (spec §1, v3 App. C, Fig. 3)."""
 
     teacher: TeacherStudent = TeacherStudent()  # v3 App. C base scale: d=150, N=700, n=3000, eps=-0.3

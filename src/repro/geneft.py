@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .portable import ConfigRepr
 from .phases import classify
 from .plotting import PHASE_COLORS, plot_phase_diagram
 from .relations import RELATIONS, RelationModelConfig, RelationTrainConfig, relation_matrix, train_mask, train_relations
@@ -43,8 +44,8 @@ def _check_fractions(name, values):
 
 # ======================================================================= Fig. 2: information bound
 
-@dataclass(frozen=True)
-class BoundConfig:
+@dataclass(frozen=True, repr=False)
+class BoundConfig(ConfigRepr):
     """Fig. 2: Monte-Carlo 'theoretical maximum accuracy' against Eq. 4, for the four relations."""
 
     n: int = 30  # paper §2
@@ -125,8 +126,8 @@ def _inductive_mode(relation: str) -> str:
     return "difference" if relation == "greater_than" else "squared_difference"
 
 
-@dataclass(frozen=True)
-class DataSizeConfig:
+@dataclass(frozen=True, repr=False)
+class DataSizeConfig(ConfigRepr):
     """Fig. 3: accuracy over all n² pairs against training fraction, for several architectures."""
 
     relations: tuple = ("mod3", "greater_than")  # Fig. 3 (a), (b)
@@ -220,8 +221,8 @@ def plot_data_size(result: DataSizeResult, bound: BoundResult):
 
 # ======================================================================= Fig. 4: Goldilocks depth
 
-@dataclass(frozen=True)
-class DepthConfig:
+@dataclass(frozen=True, repr=False)
+class DepthConfig(ConfigRepr):
     """Fig. 4: test accuracy against decoder depth; width 10 and training fraction 0.6 (caption)."""
 
     relations: tuple = RELATIONS  # Fig. 4: the four relations
@@ -293,8 +294,8 @@ def plot_depth(result: DepthResult):
 
 # ======================================================================= Figs. 5 and 6: phase diagrams
 
-@dataclass(frozen=True)
-class PhaseConfig:
+@dataclass(frozen=True, repr=False)
+class PhaseConfig(ConfigRepr):
     """Figs. 5 and 6: phases over a grid of (row value × decoder learning rate), per relation.
 
     ``rows = "lr_enc"`` gives Fig. 5 (encoder × decoder lr); ``rows = "wd_dec"`` gives Fig. 6 (decoder
@@ -464,8 +465,8 @@ def plot_phases(result: PhaseResult, fit: BoundaryFit | None = None):
 
 # ======================================================================= repon theory (Eq. 9–11)
 
-@dataclass(frozen=True)
-class ReponConfig:
+@dataclass(frozen=True, repr=False)
+class ReponConfig(ConfigRepr):
     """Eq. 9–11 demonstration: trajectories of (a2, c) and p_r against a Monte Carlo of initial conditions."""
 
     eta_x: float = 1e-3  # spec G.6 check: η_x = 1e-3, η_A = 2e-3

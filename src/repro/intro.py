@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .portable import ConfigRepr
 from .metrics import circle_order, grokking_delay, pca
 from .models import EmbedMLPConfig, TransformerConfig
 from .plotting import plot_training_curves
@@ -24,8 +25,8 @@ from .train import History, TrainConfig, train
 from .validation import check_choice, check_fraction, check_int, check_real
 
 
-@dataclass(frozen=True)
-class IntroConfig:
+@dataclass(frozen=True, repr=False)
+class IntroConfig(ConfigRepr):
     p: int = 97  # Power et al. Fig. 1: modular arithmetic mod 97
     train_fraction: float = 0.5  # Power et al. Fig. 1 uses 50 % of the table
     # Power et al. train on ordered pairs. The CPU model sums the two embeddings, so it is symmetric by

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
+from .portable import ConfigRepr
 from .scale import by_scale
 from .validation import check_choice, check_fraction, check_int, check_real
 
@@ -43,8 +44,8 @@ def ula_update(theta: torch.Tensor, grad: torch.Tensor, step_size: float, gen: t
     return theta - step_size * grad + math.sqrt(2 * step_size) * noise
 
 
-@dataclass(frozen=True)
-class LangevinConfig:
+@dataclass(frozen=True, repr=False)
+class LangevinConfig(ConfigRepr):
     """Langevin ensembles for the teacher–student model. Defaults: the paper's protocol (v3 App. C)."""
 
     d: int = 150  # input dimension (v3 App. C, beta = 1)

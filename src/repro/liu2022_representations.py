@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
+from .portable import ConfigRepr
 from .metrics import pca
 from .models import EmbedMLPConfig
 from .plotting import TRAIN_COLOR, VAL_COLOR, seed_jitter
@@ -31,8 +32,8 @@ from .validation import check_int, check_real
 # The toy model on p = 10 addition: reference run (Fig. 4c-d) and fraction sweep (Figs 3, 4b, 5b)
 
 
-@dataclass(frozen=True)
-class ToyConfig:
+@dataclass(frozen=True, repr=False)
+class ToyConfig(ConfigRepr):
     p: int = 10  # spec §3: symbols 0..9, 55 unordered samples
     d_embed: int = 1  # spec §3 / Fig. 3-5: 1-D embeddings
     hidden: tuple[int, ...] = (200, 200)  # spec §3: tanh 1-200-200-30 decoder

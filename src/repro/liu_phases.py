@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .portable import ConfigRepr
 from .models import EmbedMLPConfig
 from .phases import PhaseRule, phase_counts
 from .plotting import PHASES, plot_phase_diagram
@@ -109,8 +110,8 @@ def official_map(panel: str) -> OfficialMap:
     return OfficialMap(panel, phases, _OFFICIAL_X[panel], _OFFICIAL_Y[panel])
 
 
-@dataclass(frozen=True)
-class ToyPhaseConfig:
+@dataclass(frozen=True, repr=False)
+class ToyPhaseConfig(ConfigRepr):
     """One panel of Fig. 6. Defaults are panel (b) at the paper's settings; use :meth:`paper` /
     :meth:`for_scale` to get any panel."""
 

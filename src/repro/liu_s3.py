@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
+from .portable import ConfigRepr
 from .metrics import pca
 from .models import EmbedMLPConfig
 from .plotting import TRAIN_COLOR, VAL_COLOR, seed_jitter
@@ -35,8 +36,8 @@ from .validation import check_int, check_real
 N_SAMPLES = 36  # 6 x 6 ordered pairs of S3 elements (App. H.2)
 
 
-@dataclass(frozen=True)
-class S3Config:
+@dataclass(frozen=True, repr=False)
+class S3Config(ConfigRepr):
     """Fig. 18's fraction sweep. Defaults are the paper's / official notebook's values."""
 
     train_counts: tuple[int, ...] = (6, 9, 12, 15, 18, 21, 24, 27, 30, 33)  # fractions [UNKNOWN]; spec §4 Fig. 18 proposal

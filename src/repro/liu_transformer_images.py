@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .portable import ConfigRepr
 from .datasets import image_task_data
 from .metrics import circle_order, explained_variance_entropy, pca
 from .models import MLPConfig, TransformerConfig
@@ -46,8 +47,8 @@ def _check_values(name: str, values, *, positive: bool):
 # Fig. 7: transformer on modular addition
 
 
-@dataclass(frozen=True)
-class TransformerGrokConfig:
+@dataclass(frozen=True, repr=False)
+class TransformerGrokConfig(ConfigRepr):
     p: int = 59  # spec §4 Fig. 1 / §7 #12: p = m = 59 for Figs 1 and 7 (text says 53)
     train_fraction: float = 0.8  # spec §4 Fig. 1: split_ratio 0.8 of all p^2 ordered pairs
     d_model: int = 256  # 256-d embeddings (§4.2; latent_dim 256)
@@ -244,8 +245,8 @@ def plot_transformer(result: TransformerResult):
 # Fig. 8: images with a large initialization
 
 
-@dataclass(frozen=True)
-class ImageGrokConfig:
+@dataclass(frozen=True, repr=False)
+class ImageGrokConfig(ConfigRepr):
     source: str = "mnist"  # App. J: MNIST; book: "digits" (scikit-learn 8x8, a substitute dataset)
     path: str | None = None  # MNIST IDX directory (paper scale: env REPRO_MNIST_DIR)
     n_train: int = 1000  # App. J: training set reduced to 1k samples

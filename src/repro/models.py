@@ -23,6 +23,7 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
+from .portable import ConfigRepr
 from .validation import check_choice, check_int, check_real
 
 ACTIVATIONS = ("tanh", "relu", "gelu", "erf", "quadratic")
@@ -105,8 +106,8 @@ class BatchedModel:
 # Embeddings + MLP (toy model)
 
 
-@dataclass(frozen=True)
-class EmbedMLPConfig:
+@dataclass(frozen=True, repr=False)
+class EmbedMLPConfig(ConfigRepr):
     """Embeddings + MLP decoder. Defaults: the effective-theory toy model (spec §3:
     1-D embeddings, decoder 1-200-200-30 with tanh)."""
 
@@ -191,8 +192,8 @@ def _scaled(init, scale):
 # Decoder-only transformer (TransformerLens names)
 
 
-@dataclass(frozen=True)
-class TransformerConfig:
+@dataclass(frozen=True, repr=False)
+class TransformerConfig(ConfigRepr):
     """A small decoder-only transformer; field names follow TransformerLens' HookedTransformerConfig.
 
     Inputs are token sequences (B, n_ctx); the logits at the last position are the prediction.
@@ -314,8 +315,8 @@ class Transformer(BatchedModel):
 # Two-layer network
 
 
-@dataclass(frozen=True)
-class TwoLayerConfig:
+@dataclass(frozen=True, repr=False)
+class TwoLayerConfig(ConfigRepr):
     """f(x) = act(x W + b) a (+ c): a two-layer network with a chosen activation and optional biases.
 
     Weights are N(0, init_std^2 / fan_in) (the mean-field/NTK-style scaling both the Rubin et al. and
@@ -373,8 +374,8 @@ class TwoLayerNet(BatchedModel):
 # Multilayer perceptron on flat inputs
 
 
-@dataclass(frozen=True)
-class MLPConfig:
+@dataclass(frozen=True, repr=False)
+class MLPConfig(ConfigRepr):
     """A multilayer perceptron ``d_in -> hidden... -> d_out`` on flat inputs (no embeddings).
 
     Defaults: the MNIST network of Liu et al. 2022 App. J and Omnigrok §3 (784-200-200-10, ReLU, spec

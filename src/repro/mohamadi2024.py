@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
+from .portable import ConfigRepr
 from .models import TransformerConfig, build_model
 from .relations import single_thread
 from .scale import by_scale
@@ -89,8 +90,8 @@ def _combine_with_regularizer(grads, reg, log_data_scale, lam: float):
 # Classification: normalized GD (App. A.2)
 
 
-@dataclass(frozen=True)
-class ClassificationConfig:
+@dataclass(frozen=True, repr=False)
+class ClassificationConfig(ConfigRepr):
     """One batch of classification runs at one p. Per-run fields are tuples of equal length R."""
 
     p: int = 97  # Fig. 4 reaches p = 97 [spec §K.8]; the book scale uses smaller p
@@ -248,8 +249,8 @@ def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
 # Regression: vanilla GD (App. A.1)
 
 
-@dataclass(frozen=True)
-class RegressionConfig:
+@dataclass(frozen=True, repr=False)
+class RegressionConfig(ConfigRepr):
     """Regression runs at one p on one shared training set of n = 2p^2.25 triples; per-run init scale α."""
 
     p: int = 47  # Fig. 2: p = 47
@@ -386,8 +387,8 @@ def train_regression(cfg: RegressionConfig) -> RegressionResult:
 # A one-layer transformer on modular addition (Fig. 5, App. A.3)
 
 
-@dataclass(frozen=True)
-class TransformerGrokConfig:
+@dataclass(frozen=True, repr=False)
+class TransformerGrokConfig(ConfigRepr):
     """Fig. 5: a one-layer transformer on ordered pairs, tokens [a, b, =] ('=' is token p), logits at '='.
 
     Defaults: the paper's recipe (App. A.3) on the architecture the spec proposes (§K.8, the paper does not
@@ -568,8 +569,8 @@ def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None) ->
 # The chapter's experiments
 
 
-@dataclass(frozen=True)
-class WhyGrokConfig:
+@dataclass(frozen=True, repr=False)
+class WhyGrokConfig(ConfigRepr):
     """Every experiment of the chapter. Defaults: the paper's settings; ``for_scale()``: the book scale."""
 
     construction_ps: tuple[int, ...] = tuple(range(2, 14))  # App. F: any p ≥ 2 (spec §K.9 checked 3-97)

@@ -24,6 +24,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
+from .portable import ConfigRepr
 from .datasets import image_task_data
 from .models import EmbedMLPConfig, MLPConfig, TransformerConfig, build_model
 from .scale import by_scale
@@ -48,8 +49,8 @@ def _check_positive_tuple(name, values):
 # Teacher-student (spec §6.2)
 
 
-@dataclass(frozen=True)
-class TeacherStudentConfig:
+@dataclass(frozen=True, repr=False)
+class TeacherStudentConfig(ConfigRepr):
     width: int = 100  # spec §6.2: 5-100-100-5 tanh MLPs
     d: int = 5  # input and output dimension
     n_train: int = 100  # spec §6.2: N_train = N_test = 100
@@ -171,8 +172,8 @@ def run_teacher_student_grokking(cfg: TeacherStudentConfig, progress=None) -> Gr
 # Image classification (MNIST, or the offline digits substitute; spec §6.3, §10)
 
 
-@dataclass(frozen=True)
-class ImageConfig:
+@dataclass(frozen=True, repr=False)
+class ImageConfig(ConfigRepr):
     source: str = "mnist"  # spec §6.3: MNIST; book scale uses the offline digits substitute (spec §10)
     path: str | None = None  # directory with the four MNIST IDX files (paper scale)
     n_train: int = 1000  # spec §6.3d: N = 1000 (the first 1000 training images)
@@ -248,8 +249,8 @@ def run_image_grokking(cfg: ImageConfig, progress=None) -> History:
 # Modular addition (spec §6.4)
 
 
-@dataclass(frozen=True)
-class ModularConfig:
+@dataclass(frozen=True, repr=False)
+class ModularConfig(ConfigRepr):
     """Modular addition: a free run with weight decay, a run held at a fixed norm, and free runs from a
     large initialization at several weight decays (the LU mechanism's slow norm decay)."""
 

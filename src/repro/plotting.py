@@ -124,3 +124,23 @@ def _edges(centres: np.ndarray) -> np.ndarray:
         return np.array([c[0] - 0.5, c[0] + 0.5])
     mid = (c[:-1] + c[1:]) / 2
     return np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])
+
+
+def plot_seed_band(ax, x: np.ndarray, values: np.ndarray, *, label: str, color=None, band: str = "quartiles",
+                   every_seed: bool = True):
+    """Spread over seeds: ``values`` is (S, T); draws each seed faintly, the median thickly and the
+    inter-quartile band (``band="quartiles"``) or the full range (``band="range"``) shaded."""
+    values = np.asarray(values, dtype=float)
+    if values.ndim != 2:
+        raise ValueError(f"values has shape {values.shape}; expected (seeds, points).")
+    if band not in ("quartiles", "range"):
+        raise ValueError(f"band={band!r} is not allowed: band must be 'quartiles' or 'range'.")
+    lo, hi = (np.quantile(values, [0.25, 0.75], axis=0) if band == "quartiles"
+              else (values.min(axis=0), values.max(axis=0)))
+    if every_seed and values.shape[0] > 1:
+        for row in values:
+            ax.plot(x, row, color=color, alpha=0.2, lw=0.6)
+    ax.fill_between(x, lo, hi, color=color, alpha=0.2, lw=0)
+    ax.plot(x, np.median(values, axis=0), color=color, lw=1.8,
+            label=f"{label} (median of {values.shape[0]} seeds)" if values.shape[0] > 1 else label)
+    return ax

@@ -18,7 +18,7 @@ def claims_table_html(directory: str = "_claims") -> str:
             n_pass += claim.passed
             rows.append(
                 "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in (
-                    chapter["chapter"], claim.name, f"{claim.ours:g}", claim.describe(), claim.source,
+                    chapter["chapter"], claim.name, claim.ours_text(), claim.describe(), claim.source,
                     "✅ pass" if claim.passed else "❌ FAIL")) + "</tr>"
             )
     head = "".join(f"<th>{h}</th>" for h in ("chapter", "claim", "ours", "paper", "source", "result"))

@@ -28,6 +28,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from .portable import ConfigRepr
 from . import fastgrad
 from .models import BatchedModel, build_model
 from .tasks import TaskData
@@ -37,8 +38,8 @@ PER_RUN_FIELDS = ("lr_repr", "lr_dec", "wd_repr", "wd_dec", "init_scale", "repr_
 OPTIMIZERS = ("adamw", "sgd")
 
 
-@dataclass(frozen=True)
-class TrainConfig:
+@dataclass(frozen=True, repr=False)
+class TrainConfig(ConfigRepr):
     """How to train. Defaults are neutral; each chapter's config sets its paper's values."""
 
     steps: int = 1000

@@ -1,0 +1,120 @@
+"""Numbers and configs printed so that the same stored outputs validate on any machine.
+
+Training is chaotic: the last bit of a vectorised ``tanh`` or of a reduction order differs between
+CPU kernel sets (AVX2, AVX-512, ARM, CUDA) and grows into a different trajectory. What a chapter prints
+for nbval to compare must therefore be a property of the science, not of one machine's rounding: a
+number rounded to the resolution its claim's tolerance justifies, a statistic over seeds, a verdict.
+
+* :func:`approx` rounds to a grid (``resolution``) or to significant digits and formats the result.
+* :class:`ConfigRepr` gives frozen config dataclasses a short repr, one field per line, with every float
+  at 6 significant digits (``np.float64(0.31622776601683794)`` becomes ``0.316228``), so a config whose
+  fields are computed (``np.logspace``) prints the same on every machine.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from numbers import Integral, Real
+
+import numpy as np
+
+
+def round_to(x: float, resolution: float) -> float:
+    """``x`` rounded to the nearest multiple of ``resolution`` (> 0); non-finite values pass through."""
+    if not (isinstance(resolution, Real) and math.isfinite(resolution) and resolution > 0):
+        raise ValueError(f"resolution={resolution!r} is not allowed: resolution must be a finite number > 0.")
+    x = float(x)
+    if not math.isfinite(x):
+        return x
+    q = round(x / resolution) * resolution
+    # Print-clean: 0.1 * 3 -> 0.3, not 0.30000000000000004.
+    decimals = max(0, -math.floor(math.log10(resolution)) + 1)
+    return round(q, decimals) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def round_sig(x: float, digits: int) -> float:
+    """``x`` rounded to ``digits`` significant digits."""
+    x = float(x)
+    if x == 0 or not math.isfinite(x):
+        return x
+    return round(x, digits - 1 - int(math.floor(math.log10(abs(x))))) + 0.0
+
+
+def approx(x: float, resolution: float | None = None, *, digits: int | None = None, thousands: bool = True) -> str:
+    """Format ``x`` at a stated resolution (a grid) or a number of significant digits, e.g.
+    ``approx(2673, 100) == '2,700'``, ``approx(0.3634, 0.05) == '0.35'``, ``approx(0.01763, digits=2) == '0.018'``."""
+    if (resolution is None) == (digits is None):
+        raise ValueError("approx: give exactly one of resolution= (a grid step) or digits= (significant digits).")
+    x = float(x)
+    if not math.isfinite(x):
+        return str(x)
+    if digits is not None:
+        if not isinstance(digits, Integral) or digits < 1:
+            raise ValueError(f"digits={digits!r} is not allowed: digits must be an integer >= 1.")
+        v = round_sig(x, digits)
+        text = f"{v:.{digits}g}"
+        if "e" in text or abs(v) >= 10 ** digits:
+            return f"{v:,.0f}" if (thousands and abs(v) >= 1000 and v == int(v)) else text
+        return text
+    v = round_to(x, resolution)
+    decimals = max(0, -math.floor(math.log10(resolution) + 1e-12)) if resolution < 1 else 0
+    if resolution < 1 and round(resolution * 10 ** decimals) != resolution * 10 ** decimals:
+        decimals += 1
+    return f"{v:,.{decimals}f}" if thousands else f"{v:.{decimals}f}"
+
+
+def _short(value) -> str:
+    if isinstance(value, (bool, np.bool_)) or value is None or isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (Integral, np.integer)):
+        return repr(int(value))
+    if isinstance(value, (Real, np.floating)):
+        return f"{float(value):.6g}"
+    if isinstance(value, tuple):
+        inner = ", ".join(_short(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(_short(v) for v in value) + "]"
+    if isinstance(value, np.ndarray):
+        return "array([" + ", ".join(_short(v) for v in value.ravel().tolist()) + "])"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return repr(value).replace("\n", "\n    ")
+    return repr(value)
+
+
+class ConfigRepr:
+    """Mixin for ``@dataclass(frozen=True, repr=False)`` configs: one field per line, floats at 6
+    significant digits. (``repr=False`` matters: a dataclass otherwise writes its own ``__repr__``.)"""
+
+    def __repr__(self) -> str:
+        lines = [f"    {f.name}={_short(getattr(self, f.name))}," for f in dataclasses.fields(self) if f.repr]
+        return f"{type(self).__name__}(\n" + "\n".join(lines) + "\n)"
+
+
+def seed_median(values, *, never: float = -1) -> float:
+    """Median over seeds of a per-seed statistic (e.g. a first-crossing step). Seeds that never reach it
+    (``never``, -1 by convention of ``History.first_step``) count as +inf, so the median is +inf when
+    half or more of the seeds never get there."""
+    v = np.asarray(values, dtype=float).ravel()
+    if v.size == 0:
+        raise ValueError("seed_median: values is empty; give one value per seed.")
+    v = np.where(v == never, np.inf, v)
+    return float(np.median(v))
+
+
+def describe_seeds(values, resolution: float, *, never: float = -1, unit: str = "") -> str:
+    """``'≈ 2,400 (median of 8 seeds; 6 of 8 within [2,000, 2,900])'``-style text at a stated resolution:
+    the median and the range of the middle half, each rounded to ``resolution``. Seeds that never reach the
+    statistic are counted, not averaged in."""
+    v = np.asarray(values, dtype=float).ravel()
+    reached = v[v != never]
+    n, k = v.size, reached.size
+    if k == 0:
+        return f"never (0 of {n} seeds)"
+    med = seed_median(v, never=never)
+    lo, hi = np.quantile(np.where(v == never, np.inf, v), [0.25, 0.75], method="inverted_cdf")  # data values, no interpolation with inf
+    u = f" {unit}" if unit else ""
+    text = f"≈ {approx(med, resolution)}{u}" if math.isfinite(med) else "never (median)"
+    spread = f"middle half {approx(lo, resolution)}–{approx(hi, resolution) if math.isfinite(hi) else 'never'}"
+    missing = f"; {n - k} of {n} never" if k < n else ""
+    return f"{text} (median of {n} seeds; {spread}{missing})"
