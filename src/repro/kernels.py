@@ -1,0 +1,50 @@
+"""Which PyTorch CPU kernel set runs here, and which other one to validate the stored outputs with.
+
+PyTorch picks its vectorised CPU kernels (``tanh``, ``exp``, reductions, the Adam update) by instruction
+set at start-up; ``ATEN_CPU_CAPABILITY`` forces a lower one. The README's test command re-executes the
+book under a second kernel set so that the stored outputs are shown not to depend on one CPU's rounding:
+
+    python -m repro.kernels native   # e.g. AVX512
+    python -m repro.kernels other    # e.g. avx2 (empty when no other set exists, e.g. a plain CPU)
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+# The next lower kernel set for each native one (values accepted by ATEN_CPU_CAPABILITY). An AVX-512
+# machine validates with the AVX2 kernels (the most common CPU among readers); everything else with
+# the scalar "default" kernels, which differ from every vectorised set.
+OTHER = {"AVX512": "avx2", "AVX512_VNNI": "avx2", "AVX2": "default", "SVE256": "default", "SVE": "default",
+         "ZVECTOR": "default", "VSX": "default"}
+
+
+def native_capability() -> str:
+    """The kernel set this process runs (after any ``ATEN_CPU_CAPABILITY`` override)."""
+    import torch
+
+    return torch.backends.cpu.get_cpu_capability()
+
+
+def other_capability(native: str) -> str:
+    """An ``ATEN_CPU_CAPABILITY`` value whose kernels differ from ``native``; "" when there is none."""
+    if native.upper() in ("DEFAULT", "NO AVX"):
+        return ""
+    return OTHER.get(native.upper(), "default")
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv not in (["native"], ["other"]):
+        print("usage: python -m repro.kernels native|other", file=sys.stderr)
+        return 2
+    if os.environ.get("ATEN_CPU_CAPABILITY"):
+        print("ATEN_CPU_CAPABILITY is set: unset it to ask for the native kernel set", file=sys.stderr)
+        return 2
+    native = native_capability()
+    print(native if argv[0] == "native" else other_capability(native))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

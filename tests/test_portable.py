@@ -1,0 +1,90 @@
+"""repro.portable: numbers at a stated resolution, seed medians, short config reprs; repro.kernels."""
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+from repro.claims import Claim, ClaimBook
+from repro.kernels import other_capability
+from repro.portable import ConfigRepr, approx, describe_seeds, round_sig, round_to, seed_median
+
+
+@pytest.mark.parametrize("x, res, text", [(2673, 100, "2,700"), (0.3634, 0.05, "0.35"), (812, 20, "820"),
+                                          (-0.0001, 0.01, "0.00"), (0.5, 0.25, "0.50"), (1e-3, 1e-4, "0.0010"),
+                                          (3.14159, 1, "3"), (12345, 1000, "12,000")])
+def test_approx_resolution(x, res, text):
+    assert approx(x, res) == text
+
+
+def test_round_to_is_on_the_grid_and_nearest():
+    rng = np.random.default_rng(0)
+    for res in (0.01, 0.05, 0.25, 3, 100):
+        for x in rng.uniform(-1000, 1000, 200):
+            q = round_to(x, res)
+            assert abs(q - x) <= res / 2 + 1e-9
+            assert abs(q / res - round(q / res)) < 1e-9
+
+
+def test_approx_digits_and_errors():
+    assert approx(0.01763, digits=2) == "0.018"
+    assert approx(2673, digits=2) == "2,700"
+    assert approx(3.87e-10, digits=2) == "3.9e-10"
+    assert round_sig(123.456, 2) == 120
+    with pytest.raises(ValueError, match="exactly one"):
+        approx(1.0)
+    with pytest.raises(ValueError, match="resolution"):
+        approx(1.0, 0)
+    with pytest.raises(ValueError, match="digits"):
+        approx(1.0, digits=0)
+    assert approx(float("nan"), 1) == "nan"
+
+
+def test_seed_median_counts_never_as_infinite():
+    assert seed_median([100, 200, 300]) == 200
+    assert seed_median([100, -1, 300]) == 300
+    assert math.isinf(seed_median([100, -1, -1]))
+    with pytest.raises(ValueError):
+        seed_median([])
+
+
+def test_describe_seeds_is_rounded():
+    text = describe_seeds([2670, 2380, 2500, -1, 2900, 2450, 2600, 2550], 100, unit="steps")
+    assert text == "≈ 2,600 steps (median of 8 seeds; middle half 2,400–2,700; 1 of 8 never)"
+    assert describe_seeds([-1, -1], 10) == "never (0 of 2 seeds)"
+
+
+@dataclass(frozen=True, repr=False)
+class _Cfg(ConfigRepr):
+    lr: float = float(np.float64(0.31622776601683794))
+    grid: tuple = (np.float64(1e-3), np.float64(0.0031622776601683794))
+    name: str = "x"
+    n: int = 3
+    hidden: list = field(default_factory=lambda: [1, 2])
+
+
+def test_config_repr_one_field_per_line_short_floats():
+    text = repr(_Cfg())
+    assert text.splitlines()[0] == "_Cfg("
+    assert "    lr=0.316228," in text
+    assert "    grid=(0.001, 0.00316228)," in text
+    assert "np.float64" not in text
+    assert "    name='x'," in text and "    n=3," in text and "    hidden=[1, 2]," in text
+
+
+def test_claim_is_stored_and_shown_at_its_resolution(tmp_path):
+    book = ClaimBook("ch", tmp_path)
+    c = book.check("steps", 2673.4, 1000, comparison=">=", source="Fig. 1", resolution=100)
+    assert c.ours == 2700 and c.passed and c.ours_text() == "2,700"
+    assert "2,700" in book.table() and "2673" not in book.table()
+    assert repr(c) == "Claim('steps': ours 2,700, paper >= 1000; holds)"
+    d = book.check("fit", 0.912345, 0.9, comparison=">=", source="Fig. 1")
+    assert d.ours == 0.912  # 3 significant digits by default
+    # old claims files (no resolution) still load
+    assert Claim(name="a", ours=1.0, paper=1.0, tolerance=0.1, source="s").resolution is None
+
+
+def test_other_capability():
+    assert other_capability("AVX512") == "avx2"
+    assert other_capability("AVX2") == "default"
+    assert other_capability("DEFAULT") == ""
