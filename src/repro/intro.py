@@ -6,7 +6,8 @@ half the table for training, 10^5 steps). ``for_scale()`` shrinks it for a lapto
 embeddings + MLP model (the sum of the two token embeddings into a one-hidden-layer ReLU MLP, the
 toy architecture of Liu et al. 2022) on the unordered pairs of p = 31, full batch, which groks in a few
 thousand steps.
-Used by ``book/intro_grokking.ipynb``.
+Used by ``book/power2022_what_is_grokking.ipynb``. Book scale trains 8 seeds in one batched call; the
+chapter's claims are statistics over them (:class:`SeedSummary`).
 """
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ from dataclasses import dataclass, replace
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .portable import ConfigRepr
+from .portable import ConfigRepr, seed_median
 from .metrics import circle_order, grokking_delay, pca
 from .models import EmbedMLPConfig, TransformerConfig
-from .plotting import plot_training_curves
+from .plotting import TRAIN_COLOR, VAL_COLOR, plot_seed_band
 from .scale import by_scale
 from .tasks import BinaryOpTask, Split, build_task_data
 from .train import History, TrainConfig, train
@@ -35,7 +36,8 @@ class IntroConfig(ConfigRepr):
     # unordered pairs instead, so validation measures generalization only.
     ordered_pairs: bool = True
     data_seed: int = 0
-    init_seed: int = 0
+    init_seed: int = 0  # seeds init_seed, init_seed + 1, ... (one batched run each)
+    n_seeds: int = 1  # Power et al. Fig. 1 shows one run; book scale trains 8 seeds and reports medians
     model: str = "transformer"  # Power et al.: decoder-only transformer; "embed_mlp" for the CPU scale
     d_model: int = 128  # Power et al. App. A.1: width 128 (embedding width for embed_mlp)
     n_layers: int = 2  # Power et al. App. A.1
@@ -54,7 +56,7 @@ class IntroConfig(ConfigRepr):
         check_choice("model", self.model, ("transformer", "embed_mlp"))
         BinaryOpTask("modular_addition", self.p)  # validates p (prime)
         check_fraction("train_fraction", self.train_fraction)
-        for name in ("d_model", "n_layers", "n_heads", "d_mlp", "steps", "eval_every"):
+        for name in ("d_model", "n_layers", "n_heads", "d_mlp", "steps", "eval_every", "n_seeds"):
             check_int(name, getattr(self, name), minimum=1)
         check_real("lr", self.lr, positive=True)
         check_real("weight_decay", self.weight_decay, nonnegative=True)
@@ -64,8 +66,12 @@ class IntroConfig(ConfigRepr):
     def for_scale(cls) -> "IntroConfig":
         """Paper scale: the defaults. Book scale: ~1 min on 2 CPU cores. Smoke: seconds."""
         book = cls(p=31, train_fraction=0.7, ordered_pairs=False, model="embed_mlp", d_model=32, d_mlp=128, lr=3e-3,
-                   batch_size=None, steps=5000, eval_every=10)
-        return by_scale(book=book, paper=cls(), smoke=replace(book, steps=300, eval_every=10))
+                   batch_size=None, steps=5000, eval_every=10, n_seeds=32)
+        return by_scale(book=book, paper=cls(), smoke=replace(book, steps=300, eval_every=10, n_seeds=2))
+
+    @property
+    def seeds(self) -> list[int]:
+        return [self.init_seed + i for i in range(self.n_seeds)]
 
     def task_data(self):
         return build_task_data(BinaryOpTask("modular_addition", self.p, ordered=self.ordered_pairs),
@@ -88,28 +94,117 @@ class IntroConfig(ConfigRepr):
 
 @dataclass
 class IntroResult:
+    """Every seed of one batched training run (run r = seed ``config.seeds[r]``)."""
+
     config: IntroConfig
-    history: History
-    embeddings: np.ndarray  # (T, p, d): token embeddings at every evaluation step
-    train_step: int  # first step with train accuracy >= threshold (-1: never)
-    val_step: int
+    history: History  # R runs
+    embeddings: np.ndarray  # (R, T, p, d): token embeddings of every run at every evaluation step
+    train_steps: np.ndarray  # (R,) first step with train accuracy >= threshold (-1: never)
+    val_steps: np.ndarray  # (R,)
 
     @property
-    def delay(self) -> float:
-        return grokking_delay(self.train_step, self.val_step)
+    def n_runs(self) -> int:
+        return len(self.train_steps)
 
-    def embeddings_at(self, step: int) -> np.ndarray:
+    @property
+    def delays(self) -> np.ndarray:
+        """(R,) steps to the validation threshold / steps to the training threshold (nan: never)."""
+        return np.array([grokking_delay(int(t), int(v)) for t, v in zip(self.train_steps, self.val_steps)])
+
+    def embeddings_at(self, step: int, run: int = 0) -> np.ndarray:
         k = int(np.searchsorted(self.history.steps, step))
-        return self.embeddings[min(k, len(self.embeddings) - 1)]
+        return self.embeddings[run, min(k, self.embeddings.shape[1] - 1)]
 
-    def circle(self, step: int) -> tuple[int, float]:
+    def circle(self, step: int, run: int = 0) -> tuple[int, float]:
         """(k, fit) of the ordered-circle test on the first two principal components at ``step``."""
-        proj, _ = pca(self.embeddings_at(step))
+        proj, _ = pca(self.embeddings_at(step, run))
         return circle_order(proj[:, :2], self.config.p)
+
+    def circle_fits(self, step: int) -> np.ndarray:
+        """(R,) ordered-circle fit of every run at ``step`` (plane of PC1 and PC2)."""
+        return np.array([self.circle(step, r)[1] for r in range(self.n_runs)])
+
+    def summary(self, circle_bound: float = 0.9) -> "SeedSummary":
+        return summarize_seeds(self.train_steps, self.val_steps, self.history["val_acc"][:, -1],
+                               self.circle_fits(int(self.history.steps[-1])), self.circle_fits(0), circle_bound)
+
+
+@dataclass
+class SeedSummary:
+    """The chapter's statistics over seeds. Seeds that never reach a threshold count as +inf in the
+    step medians (:func:`repro.portable.seed_median`) and as nan delays (excluded by ``median_delay``
+    only if every seed has one; otherwise the median is taken with never = +inf)."""
+
+    n: int
+    train_steps: np.ndarray
+    val_steps: np.ndarray
+    delays: np.ndarray
+    final_val_acc: np.ndarray
+    fit_end: np.ndarray
+    fit_init: np.ndarray
+    circle_bound: float
+
+    @property
+    def median_train_step(self) -> float:
+        return seed_median(self.train_steps)
+
+    @property
+    def median_val_step(self) -> float:
+        return seed_median(self.val_steps)
+
+    @property
+    def median_delay(self) -> float:
+        """Median over seeds of the delay; a seed that never fits or never generalizes counts as 0 (no
+        grokking delay shown), so it pulls the median down, never up."""
+        return float(np.median(np.nan_to_num(self.delays, nan=0.0)))
+
+    @property
+    def median_final_val_acc(self) -> float:
+        return float(np.median(self.final_val_acc))
+
+    @property
+    def min_final_val_acc(self) -> float:
+        return float(np.min(self.final_val_acc))
+
+    @property
+    def n_circle(self) -> int:
+        """Seeds whose PC1-PC2 embeddings fit an ordered circle at the end (fit >= circle_bound)."""
+        return int(np.sum(self.fit_end >= self.circle_bound))
+
+    @property
+    def share_circle(self) -> float:
+        return self.n_circle / self.n
+
+
+def summarize_seeds(train_steps, val_steps, final_val_acc, fit_end, fit_init, circle_bound: float = 0.9) -> SeedSummary:
+    """Collect per-seed values (one entry per seed, same order) into a :class:`SeedSummary`."""
+    arrays = [np.asarray(a, dtype=float).ravel() for a in (train_steps, val_steps, final_val_acc, fit_end, fit_init)]
+    n = arrays[0].size
+    if n == 0 or any(a.size != n for a in arrays):
+        raise ValueError(f"summarize_seeds: every argument needs one value per seed; got sizes {[a.size for a in arrays]}.")
+    check_fraction("circle_bound", circle_bound)
+    delays = np.array([grokking_delay(int(t), int(v)) for t, v in zip(arrays[0], arrays[1])])
+    return SeedSummary(n, arrays[0], arrays[1], delays, arrays[2], arrays[3], arrays[4], circle_bound)
+
+
+def median_standard_error(values, *, never: float | None = None, n_boot: int = 2000, seed: int = 0) -> float:
+    """Bootstrap standard error of the median over seeds (``n_boot`` resamples with a fixed RNG seed).
+    With ``never`` given, entries equal to it count as +inf (a seed that never reached the threshold);
+    a resample whose median is infinite is left out of the spread."""
+    v = np.asarray(values, dtype=float).ravel()
+    if v.size == 0:
+        raise ValueError("median_standard_error: values is empty; give one value per seed.")
+    if never is not None:
+        v = np.where(v == never, np.inf, v)
+    rng = np.random.default_rng(seed)
+    medians = np.median(v[rng.integers(0, v.size, size=(n_boot, v.size))], axis=1)
+    medians = medians[np.isfinite(medians)]
+    return float(np.std(medians)) if medians.size > 1 else float("nan")
 
 
 def run_intro(cfg: IntroConfig, progress: bool | None = None) -> IntroResult:
-    """Train one network on modular addition and record its token embeddings along the way."""
+    """Train ``cfg.n_seeds`` networks on modular addition in one batched call (one run per init seed) and
+    record their token embeddings along the way."""
     data = cfg.task_data()
     if cfg.model == "transformer":  # inputs "a b =": the '=' token is index p
         import torch
@@ -120,31 +215,47 @@ def run_intro(cfg: IntroConfig, progress: bool | None = None) -> IntroResult:
     def record_embeddings(step, params):
         return {"embeddings": params[embed_name][:, : cfg.p]}
 
-    history = train(cfg.model_config(), data, cfg.train_config(), callback=record_embeddings, progress=progress,
-                    desc="grokking")
-    train_step = int(history.first_step("train_acc", cfg.threshold)[0])
-    val_step = int(history.first_step("val_acc", cfg.threshold)[0])
-    return IntroResult(cfg, history, history.extra["embeddings"][0], train_step, val_step)
+    history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": cfg.seeds},
+                    callback=record_embeddings, progress=progress, desc="grokking")
+    train_steps = history.first_step("train_acc", cfg.threshold)
+    val_steps = history.first_step("val_acc", cfg.threshold)
+    return IntroResult(cfg, history, np.asarray(history.extra["embeddings"]), train_steps, val_steps)
 
 
-def plot_intro(result: IntroResult):
-    """Left: accuracy vs step (log axis). Right: token embeddings on their first two principal components
-    at initialization and at the end of training, each point labelled by its token."""
+def plot_intro(result: IntroResult, run: int | None = None):
+    """Left: accuracy vs step (log axis) over all seeds: every seed faintly, the median thickly, the
+    inter-quartile band shaded; dashed lines at the median crossing steps. Right: token embeddings of one
+    run (default: the run with the best final circle fit) on their first two principal components at
+    initialization and at the end of training, each point labelled by its token."""
     h, cfg = result.history, result.config
+    end = int(h.steps[-1])
+    if run is None:
+        run = int(np.argmax(result.circle_fits(end)))
     fig = plt.figure(figsize=(11.5, 3.8))
     grid = fig.add_gridspec(1, 3, width_ratios=[1.5, 1, 1])
     ax = fig.add_subplot(grid[0])
     pct = f"{100 * cfg.threshold:g} %"
-    plot_training_curves(h.steps, {"train": h["train_acc"][0], "validation": h["val_acc"][0]}, ax=ax,
-                         markers={f"train {pct}": result.train_step, f"val {pct}": result.val_step},
-                         title=f"(a + b) mod {cfg.p}: {100 * cfg.train_fraction:g} % of pairs in training")
-    for k, (step, title) in enumerate([(0, "at initialization"), (int(h.steps[-1]), f"after {int(h.steps[-1])} steps")]):
+    x = np.maximum(h.steps, 1)
+    plot_seed_band(ax, x, h["train_acc"], label="train", color=TRAIN_COLOR)
+    plot_seed_band(ax, x, h["val_acc"], label="validation", color=VAL_COLOR)
+    for label, steps in ((f"train {pct}", result.train_steps), (f"val {pct}", result.val_steps)):
+        step = seed_median(steps)
+        if np.isfinite(step) and step > 0:
+            ax.axvline(step, ls="--", lw=1, color="0.4")
+            ax.annotate(f"{label} (median)", (step, 0.02), xycoords=("data", "axes fraction"), rotation=90,
+                        va="bottom", ha="right", fontsize=8, color="0.3")
+    ax.set_xscale("log")
+    ax.set_xlabel("optimization step")
+    ax.set_ylabel("accuracy")
+    ax.legend(loc="center left", fontsize=8)
+    ax.set_title(f"(a + b) mod {cfg.p}: {100 * cfg.train_fraction:g} % of pairs in training")
+    for k, (step, title) in enumerate([(0, "at initialization"), (end, f"after {end} steps")]):
         ax2 = fig.add_subplot(grid[k + 1])
-        proj, ratios = pca(result.embeddings_at(step))
+        proj, ratios = pca(result.embeddings_at(step, run))
         ax2.scatter(proj[:, 0], proj[:, 1], c=np.arange(cfg.p), cmap="twilight", s=30)
         for token in range(cfg.p):
             ax2.annotate(str(token), proj[token, :2], fontsize=7, ha="center", va="bottom")
-        ax2.set_title(f"embeddings {title}")
+        ax2.set_title(f"seed {cfg.seeds[run]}: embeddings {title}", fontsize=10)
         ax2.set_xlabel(f"PC1 ({100 * ratios[0]:.0f} % of variance)")
         ax2.set_ylabel(f"PC2 ({100 * ratios[1]:.0f} % of variance)")
         ax2.set_aspect("equal", adjustable="datalim")
