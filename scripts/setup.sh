@@ -9,4 +9,4 @@ PYTHON="${PYTHON:-python3}"
 . .venv/bin/activate
 python -m pip install -q --upgrade pip
 python -m pip install -q "torch==2.13.0"
-python -m pip install -q -e ".[dev]"
+python -m pip install -q -e ".[dev,cluster]"

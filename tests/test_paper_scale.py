@@ -1,0 +1,52 @@
+"""Every chapter's paper-scale experiments execute at the paper's shapes (``REPRO_SCALE=paper``), cut to
+two training steps: the paper-scale switch is proven to run, not only to build configs."""
+
+import pytest
+
+from repro import paper_scale as ps
+from repro.intro import IntroConfig
+from repro.mohamadi2024 import WhyGrokConfig
+
+EXPERIMENTS = ps.experiments()
+
+
+def test_every_chapter_with_training_has_a_paper_scale_experiment():
+    chapters = {e.chapter for e in EXPERIMENTS}
+    assert chapters == {"power2022_what_is_grokking", "liu2022_effective_theory", "liu2022_critical_data",
+                        "liu2022_phase_diagrams", "liu2022_transformer_and_images", "liu2023_omnigrok",
+                        "rubin2024_droplets", "baek2024_geneft_information", "baek2024_geneft_dynamics",
+                        "mohamadi2024_why_grok"}
+    with pytest.raises(ValueError, match="chapter must be one of"):
+        ps.experiments("no_such_chapter")
+
+
+def test_shrink_cuts_lengths_only():
+    paper = IntroConfig()
+    small = ps.shrink(paper, 3)
+    assert small.steps == 3 and small.eval_every == 1
+    assert (small.p, small.d_model, small.n_layers, small.batch_size) == (paper.p, paper.d_model, paper.n_layers,
+                                                                          paper.batch_size)
+    nested = ps.shrink(WhyGrokConfig(), 2)
+    assert nested.class_steps == 2 and nested.regression.steps == 2 and nested.transformer.steps == 2
+    assert nested.grok_p == WhyGrokConfig().grok_p
+    with pytest.raises(ValueError, match="config dataclass"):
+        ps.shrink(IntroConfig, 2)
+
+
+@pytest.mark.parametrize("exp", EXPERIMENTS, ids=[f"{e.chapter}:{e.name}" for e in EXPERIMENTS])
+def test_paper_scale_dry_run(exp):
+    with ps.paper_scale_env():
+        paper_cfg = exp.build()
+        assert exp.paper_steps(paper_cfg) >= 1000  # the real config, not a book-scale one
+        run = ps.dry_run(exp, steps=2)
+    assert run.result is not None and run.seconds >= 0
+
+
+def test_projection_uses_two_lengths(monkeypatch):
+    exp = next(e for e in EXPERIMENTS if e.chapter == "liu2022_effective_theory")
+    with ps.paper_scale_env():
+        proj = ps.project(exp, 1, 3)
+    assert proj.paper_steps > 0
+    assert proj.flops_per_step > 0 and proj.seconds_per_step >= 0
+    table = ps.projection_table([proj])
+    assert "liu2022_effective_theory" in table and "core-hours" in table
