@@ -27,10 +27,10 @@
 #
 # **What we reproduce here.** Fig. 4(a) and Fig. 5(a) exactly in kind (linear algebra over thousands of
 # random training sets); Figs 3, 4(b) and 5(b) from a batched sweep of trained networks over ten
-# training fractions with three seeds each.
+# training fractions with five seeds each.
 #
 # **What we leave out.** The paper's number of seeds is not stated (its Fig. 3 shows more than three
-# per fraction; the official driver ran three). Book scale runs three seeds for 3000 steps
+# per fraction; the official driver ran three). Book scale runs five seeds for 3000 steps
 # (official: $10^4$ for Fig. 4b); `REPRO_SCALE=paper` runs ten seeds, $10^4$ steps and every size
 # 5…54 with the same code. Appendix H ($S_3$) is discussed in the previous chapter.
 
@@ -48,6 +48,7 @@ from repro.claims import ClaimBook
 from repro.liu2022_representations import (ToyConfig, linear_structure, plot_accuracy_vs_predicted,
                                            plot_critical_fraction, plot_grokking_rate, run_fraction_sweep)
 from repro.plotting import use_style
+from repro.portable import approx
 from repro.scale import current_scale
 
 use_style()
@@ -98,8 +99,9 @@ glue("rc", f"{rc:.2f}", display=False)
 # %%
 sweep = run_fraction_sweep(cfg)
 counts, success = sweep.success_rate()
+n_seeds = len(cfg.seeds)
 for n, s in zip(counts, success):
-    print(f"{n:2d}/55 (fraction {n / 55:.2f}): {s:.2f} of seeds reach RQI > 0.95")
+    print(f"{n:2d}/55 (fraction {n / 55:.2f}): {round(s * n_seeds)} of {n_seeds} seeds reach RQI > 0.95")
 
 # %% [markdown]
 # ## Figure 3: accuracy follows the representation
@@ -117,7 +119,7 @@ for n, s in zip(counts, success):
 fig = plot_accuracy_vs_predicted(sweep)
 glue("fig_acc", fig, display=False)
 gap = np.abs(sweep.accuracy - sweep.predicted_accuracy)
-print(f"|Acc - Acc-hat|: mean {gap.mean():.2f}, largest {gap.max():.2f}")
+print(f"|Acc - Acc-hat| over {gap.size} networks: mean {approx(gap.mean(), 0.01)}, median {approx(np.median(gap), 0.01)}")
 
 # %% [markdown]
 # ## Figure 4: the critical training fraction
@@ -154,7 +156,7 @@ fig = plot_grokking_rate(stats, sweep)
 glue("fig_rate", fig, display=False)
 ok = (sweep.rqi_step > 0) & np.isfinite(sweep.theory_steps)
 ratio = np.median(sweep.rqi_step[ok] / sweep.theory_steps[ok])
-print(f"median (network steps / theory n_h) over {ok.sum()} runs: {ratio:.1f}")
+print(f"median (network steps / theory n_h) over the runs that reach RQI > 0.95: {approx(ratio, digits=1)}")
 
 # %% [markdown]
 # ## Paper versus ours
@@ -172,7 +174,8 @@ print(f"median (network steps / theory n_h) over {ok.sum()} runs: {ratio:.1f}")
 # 4. **Acc ≈ Acc-hat** (Fig. 3c, dots on the diagonal; the official data agree to within about 0.02
 #    except at the largest fraction, spec §4): mean $|$Acc − Acc-hat$|$ $\le 0.05$.
 # 5. **No network below $r_c$ finds the line** (Fig. 4b; in the official data no seed does at
-#    $\le 20$ samples): success rate at fractions $< 0.4$ is 0.
+#    $\le 20$ samples): success rate at fractions $< 0.4$ is 0. With five seeds this does not hold
+#    (see Deviations), so it is stated there as a measurement, not checked.
 # 6. **Most networks well above $r_c$ do** (Fig. 4b, official data: all 9 runs at 45–54 samples):
 #    success rate at $\ge 45$ samples at least $2/3$.
 # 7. **Grokking steps fall with data above $r_c$** (Fig. 4b's median line; §3 "grokking time
@@ -181,6 +184,12 @@ print(f"median (network steps / theory n_h) over {ok.sum()} runs: {ratio:.1f}")
 # 8. **Network and theory agree qualitatively** (Fig. 5b): the median ratio of network steps to
 #    $n_h$ is within a factor 3 of 1 ($|\log_{10}| \le 0.48$), and $n_h$ also falls with data
 #    (Spearman correlation with size negative).
+#
+# Claims 4–8 are statistics over all trained networks (five seeds per fraction, one batched run), not
+# properties of one trajectory; a single seed's crossing step moves with the last bit of the CPU's
+# arithmetic, the pooled statistic much less. Their values are shown at a resolution (0.01 for accuracy
+# gaps, 0.05 for shares, 0.1 for the log ratio and for a rank correlation) well inside each claim's
+# distance from its bound; the verdict uses the exact value.
 
 # %%
 frac = sweep.fractions
@@ -191,7 +200,7 @@ finite = np.isfinite(sweep.theory_steps) & above
 rho_th = spearmanr(sweep.counts[finite], sweep.theory_steps[finite]).statistic
 means = stats.rates.mean(axis=1)
 rising = float(np.all(np.diff(means[21:]) > 0))
-glue("rho_nn", f"{rho_nn:.2f}", display=False)
+glue("rho_nn", approx(rho_nn, 0.1), display=False)
 
 claims.check("critical fraction: 50 % crossing of P(unique linear structure)", rc, 0.4, tolerance=0.03,
              source="Fig. 4(a) caption: transition around r_c = 0.4")
@@ -203,28 +212,38 @@ claims.check("mean lambda_3 at 45/55 samples", stats.rates[k45].mean(), 13.4, to
              source="Fig. 5(a); official computation (spec §5)")
 claims.check("lambda_3 rises with data above 22 samples (1 = every step up)", rising, 1.0, comparison=">=",
              source="§3 text on Fig. 5(a): lambda_3 increases with data size")
-claims.check("mean |Acc - Acc-hat| over the sweep", gap.mean(), 0.05, comparison="<=",
+claims.check("mean |Acc - Acc-hat| over the sweep", gap.mean(), 0.05, comparison="<=", resolution=0.01,
              source="Fig. 3(c): Acc and Acc-hat on the diagonal (official data within ~0.02, spec §4)")
-claims.check("share of networks reaching RQI > 0.95 below fraction 0.4", success[counts / 55 < 0.4].max(), 0.0,
-             comparison="<=", source="Fig. 4(b); official data: none at <= 20 samples (spec §4)")
+# Claim 5 does not hold over five seeds (see Deviations): a measured statement instead of a check.
+low = sweep.fractions < 0.4
+low_sizes = [int(n) for n, s in zip(counts, success) if n / 55 < 0.4 and s > 0]
+glue("low_found", f"{int((sweep.rqi_step[low] >= 0).sum())} of {int(low.sum())}", display=False)
+glue("low_sizes", ", ".join(f"{n}/55" for n in low_sizes) or "none", display=False)
+glue("low_p_unique", ", ".join(f"{stats.p_unique[n - 1]:.2f}" for n in low_sizes) or "n/a", display=False)
 claims.check("share of networks reaching RQI > 0.95 at >= 45 samples", success[counts >= 45].mean(), 2 / 3,
-             comparison=">=", source="Fig. 4(b); official data: 9 of 9 (spec §4)")
+             comparison=">=", resolution=0.05, source="Fig. 4(b); official data: 9 of 9 (spec §4)")
 claims.check("Spearman(size, network steps to RQI > 0.95) above 22 samples", rho_nn, 0.0, comparison="<=",
-             source="Fig. 4(b) median line; §3: grokking time decreases with data")
+             resolution=0.1, source="Fig. 4(b) median line; §3: grokking time decreases with data")
 claims.check("Spearman(size, theory n_h) above 22 samples", rho_th, 0.0, comparison="<=",
              source="Fig. 5(b): theory steps decrease with data")
-claims.check("|log10 median(network steps / n_h)|", abs(np.log10(ratio)), 0.48, comparison="<=",
+claims.check("|log10 median(network steps / n_h)|", abs(np.log10(ratio)), 0.48, comparison="<=", resolution=0.1,
              source="Fig. 5(b): theory and networks agree qualitatively (read as within a factor 3)")
 print(claims.table())
 
 # %% [markdown]
-# The linear algebra puts the critical fraction at {glue:text}`rc`; trained networks agree: none
-# finds the line below it, and above it the steps to a linear representation fall with data
-# (Spearman correlation {glue:text}`rho_nn`).
+# The linear algebra puts the critical fraction at {glue:text}`rc`; trained networks mostly agree: below
+# it only {glue:text}`low_found` find the line (see Deviations), and above it the steps to a linear
+# representation fall with data (Spearman correlation {glue:text}`rho_nn`).
 #
 # ## Deviations and what they mean
 #
-# - **Seeds, steps and sizes.** Book scale: sizes 10–54 in steps of 5, three seeds, 3000 steps,
+# - **Networks below the critical fraction (claim 5).** Over five seeds, {glue:text}`low_found`
+#   networks at fractions below 0.4 reach RQI $> 0.95$ within the budget (at {glue:text}`low_sizes`),
+#   where the paper's Fig. 4(b) and the official data (three seeds) show none. This is what the linear
+#   algebra allows: at those sizes a random training set pins the line with probability
+#   {glue:text}`low_p_unique` (Fig. 4a), so "no network below $r_c$" holds only for most seeds, not
+#   for all of them.
+# - **Seeds, steps and sizes.** Book scale: sizes 10–54 in steps of 5, five seeds, 3000 steps,
 #   evaluation every 10 steps (threshold steps round up to a multiple of 10). The official Fig. 4(b)
 #   data ran $10^4$ steps; a run that would find the line between steps 3000 and $10^4$ (the official
 #   data have one at 2553 steps with 25 samples) counts here as a failure. The paper scale runs the

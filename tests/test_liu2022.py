@@ -274,3 +274,29 @@ def test_s3_parallelograms_and_rqi_of_a_faithful_representation():
     assert L.s3_rqi(rng.standard_normal((6, 9))) < 0.5
     with pytest.raises(ValueError, match="shape"):
         L.s3_rqi(rng.standard_normal((5, 9)))
+
+
+def test_frozen_z0_starts_like_the_current_z0_and_drifts_more():
+    p = 10
+    rng = np.random.default_rng(3)
+    pairs = L.all_pairs(p)
+    train = [pairs[i] for i in rng.choice(len(pairs), 45, replace=False)]
+    e0 = rng.uniform(-1, 1, (1, p))
+    cur = L.effective_trajectories(e0, [train], p, lr=1e-3, steps=2000, record_every=1000)
+    frz = L.effective_trajectories(e0, [train], p, lr=1e-3, steps=2000, record_every=1000, freeze_z0=True)
+    np.testing.assert_allclose(cur.embeddings[:, 0], frz.embeddings[:, 0])
+    drift = lambda t: abs((t.embeddings[0, -1] ** 2).sum() / (t.embeddings[0, 0] ** 2).sum() - 1)
+    assert drift(frz) > drift(cur)
+
+
+def test_seed_spread_trains_every_init_seed_in_both_dimensions():
+    from repro.liu2022_representations import ToyConfig, run_reference, run_seed_spread
+
+    cfg = ToyConfig(reference_steps=20, effective_steps=20, eval_every=10, spread_seeds=(58, 1, 2))
+    ref = run_reference(cfg, progress=False)
+    spread = run_seed_spread(ref, grid=8, progress=False)
+    assert spread.rqi_curves.shape == (3, len(spread.steps))
+    assert spread.rqi_step.shape == (3,) and spread.val_acc[2].shape == (3,) and spread.rqi[2].shape == (3,)
+    assert spread.comparison.embeddings[2].shape == (cfg.p, 2)
+    assert spread.comparison.class_map[2].shape == (8, 8)
+    assert spread.comparison.val_acc[2] == spread.val_acc[2][0]  # the figure's 2-D run is the reference init seed

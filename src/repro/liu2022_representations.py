@@ -54,6 +54,8 @@ class ToyConfig(ConfigRepr):
     rqi_threshold: float = 0.95  # spec §4 Fig. 4b: steps to RQI > 0.95
     n_random_sets: int = 10_000  # effective_linear_eq.ipynb: 10^4 random sets per size (Figs 4a, 5a)
     theory_seed: int = 0
+    # ours: init seeds of the reference setting's seed spread (seed-58 split and templates; Fig. 2, 3 n_h claim)
+    spread_seeds: tuple[int, ...] = (58, 0, 1, 2, 3, 4, 5, 6, 7)
 
     def __post_init__(self):
         for name in ("p", "d_embed", "d_out", "reference_train_count", "reference_steps", "effective_steps", "sweep_steps",
@@ -66,6 +68,10 @@ class ToyConfig(ConfigRepr):
             raise ValueError("seeds must hold at least one seed.")
         for s in self.seeds:
             check_int("seeds", s, minimum=0)
+        if not self.spread_seeds:
+            raise ValueError("spread_seeds must hold at least one seed.")
+        for s in self.spread_seeds:
+            check_int("spread_seeds", s, minimum=0)
         for name in ("lr_repr", "lr_dec", "rqi_delta"):
             check_real(name, getattr(self, name), positive=True)
         check_real("wd_dec", self.wd_dec, nonnegative=True)
@@ -74,11 +80,12 @@ class ToyConfig(ConfigRepr):
 
     @classmethod
     def for_scale(cls) -> "ToyConfig":
-        """Paper: the defaults. Book: 3 seeds, 3000 steps, evaluation every 10 steps. Smoke: seconds."""
-        book = cls(reference_steps=2000, effective_steps=4000, train_counts=(10, 15, 20, 25, 30, 35, 40, 45, 50, 54), seeds=(0, 1, 2),
+        """Paper: the defaults. Book: 5 seeds, 3000 steps, evaluation every 10 steps; 9 init seeds for the
+        reference setting's spread. Smoke: seconds."""
+        book = cls(reference_steps=2000, effective_steps=4000, train_counts=(10, 15, 20, 25, 30, 35, 40, 45, 50, 54), seeds=tuple(range(5)),
                    sweep_steps=3000, eval_every=10, n_random_sets=2000)
         smoke = replace(book, reference_steps=100, effective_steps=100, train_counts=(20, 45), seeds=(0,), sweep_steps=100,
-                        n_random_sets=100)
+                        n_random_sets=100, spread_seeds=(58, 0))
         return by_scale(book=book, paper=cls(), smoke=smoke)
 
     @property
@@ -405,6 +412,55 @@ def run_embedding_comparison(ref: ReferenceRun, grid: int = 60, progress: bool |
     return EmbeddingComparison(cfg, emb, val, q, cmap)
 
 
+@dataclass
+class SeedSpread:
+    """The reference setting (seed-58 split and templates, ``reference_steps``) trained from several init
+    seeds, with 1-D and with 2-D embeddings: the spread over seeds behind the Fig. 2 and "about 3 n_h" claims."""
+
+    config: ToyConfig
+    seeds: np.ndarray  # (S,) init seeds
+    steps: np.ndarray  # (T,) evaluation steps of the 1-D runs
+    rqi_curves: np.ndarray  # (S, T) RQI of the 1-D embeddings
+    rqi_step: np.ndarray  # (S,) first step with RQI > threshold (1-D), -1 if never
+    val_acc: dict[int, np.ndarray]  # d_embed -> (S,) final validation accuracy
+    rqi: dict[int, np.ndarray]  # d_embed -> (S,) final RQI
+    n_h: float  # of the (shared) training set
+    comparison: EmbeddingComparison  # the 1-D reference run and the 2-D run of the reference init seed (Fig. 2 panels)
+
+
+def run_seed_spread(ref: ReferenceRun, grid: int = 60, progress: bool | None = None) -> SeedSpread:
+    """Train the reference setting from every init seed of ``spread_seeds``: one batched call with 1-D
+    embeddings (RQI recorded at every evaluation) and one with 2-D embeddings (final parameters kept). The
+    2-D run of the reference init seed (or the first seed) supplies Fig. 2's decoder class map."""
+    cfg = ref.config
+    data = build_task_data(cfg.task(), Split(train_count=cfg.reference_train_count, data_seed=cfg.reference_seed),
+                           target="regression", target_dim=cfg.d_out)
+    seeds = list(cfg.spread_seeds)
+    h1 = train(cfg.model_config(), data, cfg.train_config(cfg.reference_steps), runs={"init_seed": seeds},
+               callback=_record_embeddings, progress=progress, desc="1-D seed spread")
+    rqi1 = theory.rqi(h1.extra["embed"], None, cfg.p, cfg.rqi_delta)  # (S, T)
+    mc2 = replace(cfg.model_config(), d_embed=2)
+    h2 = train(mc2, data, cfg.train_config(cfg.reference_steps, eval_every=cfg.reference_steps), runs={"init_seed": seeds},
+               keep_final_params=True, progress=progress, desc="2-D seed spread")
+    emb2 = h2.final_params["embed"]  # (S, p, 2)
+    rqi2 = np.array([theory.rqi(e, None, cfg.p, cfg.rqi_delta) for e in emb2])
+    val = {1: np.asarray(h1["val_acc"][:, -1], dtype=float), 2: np.asarray(h2["val_acc"][:, -1], dtype=float)}
+    i = seeds.index(cfg.reference_seed) if cfg.reference_seed in seeds else 0
+    lo, hi = emb2[i].min(0), emb2[i].max(0)
+    pad = 0.25 * (hi - lo)
+    xs = np.linspace(2 * lo[0] - pad[0], 2 * hi[0] + pad[0], grid)
+    ys = np.linspace(2 * lo[1] - pad[1], 2 * hi[1] + pad[1], grid)
+    pts = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    params_i = {k: np.asarray(v)[i:i + 1] for k, v in h2.final_params.items()}
+    classes = decoder_classes(mc2, params_i, pts, data.templates)
+    comp = EmbeddingComparison(cfg, {1: ref.embeddings[-1][:, None], 2: emb2[i]},
+                               {1: float(ref.history["val_acc"][0, -1]), 2: float(val[2][i])},
+                               {1: float(ref.rqi[-1]), 2: float(rqi2[i])}, (xs, ys, classes.reshape(grid, grid)))
+    return SeedSpread(config=cfg, seeds=np.asarray(seeds), steps=h1.steps, rqi_curves=rqi1,
+                      rqi_step=_first_step(h1.steps, rqi1 > cfg.rqi_threshold), val_acc=val,
+                      rqi={1: rqi1[:, -1], 2: rqi2}, n_h=ref.n_h, comparison=comp)
+
+
 def plot_embedding_comparison(comp: EmbeddingComparison):
     """Fig. 2 (scoped): 2-D embeddings that memorize vs 1-D embeddings that generalize, same data and seed."""
     p = comp.config.p
@@ -431,5 +487,44 @@ def plot_embedding_comparison(comp: EmbeddingComparison):
     ax.set_xlabel("symbol k")
     ax.set_ylabel("normalized embedding E_k")
     ax.legend(loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def plot_seed_spread(spread: SeedSpread):
+    """The reference setting over init seeds: (a) RQI of the 1-D embeddings against step (every seed
+    faintly, median and quartile band), with the median step to RQI > threshold in units of n_h;
+    (b) final validation accuracy and RQI of every seed, 1-D against 2-D embeddings."""
+    from .plotting import plot_seed_band
+    from .portable import seed_median
+
+    cfg = spread.config
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    ax = axes[0]
+    plot_seed_band(ax, spread.steps, spread.rqi_curves, label="1-D network RQI", color=TRAIN_COLOR)
+    ax.axhline(cfg.rqi_threshold, ls=":", color="0.4", lw=1)
+    ax.axvline(3 * spread.n_h, ls="--", color="0.4", lw=1)
+    ax.annotate("3 n_h", (3 * spread.n_h, 0.02), xycoords=("data", "axes fraction"), rotation=90, fontsize=8,
+                ha="right", va="bottom", color="0.3")
+    med = seed_median(spread.rqi_step)
+    if np.isfinite(med):
+        ax.axvline(med, ls="-", color=VAL_COLOR, lw=1, label=f"median step to RQI > {cfg.rqi_threshold}")
+    ax.set_xlabel("step")
+    ax.set_ylabel("RQI")
+    ax.set_title(f"(a) 1-D embeddings, {len(spread.seeds)} init seeds, seed-{cfg.reference_seed} split")
+    ax.legend(loc="lower right", fontsize=8)
+    ax = axes[1]
+    for d, marker, color in ((1, "o", TRAIN_COLOR), (2, "s", VAL_COLOR)):
+        jitter = seed_jitter(np.zeros(len(spread.seeds)), spread.seeds, 0.02)
+        ax.scatter(spread.val_acc[d] + jitter, spread.rqi[d], s=24, marker=marker, color=color, alpha=0.7,
+                   label=f"{d}-D embeddings")
+    ax.axvline(0.9, ls=":", color="0.4", lw=1)
+    ax.axhline(cfg.rqi_threshold, ls=":", color="0.4", lw=1)
+    ax.set_xlim(-0.05, 1.05)
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel(f"final validation accuracy (step {cfg.reference_steps})")
+    ax.set_ylabel("final RQI")
+    ax.set_title("(b) every seed: generalization goes with parallelograms")
+    ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     return fig

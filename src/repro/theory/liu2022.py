@@ -254,7 +254,7 @@ class EffectiveTrajectory:
 
 
 def effective_trajectories(initial, trains: Sequence, p: int, *, lr: float, steps: int, record_every: int = 1,
-                           rows: str = "train") -> EffectiveTrajectory:
+                           rows: str = "train", freeze_z0: bool = False) -> EffectiveTrajectory:
     """Euler steps of the gradient flow dE/dt = -d l_eff / dE (eq. 4) for R representations at once.
 
     ``initial``: (R, p) or (R, p, d) starting embeddings (normalised here to zero mean, unit population
@@ -262,6 +262,8 @@ def effective_trajectories(initial, trains: Sequence, p: int, *, lr: float, step
     eq. 5); ``rows='all'`` over the full P0, as the official integrator does (spec §7 row 1 - it makes the
     theory blind to the data). With G = A^T A the update is the gradient step on l0 / Z0 (spec §3
     "integrator"): E <- E + lr (2 l0 / Z0^2 E - 2 / Z0 G E). Z0 and sum_k E_k are conserved by the flow (eq. 6).
+    ``freeze_z0=True`` keeps Z0 at its initial value in the update, as the official integrator does (for
+    measuring the Euler drift of sum |E|^2 that this feeds back on).
     """
     check_int("steps", steps, minimum=1)
     check_int("record_every", record_every, minimum=1)
@@ -283,13 +285,16 @@ def effective_trajectories(initial, trains: Sequence, p: int, *, lr: float, step
         ge = gram @ e
         l0 = (e * ge).sum(axis=(1, 2))[:, None, None]
         # Z0 of the current state: the official integrator freezes it at the start, but then any Euler
-        # drift of sum |E|^2 feeds back on itself (it grew 17 % over 3000 steps in our test); with the
-        # current value the update is the exact gradient of l0 / Z0 and the drift stays O(lr^2).
-        z0 = (e**2).sum(axis=(1, 2))[:, None, None]
+        # drift of sum |E|^2 feeds back on itself (freeze_z0=True measures it); with the current value
+        # the update is the exact gradient of l0 / Z0 and the drift stays O(lr^2).
+        z0_now = (e**2).sum(axis=(1, 2))[:, None, None]
+        if step == 0:
+            z0_start = z0_now
+        z0 = z0_start if freeze_z0 else z0_now
         if step % record_every == 0 or step == steps:
             rec_steps.append(step)
             rec_e.append(e.copy())
-            rec_loss.append((l0 / z0)[:, 0, 0])
+            rec_loss.append((l0 / z0_now)[:, 0, 0])
         if step == steps:
             break
         e = e + lr * (2 * l0 / z0**2 * e - 2 / z0 * ge)
