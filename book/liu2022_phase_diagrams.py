@@ -36,8 +36,9 @@
 # confused; (iv) grokking is sandwiched between comprehension and memorization.
 #
 # **What we reproduce.** All four panels of Fig. 6, each as one batched sweep of the toy model
-# (1-D embeddings summed, or 3×3 matrices multiplied for S3, into a tanh 200-200 decoder), checked
-# cell by cell against the official phase maps, which the spec derived from the paper's data files.
+# (1-D embeddings summed, or 3×3 matrices multiplied for S3, into a tanh 200-200 decoder), compared
+# cell by cell with the official phase maps derived from the paper's data files (ejmichaud/grokking-squared,
+# `phase_diagram_plot/*.h5`).
 #
 # **What we don't, at book scale.** The paper's grids (169–176 cells) at $10^5$ steps each take
 # hours on a CPU. The book runs 6 × 6 cells of each official grid with time compressed five-fold
@@ -51,12 +52,14 @@ import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
 
+import numpy as np
 from myst_nb import glue
 
 from repro.claims import ClaimBook
 from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, ToyPhaseConfig, corner_fraction,
-                              generalizing_fraction_fast_decoder, official_map, phase_letters,
-                              plot_phase_diagrams, run_phase_diagram, sandwich_columns)
+                              generalizing_fraction_fast_decoder, official_map, plot_phase_diagrams,
+                              run_phase_diagram, sandwich_columns, seed_fraction)
+from repro.portable import approx
 from repro.plotting import use_style
 from repro.scale import current_scale
 
@@ -78,6 +81,13 @@ claims = ClaimBook("liu2022_phase_diagrams")
 # `ToyPhaseConfig.book(panel)` uses $k = 5$: 3,000 steps, comprehension gap 200 steps, every learning
 # rate ×5. Axes and tables below show paper-equivalent learning rates (actual ÷ 5), so each book cell
 # sits on a cell of the official grid.
+#
+# **Seeds.** The official maps use one seed per panel, and so does the book (`ToyPhaseConfig.n_seeds`
+# trains more initializations of every cell in the same batched sweep, but each seed of the four panels
+# costs about 3 CPU-minutes, and the chapter's budget is 4 minutes). A cell near a phase boundary
+# changes phase with the last bits of float32 rounding (we saw cells flip between CPU kernel sets), so
+# one map is partly noise: the chapter therefore prints no cell-by-cell letters and states its claims
+# as verdicts per seed (below); the maps themselves are in the figure.
 
 # %%
 configs = {panel: ToyPhaseConfig.for_scale(panel) for panel in PANELS}
@@ -85,8 +95,9 @@ print(f"scale: {current_scale()}")
 for panel, cfg in configs.items():
     lrs = ", ".join(f"{lr:.1e}" for lr in cfg.lr_dec_values)
     ys = ", ".join(f"{y:.2g}" for y in cfg.y_values)
-    print(f"({panel}) {cfg.operation} {cfg.target}, seed {cfg.seed}, {cfg.steps:,} steps at lr x{cfg.time_scale:g}, "
-          f"gap {cfg.gap}\n    decoder lr (paper-equivalent): {lrs}\n    {cfg.y_label}: {ys}")
+    print(f"({panel}) {cfg.operation} {cfg.target}, seed {cfg.seed} (init seeds {', '.join(map(str, cfg.init_seeds))}), "
+          f"{cfg.steps:,} steps at lr x{cfg.time_scale:g}, gap {cfg.gap}\n"
+          f"    decoder lr (paper-equivalent): {lrs}\n    {cfg.y_label}: {ys}")
 
 # %% [markdown]
 # ## Sanity check: the official maps
@@ -108,8 +119,8 @@ assert b.at(1e-4, 0.0, log_y=False) == "comprehension" and b.at(1e-5, 0.0, log_y
 # %% [markdown]
 # ## Run
 #
-# Each panel is one call: the whole grid trains as one batched program (a leading run axis on
-# every weight), and each cell is classified by the rule of Table 1.
+# Each panel is one call: the whole grid (times the seeds) trains as one batched program (a leading
+# run axis on every weight), and each (seed, cell) is classified by the rule of Table 1.
 
 # %%
 diagrams = {panel: run_phase_diagram(cfg) for panel, cfg in configs.items()}
@@ -121,10 +132,12 @@ diagrams = {panel: run_phase_diagram(cfg) for panel, cfg in configs.items()}
 # :name: fig-liu-phases
 #
 # **Top:** our phase maps (green comprehension, yellow grokking, purple memorization, black
-# confusion), decoder learning rate on the x axis. (a) representation learning rate on the y axis,
-# increasing upward; (b)–(d) decoder weight decay, increasing downward as in the paper. **Bottom:**
-# the official maps from the paper's data. Look for memorization at the top right, confusion at
-# the bottom right, and grokking between comprehension and memorization.
+# confusion), decoder learning rate on the x axis (with several seeds: each cell's majority phase,
+# marked "k/S" where only k of S seeds agree); the title gives the fraction of (seed, cell) pairs with
+# the official phase. (a) representation learning rate
+# on the y axis, increasing upward; (b)–(d) decoder weight decay, increasing downward as in the paper.
+# **Bottom:** the official maps from the paper's data. Look for memorization at the top right,
+# confusion at the bottom right, and grokking between comprehension and memorization.
 # ```
 
 # %%
@@ -132,37 +145,24 @@ fig = plot_phase_diagrams(diagrams, official=True)
 glue("fig_phases", fig, display=False)
 
 # %% [markdown]
-# ## Cell by cell: ours next to the official phases
-#
-# Each row below is one value of the y axis; the left block is ours, the right block the official
-# phase at the same (paper-equivalent) cell. The counts are over our 6 × 6 cells, next to the counts
-# of the full official grid.
-
-# %%
-for panel, d in diagrams.items():
-    cfg = d.config
-    print(f"({panel}) {cfg.y_label} | ours | official   (agreement {d.agreement():.2f})")
-    for y, ours, theirs in zip(cfg.y_values, phase_letters(d.phases), phase_letters(d.official_phases())):
-        print(f"  {y:8.2g}  {ours}   |   {theirs}")
-    print(f"  counts ours:     {d.counts()}")
-    print(f"  counts official: {OFFICIAL_COUNTS[panel]} (full {official_map(panel).phases.size}-cell grid)\n")
-
-# %% [markdown]
 # ## Paper versus ours
 #
-# Each claim is a number computed from our maps and fails the chapter when it misses its bound. The
+# Each claim is checked on each seed's map, and the table gives the fraction of the seeds in which
+# it holds (with the book's one seed: 1 or 0). A claim must hold in at least half of the seeds
+# (≥ 0.5), except claim 1, which must hold in every seed. The value is shown to 0.5, so it changes
+# only when a seed's own verdict changes, not when a boundary cell flips. The bounds inside each claim
+# are the paper's. The
 # corner blocks are the right half of the decoder-lr columns and the lowest (top right) or highest
 # (bottom right) third of the weight-decay rows, at least two rows; the same function applied to the
 # official maps gives the values quoted in the sources.
 #
 # 1. **(a) A fast decoder does not generalize** (§4.1; official data: none of the cells with decoder
 #    lr ≥ representation lr generalizes). Bound: the fraction of those cells that reach comprehension
-#    or grokking is 0.
+#    or grokking is 0, pooled over the seeds (shown to 0.05).
 # 2. **(a) The slowest decoder with the fastest representation groks rather than comprehends**
 #    (§4.1: "an extremely slow decoder coupled with fast representation learning (top left) will
-#    generalize in the end, [but] the generalization time is long"). The top-left cell is grokking
-#    (1 = yes).
-# 3. **(b)–(d) All four phases appear** (§4.1 (i)): the number of distinct phases is 4.
+#    generalize in the end, [but] the generalization time is long"). The top-left cell is grokking.
+# 3. **(b)–(d) All four phases appear** (§4.1 (i)): the map has all 4 phases.
 # 4. **(b)–(d) The top right memorizes** (§4.1 (ii)): memorization is at least half of the top-right
 #    block (official: 0.97, 0.59, 0.94).
 # 5. **(b)–(d) The bottom right is confused** (§4.1 (iii)): the fraction of confusion in the
@@ -171,36 +171,38 @@ for panel, d in diagrams.items():
 # 6. **(b), (c) Grokking is sandwiched between comprehension and memorization** (§4.1 (iv)): at
 #    least one decoder-lr column reads comprehension → grokking → memorization with increasing weight
 #    decay (official: 4 and 12 of 16 columns). Our S3 panel (d) does **not** reproduce this (see
-#    below and the deviations); we print its count instead of checking it.
+#    below and the deviations); we print it instead of checking it.
 
 # %%
 a = diagrams["a"]
 cfg_a = a.config
-claims.check("(a) fraction of cells with decoder lr >= representation lr that generalize",
-             generalizing_fraction_fast_decoder(a.phases, cfg_a.lr_dec_values, cfg_a.y_values), 0.0,
-             comparison="<=", source="Liu et al. 2022 §4.1, Fig. 6a; official data (spec §4): 0 of 109")
-top_left = a.phases[list(cfg_a.y_values).index(max(cfg_a.y_values)), 0]
-claims.check("(a) slowest decoder, fastest representation groks (1 = yes)", float(top_left == "grokking"), 1.0,
-             tolerance=0.0, source="Liu et al. 2022 §4.1, Fig. 6a (top left generalizes late)")
+fast_gen = float(np.mean(a.per_seed(lambda p, y: generalizing_fraction_fast_decoder(p, cfg_a.lr_dec_values, y))))
+claims.check("(a) fraction of cells with decoder lr >= representation lr that generalize (all seeds)", fast_gen, 0.0,
+             comparison="<=", resolution=0.05, source="Liu et al. 2022 §4.1, Fig. 6a; official data: 0 of 109")
+top = list(cfg_a.y_values).index(max(cfg_a.y_values))
+claims.check("(a) slowest decoder, fastest representation groks: fraction of seeds",
+             seed_fraction(a, lambda p, y: p[top, 0] == "grokking", bool), 0.5, comparison=">=", resolution=0.5,
+             source="Liu et al. 2022 §4.1, Fig. 6a (top left generalizes late)")
 for panel in "bcd":
     d = diagrams[panel]
-    ys = d.config.y_values
     off = official_map(panel)
-    n_phases = len({str(p) for p in d.phases.ravel()})
-    claims.check(f"({panel}) number of phases present", n_phases, 4, tolerance=0,
-                 source=f"Liu et al. 2022 §4.1 (i), Fig. 6{panel}")
-    m_tr = corner_fraction(d.phases, ys, "memorization", "top_right")
-    claims.check(f"({panel}) memorization fraction, top-right block", m_tr, 0.5, comparison=">=",
+    claims.check(f"({panel}) all four phases present: fraction of seeds",
+                 seed_fraction(d, lambda p, y: len({str(v) for v in p.ravel()}), lambda n: n == 4), 0.5,
+                 comparison=">=", resolution=0.5, source=f"Liu et al. 2022 §4.1 (i), Fig. 6{panel}")
+    claims.check(f"({panel}) top-right block at least half memorization: fraction of seeds",
+                 seed_fraction(d, lambda p, y: corner_fraction(p, y, "memorization", "top_right"), lambda v: v >= 0.5),
+                 0.5, comparison=">=", resolution=0.5,
                  source=f"§4.1 (ii); official {corner_fraction(off.phases, off.y_values, 'memorization', 'top_right'):.2f}")
-    x_excess = (corner_fraction(d.phases, ys, "confusion", "bottom_right")
-                - corner_fraction(d.phases, ys, "confusion", "top_right"))
     off_excess = (corner_fraction(off.phases, off.y_values, "confusion", "bottom_right")
                   - corner_fraction(off.phases, off.y_values, "confusion", "top_right"))
-    claims.check(f"({panel}) confusion fraction, bottom right minus top right", x_excess, 1 / 6, comparison=">=",
-                 source=f"§4.1 (iii); official {off_excess:.2f}")
+    claims.check(f"({panel}) confusion bottom right minus top right >= 1/6: fraction of seeds",
+                 seed_fraction(d, lambda p, y: corner_fraction(p, y, "confusion", "bottom_right")
+                               - corner_fraction(p, y, "confusion", "top_right"), lambda v: v >= 1 / 6 - 1e-9),
+                 0.5, comparison=">=", resolution=0.5, source=f"§4.1 (iii); official {off_excess:.2f}")
     if panel != "d":
-        claims.check(f"({panel}) columns with comprehension -> grokking -> memorization", sandwich_columns(d.phases, ys),
-                     1, comparison=">=", source=f"§4.1 (iv); official {sandwich_columns(off.phases, off.y_values)} of 16")
+        claims.check(f"({panel}) a comprehension -> grokking -> memorization column: fraction of seeds",
+                     seed_fraction(d, sandwich_columns, lambda n: n >= 1), 0.5, comparison=">=", resolution=0.5,
+                     source=f"§4.1 (iv); official {sandwich_columns(off.phases, off.y_values)} of 16 columns")
 print(claims.table())
 
 # %% [markdown]
@@ -211,12 +213,19 @@ print(claims.table())
 # %%
 d = diagrams["d"]
 off_d = official_map("d")
-print(f"(d) columns with comprehension -> grokking -> memorization: ours {sandwich_columns(d.phases, d.config.y_values)}, "
-      f"official {sandwich_columns(off_d.phases, off_d.y_values)} of 16")
-print(f"(d) comprehension cells: ours {d.counts()['comprehension']} of {d.phases.size}, "
-      f"official at the same cells {int((d.official_phases() == 'comprehension').sum())}")
-for panel, diagram in diagrams.items():
-    print(f"({panel}) cells with the official phase: {diagram.agreement():.2f}")
+sandwich_d = seed_fraction(d, sandwich_columns, lambda n: n >= 1)
+print(f"(d) fraction of seeds with a comprehension -> grokking -> memorization column: ours {approx(sandwich_d, 0.5)}; "
+      f"official map: {sandwich_columns(off_d.phases, off_d.y_values)} of 16 columns")
+few_c = bool(np.all(d.per_seed(lambda p, y: (p == "comprehension").mean()) <= 0.1))
+print(f"(d) at most 10 % of the cells comprehend, in every seed: {few_c}; "
+      f"official at the same cells: {(d.official_phases() == 'comprehension').mean():.2f}")
+low = all(diagrams[panel].agreement() < 0.5 for panel in "cd")
+print(f"(c), (d): fewer than half of the (seed, cell) pairs have the official phase: {low}")
+
+# %% [markdown]
+# A cell-by-cell table of one seed's letters would change with the CPU's rounding, so the
+# cell-by-cell comparison is the figure: its titles give each panel's fraction of (seed, cell) pairs
+# with the official phase.
 
 # %% [markdown]
 # ## Deviations and what they mean
@@ -230,7 +239,7 @@ for panel, diagram in diagrams.items():
 # - **Adam at large learning rates.** The compression assumes Adam follows gradient flow. At the
 #   largest book learning rates ($5\cdot10^{-2}$, i.e. paper-equivalent $10^{-2}$) it does not:
 #   the runs become unstable and several cells that memorize in the paper are confused here, e.g.
-#   the whole last column of (a), where the paper has no confusion at all.
+#   in the last column of (a) (see the figure), where the paper has no confusion at all.
 # - **S3 (panel d) is not reproduced.** With the paper's own learning rates (no compression) and
 #   3,000 steps, our S3 runs at decoder lr $10^{-5}$–$10^{-3}$ memorize (validation never reaches
 #   90 %), where the official map shows comprehension. Our S3 model follows the spec (3×3 matrices,
@@ -238,9 +247,9 @@ for panel, diagram in diagrams.items():
 #   notebook's extra loss term $10^{-3}\cdot\mathrm{mean}|E|$ (spec §7 #10). Under Adam that small term
 #   dominates the embeddings' normalized update once the training loss is near zero, so it plausibly
 #   drives the S3 embeddings to a structured representation. The trainer now has it
-#   (`TrainConfig.embed_l1`), and one book-scale run of panel (d) with it gave grokking in 4 of the 36
-#   cells but still no comprehension (24 memorization, 8 confusion), so it does not bring the official
-#   map back at this budget; the map above is without it (paper scale keeps it). Our split and
+#   (`TrainConfig.embed_l1`), and a book-scale run of panel (d) with it (one seed, an exploratory run
+#   not repeated here) gave a few grokking cells but still no comprehension, so it does not bring the
+#   official map back at this budget; the map above is without it (paper scale keeps it). Our split and
 #   templates also come from the addition task's RNG order, not the permutation notebook's. That
 #   matters more than it seems. The App. H section of the effective-theory chapter trains 8 seeds at
 #   24 of 36 samples, and only a minority of them find the representation. A one-seed map like the

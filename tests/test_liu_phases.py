@@ -1,9 +1,11 @@
 """Tests of the Liu et al. 2022 phase-diagram code (Fig. 6 toy panels, Fig. 7 transformer, Fig. 8 images)."""
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
-from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, PhaseDiagram, ToyPhaseConfig, official_map, phase_letters,
-                              plot_phase_diagrams, run_phase_diagram)
+from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, PhaseDiagram, ToyPhaseConfig, majority_phase, official_map,
+                              phase_letters, plot_phase_diagrams, run_phase_diagram, sandwich_columns, seed_fraction)
 from repro.liu_transformer_images import (ImageGrokConfig, TransformerGrokConfig, plot_images, plot_transformer,
                                           run_image_phase_diagram, run_transformer, standardized_effective_dimension)
 from repro.phases import phase_counts
@@ -66,15 +68,21 @@ def test_config_validation_names_the_parameter():
 
 def test_tiny_sweep_classifies_every_cell():
     cfg = ToyPhaseConfig(panel="b", lr_dec_values=(1e-4, 3e-2), y_values=(0.0, 30.0), steps=120, gap=50,
-                         time_scale=5.0)
+                         time_scale=5.0, n_seeds=2)
+    assert cfg.init_seeds == (58, 59)
     d = run_phase_diagram(cfg, progress=False)
-    assert d.phases.shape == (2, 2)
-    assert set(d.phases.ravel()) <= {"comprehension", "grokking", "memorization", "confusion"}
+    assert d.phases.shape == (2, 2) and d.seed_phases.shape == (2, 2, 2) and d.n_seeds == 2
+    assert set(d.seed_phases.ravel()) <= {"comprehension", "grokking", "memorization", "confusion"}
     # a consistent classification: a cell memorizes iff it fitted but never generalized
     fit, gen = d.train_steps >= 0, d.val_steps >= 0
-    assert np.all((d.phases == "memorization") == (fit & ~gen))
+    assert np.all((d.seed_phases == "memorization") == (fit & ~gen))
     # lr 3e-2 x 5 with weight decay 30 shrinks the decoder by (1 - 0.15 * 30) < 0 per step: cannot fit
-    assert d.phases[1, 1] == "confusion"
+    assert np.all(d.seed_phases[:, 1, 1] == "confusion") and d.phases[1, 1] == "confusion"
+    # the two seeds are different initializations of the same split: their first seed is the one-seed run
+    one = run_phase_diagram(replace(cfg, n_seeds=1), progress=False)
+    assert np.array_equal(one.train_steps[0], d.train_steps[0]) and np.array_equal(one.val_steps[0], d.val_steps[0])
+    assert np.all(d.consensus() >= 0.5)
+    assert sum(d.mean_counts().values()) == pytest.approx(4)
     assert len(phase_letters(d.phases)) == 2
     assert 0.0 <= d.agreement() <= 1.0
     fig = plot_phase_diagrams({"b": d}, official=True)
@@ -90,6 +98,28 @@ def test_agreement_against_the_official_map():
     flipped[0, 0] = "confusion"
     assert PhaseDiagram(cfg, flipped, same.train_steps, same.val_steps).agreement() == pytest.approx(1 - 1 / 176)
     assert same.fraction("memorization", slice(0, 3), slice(8, 16)) == 1.0  # top right memorizes
+    # several seeds: agreement is the mean over seeds, the map is the per-cell majority
+    two = PhaseDiagram(cfg, np.stack([off.phases, flipped, flipped]), np.zeros((3, *off.phases.shape), int),
+                       np.zeros((3, *off.phases.shape), int))
+    assert two.agreement() == pytest.approx(1 - 2 / (3 * 176))
+    assert two.seed_agreements() == pytest.approx([1, 1 - 1 / 176, 1 - 1 / 176])
+    assert two.phases[0, 0] == "confusion" and two.consensus()[0, 0] == pytest.approx(2 / 3)
+    assert two.phase_fractions("confusion")[0, 0] == pytest.approx(2 / 3)
+    assert two.per_seed(lambda p, y: p[0, 0] == "confusion").tolist() == [0.0, 1.0, 1.0]
+    assert seed_fraction(two, lambda p, y: p[0, 0], lambda v: v == "confusion") == pytest.approx(2 / 3)
+    assert seed_fraction(two, sandwich_columns, lambda n: n >= 1) == 1.0  # official (b) has 4 such columns
+
+
+def test_majority_phase_breaks_ties_by_the_fixed_phase_order():
+    sp = np.array([[["memorization", "confusion"]], [["grokking", "confusion"]],
+                   [["memorization", "grokking"]], [["grokking", "grokking"]]], dtype=object)  # (4 seeds, 1, 2)
+    maj = majority_phase(sp)
+    assert maj.shape == (1, 2)
+    assert maj[0, 0] == "grokking"  # 2 grokking vs 2 memorization: grokking comes first in PHASES
+    assert maj[0, 1] == "grokking"  # 2 vs 2 again
+    assert majority_phase(sp[:1]).tolist() == [["memorization", "confusion"]]
+    with pytest.raises(ValueError, match="n_seeds"):
+        ToyPhaseConfig(n_seeds=0)
 
 
 def test_effective_dimension_of_standardized_embeddings():
@@ -109,6 +139,7 @@ def test_tiny_transformer_and_image_runs(monkeypatch):
     monkeypatch.setenv("REPRO_SCALE", "smoke")
     tcfg = TransformerGrokConfig.for_scale()
     res = run_transformer(tcfg, progress=False)
+    assert tcfg.n_seeds == 2
     assert res.embeddings.shape[:3] == (2, len(res.history.steps), tcfg.p)
     assert res.effective_dim.shape == (2, len(res.history.steps))
     assert np.all(res.effective_dim >= 1) and np.all(res.effective_dim <= tcfg.p)
@@ -116,8 +147,15 @@ def test_tiny_transformer_and_image_runs(monkeypatch):
     icfg = ImageGrokConfig.for_scale()
     assert icfg.source == "digits"
     out = run_image_phase_diagram(icfg, progress=False)
-    assert out.phases.shape == (len(icfg.wd_values), len(icfg.lr_dec_values))
+    shape = (len(icfg.wd_values), len(icfg.lr_dec_values))
+    assert out.phases.shape == shape and out.seed_phases.shape == (icfg.n_seeds, *shape)
     assert icfg.grid()["wd"][out.curve_run()] == icfg.curve_wd
+    runs = icfg.runs()
+    assert len(runs["wd"]) == out.history["train_acc"].shape[0] == icfg.n_seeds * len(icfg.grid()["wd"])
+    for r in out.curve_runs():  # the Fig. 8(a) cell of every seed
+        assert (runs["wd"][r], runs["lr_dec"][r]) == (icfg.curve_wd, icfg.curve_lr_dec)
+    assert [runs["init_seed"][r] for r in out.curve_runs()] == icfg.seeds
+    assert out.cell_steps("val_acc", icfg.val_threshold).shape == (icfg.n_seeds, *shape)
     plot_images(out)
 
 

@@ -6,6 +6,13 @@ cell is classified into comprehension / grokking / memorization / confusion by t
 (:class:`repro.phases.PhaseRule`). All cells of a panel share one seed, hence one split, one set of
 templates and one initialization, as in the official sweeps (spec §3.1).
 
+Seeds: a cell near a phase boundary flips phase with the last bits of float32 rounding (training is
+chaotic), so one initialization per cell is a statement about noise. With ``n_seeds`` > 1 the panel
+keeps the official split and templates (data seed ``seed``) and trains ``n_seeds`` initializations
+(init seeds ``seed``, ``seed + 1``, ...) of every cell, as a leading seed axis of the same batched
+sweep. :class:`PhaseDiagram` keeps every seed's map; its ``phases`` is the per-cell majority and the
+statistics of the chapter are averages or medians over seeds.
+
 Paper scale (:meth:`ToyPhaseConfig.paper`) is the official grid and budget of 10^5 steps.
 
 Book scale (:meth:`ToyPhaseConfig.for_scale`) compresses time: every learning rate (representation and
@@ -44,6 +51,7 @@ PANEL_TITLES = {
     "d": "(d) S3 (permutations), regression",
 }
 PHASE_LETTERS = {"C": "comprehension", "G": "grokking", "M": "memorization", "X": "confusion"}
+BOOK_SEEDS = 1  # initializations per cell at book scale (each seed of the four panels costs ~3 CPU-minutes)
 
 
 def _log_grid(lo: float, hi: float, n: int) -> tuple[float, ...]:
@@ -130,6 +138,7 @@ class ToyPhaseConfig(ConfigRepr):
     time_scale: float = 1.0  # book scale: all lrs x k, budget and gap / k (see module docstring)
     eval_every: int = 1  # the official code logs every step
     embed_l1: float = 0.0  # extra loss embed_l1 * mean|E|: 1e-3 in the official S3 notebook (spec §7 #10)
+    n_seeds: int = 1  # initializations per cell (init seeds seed, seed + 1, ...); split and templates stay seed's
 
     def __post_init__(self):
         check_choice("panel", self.panel, PANELS)
@@ -156,6 +165,12 @@ class ToyPhaseConfig(ConfigRepr):
         check_real("time_scale", self.time_scale, positive=True)
         check_int("eval_every", self.eval_every, minimum=1)
         check_real("embed_l1", self.embed_l1, nonnegative=True)
+        check_int("n_seeds", self.n_seeds, minimum=1)
+
+    @property
+    def init_seeds(self) -> tuple[int, ...]:
+        """The initialization seed of each of the ``n_seeds`` maps (the first is the official seed)."""
+        return tuple(range(self.seed, self.seed + self.n_seeds))
 
     @property
     def y_field(self) -> str:
@@ -182,8 +197,9 @@ class ToyPhaseConfig(ConfigRepr):
         return base
 
     @classmethod
-    def book(cls, panel: str) -> "ToyPhaseConfig":
-        """6 x 6 cells of the official grid, time compressed 5x: 3,000 steps (= 1.5 x 10^4 paper steps)."""
+    def book(cls, panel: str, n_seeds: int = BOOK_SEEDS) -> "ToyPhaseConfig":
+        """6 x 6 cells of the official grid, time compressed 5x: 3,000 steps (= 1.5 x 10^4 paper steps),
+        ``n_seeds`` initializations per cell."""
         paper = cls.paper(panel)
         k = 5.0
         lrs = _log_grid(-5, -2, 6) if panel != "a" else _log_grid(-4.5, -2, 6)
@@ -191,12 +207,14 @@ class ToyPhaseConfig(ConfigRepr):
               "c": (0.0, 4.0, 8.0, 12.0, 16.0, 20.0), "d": (0.0, 3.0, 10.0, 30.0, 100.0, 200.0)}[panel]
         # S3 at book scale without the L1 term: with it, one run of this grid still had no comprehension
         # (see the chapter's deviations), so the book keeps the plain objective of panels (a)-(c).
-        return replace(paper, lr_dec_values=lrs, y_values=ys, steps=3000, gap=200, time_scale=k, embed_l1=0.0)
+        return replace(paper, lr_dec_values=lrs, y_values=ys, steps=3000, gap=200, time_scale=k, embed_l1=0.0,
+                       n_seeds=n_seeds)
 
     @classmethod
     def for_scale(cls, panel: str) -> "ToyPhaseConfig":
         book = cls.book(panel)
-        smoke = replace(book, lr_dec_values=book.lr_dec_values[::2], y_values=book.y_values[::2], steps=300, gap=20)
+        smoke = replace(book, lr_dec_values=book.lr_dec_values[::2], y_values=book.y_values[::2], steps=300, gap=20,
+                        n_seeds=2)
         return by_scale(book=book, paper=cls.paper(panel), smoke=smoke)
 
     def task_data(self) -> TaskData:
@@ -220,33 +238,92 @@ class ToyPhaseConfig(ConfigRepr):
 
 @dataclass
 class PhaseDiagram:
-    """A swept panel: phases (ny, nx) and the first steps to 90 % train / val accuracy (-1: never)."""
+    """A swept panel. ``seed_phases`` (S, ny, nx): every seed's phase map; ``train_steps`` / ``val_steps``
+    (S, ny, nx): the first steps to 90 % train / val accuracy (-1: never). One-seed (ny, nx) arrays are
+    accepted and get a seed axis of length 1."""
 
     config: ToyPhaseConfig
-    phases: np.ndarray
+    seed_phases: np.ndarray
     train_steps: np.ndarray
     val_steps: np.ndarray
 
+    def __post_init__(self):
+        self.seed_phases = _with_seed_axis(np.asarray(self.seed_phases, dtype=object))
+        self.train_steps = _with_seed_axis(np.asarray(self.train_steps))
+        self.val_steps = _with_seed_axis(np.asarray(self.val_steps))
+
+    @property
+    def n_seeds(self) -> int:
+        return int(self.seed_phases.shape[0])
+
+    @property
+    def phases(self) -> np.ndarray:
+        """The majority phase of each cell over seeds (ties: see :func:`majority_phase`)."""
+        return majority_phase(self.seed_phases)
+
+    def phase_fractions(self, phase: str) -> np.ndarray:
+        """(ny, nx): the fraction of seeds in ``phase`` at each cell."""
+        check_choice("phase", phase, PHASES)
+        return (self.seed_phases == phase).mean(axis=0)
+
+    def consensus(self) -> np.ndarray:
+        """(ny, nx): the fraction of seeds in the cell's majority phase."""
+        return (self.seed_phases == self.phases[None]).mean(axis=0)
+
     def counts(self) -> dict[str, int]:
+        """Phase counts of the majority map."""
         return phase_counts(self.phases)
+
+    def mean_counts(self) -> dict[str, float]:
+        """Phase counts per map, averaged over seeds."""
+        return {p: float((self.seed_phases == p).sum() / self.n_seeds) for p in PHASES}
 
     def official_phases(self) -> np.ndarray:
         """The official phase at each of our cells (nearest official cell at paper-equivalent lrs)."""
         cfg, off = self.config, official_map(self.config.panel)
-        out = np.empty(self.phases.shape, dtype=object)
+        out = np.empty(self.seed_phases.shape[1:], dtype=object)
         for j, y in enumerate(cfg.y_values):
             for i, lr in enumerate(cfg.lr_dec_values):
                 out[j, i] = off.at(lr, y, log_y=cfg.panel == "a")
         return out
 
     def agreement(self) -> float:
-        """Fraction of our cells whose phase equals the official phase at the same (paper-equivalent) cell."""
-        return float((self.phases == self.official_phases()).mean())
+        """Fraction of our (seed, cell) maps entries whose phase equals the official phase at the same
+        (paper-equivalent) cell: the mean over seeds of each seed's cell-by-cell agreement."""
+        return float((self.seed_phases == self.official_phases()[None]).mean())
+
+    def seed_agreements(self) -> np.ndarray:
+        """(S,): each seed's fraction of cells with the official phase."""
+        return (self.seed_phases == self.official_phases()[None]).mean(axis=(1, 2))
 
     def fraction(self, phase: str, rows: slice = slice(None), cols: slice = slice(None)) -> float:
-        """Fraction of the cells in a block (rows = y index, cols = x index) that are in ``phase``."""
+        """Fraction of the (seed, cell) entries of a block (rows = y index, cols = x index) in ``phase``."""
         check_choice("phase", phase, PHASES)
-        return float((self.phases[rows, cols] == phase).mean())
+        return float((self.seed_phases[:, rows, cols] == phase).mean())
+
+    def per_seed(self, statistic) -> np.ndarray:
+        """``statistic(phases (ny, nx), y_values)`` evaluated on every seed's map: (S,)."""
+        return np.array([float(statistic(p, self.config.y_values)) for p in self.seed_phases])
+
+
+def _with_seed_axis(a: np.ndarray) -> np.ndarray:
+    return a[None] if a.ndim == 2 else a
+
+
+def seed_fraction(diagram: "PhaseDiagram", statistic, holds) -> float:
+    """Fraction of the seeds whose map satisfies ``holds(statistic(phases, y_values))``: a claim checked
+    map by map. Its value changes only when a seed's own verdict changes, not when one cell flips."""
+    y = diagram.config.y_values
+    return float(np.mean([bool(holds(statistic(p, y))) for p in diagram.seed_phases]))
+
+
+def majority_phase(seed_phases: np.ndarray) -> np.ndarray:
+    """(ny, nx): the most frequent phase of each cell over the seed axis (axis 0). A tie goes to the phase
+    that comes first in the order comprehension, grokking, memorization, confusion (a fixed rule, so the
+    map does not depend on which seed came first)."""
+    sp = _with_seed_axis(np.asarray(seed_phases, dtype=object))
+    counts = np.stack([(sp == p).sum(axis=0) for p in PHASES])  # (4, ny, nx)
+    return np.asarray(PHASES, dtype=object)[counts.argmax(axis=0)]
 
 
 def _ordered(phases: np.ndarray, y_values) -> np.ndarray:
@@ -295,9 +372,10 @@ def generalizing_fraction_fast_decoder(phases: np.ndarray, lr_dec_values, lr_rep
 
 
 def run_phase_diagram(cfg: ToyPhaseConfig, progress: bool | None = None) -> PhaseDiagram:
-    """Train every cell of one panel as one batched program and classify it."""
+    """Train every (seed, cell) of one panel as one batched program and classify it."""
     k = cfg.time_scale
-    axes = {cfg.y_field: [v * k if cfg.y_field == "lr_repr" else v for v in cfg.y_values],
+    axes = {"init_seed": list(cfg.init_seeds),
+            cfg.y_field: [v * k if cfg.y_field == "lr_repr" else v for v in cfg.y_values],
             "lr_dec": [v * k for v in cfg.lr_dec_values]}
     result = sweep(cfg.model_config(), cfg.task_data(), cfg.train_config(), axes, label=f"liu2022_fig6{cfg.panel}",
                    progress=progress)
@@ -315,11 +393,29 @@ def phase_letters(phases: np.ndarray) -> list[str]:
     return [" ".join(inverse[p] for p in row) for row in np.asarray(phases, dtype=object)]
 
 
+def annotate_consensus(ax, seed_phases: np.ndarray, majority: np.ndarray, x_plot, y_plot) -> None:
+    """Write "k/S" on each cell of a drawn majority map where only k of the S seeds are in the majority
+    phase (cells where every seed agrees stay clean). ``x_plot``/``y_plot``: the cell centres as drawn."""
+    sp = _with_seed_axis(np.asarray(seed_phases, dtype=object))
+    n = sp.shape[0]
+    if n == 1:
+        return
+    agree = (sp == np.asarray(majority, dtype=object)[None]).sum(axis=0)
+    for j, y in enumerate(y_plot):
+        for i, x in enumerate(x_plot):
+            if agree[j, i] < n:
+                ax.text(x, y, f"{agree[j, i]}/{n}", ha="center", va="center", fontsize=7, color="w",
+                        bbox=dict(boxstyle="round,pad=0.1", fc="0.2", ec="none", alpha=0.6))
+
+
 def plot_phase_diagrams(diagrams: dict[str, PhaseDiagram], *, official: bool = False):
     """Fig. 6: one phase map per panel (x: decoder lr; y: representation lr or decoder weight decay).
 
     Book-scale axes show the paper-equivalent learning rates (actual lr / time_scale), so the maps line
-    up with the paper's. With ``official=True`` a second row shows the official maps for comparison.
+    up with the paper's. Our maps show each cell's majority phase over seeds, with "k/S" on the cells
+    where only k of the S seeds agree, and the agreement with the official map (mean over seeds) in the
+    title (a figure is not compared by nbval, so trajectory-level numbers live here). With
+    ``official=True`` a second row shows the official maps.
     """
     n = len(diagrams)
     rows = 2 if official else 1
@@ -327,6 +423,9 @@ def plot_phase_diagrams(diagrams: dict[str, PhaseDiagram], *, official: bool = F
     for col, (panel, d) in enumerate(diagrams.items()):
         cfg = d.config
         suffix = "" if cfg.time_scale == 1 else f"\nours: {cfg.steps:,} steps at lr x{cfg.time_scale:g}"
+        if d.n_seeds > 1:
+            suffix += f", majority of {d.n_seeds} seeds"
+        suffix += f"\ncells with the official phase: {d.agreement():.2f}"
         for row in range(rows):
             ax = axes[row, col]
             if row == 0:
@@ -341,6 +440,9 @@ def plot_phase_diagrams(diagrams: dict[str, PhaseDiagram], *, official: bool = F
             y_plot = np.arange(len(ys), dtype=float) if uneven else ys
             plot_phase_diagram(phases, xs, y_plot, ax=ax, xlabel="decoder lr (paper-equivalent)" if row == 0 else "decoder lr",
                                ylabel=cfg.y_label, title=title, logy=panel == "a", legend=col == n - 1 and row == 0)
+            if row == 0:
+                annotate_consensus(ax, d.seed_phases[:, order], phases, np.log10(xs),
+                                   np.log10(y_plot) if panel == "a" else y_plot)
             if uneven:
                 ax.set_yticks(y_plot, [f"{v:g}" for v in ys])
             if panel != "a":  # weight decay increases downward, as in the paper (imshow default)

@@ -28,7 +28,7 @@ from .datasets import image_task_data
 from .metrics import circle_order, explained_variance_entropy, pca
 from .models import MLPConfig, TransformerConfig
 from .phases import PhaseRule, classify_history
-from .plotting import PHASES, TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_training_curves
+from .plotting import PHASES, TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_seed_band
 from .scale import by_scale
 from .sweep import expand_grid, split_masks
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data
@@ -95,8 +95,8 @@ class TransformerGrokConfig(ConfigRepr):
 
     @classmethod
     def for_scale(cls) -> "TransformerGrokConfig":
-        """Paper: the defaults. Book: p = 31, a 1-layer width-48 transformer, both lrs x 5, 2 seeds."""
-        book = cls(p=31, d_model=48, d_mlp=96, n_layers=1, lr_repr=5e-3, lr_dec=1e-3, steps=1200, n_seeds=2)
+        """Paper: the defaults. Book: p = 31, a 1-layer width-48 transformer, both lrs x 5, 5 seeds."""
+        book = cls(p=31, d_model=48, d_mlp=96, n_layers=1, lr_repr=5e-3, lr_dec=1e-3, steps=1200, n_seeds=5)
         smoke = replace(book, p=11, d_model=16, d_mlp=32, steps=60, eval_every=10, n_seeds=2)
         return by_scale(book=book, paper=cls(), smoke=smoke)
 
@@ -208,17 +208,21 @@ def run_transformer_phase_diagram(cfg: TransformerGrokConfig, progress: bool | N
 
 
 def plot_transformer(result: TransformerResult):
-    """Fig. 7 (left) and Fig. 1 (right end): accuracy, e^S over training, final embeddings on PC1-PC2."""
+    """Fig. 7 (left) and Fig. 1 (right end): accuracy and e^S over training (every seed faintly, the median
+    and the inter-quartile band), final embeddings of the first seed on PC1-PC2."""
     h, cfg = result.history, result.config
     mem, gen = result.steps_to("train_acc"), result.steps_to("val_acc")
     pct = f"{100 * cfg.threshold:g} %"
     fig, axes = plt.subplots(1, 3, figsize=(13.5, 3.8), gridspec_kw={"width_ratios": [1.3, 1.3, 1]})
-    plot_training_curves(h.steps, {"train": h["train_acc"], "validation": h["val_acc"]}, ax=axes[0],
-                         title=f"(a + b) mod {cfg.p}, {len(cfg.seeds)} seeds (thin) and mean")
     x = np.maximum(h.steps, 1)
-    for row in result.effective_dim:
-        axes[1].plot(x, row, color="0.6", lw=0.8)
-    axes[1].plot(x, result.effective_dim.mean(0), color="k", lw=1.8, label="mean")
+    plot_seed_band(axes[0], x, h["train_acc"], label="train", color=TRAIN_COLOR)
+    plot_seed_band(axes[0], x, h["val_acc"], label="validation", color=VAL_COLOR)
+    axes[0].set_xscale("log")
+    axes[0].set_xlabel("optimization step")
+    axes[0].set_ylabel("accuracy")
+    axes[0].set_title(f"(a + b) mod {cfg.p}, {len(cfg.seeds)} seeds")
+    axes[0].legend(loc="best", fontsize=8)
+    plot_seed_band(axes[1], x, result.effective_dim, label="e^S", color="k")
     for steps, color, label in ((mem, TRAIN_COLOR, f"train {pct}"), (gen, VAL_COLOR, f"val {pct}")):
         for k, s in enumerate(steps):
             if s > 0:
@@ -227,7 +231,7 @@ def plot_transformer(result: TransformerResult):
     axes[1].set_xlabel("optimization step")
     axes[1].set_ylabel("effective dimension e^S of embeddings")
     axes[1].set_title("PCA explained-variance entropy (Fig. 7 left)")
-    axes[1].legend(loc="best")
+    axes[1].legend(loc="best", fontsize=8)
     proj, ratios = pca(result.embeddings[0, -1])
     ax = axes[2]
     ax.scatter(proj[:, 0], proj[:, 1], c=np.arange(cfg.p), cmap="twilight", s=30)
@@ -243,6 +247,8 @@ def plot_transformer(result: TransformerResult):
 
 # --------------------------------------------------------------------------------------------------
 # Fig. 8: images with a large initialization
+
+IMAGE_BOOK_SEEDS = 1  # initializations per cell at book scale (each seed of the grid costs ~2 CPU-minutes)
 
 
 @dataclass(frozen=True, repr=False)
@@ -261,6 +267,7 @@ class ImageGrokConfig(ConfigRepr):
     eval_every: int = 100
     data_seed: int = 0  # 0: the first n_train images, as the official Subset(train, range(1000))
     init_seed: int = 0  # seed 0 (mnist-grokking.ipynb)
+    n_seeds: int = 1  # initializations per cell: init seeds init_seed, init_seed + 1, ... (same images)
     # Fig. 8(b) grid: [UNKNOWN] in the paper; the spec's proposal (§4 Fig. 8)
     lr_dec_values: tuple[float, ...] = tuple(float(v) for v in 10 ** np.linspace(-5, -2, 7))
     wd_values: tuple[float, ...] = (0.0, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0)
@@ -284,6 +291,7 @@ class ImageGrokConfig(ConfigRepr):
             check_int(name, getattr(self, name), minimum=1)
         check_int("data_seed", self.data_seed, minimum=0)
         check_int("init_seed", self.init_seed, minimum=0)
+        check_int("n_seeds", self.n_seeds, minimum=1)
         _check_values("lr_dec_values", self.lr_dec_values, positive=True)
         _check_values("wd_values", self.wd_values, positive=False)
         check_fraction("train_threshold", self.train_threshold)
@@ -299,8 +307,8 @@ class ImageGrokConfig(ConfigRepr):
         # Fig. 8(a) at book scale: the cell lr 10^-2.5, wd 0.1 (at the paper's lr 1e-3 the delay does not
         # fit in 3,000 steps; the chapter says so)
         book = cls(source="digits", steps=3000, eval_every=50, curve_lr_dec=lrs[3], curve_wd=0.1, dtype="float32",
-                   gap=300, lr_dec_values=lrs, wd_values=(0.0, 0.03, 0.1, 0.3, 1.0))
-        smoke = replace(book, steps=40, eval_every=10, gap=10, lr_dec_values=lrs[3:], wd_values=(0.0, 0.1))
+                   gap=300, lr_dec_values=lrs, wd_values=(0.0, 0.03, 0.1, 0.3, 1.0), n_seeds=IMAGE_BOOK_SEEDS)
+        smoke = replace(book, steps=40, eval_every=10, gap=10, lr_dec_values=lrs[3:], wd_values=(0.0, 0.1), n_seeds=2)
         return by_scale(book=book, paper=cls(path=os.environ.get("REPRO_MNIST_DIR")), smoke=smoke)
 
     @property
@@ -316,12 +324,24 @@ class ImageGrokConfig(ConfigRepr):
         # MLPConfig: the last layer is the "dec" group (the paper's "decoder" in Fig. 8b)
         return MLPConfig(d_in=int(data.inputs.shape[1]), hidden=self.hidden, d_out=10, activation="relu")
 
+    @property
+    def seeds(self) -> list[int]:
+        return list(range(self.init_seed, self.init_seed + self.n_seeds))
+
     def grid(self) -> dict[str, list]:
-        """Per-run values: every (wd, lr_dec) of the grid, plus the Fig. 8(a) cell when it is not on it."""
+        """Per-run values of one seed: every (wd, lr_dec) of the grid, plus the Fig. 8(a) cell when it is
+        not on it."""
         cells = [(w, lr) for w in self.wd_values for lr in self.lr_dec_values]
         if (self.curve_wd, self.curve_lr_dec) not in cells:
             cells.append((self.curve_wd, self.curve_lr_dec))
         return {"wd": [w for w, _ in cells], "lr_dec": [lr for _, lr in cells]}
+
+    def runs(self) -> dict[str, list]:
+        """Per-run values of the whole batch: the grid of :meth:`grid` once per seed (seed-major)."""
+        g = self.grid()
+        n = len(g["wd"])
+        return {"wd": g["wd"] * self.n_seeds, "lr_dec": g["lr_dec"] * self.n_seeds,
+                "init_seed": [s for s in self.seeds for _ in range(n)]}
 
     def train_config(self) -> TrainConfig:
         return TrainConfig(steps=self.steps, lr_repr=self.lr_repr, init_scale=self.alpha, repr_init_scale=self.alpha,
@@ -335,46 +355,78 @@ class ImageGrokConfig(ConfigRepr):
 @dataclass
 class ImageResult:
     config: ImageGrokConfig
-    history: History  # one run per grid cell (and the Fig. 8a cell last if it is off the grid)
-    phases: np.ndarray  # (n_wd, n_lr)
+    history: History  # seed-major: per seed, one run per grid cell (and the Fig. 8a cell last if off the grid)
+    seed_phases: np.ndarray  # (S, n_wd, n_lr)
+
+    def __post_init__(self):
+        self.seed_phases = np.asarray(self.seed_phases, dtype=object)
+        if self.seed_phases.ndim == 2:
+            self.seed_phases = self.seed_phases[None]
+
+    @property
+    def phases(self) -> np.ndarray:
+        """(n_wd, n_lr): the majority phase of each cell over seeds (ties: the fixed order of PHASES)."""
+        from .liu_phases import majority_phase
+
+        return majority_phase(self.seed_phases)
 
     def curve_run(self) -> int:
+        """Index of the Fig. 8(a) cell within one seed's block of runs."""
         c = self.config
         g = c.grid()
         return next(r for r, (w, lr) in enumerate(zip(g["wd"], g["lr_dec"])) if w == c.curve_wd and lr == c.curve_lr_dec)
 
+    def curve_runs(self) -> list[int]:
+        """Indices (into the history) of the Fig. 8(a) cell of every seed."""
+        n = len(self.config.grid()["wd"])
+        return [s * n + self.curve_run() for s in range(self.config.n_seeds)]
+
     def cell_steps(self, key: str, threshold: float) -> np.ndarray:
+        """(S, n_wd, n_lr): the first step at which ``key`` reaches ``threshold`` (-1: never)."""
         c = self.config
-        n = len(c.wd_values) * len(c.lr_dec_values)
-        return self.history.first_step(key, threshold)[:n].reshape(len(c.wd_values), len(c.lr_dec_values))
+        n_grid, n_cells = len(c.grid()["wd"]), len(c.wd_values) * len(c.lr_dec_values)
+        steps = self.history.first_step(key, threshold).reshape(c.n_seeds, n_grid)[:, :n_cells]
+        return steps.reshape(c.n_seeds, len(c.wd_values), len(c.lr_dec_values))
 
 
 def run_image_phase_diagram(cfg: ImageGrokConfig, progress: bool | None = None) -> ImageResult:
-    """Train every (weight decay, last-layer lr) cell together; "model weight decay" applies to all layers."""
+    """Train every (seed, weight decay, last-layer lr) cell together; "model weight decay" applies to all
+    layers. Seeds share the images; each has its own initialization and minibatch order."""
     data = cfg.task_data()
-    g = cfg.grid()
-    runs = {"lr_dec": g["lr_dec"], "wd_dec": g["wd"], "wd_repr": g["wd"]}
+    r = cfg.runs()
+    runs = {"lr_dec": r["lr_dec"], "wd_dec": r["wd"], "wd_repr": r["wd"], "init_seed": r["init_seed"]}
     history = train(cfg.model_config(data), data, cfg.train_config(), runs=runs, progress=progress, desc="images")
-    n = len(cfg.wd_values) * len(cfg.lr_dec_values)
-    phases = classify_history(history, cfg.rule())[:n].reshape(len(cfg.wd_values), len(cfg.lr_dec_values))
-    return ImageResult(cfg, history, phases)
+    n_grid, n_cells = len(cfg.grid()["wd"]), len(cfg.wd_values) * len(cfg.lr_dec_values)
+    phases = classify_history(history, cfg.rule()).reshape(cfg.n_seeds, n_grid)[:, :n_cells]
+    return ImageResult(cfg, history, phases.reshape(cfg.n_seeds, len(cfg.wd_values), len(cfg.lr_dec_values)))
 
 
 def plot_images(result: ImageResult):
-    """Fig. 8: (a) train / validation accuracy of the curve cell; (b) the phase diagram."""
+    """Fig. 8: (a) train / validation accuracy of the curve cell (every seed faintly, median and
+    inter-quartile band); (b) the phase diagram (majority over seeds, "k/S" where only k seeds agree)."""
+    from .liu_phases import annotate_consensus
+
     cfg, h = result.config, result.history
-    r = result.curve_run()
+    runs = result.curve_runs()
     fig, axes = plt.subplots(1, 2, figsize=(11.5, 3.9))
-    tr = int(h.first_step("train_acc", cfg.train_threshold)[r])
-    te = int(h.first_step("val_acc", cfg.val_threshold)[r])
-    plot_training_curves(h.steps, {"train": h["train_acc"][r], "validation": h["val_acc"][r]}, ax=axes[0],
-                         markers={f"train {100 * cfg.train_threshold:g} %": tr, f"val {100 * cfg.val_threshold:g} %": te},
-                         title=f"(a) {cfg.label}, alpha = {cfg.alpha:g}, wd {cfg.curve_wd:g}")
+    x = np.maximum(h.steps, 1)
+    plot_seed_band(axes[0], x, h["train_acc"][runs], label="train", color=TRAIN_COLOR)
+    plot_seed_band(axes[0], x, h["val_acc"][runs], label="validation", color=VAL_COLOR)
+    for value, color in ((cfg.train_threshold, TRAIN_COLOR), (cfg.val_threshold, VAL_COLOR)):
+        axes[0].axhline(value, color=color, ls=":", lw=1)
+    axes[0].set_xscale("log")
+    axes[0].set_xlabel("optimization step")
+    axes[0].set_ylabel("accuracy")
+    axes[0].legend(loc="best", fontsize=8)
+    axes[0].set_title(f"(a) {cfg.label}, alpha = {cfg.alpha:g}, wd {cfg.curve_wd:g}")
     wds = np.asarray(cfg.wd_values, dtype=float)
-    plot_phase_diagram(result.phases, cfg.lr_dec_values, np.arange(len(wds), dtype=float), ax=axes[1],
+    y_plot = np.arange(len(wds), dtype=float)
+    suffix = f", majority of {cfg.n_seeds} seeds" if cfg.n_seeds > 1 else ""
+    plot_phase_diagram(result.phases, cfg.lr_dec_values, y_plot, ax=axes[1],
                        xlabel="last-layer (decoder) learning rate", ylabel="weight decay",
-                       title=f"(b) {cfg.label}: {cfg.steps:,} steps")
-    axes[1].set_yticks(np.arange(len(wds)), [f"{w:g}" for w in wds])
+                       title=f"(b) {cfg.label}: {cfg.steps:,} steps{suffix}")
+    annotate_consensus(axes[1], result.seed_phases, result.phases, np.log10(cfg.lr_dec_values), y_plot)
+    axes[1].set_yticks(y_plot, [f"{w:g}" for w in wds])
     axes[1].invert_yaxis()  # weight decay increases downward, as in Fig. 8(b)
     fig.tight_layout()
     return fig
