@@ -53,8 +53,10 @@ import numpy as np
 from myst_nb import glue
 
 from repro.claims import ClaimBook
-from repro.geneft import LABELS, PhaseConfig, ReponConfig, fit_boundary, plot_phases, plot_repons, run_phases
+from repro.geneft import (LABELS, PhaseConfig, ReponConfig, fit_boundary, memorization_onset, plot_phases, plot_repons,
+                          run_phases)
 from repro.plotting import use_style
+from repro.portable import approx, describe_seeds
 from repro.scale import current_scale
 from repro.theory.baek2024 import (conserved_quantity, integrate_repons, repon_fixed_point, repon_probability,
                                    repon_probability_monte_carlo)
@@ -114,9 +116,12 @@ glue("fig_repons", fig_r, display=False)
 # ## Fig. 5: encoder × decoder learning rate
 #
 # The encoder–decoder network of part 1 (concatenation, $d = 2$, three tanh hidden layers), trained
-# full batch with Adam on 75 % of the pairs, one shared initialization for every cell. Phases follow
-# Table 4: train and test accuracy above 0.9 within the budget, and generalization if test follows
-# train within $10^3$ steps. All three relations and all 36 cells train as one batched program.
+# full batch with Adam on 75 % of the pairs. Phases follow Table 4: train and test accuracy above 0.9
+# within the budget, and generalization if test follows train within $10^3$ steps. A single run's
+# phase at a cell near the boundary is decided by chance (and by the last bits of floating point), so
+# every cell is trained with three seeds — each seed its own training split and its own initialization,
+# shared across that seed's grid — and the boundary is fitted to the clean boundary columns of all
+# seeds together. All three relations, three seeds and 36 cells (324 runs) train as one batched program.
 
 # %%
 cfg5 = PhaseConfig.fig5()
@@ -125,6 +130,7 @@ cfg5
 # %%
 fig5_result = run_phases(cfg5)
 fit = fit_boundary(fig5_result)
+n_seeds = len(cfg5.seeds)
 fig5 = plot_phases(fig5_result, fit)
 glue("fig_phases_lr", fig5, display=False)
 
@@ -133,30 +139,38 @@ glue("fig_phases_lr", fig5, display=False)
 # :name: fig-geneft-phases-lr
 #
 # Phases over decoder learning rate (x) and encoder learning rate (y), both log10, for (a) mod 3,
-# (b) greater-than, (c) complete bipartite. Green: generalization; yellow/orange: grokking; purple:
-# memorization; grey: confusion. White dots: the measured generalization/memorization boundary per
-# column; dashed: the common-slope fit. Generalization needs the encoder learning rate to keep up
-# with the decoder's — a boundary rising to the right, not falling.
+# (b) greater-than, (c) complete bipartite. Colour: the phase most of the three seeds show
+# (green: generalization; yellow/orange: grokking; purple: memorization; grey: confusion); the label
+# in each cell: how many seeds generalize there. White dots: the generalization/memorization boundary
+# of each clean column (larger: more seeds put it there); dashed: the common-slope fit over all seeds.
+# Generalization needs the encoder learning rate to keep up with the decoder's — a boundary rising to
+# the right, not falling.
 # ```
 
 # %%
-print(f"boundary slope d log(eta_enc*) / d log(eta_dec) = {fit.slope:.2f} +- {fit.slope_err:.2f}")
+SLOPE_RES = 0.1  # the pooled slope, to 0.1 (one flipped boundary cell moves it by a few hundredths)
+SEED_SLOPE_RES = 0.2  # a single seed's slope rests on a dozen boundary points: to 0.2
+INTERCEPT_RES = 0.25  # intercepts: a boundary point is only known to half a grid step (0.25 decades)
+SIGMA_RES = 10  # distance from -1 in standard errors: only "far more than 3" matters
+print(f"boundary slope d log(eta_enc*) / d log(eta_dec), pooled over {n_seeds} seeds: {approx(fit.slope, SLOPE_RES)}")
+print(f"the same fit on each seed alone: slope {describe_seeds(fit.seed_slopes, SEED_SLOPE_RES)}")
 for rel, b in fit.intercepts.items():
-    print(f"{LABELS[rel]:>13}: intercept {b:.1f} +- {fit.intercept_errs[rel]:.1f}, "
-          f"{len(fit.points[rel][0])} boundary columns")
+    print(f"{LABELS[rel]:>13}: intercept {approx(b, INTERCEPT_RES)}")
 spread = max(fit.intercepts.values()) - min(fit.intercepts.values())
 sigma_from_minus1 = abs(fit.slope + 1) / fit.slope_err
-sigma_from_plus1 = abs(fit.slope - 1) / fit.slope_err
 rows, cols = np.meshgrid(cfg5.row_values, cfg5.lr_dec, indexing="ij")
-product_violations = sum(int((fig5_result.generalized(r) & (rows * cols > 1e-7)).sum()) for r in cfg5.relations)
-print(f"distance from the paper's slope -1: {sigma_from_minus1:.0f} standard errors; "
-      f"from the repon ratio rule +1: {sigma_from_plus1:.0f}")
-print(f"intercept spread across tasks: {spread:.1f} decades")
-print(f"generalizing cells with eta_enc * eta_dec > 1e-7: {product_violations} of {rows.size * len(cfg5.relations)}")
-glue("slope", f"{fit.slope:.2f} ± {fit.slope_err:.2f}", display=False)
-glue("sigma_m1", f"{sigma_from_minus1:.0f}", display=False)
-glue("sigma_p1", f"{sigma_from_plus1:.0f}", display=False)
-glue("spread", f"{spread:.1f}", display=False)
+# generalizing runs (all tasks and seeds) whose product eta_enc * eta_dec exceeds the paper's 1e-7
+violations = sum(int((fig5_result.generalized(r) & (rows * cols > 1e-7)).sum()) for r in cfg5.relations)
+generalizing = sum(int(fig5_result.generalized(r).sum()) for r in cfg5.relations)
+print(f"distance from the paper's slope -1: {approx(sigma_from_minus1, SIGMA_RES)} standard errors (to 10)")
+print(f"intercept spread across tasks: {approx(spread, INTERCEPT_RES)} decades")
+print(f"share of generalizing runs (all tasks and seeds) with eta_enc * eta_dec > 1e-7: "
+      f"{approx(violations / max(generalizing, 1), 0.1)}")
+glue("slope", approx(fit.slope, SLOPE_RES), display=False)
+glue("seed_slopes", describe_seeds(fit.seed_slopes, SEED_SLOPE_RES), display=False)
+glue("sigma_m1", approx(sigma_from_minus1, SIGMA_RES), display=False)
+glue("spread", approx(spread, INTERCEPT_RES), display=False)
+glue("n_seeds", f"{n_seeds}", display=False)
 
 # %% [markdown]
 # ## Fig. 6: decoder weight decay × decoder learning rate
@@ -171,21 +185,14 @@ fig6_result = run_phases(cfg6)
 fig6 = plot_phases(fig6_result)
 glue("fig_phases_wd", fig6, display=False)
 
-
-def memorization_onset(result, relation):
-    """Per weight-decay row, log10 of the smallest decoder lr at which the run memorizes (nan: none)."""
-    out = []
-    for row in result.phases[relation]:
-        mem = np.nonzero(row == "memorization")[0]
-        out.append(np.log10(result.config.lr_dec[mem[0]]) if len(mem) else np.nan)
-    return np.array(out)
-
-
+# per seed and weight-decay row: log10 of the smallest decoder lr that memorizes (nan: none); a row's onset
+# is the median over seeds, with a seed that never memorizes counted as "later than any" (+inf)
 onsets = {rel: memorization_onset(fig6_result, rel) for rel in cfg6.relations}
+median_onsets = {rel: np.median(np.where(np.isnan(on), np.inf, on), axis=0) for rel, on in onsets.items()}
 for rel, on in onsets.items():
-    print(f"{LABELS[rel]:>13}: memorization starts at log10 eta_dec = "
-          + ", ".join("none" if np.isnan(x) else f"{x:.1f}" for x in on)
-          + " for wd_dec = " + ", ".join(f"{w:g}" for w in cfg6.row_values))
+    print(f"{LABELS[rel]:>13}, memorization onset log10 eta_dec (median over {on.shape[0]} seeds):")
+    for w, m, row in zip(cfg6.row_values, median_onsets[rel], on.T):
+        print(f"    wd_dec = {w:<5g}: " + ("none" if not np.isfinite(m) else approx(m, 0.5)))
 
 # %% [markdown]
 # ```{glue:figure} fig_phases_wd
@@ -198,19 +205,27 @@ for rel, on in onsets.items():
 # %% [markdown]
 # ## Paper versus ours
 #
+# Statements about the trained networks are statistics over the three seeds (five would exceed the
+# chapter's CPU budget): the boundary fit pools their clean columns, and each value is shown at a
+# resolution coarser than the change one flipped cell makes and no finer than the seed spread printed
+# above (0.1 for the pooled slope, 0.2 for a single seed's slope, a half grid step of 0.25 decades for
+# intercepts, 0.5 decades for the Fig. 6 onsets).
+#
 # 1. **$C$ is conserved** (Eq. 10): relative drift along the integrated trajectories ≤ $10^{-6}$
 #    (the integrator's tolerance is $10^{-10}$), and the end points match Eq. 10's fixed points
 #    within $2\cdot10^{-3}$ (the trajectories are still converging at $t_{max}$).
 # 2. **Eq. 11 matches the Monte Carlo** within sampling error: largest deviation ≤ 4 binomial standard
 #    errors over the ten ratios.
 # 3. **The sign of the Fig. 5 boundary.** Eq. 11 depends on $\eta_{enc}/\eta_{dec}$ only, so the
-#    boundary should rise (slope +1). We check that the fitted slope is positive.
+#    boundary should rise (slope +1). We check that the slope fitted to all seeds is positive, and
+#    that the median of the per-seed slopes is too.
 # 4. **The paper's slope −1 is contradicted**: the fitted slope lies at least 3 standard errors from
 #    −1. This check passes when our measurement *disagrees* with the paper's text, and we say so.
 # 5. **Same intercept across tasks** (§5): the per-task intercepts of the common-slope fit lie within
 #    one decade of each other (two grid steps).
-# 6. **Fig. 6**: the decoder learning rate at which memorization starts moves by at most one grid
-#    step (0.5 decades) across the weight-decay rows that show memorization.
+#
+# The paper's Fig. 6 statement (the boundary does not move with decoder weight decay) is no longer a
+# check here: over seeds it does not hold at book scale (see the deviations).
 
 # %%
 claims.check("relative drift of C along the repon ODE", drift, 1e-6, comparison="<=",
@@ -220,24 +235,36 @@ claims.check("ODE end point vs Eq. 10 fixed point (max abs error)", end_error, 2
 claims.check("p_r: Eq. 11 vs Monte Carlo (max deviation in standard errors)", z, 4.0, comparison="<=",
              source="Eq. 11")
 claims.check("Fig. 5 boundary slope (sign agrees with Eq. 11's ratio rule)", fit.slope, 0.0, comparison=">=",
-             source="Eq. 11: p_r depends on eta_enc/eta_dec only (iso-lines of slope +1)")
+             source="Eq. 11: p_r depends on eta_enc/eta_dec only (iso-lines of slope +1)", resolution=SLOPE_RES)
+claims.check("Fig. 5 median per-seed boundary slope (sign)", float(np.nanmedian(fit.seed_slopes)), 0.0,
+             comparison=">=", source="Eq. 11: p_r depends on eta_enc/eta_dec only (iso-lines of slope +1)",
+             resolution=SLOPE_RES)
 claims.check("Fig. 5 boundary slope: distance from the paper's -1 in standard errors", sigma_from_minus1, 3.0,
-             comparison=">=", source="§5 and Fig. 5 caption: 'slope -1' (this check asserts the contradiction)")
+             comparison=">=", source="§5 and Fig. 5 caption: 'slope -1' (this check asserts the contradiction)",
+             resolution=SIGMA_RES)
 claims.check("Fig. 5 intercept spread across tasks (decades)", spread, 1.0, comparison="<=",
-             source="§5: 'the phase boundary appears approximately at the same intercept'")
-finite = [x for on in onsets.values() for x in on if not np.isnan(x)]
+             source="§5: 'the phase boundary appears approximately at the same intercept'", resolution=INTERCEPT_RES)
+# Fig. 6 (boundary independent of weight decay): with one seed this was a passing check (spread <= 0.5
+# decades); over three seeds it does not hold, so it is a measured statement in the deviations below.
+finite = [x for m in median_onsets.values() for x in m if np.isfinite(x)]
 onset_spread = max(finite) - min(finite) if finite else float("nan")
-claims.check("Fig. 6 spread of the memorization onset over weight decay (decades)", onset_spread, 0.5,
-             comparison="<=", source="Fig. 6 caption: boundary independent of weight decay")
-glue("onset_spread", f"{onset_spread:.1f}", display=False)
+glue("onset_spread", approx(onset_spread, 0.5), display=False)
+glue("onset_rows", "; ".join(f"weight decay {w:g}: " + ("none" if not np.isfinite(m) else approx(m, 0.5))
+                             for w, m in zip(cfg6.row_values, median_onsets["mod3"])), display=False)
+glue("onset_verdict", "more than" if onset_spread > 0.5 else "within", display=False)
+no_mem = [w for w, m in zip(cfg6.row_values, median_onsets["mod3"]) if not np.isfinite(m)]
+glue("wd_no_mem", ("With decoder weight decay " + ", ".join(f"{w:g}" for w in no_mem) + " most seeds memorize at no "
+                   "decoder learning rate of this row.") if no_mem else "Every weight-decay row memorizes at some "
+     "decoder learning rate in most seeds.", display=False)
 print(claims.table())
 
 # %% [markdown]
-# The measured boundary slope is {glue:text}`slope` (common slope over the three tasks, standard error
-# from the fit and from the half-step resolution of the grid). It is {glue:text}`sigma_m1` standard
-# errors from the paper's −1 and {glue:text}`sigma_p1` from the repon theory's +1. The per-task
-# intercepts differ by {glue:text}`spread` decades. In Fig. 6 the decoder learning rate at which mod 3
-# starts to memorize moves by {glue:text}`onset_spread` decades across weight decays.
+# The measured boundary slope is {glue:text}`slope` (common slope over the three tasks and the
+# {glue:text}`n_seeds` seeds); fitted on each seed alone, it is {glue:text}`seed_slopes`. It is about
+# {glue:text}`sigma_m1` standard errors (standard error from the fit and from the half-step resolution
+# of the grid) from the paper's −1. The per-task intercepts differ by {glue:text}`spread` decades. In
+# Fig. 6 the decoder learning rate at which mod 3 starts to memorize (median over seeds) moves by
+# {glue:text}`onset_spread` decades across weight decays.
 #
 # ## Deviations and what they mean
 #
@@ -245,13 +272,13 @@ print(claims.table())
 #   learning rate is large enough *relative to* the decoder's: the boundary rises to the right. That
 #   is the sign Eq. 11 predicts (it depends on $\eta_{enc}/\eta_{dec}$ only), and the opposite of the
 #   paper's text. A product rule $\eta_{enc}\eta_{dec} \lesssim 10^{-7}$ is also not what we see:
-#   most generalizing cells have products far above $10^{-7}$ (printed above), though our budget is
+#   most generalizing cells of every seed have products far above $10^{-7}$ (printed above), though our budget is
 #   shorter than the paper's $10^5$ steps, which shifts any budget-dependent boundary. We cannot see
 #   the paper's figure (only its text survives), so we cannot tell whether its axes are labelled as
 #   we read them; with the axes swapped, a ratio rule would still have slope +1. The spec's
 #   independent scratch run (width 50, 6,000 steps) also found a ratio rule.
-# - **Slope below 1.** Our fitted slope is positive but shallower than Eq. 11's +1, by about three
-#   standard errors. Eq. 11 is a two-repon, linear-decoder, gradient-flow model; the network is
+# - **Slope below 1.** Our fitted slope is positive but shallower than Eq. 11's +1 (per-seed slopes
+#   above). Eq. 11 is a two-repon, linear-decoder, gradient-flow model; the network is
 #   trained with Adam, whose per-parameter normalization makes the effective step sizes depend on
 #   gradient scales, not only on the nominal learning rates, and memorization competes with
 #   many repon pairs at once. We report the number rather than bend it to a theory.
@@ -262,8 +289,15 @@ print(claims.table())
 #   paper-scale config keeps width 50, $10^5$ steps and the wide grid.
 # - **Fig. 6** at book scale is mod 3 only, with the encoder learning rate raised from the caption's
 #   $10^{-5}$ to $3\cdot10^{-4}$: at $10^{-5}$ the embeddings barely move within 1,500 steps and
-#   every cell is confusion or memorization. Weight decay 0.1 removes memorization from this row of
-#   learning rates; where memorization occurs, its onset does not move with weight decay.
+#   every cell is confusion or memorization. {glue:text}`wd_no_mem`
+# - **Fig. 6: the onset of memorization over seeds.** The caption says the boundary does not depend on
+#   decoder weight decay. With a single seed (this page's earlier edition) the onset sat at the same
+#   decoder learning rate in every row that memorized, and we checked a spread of at most one grid
+#   step (0.5 decades). Over three seeds the median onset per row is {glue:text}`onset_rows` (log10
+#   $\eta_{dec}$): a spread of {glue:text}`onset_spread` decades, {glue:text}`onset_verdict` one grid
+#   step. At book scale (1,500 steps, width 20, raised encoder learning rate) we therefore do not
+#   reproduce the caption's independence; whether the paper's $10^5$-step budget restores it is left
+#   to the paper-scale config.
 # - **Phase rule.** Table 4's thresholds (0.9) and gap ($10^3$ steps) are kept at book scale; with a
 #   1,500-step budget, "grokking" (test crossing 0.9 more than $10^3$ steps after train) is rare.
 # - **Optimizer and loss.** The paper does not name them; we use Adam (decoupled decay on the decoder)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .portable import ConfigRepr
 from .phases import classify
-from .plotting import PHASE_COLORS, plot_phase_diagram
+from .plotting import PHASE_COLORS, PHASES, plot_phase_diagram, plot_seed_band
 from .relations import RELATIONS, RelationModelConfig, RelationTrainConfig, relation_matrix, train_mask, train_relations
 from .scale import by_scale
 from .theory.baek2024 import (GUESS_PROBABILITY, accuracy_upper_bound, description_length,
@@ -135,7 +135,7 @@ class DataSizeConfig(ConfigRepr):
     # (hidden layers, width, mode, d); mode None = the relation's inductive-bias mode. The legend's exact
     # entries are [UNKNOWN]; spec G.8 proposes the default, a small concat net and the mode-2/3 nets.
     architectures: tuple = ((3, 50, "concat", 2), (1, 10, "concat", 2), (0, 1, None, 2), (0, 1, None, 1))
-    data_seeds: tuple = (0, 1, 2)  # spec G.3: >= 3 seeds [UNKNOWN]
+    data_seeds: tuple = (0, 1, 2, 3, 4)  # spec G.3: >= 3 seeds [UNKNOWN]; one init seed per data seed (init_seed + s)
     init_seed: int = 0
     lr: float = 1e-3  # Table 3
     steps: int = 100_000  # Table 4 horizon
@@ -151,7 +151,7 @@ class DataSizeConfig(ConfigRepr):
     @classmethod
     def for_scale(cls) -> "DataSizeConfig":
         book = cls(fractions=(0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75), architectures=((1, 10, "concat", 2), (0, 1, None, 2),
-                   (0, 1, None, 1)), data_seeds=(0,), lr=3e-3, steps=2000, eval_every=500)
+                   (0, 1, None, 1)), data_seeds=(0, 1, 2), lr=3e-3, steps=2000, eval_every=500)
         return by_scale(book=book, paper=cls(), smoke=replace(book, fractions=(0.1, 0.5), steps=50, eval_every=25))
 
     def model(self, arch, relation: str) -> RelationModelConfig:
@@ -162,7 +162,7 @@ class DataSizeConfig(ConfigRepr):
 @dataclass
 class DataSizeResult:
     config: DataSizeConfig
-    accuracy: dict  # (relation, arch index) -> (F, S) final accuracy over all pairs
+    accuracy: dict  # (relation, arch index) -> (F, S) final accuracy over all pairs (S: data seeds)
     labels: dict  # (relation, arch index) -> legend label
 
 
@@ -176,16 +176,17 @@ def run_data_size(cfg: DataSizeConfig) -> DataSizeResult:
         for rel in cfg.relations:
             groups.setdefault(cfg.model(arch, rel), []).append(rel)
         for model, rels in groups.items():
-            lab, masks = [], []
+            lab, masks, seeds = [], [], []
             for rel in rels:
                 m = relation_matrix(rel, model.n).ravel()
                 for f in cfg.fractions:
                     for s in cfg.data_seeds:
                         lab.append(m)
                         masks.append(train_mask(model.n**2, f, s))
+                        seeds.append(cfg.init_seed + s)
             R = len(lab)
             hist = train_relations(model, np.stack(lab), np.stack(masks), lr_enc=[cfg.lr] * R, lr_dec=[cfg.lr] * R,
-                                   wd_dec=[0.0] * R, init_seeds=[cfg.init_seed] * R, cfg=tcfg)
+                                   wd_dec=[0.0] * R, init_seeds=seeds, cfg=tcfg)
             final = hist.all_acc[:, -1].reshape(len(rels), n_f, n_s)
             for i, rel in enumerate(rels):
                 acc[rel, a] = final[i]
@@ -196,9 +197,14 @@ def run_data_size(cfg: DataSizeConfig) -> DataSizeResult:
 
 def induction_gap(result: DataSizeResult, bound: BoundResult, relation: str, arch: int) -> float:
     """Mean over the Fig. 3 fractions of (Monte-Carlo bound − network accuracy over all pairs)."""
+    return float(induction_gap_seeds(result, bound, relation, arch).mean())
+
+
+def induction_gap_seeds(result: DataSizeResult, bound: BoundResult, relation: str, arch: int) -> np.ndarray:
+    """(S,): per data seed, the mean over the Fig. 3 fractions of (Monte-Carlo bound − network accuracy)."""
     fr = np.asarray(result.config.fractions)
     mc = np.interp(fr, bound.config.fractions, bound.mc_mean(relation))
-    return float((mc - result.accuracy[relation, arch].mean(1)).mean())
+    return (mc[:, None] - result.accuracy[relation, arch]).mean(0)
 
 
 def plot_data_size(result: DataSizeResult, bound: BoundResult):
@@ -207,8 +213,8 @@ def plot_data_size(result: DataSizeResult, bound: BoundResult):
     for ax, rel in zip(axes[0], cfg.relations):
         ax.plot(bound.config.fractions, bound.mc_mean(rel), color="k", lw=2, label="Monte-Carlo bound (Fig. 2)")
         for a in range(len(cfg.architectures)):
-            acc = result.accuracy[rel, a]
-            ax.plot(cfg.fractions, acc.mean(1), marker="o", ms=4, label=result.labels[rel, a])
+            plot_seed_band(ax, np.asarray(cfg.fractions), result.accuracy[rel, a].T, label=result.labels[rel, a],
+                           color=f"C{a + 4}")
         ax.axvline(description_length(rel) / 900, color="grey", ls="--", lw=1, label="$b/n^2$")
         ax.set_xlabel("training data fraction")
         ax.set_ylabel("accuracy over all pairs")
@@ -229,11 +235,14 @@ class DepthConfig(ConfigRepr):
     depths: tuple = (0, 1, 2, 3, 4, 5, 6, 8, 10)  # spec G.8 proposal [UNKNOWN]
     width: int = 10  # Fig. 4 caption
     fraction: float = 0.6  # Fig. 4 caption
-    data_seeds: tuple = (0, 1, 2)  # [UNKNOWN]; one init seed per data seed (init_seed + data seed)
+    data_seeds: tuple = (0, 1, 2, 3, 4)  # [UNKNOWN]; one init seed per data seed (init_seed + data seed)
     init_seed: int = 1
     lr: float = 1e-3  # Table 3
     steps: int = 100_000  # Table 4 horizon
     eval_every: int = 1000
+    # float64 at book scale: deep decoders train chaotically, and in float32 the last bits of a CPU's
+    # vector kernels already decide which seeds memorize (the paper's precision is unstated)
+    dtype: str = "float32"
 
     def __post_init__(self):
         _check_relations(self.relations)
@@ -244,7 +253,7 @@ class DepthConfig(ConfigRepr):
 
     @classmethod
     def for_scale(cls) -> "DepthConfig":
-        book = cls(depths=(0, 1, 2, 3, 5, 8), data_seeds=(0, 1), steps=3000, eval_every=500)
+        book = cls(depths=(0, 1, 2, 3, 5, 8), data_seeds=(0, 1, 2, 3, 4), steps=3000, eval_every=500, dtype="float64")
         return by_scale(book=book, paper=cls(), smoke=replace(book, depths=(0, 1), steps=50, eval_every=25))
 
 
@@ -260,7 +269,7 @@ def run_depth(cfg: DepthConfig) -> DepthResult:
     n_r, n_s = len(cfg.relations), len(cfg.data_seeds)
     test = np.zeros((n_r, len(cfg.depths), n_s))
     train = np.zeros_like(test)
-    tcfg = RelationTrainConfig(steps=cfg.steps, eval_every=cfg.eval_every)
+    tcfg = RelationTrainConfig(steps=cfg.steps, eval_every=cfg.eval_every, dtype=cfg.dtype)
     for k, depth in enumerate(cfg.depths):
         model = RelationModelConfig(hidden_layers=depth, width=cfg.width)
         lab = [relation_matrix(r, model.n).ravel() for r in cfg.relations for _ in cfg.data_seeds]
@@ -279,8 +288,7 @@ def plot_depth(result: DepthResult):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.0))
     for i, rel in enumerate(cfg.relations):
         for ax, values in zip(axes, (result.test_acc, result.train_acc)):
-            ax.errorbar(cfg.depths, values[i].mean(1), yerr=values[i].std(1), marker="o", capsize=2,
-                        color=COLORS[rel], label=LABELS[rel])
+            plot_seed_band(ax, np.asarray(cfg.depths), values[i].T, label=LABELS[rel], color=COLORS[rel])
     for ax, what in zip(axes, ("test", "training")):
         ax.set_xlabel("decoder depth $n_h$ (hidden layers of width %d)" % cfg.width)
         ax.set_ylabel(f"{what} accuracy")
@@ -312,7 +320,8 @@ class PhaseConfig(ConfigRepr):
     hidden_layers: int = 3  # Table 3
     fraction: float = 0.75  # Table 3
     data_seed: int = 0
-    init_seed: int = 0  # one initialization shared across the grid, so cells differ only by their values
+    init_seed: int = 0  # within one seed, one initialization is shared across the grid (cells differ only by their values)
+    seeds: tuple = (0, 1, 2, 3, 4)  # seed s: training split data_seed + s, initialization init_seed + s [UNKNOWN]
     steps: int = 100_000  # Table 4: criteria within 10^5 steps
     eval_every: int = 100
     threshold: float = 0.9  # Table 4
@@ -328,50 +337,68 @@ class PhaseConfig(ConfigRepr):
         check_real("lr_enc", self.lr_enc, positive=True)
         check_real("wd_dec", self.wd_dec, nonnegative=True)
         check_int("steps", self.steps, minimum=1)
+        if not self.seeds:
+            raise ValueError("seeds must not be empty.")
+        for sd in self.seeds:
+            check_int("seeds", sd, minimum=0)
 
     @classmethod
     def fig5(cls) -> "PhaseConfig":
         grid = tuple(10.0 ** np.arange(-4, -1.4, 0.5))  # 1e-4 … 3e-2
-        book = cls(row_values=grid, lr_dec=grid, width=20, steps=1500, eval_every=25)
+        book = cls(row_values=grid, lr_dec=grid, width=20, steps=1500, eval_every=25, seeds=(0, 1, 2))
         return by_scale(book=book, paper=cls(), smoke=replace(book, row_values=grid[:2], lr_dec=grid[-2:], steps=40,
-                                                                eval_every=10))
+                                                                eval_every=10, seeds=(0, 1)))
 
     @classmethod
     def fig6(cls) -> "PhaseConfig":
         paper = cls(rows="wd_dec", row_values=(0.0, 1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0))  # spec G.8 [UNKNOWN] range
         book = replace(paper, relations=("mod3",), row_values=(0.0, 1e-2, 1e-1, 1.0), lr_enc=3e-4,
-                       lr_dec=tuple(10.0 ** np.arange(-4, -1.4, 0.5)), width=20, steps=1500, eval_every=25)
+                       lr_dec=tuple(10.0 ** np.arange(-4, -1.4, 0.5)), width=20, steps=1500, eval_every=25,
+                       seeds=(0, 1, 2))
         return by_scale(book=book, paper=paper, smoke=replace(book, row_values=(0.0, 1.0), lr_dec=(1e-3, 1e-2), steps=40,
-                                                                eval_every=10))
+                                                                eval_every=10, seeds=(0, 1)))
 
 
 @dataclass
 class PhaseResult:
     config: PhaseConfig
-    phases: dict  # relation -> (rows, lr_dec) phase names
-    test_acc: dict  # relation -> (rows, lr_dec) final test accuracy
+    phases: dict  # relation -> (seeds, rows, lr_dec) phase names
+    test_acc: dict  # relation -> (seeds, rows, lr_dec) final test accuracy
 
     def generalized(self, relation: str) -> np.ndarray:
+        """(seeds, rows, lr_dec) bool: the run generalized (comprehension or grokking)."""
         return np.isin(self.phases[relation], GENERALIZED)
+
+    def generalized_fraction(self, relation: str) -> np.ndarray:
+        """(rows, lr_dec): fraction of seeds that generalize in each cell."""
+        return self.generalized(relation).mean(0)
+
+    def majority_phase(self, relation: str) -> np.ndarray:
+        """(rows, lr_dec): the phase most seeds show in each cell (ties: the earlier phase in PHASES)."""
+        ph = self.phases[relation]
+        counts = np.stack([(ph == p).sum(0) for p in PHASES])
+        return np.asarray(PHASES, dtype=object)[counts.argmax(0)]
 
 
 def run_phases(cfg: PhaseConfig) -> PhaseResult:
-    """All relations × grid cells in one batched program."""
+    """All relations × seeds × grid cells in one batched program."""
     model = RelationModelConfig(hidden_layers=cfg.hidden_layers, width=cfg.width)
     rows, cols = np.meshgrid(cfg.row_values, cfg.lr_dec, indexing="ij")
-    n_cells = rows.size
-    lab = np.concatenate([np.stack([relation_matrix(r, model.n).ravel()] * n_cells) for r in cfg.relations])
-    masks = np.stack([train_mask(model.n**2, cfg.fraction, cfg.data_seed)] * len(lab))
-    tile = lambda a: np.tile(a.ravel(), len(cfg.relations))
+    n_cells, n_seeds, n_rel = rows.size, len(cfg.seeds), len(cfg.relations)
+    n_runs = n_rel * n_seeds * n_cells  # order: relation, seed, cell
+    lab = np.concatenate([np.stack([relation_matrix(r, model.n).ravel()] * (n_seeds * n_cells)) for r in cfg.relations])
+    seed_masks = [train_mask(model.n**2, cfg.fraction, cfg.data_seed + sd) for sd in cfg.seeds]
+    masks = np.stack([seed_masks[k] for _ in cfg.relations for k in range(n_seeds) for _ in range(n_cells)])
+    init_seeds = [cfg.init_seed + sd for _ in cfg.relations for sd in cfg.seeds for _ in range(n_cells)]
+    tile = lambda a: np.tile(a.ravel(), n_rel * n_seeds)
     if cfg.rows == "lr_enc":
-        lr_enc, wd = tile(rows), np.full(len(lab), cfg.wd_dec)
+        lr_enc, wd = tile(rows), np.full(n_runs, cfg.wd_dec)
     else:
-        lr_enc, wd = np.full(len(lab), cfg.lr_enc), tile(rows)
-    h = train_relations(model, lab, masks, lr_enc=lr_enc, lr_dec=tile(cols), wd_dec=wd,
-                        init_seeds=[cfg.init_seed] * len(lab),
+        lr_enc, wd = np.full(n_runs, cfg.lr_enc), tile(rows)
+    h = train_relations(model, lab, masks, lr_enc=lr_enc, lr_dec=tile(cols), wd_dec=wd, init_seeds=init_seeds,
                         cfg=RelationTrainConfig(steps=cfg.steps, eval_every=cfg.eval_every))
     phases = classify(h.first_step("train_acc", cfg.threshold), h.first_step("test_acc", cfg.threshold), cfg.gap)
-    shape = (len(cfg.relations),) + rows.shape
+    shape = (n_rel, n_seeds) + rows.shape
     phases = phases.reshape(shape)
     test = h.test_acc[:, -1].reshape(shape)
     return PhaseResult(cfg, {r: phases[i] for i, r in enumerate(cfg.relations)},
@@ -380,16 +407,19 @@ def run_phases(cfg: PhaseConfig) -> PhaseResult:
 
 @dataclass
 class BoundaryFit:
-    slope: float
+    slope: float  # common slope of the fit pooled over relations and seeds
     slope_err: float
-    intercepts: dict  # relation -> intercept (log10 lr_enc at log10 lr_dec = 0)
+    intercepts: dict  # relation -> intercept (log10 lr_enc at log10 lr_dec = 0), pooled over seeds
     intercept_errs: dict
-    points: dict  # relation -> (log10 lr_dec, log10 lr_enc boundary) arrays
+    points: dict  # relation -> (log10 lr_dec, log10 lr_enc boundary) arrays, all seeds together
     half_step: float
+    seed_slopes: np.ndarray = None  # (seeds,) the same fit on each seed alone (nan: too few clean columns)
+    seed_columns: np.ndarray = None  # (seeds,) clean boundary columns per seed, all relations together
 
 
-def boundary_points(result: PhaseResult, relation: str) -> tuple[np.ndarray, np.ndarray]:
-    """Per decoder-lr column, log10 of the encoder lr where memorization turns into generalization.
+def boundary_points(result: PhaseResult, relation: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Per decoder-lr column of seed index ``seed``, log10 of the encoder lr where memorization turns into
+    generalization.
 
     A column contributes only if it is clean: memorization at every encoder lr below the boundary
     and generalization at every one above it (the boundary is placed midway, in log, between the two
@@ -398,7 +428,7 @@ def boundary_points(result: PhaseResult, relation: str) -> tuple[np.ndarray, np.
     cfg = result.config
     if cfg.rows != "lr_enc":
         raise ValueError("boundary_points needs a Fig. 5 result (rows = 'lr_enc').")
-    phases = result.phases[relation]
+    phases = result.phases[relation][seed]
     log_enc = np.log10(cfg.row_values)
     xs, ys = [], []
     for j, lr_dec in enumerate(cfg.lr_dec):
@@ -414,32 +444,63 @@ def boundary_points(result: PhaseResult, relation: str) -> tuple[np.ndarray, np.
     return np.array(xs), np.array(ys)
 
 
-def fit_boundary(result: PhaseResult) -> BoundaryFit:
-    """Least-squares fit log10 η_enc* = slope · log10 η_dec + intercept_task, one common slope.
-
-    Each boundary point is only known to within ± half a grid step (uniform), i.e. σ = step/√12; the
-    slope's standard error is the larger of that propagated error and the residual-based one.
-    """
-    cfg = result.config
-    half = float(np.diff(np.log10(cfg.row_values)).mean()) / 2
-    pts = {r: boundary_points(result, r) for r in cfg.relations}
-    used = [r for r in cfg.relations if len(pts[r][0]) >= 1]
+def _common_slope_fit(pts: dict, relations, half: float):
+    """Least squares y = slope·x + intercept_relation over the given {relation: [(xs, ys), ...]} point sets."""
+    used = [r for r in relations if sum(len(p[0]) for p in pts[r]) >= 1]
     rows, y = [], []
     for i, r in enumerate(used):
-        for x, b in zip(*pts[r]):
-            rows.append([x] + [1.0 if k == i else 0.0 for k in range(len(used))])
-            y.append(b)
-    A, y = np.array(rows), np.array(y)
+        for xs, ys in pts[r]:
+            for x, b in zip(xs, ys):
+                rows.append([x] + [1.0 if k == i else 0.0 for k in range(len(used))])
+                y.append(b)
     if len(y) < len(used) + 2:
-        raise ValueError("too few clean boundary columns to fit a slope; widen the grid.")
+        return None
+    A, y = np.array(rows), np.array(y)
     coef, *_ = np.linalg.lstsq(A, y, rcond=None)
     resid = y - A @ coef
     dof = len(y) - A.shape[1]
     cov_inv = np.linalg.inv(A.T @ A)
     sigma2 = max(float(resid @ resid) / dof if dof > 0 else 0.0, (2 * half) ** 2 / 12)
     err = np.sqrt(np.diag(cov_inv) * sigma2)
+    return coef, err, used
+
+
+def fit_boundary(result: PhaseResult) -> BoundaryFit:
+    """Least-squares fit log10 η_enc* = slope · log10 η_dec + intercept_task, one common slope, pooled over
+    the seeds' clean boundary columns (and, for the spread, the same fit on each seed alone).
+
+    Each boundary point is only known to within ± half a grid step (uniform), i.e. σ = step/√12; the
+    slope's standard error is the larger of that propagated error and the residual-based one.
+    """
+    cfg = result.config
+    half = float(np.diff(np.log10(cfg.row_values)).mean()) / 2
+    n_seeds = len(cfg.seeds)
+    per_seed = {r: [boundary_points(result, r, k) for k in range(n_seeds)] for r in cfg.relations}
+    pooled = _common_slope_fit(per_seed, cfg.relations, half)
+    if pooled is None:
+        raise ValueError("too few clean boundary columns to fit a slope; widen the grid.")
+    coef, err, used = pooled
+    seed_slopes = []
+    for k in range(n_seeds):
+        one = _common_slope_fit({r: [per_seed[r][k]] for r in cfg.relations}, cfg.relations, half)
+        seed_slopes.append(float(one[0][0]) if one is not None else np.nan)
+    columns = np.array([sum(len(per_seed[r][k][0]) for r in cfg.relations) for k in range(n_seeds)])
+    points = {r: (np.concatenate([p[0] for p in per_seed[r]]), np.concatenate([p[1] for p in per_seed[r]]))
+              for r in cfg.relations}
     return BoundaryFit(float(coef[0]), float(err[0]), {r: float(coef[1 + i]) for i, r in enumerate(used)},
-                       {r: float(err[1 + i]) for i, r in enumerate(used)}, pts, half)
+                       {r: float(err[1 + i]) for i, r in enumerate(used)}, points, half, np.array(seed_slopes), columns)
+
+
+def memorization_onset(result: PhaseResult, relation: str) -> np.ndarray:
+    """(seeds, rows): log10 of the smallest decoder lr at which the run memorizes (nan: none in the row)."""
+    ph = result.phases[relation]
+    out = np.full(ph.shape[:2], np.nan)
+    for k in range(ph.shape[0]):
+        for i, row in enumerate(ph[k]):
+            mem = np.nonzero(row == "memorization")[0]
+            if len(mem):
+                out[k, i] = np.log10(result.config.lr_dec[mem[0]])
+    return out
 
 
 def plot_phases(result: PhaseResult, fit: BoundaryFit | None = None):
@@ -451,12 +512,21 @@ def plot_phases(result: PhaseResult, fit: BoundaryFit | None = None):
     if cfg.rows == "wd_dec":  # weight decay 0 cannot sit on a log axis: show it one step below the rest
         pos = row_vals[row_vals > 0]
         row_vals = np.where(row_vals > 0, row_vals, pos.min() / (pos[1] / pos[0] if len(pos) > 1 else 10))
+    n_seeds = len(cfg.seeds)
     for i, (ax, rel) in enumerate(zip(axes[0], cfg.relations)):
-        plot_phase_diagram(result.phases[rel], cfg.lr_dec, row_vals, ax=ax, xlabel="decoder learning rate $\\eta_{dec}$",
-                           ylabel=ylabel, title=f"({'abc'[i]}) {LABELS[rel]}", logy=True, legend=i == n - 1)
+        plot_phase_diagram(result.majority_phase(rel), cfg.lr_dec, row_vals, ax=ax,
+                           xlabel="decoder learning rate $\\eta_{dec}$", ylabel=ylabel,
+                           title=f"({'abc'[i]}) {LABELS[rel]}", logy=True, legend=i == n - 1)
+        counts = result.generalized(rel).sum(0)
+        for (r, c), k in np.ndenumerate(counts):  # how many seeds generalize in each cell
+            ax.text(np.log10(cfg.lr_dec[c]), np.log10(row_vals[r]), f"{k}/{n_seeds}", ha="center", va="center",
+                    fontsize=7, color="k")
         if fit is not None and rel in fit.intercepts:
             xs = np.log10(cfg.lr_dec)
-            ax.plot(*fit.points[rel], "wo", mec="k", ms=5, label="boundary")
+            pts = np.stack(fit.points[rel], 1)
+            uniq, mult = np.unique(pts, axis=0, return_counts=True)
+            ax.scatter(uniq[:, 0] + 0.12, uniq[:, 1], s=8 + 10 * mult, c="w", edgecolors="k", zorder=3,
+                       label="boundary (size: seeds)")
             ax.plot(xs, fit.slope * xs + fit.intercepts[rel], "w--", lw=1.5)
             ax.set_ylim(np.log10(row_vals).min() - fit.half_step, np.log10(row_vals).max() + fit.half_step)
     fig.tight_layout()
