@@ -108,3 +108,15 @@ def test_clear_errors(tmp_path):
             distributed.Client(one) as client:
         with pytest.raises(ValueError, match="not writable by every Dask worker"):
             check_client(client, ResultsStore(blocker / "store"))
+
+
+def test_sweep_cli_runs_a_chapter_sweep_on_a_local_cluster(tmp_path, capsys, monkeypatch):
+    from repro.sweep_cli import main
+
+    monkeypatch.setenv("REPRO_PROGRESS", "0")
+    assert main(["liu2022_fig6a", "--local", "2", "--store", str(tmp_path), "--scale", "smoke"]) == 0
+    assert "phase counts" in capsys.readouterr().out
+    assert list(tmp_path.glob("liu2022_fig6a-*/manifest.json"))
+    with pytest.raises(SystemExit):  # argparse error naming the unreachable scheduler
+        main(["liu2022_fig6a", "--scheduler", "tcp://127.0.0.1:9", "--store", str(tmp_path)])
+    assert "could not reach the Dask scheduler" in capsys.readouterr().err

@@ -371,14 +371,18 @@ def generalizing_fraction_fast_decoder(phases: np.ndarray, lr_dec_values, lr_rep
     return float(np.isin(ph[fast], ["comprehension", "grokking"]).mean())
 
 
-def run_phase_diagram(cfg: ToyPhaseConfig, progress: bool | None = None) -> PhaseDiagram:
-    """Train every (seed, cell) of one panel as one batched program and classify it."""
+def run_phase_diagram(cfg: ToyPhaseConfig, progress: bool | None = None, *, store=None, client=None) -> PhaseDiagram:
+    """Train every (seed, cell) of one panel as one batched program and classify it.
+
+    ``store`` (a :class:`~repro.store.ResultsStore`) keeps finished chunks so an interrupted paper-scale
+    panel resumes; ``client`` (a ``dask.distributed.Client``) trains the chunks on a cluster
+    (``python -m repro.sweep_cli liu2022_fig6a ...``)."""
     k = cfg.time_scale
     axes = {"init_seed": list(cfg.init_seeds),
             cfg.y_field: [v * k if cfg.y_field == "lr_repr" else v for v in cfg.y_values],
             "lr_dec": [v * k for v in cfg.lr_dec_values]}
     result = sweep(cfg.model_config(), cfg.task_data(), cfg.train_config(), axes, label=f"liu2022_fig6{cfg.panel}",
-                   progress=progress)
+                   progress=progress, store=store, client=client)
     rule = cfg.rule()
     tr = result.first_steps("train_acc", cfg.threshold)
     te = result.first_steps("val_acc", cfg.threshold)
