@@ -114,6 +114,7 @@ def test_sweep_cli_runs_a_chapter_sweep_on_a_local_cluster(tmp_path, capsys, mon
     from repro.sweep_cli import main
 
     monkeypatch.setenv("REPRO_PROGRESS", "0")
+    monkeypatch.setenv("REPRO_SCALE", "book")  # main() sets REPRO_SCALE; monkeypatch restores it afterwards
     assert main(["liu2022_fig6a", "--local", "2", "--store", str(tmp_path), "--scale", "smoke"]) == 0
     assert "phase counts" in capsys.readouterr().out
     assert list(tmp_path.glob("liu2022_fig6a-*/manifest.json"))
