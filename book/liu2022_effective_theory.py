@@ -200,8 +200,8 @@ print(f"steps to RQI > 0.95 in units of n_h: network (median of {len(spread.seed
 print(f"network steps to RQI > 0.95 over init seeds: {describe_seeds(spread.rqi_step, SPREAD_RES)}")
 claims.check("effective theory (official integrator): steps to RQI > 0.95 / n_h", ref.effective_all_rqi_step / ref.n_h,
              3.0, tolerance=0.5, comparison="rel", source=src_3nh)
-claims.check("network, median over init seeds: steps to RQI > 0.95 / n_h", net_ratio, 3.0, tolerance=0.5,
-             comparison="rel", source=src_3nh, resolution=0.1);
+_ = claims.check("network, median over init seeds: steps to RQI > 0.95 / n_h", net_ratio, 3.0, tolerance=0.5,
+                 comparison="rel", source=src_3nh, resolution=0.1)
 
 # %% [markdown]
 # ## Figure 2 (addition, scoped): a generalizing and a memorizing representation
@@ -261,8 +261,8 @@ claims.check("1-D embeddings, median over init seeds: final RQI", np.median(spre
 claims.check("2-D embeddings, median over init seeds: final validation accuracy", np.median(spread.val_acc[2]), 0.6,
              comparison="<=", source="Fig. 2(a): memorization; official d_in = 2 run has test acc 0.5 (spec §3)",
              resolution=0.1)
-claims.check("2-D embeddings, median over init seeds: final RQI", np.median(spread.rqi[2]), 0.5, comparison="<=",
-             source="Fig. 2(a): no parallelograms; official d_in = 2 run has RQI 0.4 (spec §3)", resolution=RQI_RES);
+_ = claims.check("2-D embeddings, median over init seeds: final RQI", np.median(spread.rqi[2]), 0.5, comparison="<=",
+                 source="Fig. 2(a): no parallelograms; official d_in = 2 run has RQI 0.4 (spec §3)", resolution=RQI_RES)
 
 # %% [markdown]
 # ## Appendix H: the permutation group $S_3$ (Figs 17 and 18)
