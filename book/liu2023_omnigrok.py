@@ -48,8 +48,9 @@ from myst_nb import glue
 from repro.claims import ClaimBook
 from repro.omnigrok import (ImageConfig, ModularConfig, TeacherStudentConfig, image_landscape, plot_gamma_scaling,
                             plot_grokking, plot_landscape, plot_modular, run_image_grokking, run_modular,
-                            run_teacher_student_grokking, teacher_student_landscape)
+                            run_teacher_student_grokking, seed_fraction, seed_slopes, teacher_student_landscape)
 from repro.plotting import use_style
+from repro.portable import approx
 from repro.scale import current_scale
 from repro.theory.omnigrok import integrate_norm_dynamics, time_to_grok
 
@@ -64,6 +65,12 @@ print(f"scale: {current_scale()}")
 # notebooks, see the spec); `for_scale()` swaps in the book-scale values. Book scale shortens training
 # by raising learning rates and weight decays; by the theory this rescales times by $1/(\eta\gamma)$
 # and leaves the shapes alone.
+#
+# **Seeds.** Float32 training is chaotic: the last bit of a vectorized kernel (the same code on a CPU
+# with other vector instructions) grows into a different trajectory. Every experiment below therefore
+# trains several student / network initializations (`n_seeds`, 5 at book scale) in the same batched
+# call, and every number we print or claim is a median over them, rounded to a resolution that their
+# spread justifies (stated at each claim).
 
 # %%
 ts_cfg = TeacherStudentConfig.for_scale()
@@ -92,19 +99,24 @@ for gamma in (0.5, 0.25):
 # A 5-100-100-5 tanh teacher at PyTorch's default initialization labels 100 training and 100 test
 # inputs $x\sim\mathcal N(0, I_5)$. A student of the same shape starts from the default initialization
 # times $\alpha$ and trains with Adam while every step is followed by a rescaling back to its initial
-# norm (the paper's projected training). One run per $\alpha$, all batched together.
+# norm (the paper's projected training). One run per $\alpha$ and student seed, all batched together;
+# the curves are medians over the seeds.
 
 # %%
 ts_land = teacher_student_landscape(ts_cfg)
 fig_ts_land, ax = plt.subplots(figsize=(5, 3.6))
-plot_landscape(ts_land, ax=ax, title="teacher-student, norm held fixed")
+plot_landscape(ts_land, ax=ax, title=f"teacher-student, norm held fixed (median of {ts_cfg.n_seeds} seeds)")
+for row_tr, row_te in zip(ts_land.seed_train_loss, ts_land.seed_test_loss):  # every seed faintly
+    ax.loglog(ts_land.alphas, np.maximum(row_tr, 1e-12), color="C0", alpha=0.25, lw=0.6)
+    ax.loglog(ts_land.alphas, row_te, color="C1", alpha=0.25, lw=0.6)
 ax.axvline(1.0, color="grey", lw=0.8, ls=":")
 glue("fig_ts_land", fig_ts_land, display=False)
 plt.close(fig_ts_land)
 
 # %% [markdown]
 # ```{glue:figure} fig_ts_land
-# Reduced train and test MSE of the student against its norm scale $\alpha$ (log–log). Training loss
+# Reduced train and test MSE of the student against its norm scale $\alpha$ (log–log; the median over
+# seeds thick, every seed faint). Training loss
 # falls to about zero once $\alpha \gtrsim 0.6$ (the L); test loss is lowest near $\alpha = 1$, the
 # teacher's own scale, and rises by orders of magnitude at large $\alpha$ (the U).
 # ```
@@ -113,32 +125,42 @@ plt.close(fig_ts_land)
 a = ts_land.alphas
 i1 = int(np.argmin(abs(np.log10(a))))  # alpha = 1
 i4 = int(np.argmin(abs(a - 3.98)))  # the paper's alpha = 3.98 grid point
-best_ratio = ts_land.test_loss[i1] / ts_land.test_loss.min()
-rise = np.log10(ts_land.test_loss[i4] / ts_land.test_loss[i1])
-plateau = ts_land.train_loss[a >= 1.0].max() / ts_land.train_loss[0]
-glue("ts_rise", f"{rise:.1f}", display=False)
-print(f"test loss at alpha = 1 / best test loss on the grid: {best_ratio:.1f}")
-print(f"log10 test-loss rise from alpha = 1 to 3.98: {rise:.1f} decades (paper table: 3.7)")
-print(f"largest train loss for alpha >= 1, relative to alpha = 0.1: {plateau:.0e}")
+# Per-seed statistics (one value per student seed), then their median over seeds.
+S_tr, S_te = ts_land.seed_train_loss, ts_land.seed_test_loss
+seed_ratio = S_te[:, i1] / S_te.min(axis=1)  # test loss at alpha = 1 / the seed's best grid point
+seed_rise = np.log10(S_te[:, i4] / S_te[:, i1])  # decades from alpha = 1 to 3.98
+seed_plateau = np.log10(S_tr[:, a >= 1.0].max(axis=1) / S_tr[:, 0])  # decades below the small-norm plateau
+best_ratio, rise, plateau = (float(np.median(v)) for v in (seed_ratio, seed_rise, seed_plateau))
+RES_RATIO, RES_RISE, RES_PLATEAU = 0.1, 0.1, 0.5  # resolutions of what we show (see the text below)
+glue("ts_rise", approx(rise, RES_RISE), display=False)
+glue("ts_plateau", approx(plateau, RES_PLATEAU), display=False)
+glue("ts_plateau_worst", approx(seed_plateau.max(), RES_PLATEAU), display=False)
+print(f"test loss at alpha = 1 / best test loss on the grid, median of {len(seed_ratio)} seeds: {approx(best_ratio, RES_RATIO)}")
+print(f"log10 test-loss rise from alpha = 1 to 3.98, median: {approx(rise, RES_RISE)} decades (paper table: 3.7)")
+print(f"log10 (largest train loss for alpha >= 1 / train loss at alpha = 0.1), median: {approx(plateau, RES_PLATEAU)}")
 
 # %% [markdown]
 # The paper's table (official notebook output) has the test-MSE minimum exactly at $\alpha = 1$
 # ($7.8\cdot10^{-5}$); on our grid the neighbour $\alpha = 0.63$ comes close to it, so we test
-# that $\alpha = 1$ is within a factor 1.5 of the best grid point (one grid step of resolution). The rise
-# to $\alpha=3.98$ is {glue:text}`ts_rise` decades here against 3.7 in the paper (0.43 vs
-# $7.8\cdot10^{-5}$); we allow ±0.5 decades since our run is 1.5k steps at a larger learning rate instead
-# of $10^4$. "Train loss ≈ 0" we read as below $10^{-3}$ of the small-norm plateau for every
-# $\alpha \ge 1$ (the paper's table: $<10^{-4}$). This ratio sits at the edge of our bound: the
-# $\alpha = 1$ run is still fitting when the book's 1.5k steps end, and its value rounds to $10^{-3}$ at
-# the one digit we print. The paper's $10^4$ steps take it much lower.
+# that, in the median over seeds, $\alpha = 1$ is within a factor 1.5 of the best grid point (one grid
+# step of resolution; we show it to 0.1). The rise to $\alpha=3.98$ is {glue:text}`ts_rise` decades here
+# (median over seeds, shown to 0.1 decade) against 3.7 in the paper (0.43 vs $7.8\cdot10^{-5}$); we allow
+# ±0.5 decades since our run is 1.5k steps at a larger learning rate instead of $10^4$. "Train loss ≈ 0"
+# (the paper's table: $<10^{-4}$ for every $\alpha \ge 0.63$) we read as the train loss for every
+# $\alpha \ge 1$ lying at least two decades below the small-norm plateau; the median over seeds is
+# {glue:text}`ts_plateau` decades and the worst seed {glue:text}`ts_plateau_worst` (shown to half a
+# decade). Earlier versions of this chapter, with one seed, claimed three decades; over seeds that
+# bound sits inside the seed-to-seed spread (the $\alpha = 1$ runs are still fitting when the book's
+# 1.5k steps end), so it is a statement about one trajectory's last bits, not about the L shape — see
+# the deviations. The paper's $10^4$ steps take it much lower.
 
 # %%
-claims.check("TS: test loss at alpha=1 / grid minimum", round(best_ratio, 1), 1.0, tolerance=0.5,
-             source="Omnigrok Fig. 2a; spec §6.2 table (minimum at alpha = 1)")
-claims.check("TS: log10 test-loss rise alpha 1 -> 3.98", round(rise, 1), 3.7, tolerance=0.5,
-             source="spec §6.2 table: 0.43 vs 7.8e-5")
-claims.check("TS: max train loss alpha>=1 / plateau", float(f"{plateau:.0e}"), 1e-3, comparison="<=",
-             source="spec §6.2 table: train MSE ≈ 0 for alpha >= 0.63")
+claims.check("TS: test loss at alpha=1 / grid minimum (median over seeds)", best_ratio, 1.0, tolerance=0.5,
+             resolution=RES_RATIO, source="Omnigrok Fig. 2a; official notebook table (minimum at alpha = 1)")
+claims.check("TS: log10 test-loss rise alpha 1 -> 3.98 (median over seeds)", rise, 3.7, tolerance=0.5,
+             resolution=RES_RISE, source="official notebook table: 0.43 vs 7.8e-5")
+claims.check("TS: log10 max train loss alpha>=1 / plateau (median over seeds)", plateau, -2.0, comparison="<=",
+             resolution=RES_PLATEAU, source="official notebook table: train MSE ≈ 0 for alpha >= 0.63")
 
 # %% [markdown]
 # ## 2. Teacher–student: grokking and the $1/\gamma$ law
@@ -150,39 +172,53 @@ claims.check("TS: max train loss alpha>=1 / plateau", float(f"{plateau:.0e}"), 1
 # %%
 ts_grok = run_teacher_student_grokking(ts_cfg)
 h = ts_grok.history
-slope, _ = ts_grok.slope()
+n_sw = len(ts_cfg.gammas)
+slopes = seed_slopes(ts_grok)  # one log-log slope per seed
+slope = float(np.median(slopes))
+RES_SLOPE, RES_TS_STEPS = 0.1, 100
 fig_ts_grok, axes = plt.subplots(1, 3, figsize=(14, 3.8))
-for r, ax in zip([len(ts_cfg.gammas), 0], axes[:2]):
-    plot_grokking(h.steps, {"train": h["train_acc"][r], "test": h["val_acc"][r]}, norm=h["weight_norm"][r], ax=ax,
-                  title=f"alpha = {ts_grok.alphas[r]:g}, gamma = {ts_grok.gammas[r]:g}")
+for r, ax in zip([n_sw, 0], axes[:2]):
+    rr = ts_grok.runs_of(r)
+    plot_grokking(h.steps, {"train": h["train_acc"][rr], "test": h["val_acc"][rr]}, norm=h["weight_norm"][rr], ax=ax,
+                  title=f"alpha = {ts_grok.alphas[r]:g}, gamma = {ts_grok.gammas[r]:g} ({ts_cfg.n_seeds} seeds)")
 plot_gamma_scaling(ts_grok, ax=axes[2])
 axes[2].set_title("steps to 95 % accuracy (alpha = 2)")
 fig_ts_grok.tight_layout()
 glue("fig_ts_grok", fig_ts_grok, display=False)
 plt.close(fig_ts_grok)
-glue("ts_slope", f"{slope:.1f}", display=False)
-print("alpha  gamma  steps to 95 % train  steps to 95 % test (-1: never)")
-for al, g, tr, te in zip(ts_grok.alphas, ts_grok.gammas, ts_grok.train_steps, ts_grok.test_steps):
-    print(f"{al:5.1f}  {g:5.2f}  {tr:19d}  {te:18d}")
-print(f"log-log slope of steps-to-test vs gamma: {slope:.1f}")
+glue("ts_slope", approx(slope, RES_SLOPE), display=False)
+never_frac = seed_fraction(ts_grok.seed_test_steps[:, n_sw] > 0)  # alpha = 2, gamma = 0 reaches 95 % test
+ctrl_tr, ctrl_te = ts_grok.seed_train_steps[:, n_sw + 1], ts_grok.seed_test_steps[:, n_sw + 1]
+ctrl_lag = np.where(ctrl_te > 0, ctrl_te - ctrl_tr, np.inf)  # control: steps from fitting to generalizing
+print(f"alpha  gamma  seeds reaching 95 % test  (of {ts_cfg.n_seeds})")
+for k, (al, g) in enumerate(zip(ts_grok.alphas, ts_grok.gammas)):
+    print(f"{al:5.1f}  {g:5.2f}  {int((ts_grok.seed_test_steps[:, k] > 0).sum()):d}")
+print(f"log-log slope of steps-to-test vs gamma, median of per-seed slopes: {approx(slope, RES_SLOPE)}")
 
 # %% [markdown]
 # ```{glue:figure} fig_ts_grok
 # Left: the large student ($\alpha=2$) without weight decay fits the training set at once and never
 # generalizes, its norm (dashed, right axis) stays put. Middle: with $\gamma = 0.1$ the norm decays and
 # test accuracy follows, late. Right: steps to 95 % train accuracy do not depend on $\gamma$; steps to
-# 95 % test accuracy fall as a power law of slope {glue:text}`ts_slope` (the theory: −1).
+# 95 % test accuracy fall as a power law of slope {glue:text}`ts_slope` (the theory: −1). Thick: median
+# over seeds; faint: every seed.
 # ```
+#
+# The slope is fitted per seed and we claim its median over seeds, shown to 0.1 (the per-seed slopes
+# spread by about that much; the tolerance is ±0.3). The two controls are per-seed verdicts: the
+# fraction of seeds in which $\alpha = 2$ without decay reaches 95 % test accuracy (none, in the
+# paper), and the median over seeds of the $\alpha = 0.5$ control's delay from 95 % train to 95 % test
+# accuracy, which the paper shows as zero; we allow 100 steps (ten evaluations, against a delay of
+# hundreds of steps at $\alpha=2$) since at our learning rate the two curves cross 95 % a few
+# evaluations apart.
 
 # %%
-never = ts_grok.test_steps[len(ts_cfg.gammas)]
-control = ts_grok.test_steps[len(ts_cfg.gammas) + 1]
-claims.check("TS: steps-to-test vs gamma, log-log slope", round(slope, 1), -1.0, tolerance=0.3,
-             source="Omnigrok Fig. 2c; slides t = ln(w0/wc)/gamma")
-claims.check("TS: alpha=2, gamma=0 reaches 95 % test (1 = yes)", float(never > 0), 0.0, tolerance=0.0,
-             source="Omnigrok Fig. 2b: no regularization never generalizes")
-claims.check("TS: alpha=0.5 control, steps to 95 % test", int(control), int(ts_grok.train_steps[len(ts_cfg.gammas) + 1]),
-             comparison="<=", source="Omnigrok Fig. 2b: alpha = 0.5 generalizes as fast as it fits")
+claims.check("TS: steps-to-test vs gamma, log-log slope (median of per-seed slopes)", slope, -1.0, tolerance=0.3,
+             resolution=RES_SLOPE, source="Omnigrok Fig. 2c; slides t = ln(w0/wc)/gamma")
+claims.check("TS: alpha=2, gamma=0: fraction of seeds reaching 95 % test", never_frac, 0.0, tolerance=0.0,
+             resolution=1 / ts_cfg.n_seeds, source="Omnigrok Fig. 2b: no regularization never generalizes")
+claims.check("TS: alpha=0.5 control, steps from 95 % train to 95 % test (median)", float(np.median(ctrl_lag)), 100,
+             comparison="<=", resolution=RES_TS_STEPS, source="Omnigrok Fig. 2b: alpha = 0.5 generalizes as fast as it fits")
 
 # %% [markdown]
 # ## 3. An image classifier: landscape and grokking (substitute dataset)
@@ -191,7 +227,8 @@ claims.check("TS: alpha=0.5 control, steps to 95 % test", int(control), int(ts_g
 # scikit-learn's 8×8 handwritten digits, a **substitute dataset**: MNIST cannot be downloaded here.
 # Left: the reduced landscape on 200 training images (norm held fixed, full batch, 500 steps). Right:
 # 1000 training images, initialization $\alpha = 8$, AdamW with batch 200; weight decay 0.3 instead of
-# 0.01 so that the slow norm decay fits in 3000 steps.
+# 0.01 so that the slow norm decay fits in 3000 steps. Both over the same seeds (median thick, every seed
+# faint or as a quartile band).
 
 # %%
 img_land = image_landscape(img_cfg)
@@ -199,20 +236,25 @@ img_h = run_image_grokking(img_cfg)
 fig_img, axes = plt.subplots(1, 2, figsize=(11, 3.8))
 axes[0].semilogx(img_land.alphas, 1 - img_land.train_acc, "o-", label="train error (L)")
 axes[0].semilogx(img_land.alphas, 1 - img_land.test_acc, "s-", label="test error (U)")
+for row_tr, row_te in zip(img_land.seed_train_acc, img_land.seed_test_acc):  # every seed faintly
+    axes[0].semilogx(img_land.alphas, 1 - row_tr, color="C0", alpha=0.25, lw=0.6)
+    axes[0].semilogx(img_land.alphas, 1 - row_te, color="C1", alpha=0.25, lw=0.6)
 axes[0].set_xlabel(r"norm scale $\alpha$")
 axes[0].set_ylabel("error")
 axes[0].set_title(f"{img_cfg.label}: norm held fixed")
 axes[0].legend()
-plot_grokking(img_h.steps, {"train": img_h["train_acc"][0], "test": img_h["val_acc"][0]}, norm=img_h["weight_norm"][0],
+plot_grokking(img_h.steps, {"train": img_h["train_acc"], "test": img_h["val_acc"]}, norm=img_h["weight_norm"],
               ax=axes[1], title=f"{img_cfg.label}, alpha = {img_cfg.alpha:g}")
 fig_img.tight_layout()
 glue("fig_img", fig_img, display=False)
 plt.close(fig_img)
-k_fit = int(np.argmax(img_h["train_acc"][0] >= 0.95))
-gap = img_h["train_acc"][0][k_fit] - img_h["val_acc"][0][k_fit]
-print(f"test error by alpha: {' '.join(f'{e:.1f}' for e in 1 - img_land.test_acc)}")
-print(f"train accuracy first >= 95 % at step {img_h.steps[k_fit]}; test accuracy then {img_h['val_acc'][0][k_fit]:.1f}; "
-      f"final test accuracy {img_h['val_acc'][0][-1]:.1f}")
+k_fit = np.argmax(img_h["train_acc"] >= 0.95, axis=1)  # per seed: first evaluation at 95 % train accuracy
+val_at_fit = img_h["val_acc"][np.arange(len(k_fit)), k_fit]
+RES_IMG_ERR, RES_IMG_ACC = 0.1, 0.1
+print(f"test error by alpha (median over {img_cfg.n_seeds} seeds): "
+      f"{' '.join(approx(e, RES_IMG_ERR) for e in 1 - img_land.test_acc)}")
+print(f"test accuracy when train accuracy first reaches 95 %, median: {approx(np.median(val_at_fit), RES_IMG_ACC)}")
+print(f"final test accuracy, median: {approx(np.median(img_h['val_acc'][:, -1]), RES_IMG_ACC)}")
 
 # %% [markdown]
 # ```{glue:figure} fig_img
@@ -223,13 +265,15 @@ print(f"train accuracy first >= 95 % at step {img_h.steps[k_fit]}; test accuracy
 # ```
 #
 # The lag on digits is much milder than the paper's MNIST curve (train 100 % early, test 89 % only at
-# $10^5$ steps); the spec's own check on digits found the same. We record no claim for this panel.
+# $10^5$ steps); the spec's own check on digits found the same. We record no claim for this panel and
+# show its numbers to 0.1 only.
 
 # %% [markdown]
 # ## 4. Modular addition: the weight norm during grokking, and a fixed norm
 #
 # Book scale trains the embeddings + MLP model of the opening chapter on $(a+b) \bmod 31$ (70 % of the
-# unordered pairs), all runs batched:
+# unordered pairs), all runs and seeds batched ({glue:text}`mod_n_seeds` seeds: this section is the
+# chapter's most expensive, 15k steps per run):
 #
 # * **free**, standard initialization, AdamW with weight decay 1 (the talk's run (a));
 # * **norm held fixed** at $1.1\times$ the initial norm (weight decay 0) — the norm at which the free
@@ -242,20 +286,25 @@ mod = run_modular(mod_cfg)
 fig_mod = plot_modular(mod, title_prefix=f"mod {mod_cfg.p}: ")
 glue("fig_mod", fig_mod, display=False)
 plt.close(fig_mod)
+glue("mod_n_seeds", str(mod_cfg.n_seeds), display=False)
 hm = mod.history
-w = hm["weight_norm"][mod.FREE]
-print(f"free run: norm at init {w[0]:.0f}, peak {w.max():.0f}, final {w[-1]:.0f}")
-print("steps to 95 % validation (2 significant digits):")
-for label, s in zip(mod.labels, mod.test_steps):
-    print(f"  {label:28s} {int(float(f'{s:.2g}')) if s > 0 else 'never':>8}")
-speedup = mod.speedup_over_large()
-glue("mod_speedup", f"{int(speedup)}", display=False)
-glue("mod_free_ratio", f"{mod.test_steps[mod.FREE] / mod.test_steps[mod.CONSTRAINED]:.1f}", display=False)
-glue("mod_large_slope", f"{mod.large_gamma_slope():.1f}", display=False)
-claims.check("Mod: free-run norm peak / initial norm", round(w.max() / w[0], 1), 1.0, comparison=">=",
-             source="Omnigrok Fig. 7a: the norm rises while the model overfits")
-claims.check("Mod: steps to 95 % val, slowest large-norm run / fixed-norm run", int(speedup), 5.0,
-             comparison=">=", source="talk, 'Remove grokking by small & constrained scale'; issue: >= 5x sooner")
+W = hm["weight_norm"][mod.runs_of(mod.FREE)]  # (seeds, evaluations)
+seed_peak = W.max(axis=1) / W[:, 0]
+RES_PEAK, RES_SPEEDUP = 0.1, 1.0
+print(f"free run, peak norm / initial norm, median of {len(seed_peak)} seeds: {approx(np.median(seed_peak), RES_PEAK)}")
+print(f"seeds reaching 95 % validation in {mod_cfg.steps:,} steps (of {mod.n_seeds}):")
+for k, label in enumerate(mod.labels):
+    print(f"  {label:34s} {int((mod.seed_test_steps[:, k] > 0).sum()):d}")
+speedup = mod.speedup_over_large()  # on the per-setting medians over seeds
+glue("mod_speedup", approx(speedup, RES_SPEEDUP), display=False)
+glue("mod_free_ratio", approx(mod.test_steps[mod.FREE] / mod.test_steps[mod.CONSTRAINED], 0.5), display=False)
+glue("mod_large_slope", approx(mod.large_gamma_slope(), 0.5), display=False)
+glue("mod_fixed_steps", approx(mod.test_steps[mod.CONSTRAINED], 1000), display=False)
+claims.check("Mod: free-run norm peak / initial norm (median over seeds)", float(np.median(seed_peak)), 1.0,
+             comparison=">=", resolution=RES_PEAK, source="Omnigrok Fig. 7a: the norm rises while the model overfits")
+claims.check("Mod: median steps to 95 % val, slowest large-norm setting / fixed norm", speedup, 5.0,
+             comparison=">=", resolution=RES_SPEEDUP,
+             source="talk, 'Remove grokking by small & constrained scale'; issue: >= 5x sooner")
 
 # %% [markdown]
 # ```{glue:figure} fig_mod
@@ -263,13 +312,16 @@ claims.check("Mod: steps to 95 % val, slowest large-norm run / fixed-norm run", 
 # accuracy climbs. Middle: the same model held at the good norm; it fits at once and generalizes without
 # any change of norm. Right: validation accuracy of the runs started at five times the initial norm; the
 # smaller the weight decay, the later they generalize, while the fixed-norm run (black) is done after
-# about 2 000 steps.
+# about {glue:text}`mod_fixed_steps` steps. Median over seeds, quartile band shaded.
 # ```
 #
-# Against the slowest large-norm run the fixed norm generalizes at least {glue:text}`mod_speedup` times
-# sooner (a run that never reaches 95 % counts as the whole budget, so the ratio is then a lower bound).
-# Against the free run from the *standard* initialization the ratio is only {glue:text}`mod_free_ratio`:
-# see the deviations.
+# Steps to 95 % validation are medians over seeds (a seed that never gets there counts as never). Against
+# the slowest large-norm setting the fixed norm generalizes at least {glue:text}`mod_speedup` times
+# sooner (shown to the nearest integer; a setting that never reaches 95 % counts as the whole budget,
+# so the ratio is then a lower bound). Against the free run from the *standard* initialization the ratio
+# is only {glue:text}`mod_free_ratio` (shown to 0.5): see the deviations. The per-seed step counts move by
+# hundreds of steps with the last bits of the arithmetic, so we print how many seeds get there and leave
+# the step counts to the figure and the ratios.
 
 # %% [markdown]
 # ## Paper vs. ours
@@ -296,6 +348,12 @@ print(claims.table())
 #   the runs that got there), because with a smaller $\gamma$ the norm also settles higher above the good
 #   shell (see the figure), not only later. The transformer setting (`REPRO_SCALE=paper`, same code) is
 #   needed to test the talk's stronger claim, and it needs a GPU.
+# * **Teacher–student "train loss ≈ 0" is two decades, not four.** The paper's table has the train MSE
+#   below $10^{-4}$ for every $\alpha \ge 0.63$; in our 1.5k landscape steps the largest train loss for
+#   $\alpha \ge 1$ lies {glue:text}`ts_plateau` decades below the small-norm plateau (median over seeds;
+#   worst seed {glue:text}`ts_plateau_worst`), because the $\alpha = 1$ runs are still fitting when training
+#   stops. The single-seed version of this chapter claimed three decades and passed only after rounding;
+#   we now claim two decades, the bound the seed spread supports, and state the gap here.
 # * **Shorter training, larger rates.** Teacher–student: 1.5k landscape steps at lr $2\cdot10^{-3}$ (paper
 #   code: $10^4$ at $3\cdot10^{-4}$); grokking with lr $10^{-3}$ and $\gamma\in[0.1, 0.8]$ (paper: lr
 #   $3\cdot10^{-4}$, $\gamma\in[0.03,1]$, $10^5$ steps). Our slope {glue:text}`ts_slope` is shallower than −1

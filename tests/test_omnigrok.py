@@ -256,3 +256,20 @@ def test_fixed_norm_training_is_reproducible_and_independent_of_threads():
         np.testing.assert_allclose(out[2][k], out[0][k], rtol=1e-5, atol=1e-6)
     assert torch.get_num_threads() == before
     np.testing.assert_allclose(out[0]["weight_norm"][1], out[0]["weight_norm"][1][0], rtol=1e-6)  # held on its sphere
+
+
+def test_median_steps_seed_fraction_and_per_seed_slopes():
+    from repro.omnigrok import GrokResult, median_steps, seed_fraction, seed_slopes
+    from repro.train import History
+
+    steps = np.array([[10, -1, 40], [20, -1, -1], [30, 5, -1]])
+    assert median_steps(steps).tolist() == [20, -1, -1]
+    assert seed_fraction([True, False, True, True]) == 0.75
+    with pytest.raises(ValueError, match="empty"):
+        seed_fraction([])
+    g = [0.1, 0.2, 0.4, 0.0]
+    seed_te = np.array([[800, 400, 200, -1], [1600, 800, 400, -1], [900, -1, -1, -1]])
+    res = GrokResult([2.0] * 4, g, History(steps=np.arange(2), metrics={}), median_steps(seed_te), median_steps(seed_te), 3,
+                     seed_te, seed_te)
+    s = seed_slopes(res)
+    assert np.allclose(s[:2], -1.0) and np.isnan(s[2])

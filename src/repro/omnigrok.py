@@ -24,6 +24,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
+from .plotting import plot_seed_band
 from .portable import ConfigRepr
 from .datasets import image_task_data
 from .models import EmbedMLPConfig, MLPConfig, TransformerConfig, build_model
@@ -38,12 +39,50 @@ def _alphas(lo: float, hi: float, n: int) -> tuple[float, ...]:
     return tuple(float(a) for a in 10 ** np.linspace(lo, hi, n))
 
 
+def _seeds(first: int, n: int) -> list[int]:
+    return [first + i for i in range(n)]
+
+
+def median_steps(steps, never: int = -1) -> np.ndarray:
+    """Median over seeds (axis 0) of first-crossing steps ``(S, K)``; a seed that never got there counts
+    as +inf, and a median that is +inf (half or more of the seeds never) is returned as ``never``."""
+    v = np.asarray(steps, dtype=float)
+    med = np.median(np.where(v == never, np.inf, v), axis=0)
+    return np.where(np.isfinite(med), med, never)
+
+
+def seed_fraction(flags) -> float:
+    """Fraction of seeds (entries) for which a per-seed verdict holds."""
+    v = np.asarray(flags, dtype=bool).ravel()
+    if v.size == 0:
+        raise ValueError("seed_fraction: flags is empty; give one verdict per seed.")
+    return float(v.mean())
+
+
+def seed_slopes(result: "GrokResult") -> np.ndarray:
+    """One log-log slope of steps-to-test vs gamma per seed (over that seed's sweep runs that
+    generalized; nan with fewer than two)."""
+    if result.seed_test_steps is None:
+        return np.asarray([result.slope()[0]])
+    g = np.asarray(result.gammas[: result.n_sweep], dtype=float)
+    out = []
+    for row in result.seed_test_steps[:, : result.n_sweep]:
+        ok = row > 0
+        out.append(loglog_slope(g[ok], row[ok].astype(float))[0] if ok.sum() >= 2 else float("nan"))
+    return np.asarray(out)
+
+
 def _check_positive_tuple(name, values):
     if not isinstance(values, tuple) or not values:
         raise ValueError(f"{name}={values!r} is not allowed: {name} must be a non-empty tuple of numbers > 0.")
     for v in values:
         check_real(name, v, positive=True)
 
+
+# Seeds at book scale (one batched call per experiment; the chapter reports medians over them).
+TS_BOOK_SEEDS = 5
+IMAGE_BOOK_SEEDS = 5
+MOD_BOOK_SEEDS = 3
 
 # --------------------------------------------------------------------------------------------------
 # Teacher-student (spec §6.2)
@@ -56,7 +95,8 @@ class TeacherStudentConfig(ConfigRepr):
     n_train: int = 100  # spec §6.2: N_train = N_test = 100
     n_test: int = 100
     teacher_seed: int = 0  # spec §6.2 (teacher alpha = 1, seed 0)
-    student_seed: int = 1  # spec §6.2
+    student_seed: int = 1  # spec §6.2; students use seeds student_seed, student_seed + 1, ...
+    n_seeds: int = 1  # the paper trains one student; book scale trains several and reports medians
     data_seed: int = 0  # x ~ N(0, I_5)
     # (a) landscape, spec §6.2a: alpha in 10^linspace(-1, 1, 11), Adam lr 3e-4, no decay, 10^4 steps (code)
     alphas: tuple[float, ...] = _alphas(-1, 1, 11)
@@ -73,7 +113,7 @@ class TeacherStudentConfig(ConfigRepr):
     eval_every: int = 100
 
     def __post_init__(self):
-        for name in ("width", "d", "n_train", "n_test", "landscape_steps", "grok_steps", "eval_every"):
+        for name in ("width", "d", "n_train", "n_test", "landscape_steps", "grok_steps", "eval_every", "n_seeds"):
             check_int(name, getattr(self, name), minimum=1)
         for name in ("teacher_seed", "student_seed", "data_seed"):
             check_int(name, getattr(self, name), minimum=0)
@@ -88,9 +128,13 @@ class TeacherStudentConfig(ConfigRepr):
         # Book: a larger lr shortens both phases (the landscape converges in 1.5k steps at lr 2e-3; the
         # grokking time ~ ln(w0/wc)/(lr*gamma) falls 3x with lr 1e-3 and gamma in [0.1, 0.8]).
         book = cls(landscape_lr=2e-3, landscape_steps=1500, gammas=(0.1, 0.2, 0.4, 0.8), grok_lr=1e-3,
-                   grok_steps=1200, eval_every=10)
-        smoke = replace(book, alphas=_alphas(-1, 1, 3), landscape_steps=50, gammas=(0.4, 0.8), grok_steps=60)
+                   grok_steps=1200, eval_every=10, n_seeds=TS_BOOK_SEEDS)
+        smoke = replace(book, alphas=_alphas(-1, 1, 3), landscape_steps=50, gammas=(0.4, 0.8), grok_steps=60, n_seeds=2)
         return by_scale(book=book, paper=cls(), smoke=smoke)
+
+    @property
+    def seeds(self) -> list[int]:
+        return _seeds(self.student_seed, self.n_seeds)
 
     def model_config(self) -> MLPConfig:
         return MLPConfig(d_in=self.d, hidden=(self.width, self.width), d_out=self.d, activation="tanh")
@@ -112,39 +156,72 @@ class TeacherStudentConfig(ConfigRepr):
 
 @dataclass
 class LandscapeResult:
+    """The reduced landscape; with several seeds the 1-D curves are medians over seeds (per alpha) and
+    the ``seed_*`` arrays hold every seed, shape ``(S, A)``."""
+
     alphas: np.ndarray
-    train_loss: np.ndarray  # reduced l~_train(alpha) at the end of constrained training
+    train_loss: np.ndarray  # reduced l~_train(alpha) at the end of constrained training (median over seeds)
     test_loss: np.ndarray
     train_acc: np.ndarray | None = None
     test_acc: np.ndarray | None = None
-    history: History | None = None
+    history: History | None = None  # runs seed-major: run s * A + a
+    seed_train_loss: np.ndarray | None = None  # (S, A)
+    seed_test_loss: np.ndarray | None = None
+    seed_train_acc: np.ndarray | None = None
+    seed_test_acc: np.ndarray | None = None
 
 
-def run_landscape(model_config, data: TaskData, alphas, cfg: TrainConfig, progress=None) -> LandscapeResult:
-    """Reduced landscape (B eq. 1): one norm-constrained run per alpha (all parameters x alpha, norm
-    held at that value), batched; returns the final train and test loss (and accuracy) per alpha."""
+def run_landscape(model_config, data: TaskData, alphas, cfg: TrainConfig, progress=None,
+                  seeds=None) -> LandscapeResult:
+    """Reduced landscape (B eq. 1): one norm-constrained run per alpha and seed (all parameters x alpha,
+    norm held at that value), all batched; returns the final train and test loss (and accuracy) per
+    alpha, as medians over ``seeds`` (default: ``cfg.init_seed`` alone)."""
     alphas = [float(a) for a in alphas]
-    h = train(model_config, data, cfg, runs={"init_scale": alphas, "repr_init_scale": alphas,
-                                             "fixed_norm": [True] * len(alphas)}, progress=progress, desc="landscape")
+    seeds = [cfg.init_seed] if seeds is None else [int(s) for s in seeds]
+    n_a, n_s = len(alphas), len(seeds)
+    h = train(model_config, data, cfg, runs={"init_scale": alphas * n_s, "repr_init_scale": alphas * n_s,
+                                             "init_seed": [s for s in seeds for _ in alphas],
+                                             "fixed_norm": [True] * (n_a * n_s)}, progress=progress, desc="landscape")
     acc = "train_acc" in h.metrics
-    return LandscapeResult(np.asarray(alphas), h["train_loss"][:, -1], h["val_loss"][:, -1],
-                           h["train_acc"][:, -1] if acc else None, h["val_acc"][:, -1] if acc else None, h)
+
+    def per_seed(key):
+        return h[key][:, -1].reshape(n_s, n_a)
+
+    tl, vl = per_seed("train_loss"), per_seed("val_loss")
+    ta, va = (per_seed("train_acc"), per_seed("val_acc")) if acc else (None, None)
+    med = lambda x: None if x is None else np.median(x, axis=0)  # noqa: E731
+    return LandscapeResult(np.asarray(alphas), med(tl), med(vl), med(ta), med(va), h, tl, vl, ta, va)
 
 
 def teacher_student_landscape(cfg: TeacherStudentConfig, progress=None) -> LandscapeResult:
     tc = TrainConfig(steps=cfg.landscape_steps, optimizer="adamw", lr_repr=cfg.landscape_lr, lr_dec=cfg.landscape_lr,
                      init_seed=cfg.student_seed, eval_every=cfg.landscape_steps)
-    return run_landscape(cfg.model_config(), cfg.task_data(), cfg.alphas, tc, progress)
+    return run_landscape(cfg.model_config(), cfg.task_data(), cfg.alphas, tc, progress, seeds=cfg.seeds)
 
 
 @dataclass
 class GrokResult:
+    """Runs are K settings (``alphas[k]``, ``gammas[k]``) times S seeds, seed-major in ``history``
+    (run ``s * K + k``, see :meth:`run`). ``train_steps`` / ``test_steps`` are per setting, the median
+    over seeds (-1 where half or more of the seeds never got there); ``seed_*_steps`` are ``(S, K)``."""
+
     alphas: list
     gammas: list
     history: History
-    train_steps: np.ndarray  # first step with train acc >= level (-1: never)
+    train_steps: np.ndarray  # first step with train acc >= level (-1: never), median over seeds
     test_steps: np.ndarray
-    n_sweep: int  # the first n_sweep runs are the gamma sweep at grok_alpha
+    n_sweep: int  # the first n_sweep settings are the gamma sweep at grok_alpha
+    seed_train_steps: np.ndarray | None = None  # (S, K)
+    seed_test_steps: np.ndarray | None = None
+
+    def run(self, k: int, seed_index: int = 0) -> int:
+        """Index into ``history`` of setting k for the seed_index-th seed."""
+        return seed_index * len(self.alphas) + k
+
+    def runs_of(self, k: int) -> list[int]:
+        """Indices into ``history`` of setting k for every seed."""
+        n_seeds = 1 if self.seed_test_steps is None else self.seed_test_steps.shape[0]
+        return [self.run(k, s) for s in range(n_seeds)]
 
     def slope(self) -> tuple[float, float]:
         """Log-log slope of steps-to-test vs gamma over the sweep runs that generalized."""
@@ -156,16 +233,20 @@ class GrokResult:
 
 def run_teacher_student_grokking(cfg: TeacherStudentConfig, progress=None) -> GrokResult:
     """Unconstrained AdamW: the gamma sweep at alpha = grok_alpha, then (grok_alpha, gamma = 0) and
-    (control_alpha, gamma = 0) as controls (spec §6.2b, c); all runs in one batch."""
+    (control_alpha, gamma = 0) as controls (spec §6.2b, c), for every student seed; all runs in one batch."""
     gammas = list(cfg.gammas) + [0.0, 0.0]
     alphas = [cfg.grok_alpha] * (len(cfg.gammas) + 1) + [cfg.control_alpha]
+    seeds, k = cfg.seeds, len(gammas)
     tc = TrainConfig(steps=cfg.grok_steps, optimizer="adamw", lr_repr=cfg.grok_lr, lr_dec=cfg.grok_lr,
                      init_seed=cfg.student_seed, eval_every=cfg.eval_every)
     h = train(cfg.model_config(), cfg.task_data(), tc,
-              runs={"init_scale": alphas, "repr_init_scale": alphas, "wd_repr": gammas, "wd_dec": gammas},
+              runs={"init_scale": alphas * len(seeds), "repr_init_scale": alphas * len(seeds),
+                    "wd_repr": gammas * len(seeds), "wd_dec": gammas * len(seeds),
+                    "init_seed": [s for s in seeds for _ in range(k)]},
               mse_threshold=cfg.mse_threshold, progress=progress, desc="teacher-student")
-    return GrokResult(alphas, gammas, h, h.first_step("train_acc", cfg.level), h.first_step("val_acc", cfg.level),
-                      len(cfg.gammas))
+    tr = h.first_step("train_acc", cfg.level).reshape(len(seeds), k)
+    te = h.first_step("val_acc", cfg.level).reshape(len(seeds), k)
+    return GrokResult(alphas, gammas, h, median_steps(tr), median_steps(te), len(cfg.gammas), tr, te)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -185,7 +266,8 @@ class ImageConfig(ConfigRepr):
     batch_size: int | None = 200  # spec §6.3d
     steps: int = 100_000  # spec §6.3d
     dtype: str = "float64"  # spec §6.3d (official notebook)
-    init_seed: int = 0  # spec §6.3d: seed 0
+    init_seed: int = 0  # spec §6.3d: seed 0; runs use seeds init_seed, init_seed + 1, ...
+    n_seeds: int = 1  # the paper shows one run; book scale trains several and reports medians
     data_seed: int = 0  # 0 = the first n_train images, as the official Subset(train, range(1000))
     eval_every: int = 500
     # landscape, spec §6.3a: alpha in 10^linspace(-1, 1, 21), AdamW lr 1e-3 wd 0, batch 100, 10^4 steps
@@ -197,7 +279,7 @@ class ImageConfig(ConfigRepr):
 
     def __post_init__(self):
         check_choice("source", self.source, ("digits", "mnist", "idx"))
-        for name in ("n_train", "steps", "eval_every", "landscape_n_train", "landscape_steps"):
+        for name in ("n_train", "steps", "eval_every", "landscape_n_train", "landscape_steps", "n_seeds"):
             check_int(name, getattr(self, name), minimum=1)
         for name in ("alpha", "lr", "landscape_lr"):
             check_real(name, getattr(self, name), positive=True)
@@ -211,8 +293,8 @@ class ImageConfig(ConfigRepr):
         # 3k steps; the landscape on 200 images, full batch, 7 alphas.
         book = cls(source="digits", weight_decay=0.3, steps=3000, dtype="float32", eval_every=50,
                    landscape_alphas=_alphas(-1, 1, 7), landscape_n_train=200, landscape_lr=3e-3,
-                   landscape_batch_size=None, landscape_steps=500)
-        smoke = replace(book, steps=40, eval_every=10, landscape_alphas=_alphas(-1, 1, 3), landscape_steps=20)
+                   landscape_batch_size=None, landscape_steps=500, n_seeds=IMAGE_BOOK_SEEDS)
+        smoke = replace(book, steps=40, eval_every=10, landscape_alphas=_alphas(-1, 1, 3), landscape_steps=20, n_seeds=2)
         return by_scale(book=book, paper=cls(path=os.environ.get("REPRO_MNIST_DIR")), smoke=smoke)
 
     def task_data(self, n_train: int | None = None) -> TaskData:
@@ -224,6 +306,10 @@ class ImageConfig(ConfigRepr):
         return MLPConfig(d_in=int(data.inputs.shape[1]), hidden=self.hidden, d_out=10, activation="relu")
 
     @property
+    def seeds(self) -> list[int]:
+        return _seeds(self.init_seed, self.n_seeds)
+
+    @property
     def label(self) -> str:
         return {"digits": "8x8 digits (substitute dataset)", "idx": "IDX images (substitute dataset)", "mnist": "MNIST"}[self.source]
 
@@ -233,16 +319,18 @@ def image_landscape(cfg: ImageConfig, progress=None) -> LandscapeResult:
     tc = TrainConfig(steps=cfg.landscape_steps, lr_repr=cfg.landscape_lr, lr_dec=cfg.landscape_lr,
                      batch_size=cfg.landscape_batch_size, init_seed=cfg.init_seed, dtype=cfg.dtype,
                      eval_every=cfg.landscape_steps)
-    return run_landscape(cfg.model_config(data), data, cfg.landscape_alphas, tc, progress)
+    return run_landscape(cfg.model_config(data), data, cfg.landscape_alphas, tc, progress, seeds=cfg.seeds)
 
 
 def run_image_grokking(cfg: ImageConfig, progress=None) -> History:
-    """One free AdamW run at init alpha (all parameters x alpha), MSE on one-hot targets (spec §6.3d)."""
+    """Free AdamW runs at init alpha (all parameters x alpha), MSE on one-hot targets (spec §6.3d), one
+    per seed in ``cfg.seeds`` (run r = seed ``cfg.seeds[r]``), batched."""
     data = cfg.task_data()
     tc = TrainConfig(steps=cfg.steps, lr_repr=cfg.lr, lr_dec=cfg.lr, wd_repr=cfg.weight_decay, wd_dec=cfg.weight_decay,
                      init_scale=cfg.alpha, repr_init_scale=cfg.alpha, batch_size=cfg.batch_size,
                      init_seed=cfg.init_seed, dtype=cfg.dtype, eval_every=cfg.eval_every)
-    return train(cfg.model_config(data), data, tc, progress=progress, desc="image grokking")
+    return train(cfg.model_config(data), data, tc, runs={"init_seed": cfg.seeds}, progress=progress,
+                 desc="image grokking")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -258,7 +346,8 @@ class ModularConfig(ConfigRepr):
     train_fraction: float = 0.3  # spec §6.4
     ordered_pairs: bool = True  # all 12 769 ordered pairs
     data_seed: int = 42  # spec §6.4 (our split follows repro.tasks' RNG order, not torch.random_split)
-    init_seed: int = 0
+    init_seed: int = 0  # runs use seeds init_seed, init_seed + 1, ...
+    n_seeds: int = 1  # the talk shows one run per setting; book scale trains several, reports medians
     model: str = "transformer"  # spec §6.4: 1 layer, d_model 128, 4 heads, d_mlp 512, no LayerNorm
     lr: float = 1e-3  # spec §6.4
     beta2: float = 0.98  # spec §6.4: betas (0.9, 0.98)
@@ -278,7 +367,7 @@ class ModularConfig(ConfigRepr):
         BinaryOpTask("modular_addition", self.p)
         check_fraction("train_fraction", self.train_fraction)
         check_choice("model", self.model, ("transformer", "embed_mlp"))
-        for name in ("steps", "eval_every"):
+        for name in ("steps", "eval_every", "n_seeds"):
             check_int(name, getattr(self, name), minimum=1)
         for name in ("lr", "free_alpha", "constrained_alpha", "large_alpha"):
             check_real(name, getattr(self, name), positive=True)
@@ -297,8 +386,12 @@ class ModularConfig(ConfigRepr):
         # where the free run ends after grokking (its final norm / initial norm); in a short exploration
         # alpha <= 0.7 did not generalize, 1.0 and 1.25 were slower and >= 1.5 failed (see Deviations).
         book = cls(p=31, train_fraction=0.7, ordered_pairs=False, data_seed=0, model="embed_mlp", lr=3e-3,
-                   constrained_alpha=1.1, steps=15_000, eval_every=10, dtype="float32")
-        return by_scale(book=book, paper=cls(), smoke=replace(book, steps=40, large_weight_decays=(1.0,)))
+                   constrained_alpha=1.1, steps=15_000, eval_every=10, dtype="float32", n_seeds=MOD_BOOK_SEEDS)
+        return by_scale(book=book, paper=cls(), smoke=replace(book, steps=40, large_weight_decays=(1.0,), n_seeds=2))
+
+    @property
+    def seeds(self) -> list[int]:
+        return _seeds(self.init_seed, self.n_seeds)
 
     def run_labels(self) -> list[str]:
         """One label per run, in the order of :func:`run_modular`'s history."""
@@ -324,13 +417,30 @@ class ModularConfig(ConfigRepr):
 
 @dataclass
 class ModularResult:
-    history: History  # runs in the order of ModularConfig.run_labels()
+    """K settings (in the order of ``ModularConfig.run_labels()``) times S seeds, seed-major in
+    ``history`` (run ``s * K + k``, :meth:`run`). ``train_steps`` / ``test_steps`` are per setting, the
+    median over seeds (-1 where half or more of the seeds never got there)."""
+
+    history: History
     labels: list[str]
-    train_steps: np.ndarray  # first step at >= level train accuracy (-1: never)
-    test_steps: np.ndarray  # first step at >= level validation accuracy (-1: never)
+    train_steps: np.ndarray  # first step at >= level train accuracy (-1: never), median over seeds
+    test_steps: np.ndarray  # first step at >= level validation accuracy (-1: never), median over seeds
     large_weight_decays: tuple[float, ...]
+    seed_train_steps: np.ndarray | None = None  # (S, K)
+    seed_test_steps: np.ndarray | None = None
 
     FREE, CONSTRAINED, FIRST_LARGE = 0, 1, 2
+
+    @property
+    def n_seeds(self) -> int:
+        return 1 if self.seed_test_steps is None else int(self.seed_test_steps.shape[0])
+
+    def run(self, k: int, seed_index: int = 0) -> int:
+        """Index into ``history`` of setting k for the seed_index-th seed."""
+        return seed_index * len(self.labels) + k
+
+    def runs_of(self, k: int) -> list[int]:
+        return [self.run(k, s) for s in range(self.n_seeds)]
 
     def speedup_over_large(self) -> float:
         """Steps to ``level`` validation of the slowest large-norm free run / those of the constrained run.
@@ -353,17 +463,22 @@ class ModularResult:
 
 
 def run_modular(cfg: ModularConfig, progress=None) -> ModularResult:
+    """Every setting of ``cfg.run_labels()`` for every seed of ``cfg.seeds``, in one batched call."""
     n_large = len(cfg.large_weight_decays)
     alphas = [cfg.free_alpha, cfg.constrained_alpha] + [cfg.large_alpha] * n_large
     wd = [cfg.weight_decay, 0.0] + list(cfg.large_weight_decays)
+    fixed = [False, True] + [False] * n_large
+    seeds, k = cfg.seeds, len(alphas)
     tc = TrainConfig(steps=cfg.steps, lr_repr=cfg.lr, lr_dec=cfg.lr, beta2=cfg.beta2, init_seed=cfg.init_seed,
                      eval_every=cfg.eval_every, dtype=cfg.dtype)
     # For the embeddings + MLP model, repro.train.train uses the hand-written backward pass and fused AdamW.
     h = train(cfg.model_config(), cfg.task_data(), tc,
-              runs={"init_scale": alphas, "repr_init_scale": alphas, "wd_repr": wd, "wd_dec": wd,
-                    "fixed_norm": [False, True] + [False] * n_large}, progress=progress, desc="modular addition")
-    return ModularResult(h, cfg.run_labels(), h.first_step("train_acc", cfg.level), h.first_step("val_acc", cfg.level),
-                         cfg.large_weight_decays)
+              runs={"init_scale": alphas * len(seeds), "repr_init_scale": alphas * len(seeds),
+                    "wd_repr": wd * len(seeds), "wd_dec": wd * len(seeds), "fixed_norm": fixed * len(seeds),
+                    "init_seed": [s for s in seeds for _ in range(k)]}, progress=progress, desc="modular addition")
+    tr = h.first_step("train_acc", cfg.level).reshape(len(seeds), k)
+    te = h.first_step("val_acc", cfg.level).reshape(len(seeds), k)
+    return ModularResult(h, cfg.run_labels(), median_steps(tr), median_steps(te), cfg.large_weight_decays, tr, te)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -384,19 +499,30 @@ def plot_landscape(result: LandscapeResult, ax=None, title: str = "", ylabel: st
 
 
 def plot_grokking(steps, curves: dict, norm=None, ax=None, title: str = "", ylabel: str = "accuracy"):
-    """Accuracy curves on a log step axis, with the weight norm on a twin axis."""
+    """Accuracy curves on a log step axis, with the weight norm on a twin axis. A curve (or the norm)
+    given as ``(S, T)`` is drawn over seeds: every seed faintly, the median thickly, quartiles shaded."""
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 3.5))
     x = np.maximum(steps, 1)
-    for label, y in curves.items():
-        ax.semilogx(x, y, label=label)
+    for i, (label, y) in enumerate(curves.items()):
+        y = np.asarray(y, dtype=float)
+        if y.ndim == 2:
+            plot_seed_band(ax, x, y, label=label, color=f"C{i}")
+        else:
+            ax.plot(x, y, label=label, color=f"C{i}")
+    ax.set_xscale("log")
     ax.set_xlabel("step")
     ax.set_ylabel(ylabel)
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(title)
     if norm is not None:
         ax2 = ax.twinx()
-        ax2.semilogx(x, norm, "k--", lw=1, label="weight norm")
+        norm = np.asarray(norm, dtype=float)
+        if norm.ndim == 2:
+            for row in norm:
+                ax2.plot(x, row, "k--", lw=0.5, alpha=0.25)
+            norm = np.median(norm, axis=0)
+        ax2.semilogx(x, norm, "k--", lw=1, label="weight norm (median)" if np.ndim(norm) == 1 else "weight norm")
         lo, hi = float(np.min(norm)), float(np.max(norm))
         if hi - lo <= 1e-3 * hi:  # a norm held fixed: autoscaling would blow up float rounding into noise
             ax2.set_ylim(0.9 * lo, 1.1 * hi)
@@ -412,9 +538,15 @@ def plot_gamma_scaling(result: GrokResult, ax=None):
         _, ax = plt.subplots(figsize=(4.5, 3.5))
     n = result.n_sweep
     g = np.asarray(result.gammas[:n])
-    ax.loglog(g, np.where(result.train_steps[:n] > 0, result.train_steps[:n], np.nan), "o-", label="train 95 %")
-    ax.loglog(g, np.where(result.test_steps[:n] > 0, result.test_steps[:n], np.nan), "s-", label="test 95 %")
+    ax.loglog(g, np.where(result.train_steps[:n] > 0, result.train_steps[:n], np.nan), "o-", color="C0",
+              label="train 95 % (median over seeds)")
+    ax.loglog(g, np.where(result.test_steps[:n] > 0, result.test_steps[:n], np.nan), "s-", color="C1",
+              label="test 95 % (median over seeds)")
     slope, intercept = result.slope()
+    if result.seed_test_steps is not None and result.seed_test_steps.shape[0] > 1:  # every seed faintly
+        for row_tr, row_te in zip(result.seed_train_steps[:, :n], result.seed_test_steps[:, :n]):
+            ax.loglog(g, np.where(row_tr > 0, row_tr, np.nan), "o", color="C0", alpha=0.25, ms=3)
+            ax.loglog(g, np.where(row_te > 0, row_te, np.nan), "s", color="C1", alpha=0.25, ms=3)
     ax.loglog(g, np.exp(intercept) * g**slope, "k:", label=f"fit: slope {slope:.1f}")
     ax.set_xlabel(r"weight decay $\gamma$")
     ax.set_ylabel("steps")
@@ -429,14 +561,17 @@ def plot_modular(result: ModularResult, title_prefix: str = ""):
     validation accuracy of each large-norm run (one colour per weight decay) and of the fixed-norm run."""
     h = result.history
     fig, axes = plt.subplots(1, 3, figsize=(16, 3.8))
-    for r, ax in ((result.FREE, axes[0]), (result.CONSTRAINED, axes[1])):
+    for k, ax in ((result.FREE, axes[0]), (result.CONSTRAINED, axes[1])):
+        r = result.runs_of(k)
         plot_grokking(h.steps, {"train": h["train_acc"][r], "validation": h["val_acc"][r]}, norm=h["weight_norm"][r],
-                      ax=ax, title=f"{title_prefix}{result.labels[r]}")
+                      ax=ax, title=f"{title_prefix}{result.labels[k]}")
     ax = axes[2]
     x = np.maximum(h.steps, 1)
-    ax.semilogx(x, h["val_acc"][result.CONSTRAINED], "k-", lw=2, label=result.labels[result.CONSTRAINED])
-    for r in range(result.FIRST_LARGE, len(result.labels)):
-        ax.semilogx(x, h["val_acc"][r], label=result.labels[r])
+    plot_seed_band(ax, x, h["val_acc"][result.runs_of(result.CONSTRAINED)], label=result.labels[result.CONSTRAINED],
+                   color="k", every_seed=False)
+    for k in range(result.FIRST_LARGE, len(result.labels)):
+        plot_seed_band(ax, x, h["val_acc"][result.runs_of(k)], label=result.labels[k], color=f"C{k}", every_seed=False)
+    ax.set_xscale("log")
     ax.set_xlabel("step")
     ax.set_ylabel("validation accuracy")
     ax.set_ylim(-0.02, 1.02)
