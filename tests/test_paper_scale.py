@@ -29,6 +29,10 @@ def test_shrink_cuts_lengths_only():
     nested = ps.shrink(WhyGrokConfig(), 2)
     assert nested.class_steps == 2 and nested.regression.steps == 2 and nested.transformer.steps == 2
     assert nested.grok_p == WhyGrokConfig().grok_p
+    from repro.liu_transformer_images import TransformerGrokConfig
+
+    few = ps.shrink(TransformerGrokConfig(), 2, max_seeds=2)
+    assert few.n_seeds == 2 and few.d_model == TransformerGrokConfig().d_model
     with pytest.raises(ValueError, match="config dataclass"):
         ps.shrink(IntroConfig, 2)
 
@@ -38,7 +42,7 @@ def test_paper_scale_dry_run(exp):
     with ps.paper_scale_env():
         paper_cfg = exp.build()
         assert exp.paper_steps(paper_cfg) >= 1000  # the real config, not a book-scale one
-        run = ps.dry_run(exp, steps=2)
+        run = ps.dry_run(exp, steps=2, max_seeds=2)  # every paper shape; fewer copies of the batch axis
     assert run.result is not None and run.seconds >= 0
 
 

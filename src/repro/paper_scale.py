@@ -40,24 +40,43 @@ H100_FLOPS = 25e12  # sustained FLOP/s assumed for the estimate (see the module 
 H100_STEP_FLOOR_S = 1e-3  # launch-bound floor per step
 
 
-def shrink(cfg, steps: int):
+# Evaluation-sample sizes capped in every dry run (not training shapes): Mohamadi et al.'s eNTK on 20,000
+# triples needs a 20,000 x P Jacobian per run (about 22 GB for Fig. 2's four runs in float64), which a GPU
+# holds but a 24 GB CPU machine does not. It is computed every 10^4 steps, so the projected cost per
+# step does not depend on it.
+EVAL_CAPS = {"ntk_points": 1000}
+SEED_FIELDS = ("seeds",)  # per-run tuples (init_seeds, data_seeds) stay: they must match other per-run fields
+
+
+def shrink(cfg, steps: int, max_seeds: int | None = None):
     """A copy of a (possibly nested) config dataclass with every training length cut to ``steps``:
     fields named ``steps`` or ``*_steps`` become ``steps``, positive ``*_every`` and ``gap`` fields become 1,
-    and a ``device`` field becomes ``"auto"`` (a paper config may name CUDA). Shapes are untouched."""
+    and a ``device`` field naming CUDA becomes ``"cpu"`` unless CUDA is present. With ``max_seeds``, the
+    seed axis (``n_seeds``, ``n_nets`` and the ``seeds`` tuples) is cut to that many: the runs of a batch are
+    independent copies, so fewer of them still exercise every paper shape. Evaluation samples listed in
+    :data:`EVAL_CAPS` are capped. Model and data shapes are untouched."""
     if not dataclasses.is_dataclass(cfg) or isinstance(cfg, type):
         raise ValueError(f"shrink: cfg must be a config dataclass instance, got {type(cfg).__name__}.")
     changes = {}
     for f in dataclasses.fields(cfg):
         value = getattr(cfg, f.name)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            changes[f.name] = shrink(value, steps)
+            changes[f.name] = shrink(value, steps, max_seeds)
+        elif max_seeds is not None and f.name in ("n_seeds", "n_nets") and isinstance(value, int) and value > max_seeds:
+            changes[f.name] = max_seeds
+        elif max_seeds is not None and f.name in SEED_FIELDS and isinstance(value, tuple) and len(value) > max_seeds:
+            changes[f.name] = value[:max_seeds]
+        elif f.name in EVAL_CAPS and isinstance(value, int) and value > EVAL_CAPS[f.name]:
+            changes[f.name] = EVAL_CAPS[f.name]
         elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
             if f.name == "steps" or f.name.endswith("_steps"):
                 changes[f.name] = steps
             elif (f.name.endswith("_every") or f.name in ("eval_every", "gap")) and value > 0:
                 changes[f.name] = 1
         elif f.name == "device" and value == "cuda":
-            changes[f.name] = "auto"
+            import torch
+
+            changes[f.name] = "cuda" if torch.cuda.is_available() else "cpu"
     return dataclasses.replace(cfg, **changes)
 
 
@@ -190,8 +209,9 @@ class DryRun:
     result: Any
 
 
-def dry_run(exp: PaperExperiment, steps: int = 2, *, count_flops: bool = False) -> DryRun:
-    """Run ``exp`` at paper shapes for ``steps`` training steps (call inside :func:`paper_scale_env`).
+def dry_run(exp: PaperExperiment, steps: int = 2, *, count_flops: bool = False, max_seeds: int | None = None) -> DryRun:
+    """Run ``exp`` at paper shapes for ``steps`` training steps (call inside :func:`paper_scale_env`);
+    ``max_seeds`` cuts the seed axis (see :func:`shrink`; the projection keeps every seed).
 
     ``count_flops``: count the matrix-product FLOPs with ``FlopCounterMode``. Its dispatch mode sees only
     the calling thread, so the run is then made single-threaded (the trainer's worker threads would
@@ -200,7 +220,7 @@ def dry_run(exp: PaperExperiment, steps: int = 2, *, count_flops: bool = False) 
     import torch
     from torch.utils.flop_counter import FlopCounterMode
 
-    cfg = shrink(exp.build(), steps)
+    cfg = shrink(exp.build(), steps, max_seeds)
     threads = torch.get_num_threads()
     counter = FlopCounterMode(display=False) if count_flops else contextlib.nullcontext()
     if count_flops:
