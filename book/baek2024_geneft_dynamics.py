@@ -157,19 +157,20 @@ print(f"the same fit on each seed alone: slope {describe_seeds(fit.seed_slopes, 
 for rel, b in fit.intercepts.items():
     print(f"{LABELS[rel]:>13}: intercept {approx(b, INTERCEPT_RES)}")
 spread = max(fit.intercepts.values()) - min(fit.intercepts.values())
+SPREAD_RES = 0.5  # the spread: half the claim's 1-decade bound (finer grids flip with one boundary cell)
 sigma_from_minus1 = abs(fit.slope + 1) / fit.slope_err
 rows, cols = np.meshgrid(cfg5.row_values, cfg5.lr_dec, indexing="ij")
 # generalizing runs (all tasks and seeds) whose product eta_enc * eta_dec exceeds the paper's 1e-7
 violations = sum(int((fig5_result.generalized(r) & (rows * cols > 1e-7)).sum()) for r in cfg5.relations)
 generalizing = sum(int(fig5_result.generalized(r).sum()) for r in cfg5.relations)
 print(f"distance from the paper's slope -1: {approx(sigma_from_minus1, SIGMA_RES)} standard errors (to 10)")
-print(f"intercept spread across tasks: {approx(spread, INTERCEPT_RES)} decades")
+print(f"intercept spread across tasks: {approx(spread, SPREAD_RES)} decades")
 print(f"share of generalizing runs (all tasks and seeds) with eta_enc * eta_dec > 1e-7: "
       f"{approx(violations / max(generalizing, 1), 0.1)}")
 glue("slope", approx(fit.slope, SLOPE_RES), display=False)
 glue("seed_slopes", describe_seeds(fit.seed_slopes, SEED_SLOPE_RES), display=False)
 glue("sigma_m1", approx(sigma_from_minus1, SIGMA_RES), display=False)
-glue("spread", approx(spread, INTERCEPT_RES), display=False)
+glue("spread", approx(spread, SPREAD_RES), display=False)
 glue("n_seeds", f"{n_seeds}", display=False)
 
 # %% [markdown]
@@ -209,7 +210,8 @@ for rel, on in onsets.items():
 # chapter's CPU budget): the boundary fit pools their clean columns, and each value is shown at a
 # resolution coarser than the change one flipped cell makes and no finer than the seed spread printed
 # above (0.1 for the pooled slope, 0.2 for a single seed's slope, a half grid step of 0.25 decades for
-# intercepts, 0.5 decades for the Fig. 6 onsets).
+# intercepts, 0.5 decades, half the claim's bound, for their spread across tasks and for the Fig. 6
+# onsets).
 #
 # 1. **$C$ is conserved** (Eq. 10): relative drift along the integrated trajectories ≤ $10^{-6}$
 #    (the integrator's tolerance is $10^{-10}$), and the end points match Eq. 10's fixed points
@@ -243,7 +245,7 @@ claims.check("Fig. 5 boundary slope: distance from the paper's -1 in standard er
              comparison=">=", source="§5 and Fig. 5 caption: 'slope -1' (this check asserts the contradiction)",
              resolution=SIGMA_RES)
 claims.check("Fig. 5 intercept spread across tasks (decades)", spread, 1.0, comparison="<=",
-             source="§5: 'the phase boundary appears approximately at the same intercept'", resolution=INTERCEPT_RES)
+             source="§5: 'the phase boundary appears approximately at the same intercept'", resolution=SPREAD_RES)
 # Fig. 6 (boundary independent of weight decay): with one seed this was a passing check (spread <= 0.5
 # decades); over three seeds it does not hold, so it is a measured statement in the deviations below.
 finite = [x for m in median_onsets.values() for x in m if np.isfinite(x)]

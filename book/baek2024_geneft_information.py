@@ -215,13 +215,16 @@ glue("fig_depth", fig4, display=False)
 # ```
 
 # %%
-# medians over seeds, shown to 0.05: one seed's run that lands elsewhere moves a median by less
+# The table: medians over seeds shown to 0.1. Of its 48 entries, some medians sit close to a 0.05 grid
+# line, and one seed landing elsewhere (a last-bit change of a kernel) then moves the printed value; the
+# claims below use the exact medians and show them at 0.05.
+TABLE_RES = 0.1
 test = np.median(depth.test_acc, axis=2)
 train = np.median(depth.train_acc, axis=2)
 print("median over seeds, depths " + ", ".join(str(d) for d in depth_cfg.depths))
 for i, rel in enumerate(depth_cfg.relations):
-    print(f"{LABELS[rel]:>13}: test " + " ".join(approx(x, SEED_RES) for x in test[i]) + " | train "
-          + " ".join(approx(x, SEED_RES) for x in train[i]))
+    print(f"{LABELS[rel]:>13}: test " + " ".join(approx(x, TABLE_RES) for x in test[i]) + " | train "
+          + " ".join(approx(x, TABLE_RES) for x in train[i]))
 
 # %% [markdown]
 # ## Paper versus ours
@@ -291,7 +294,7 @@ claims.check("lowest median test accuracy over depths, greater-than", test[i].mi
 glue("gt_low", approx(test[i].min(), SEED_RES), display=False)
 glue("gt_low_depth", f"{depth_cfg.depths[k_low]}", display=False)
 glue("gt_low_train", approx(train[i, k_low], SEED_RES), display=False)
-glue("gt_low_seeds", describe_seeds(depth.test_acc[i, k_low], SEED_RES), display=False)
+glue("gt_low_seeds", describe_seeds(depth.test_acc[i, k_low], TABLE_RES), display=False)
 for key, (rel, a) in {"gap_mod3": ("mod3", 0), "gap_mod3_bias": ("mod3", bias_arch), "gap_gt": ("greater_than", 0),
                       "gap_gt_bias": ("greater_than", bias_arch), "gap_mod3_d1": ("mod3", d1_arch),
                       "gap_gt_d1": ("greater_than", d1_arch)}.items():
