@@ -253,14 +253,37 @@ class Projection:
         return per_step * self.paper_steps / 3600
 
 
-def project(exp: PaperExperiment, short: int = 2, long: int = 6) -> Projection:
-    """Cost per step from two dry runs (``long - short`` steps apart), times the paper's steps."""
-    paper_steps = exp.paper_steps(exp.build())
-    a, b = dry_run(exp, short), dry_run(exp, long)
-    per_step = max(b.seconds - a.seconds, 0.0) / (long - short)
-    fa, fb = dry_run(exp, short, count_flops=True), dry_run(exp, long, count_flops=True)
-    flops = max(fb.flops - fa.flops, 0.0) / (long - short)
-    return Projection(exp, paper_steps, per_step, flops, max(a.seconds - short * per_step, 0.0))
+def seed_factor(full, small) -> float:
+    """How many times more runs ``full`` trains than ``small`` (its :func:`shrink` with ``max_seeds``):
+    the product over seed-axis fields of their ratios. Runs are independent copies in one batch, so a
+    step's cost scales with their number."""
+    factor = 1.0
+    for f in dataclasses.fields(full):
+        a, b = getattr(full, f.name), getattr(small, f.name)
+        if dataclasses.is_dataclass(a) and not isinstance(a, type):
+            factor *= seed_factor(a, b)
+        elif f.name in ("n_seeds", "n_nets") and isinstance(a, int):
+            factor *= a / b
+        elif f.name in SEED_FIELDS and isinstance(a, tuple) and len(b):
+            factor *= len(a) / len(b)
+    return factor
+
+
+def project(exp: PaperExperiment, short: int = 2, long: int = 6, max_seeds: int | None = 4) -> Projection:
+    """Cost per step from two dry runs (``long - short`` steps apart), times the paper's steps.
+
+    With ``max_seeds``, the dry runs train at most that many seeds (or networks) and the per-step cost is
+    scaled up by :func:`seed_factor`: the full seed axis of some paper runs (100 transformers, 250
+    Langevin networks) does not fit a laptop's memory even for one step."""
+    full = exp.build()
+    paper_steps = exp.paper_steps(full)
+    factor = seed_factor(full, shrink(full, 1, max_seeds)) if max_seeds else 1.0
+    a, b = dry_run(exp, short, max_seeds=max_seeds), dry_run(exp, long, max_seeds=max_seeds)
+    per_step = factor * max(b.seconds - a.seconds, 0.0) / (long - short)
+    fa = dry_run(exp, short, count_flops=True, max_seeds=max_seeds)
+    fb = dry_run(exp, long, count_flops=True, max_seeds=max_seeds)
+    flops = factor * max(fb.flops - fa.flops, 0.0) / (long - short)
+    return Projection(exp, paper_steps, per_step, flops, max(a.seconds - short * per_step / factor, 0.0))
 
 
 def _hours(h: float) -> str:
@@ -286,6 +309,8 @@ def main(argv=None) -> int:
     parser.add_argument("--chapter", help="only this chapter's experiments")
     parser.add_argument("--steps", type=int, nargs=2, default=(2, 6), metavar=("SHORT", "LONG"),
                         help="the two dry-run lengths whose difference gives the cost of a step (default 2 6)")
+    parser.add_argument("--max-seeds", type=int, default=4,
+                        help="seeds (networks) per dry run; the cost is scaled to the paper's count (default 4)")
     args = parser.parse_args(argv)
     if not 1 <= args.steps[0] < args.steps[1]:
         parser.error(f"--steps {args.steps[0]} {args.steps[1]}: need 1 <= SHORT < LONG")
@@ -296,7 +321,7 @@ def main(argv=None) -> int:
         projections = []
         for k, exp in enumerate(exps, 1):
             print(f"[{k}/{len(exps)}] {exp.chapter}: {exp.name}", file=sys.stderr, flush=True)
-            projections.append(project(exp, *args.steps))
+            projections.append(project(exp, *args.steps, max_seeds=args.max_seeds))
     print(f"Projected paper-scale cost (CPU: core-hours measured on this machine, {torch.get_num_threads()} threads, "
           f"torch {torch.__version__}; H100: estimated from the FLOP count, see repro.paper_scale)\n")
     print(projection_table(projections))
