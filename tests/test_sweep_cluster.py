@@ -65,7 +65,7 @@ def test_distributed_sweep_equals_in_process_and_stores_every_chunk(cluster, tmp
 
 
 def test_killed_worker_and_resume_on_a_laptop(tmp_path):
-    data, cfg = _data(), _cfg(3000)  # chunks long enough to kill a worker in the middle
+    data, cfg = _data(), _cfg(1000)  # chunks long enough to kill a worker in the middle
     reference = sweep(MODEL, data, cfg, AXES, chunk_size=1, progress=False)
     store = ResultsStore(tmp_path)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
