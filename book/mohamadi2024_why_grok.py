@@ -59,6 +59,7 @@ from myst_nb import glue
 from repro import mohamadi2024 as mw
 from repro.claims import ClaimBook
 from repro.plotting import use_style
+from repro.portable import approx, seed_median
 from repro.scale import current_scale
 from repro.theory import mohamadi2024 as th
 
@@ -66,12 +67,19 @@ use_style()
 claims = ClaimBook("mohamadi2024_why_grok")
 cfg = mw.WhyGrokConfig.for_scale()
 print(f"scale: {current_scale()}")
-print(f"classification: grok_p = {cfg.grok_p}, sample_ps = {cfg.sample_ps}, {cfg.class_steps} normalized GD steps")
+print(f"classification: grok_p = {cfg.grok_p}, sample_ps = {cfg.sample_ps}, {cfg.class_steps} normalized GD steps, "
+      f"seeds {cfg.seeds}")
 tc = cfg.transformer
 print(f"transformer: p = {tc.p}, n = {tc.n_train}, d_model = {tc.d_model}, d_mlp = {tc.d_mlp}, "
-      f"{tc.steps} {'AdamW' if tc.optimizer == 'adamw' else 'GD'} steps at lr {tc.lr:g}")
+      f"{tc.steps} {'AdamW' if tc.optimizer == 'adamw' else 'GD'} steps at lr {tc.lr:g}, seeds {cfg.transformer_seeds}")
 print(f"regression: p = {cfg.regression.p}, h = {cfg.regression.width}, n = {cfg.regression.n_train}, "
-      f"{cfg.regression.steps} GD steps, alphas = {cfg.regression.init_scales}")
+      f"{cfg.regression.steps} GD steps, alphas = {cfg.regression.init_scales}, seeds {cfg.regression.seeds}")
+
+
+def count(flags) -> str:
+    """'k of S seeds': how many seeds satisfy a statement (a count is portable where a trajectory is not)."""
+    flags = np.asarray(flags, dtype=bool)
+    return f"{int(flags.sum())} of {flags.size} seeds"
 
 # %% [markdown]
 # ## The configuration
@@ -197,55 +205,71 @@ claims.check("kernel regression: min relative test loss over p and fractions ≤
 # $\exp(\log P - \max\log P)$ on the wrong classes. This equals the true gradient up to a positive factor,
 # which normalization removes. We record the first-logit eNTK $\hat\Theta_t$ on the training pairs, the
 # kernel of Fig. 1 (left).
+#
+# Normalized GD is chaotic: a change in the last bit of the init, or of a CPU's vector kernels, moves the
+# step at which the last training pair flips by about a hundred steps. Every setting therefore runs with
+# three seeds (each its own init and training split, as more runs of the same batch), and the chapter
+# reports how many seeds satisfy each statement and medians over seeds, never one trajectory's numbers.
 
 # %%
 results = {p: mw.train_classification(cfg.classification_config(p)) for p in sorted(set(cfg.sample_ps) | {cfg.grok_p})}
 main = results[cfg.grok_p]
 mc = main.config
-fit = mw.fit_step(main)  # first step with 100 % training accuracy, run 0 (α = 1, c = 2)
-before = float(main.ntk_at(fit)[0])  # ‖Θ̂_fit − Θ̂_0‖_F
-# ‖Θ̂_T − Θ̂_fit‖_F ≥ ‖Θ̂_T − Θ̂_0‖_F − ‖Θ̂_fit − Θ̂_0‖_F (triangle inequality): a lower bound on the change after fitting
-after = float(main.ntk_change[0, -1]) - before
-gen = main.first_step("test", 0.99)
-# Normalized GD is chaotic at the level of single steps: a 1e-15 change of the init moves the step at
-# which the last training pair flips by ~100 steps. We therefore print only statements with wide margins;
-# the figures show the curves themselves.
-print(f"p = {mc.p}, h = {mc.width}, {mc.steps} steps:")
-for r in range(mc.n_runs):
-    print(f"  c = {mc.n_coeffs[r]:.1f} (n = {mc.train_sizes()[r]}), alpha = {mc.init_scales[r]:.1f}: "
-          f"train set fitted: {main.train_acc[r, -1] == 1.0}, final test accuracy >= 0.99: {main.test_acc[r, -1] >= 0.99}"
-          f", <= 0.1: {main.test_acc[r, -1] <= 0.1}")
-print(f"run alpha = 1, c = 2: fitted before test accuracy reached 99 %: {0 < fit < gen[0]}")
-print(f"eNTK change after fitting >= 10x the change up to fitting: {after / before >= 10}")
-print(f"eNTK change up to fitting >= 100 x ‖Θ̂_0‖_F: {before >= 100 * main.ntk_norm0[0]}")
-glue("ntk_norm0", f"{main.ntk_norm0[0]:.0f}", display=False)
+runs = main.runs_of(2.0, 1.0)  # α = 1, c = 2: one run per seed, the eNTK recorded
+fits = main.first_step("train", 1.0)[runs]  # first step with 100 % training accuracy
+gens = main.first_step("test", 0.99)[runs]
+# ‖Θ̂_fit − Θ̂_0‖_F, and ‖Θ̂_T − Θ̂_fit‖_F ≥ ‖Θ̂_T − Θ̂_0‖_F − ‖Θ̂_fit − Θ̂_0‖_F (a lower bound, triangle inequality)
+before, after = np.array([main.ntk_ratio(r) for r in runs]).T
+fit_idx = [max(int(np.searchsorted(main.ntk_steps, f, side="right")) - 1, 0) for f in fits]
+dist_fit = main.ntk_distance[runs, fit_idx]  # 1 − cos(Θ̂_fit, Θ̂_0)
+dist_end = main.ntk_distance[runs, -1]
+print(f"p = {mc.p}, h = {mc.width}, {mc.steps} steps, {len(cfg.seeds)} seeds per setting:")
+for c_, a_ in dict.fromkeys(zip(mc.n_coeffs, mc.init_scales)):
+    rows = main.runs_of(c_, a_)
+    print(f"  c = {c_:.1f} (n = {th.classification_train_size(mc.p, c_)}), alpha = {a_:.1f}: train set fitted: "
+          f"{count(main.train_acc[rows, -1] == 1.0)}; final test accuracy >= 0.99: {count(main.test_acc[rows, -1] >= 0.99)}"
+          f", <= 0.1: {count(main.test_acc[rows, -1] <= 0.1)}")
+print(f"alpha = 1, c = 2: fitted before test accuracy reached 99 %: {count((fits > 0) & (fits < np.where(gens < 0, np.inf, gens)))}")
+print(f"eNTK change after fitting >= 10x the change up to fitting: {count(after / before >= 10)}")
+print(f"eNTK change up to fitting >= 100 x ‖Θ̂_0‖_F: {count(before >= 100 * main.ntk_norm0[runs])}")
+print(f"scale-free distance 1 − cos(Θ̂_t, Θ̂_0) in [0.02, 0.5] at fitting: {count((dist_fit >= 0.02) & (dist_fit <= 0.5))}; "
+      f"at the end at most twice its value at fitting: {count(dist_end <= 2 * dist_fit)}")
+glue("ntk_norm0", approx(np.median(main.ntk_norm0[runs]), digits=1), display=False)
 
 # %% [markdown]
-# The training set is fitted within a few hundred steps, and test accuracy passes 99 % some hundreds
-# of steps later (left panel of the figure below). Up to fitting, the first-logit eNTK moved a little
-# compared with what follows. After fitting it moved at least ten times more, while the test accuracy
-# climbed. This is the shape of Fig. 1 (left). The ratio is in the claims table.
+# In every seed the training set is fitted within a few hundred steps, and test accuracy passes 99 % some
+# hundreds of steps later (left panel of the figure below). Up to fitting, the first-logit eNTK moved a
+# little compared with what follows. After fitting it moved at least ten times more, while the test
+# accuracy climbed. This is the shape of Fig. 1 (left). The claims table checks it over seeds.
 #
 # Now the kernel side of the comparison, *on the same split*: the pNTK at the same init (the $\sum_c
 # f_c/\sqrt p$ kernel of ref. [32], shared by all outputs), with the initial network as prior mean,
 # regressed on the one-hot targets of the very training pairs the network above learned from.
 
 # %%
-kernel_acc, kernel_loss = mw.kernel_classifier_on_split(main, run=0)
-print(f"pNTK kernel classifier on the same {mc.train_sizes()[0]} training pairs: test accuracy {kernel_acc:.2f} "
-      f"(chance {1 / mc.p:.2f}), test loss / zero predictor's {kernel_loss:.1f}")
-print(f"trained network on the same split: test accuracy >= 0.99: {main.test_acc[0, -1] >= 0.99}")
-glue("kernel_acc", f"{kernel_acc:.2f}", display=False)
+kernel = np.array([mw.kernel_classifier_on_split(main, run=r) for r in runs])  # (seeds, 2): accuracy, loss
+kernel_acc, kernel_loss = np.median(kernel, axis=0)
+trained_acc = main.test_acc[runs, -1]
+# The kernel predictor is not trained (float64 linear algebra at init): its accuracy is a count of test pairs.
+print(f"pNTK kernel classifier on the same {mc.train_sizes()[0]} training pairs ({len(runs)} splits): median test "
+      f"accuracy {approx(kernel_acc, 0.01)} (max {approx(kernel[:, 0].max(), 0.01)}; chance {1 / mc.p:.2f}), "
+      f"test loss / zero predictor's {approx(kernel_loss, digits=2)} (median)")
+print(f"trained network on the same splits: test accuracy >= 0.99: {count(trained_acc >= 0.99)}")
+glue("kernel_acc", approx(kernel_acc, 0.01), display=False)
 glue("chance", f"{1 / mc.p:.2f}", display=False)
-glue("kernel_loss", f"{kernel_loss:.1f}", display=False)
-claims.check(f"pNTK kernel classifier test accuracy (p = {mc.p}, n = 2p^(5/3)) vs chance 1/p", kernel_acc, 1 / mc.p,
-             comparison="<=", source="Thm 4.3 (ℓ2 bound; spec §K.9 measured accuracy below chance)")
-claims.check(f"trained network test accuracy on the same split (p = {mc.p})", main.test_acc[0, -1], 0.99,
-             comparison=">=", source="Fig. 1 / Fig. 4: trained networks generalize (issue: ≥ 99 %)")
-# The ratio itself varies by tens of percent with last-bit changes of the init (chaotic normalized GD), so the
-# claim records its order of magnitude: floor(log10(ratio)) >= 1 is exactly "ratio >= 10".
-claims.check("eNTK change after fitting / up to fitting: floor(log10 ratio)", math.floor(math.log10(after / before)),
-             1, comparison=">=", source="Fig. 1 left: negligible before fitting, then changes drastically (issue: ≥ 10×)")
+glue("kernel_loss", approx(kernel_loss, digits=2), display=False)
+claims.check(f"pNTK kernel classifier test accuracy (p = {mc.p}, n = 2p^(5/3)) vs chance 1/p, median of {len(runs)} splits",
+             kernel_acc, 1 / mc.p, comparison="<=", resolution=0.01,
+             source="Thm 4.3 (ℓ2 bound; spec §K.9 measured accuracy below chance)")
+# Trained accuracies are shown at 0.01: the claim's threshold is 0.99, and every seed ends at 1.00 or close.
+claims.check(f"trained network test accuracy on the same splits (p = {mc.p}), median of {len(runs)} seeds",
+             np.median(trained_acc), 0.99, comparison=">=", resolution=0.01,
+             source="Fig. 1 / Fig. 4: trained networks generalize (issue: ≥ 99 %)")
+# The ratio itself varies by factors of several between seeds (and between CPUs: chaotic normalized GD), so
+# the claim counts the seeds in which it exceeds 10; it allows one seed in three to fall short.
+claims.check("eNTK change after fitting ≥ 10× the change up to fitting: fraction of seeds", np.mean(after / before >= 10),
+             0.6, comparison=">=", resolution=0.2,
+             source="Fig. 1 left: negligible before fitting, then changes drastically (issue: ≥ 10×)")
 
 # %% [markdown]
 # The kernel predictor scores {glue:text}`kernel_acc` test accuracy, against a chance level of
@@ -256,17 +280,19 @@ claims.check("eNTK change after fitting / up to fitting: floor(log10 ratio)", ma
 # $\ell_\infty$ margin. We train at $n = c\,p^{5/3}$ for $c \in \{0.5, 1, 2\}$ and every $p$ of the config.
 
 # %%
-print("final test accuracy (alpha = 1)")
+print(f"final test accuracy (alpha = 1), seeds with >= 0.99 / with <= 0.1, of {len(cfg.seeds)}")
 for p, res in sorted(results.items()):
-    rows_ = [r for r in range(res.config.n_runs) if res.config.init_scales[r] == 1.0]
-    print(f"  p = {p:3d}: " + ", ".join(f"c = {res.config.n_coeffs[r]:.1f} (n = {res.config.train_sizes()[r]}, "
-                                        f"{100 * res.config.train_sizes()[r] / p ** 2:.0f} % of pairs): "
-                                        f"{'>= 0.99' if res.test_acc[r, -1] >= 0.99 else ('<= 0.1' if res.test_acc[r, -1] <= 0.1 else 'between')}"
-                                        for r in rows_))
-at_two = {p: res.test_acc[[r for r in range(res.config.n_runs)
-                           if res.config.n_coeffs[r] == 2.0 and res.config.init_scales[r] == 1.0][0], -1]
-          for p, res in results.items()}
-claims.check("min test accuracy over p at n = 2p^(5/3)", min(at_two.values()), 0.99, comparison=">=",
+    coeffs = sorted({c_ for c_, a_ in zip(res.config.n_coeffs, res.config.init_scales) if a_ == 1.0})
+    parts = []
+    for c_ in coeffs:
+        final = res.test_acc[res.runs_of(c_, 1.0), -1]
+        n_ = th.classification_train_size(p, c_)
+        parts.append(f"c = {c_:.1f} (n = {n_}, {100 * n_ / p ** 2:.0f} % of pairs): "
+                     f"{int(np.sum(final >= 0.99))} / {int(np.sum(final <= 0.1))}")
+    print(f"  p = {p:3d}: " + ", ".join(parts))
+at_two = {p: np.median(res.test_acc[res.runs_of(2.0, 1.0), -1]) for p, res in results.items()}
+claims.check(f"min over p of the median test accuracy ({len(cfg.seeds)} seeds) at n = 2p^(5/3)", min(at_two.values()),
+             0.99, comparison=">=", resolution=0.01,
              source="Thm 4.5 / Fig. 1 right / Fig. 4 (issue: generalizes for every p tested)")
 fig_class = mw.plot_classification(results, cfg)
 glue("fig_class", fig_class, display=False)
@@ -285,8 +311,8 @@ glue("fig_class", fig_class, display=False)
 # Two points need care. The raw Frobenius change is dominated by the growth of $\|\theta\|$: normalized
 # GD moves a distance of 10 every step. $\|\hat\Theta_0\|_F$ is only {glue:text}`ntk_norm0`, so in
 # relative terms the kernel has already left its initial value when the training set is fitted. The
-# scale-free distance $1 - \cos(\hat\Theta_t, \hat\Theta_0)$ (not plotted; `main.ntk_distance`) is of order 0.1
-# at fitting and does not grow afterwards. Second, at book scale a smaller $\alpha$ does not shrink the
+# scale-free distance $1 - \cos(\hat\Theta_t, \hat\Theta_0)$ (not plotted; `main.ntk_distance`) is already
+# between 0.02 and 0.5 at fitting and at most doubles afterwards (the seed counts printed above). Second, at book scale a smaller $\alpha$ does not shrink the
 # train–test gap (left panel): all $\alpha$ generalize within a few hundred steps of each other. With a
 # fixed step length of 10 the initial scale is forgotten within the first steps. We could not check the
 # paper's $\alpha$ effect, which it shows for regression at $p = 47$ (Fig. 2) and for classification at
@@ -315,53 +341,66 @@ glue("fig_class", fig_class, display=False)
 # therefore also track the accuracy on the test pairs whose mirror is unseen too.
 
 # %%
-tf = mw.run_transformer(cfg.transformer)
-tfit = tf.first_step("train", 1.0)  # first evaluation step with 100 % training accuracy
-kf = tf.index(tfit)
-ntk_before = float(tf.kernel_change()[kf])  # ‖K_fit − K_0‖_F
-ntk_after = tf.kernel_change(tfit)[kf:]  # ‖K_t − K_fit‖_F for t ≥ fit (exact, no triangle inequality)
-gen90 = tf.first_step("test", 0.9)
-# The step at which the test accuracy climbs is sensitive to rounding (see Deviations), so we print only
-# statements with wide margins; the figure shows the curves.
-print(f"p = {tf.config.p}: training set fitted within 100 steps: {0 < tfit <= 100}")
-print(f"  at that step: test accuracy >= 0.5 (the mirrored pairs): {tf.test_acc[kf] >= 0.5}; accuracy on the "
-      f"{tf.n_unmirrored} pairs whose mirror is unseen too <= 0.1: {tf.unmirrored_acc[kf] <= 0.1}")
-print(f"  test accuracy reaches 90 % at least 500 steps after fitting: {gen90 - tfit >= 500}")
-print(f"  final train and test accuracy >= 0.99: {min(tf.train_acc[-1], tf.test_acc[-1]) >= 0.99}")
-print(f"eNTK change up to fitting >= 10 x ‖K_0‖_F: {ntk_before >= 10 * tf.ntk_norm0}")
+tfs = mw.run_transformer_seeds(cfg.transformer, cfg.transformer_seeds)  # one train() call, seeds as runs
+tfit = np.array([t.first_step("train", 1.0) for t in tfs])  # first evaluation step with 100 % training accuracy
+kf = [t.index(f) for t, f in zip(tfs, tfit)]
+ntk_before = np.array([t.kernel_change()[k] for t, k in zip(tfs, kf)])  # ‖K_fit − K_0‖_F
+ntk_after = np.array([t.kernel_change(f)[k:].max() for t, f, k in zip(tfs, tfit, kf)])  # max_t≥fit ‖K_t − K_fit‖_F
+norm0 = np.array([t.ntk_norm0 for t in tfs])
+gen90 = np.array([t.first_step("test", 0.9) for t in tfs])
+gen90 = np.where(gen90 < 0, np.inf, gen90)
+test_at_fit = np.array([t.test_acc[k] for t, k in zip(tfs, kf)])
+unmirrored_at_fit = np.array([t.unmirrored_acc[k] for t, k in zip(tfs, kf)])
+final_train, final_test = np.array([t.train_acc[-1] for t in tfs]), np.array([t.test_acc[-1] for t in tfs])
+dist_fit = np.array([t.kernel_distance()[k] for t, k in zip(tfs, kf)])
+dist_end = np.array([t.kernel_distance()[-1] for t in tfs])
+# The step at which the test accuracy climbs is sensitive to rounding (see Deviations): we count the seeds
+# that satisfy statements with wide margins; the figure shows the curves of every seed.
+print(f"p = {tfs[0].config.p}, {len(tfs)} seeds: training set fitted within 100 steps: {count((tfit > 0) & (tfit <= 100))}")
+print(f"  at that step: test accuracy >= 0.5 (the mirrored pairs): {count(test_at_fit >= 0.5)}; accuracy on the "
+      f"{tfs[0].n_unmirrored} pairs whose mirror is unseen too <= 0.1: {count(unmirrored_at_fit <= 0.1)}")
+print(f"  test accuracy reaches 90 % at least 500 steps after fitting: {count(gen90 - tfit >= 500)}")
+print(f"  final train and test accuracy >= 0.99: {count(np.minimum(final_train, final_test) >= 0.99)}")
+print(f"eNTK change up to fitting >= 10 x ‖K_0‖_F: {count(ntk_before >= 10 * norm0)}")
 print(f"eNTK change after fitting, ‖K_t − K_fit‖_F, >= 10 x the change up to fitting (Fig. 5's pattern): "
-      f"{ntk_after.max() >= 10 * ntk_before}")
-print(f"eNTK change after fitting below the change up to fitting at every later step: {ntk_after.max() < ntk_before}")
-fig_tf = mw.plot_transformer(tf)
+      f"{count(ntk_after >= 10 * ntk_before)}")
+print(f"eNTK change after fitting below the change up to fitting at every later step: {count(ntk_after < ntk_before)}")
+print(f"scale-free distance 1 − cos(K_t, K_0) in [0.1, 0.5] at fitting: {count((dist_fit >= 0.1) & (dist_fit <= 0.5))}; "
+      f"larger at the end: {count(dist_end > dist_fit)}")
+fig_tf = mw.plot_transformer(tfs)
 glue("fig_transformer", fig_tf, display=False)
-claims.check("transformer (book: AdamW): final train accuracy", tf.train_acc[-1], 0.99, comparison=">=",
-             source="Fig. 5: the training set is fitted")
-claims.check("transformer: accuracy on test pairs with unseen mirror, when the train set is fitted",
-             tf.unmirrored_acc[kf], 0.1, comparison="<=",
+# Medians over seeds, shown at 0.01 (accuracies near 1 against thresholds 0.99 and 0.9) and at 0.05 for the
+# unmirrored accuracy at fitting (a few percent per seed, against a threshold of 0.1).
+claims.check(f"transformer (book: AdamW): final train accuracy, median of {len(tfs)} seeds", np.median(final_train),
+             0.99, comparison=">=", resolution=0.01, source="Fig. 5: the training set is fitted")
+claims.check(f"transformer: accuracy on test pairs with unseen mirror, when the train set is fitted, median of {len(tfs)} seeds",
+             np.median(unmirrored_at_fit), 0.1, comparison="<=", resolution=0.05,
              source="Fig. 5: test accuracy rises after train accuracy (our threshold ≤ 0.1)")
-claims.check("transformer: final test accuracy", tf.test_acc[-1], 0.9, comparison=">=",
+claims.check(f"transformer: final test accuracy, median of {len(tfs)} seeds", np.median(final_test), 0.9,
+             comparison=">=", resolution=0.01,
              source="Fig. 5: the transformer generalizes eventually (our threshold ≥ 0.9)")
 
 # %% [markdown]
 # ```{glue:figure} fig_transformer
 # :name: fig-mohamadi-transformer
-# The one-layer transformer at book scale (AdamW; the paper uses GD). Left: train (dashed) and test
-# (solid) accuracy, and the accuracy on test pairs whose mirror is unseen too (dotted). The training set
-# is fitted within the first hundred steps (dashed vertical line), and the test accuracy reaches 100 %
-# about a thousand steps later. Middle: the test loss falls only long after the training loss. Right:
-# the first-logit eNTK's change $\|K_t - K_0\|_F$ (log axis, red) and the scale-free distance
-# $1 - \cos(K_t, K_0)$ (grey, right axis). Unlike in Fig. 5, almost all of the raw change happens while
-# the training set is being fitted.
+# The one-layer transformer at book scale (AdamW; the paper uses GD), every seed faintly, the median
+# thick and the range shaded. Left: train and test accuracy, and the accuracy on test pairs whose mirror
+# is unseen too. The training set is fitted within the first hundred steps (dashed vertical line: the
+# median step), and the test accuracy reaches 100 % hundreds of steps later. Middle: the test loss falls
+# only long after the training loss. Right: the first-logit eNTK's change $\|K_t - K_0\|_F$ (log axis,
+# red) and the median scale-free distance $1 - \cos(K_t, K_0)$ (grey, right axis). Unlike in Fig. 5,
+# almost all of the raw change happens while the training set is being fitted.
 # ```
 #
 # The grokking half of Fig. 5 is there. When the training set is fitted, the network answers the mirrored
 # test pairs and none of the others. It learns modular addition hundreds of steps later, with the training
 # accuracy at 100 % all along.
 #
-# The kernel half is not. Under AdamW the first-logit eNTK moves by about a hundred times $\|K_0\|_F$
-# *while* the training set is fitted; afterwards it moves less than that (right panel). The scale-free
-# distance is about 0.3 at fitting and grows to about 0.5 while the test accuracy climbs, so the kernel's
-# *shape* does keep changing after fitting, but no more than it did during fitting. Adam moves every
+# The kernel half is not. Under AdamW the first-logit eNTK moves by more than ten times $\|K_0\|_F$
+# *while* the training set is fitted; afterwards it moves less than that (right panel and the seed counts
+# above). The scale-free distance is already between 0.1 and 0.5 at fitting and grows further while the
+# test accuracy climbs, so the kernel's *shape* does keep changing after fitting, but no more than it did
+# during fitting. Adam moves every
 # coordinate by about its learning rate per step, whatever the gradient's size, so it does not train in
 # the kernel regime. This run therefore cannot test the paper's claim, which is about GD. The claims table
 # checks the accuracy pattern only; the eNTK ratio of Section 4 has no transformer counterpart here.
@@ -376,26 +415,29 @@ claims.check("transformer: final test accuracy", tf.test_acc[-1], 0.9, compariso
 
 # %%
 reg = mw.train_regression(cfg.regression)
-# GD at learning rate 1 sits near the edge of stability; print statements with wide margins only.
-for r, alpha in enumerate(cfg.regression.init_scales):
-    print(f"alpha = {alpha:.2f}: train loss/p < 0.1: {reg.train_loss[r, -1] < 0.1}; test loss above the zero "
-          f"predictor's: {reg.test_loss[r, -1] > 1}; ‖θ‖∞ decreasing at the end: {reg.linf[r, -1] < reg.linf[r, -10]}")
+# GD at learning rate 1 sits near the edge of stability: we count the seeds that satisfy statements with
+# wide margins.
+for alpha in cfg.regression.init_scales:
+    r = [i for i, a in enumerate(cfg.regression.run_scales) if a == alpha]
+    print(f"alpha = {alpha:.2f}: train loss/p < 0.1: {count(reg.train_loss[r, -1] < 0.1)}; test loss above the zero "
+          f"predictor's: {count(reg.test_loss[r, -1] > 1)}; ‖θ‖∞ decreasing at the end: "
+          f"{count(reg.linf[r, -1] < reg.linf[r, -10])}")
 fig_reg = mw.plot_regression(reg)
 glue("fig_reg", fig_reg, display=False)
 
 # %% [markdown]
 # ```{glue:figure} fig_reg
 # :name: fig-mohamadi-reg
-# Regression with GD at book scale. Left: training loss (dashed) falls by orders of magnitude, while
-# test loss (solid) rises above the zero predictor's: the network memorizes. Right: $\|\theta\|_\infty$
-# (solid) rises as the training set is fitted and then decays slowly under the $\lambda = 10^{-4}$
-# penalty. The kernel distance (dotted) moves away from 0 during fitting.
+# Regression with GD at book scale (medians over seeds; bands: range). Left: training loss (dashed) falls
+# by orders of magnitude, while test loss (solid) rises above the zero predictor's: the network memorizes.
+# Right: $\|\theta\|_\infty$ (solid) rises as the training set is fitted and then decays slowly under the
+# $\lambda = 10^{-4}$ penalty. The kernel distance (dotted) moves away from 0 during fitting.
 # ```
 #
 # After 3 000 steps every run has driven its training loss far below the zero predictor's (the smallest
 # $\alpha$ is the slowest), while its test loss is above the zero predictor's. That is memorization, not yet grokking. The $\ell_\infty$
 # penalty shrinks $\|\theta\|_\infty$ by at most $\lambda\eta = 10^{-4}$ per step. Reaching the construction's
-# norm level (about 1) from about 3 takes on the order of $10^4$ to $10^5$ steps, which is the paper's
+# norm level (about 1) from where fitting leaves it (right panel) takes on the order of $10^4$ to $10^5$ steps, which is the paper's
 # budget. We make no claim on regression grokking.
 #
 # ## Paper vs. ours
@@ -433,10 +475,10 @@ print(claims.table())
 #   transformer's eNTK is that of the first logit, as in Fig. 1 (left), on 128 random pairs. The pairs are
 #   ordered, as in the paper ($N = p^2$). Because most test pairs have their mirror in the training set, we
 #   also report accuracy on the pairs whose mirror is unseen too; those are the ones that need modular
-#   addition. AdamW here is sensitive to rounding: the test accuracy reaches 90 % at step 825 in float64,
-#   at step 875 in float32 on one thread and at step 850 on two, and between 675 and 1 250 steps across three
-#   seeds. The book scale therefore trains in float64, which gave bit-identical runs on one and two threads,
-#   and the chapter prints only statements with wide margins. The paper scale keeps float32.
+#   addition. AdamW here is sensitive to rounding: in float32 the step at which the test accuracy reaches
+#   90 % moves by tens of steps between one and two threads, and it moves by hundreds between seeds (left
+#   panel of the figure). The book scale therefore trains in float64, which gave bit-identical runs on one
+#   and two threads, runs three seeds, and prints seed counts and medians only. The paper scale keeps float32.
 # * **The $\lambda = 10^{-20}$ penalty under normalized GD.** Weighing the penalty's subgradient
 #   exactly against the true cross-entropy gradient makes it dominate once the gradient falls below
 #   $10^{-20}$, which takes a few hundred steps. From then on each normalized step only flips the arg-max
@@ -455,6 +497,11 @@ print(claims.table())
 # * **Tolerances.** The construction is exact up to float64 rounding ($\sim 10^{-14}$), and the claims use the
 #   issue's $10^{-9}$. The rank test counts eigenvalues above $10^{-10}\lambda_{\max}$. Where there is a gap
 #   between singular and invertible kernels, $\lambda_{\min}/\lambda_{\max}$ jumps from below $10^{-15}$ to
-#   above $10^{-6}$. The other claims are the issue's inequalities, checked on one seed: at book scale
-#   the margins are wide. The kernel losses are at least 1.05, the trained accuracies 1.00, and the eNTK
-#   ratio is far above 10.
+#   above $10^{-6}$. The kernel losses (at least {glue:text}`kernel_min` times the zero predictor's) come
+#   from float64 linear algebra at init, without training. The other claims are the issue's inequalities,
+#   checked on medians or seed counts over three seeds (three inits and training splits for the two-layer
+#   networks, three inits for the transformer; five exceeded the chapter's 4-minute budget), because single trained runs are chaotic: a change in the
+#   last bit of a CPU's vector kernel moves their fitting steps and final ratios. Trained accuracies are
+#   shown at a resolution of 0.01 (their thresholds are 0.99 and 0.9 and every median lies near 1), the
+#   unmirrored accuracy at 0.05 (threshold 0.1); the eNTK-ratio claim counts the seeds in which the ratio
+#   exceeds 10, as the ratio itself varies between seeds by factors of several.

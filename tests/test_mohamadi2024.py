@@ -188,6 +188,52 @@ def test_regression_training_smoke():
     assert res.test_loss[0, 0] == pytest.approx(1.0, abs=0.05)  # tiny init ≈ the zero predictor
 
 
+def test_regression_seeds_are_runs():
+    one = mw.train_regression(mw.RegressionConfig(p=5, init_scales=(0.5,), steps=10, eval_every=5, ntk_points=30,
+                                                  ntk_every=5, init_seed=1))
+    cfg = mw.RegressionConfig(p=5, init_scales=(0.5, 0.25), init_seeds=(0, 1), steps=10, eval_every=5, ntk_points=30,
+                              ntk_every=5)
+    assert cfg.run_scales == (0.5, 0.5, 0.25, 0.25) and cfg.run_seeds == (0, 1, 0, 1)
+    res = mw.train_regression(cfg)
+    assert res.train_loss.shape == (4, 3)
+    # run 1 (α = 0.5, seed 1) of the batch is the lone run with init_seed 1
+    assert np.allclose(res.train_loss[1], one.train_loss[0], rtol=1e-10)
+    with pytest.raises(ValueError, match="init_seeds"):
+        mw.RegressionConfig(init_seeds=(0, 0))
+
+
+def test_classification_seeds_and_ntk_runs():
+    cfg = mw.WhyGrokConfig(grok_p=11, sample_ps=(11,), n_coeffs=(1.0, 2.0), init_scales=(1.0, 0.3), class_steps=3,
+                           class_eval_every=1, ntk_every=1, seeds=(0, 1))
+    c = cfg.classification_config(11)
+    # seed-major: (c, α) = (2, 1), (2, 0.3), (1, 1) for seed 0, then for seed 1
+    assert c.n_coeffs == (2.0, 2.0, 1.0) * 2 and c.init_scales == (1.0, 0.3, 1.0) * 2
+    assert c.init_seeds == c.data_seeds == (0, 0, 0, 1, 1, 1)
+    assert c.ntk_runs == (0, 3)
+    res = mw.train_classification(c)
+    assert res.runs_of(2.0, 1.0) == [0, 3] and res.runs_of(1.0, 1.0) == [2, 5]
+    assert np.isfinite(res.ntk_change[[0, 3]]).all() and np.isnan(res.ntk_change[[1, 2, 4, 5]]).all()
+    assert np.isfinite(res.ntk_norm0[[0, 3]]).all() and np.isnan(res.ntk_norm0[1])
+    before, after = res.ntk_ratio(0)
+    assert before >= 0 and np.isfinite(after)
+    with pytest.raises(ValueError, match="seeds"):
+        mw.WhyGrokConfig(seeds=())
+    with pytest.raises(ValueError, match="ntk_runs"):
+        mw.ClassificationConfig(p=5, n_coeffs=(1.0,), ntk_runs=(1,))
+
+
+def test_transformer_seeds_are_runs_of_one_call(monkeypatch):
+    monkeypatch.setenv("REPRO_SCALE", "smoke")
+    cfg = mw.TransformerGrokConfig.for_scale()
+    both = mw.run_transformer_seeds(cfg, (0, 1), progress=False)
+    alone = mw.run_transformer(cfg, progress=False)  # init_seed 0
+    assert [r.config.init_seed for r in both] == [0, 1]
+    assert np.array_equal(both[0].kernels, alone.kernels) and np.array_equal(both[0].test_acc, alone.test_acc)
+    assert not np.array_equal(both[0].kernels, both[1].kernels)
+    fig = mw.plot_transformer(both)
+    assert len(fig.axes) >= 3
+
+
 def test_configs_reject_bad_input():
     with pytest.raises(ValueError, match="p"):
         mw.ClassificationConfig(p=12)

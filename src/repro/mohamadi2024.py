@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
+from .plotting import plot_seed_band
 from .portable import ConfigRepr
 from .models import TransformerConfig, build_model
 from .relations import single_thread
@@ -110,6 +111,7 @@ class ClassificationConfig(ConfigRepr):
     # flips the arg-max entry by ±η and training stalls (spec §K.4 pitfalls 1-2; measured in the chapter).
     exact_regularizer: bool = False
     ntk_every: int = 0  # record the first-logit eNTK on each run's training pairs every k steps (0: never)
+    ntk_runs: tuple[int, ...] | None = None  # the runs whose eNTK is recorded (None: every run; others: NaN)
 
     def __post_init__(self):
         check_prime("p", self.p)
@@ -131,6 +133,10 @@ class ClassificationConfig(ConfigRepr):
         check_int("steps", self.steps, minimum=1)
         check_int("eval_every", self.eval_every, minimum=1)
         check_int("ntk_every", self.ntk_every, minimum=0)
+        for r in self.ntk_runs or ():
+            check_int("ntk_runs", r, minimum=0)
+            if r >= R:
+                raise ValueError(f"ntk_runs={self.ntk_runs!r} is not allowed: there are {R} runs.")
         check_choice("exact_regularizer", self.exact_regularizer, (True, False))
 
     @property
@@ -176,6 +182,18 @@ class ClassificationResult:
         hit = acc >= threshold
         return np.where(hit.any(1), self.steps[hit.argmax(1)], -1)
 
+    def runs_of(self, n_coeff: float, init_scale: float) -> list[int]:
+        """Indices of the runs at n = ``n_coeff``·p^(5/3) and α = ``init_scale`` (one per seed)."""
+        c = self.config
+        return [r for r in range(c.n_runs) if c.n_coeffs[r] == n_coeff and c.init_scales[r] == init_scale]
+
+    def ntk_ratio(self, run: int) -> tuple[float, float]:
+        """(‖Θ̂_fit − Θ̂_0‖_F, a lower bound on ‖Θ̂_T − Θ̂_fit‖_F) of run ``run``, fit = the first step with 100 %
+        training accuracy: ‖Θ̂_T − Θ̂_fit‖_F ≥ ‖Θ̂_T − Θ̂_0‖_F − ‖Θ̂_fit − Θ̂_0‖_F (triangle inequality)."""
+        fit = int(self.first_step("train", 1.0)[run])
+        before = float(self.ntk_at(fit)[run])
+        return before, float(self.ntk_change[run, -1]) - before
+
     def ntk_at(self, step: int) -> np.ndarray:
         """‖Θ̂_t − Θ̂_0‖_F at the last recorded eNTK step ≤ ``step`` (R,)."""
         k = max(int(np.searchsorted(self.ntk_steps, step, side="right")) - 1, 0)
@@ -191,8 +209,8 @@ def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
     W, V = init_runs(p, cfg.width, cfg.init_seeds, cfg.init_scales)
     onehot_a = torch.nn.functional.one_hot(a, p).double()  # (p^2, p): scatter matrices of the first layer
     onehot_b = torch.nn.functional.one_hot(b, p).double()
-    rows = [r for r in range(cfg.n_runs)]
-    train_idx = [torch.nonzero(masks[r]).squeeze(1) for r in rows]
+    rows = list(range(cfg.n_runs)) if cfg.ntk_runs is None else sorted(set(cfg.ntk_runs))
+    train_idx = {r: torch.nonzero(masks[r]).squeeze(1) for r in rows}
 
     def first_logit_ntk():
         return [th.entk_logit_kernel(W[r], V[r], a[train_idx[r]], b[train_idx[r]]) for r in rows]
@@ -235,13 +253,19 @@ def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
 
     stack = lambda k: torch.stack(log[k], 1).numpy()
     K = len(ntk_log["step"])
+
+    def per_run(values, k):  # (k, len(rows)) -> (R, k), NaN for runs without an eNTK
+        out = np.full((cfg.n_runs, k), np.nan)
+        if rows and k:
+            out[rows] = np.array(values, dtype=float).reshape(k, len(rows)).T
+        return out
+
     return ClassificationResult(
         config=cfg, steps=np.array(log["step"]), train_acc=stack("train_acc"), test_acc=stack("test_acc"),
         train_loss=stack("train_loss"), linf=stack("linf"), margin=stack("margin"),
         ntk_steps=np.array(ntk_log["step"], dtype=int),
-        ntk_change=np.array(ntk_log["change"]).T.reshape(cfg.n_runs, K),
-        ntk_distance=np.array(ntk_log["distance"]).T.reshape(cfg.n_runs, K),
-        ntk_norm0=np.array([float(torch.linalg.norm(k)) for k in K0]) if K0 else np.full(cfg.n_runs, np.nan),
+        ntk_change=per_run(ntk_log["change"], K), ntk_distance=per_run(ntk_log["distance"], K),
+        ntk_norm0=per_run([float(torch.linalg.norm(k)) for k in K0], 1)[:, 0] if K0 else np.full(cfg.n_runs, np.nan),
         masks=masks.numpy(), final_W=W.numpy(), final_V=V.numpy())
 
 
@@ -258,6 +282,9 @@ class RegressionConfig(ConfigRepr):
     n_exponent: float = 2.25  # App. A.1: n = 2·p^2.25
     init_scales: tuple[float, ...] = (1.0, 0.5, 0.25, 0.1)  # Fig. 2 α values unstated; spec §K.8 proposal
     init_seed: int = 0
+    # Several init seeds per α (runs α-major: α_0 with every seed, then α_1, ...); () runs init_seed only.
+    # GD at lr 1 sits near the edge of stability, so single runs are chaotic (our choice; Fig. 2: one run each).
+    init_seeds: tuple[int, ...] = ()
     data_seed: int = 0
     lr: float = 1.0  # App. A.1: GD lr 1
     linf_reg: float = 1e-4  # App. A.1: λ = 1e-4
@@ -278,6 +305,10 @@ class RegressionConfig(ConfigRepr):
             raise ValueError("init_scales is empty: it must list at least one init scale α.")
         for a in self.init_scales:
             check_real("init_scales", a, positive=True)
+        if len(set(self.init_seeds)) != len(self.init_seeds):
+            raise ValueError(f"init_seeds={self.init_seeds!r} is not allowed: each seed at most once.")
+        for s in self.init_seeds:
+            check_int("init_seeds", s, minimum=0)
         check_real("lr", self.lr, positive=True)
         check_real("linf_reg", self.linf_reg, nonnegative=True)
         for name in ("steps", "eval_every", "ntk_points", "ntk_every"):
@@ -291,6 +322,19 @@ class RegressionConfig(ConfigRepr):
     @property
     def n_train(self) -> int:
         return int(2 * self.p ** self.n_exponent)
+
+    @property
+    def seeds(self) -> tuple[int, ...]:
+        return self.init_seeds or (self.init_seed,)
+
+    @property
+    def run_scales(self) -> tuple[float, ...]:
+        """α of every run (R = len(init_scales)·len(seeds), α-major)."""
+        return tuple(a for a in self.init_scales for _ in self.seeds)
+
+    @property
+    def run_seeds(self) -> tuple[int, ...]:
+        return tuple(s for _ in self.init_scales for s in self.seeds)
 
     def split(self) -> tuple[np.ndarray, np.ndarray]:
         """(train triples (n, 3), boolean train mask over all p^3 triples)."""
@@ -328,8 +372,8 @@ def train_regression(cfg: RegressionConfig) -> RegressionResult:
     train_x, mask = cfg.split()
     train_x = torch.as_tensor(train_x, device=dev)
     y_train = th.regression_targets(train_x.cpu(), p).to(dev)
-    R = len(cfg.init_scales)
-    W, V = init_runs(p, cfg.width, [cfg.init_seed] * R, cfg.init_scales)
+    R = len(cfg.run_scales)
+    W, V = init_runs(p, cfg.width, cfg.run_seeds, cfg.run_scales)
     W, V = W.to(dev).requires_grad_(True), V.to(dev).requires_grad_(True)
     a, b = (torch.as_tensor(v, device=dev) for v in th.all_pairs(p))
     target_all = p * torch.nn.functional.one_hot((a + b) % p, p).double()  # (p^2, p): y over all triples
@@ -528,6 +572,15 @@ def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None) ->
     The eNTK is :func:`repro.theory.mohamadi2024.empirical_ntk` of the chosen scalar output (first logit or
     pNTK) on ``ntk_points`` pairs drawn once with ``ntk_seed`` from all p^2 pairs.
     """
+    return run_transformer_seeds(cfg, (cfg.init_seed,), progress=progress)[0]
+
+
+def run_transformer_seeds(cfg: TransformerGrokConfig, seeds, progress: bool | None = None) -> list[TransformerResult]:
+    """:func:`run_transformer` for several init seeds (one result each), trained as the runs of ONE
+    :func:`repro.train.train` call (``runs={"init_seed": seeds}``): same training split and eNTK pairs."""
+    seeds = [int(s) for s in seeds]
+    if not seeds:
+        raise ValueError("seeds is empty: give at least one init seed.")
     p = cfg.p
     data = cfg.task_data()
     model = build_model(cfg.model_config())
@@ -544,25 +597,29 @@ def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None) ->
         return model.forward({k: v[None] for k, v in params.items()}, x)[0]
 
     def record(step, views):
-        params = {k: v[0].detach() for k, v in views.items()}
-        device = next(iter(params.values())).device
-        K = th.empirical_ntk(one_run, params, ntk_x.to(device), output=cfg.ntk_output)
-        fresh = torch.tensor(float("nan"), dtype=torch.float64)
-        if len(fresh_x):
-            with torch.no_grad():
-                fresh = (one_run(params, fresh_x.to(device)).argmax(-1) == fresh_y.to(device)).double().mean()
-        return {"ntk": K[None], "unmirrored_acc": fresh[None].to(device)}
+        R = next(iter(views.values())).shape[0]
+        ntk, fresh = [], []
+        for r in range(R):
+            params = {k: v[r].detach() for k, v in views.items()}
+            device = next(iter(params.values())).device
+            ntk.append(th.empirical_ntk(one_run, params, ntk_x.to(device), output=cfg.ntk_output))
+            acc = torch.tensor(float("nan"), dtype=torch.float64, device=device)
+            if len(fresh_x):
+                with torch.no_grad():
+                    acc = (one_run(params, fresh_x.to(device)).argmax(-1) == fresh_y.to(device)).double().mean()
+            fresh.append(acc)
+        return {"ntk": torch.stack(ntk), "unmirrored_acc": torch.stack(fresh)}
 
     # One thread on the CPU: these are small ops, and on a shared 2-core machine two threads mostly wait for
     # each other (the book run took 54 s on one thread and 780 s on two under load; same bits either way).
     threads = contextlib.nullcontext() if cfg.train_config().torch_device.type != "cpu" else single_thread()
     with threads:
-        h = train(cfg.model_config(), data, cfg.train_config(), callback=record, progress=progress,
-                  desc="transformer (Fig. 5)")
-    return TransformerResult(
-        config=cfg, steps=h.steps, train_acc=h["train_acc"][0], test_acc=h["val_acc"][0],
-        unmirrored_acc=h["unmirrored_acc"][0], train_loss=h["train_loss"][0], test_loss=h["val_loss"][0],
-        kernels=h["ntk"][0], n_unmirrored=len(fresh_x))
+        h = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, callback=record,
+                  progress=progress, desc="transformer (Fig. 5)")
+    return [TransformerResult(
+        config=replace(cfg, init_seed=s), steps=h.steps, train_acc=h["train_acc"][r], test_acc=h["val_acc"][r],
+        unmirrored_acc=h["unmirrored_acc"][r], train_loss=h["train_loss"][r], test_loss=h["val_loss"][r],
+        kernels=h["ntk"][r], n_unmirrored=len(fresh_x)) for r, s in enumerate(seeds)]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -588,9 +645,14 @@ class WhyGrokConfig(ConfigRepr):
     class_steps: int = 100_000  # App. A.2: up to 10^5 normalized GD steps
     class_eval_every: int = 500
     ntk_every: int = 500
-    seed: int = 0  # init and data seed of every run
+    seed: int = 0  # seed of the untrained experiments (eNTK rank, kernel regression) and the regression runs
+    # Trained networks are chaotic (a last-bit change of a kernel moves a run by hundreds of steps), so every
+    # classification run is repeated for each of these init-and-data seeds, as more runs of the same batch
+    # (the chapter reports medians and counts over them). The paper reports single runs.
+    seeds: tuple[int, ...] = (0,)
     regression: RegressionConfig = RegressionConfig()
     transformer: TransformerGrokConfig = TransformerGrokConfig()  # Fig. 5 (its own for_scale())
+    transformer_seeds: tuple[int, ...] = (0,)  # init seeds of the transformer, one train() call (our choice)
 
     def __post_init__(self):
         for p in self.construction_ps:
@@ -609,35 +671,44 @@ class WhyGrokConfig(ConfigRepr):
             raise ValueError(f"rank_n={self.rank_n} is not allowed: it must be at most rank_p^3 = {self.rank_p ** 3}.")
         for name in ("class_steps", "class_eval_every", "ntk_every", "kernel_width_factor"):
             check_int(name, getattr(self, name), minimum=1)
+        if not self.seeds or len(set(self.seeds)) != len(self.seeds):
+            raise ValueError(f"seeds={self.seeds!r} is not allowed: give at least one seed, each once.")
+        for s in self.seeds:
+            check_int("seeds", s, minimum=0)
 
     @classmethod
     def for_scale(cls) -> "WhyGrokConfig":
         """Paper: the defaults (GPU). Book: small p and 10^3 steps, ~1-2 min on 2 CPU cores. Smoke: seconds."""
         book = cls(kernel_ps=(7, 11), grok_p=23, sample_ps=(13, 17, 23), class_steps=1000, class_eval_every=25,
-                   ntk_every=25,
-                   regression=RegressionConfig(p=11, init_scales=(0.5, 0.25, 0.1), steps=3000, eval_every=50,
-                                               ntk_points=1000, ntk_every=250),
-                   transformer=TransformerGrokConfig.for_scale())
+                   ntk_every=25, seeds=(0, 1, 2),
+                   regression=RegressionConfig(p=11, init_scales=(0.5, 0.25, 0.1), init_seeds=(0, 1, 2),
+                                               steps=3000, eval_every=50, ntk_points=1000, ntk_every=250),
+                   transformer=TransformerGrokConfig.for_scale(), transformer_seeds=(0, 1, 2))
         smoke = replace(book, construction_ps=(3, 4, 5), rank_widths=(20, 22), kernel_ps=(5,), kernel_fractions=(0.3,),
-                        rank_p=5, rank_n=100, grok_p=7, sample_ps=(7,), class_steps=50, class_eval_every=10,
-                        ntk_every=10, regression=replace(book.regression, p=5, steps=50, eval_every=10,
-                                                         ntk_points=50, ntk_every=10))
+                        rank_p=5, rank_n=100, grok_p=7, sample_ps=(7,), class_steps=50, class_eval_every=10, seeds=(0, 1),
+                        ntk_every=10, transformer_seeds=(0, 1),
+                        regression=replace(book.regression, p=5, init_seeds=(0, 1), steps=50, eval_every=10,
+                                           ntk_points=50, ntk_every=10))
         return by_scale(book=book, paper=cls(), smoke=smoke)
 
     def classification_config(self, p: int) -> ClassificationConfig:
         """At ``grok_p``: the α sweep at c = 2 plus the other n coefficients at α = 1 (eNTK recorded);
-        at any other p: the n coefficients at α = 1."""
+        at any other p: the n coefficients at α = 1. Each (c, α) runs once per seed of ``seeds`` (init and
+        data seed), seed-major: run 0 is (c = 2, α = 1) of the first seed; see
+        :meth:`ClassificationResult.runs_of`."""
         coeffs = [c for c in self.n_coeffs if th.classification_train_size(p, c) < p * p]
         if p == self.grok_p:
             alphas = [1.0] + [a for a in self.init_scales if a != 1.0]
             runs = [(2.0, a) for a in alphas] + [(c, 1.0) for c in coeffs if c != 2.0]
         else:
             runs = [(c, 1.0) for c in coeffs]
-        R = len(runs)
-        return ClassificationConfig(p=p, n_coeffs=tuple(c for c, _ in runs), init_scales=tuple(a for _, a in runs),
-                                    data_seeds=(self.seed,) * R, init_seeds=(self.seed,) * R, steps=self.class_steps,
+        runs = [(c, a, s) for s in self.seeds for c, a in runs]
+        seeds = tuple(s for _, _, s in runs)
+        return ClassificationConfig(p=p, n_coeffs=tuple(c for c, _, _ in runs), init_scales=tuple(a for _, a, _ in runs),
+                                    data_seeds=seeds, init_seeds=seeds, steps=self.class_steps,
                                     eval_every=self.class_eval_every,
-                                    ntk_every=self.ntk_every if p == self.grok_p else 0)
+                                    ntk_every=self.ntk_every if p == self.grok_p else 0,
+                                    ntk_runs=tuple(r for r, (c, a, _) in enumerate(runs) if c == 2.0 and a == 1.0))
 
 
 def construction_table(ps, rs=(1,)) -> list[dict]:
@@ -731,120 +802,140 @@ def plot_kernel_regime(rank: dict, sweep: dict):
 
 
 def plot_classification(results: dict, cfg: WhyGrokConfig):
-    """(a) train (dashed) / test (solid) accuracy for each α at grok_p; (b) ‖Θ̂_t − Θ̂_0‖_F and test
-    accuracy; (c) final test accuracy against n / p^{5/3}."""
+    """(a) train (dashed, median) / test (solid: median, band and every seed) accuracy for each α at grok_p;
+    (b) ‖Θ̂_t − Θ̂_0‖_F per seed and the median test accuracy; (c) final test accuracy against n / p^{5/3}
+    (median over seeds, bars: full range)."""
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 3, figsize=(14, 3.9))
     res = results[cfg.grok_p]
     c = res.config
     x = np.maximum(res.steps, 1)
-    for r in range(c.n_runs):
-        if c.n_coeffs[r] != 2.0:
-            continue
-        line, = axes[0].plot(x, res.test_acc[r], label=f"α = {c.init_scales[r]:g} (test)")
-        axes[0].plot(x, res.train_acc[r], "--", color=line.get_color(), lw=1)
+    alphas = [a for i, a in enumerate(c.init_scales) if c.n_coeffs[i] == 2.0 and a not in c.init_scales[:i]]
+    for k, alpha in enumerate(alphas):
+        rows = res.runs_of(2.0, alpha)
+        plot_seed_band(axes[0], x, res.test_acc[rows], label=f"α = {alpha:g} (test)", color=f"C{k}", band="range")
+        axes[0].plot(x, np.median(res.train_acc[rows], axis=0), "--", color=f"C{k}", lw=1)
     axes[0].set_xscale("log")
     axes[0].set_xlabel("normalized GD step")
-    axes[0].set_ylabel("accuracy (dashed: train)")
+    axes[0].set_ylabel("accuracy (dashed: train, median)")
     axes[0].set_title(f"p = {c.p}, n = 2p^(5/3) = {c.train_sizes()[0]}")
-    axes[0].legend()
+    axes[0].legend(fontsize=7)
     ax = axes[1]
-    ax.plot(np.maximum(res.ntk_steps, 1), np.maximum(res.ntk_change[0], 1e-12), "o-", ms=3, color="C3",
-            label="‖Θ̂_t − Θ̂_0‖_F")
-    fit = fit_step(res)
-    if fit > 0:
+    main = res.runs_of(2.0, 1.0)
+    for i, r in enumerate(main):
+        ax.plot(np.maximum(res.ntk_steps, 1), np.maximum(res.ntk_change[r], 1e-12), "-", lw=1, alpha=0.6, color="C3",
+                label="‖Θ̂_t − Θ̂_0‖_F (each seed)" if i == 0 else None)
+    fits = res.first_step("train", 1.0)[main]
+    if np.all(fits > 0):
+        fit = float(np.median(fits))
         ax.axvline(fit, ls="--", color="0.4", lw=1)
-        ax.annotate("train set fitted", (fit, 0.03), xycoords=("data", "axes fraction"), rotation=90, fontsize=8,
-                    ha="right", va="bottom")
+        ax.annotate("train set fitted (median)", (fit, 0.03), xycoords=("data", "axes fraction"), rotation=90,
+                    fontsize=8, ha="right", va="bottom")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("normalized GD step")
     ax.set_ylabel("first-logit eNTK change (Frobenius)")
-    ax.set_title(f"eNTK on the training pairs (α = 1), ‖Θ̂_0‖_F = {res.ntk_norm0[0]:.0f}")
+    ax.set_title(f"eNTK on the training pairs (α = 1), ‖Θ̂_0‖_F ≈ {np.median(res.ntk_norm0[main]):.0f}")
+    ax.legend(fontsize=7, loc="upper left")
     twin = ax.twinx()
-    twin.plot(x, res.test_acc[0], color="C0", lw=1, label="test accuracy")
-    twin.set_ylabel("test accuracy", color="C0")
+    twin.plot(x, np.median(res.test_acc[main], axis=0), color="C0", lw=1, label="test accuracy (median)")
+    twin.set_ylabel("test accuracy (median over seeds)", color="C0")
     twin.grid(False)
     for p, rp in sorted(results.items()):
-        rows = [r for r in range(rp.config.n_runs) if rp.config.init_scales[r] == 1.0]
-        ratio = [rp.config.n_coeffs[r] for r in rows]
-        axes[2].plot(ratio, rp.test_acc[rows, -1], "o-", label=f"p = {p}")
+        coeffs = sorted({rp.config.n_coeffs[r] for r in range(rp.config.n_runs) if rp.config.init_scales[r] == 1.0})
+        final = [rp.test_acc[rp.runs_of(cf, 1.0), -1] for cf in coeffs]
+        med = np.array([np.median(f) for f in final])
+        err = np.array([med - [f.min() for f in final], [f.max() for f in final] - med])
+        axes[2].errorbar(coeffs, med, yerr=err, fmt="o-", capsize=3, label=f"p = {p}")
     axes[2].axhline(1 / cfg.grok_p, color="0.5", lw=1, ls=":", label=f"chance (p = {cfg.grok_p})")
     axes[2].set_xscale("log")
     axes[2].set_xlabel("n / p^(5/3)")
     axes[2].set_ylabel(f"test accuracy after {cfg.class_steps} steps")
-    axes[2].set_title("sample complexity")
-    axes[2].legend()
+    axes[2].set_title(f"sample complexity (median of {len(cfg.seeds)} seeds, bars: range)")
+    axes[2].legend(fontsize=8)
     fig.tight_layout()
     return fig
 
 
 def plot_regression(res: RegressionResult):
-    """(a) train (dashed) and test (solid) loss relative to the zero predictor per α; (b) ‖θ‖∞ and the
-    scale-free eNTK distance over training."""
+    """(a) train (dashed, median) and test (solid: median, band and every seed) loss relative to the zero
+    predictor per α; (b) median ‖θ‖∞ and the median scale-free eNTK distance over training."""
     import matplotlib.pyplot as plt
 
     c = res.config
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 3.8))
     x = np.maximum(res.steps, 1)
-    for r, alpha in enumerate(c.init_scales):
-        line, = ax1.plot(x, res.test_loss[r], label=f"α = {alpha:g} (test)")
-        ax1.plot(x, res.train_loss[r], "--", color=line.get_color(), lw=1)
-        ax2.plot(x, res.linf[r], color=line.get_color(), label=f"‖θ‖∞, α = {alpha:g}")
-        ax2.plot(np.maximum(res.ntk_steps, 1), res.ntk_distance[r], ":", marker="o", ms=3, color=line.get_color())
+    for k, alpha in enumerate(c.init_scales):
+        rows = [r for r, a in enumerate(c.run_scales) if a == alpha]
+        color = f"C{k}"
+        plot_seed_band(ax1, x, res.test_loss[rows], label=f"α = {alpha:g} (test)", color=color, band="range")
+        ax1.plot(x, np.median(res.train_loss[rows], axis=0), "--", color=color, lw=1)
+        plot_seed_band(ax2, x, res.linf[rows], label=f"‖θ‖∞, α = {alpha:g}", color=color, band="range",
+                       every_seed=False)
+        ax2.plot(np.maximum(res.ntk_steps, 1), np.median(res.ntk_distance[rows], axis=0), ":", marker="o", ms=3,
+                 color=color)
     ax1.axhline(1.0, color="k", lw=1, label="zero predictor")
     ax1.set_xscale("log")
     ax1.set_yscale("log")
     ax1.set_xlabel("GD step")
     ax1.set_ylabel("loss / zero predictor's (dashed: train)")
     ax1.set_title(f"regression, p = {c.p}, h = {c.width}, n = {c.n_train}")
-    ax1.legend(fontsize=8)
+    ax1.legend(fontsize=7)
     ax2.set_xscale("log")
     ax2.set_xlabel("GD step")
     ax2.set_ylabel("‖θ‖∞ (solid); eNTK distance (dotted)")
     ax2.set_title("ℓ∞ norm and kernel distance 1 − cos(K_t, K_0)")
-    ax2.legend(fontsize=8)
+    ax2.legend(fontsize=7)
     fig.tight_layout()
     return fig
 
 
-def plot_transformer(res: TransformerResult):
-    """Fig. 5's three panels: (a) train (dashed) and test (solid) accuracy, plus test pairs whose mirror is
+def plot_transformer(res):
+    """Fig. 5's three panels for one :class:`TransformerResult` or a list of them (one per seed; median, range
+    band and every seed faintly): (a) train (dashed) and test (solid) accuracy, plus test pairs whose mirror is
     unseen (dotted); (b) train and test cross-entropy; (c) the eNTK's change ‖K_t − K_0‖_F (log axis) and its
-    scale-free distance 1 − cos(K_t, K_0). A dashed line marks the step at which the training set is fitted."""
+    scale-free distance 1 − cos(K_t, K_0). A dashed line marks the (median) step at which the training set is
+    fitted."""
     import matplotlib.pyplot as plt
 
-    c = res.config
-    fit = res.first_step("train", 1.0)
+    results = list(res) if isinstance(res, (list, tuple)) else [res]
+    r0 = results[0]
+    c = r0.config
+    x = r0.steps
+    stack = lambda f: np.stack([f(r) for r in results])
+    fits = np.array([r.first_step("train", 1.0) for r in results])
+    fit = float(np.median(fits)) if np.all(fits > 0) else -1
     step_label = f"{'AdamW' if c.optimizer == 'adamw' else 'GD'} step"
     fig, axes = plt.subplots(1, 3, figsize=(14, 3.9))
     ax = axes[0]
-    ax.plot(res.steps, res.train_acc, "--", color="C0", label="train")
-    ax.plot(res.steps, res.test_acc, color="C1", label="test (all unseen pairs)")
-    ax.plot(res.steps, res.unmirrored_acc, ":", color="C2", label=f"test, mirror also unseen ({res.n_unmirrored} pairs)")
+    plot_seed_band(ax, x, stack(lambda r: r.train_acc), label="train", color="C0", band="range", every_seed=False)
+    plot_seed_band(ax, x, stack(lambda r: r.test_acc), label="test (all unseen pairs)", color="C1", band="range")
+    plot_seed_band(ax, x, stack(lambda r: r.unmirrored_acc), label=f"test, mirror also unseen ({r0.n_unmirrored} pairs)",
+                   color="C2", band="range")
     ax.set_xlabel(step_label)
     ax.set_ylabel("accuracy (fraction correct)")
     ax.set_title(f"p = {c.p}, n = 2p^(5/3) = {c.n_train} of {c.p ** 2} pairs")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7)
     ax = axes[1]
-    ax.plot(res.steps, res.train_loss, "--", color="C0", label="train")
-    ax.plot(res.steps, res.test_loss, color="C1", label="test")
+    plot_seed_band(ax, x, stack(lambda r: r.train_loss), label="train", color="C0", band="range")
+    plot_seed_band(ax, x, stack(lambda r: r.test_loss), label="test", color="C1", band="range")
     ax.set_yscale("log")
     ax.set_xlabel(step_label)
     ax.set_ylabel("cross-entropy (nats)")
     ax.set_title(f"d_model = {c.d_model}, {c.n_heads} heads, d_mlp = {c.d_mlp}")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7)
     ax = axes[2]
-    change = res.kernel_change()
-    ax.plot(res.steps[1:], change[1:], "o-", ms=3, color="C3", label="‖K_t − K_0‖_F")
+    plot_seed_band(ax, x[1:], stack(lambda r: r.kernel_change()[1:]), label="‖K_t − K_0‖_F", color="C3", band="range")
     ax.set_yscale("log")
     ax.set_xlabel(step_label)
     ax.set_ylabel("eNTK change (Frobenius)")
-    ax.set_title(f"{'first-logit eNTK' if c.ntk_output == 'first' else 'pNTK'} on {res.kernels.shape[1]} pairs, "
-                 f"‖K_0‖_F = {res.ntk_norm0:.0f}", fontsize=10)
+    norm0 = np.median([r.ntk_norm0 for r in results])
+    ax.set_title(f"{'first-logit eNTK' if c.ntk_output == 'first' else 'pNTK'} on {r0.kernels.shape[1]} pairs, "
+                 f"‖K_0‖_F ≈ {norm0:.0f}", fontsize=10)
     twin = ax.twinx()
-    twin.plot(res.steps, res.kernel_distance(), color="0.4", lw=1, label="1 − cos(K_t, K_0)")
+    twin.plot(x, np.median(stack(lambda r: r.kernel_distance()), axis=0), color="0.4", lw=1,
+              label="1 − cos(K_t, K_0) (median)")
     twin.set_ylabel("kernel distance 1 − cos(K_t, K_0)")
     twin.set_ylim(0, 1)
     twin.grid(False)
@@ -854,6 +945,6 @@ def plot_transformer(res: TransformerResult):
     if fit > 0:
         axes[0].annotate("train set fitted", (fit, 0.3), rotation=90, fontsize=8, ha="right", va="center")
     lines = ax.get_legend_handles_labels()[0] + twin.get_legend_handles_labels()[0]
-    ax.legend(lines, [line.get_label() for line in lines], fontsize=8, loc="lower right")
+    ax.legend(lines, [line.get_label() for line in lines], fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig
