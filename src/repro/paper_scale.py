@@ -277,7 +277,7 @@ def project(exp: PaperExperiment, short: int = 2, long: int = 6, max_seeds: int 
     Langevin networks) does not fit a laptop's memory even for one step."""
     full = exp.build()
     paper_steps = exp.paper_steps(full)
-    factor = seed_factor(full, shrink(full, 1, max_seeds)) if max_seeds else 1.0
+    factor = seed_factor(full, shrink(full, short, max_seeds)) if max_seeds else 1.0
     a, b = dry_run(exp, short, max_seeds=max_seeds), dry_run(exp, long, max_seeds=max_seeds)
     per_step = factor * max(b.seconds - a.seconds, 0.0) / (long - short)
     fa = dry_run(exp, short, count_flops=True, max_seeds=max_seeds)
