@@ -15,15 +15,22 @@
 # %% [markdown]
 # # Reproduction status
 #
-# Every claim of every chapter, as the chapter last checked it. Each chapter writes its claims to
-# `book/_claims/<chapter>.json` when it runs, and a failed claim stops the chapter. So this table
-# can only show claims that passed, unless a chapter's stored outputs were refreshed while a claim
-# failed, and nbval catches that. The comparison column says how ours is judged against the
-# paper: `± x` is an absolute tolerance, `± x %` a relative one, and `≥` or `≤` a bound.
+# What this book reproduced, paper by paper and figure by figure, in the order of the book. Each
+# chapter ends with a **Paper versus ours** section: a verdict on every figure of its paper in scope —
+# ✅ *reproduced*, 🟡 *partial*, ❌ *not reproduced*, ⏳ *not run at this scale* — with the scale it
+# was judged at and one line on why, and the claims behind each verdict. A verdict must follow from
+# its claims: a reproduced figure rests on at least one *reproduction* claim (ours against a number
+# or statement of the paper or its official code, within a tolerance) and no *deviation*; a partial
+# one on both; a figure not reproduced on at least one deviation (the paper's value beside ours, with
+# the evidence). *Checks* of internal consistency never count as reproductions. Every claim is
+# re-computed whenever its chapter runs, so under `pytest --nbval` a deviation that disappeared, or a
+# reproduction that stopped holding, fails the chapter: this page cannot go stale.
+#
+# Each chapter writes its ledger to `book/_claims/<chapter>.json`; this page reads those files.
 
 # %%
 from IPython.display import HTML
 
-from repro.status import claims_table_html
+from repro.status import scorecard_html
 
-HTML(claims_table_html("_claims"))
+HTML(scorecard_html("_claims", "_toc.yml"))

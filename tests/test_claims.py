@@ -1,33 +1,73 @@
 import json
+from pathlib import Path
 
 import pytest
 
-from repro.claims import ClaimBook, ClaimFailed, evaluate, load_all_claims
-from repro.status import claims_table_html
+from repro.claims import PAPERS, ClaimBook, ClaimFailed, evaluate, load_all_claims, verdict_problem
+from repro.status import LedgerView, book_order, scorecard_html, tally_text
+
+BOOK = Path(__file__).resolve().parents[1] / "book"
 
 
-def test_passing_claims_are_written(tmp_path):
+def test_reproductions_are_written(tmp_path):
     book = ClaimBook("ch", tmp_path)
-    book.check("a", 1.004, 1.0, tolerance=0.01, source="eq. 3")
-    book.check("b", 12.0, 10.0, comparison=">=", source="Fig. 1")
-    book.check("c", 0.5, 0.55, tolerance=0.1, comparison="rel", source="Table 2")
+    book.check("a", 1.004, 1.0, kind="reproduction", tolerance=0.01, source="eq. 3")
+    book.check("b", 12.0, 10.0, kind="check", against="book bound", comparison=">=", source="our bound")
+    book.check("c", 0.5, 0.55, kind="reproduction", against="official code", tolerance=0.1, comparison="rel",
+               source="Table 2")
     data = json.loads((tmp_path / "ch.json").read_text())
-    assert data["chapter"] == "ch"
+    assert data["chapter"] == "ch" and data["figures"] == []
     assert [c["name"] for c in data["claims"]] == ["a", "b", "c"]
-    assert all(c["passed"] for c in data["claims"])
-    assert set(data["claims"][0]) >= {"name", "ours", "paper", "tolerance", "source", "passed"}
+    assert all(c["passed"] and c["agrees"] for c in data["claims"])
+    assert [c["kind"] for c in data["claims"]] == ["reproduction", "check", "reproduction"]
+    assert set(data["claims"][0]) >= {"name", "ours", "paper", "tolerance", "source", "passed", "kind", "against",
+                                      "set_after", "evidence"}
 
 
-def test_failing_claim_raises_and_is_recorded(tmp_path):
+def test_failing_reproduction_raises_and_is_recorded(tmp_path):
     book = ClaimBook("ch", tmp_path)
     with pytest.raises(ClaimFailed, match="claim 'x' failed"):
-        book.check("x", 2.0, 1.0, tolerance=0.5, source="Fig. 2")
+        book.check("x", 2.0, 1.0, kind="reproduction", tolerance=0.5, source="Fig. 2")
     data = json.loads((tmp_path / "ch.json").read_text())
     assert data["claims"][0]["passed"] is False
     with pytest.raises(ClaimFailed):
-        book.check("y", 9.0, 10.0, comparison=">=", source="Fig. 1")
+        book.check("y", 9.0, 10.0, kind="check", against="derivation", comparison=">=", source="eq. 1")
     with pytest.raises(ClaimFailed):
-        book.check("nan", float("nan"), 1.0, tolerance=1.0, source="Fig. 1")
+        book.check("nan", float("nan"), 1.0, kind="reproduction", tolerance=1.0, source="Fig. 1")
+
+
+def test_deviation_stands_while_ours_disagrees_and_fails_when_it_disappears(tmp_path):
+    book = ClaimBook("ch", tmp_path)
+    c = book.check("slope", 0.63, -1.0, kind="deviation", tolerance=0.3, source="Fig. 5",
+                   evidence="3 inits; the boundary bends the other way")
+    assert c.passed and not c.agrees and c.outcome() == "deviates"
+    # The same deviation with ours inside the paper's tolerance: the ledger would be stale, so it raises.
+    with pytest.raises(ClaimFailed, match="deviation 'slope' disappeared"):
+        book.check("slope", -0.9, -1.0, kind="deviation", tolerance=0.3, source="Fig. 5", evidence="x")
+    # A NaN never agrees, so a deviation measured as NaN still stands (and says so through ours).
+    assert book.check("n", float("nan"), 1.0, kind="deviation", tolerance=0.1, source="s", evidence="e").passed
+
+
+def test_bad_claim_inputs(tmp_path):
+    book = ClaimBook("ch", tmp_path)
+    with pytest.raises(ValueError, match="comparison"):
+        book.check("a", 1, 1, kind="reproduction", tolerance=0.1, comparison="~", source="x")
+    with pytest.raises(ValueError, match="tolerance"):
+        book.check("a", 1, 1, kind="reproduction", source="x")
+    with pytest.raises(ValueError, match="source"):
+        book.check("a", 1, 1, kind="reproduction", tolerance=0.1, source="")
+    with pytest.raises(ValueError, match="kind"):
+        book.check("a", 1, 1, kind="vibes", tolerance=0.1, source="x")
+    with pytest.raises(TypeError):
+        book.check("a", 1, 1, tolerance=0.1, source="x")  # kind is required: every claim is classified
+    with pytest.raises(ValueError, match="against"):
+        book.check("a", 1, 1, kind="check", against="spec", tolerance=0.1, source="x")
+    with pytest.raises(ValueError, match="reproduction compares with the paper"):
+        book.check("a", 1, 1, kind="reproduction", against="book bound", tolerance=0.1, source="x")
+    with pytest.raises(ValueError, match="evidence"):
+        book.check("a", 2, 1, kind="deviation", tolerance=0.1, source="x")
+    with pytest.raises(ValueError, match="chapter"):
+        ClaimBook("a/b", tmp_path)
 
 
 @pytest.mark.parametrize("ours, paper, tol, cmp, expected", [
@@ -38,34 +78,83 @@ def test_evaluate(ours, paper, tol, cmp, expected):
     assert evaluate(ours, paper, tol, cmp) is expected
 
 
-def test_bad_claim_inputs(tmp_path):
+@pytest.mark.parametrize("verdict, kinds, ok", [
+    ("reproduced", ["reproduction", "check"], True), ("reproduced", ["check"], False),
+    ("reproduced", ["reproduction", "deviation"], False), ("partial", ["reproduction", "deviation"], True),
+    ("partial", ["reproduction"], False), ("not reproduced", ["deviation", "check"], True),
+    ("not reproduced", ["deviation", "reproduction"], False), ("not reproduced", [], False),
+    ("not run at this scale", [], True), ("not run at this scale", ["check"], True),
+    ("not run at this scale", ["deviation"], False),
+])
+def test_verdict_follows_from_claim_kinds(verdict, kinds, ok):
+    assert (verdict_problem(verdict, kinds) is None) is ok
+
+
+def test_figure_ledger(tmp_path):
     book = ClaimBook("ch", tmp_path)
-    with pytest.raises(ValueError, match="comparison"):
-        book.check("a", 1, 1, tolerance=0.1, comparison="~", source="x")
-    with pytest.raises(ValueError, match="tolerance"):
-        book.check("a", 1, 1, source="x")
-    with pytest.raises(ValueError, match="source"):
-        book.check("a", 1, 1, tolerance=0.1, source="")
-    with pytest.raises(ValueError, match="chapter"):
-        ClaimBook("a/b", tmp_path)
+    book.check("r", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="Fig. 1")
+    book.check("d", 5.0, 1.0, kind="deviation", tolerance=0.1, source="Fig. 2", evidence="e")
+    book.figure("liu2022", "Fig. 1", "reproduced", claims=["r"], why="the curve matches")
+    book.figure("liu2022", "Fig. 2", "partial", claims=["r", "d"], why="shape yes, value no")
+    book.figure("liu2022", "Fig. 8", "not run at this scale", scale="book", why="needs MNIST")
+    with pytest.raises(ValueError, match="does not follow"):
+        book.figure("liu2022", "Fig. 3", "reproduced", claims=["d"], why="x")
+    with pytest.raises(ValueError, match="not claims of chapter"):
+        book.figure("liu2022", "Fig. 3", "reproduced", claims=["nope"], why="x")
+    with pytest.raises(ValueError, match="paper"):
+        book.figure("liu2099", "Fig. 3", "reproduced", claims=["r"], why="x")
+    with pytest.raises(ValueError, match="verdict"):
+        book.figure("liu2022", "Fig. 3", "sort of", claims=["r"], why="x")
+    with pytest.raises(ValueError, match="scale"):
+        book.figure("liu2022", "Fig. 3", "reproduced", scale="huge", claims=["r"], why="x")
+    data = json.loads((tmp_path / "ch.json").read_text())
+    assert [f["figure"] for f in data["figures"]] == ["Fig. 1", "Fig. 2", "Fig. 8"]
+    assert data["figures"][1] == {"paper": "liu2022", "figure": "Fig. 2", "verdict": "partial", "scale": "book",
+                                  "claims": ["r", "d"], "why": "shape yes, value no"}
+    assert book.tally() == "1 figure reproduced, 1 partial, 1 not run at this scale"
+    view = book.ledger()
+    html = view._repr_html_()
+    assert "<table" in html and "Fig. 2" in html and "deviates" in html and "evidence" in html
+    assert "Fig. 2: partial (book)" in repr(view)
 
 
-def test_status_table_lists_every_claim(tmp_path):
-    ClaimBook("one", tmp_path).check("alpha", 1.0, 1.0, tolerance=0.1, source="eq. 1")
-    two = ClaimBook("two", tmp_path)
-    two.check("beta", 5.0, 4.0, comparison=">=", source="Fig. 3")
-    assert [c["chapter"] for c in load_all_claims(tmp_path)] == ["one", "two"]
-    html = claims_table_html(str(tmp_path))
-    assert "alpha" in html and "beta" in html and "2 of 2 claims pass" in html
+def test_tally_text():
+    f = lambda v: {"verdict": v}  # noqa: E731
+    assert tally_text([]) == "no figure judged"
+    assert tally_text([f("partial")]) == "1 figure partial"
+    assert tally_text([f("reproduced")] * 4 + [f("partial")] * 5 + [f("not reproduced")] * 2) == \
+        "4 figures reproduced, 5 partial, 2 not reproduced"
 
 
-def test_committed_claim_files_all_pass():
-    """The book's own claims files: every recorded claim passed (a failed one must not be committed)."""
-    from pathlib import Path
+def test_scorecard_groups_by_paper_in_book_order(tmp_path):
+    toc = tmp_path / "_toc.yml"
+    toc.write_text("root: intro\nparts:\n  - chapters:\n      - file: two\n      - file: one\n")
+    claims_dir = tmp_path / "_claims"
+    one = ClaimBook("one", claims_dir)
+    one.check("alpha", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="eq. 1")
+    one.figure("mohamadi2024", "Fig. 1", "reproduced", claims=["alpha"], why="w1")
+    two = ClaimBook("two", claims_dir)
+    two.check("beta", 5.0, 4.0, kind="deviation", tolerance=0.5, source="Fig. 3", evidence="e")
+    two.figure("liu2022", "Fig. 3", "not reproduced", claims=["beta"], why="w2")
+    assert book_order(toc) == ["two", "one"]
+    html = scorecard_html(claims_dir, toc)
+    assert html.index(PAPERS["liu2022"]) < html.index(PAPERS["mohamadi2024"])
+    assert 'href="two.html#paper-versus-ours"' in html and "<details>" in html
+    assert "1 reproductions, 1 registered deviations, 0 consistency checks" in html
 
-    directory = Path(__file__).resolve().parents[1] / "book" / "_claims"
-    chapters = load_all_claims(directory)
+
+def test_committed_ledger_is_consistent():
+    """The book's own claims files: every claim came out as registered, every chapter judges figures,
+    and every figure's verdict follows from the claims it names."""
+    chapters = load_all_claims(BOOK / "_claims")
     assert chapters, "book/_claims is empty"
+    toc = book_order(BOOK / "_toc.yml")
     for chapter in chapters:
+        assert chapter["chapter"] in toc, f"{chapter['chapter']}: a claims file for a chapter not in the book"
+        kinds = {c["name"]: c["kind"] for c in chapter["claims"]}
         for c in chapter["claims"]:
-            assert c["passed"], f"{chapter['chapter']}: claim {c['name']!r} is recorded as failed"
+            assert c["passed"], f"{chapter['chapter']}: claim {c['name']!r} did not come out as registered"
+        assert chapter["figures"], f"{chapter['chapter']}: no figure verdict recorded"
+        for f in chapter["figures"]:
+            assert all(n in kinds for n in f["claims"]), f"{chapter['chapter']} {f['figure']}: unknown claim"
+            assert verdict_problem(f["verdict"], [kinds[n] for n in f["claims"]]) is None, f

@@ -74,11 +74,11 @@ def test_config_repr_one_field_per_line_short_floats():
 
 def test_claim_is_stored_and_shown_at_its_resolution(tmp_path):
     book = ClaimBook("ch", tmp_path)
-    c = book.check("steps", 2673.4, 1000, comparison=">=", source="Fig. 1", resolution=100)
+    c = book.check("steps", 2673.4, 1000, kind="reproduction", comparison=">=", source="Fig. 1", resolution=100)
     assert c.ours == 2700 and c.passed and c.ours_text() == "2,700"
     assert "2,700" in book.table() and "2673" not in book.table()
-    assert repr(c) == "Claim('steps': ours 2,700, paper >= 1000; holds)"
-    d = book.check("fit", 0.912345, 0.9, comparison=">=", source="Fig. 1")
+    assert repr(c) == "Claim(reproduction 'steps': ours 2,700, paper >= 1000; as registered)"
+    d = book.check("fit", 0.912345, 0.9, kind="reproduction", comparison=">=", source="Fig. 1")
     assert d.ours == 0.912  # 3 significant digits by default
     # old claims files (no resolution) still load
     assert Claim(name="a", ours=1.0, paper=1.0, tolerance=0.1, source="s").resolution is None
