@@ -20,3 +20,7 @@ else
     echo "nbval pass 2 of 2 skipped: this CPU ($native) offers PyTorch no other kernel set"
 fi
 jupyter-book build -W --keep-going book/
+# The built book must carry its own MathJax (opened from disk without a network it still renders math).
+test -f book/_build/html/_static/mathjax/tex-chtml.js && grep -q '_static/mathjax/tex-chtml.js' book/_build/html/intro.html \
+    || { echo "the built book does not serve MathJax locally (sphinx-mathjax-offline)"; exit 1; }
+echo "book built with MathJax served locally"
