@@ -6,7 +6,7 @@ import torch
 from repro import fastgrad
 from repro.models import EmbedMLPConfig, TransformerConfig, build_model
 from repro.tasks import BinaryOpTask, Split, build_task_data
-from repro.train import FlatParams, TrainConfig, per_run_values, per_sample_loss, train
+from repro.train import FlatParams, Performance, TrainConfig, per_run_values, per_sample_loss, train
 
 
 def _setup(model_cfg, target, seed=3, runs=3):
@@ -64,7 +64,7 @@ def test_supports_only_what_it_implements():
     assert not fastgrad.supports(build_model(TransformerConfig()), "ce")
     with pytest.raises(ValueError, match="fast_grad=True is not allowed"):
         data = build_task_data(BinaryOpTask("addition", 5), Split(train_fraction=0.5, data_seed=0))
-        train(EmbedMLPConfig(n_symbols=5, activation="gelu", d_out=9), data, TrainConfig(steps=1), fast_grad=True, progress=False)
+        train(EmbedMLPConfig(n_symbols=5, activation="gelu", d_out=9), data, TrainConfig(steps=1), performance=Performance(fast_grad=True), progress=False)
 
 
 def _runs():
@@ -78,11 +78,11 @@ def test_fast_path_blocks_and_threads_do_not_change_results(optimizer):
     data = build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
     cfg = TrainConfig(steps=30, optimizer=optimizer, lr_repr=3e-3, wd_repr=0.1, dtype="float64", device="cpu", eval_every=3)
     model = EmbedMLPConfig(hidden=(16, 16))
-    reference = train(model, data, cfg, runs=_runs(), fast_grad=False, block_runs=5, workers=1, keep_final_params=True, progress=False)
+    reference = train(model, data, cfg, runs=_runs(), performance=Performance(fast_grad=False, block_runs=5, workers=1), keep_final_params=True, progress=False)
     variants = [dict(fast_grad=True, block_runs=5, workers=1), dict(fast_grad=True, block_runs=2, workers=2),
                 dict(fast_grad=False, block_runs=1, workers=2)]
     for kwargs in variants:
-        got = train(model, data, cfg, runs=_runs(), keep_final_params=True, progress=False, **kwargs)
+        got = train(model, data, cfg, runs=_runs(), keep_final_params=True, progress=False, performance=Performance(**kwargs))
         for key in ("train_loss", "val_loss", "val_acc", "weight_norm"):
             np.testing.assert_allclose(got[key], reference[key], rtol=1e-9, atol=1e-12, err_msg=f"{key} {kwargs}")
         for name, value in reference.final_params.items():
@@ -122,10 +122,10 @@ def test_embed_l1_fast_path_matches_autograd_and_is_validated():
                            target_dim=5)
     cfg = EmbedMLPConfig(n_symbols=7, d_embed=2, hidden=(9,), d_out=5, activation="tanh", combine="sum")
     tc = TrainConfig(steps=25, lr_repr=1e-2, lr_dec=1e-2, embed_l1=0.05, eval_every=5, dtype="float64", optimizer="sgd")
-    fast = train(cfg, data, tc, runs={"init_seed": [0, 1]}, fast_grad=True, progress=False, keep_final_params=True)
-    slow = train(cfg, data, tc, runs={"init_seed": [0, 1]}, fast_grad=False, progress=False, keep_final_params=True)
+    fast = train(cfg, data, tc, runs={"init_seed": [0, 1]}, performance=Performance(fast_grad=True), progress=False, keep_final_params=True)
+    slow = train(cfg, data, tc, runs={"init_seed": [0, 1]}, performance=Performance(fast_grad=False), progress=False, keep_final_params=True)
     plain = train(cfg, data, TrainConfig(**{**tc.__dict__, "embed_l1": 0.0}), runs={"init_seed": [0, 1]},
-                  fast_grad=True, progress=False, keep_final_params=True)
+                  performance=Performance(fast_grad=True), progress=False, keep_final_params=True)
     np.testing.assert_allclose(fast.final_params["embed"], slow.final_params["embed"], rtol=1e-10, atol=1e-12)
     # the penalty pulls the embeddings towards 0
     assert np.abs(fast.final_params["embed"]).mean() < np.abs(plain.final_params["embed"]).mean()
@@ -134,3 +134,12 @@ def test_embed_l1_fast_path_matches_autograd_and_is_validated():
     tcfg = TransformerConfig(d_vocab=8, n_ctx=3, d_model=8, n_heads=2, d_head=4, d_mlp=16, n_layers=1, d_vocab_out=7)
     with pytest.raises(ValueError, match="embed_l1"):
         train(tcfg, data, TrainConfig(steps=1, embed_l1=1e-3), progress=False)
+
+
+def test_performance_knobs_are_validated():
+    with pytest.raises(ValueError, match="block_runs"):
+        Performance(block_runs=0)
+    with pytest.raises(ValueError, match="workers"):
+        Performance(workers=0)
+    with pytest.raises(ValueError, match="fast_grad"):
+        Performance(fast_grad="yes")

@@ -376,6 +376,31 @@ def default_block_runs(model: BatchedModel, n_samples: int, itemsize: int, n_run
     return math.ceil(n_runs / n_blocks)
 
 
+@dataclass(frozen=True, repr=False)
+class Performance(ConfigRepr):
+    """How :func:`train` runs, never what it computes: the histories do not depend on these fields
+    (``tests/test_fastgrad.py`` trains the same runs every way and compares).
+
+    block_runs, workers: runs are independent, so on the CPU they train in blocks of ``block_runs``
+        (default: what fits in cache, :func:`default_block_runs`), ``workers`` blocks at a time on their
+        own threads (default: ``torch.get_num_threads()``, each block then single-threaded). On CUDA all
+        runs form one block.
+    fast_grad: use the hand-written backward pass of :mod:`repro.fastgrad` (default: whenever it
+        supports the model and loss; otherwise autograd). ``True`` where unsupported is an error.
+    """
+
+    block_runs: int | None = None
+    workers: int | None = None
+    fast_grad: bool | None = None
+
+    def __post_init__(self):
+        for name in ("block_runs", "workers"):
+            if getattr(self, name) is not None:
+                check_int(name, getattr(self, name), minimum=1)
+        if self.fast_grad not in (None, True, False):
+            raise ValueError(f"fast_grad={self.fast_grad!r} is not allowed: use None (automatic), True or False.")
+
+
 def train(
     model_config,
     data: TaskData,
@@ -386,33 +411,32 @@ def train(
     val_mask: torch.Tensor | None = None,
     callback: Callable[[int, dict[str, torch.Tensor]], dict[str, torch.Tensor]] | None = None,
     keep_final_params: bool = False,
+    mse_threshold: float | None = None,
+    performance: Performance | None = None,
     progress: bool | None = None,
     desc: str = "training",
-    block_runs: int | None = None,
-    workers: int | None = None,
-    fast_grad: bool | None = None,
-    mse_threshold: float | None = None,
 ) -> History:
     """Train R runs together and return their histories.
 
-    Parameters
-    ----------
-    model_config: an ``EmbedMLPConfig``, ``TransformerConfig`` or ``TwoLayerConfig``.
+    What is trained:
+
+    model_config: an ``EmbedMLPConfig``, ``TransformerConfig``, ``TwoLayerConfig`` or ``MLPConfig``.
     data: the dataset with its default split (``data.train_idx`` / ``data.val_idx``).
     cfg: shared training settings; ``runs`` overrides any of :data:`PER_RUN_FIELDS` per run.
     train_mask, val_mask: optional ``(R, N)`` boolean masks replacing the default split per run.
     callback: called at every evaluation step with the parameter views ``(R, ...)``; returns a dict of
         ``(R, ...)`` tensors recorded into ``history.extra`` (e.g. embedding snapshots, RQI).
+    keep_final_params: keep every run's final parameters in ``history.final_params``.
+    mse_threshold: for regression tasks without classes (Omnigrok's teacher-student toy), a sample
+        counts as correct when its MSE is below this value; default: ``data.accuracy``.
+
+    How it runs (never changes the result):
+
+    performance: blocks, threads and the gradient path (:class:`Performance`).
     progress: show a tqdm bar over run-steps on stderr (default: unless ``REPRO_PROGRESS=0``).
-    block_runs, workers: runs are independent, so on the CPU they train in blocks of ``block_runs``
-        (default: what fits in cache, :func:`default_block_runs`), ``workers`` blocks at a time on their
-        own threads (default: ``torch.get_num_threads()``, each block then single-threaded). Results do
-        not depend on either. On CUDA all runs form one block.
-    fast_grad: use the hand-written backward pass of :mod:`repro.fastgrad` (default: whenever it
-        supports the model and loss; otherwise autograd). ``True`` where unsupported is an error.
-    mse_threshold: for regression tasks without classes (Omnigrok's teacher-student toy, spec §6.2b), a
-        sample counts as correct when its MSE is below this value; default: ``data.accuracy``.
+    desc: the progress bar's label.
     """
+    performance = Performance() if performance is None else performance
     model = build_model(model_config)
     n_runs, values = per_run_values(cfg, runs)
     device, dtype = cfg.torch_device, cfg.torch_dtype
@@ -420,34 +444,19 @@ def train(
     if cfg.embed_l1 and "embed" not in {spec.name for spec in model.param_specs()}:
         raise ValueError(f"embed_l1={cfg.embed_l1} is not allowed for {type(model).__name__}: it penalizes the "
                          "embedding table 'embed', which this model does not have; use embed_l1=0.")
-
-    default_train, default_val = data.masks()
-    train_mask = default_train.expand(n_runs, -1) if train_mask is None else train_mask.to(device)
-    val_mask = default_val.expand(n_runs, -1) if val_mask is None else val_mask.to(device)
-    for name, mask in (("train_mask", train_mask), ("val_mask", val_mask)):
-        if tuple(mask.shape) != (n_runs, data.n_samples) or mask.dtype != torch.bool:
-            raise ValueError(f"{name} must be a bool tensor of shape ({n_runs}, {data.n_samples}); got {tuple(mask.shape)} {mask.dtype}.")
-    if (train_mask.sum(-1) == 0).any():
-        raise ValueError("train_mask leaves some run with an empty training split.")
-
+    train_mask, val_mask = _run_masks(data, n_runs, train_mask, val_mask, device)
     if mse_threshold is not None:
         check_real("mse_threshold", mse_threshold, positive=True)
         if data.loss != "mse":
             raise ValueError(f"mse_threshold={mse_threshold} is only allowed with an MSE task; this task's loss is {data.loss!r}.")
-    supported = fastgrad.supports(model, data.loss)
-    if fast_grad is None:
-        fast_grad = supported
-    elif fast_grad and not supported:
-        raise ValueError(f"fast_grad=True is not allowed for {type(model).__name__} with loss {data.loss!r}: "
-                         f"repro.fastgrad supports EmbedMLP with activation in {fastgrad.FAST_ACTIVATIONS} and "
-                         f"combine in {fastgrad.FAST_COMBINES}; use fast_grad=None or False.")
+    fast_grad = _resolve_fast_grad(model, data.loss, performance.fast_grad)
 
+    workers = performance.workers
     if workers is None:
         workers = torch.get_num_threads() if device.type == "cpu" else 1
-    check_int("workers", workers, minimum=1)
+    block_runs = performance.block_runs
     if block_runs is None:
         block_runs = n_runs if device.type != "cpu" else default_block_runs(model, data.n_samples, torch.finfo(dtype).bits // 8, n_runs, workers)
-    check_int("block_runs", block_runs, minimum=1)
     blocks = [slice(a, min(a + block_runs, n_runs)) for a in range(0, n_runs, block_runs)]
     workers = min(workers, len(blocks))
 
@@ -466,6 +475,30 @@ def train(
         bar.update(bar.total - bar.n)
         bar.close()
     return join_blocks(parts, values)
+
+
+def _run_masks(data: TaskData, n_runs: int, train_mask, val_mask, device) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per-run (R, N) train / validation masks: the given ones (validated) or the data's default split."""
+    default_train, default_val = data.masks()
+    train_mask = default_train.expand(n_runs, -1) if train_mask is None else train_mask.to(device)
+    val_mask = default_val.expand(n_runs, -1) if val_mask is None else val_mask.to(device)
+    for name, mask in (("train_mask", train_mask), ("val_mask", val_mask)):
+        if tuple(mask.shape) != (n_runs, data.n_samples) or mask.dtype != torch.bool:
+            raise ValueError(f"{name} must be a bool tensor of shape ({n_runs}, {data.n_samples}); got {tuple(mask.shape)} {mask.dtype}.")
+    if (train_mask.sum(-1) == 0).any():
+        raise ValueError("train_mask leaves some run with an empty training split.")
+    return train_mask, val_mask
+
+
+def _resolve_fast_grad(model, loss: str, fast_grad: bool | None) -> bool:
+    supported = fastgrad.supports(model, loss)
+    if fast_grad is None:
+        return supported
+    if fast_grad and not supported:
+        raise ValueError(f"fast_grad=True is not allowed for {type(model).__name__} with loss {loss!r}: "
+                         f"repro.fastgrad supports EmbedMLP with activation in {fastgrad.FAST_ACTIVATIONS} and "
+                         f"combine in {fastgrad.FAST_COMBINES}; use fast_grad=None or False.")
+    return fast_grad
 
 
 def run_blocks(run_block, blocks: list[slice], workers: int) -> list[History]:
@@ -490,10 +523,134 @@ def join_blocks(parts: list[History], run_values: dict) -> History:
                    run_values=run_values)
 
 
+class _Recorder:
+    """The evaluations of one block: losses and accuracies over each run's train / validation split,
+    weight norms, and whatever the callback returns, at every evaluation step."""
+
+    def __init__(self, data: TaskData, flat: torch.Tensor, train_mask, val_mask, callback, mse_threshold):
+        self.data, self.flat, self.train_mask, self.val_mask = data, flat, train_mask, val_mask
+        self.callback, self.mse_threshold = callback, mse_threshold
+        self.steps, self.rows, self.extras = [], [], []
+
+    @torch.no_grad()
+    def __call__(self, step: int, out: torch.Tensor, views) -> None:
+        """Record the metrics of the outputs ``out`` over *all* samples, at parameters ``views``."""
+        data = self.data
+        # metrics in float64: 9/10 correct must read as exactly 0.9 for threshold tests
+        loss = per_sample_loss(out, data).double()
+        if self.mse_threshold is not None:
+            correct = (loss < self.mse_threshold).double()
+        else:
+            correct = per_sample_correct(out, data).double()
+        row = {
+            "train_loss": _masked_mean(loss, self.train_mask),
+            "val_loss": _masked_mean(loss, self.val_mask),
+            "weight_norm": self.flat.norm(dim=1).double(),  # norm in native dtype: no (R, P) copy
+        }
+        if data.accuracy != "none" or self.mse_threshold is not None:
+            row["train_acc"] = _masked_mean(correct, self.train_mask)
+            row["val_acc"] = _masked_mean(correct, self.val_mask)
+        self.rows.append(row)
+        self.steps.append(step)
+        if self.callback is not None:
+            self.extras.append({k: v.detach().clone() for k, v in self.callback(step, views).items()})
+
+    def history(self, final_params: dict, values: dict) -> History:
+        to_numpy = lambda rows: {k: torch.stack([r[k] for r in rows], dim=1).cpu().double().numpy() for k in rows[0]}
+        return History(steps=np.asarray(self.steps, dtype=np.int64), metrics=to_numpy(self.rows),
+                       extra=to_numpy(self.extras) if self.extras else {}, final_params=final_params, run_values=values)
+
+
+class _Minibatches:
+    """Per-run shuffled epochs over each run's own training set (a generator per run, seeded by its
+    init seed): ``indices(step)`` is the (R, batch_size) sample index of that step's batch."""
+
+    def __init__(self, train_mask: torch.Tensor, batch_size: int, seeds, device):
+        n_train = train_mask.sum(-1)
+        if not bool((n_train == n_train[0]).all()):
+            raise ValueError("batch_size with per-run masks needs the same number of training samples in every run.")
+        self.n_train, self.batch_size, self.device = int(n_train[0]), batch_size, device
+        self.train_index = torch.stack([torch.nonzero(m).squeeze(1) for m in train_mask])  # (R, n_train)
+        self.samplers = [torch.Generator().manual_seed(int(s)) for s in seeds]
+        self.per_epoch = math.ceil(self.n_train / batch_size)
+        self.epoch_index = None
+
+    def indices(self, step: int) -> torch.Tensor:
+        k = step % self.per_epoch
+        if k == 0:
+            order = torch.stack([torch.randperm(self.n_train, generator=g) for g in self.samplers]).to(self.device)
+            self.epoch_index = torch.gather(self.train_index, 1, order)
+        return self.epoch_index[:, k * self.batch_size : (k + 1) * self.batch_size]
+
+
+def _add_embed_l1_gradient(grads: dict[str, torch.Tensor], views, embed_l1: float) -> None:
+    """The gradient of ``embed_l1 * mean|E|`` (per run) added to the embedding's gradient:
+    ``embed_l1 * sign(E) / size``, 0 at 0 as autograd's."""
+    e = views["embed"]
+    grads["embed"].add_(torch.sign(e), alpha=embed_l1 / e[0].numel())
+
+
+def _fast_gradients(grad_fn, model, data: TaskData, views, batch, train_w, n_rows: int, record) -> dict:
+    """Gradients by the hand-written backward pass; records the evaluation when ``record`` is given."""
+    if batch is not None:
+        x = data.inputs[batch]
+        out, cache = grad_fn.forward(views, x)
+        weights = torch.full(batch.shape, 1.0 / batch.shape[1], dtype=train_w.dtype, device=train_w.device)
+        dout = grad_fn.output_gradient(out, None if data.targets is None else data.targets[batch], data.labels[batch],
+                                       weights, data.loss)
+        if record is not None:
+            record(model.forward(views, data.inputs), views)
+    else:
+        # Rows [0, n_rows) carry loss weight (see _used_rows_first): a step that does not evaluate forwards
+        # and backpropagates only those.
+        x = data.inputs if record is not None else data.inputs[:n_rows]
+        out, cache = grad_fn.forward(views, x)
+        if record is not None:
+            record(out, views)
+        dout = grad_fn.output_gradient(out[:, :n_rows], None if data.targets is None else data.targets[:n_rows],
+                                       data.labels[:n_rows], train_w[:, :n_rows], data.loss)
+    return grad_fn.backward(views, x, cache, dout)
+
+
+def _autograd_gradients(model, data: TaskData, views, batch, train_w, record) -> dict:
+    """Gradients by autograd, on leaves that alias the flat buffer (autograd then returns one gradient per
+    parameter instead of building zero-filled (R, P) slice gradients of a flat leaf, which cost most of a
+    step); records the evaluation when ``record`` is given."""
+    leaves = {k: v.detach().requires_grad_() for k, v in views.items()}
+    if batch is not None:
+        out = model.forward(leaves, data.inputs[batch])
+        objective = per_sample_loss(out, data, batch).mean(-1).sum()
+        if record is not None:
+            with torch.no_grad():
+                record(model.forward(leaves, data.inputs), leaves)
+    else:
+        out = model.forward(leaves, data.inputs)
+        objective = (per_sample_loss(out, data) * train_w).sum()
+        if record is not None:
+            record(out.detach(), leaves)
+    grads = torch.autograd.grad(objective, list(leaves.values()), allow_unused=True)
+    return {k: torch.zeros_like(v) if g is None else g for (k, v), g in zip(leaves.items(), grads)}
+
+
+def _used_rows_first(data: TaskData, train_mask, val_mask, train_w):
+    """Reorder samples so that rows carrying loss weight in some run come first; returns the reordered
+    data, masks, weights and the number of such rows (the backward pass always stops at them)."""
+    used = train_mask.any(0)
+    order = torch.cat([torch.nonzero(used).squeeze(1), torch.nonzero(~used).squeeze(1)])
+    data = replace(data, inputs=data.inputs[order], labels=data.labels[order],
+                   targets=None if data.targets is None else data.targets[order])
+    return data, train_mask[:, order], val_mask[:, order], train_w[:, order], int(used.sum())
+
+
 def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list], train_mask: torch.Tensor,
                  val_mask: torch.Tensor, callback, keep_final_params: bool, bar, fast_grad: bool,
                  mse_threshold: float | None = None) -> History:
-    """Train one block of runs (all of :func:`train` but the blocking)."""
+    """Train one block of runs (all of :func:`train` but the blocking).
+
+    Each step: pick the batch (all of each run's training set, or its minibatch), compute the gradients
+    (hand-written or autograd; the evaluation rides on the same forward pass where it can), add the
+    gradient terms, take the optimizer step, then the post-step hook (``fixed_norm``).
+    """
     n_runs = len(values["init_seed"])
     device, dtype = cfg.torch_device, cfg.torch_dtype
     params = FlatParams(model, values, dtype, device)
@@ -502,120 +659,37 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
     train_w = train_mask.to(dtype) / n_train[:, None].to(dtype)  # per-run mean over its own training set
 
     minibatch = cfg.batch_size is not None and cfg.batch_size < int(n_train.min())
-    if minibatch:
-        if not bool((n_train == n_train[0]).all()):
-            raise ValueError("batch_size with per-run masks needs the same number of training samples in every run.")
-        train_index = torch.stack([torch.nonzero(m).squeeze(1) for m in train_mask])  # (R, n_train)
-        samplers = [torch.Generator().manual_seed(int(s)) for s in values["init_seed"]]
-        batches_per_epoch = math.ceil(int(n_train[0]) / cfg.batch_size)
+    batches = _Minibatches(train_mask, cfg.batch_size, values["init_seed"], device) if minibatch else None
     n_rows = data.n_samples
     if fast_grad and not minibatch:
-        # Rows that carry loss weight in some run go first: a step that does not evaluate forwards and
-        # backpropagates only those rows, and the backward pass always stops at them.
-        used = train_mask.any(0)
-        order = torch.cat([torch.nonzero(used).squeeze(1), torch.nonzero(~used).squeeze(1)])
-        n_rows = int(used.sum())
-        data = replace(data, inputs=data.inputs[order], labels=data.labels[order],
-                       targets=None if data.targets is None else data.targets[order])
-        train_mask, val_mask, train_w = train_mask[:, order], val_mask[:, order], train_w[:, order]
+        data, train_mask, val_mask, train_w, n_rows = _used_rows_first(data, train_mask, val_mask, train_w)
     grad_fn = fastgrad.MLPGradient(model) if fast_grad else None
-    names = list(params.offsets)
-    sizes = [b - a for a, b, _ in params.offsets.values()]
 
-    record_steps, records, extras = [], [], []
     flat = params.flat
+    recorder = _Recorder(data, flat, train_mask, val_mask, callback, mse_threshold)
     fixed = torch.as_tensor([bool(v) for v in values["fixed_norm"]], device=device)
     norm_target = flat.norm(dim=1).clone() if bool(fixed.any()) else None  # the initial norms
 
-    def evaluate(step: int, out: torch.Tensor, views) -> None:
-        with torch.no_grad():
-            # metrics in float64: 9/10 correct must read as exactly 0.9 for threshold tests
-            loss = per_sample_loss(out, data).double()
-            if mse_threshold is not None:
-                correct = (loss < mse_threshold).double()
-            else:
-                correct = per_sample_correct(out, data).double()
-            row = {
-                "train_loss": _masked_mean(loss, train_mask),
-                "val_loss": _masked_mean(loss, val_mask),
-                "weight_norm": flat.norm(dim=1).double(),  # norm in native dtype: no (R, P) copy
-            }
-            if data.accuracy != "none" or mse_threshold is not None:
-                row["train_acc"] = _masked_mean(correct, train_mask)
-                row["val_acc"] = _masked_mean(correct, val_mask)
-            records.append(row)
-            record_steps.append(step)
-            if callback is not None:
-                extras.append({k: v.detach().clone() for k, v in callback(step, views).items()})
-
     update_every = max(1, cfg.steps // 200)
-    for step in range(cfg.steps + 1):
-        is_eval = step % cfg.eval_every == 0 or step == cfg.steps
-        if step == cfg.steps:  # only evaluate the final parameters
-            views = params.views(flat)
-            with torch.no_grad():
-                evaluate(step, model.forward(views, data.inputs), views)
-            break
-        if minibatch:
-            k = step % batches_per_epoch
-            if k == 0:
-                order = torch.stack([torch.randperm(int(n_train[0]), generator=g) for g in samplers]).to(device)
-                epoch_index = torch.gather(train_index, 1, order)
-            idx = epoch_index[:, k * cfg.batch_size : (k + 1) * cfg.batch_size]
+    for step in range(cfg.steps):
+        record = (lambda out, views, step=step: recorder(step, out, views)) if step % cfg.eval_every == 0 else None
+        batch = batches.indices(step) if batches is not None else None
+        views = params.views(flat)
         if grad_fn is not None:
-            views = params.views(flat)
             with torch.no_grad():
-                if minibatch:
-                    x = data.inputs[idx]
-                    out, cache = grad_fn.forward(views, x)
-                    weights = torch.full(idx.shape, 1.0 / idx.shape[1], dtype=dtype, device=device)
-                    dout = grad_fn.output_gradient(out, None if data.targets is None else data.targets[idx],
-                                                   data.labels[idx], weights, data.loss)
-                    if is_eval:
-                        evaluate(step, model.forward(views, data.inputs), views)
-                else:
-                    x = data.inputs if is_eval else data.inputs[:n_rows]
-                    out, cache = grad_fn.forward(views, x)
-                    if is_eval:
-                        evaluate(step, out, views)
-                    dout = grad_fn.output_gradient(out[:, :n_rows], None if data.targets is None else data.targets[:n_rows],
-                                                   data.labels[:n_rows], train_w[:, :n_rows], data.loss)
-                grad_by_name = grad_fn.backward(views, x, cache, dout)
-                if cfg.embed_l1:  # d(embed_l1 * mean|E|)/dE = embed_l1 * sign(E) / size (0 at 0, as autograd)
-                    e = views["embed"]
-                    grad_by_name["embed"].add_(torch.sign(e), alpha=cfg.embed_l1 / e[0].numel())
-            grads = [grad_by_name[n].reshape(n_runs, -1) for n in names]
+                grads = _fast_gradients(grad_fn, model, data, views, batch, train_w, n_rows, record)
         else:
-            # Leaves that alias the flat buffer: autograd then returns one gradient per parameter instead of
-            # building (R, P) zero-filled slice gradients of a flat leaf (that cost most of a step).
-            views = {k: v.detach().requires_grad_() for k, v in params.views(flat).items()}
-            if minibatch:
-                out = model.forward(views, data.inputs[idx])
-                objective = per_sample_loss(out, data, idx).mean(-1).sum()
-                if is_eval:
-                    with torch.no_grad():
-                        evaluate(step, model.forward(views, data.inputs), views)
-            else:
-                out = model.forward(views, data.inputs)
-                objective = (per_sample_loss(out, data) * train_w).sum()
-                if is_eval:
-                    evaluate(step, out.detach(), views)
-            if cfg.embed_l1:
-                objective = objective + cfg.embed_l1 * views["embed"].abs().flatten(1).mean(1).sum()
-            raw = torch.autograd.grad(objective, list(views.values()), allow_unused=True)
-            grads = [torch.zeros(n_runs, n, dtype=dtype, device=device) if g is None else g.reshape(n_runs, -1)
-                     for g, n in zip(raw, sizes)]
-        optimizer.step(flat, grads)
+            grads = _autograd_gradients(model, data, views, batch, train_w, record)
+        if cfg.embed_l1:
+            _add_embed_l1_gradient(grads, views, cfg.embed_l1)
+        optimizer.step(flat, [grads[name].reshape(n_runs, -1) for name in params.offsets])
         if norm_target is not None:
             project_to_norm(flat, norm_target, fixed)
         if bar is not None and (step + 1) % update_every == 0:
             bar.update(update_every * n_runs)
+    views = params.views(flat)  # the final parameters are evaluated too
+    with torch.no_grad():
+        recorder(cfg.steps, model.forward(views, data.inputs), views)
 
-    metrics = {k: torch.stack([r[k] for r in records], dim=1).cpu().double().numpy() for k in records[0]}
-    extra = {}
-    if extras:
-        extra = {k: torch.stack([e[k] for e in extras], dim=1).cpu().double().numpy() for k in extras[0]}
-    final = {}
-    if keep_final_params:
-        final = {k: v.detach().cpu().double().numpy() for k, v in params.views().items()}
-    return History(steps=np.asarray(record_steps, dtype=np.int64), metrics=metrics, extra=extra, final_params=final, run_values=values)
+    final = {k: v.detach().cpu().double().numpy() for k, v in params.views().items()} if keep_final_params else {}
+    return recorder.history(final, values)
