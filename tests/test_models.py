@@ -27,7 +27,7 @@ def test_embed_mlp_shapes_and_param_count():
 
 
 def test_embed_mlp_init_matches_official_torch_order():
-    """Spec §3: reprs = (rand(p, d) - 0.5) * s, then nn.Linear layers in order, all from one torch seed."""
+    """toy/train_add.py: reprs = (rand(p, d) - 0.5) * s, then nn.Linear layers in order, all from one torch seed."""
     torch.manual_seed(58)
     reprs = (torch.rand(10, 1) - 0.5) * 1.0
     layers = [torch.nn.Linear(1, 200), torch.nn.Linear(200, 200), torch.nn.Linear(200, 30)]

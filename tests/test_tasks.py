@@ -93,7 +93,7 @@ def test_split_by_fraction_rounds_and_rejects_empty():
 
 
 def test_official_rng_order_templates_then_split():
-    """Spec §3: np.random.seed(seed); templates = normal(0, 1, (2p-1, 30)); train = choice(55, 45)."""
+    """toy/train_add.py: np.random.seed(seed); templates = normal(0, 1, (2p-1, 30)); train = choice(55, 45)."""
     data = build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
     rng = np.random.RandomState(58)
     templates = rng.normal(0, 1, (19, 30))

@@ -150,7 +150,7 @@ def test_bad_per_run_values_raise():
 
 
 def test_reproduces_official_toy_reference_run():
-    """Spec §3 / §11 item 3: the official toy run (seed 58, 45/10, 1-D, Adam 1e-3 on embeddings, AdamW 1e-4
+    """grokking-squared toy/train_add.py: the official toy run (seed 58, 45/10, 1-D, Adam 1e-3 on embeddings, AdamW 1e-4
     decoder, tanh 1-200-200-30, MSE on N(0,1) templates) reaches train acc >= 0.9 at iteration 1130 (logged
     after that iteration's update, i.e. after 1131 updates: our step 1131) and test acc >= 0.9 at 1530
     (logged before the update, i.e. our step 1530)."""

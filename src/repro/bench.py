@@ -85,7 +85,7 @@ def matmul_bound_gflops(model_config, data, block_runs: int, workers: int, steps
 
 def toy_setup():
     data = build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
-    return EmbedMLPConfig(), data  # spec §3: 1-D embeddings, 1-200-200-30 tanh
+    return EmbedMLPConfig(), data  # Liu et al. 2022 §2 / toy/train_add.py: 1-D embeddings, 1-200-200-30 tanh
 
 
 def toy_grid(n_lr: int = 10, n_wd: int = 10) -> dict[str, list]:
@@ -98,7 +98,7 @@ def flops_per_run_step(model_config, data) -> int:
 
 
 def one_config_official_style(data, lr_dec: float, wd_dec: float, steps: int, seed: int = 58) -> None:
-    """The official toy loop (spec §3): nn.Linear decoder, AdamW on embeddings and decoder."""
+    """The official toy loop (grokking-squared toy/train_add.py): nn.Linear decoder, AdamW on embeddings and decoder."""
     torch.manual_seed(seed)
     embed = torch.nn.Parameter((torch.rand(10, 1) - 0.5))
     dec = torch.nn.Sequential(torch.nn.Linear(1, 200), torch.nn.Tanh(), torch.nn.Linear(200, 200), torch.nn.Tanh(),

@@ -1,9 +1,9 @@
 """Small image-classification datasets for the MNIST experiments, offline.
 
 Used by the Omnigrok chapter (``liu2023_omnigrok``: MNIST landscape and grokking with a large init,
-spec §6.3) and the effective-theory chapter (Liu et al. 2022 Fig. 8, spec §4 "Fig. 8").
+Omnigrok §3 and KindXiaoming/Omnigrok mnist/) and the effective-theory chapter (Liu et al. 2022 Fig. 8, App. J).
 
-The book cannot download at run time (spec §10), so three sources are supported:
+The book cannot download at run time, so three sources are supported:
 
 * ``source="digits"`` — scikit-learn's bundled ``load_digits()``: 1797 grey 8×8 images of the digits
   0–9 (values 0–16), shipped inside the scikit-learn wheel. **A substitute dataset**, not MNIST:
@@ -16,7 +16,7 @@ The book cannot download at run time (spec §10), so three sources are supported
 
 Which samples are used (``data_seed``): with ``data_seed=0`` the training set is the *first*
 ``n_train`` samples of the training pool, as the official code does (``Subset(train, range(1000))``,
-spec §4 Fig. 8), and the test set the first ``n_test`` of the test pool. Any other seed draws both
+Liu et al. 2022 App. J: the official code takes ``Subset(train, range(1000))``), and the test set the first ``n_test`` of the test pool. Any other seed draws both
 subsets at random with ``numpy.random.RandomState(data_seed)``. For ``digits`` there is one pool of
 1797 images: the test set is taken from the images not used for training.
 
@@ -42,7 +42,7 @@ from .validation import check_choice, check_int
 SOURCES = ("digits", "mnist", "idx")
 LOSSES = ("mse", "ce")
 N_CLASSES = 10
-DEBIAN_FASHION_MNIST_DIR = "/usr/share/datasets/fashion-mnist"  # `apt-get install dataset-fashion-mnist` (spec §10)
+DEBIAN_FASHION_MNIST_DIR = "/usr/share/datasets/fashion-mnist"  # `apt-get install dataset-fashion-mnist`
 
 # IDX type codes -> big-endian numpy dtypes (LeCun's MNIST page)
 _IDX_DTYPES = {0x08: ">u1", 0x09: ">i1", 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}

@@ -2,7 +2,7 @@
 
 * PCA of an embedding matrix: principal components, explained-variance ratios, the entropy
   S = -Σ σ_i log σ_i of those ratios and the effective dimension e^S (Liu et al. 2022, §4.2 / Fig. 7;
-  spec §1.5). Used by the opening chapter (the circle after grokking) and the effective-theory chapter.
+  Liu et al. 2022 §4.2; official: grokking-squared prototype branch, plotting_nbs/EntropyAndTraining.ipynb). Used by the opening chapter (the circle after grokking) and the effective-theory chapter.
 * Circle-ness of a 2-D point cloud (how evenly points spread around a circle), for the opening chapter.
 * Grokking delay from threshold steps.
 """

@@ -6,7 +6,7 @@ model declares its parameters once (:meth:`BatchedModel.param_specs`): name, sha
 (``"repr"`` for the representation/embeddings, ``"dec"`` for the decoder) and how to initialize it
 for one run from a ``torch.Generator`` — so run r's initial weights depend on its own seed only.
 
-* :class:`EmbedMLP` — embeddings + MLP decoder: the toy model of Liu et al. 2022 (§2, spec §3;
+* :class:`EmbedMLP` — embeddings + MLP decoder: the toy model of Liu et al. 2022 (§2; the official toy code, ejmichaud/grokking-squared toy/train_add.py;
   ``combine='sum'`` feeds E_a + E_b, ``'matmul'`` feeds E_a E_b for S3, App. H), also used on
   modular addition in the opening chapter.
 * :class:`Transformer` — a small decoder-only transformer with TransformerLens field names.
@@ -58,7 +58,7 @@ def _uniform(bound: float, transpose: bool = False):
 
     def init(shape, gen):
         draw_shape = shape[::-1] if transpose else shape
-        # (rand - 0.5) * width: the official toy code's expression for the embeddings (spec §3); for
+        # (rand - 0.5) * width: the official toy code's expression for the embeddings (toy/train_add.py); for
         # nn.Linear, uniform_(-b, b) computes rand * 2b - b, equal up to float32 rounding.
         u = (torch.rand(draw_shape, generator=gen) - 0.5) * (2 * bound)
         return u.T if transpose else u
@@ -108,16 +108,16 @@ class BatchedModel:
 
 @dataclass(frozen=True, repr=False)
 class EmbedMLPConfig(ConfigRepr):
-    """Embeddings + MLP decoder. Defaults: the effective-theory toy model (spec §3:
+    """Embeddings + MLP decoder. Defaults: the effective-theory toy model (the official toy code, ejmichaud/grokking-squared toy/train_add.py:
     1-D embeddings, decoder 1-200-200-30 with tanh)."""
 
     n_symbols: int = 10
     d_embed: int = 1  # d_in of the paper; for combine='matmul' a k x k matrix needs d_embed = k*k
-    hidden: tuple[int, ...] = (200, 200)  # spec §3 "1-200-200-30"
-    d_out: int = 30  # regression template dimension (spec §3) or number of classes
-    activation: str = "tanh"  # spec §3
+    hidden: tuple[int, ...] = (200, 200)  # Liu et al. 2022 §2 "1-200-200-30" (toy/train_add.py)
+    d_out: int = 30  # regression template dimension (toy/train_add.py: 30) or number of classes
+    activation: str = "tanh"  # toy/train_add.py: nn.Tanh
     combine: str = "sum"  # E_a + E_b (Liu et al. §2); 'concat'; 'matmul' = E_a E_b (App. H, S3)
-    embed_init: str = "uniform"  # official: (rand - 0.5) * scale, i.e. U[-scale/2, scale/2] (spec §3)
+    embed_init: str = "uniform"  # official: (rand - 0.5) * scale, i.e. U[-scale/2, scale/2] (toy/train_add.py; Liu et al. 2022 App. G)
 
     def __post_init__(self):
         check_int("n_symbols", self.n_symbols, minimum=1)
@@ -380,7 +380,7 @@ class MLPConfig(ConfigRepr):
 
     Defaults: the MNIST network of Liu et al. 2022 App. J and Omnigrok §3 (784-200-200-10, ReLU, spec
     §4 Fig. 8 and §6.3) except ``d_in``, which has no default-worthy value (784 for MNIST, 64 for the
-    8x8 digits substitute, 5 for the teacher-student toy of spec §6.2).
+    8x8 digits substitute, 5 for the teacher-student toy of Omnigrok §2, KindXiaoming/Omnigrok teacher-student notebook).
 
     Init is PyTorch's nn.Linear default for weights and biases, U(-1/sqrt(fan_in), 1/sqrt(fan_in)),
     drawn layer by layer (W0, b0, W1, b1, ...) in nn.Linear's (out, in) order from a float32 stream, so
@@ -394,9 +394,9 @@ class MLPConfig(ConfigRepr):
     """
 
     d_in: int = 784
-    hidden: tuple[int, ...] = (200, 200)  # spec §4 Fig. 8: "depth-3 width-200"
+    hidden: tuple[int, ...] = (200, 200)  # Liu et al. 2022 App. J: "depth-3 width-200"
     d_out: int = 10  # ten classes
-    activation: str = "relu"  # spec §4 Fig. 8
+    activation: str = "relu"  # Liu et al. 2022 App. J
     bias: bool = True  # nn.Linear default
 
     def __post_init__(self):

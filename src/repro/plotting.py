@@ -4,7 +4,7 @@
 * :func:`plot_training_curves` — accuracy or loss against optimisation step on a log axis, with
   optional vertical markers (e.g. the steps where each curve crosses 99 %).
 * :func:`plot_phase_diagram` — a 4-phase map with **fixed colours** (those of the official plotting
-  code of Liu et al. 2022, spec §3.1) so comprehension / grokking / memorization / confusion read the
+  code of Liu et al. 2022, grokking-squared toy/Figure5.ipynb) so comprehension / grokking / memorization / confusion read the
   same in every chapter.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
 PHASES = ("comprehension", "grokking", "memorization", "confusion")
-PHASE_COLORS = {  # spec §3.1: the official plotting code's RGB values
+PHASE_COLORS = {  # the official plotting code's RGB values (grokking-squared toy/Figure5.ipynb)
     "comprehension": (160 / 255, 218 / 255, 57 / 255),
     "grokking": (253 / 255, 231 / 255, 37 / 255),
     "memorization": (70 / 255, 50 / 255, 126 / 255),

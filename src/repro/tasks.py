@@ -3,12 +3,12 @@
 Used by every chapter that trains on algorithmic data:
 
 * ``addition`` — i + j over {0..p-1}, by default with **unordered** pairs (i <= j), labels 0..2p-2. This is
-  the toy setting of Liu et al. 2022 (§2; p = 10 gives |D0| = 55 samples, spec §1.1 and §3).
+  the toy setting of Liu et al. 2022 (§2; p = 10 gives |D0| = 55 samples; the official toy code, ejmichaud/grokking-squared toy/train_add.py).
 * ``modular_addition`` — (a + b) mod p, p prime, by default over **ordered** pairs (Power et al. 2022;
   p**2 samples); ``ordered=False`` gives the p(p+1)/2 unordered pairs.
 * ``s3`` — composition in the permutation group S3 (App. H of Liu et al.; 36 ordered samples).
 
-The random draws follow the official toy code's order (spec §3, "RNG order"): one
+The random draws follow the official toy code's order (toy/train_add.py: seed, templates, split, embeddings, decoder): one
 ``numpy.random.RandomState(data_seed)`` first draws the regression templates (if any), then the
 training subset. With the same seed this reproduces the official splits exactly.
 """
@@ -70,7 +70,7 @@ class BinaryOpTask:
             if self.ordered:
                 pairs = [(a, b) for a in range(p) for b in range(p)]
             else:
-                pairs = [(i, j) for i in range(p) for j in range(i, p)]  # official order, spec §3
+                pairs = [(i, j) for i in range(p) for j in range(i, p)]  # official order (toy/train_add.py)
             modulus = p if self.operation == "modular_addition" else 2 * p
             labels = [(a + b) % modulus for a, b in pairs]
         else:
@@ -129,7 +129,7 @@ class TaskData:
     """A dataset on one device: every sample, its split, and (for regression) its targets.
 
     ``targets`` are what the loss compares with: class labels for ``classification`` and one fixed
-    random template vector per class (N(0, 1), spec §3) for ``regression``; accuracy for regression is
+    random template vector per class (N(0, 1), toy/train_add.py) for ``regression``; accuracy for regression is
     the nearest template, as in the official toy code.
     """
 
@@ -195,7 +195,7 @@ def build_task_data(
     target: str = "classification",
     target_dim: int = 30,
 ) -> TaskData:
-    """Inputs, labels, split and targets of a binary-operation table (RNG order of spec §3)."""
+    """Inputs, labels, split and targets of a binary-operation table (the RNG order of toy/train_add.py)."""
     check_choice("target", target, TARGETS)
     check_int("target_dim", target_dim, minimum=1)
     inputs, labels = task.table()

@@ -12,7 +12,7 @@ split (per-run boolean masks over a shared dataset).
 
 Full batch: one forward pass over *all* samples per step gives the training loss (masked) and, at
 evaluation steps, every metric of the current parameters at no extra cost (the official toy code logs
-pre-step losses the same way, spec §3). Minibatch: per-run shuffled epochs, evaluation by a separate
+pre-step losses the same way: grokking-squared toy/train_add.py). Minibatch: per-run shuffled epochs, evaluation by a separate
 no-grad pass every ``eval_every`` steps. ``history[t]`` always describes the parameters after t updates.
 """
 from __future__ import annotations
@@ -57,7 +57,7 @@ class TrainConfig(ConfigRepr):
     init_seed: int = 0
     batch_size: int | None = None  # None: full batch
     # Extra loss embed_l1 * mean|E| on the embedding table "embed" (per run; not in the logged losses). The
-    # official S3 notebook of Liu et al. 2022 trains with 1e-3 (spec §7 #10); 0 everywhere else.
+    # official S3 notebook of Liu et al. 2022 trains with 1e-3 (grokking-squared toy/Figure5d_permutation.ipynb); 0 everywhere else.
     embed_l1: float = 0.0
     # Omnigrok's constrained training (Liu, Michaud, Tegmark 2023, §2): after every optimizer step, rescale
     # the run's whole parameter vector back to its initial L2 norm (the init times alpha).
@@ -330,7 +330,7 @@ def _progress_enabled(progress: bool | None) -> bool:
 
 
 def per_sample_loss(out: torch.Tensor, data: TaskData, idx: torch.Tensor | None = None) -> torch.Tensor:
-    """(R, n) loss of each sample: cross-entropy, or MSE averaged over output dims (spec §3).
+    """(R, n) loss of each sample: cross-entropy, or MSE averaged over output dims (as toy/train_add.py's mean over batch and dims).
 
     ``out`` covers every sample (n = N), or the minibatch ``idx`` (R, B) when given.
     """
