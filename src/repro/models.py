@@ -378,8 +378,8 @@ class TwoLayerNet(BatchedModel):
 class MLPConfig(ConfigRepr):
     """A multilayer perceptron ``d_in -> hidden... -> d_out`` on flat inputs (no embeddings).
 
-    Defaults: the MNIST network of Liu et al. 2022 App. J and Omnigrok §3 (784-200-200-10, ReLU, spec
-    §4 Fig. 8 and §6.3) except ``d_in``, which has no default-worthy value (784 for MNIST, 64 for the
+    Defaults: the MNIST network of Liu et al. 2022 App. J and Omnigrok §3 (784-200-200-10, ReLU: Liu
+    et al. 2022 App. J, KindXiaoming/Omnigrok mnist/) except ``d_in``, which has no default-worthy value (784 for MNIST, 64 for the
     8x8 digits substitute, 5 for the teacher-student toy of Omnigrok §2, KindXiaoming/Omnigrok teacher-student notebook).
 
     Init is PyTorch's nn.Linear default for weights and biases, U(-1/sqrt(fan_in), 1/sqrt(fan_in)),
