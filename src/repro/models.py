@@ -378,9 +378,9 @@ class TwoLayerNet(BatchedModel):
 class MLPConfig(ConfigRepr):
     """A multilayer perceptron ``d_in -> hidden... -> d_out`` on flat inputs (no embeddings).
 
-    Defaults: the MNIST network of Liu et al. 2022 App. J and Omnigrok §3 (784-200-200-10, ReLU: Liu
-    et al. 2022 App. J, KindXiaoming/Omnigrok mnist/) except ``d_in``, which has no default-worthy value (784 for MNIST, 64 for the
-    8x8 digits substitute, 5 for the teacher-student toy of Omnigrok §2, KindXiaoming/Omnigrok teacher-student notebook).
+    Defaults: the MNIST network of Liu et al. 2022 App. J and Omnigrok §3 (784-200-200-10, ReLU;
+    official code: KindXiaoming/Omnigrok mnist/) except ``d_in``, which has no default-worthy value (784
+    for MNIST, 64 for the 8x8 digits substitute, 5 for the teacher-student toy of Omnigrok §2).
 
     Init is PyTorch's nn.Linear default for weights and biases, U(-1/sqrt(fan_in), 1/sqrt(fan_in)),
     drawn layer by layer (W0, b0, W1, b1, ...) in nn.Linear's (out, in) order from a float32 stream, so
