@@ -1,5 +1,6 @@
 """Tests of repro.theory.liu2022 (effective theory of Liu et al. 2022) against brute force and exact algebra."""
 import itertools
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -300,3 +301,18 @@ def test_seed_spread_trains_every_init_seed_in_both_dimensions():
     assert spread.comparison.embeddings[2].shape == (cfg.p, 2)
     assert spread.comparison.class_map[2].shape == (8, 8)
     assert spread.comparison.val_acc[2] == spread.val_acc[2][0]  # the figure's 2-D run is the reference init seed
+    assert spread.initial.shape == (3, cfg.p)
+    np.testing.assert_allclose(spread.initial[0], ref.embeddings[0], rtol=1e-6)  # seed 58 starts where the reference does
+
+
+def test_effective_rqi_steps_agree_with_the_reference_run_and_resolve_every_step():
+    from repro.liu2022_representations import ToyConfig, effective_rqi_steps, run_reference
+
+    cfg = ToyConfig(reference_steps=10, effective_steps=3000, eval_every=10)
+    ref = run_reference(cfg, progress=False)
+    start = ref.embeddings[:1]
+    assert effective_rqi_steps(cfg, start, ref.train_pairs)[0] == ref.effective_rqi_step
+    assert effective_rqi_steps(cfg, start, ref.train_pairs, rows="all")[0] == ref.effective_all_rqi_step
+    fine = effective_rqi_steps(cfg, start, ref.train_pairs, rows="all", record_every=1)[0]
+    assert ref.effective_all_rqi_step - 10 < fine <= ref.effective_all_rqi_step
+    assert effective_rqi_steps(replace(cfg, effective_steps=5), start, ref.train_pairs)[0] == -1

@@ -425,6 +425,7 @@ class SeedSpread:
     val_acc: dict[int, np.ndarray]  # d_embed -> (S,) final validation accuracy
     rqi: dict[int, np.ndarray]  # d_embed -> (S,) final RQI
     n_h: float  # of the (shared) training set
+    initial: np.ndarray  # (S, p) 1-D embeddings of every seed at step 0 (starting points for the effective theory)
     comparison: EmbeddingComparison  # the 1-D reference run and the 2-D run of the reference init seed (Fig. 2 panels)
 
 
@@ -458,7 +459,24 @@ def run_seed_spread(ref: ReferenceRun, grid: int = 60, progress: bool | None = N
                                {1: float(ref.rqi[-1]), 2: float(rqi2[i])}, (xs, ys, classes.reshape(grid, grid)))
     return SeedSpread(config=cfg, seeds=np.asarray(seeds), steps=h1.steps, rqi_curves=rqi1,
                       rqi_step=_first_step(h1.steps, rqi1 > cfg.rqi_threshold), val_acc=val,
-                      rqi={1: rqi1[:, -1], 2: rqi2}, n_h=ref.n_h, comparison=comp)
+                      rqi={1: rqi1[:, -1], 2: rqi2}, n_h=ref.n_h,
+                      initial=np.asarray(h1.extra["embed"][:, 0, :, 0], dtype=np.float64), comparison=comp)
+
+
+def effective_rqi_steps(cfg: ToyConfig, initial, train_pairs, *, rows: str = "train", freeze_z0: bool = False,
+                        record_every: int | None = None) -> np.ndarray:
+    """First step at which the effective theory, integrated from each starting representation in ``initial``
+    ((R, p) or (R, p, d)) with the embeddings' learning rate for ``cfg.effective_steps`` Euler steps, reaches
+    RQI > ``cfg.rqi_threshold``; -1 where it never does. ``rows``: ``'train'`` (eq. 5, the training set's
+    parallelograms) or ``'all'`` (the official integrator); ``freeze_z0`` as in
+    :func:`repro.theory.liu2022.effective_trajectories`. Steps are resolved to ``record_every``
+    (default ``cfg.eval_every``)."""
+    initial = np.asarray(initial, dtype=np.float64)
+    every = cfg.eval_every if record_every is None else record_every
+    traj = theory.effective_trajectories(initial, [train_pairs] * len(initial), cfg.p, lr=cfg.lr_repr,
+                                         steps=cfg.effective_steps, record_every=every, rows=rows, freeze_z0=freeze_z0)
+    q = theory.rqi(traj.embeddings, None, cfg.p, cfg.rqi_delta)  # (R, T)
+    return _first_step(traj.steps, q > cfg.rqi_threshold)
 
 
 def plot_embedding_comparison(comp: EmbeddingComparison):
