@@ -35,17 +35,19 @@
 # (fast decoder, little decay) memorizes; (iii) the bottom right (fast decoder, strong decay) is
 # confused; (iv) grokking is sandwiched between comprehension and memorization.
 #
-# **What we reproduce.** All four panels of Fig. 6, each as one batched sweep of the toy model
+# **What we run.** All four panels of Fig. 6, each as one batched sweep of the toy model
 # (1-D embeddings summed, or 3×3 matrices multiplied for S3, into a tanh 200-200 decoder), compared
-# cell by cell with the official phase maps derived from the paper's data files (ejmichaud/grokking-squared,
-# `phase_diagram_plot/*.h5`).
+# cell by cell with the official phase maps derived from the paper's data files
+# (ejmichaud/grokking-squared, `phase_diagram_plot/*.h5`).
 #
 # **What we don't, at book scale.** The paper's grids (169–176 cells) at $10^5$ steps each take
 # hours on a CPU. The book runs 6 × 6 cells of each official grid with time compressed five-fold
-# (explained below), i.e. the equivalent of $1.5\cdot 10^4$ of the paper's steps. The paper scale
-# (`REPRO_SCALE=paper`) runs the official grids with the same code; no GPU was available for this
-# edition, so it has not been run. The transformer (Fig. 7) and image (Fig. 8) diagrams are in the
-# next chapter.
+# (explained below), i.e. the equivalent of $1.5\cdot 10^4$ of the paper's steps. The compression is
+# an approximation that Adam breaks at large learning rates, and the budget is shorter than the
+# paper's, so the maps reproduce most of the layout the paper describes but not the official maps
+# cell by cell: the ledger at the end records both. The paper scale (`REPRO_SCALE=paper`) runs the
+# official grids, uncompressed, with the same code; it has not been run for this edition. The
+# transformer (Fig. 7) and image (Fig. 8) diagrams are in the next chapter.
 
 # %%
 import warnings
@@ -59,7 +61,6 @@ from repro.claims import ClaimBook
 from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, ToyPhaseConfig, corner_fraction,
                               generalizing_fraction_fast_decoder, official_map, plot_phase_diagrams,
                               run_phase_diagram, sandwich_columns, seed_fraction)
-from repro.portable import approx
 from repro.plotting import use_style
 from repro.scale import current_scale
 
@@ -69,10 +70,12 @@ claims = ClaimBook("liu2022_phase_diagrams")
 # %% [markdown]
 # ## Configuration
 #
-# `ToyPhaseConfig.paper(panel)` holds the official grid of each panel (decoder lr
-# $10^{-5}\ldots10^{-2}$; the second axis is the representation lr in (a) and the decoder weight
-# decay in (b)–(d)), its seed (58 for regression, 6 for classification, 0 for S3; every cell of a
-# panel shares it), the embedding lr $10^{-3}$ and the budget of $10^5$ steps.
+# `ToyPhaseConfig.paper(panel)` holds the official grid of each panel, as stored in the paper's data
+# files (ejmichaud/grokking-squared, `phase_diagram_plot/*.h5`: decoder lr $10^{-5}\ldots10^{-2}$; the
+# second axis is the representation lr in (a) and the decoder weight decay in (b)–(d)), its seed (58
+# for regression in `phase_diagram_plot/phase_diagram.ipynb`, 6 for classification in
+# `phase_diagram-classification.ipynb`, 0 for S3 in `toy/Figure5d_permutation.ipynb`; every cell of a
+# panel shares it), the embedding lr $10^{-3}$ (§4.1) and the budget of $10^5$ steps (App. A, Table 1).
 #
 # **Time compression at book scale.** Adam moves each weight by about its learning rate per step,
 # so multiplying every learning rate by $k$ and dividing the number of steps by $k$ follows roughly
@@ -80,7 +83,10 @@ claims = ClaimBook("liu2022_phase_diagrams")
 # per step, so it is compressed the same way and the weight-decay axis keeps its values.
 # `ToyPhaseConfig.book(panel)` uses $k = 5$: 3,000 steps, comprehension gap 200 steps, every learning
 # rate ×5. Axes and tables below show paper-equivalent learning rates (actual ÷ 5), so each book cell
-# sits on a cell of the official grid.
+# sits on a cell of the official grid. The equivalence is only approximate: Adam's step is not
+# exactly proportional to its learning rate once the rate is large (at the largest book rate,
+# $5\cdot10^{-2}$, the runs become unstable), so the compressed maps are not the paper's maps at
+# $1.5\cdot10^4$ steps; the ledger's deviations say where this shows.
 #
 # **Seeds.** The official maps use one seed per panel, and so does the book (`ToyPhaseConfig.n_seeds`
 # trains more initializations of every cell in the same batched sweep, but each seed of the four panels
@@ -102,10 +108,13 @@ for panel, cfg in configs.items():
 # %% [markdown]
 # ## Sanity check: the official maps
 #
-# The official phase maps are stored in the package as letters (C, G, M, X), transcribed from the
-# spec. Their phase counts must equal the counts the spec lists for the paper's data, and the
-# spec's anchor cells must read right: in (b), decoder lr $10^{-4}$ at weight decay 0 comprehends
-# (train 1650 / val 2076 steps) and $10^{-5}$ groks (14 262 / 21 295).
+# The official phase maps are stored in the package as letters (C, G, M, X), derived from the paper's
+# data files (ejmichaud/grokking-squared, `phase_diagram_plot/data_add_r_reprlr.h5`, `data_add_r.h5`,
+# `data_add_c.h5`, `data_perm_r.h5`: steps to 90 % train and validation accuracy per cell) with the
+# official classification rule of `phase_diagram_plot/simple_phase_diagram.ipynb`. Their phase counts
+# must equal those of the data files, and two anchor cells must read right: in (b), decoder lr
+# $10^{-4}$ at weight decay 0 comprehends (train 1650 / val 2076 steps in `data_add_r.h5`) and
+# $10^{-5}$ groks (14 262 / 21 295).
 
 # %%
 for panel in PANELS:
@@ -145,20 +154,23 @@ fig = plot_phase_diagrams(diagrams, official=True)
 glue("fig_phases", fig, display=False)
 
 # %% [markdown]
-# ## Paper versus ours
+# ## The layout claims of §4.1
 #
-# Each claim is checked on each seed's map, and the table gives the fraction of the seeds in which
-# it holds (with the book's one seed: 1 or 0). A claim must hold in at least half of the seeds
-# (≥ 0.5), except claim 1, which must hold in every seed. The value is shown to 0.5, so it changes
-# only when a seed's own verdict changes, not when a boundary cell flips. The bounds inside each claim
-# are the paper's. The
-# corner blocks are the right half of the decoder-lr columns and the lowest (top right) or highest
-# (bottom right) third of the weight-decay rows, at least two rows; the same function applied to the
-# official maps gives the values quoted in the sources.
+# Each claim is checked on each seed's map; ours is the fraction of the seeds in which it holds
+# (with the book's one seed: 1 or 0), and the reference is 1, the statement holding in the paper's
+# map, with a tolerance of 0.5: it must hold in at least half of the seeds, i.e. in the median seed.
+# With one seed per cell, as in the official sweeps, these are verdicts on one map, and the book
+# cannot say how often another seed would change them. The value is shown to 0.5, so it changes
+# only when a seed's own verdict changes, not when a boundary cell flips. The bounds inside each
+# claim are ours (the paper states the layout in words); the corner blocks are the right half of the
+# decoder-lr columns and the lowest (top right) or highest (bottom right) third of the weight-decay
+# rows, at least two rows, and the same function applied to the official maps gives the values
+# quoted in the sources.
 #
-# 1. **(a) A fast decoder does not generalize** (§4.1; official data: none of the cells with decoder
-#    lr ≥ representation lr generalizes). Bound: the fraction of those cells that reach comprehension
-#    or grokking is 0, pooled over the seeds (shown to 0.05).
+# 1. **(a) A fast decoder does not generalize** (§4.1: "a fast decoder coupled with slow
+#    representation learning (bottom right) lead to memorization"; official data: none of the 109
+#    cells with decoder lr ≥ representation lr generalizes). The fraction of those cells that reach
+#    comprehension or grokking, pooled over the seeds, is 0 (shown to 0.05).
 # 2. **(a) The slowest decoder with the fastest representation groks rather than comprehends**
 #    (§4.1: "an extremely slow decoder coupled with fast representation learning (top left) will
 #    generalize in the end, [but] the generalization time is long"). The top-left cell is grokking.
@@ -168,67 +180,165 @@ glue("fig_phases", fig, display=False)
 # 5. **(b)–(d) The bottom right is confused** (§4.1 (iii)): the fraction of confusion in the
 #    bottom-right block exceeds that in the top-right block by at least one cell in six (0.17;
 #    official: 0.72, 0.28, 0.22).
-# 6. **(b), (c) Grokking is sandwiched between comprehension and memorization** (§4.1 (iv)): at
+# 6. **(b)–(d) Grokking is sandwiched between comprehension and memorization** (§4.1 (iv)): at
 #    least one decoder-lr column reads comprehension → grokking → memorization with increasing weight
-#    decay (official: 4 and 12 of 16 columns). Our S3 panel (d) does **not** reproduce this (see
-#    below and the deviations); we print it instead of checking it.
+#    decay (official: 4, 12 and 8 of 16 columns). In (d) this fails, and it is recorded below as a
+#    deviation.
 
 # %%
+def holds_in_seeds(name: str, fraction: float, source: str, *, against: str = "paper"):
+    """A layout statement checked seed by seed: reproduced when it holds in at least half of the seeds."""
+    return claims.check(name, fraction, 1.0, kind="reproduction", comparison="abs", tolerance=0.5, resolution=0.5,
+                        against=against, source=source)
+
+
 a = diagrams["a"]
 cfg_a = a.config
 fast_gen = float(np.mean(a.per_seed(lambda p, y: generalizing_fraction_fast_decoder(p, cfg_a.lr_dec_values, y))))
 claims.check("(a) fraction of cells with decoder lr >= representation lr that generalize (all seeds)", fast_gen, 0.0,
-             comparison="<=", resolution=0.05, source="Liu et al. 2022 §4.1, Fig. 6a; official data: 0 of 109")
+             kind="reproduction", comparison="abs", tolerance=0.0, resolution=0.05,
+             source="§4.1, Fig. 6a (fast decoder, slow representation: memorization); official data: 0 of 109 cells")
 top = list(cfg_a.y_values).index(max(cfg_a.y_values))
-claims.check("(a) slowest decoder, fastest representation groks: fraction of seeds",
-             seed_fraction(a, lambda p, y: p[top, 0] == "grokking", bool), 0.5, comparison=">=", resolution=0.5,
-             source="Liu et al. 2022 §4.1, Fig. 6a (top left generalizes late)")
+holds_in_seeds("(a) slowest decoder, fastest representation groks: fraction of seeds",
+               seed_fraction(a, lambda p, y: p[top, 0] == "grokking", bool),
+               "§4.1, Fig. 6a (top left generalizes, late)")
+sandwich_d = 0.0
 for panel in "bcd":
     d = diagrams[panel]
     off = official_map(panel)
-    claims.check(f"({panel}) all four phases present: fraction of seeds",
-                 seed_fraction(d, lambda p, y: len({str(v) for v in p.ravel()}), lambda n: n == 4), 0.5,
-                 comparison=">=", resolution=0.5, source=f"Liu et al. 2022 §4.1 (i), Fig. 6{panel}")
-    claims.check(f"({panel}) top-right block at least half memorization: fraction of seeds",
-                 seed_fraction(d, lambda p, y: corner_fraction(p, y, "memorization", "top_right"), lambda v: v >= 0.5),
-                 0.5, comparison=">=", resolution=0.5,
-                 source=f"§4.1 (ii); official {corner_fraction(off.phases, off.y_values, 'memorization', 'top_right'):.2f}")
+    holds_in_seeds(f"({panel}) all four phases present: fraction of seeds",
+                   seed_fraction(d, lambda p, y: len({str(v) for v in p.ravel()}), lambda n: n == 4),
+                   f"§4.1 (i), Fig. 6{panel}")
+    holds_in_seeds(f"({panel}) top-right block at least half memorization: fraction of seeds",
+                   seed_fraction(d, lambda p, y: corner_fraction(p, y, "memorization", "top_right"), lambda v: v >= 0.5),
+                   f"§4.1 (ii), Fig. 6{panel}; official map: "
+                   f"{corner_fraction(off.phases, off.y_values, 'memorization', 'top_right'):.2f} of the block")
     off_excess = (corner_fraction(off.phases, off.y_values, "confusion", "bottom_right")
                   - corner_fraction(off.phases, off.y_values, "confusion", "top_right"))
-    claims.check(f"({panel}) confusion bottom right minus top right >= 1/6: fraction of seeds",
-                 seed_fraction(d, lambda p, y: corner_fraction(p, y, "confusion", "bottom_right")
-                               - corner_fraction(p, y, "confusion", "top_right"), lambda v: v >= 1 / 6 - 1e-9),
-                 0.5, comparison=">=", resolution=0.5, source=f"§4.1 (iii); official {off_excess:.2f}")
+    holds_in_seeds(f"({panel}) confusion bottom right minus top right >= 1/6: fraction of seeds",
+                   seed_fraction(d, lambda p, y: corner_fraction(p, y, "confusion", "bottom_right")
+                                 - corner_fraction(p, y, "confusion", "top_right"), lambda v: v >= 1 / 6 - 1e-9),
+                   f"§4.1 (iii), Fig. 6{panel}; official map: excess {off_excess:.2f}")
+    name = f"({panel}) a comprehension -> grokking -> memorization column: fraction of seeds"
+    source = f"§4.1 (iv), Fig. 6{panel}; official map: {sandwich_columns(off.phases, off.y_values)} of 16 columns"
+    fraction = seed_fraction(d, sandwich_columns, lambda n: n >= 1)
     if panel != "d":
-        claims.check(f"({panel}) a comprehension -> grokking -> memorization column: fraction of seeds",
-                     seed_fraction(d, sandwich_columns, lambda n: n >= 1), 0.5, comparison=">=", resolution=0.5,
-                     source=f"§4.1 (iv); official {sandwich_columns(off.phases, off.y_values)} of 16 columns")
-print(claims.table())
+        holds_in_seeds(name, fraction, source)
+    else:
+        sandwich_d = fraction
 
 # %% [markdown]
 # ## What does not match
 #
-# The S3 panel's layout, and the cell-by-cell agreement of (c) and (d):
+# Four things do not reproduce, and each is recorded as a *deviation*: the paper's value, ours, and
+# the band in which we would call it reproduced. A deviation does not stop the chapter, but it fails
+# the chapter if ours moves into that band, so the ledger cannot go stale.
+#
+# - **Cell by cell.** Where the official phase is unambiguous (the nearest official cell has the same
+#   phase as its four neighbours, so a boundary shifted by one official grid step cannot change it),
+#   a reproduction should give the official phase. We would call a panel reproduced cell by cell if at
+#   least 90 % of those (seed, cell) pairs had it (one stray cell in ten for the seed; the tolerance
+#   was set after the maps were seen). Cells next to an official boundary are left out: there the
+#   official map itself is one seed's draw. No panel reaches 0.9.
+# - **(a) Confusion at the fastest decoder.** The official map of (a) has no confusion at all (0 of
+#   169 cells); ours is confused in the last decoder-lr column (paper-equivalent $10^{-2}$, actual
+#   $5\cdot10^{-2}$), where Adam no longer follows the compressed path.
+#
+# The fractions of cells are shown to 0.25, so that one boundary cell flipping with the CPU's
+# rounding does not change what is printed; the verdicts use the exact values, far from their bands.
+# - **(d) No sandwich and almost no comprehension.** The official S3 map comprehends over a wide
+#   range of slow decoder learning rates and has 8 columns with comprehension → grokking →
+#   memorization; ours memorizes there.
 
 # %%
+time_compression = ("the book map runs 3,000 steps with every learning rate x5 (1.5e4 paper-equivalent steps of the "
+                    "paper's 1e5); Adam does not follow the compressed path at large rates, so the compression is not "
+                    "equivalent to the paper's run, and the uncompressed 1e5-step maps have not been run; one seed "
+                    "per cell (the official seed's split, templates and init), so this is one map's verdict")
+why_cells = {
+    "a": "the interior mismatches are mostly the last decoder-lr column (confused, official memorization)",
+    "b": "our slowest decoder (lr 1e-5) memorizes or is confused where the official runs grok after 1.5e4-1e5 "
+         "steps, and confusion reaches lower weight decay than in the official map",
+    "c": "strong weight decay (wd >= 8) fails to fit the training set within our budget (confusion) where the "
+         "official runs grok; the official sweep also divided the cross-entropy by its 19 classes "
+         "(phase_diagram-classification.ipynb), ours is the standard cross-entropy",
+    "d": "our S3 runs memorize at decoder lr 1e-5 to 1e-3 where the official map comprehends; our split and "
+         "templates come from the addition task's random-number order, not the permutation notebook's, and the "
+         "book map omits the notebook's loss term 1e-3 mean|E| (an exploratory one-seed book-scale run with it "
+         "gave a few grokking cells but no comprehension)",
+}
+for panel in PANELS:
+    d = diagrams[panel]
+    n_inside = int((~d.official_boundary()).sum())
+    claims.check(f"({panel}) cells with the official phase, away from official phase boundaries", d.interior_agreement(),
+                 1.0, kind="deviation", comparison="abs", tolerance=0.1, resolution=0.25, against="official code",
+                 set_after=True,
+                 source=f"Fig. 6{panel} data (grokking-squared phase_diagram_plot/*.h5), at the {n_inside} of our "
+                        f"{d.seed_phases[0].size} cells whose official phase is unambiguous",
+                 evidence=f"{why_cells[panel]}; {time_compression}")
+claims.check("(a) fraction of cells confused", float((a.seed_phases == "confusion").mean()), 0.0, kind="deviation",
+             comparison="abs", tolerance=0.05, resolution=0.25, against="official code",
+             source="Fig. 6a data (data_add_r_reprlr.h5): 0 of 169 cells confused, every run fits its training set",
+             evidence="the last decoder-lr column (paper-equivalent 1e-2, actual 5e-2) is confused, where the "
+                      f"official runs memorize: Adam at that rate is unstable; {time_compression}")
 d = diagrams["d"]
 off_d = official_map("d")
-sandwich_d = seed_fraction(d, sandwich_columns, lambda n: n >= 1)
-print(f"(d) fraction of seeds with a comprehension -> grokking -> memorization column: ours {approx(sandwich_d, 0.5)}; "
-      f"official map: {sandwich_columns(off_d.phases, off_d.y_values)} of 16 columns")
-few_c = bool(np.all(d.per_seed(lambda p, y: (p == "comprehension").mean()) <= 0.1))
-print(f"(d) at most 10 % of the cells comprehend, in every seed: {few_c}; "
-      f"official at the same cells: {(d.official_phases() == 'comprehension').mean():.2f}")
-low = all(diagrams[panel].agreement() < 0.5 for panel in "cd")
-print(f"(c), (d): fewer than half of the (seed, cell) pairs have the official phase: {low}")
+claims.check("(d) a comprehension -> grokking -> memorization column: fraction of seeds", sandwich_d, 1.0,
+             kind="deviation", comparison="abs", tolerance=0.5, resolution=0.5,
+             source=f"§4.1 (iv), Fig. 6d; official map: {sandwich_columns(off_d.phases, off_d.y_values)} of 16 columns",
+             evidence="our S3 map has (almost) no comprehension, so no column can read comprehension -> grokking -> "
+                      f"memorization; {why_cells['d']}; {time_compression}")
+_ = claims.check("(d) fraction of cells that comprehend", float((d.seed_phases == "comprehension").mean()),
+                 round(float((d.official_phases() == "comprehension").mean()), 2), kind="deviation", comparison="abs",
+                 tolerance=0.2, resolution=0.25, against="official code", set_after=True,
+                 source="Fig. 6d data (data_perm_r.h5) at our 36 cells; band: the comprehension region's boundary cells",
+                 evidence=f"{why_cells['d']}; {time_compression}")
 
 # %% [markdown]
 # A cell-by-cell table of one seed's letters would change with the CPU's rounding, so the
 # cell-by-cell comparison is the figure: its titles give each panel's fraction of (seed, cell) pairs
-# with the official phase.
+# with the official phase over all cells, boundary cells included.
+#
+# ## Paper versus ours
+#
+# Every panel of Fig. 6 reproduces the layout the paper describes in §4.1 except the S3 panel's
+# sandwich, and no panel reproduces the official map cell by cell at book scale:
+# {glue:text}`ledger_tally`. All verdicts are judged at book scale (time compressed, one seed per
+# cell); the paper-scale maps have not been run.
+
+# %%
+claims.figure("liu2022", "Fig. 6a", "partial", scale="book",
+              claims=["(a) fraction of cells with decoder lr >= representation lr that generalize (all seeds)",
+                      "(a) slowest decoder, fastest representation groks: fraction of seeds",
+                      "(a) cells with the official phase, away from official phase boundaries",
+                      "(a) fraction of cells confused"],
+              why="a fast decoder memorizes and the slowest decoder groks, as in the paper; the fastest decoder "
+                  "column is confused (Adam at lr x5), and the map misses the official one cell by cell")
+for panel in "bc":
+    claims.figure("liu2022", f"Fig. 6{panel}", "partial", scale="book",
+                  claims=[f"({panel}) all four phases present: fraction of seeds",
+                          f"({panel}) top-right block at least half memorization: fraction of seeds",
+                          f"({panel}) confusion bottom right minus top right >= 1/6: fraction of seeds",
+                          f"({panel}) a comprehension -> grokking -> memorization column: fraction of seeds",
+                          f"({panel}) cells with the official phase, away from official phase boundaries"],
+                  why="all four phases, memorization top right, confusion bottom right and the sandwich appear; "
+                      "cell by cell the compressed 3,000-step map misses the official one")
+claims.figure("liu2022", "Fig. 6d", "partial", scale="book",
+              claims=["(d) all four phases present: fraction of seeds",
+                      "(d) top-right block at least half memorization: fraction of seeds",
+                      "(d) confusion bottom right minus top right >= 1/6: fraction of seeds",
+                      "(d) a comprehension -> grokking -> memorization column: fraction of seeds",
+                      "(d) fraction of cells that comprehend",
+                      "(d) cells with the official phase, away from official phase boundaries"],
+              why="the corners (memorization top right, confusion bottom right) reproduce; the wide comprehension "
+                  "region of the official S3 map, and with it the sandwich, does not")
+glue("ledger_tally", claims.tally(), display=False)
+
+# %%
+claims.ledger()
 
 # %% [markdown]
-# ## Deviations and what they mean
+# ### Deviations and what they mean
 #
 # - **Time compression and budget.** The book runs $1.5\cdot10^4$ paper-equivalent steps, not
 #   $10^5$. Runs that the paper saw generalize (or fit) between $1.5\cdot10^4$ and $10^5$ steps end
@@ -240,23 +350,24 @@ print(f"(c), (d): fewer than half of the (seed, cell) pairs have the official ph
 #   largest book learning rates ($5\cdot10^{-2}$, i.e. paper-equivalent $10^{-2}$) it does not:
 #   the runs become unstable and several cells that memorize in the paper are confused here, e.g.
 #   in the last column of (a) (see the figure), where the paper has no confusion at all.
-# - **S3 (panel d) is not reproduced.** With the paper's own learning rates (no compression) and
-#   3,000 steps, our S3 runs at decoder lr $10^{-5}$–$10^{-3}$ memorize (validation never reaches
-#   90 %), where the official map shows comprehension. Our S3 model follows the spec (3×3 matrices,
-#   init scale 0.1, product $E_aE_b$ into the tanh decoder, 24/12 split) but omits the official
-#   notebook's extra loss term $10^{-3}\cdot\mathrm{mean}|E|$ (spec §7 #10). Under Adam that small term
-#   dominates the embeddings' normalized update once the training loss is near zero, so it plausibly
-#   drives the S3 embeddings to a structured representation. The trainer now has it
-#   (`TrainConfig.embed_l1`), and a book-scale run of panel (d) with it (one seed, an exploratory run
-#   not repeated here) gave a few grokking cells but still no comprehension, so it does not bring the
-#   official map back at this budget; the map above is without it (paper scale keeps it). Our split and
-#   templates also come from the addition task's RNG order, not the permutation notebook's. That
-#   matters more than it seems. The App. H section of the effective-theory chapter trains 8 seeds at
-#   24 of 36 samples, and only a minority of them find the representation. A one-seed map like the
-#   official one therefore shows comprehension or memorization depending on its seed's split and
-#   initialization.
-# - **Classification loss (c).** The official sweep used cross-entropy divided by the 19 classes
-#   (spec §7 #7); we use the standard cross-entropy. Adam's update is invariant to a constant factor
-#   on the loss (up to $\epsilon$), so this should not move the boundaries.
+# - **S3 (panel d) is not reproduced cell by cell.** With the paper's own learning rates (no
+#   compression) and 3,000 steps, our S3 runs at decoder lr $10^{-5}$–$10^{-3}$ memorize (validation
+#   never reaches 90 %), where the official map shows comprehension. Our S3 model follows the official
+#   notebook `toy/Figure5d_permutation.ipynb` (3×3 matrices, init scale 0.1, product $E_aE_b$ into the
+#   tanh decoder, 24/12 split) but omits its extra loss term $10^{-3}\cdot\mathrm{mean}|E|$, which the
+#   paper does not mention. Under Adam that small term dominates the embeddings' normalized update once
+#   the training loss is near zero, so it plausibly drives the S3 embeddings to a structured
+#   representation. The trainer has it (`TrainConfig.embed_l1`), and a book-scale run of panel (d)
+#   with it (one seed, an exploratory run not repeated here) gave a few grokking cells but still no
+#   comprehension, so it does not bring the official map back at this budget; the map above is without
+#   it (paper scale keeps it). Our split and templates also come from the addition task's
+#   random-number order, not the permutation notebook's. That matters more than it seems. The App. H
+#   section of the effective-theory chapter trains 8 seeds at 24 of 36 samples, and only a minority of
+#   them find the representation. A one-seed map like the official one therefore shows comprehension
+#   or memorization depending on its seed's split and initialization.
+# - **Classification loss (c).** The official sweep (`phase_diagram-classification.ipynb`) used
+#   cross-entropy divided by the 19 classes; we use the standard cross-entropy. Adam's update is
+#   invariant to a constant factor on the loss (up to $\epsilon$), so this should not move the
+#   boundaries.
 # - **Coarse grids.** 36 cells per panel instead of 169–176; phase boundaries are located to within
 #   one cell (a factor of 4 in learning rate).

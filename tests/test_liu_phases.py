@@ -4,8 +4,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, PhaseDiagram, ToyPhaseConfig, majority_phase, official_map,
-                              phase_letters, plot_phase_diagrams, run_phase_diagram, sandwich_columns, seed_fraction)
+from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, PhaseDiagram, ToyPhaseConfig, corner_fraction, majority_phase,
+                              official_map, phase_letters, plot_phase_diagrams, run_phase_diagram, sandwich_columns,
+                              seed_fraction)
 from repro.liu_transformer_images import (ImageGrokConfig, TransformerGrokConfig, plot_images, plot_transformer,
                                           run_image_phase_diagram, run_transformer, standardized_effective_dimension)
 from repro.phases import phase_counts
@@ -98,6 +99,9 @@ def test_agreement_against_the_official_map():
     flipped[0, 0] = "confusion"
     assert PhaseDiagram(cfg, flipped, same.train_steps, same.val_steps).agreement() == pytest.approx(1 - 1 / 176)
     assert same.fraction("memorization", slice(0, 3), slice(8, 16)) == 1.0  # top right memorizes
+    assert corner_fraction(off.phases, off.y_values, "memorization", "top_right") == pytest.approx(31 / 32)
+    assert corner_fraction(off.phases, off.y_values, "grokking", "top_left") == pytest.approx(20 / 32)  # 4 rows x 8
+    assert corner_fraction(off.phases, off.y_values, "confusion", "bottom_right") == pytest.approx(24 / 32)
     # several seeds: agreement is the mean over seeds, the map is the per-cell majority
     two = PhaseDiagram(cfg, np.stack([off.phases, flipped, flipped]), np.zeros((3, *off.phases.shape), int),
                        np.zeros((3, *off.phases.shape), int))
@@ -108,6 +112,30 @@ def test_agreement_against_the_official_map():
     assert two.per_seed(lambda p, y: p[0, 0] == "confusion").tolist() == [0.0, 1.0, 1.0]
     assert seed_fraction(two, lambda p, y: p[0, 0], lambda v: v == "confusion") == pytest.approx(2 / 3)
     assert seed_fraction(two, sandwich_columns, lambda n: n >= 1) == 1.0  # official (b) has 4 such columns
+
+
+def test_official_boundary_and_interior_agreement():
+    off = official_map("b")
+    # (b), wd 0: lr 1e-5 groks with a grokking neighbour on every side -> interior; lr 10^-4.2 (G) borders 10^-4 (C)
+    assert not off.on_boundary(1, 1)
+    assert off.on_boundary(0, 4) and off.on_boundary(0, 5)
+    assert off.nearest(1e-4, 0.0, log_y=False) == (0, 5)
+    cfg = ToyPhaseConfig.book("b")
+    ny, nx = len(cfg.y_values), len(cfg.lr_dec_values)
+    zeros = np.zeros((ny, nx), int)
+    same = PhaseDiagram(cfg, PhaseDiagram(cfg, np.full((ny, nx), "confusion", dtype=object), zeros, zeros)
+                        .official_phases(), zeros, zeros)
+    boundary = same.official_boundary()
+    assert boundary.shape == (ny, nx) and boundary.any() and not boundary.all()
+    assert same.interior_agreement() == 1.0
+    # a wrong phase on a boundary cell leaves the interior agreement at 1; on an interior cell it lowers it
+    wrong = same.seed_phases[0].copy()
+    j, i = map(int, np.argwhere(boundary)[0])
+    wrong[j, i] = "grokking" if wrong[j, i] != "grokking" else "confusion"
+    assert PhaseDiagram(cfg, wrong, zeros, zeros).interior_agreement() == 1.0
+    j, i = map(int, np.argwhere(~boundary)[0])
+    wrong[j, i] = "grokking" if wrong[j, i] != "grokking" else "confusion"
+    assert PhaseDiagram(cfg, wrong, zeros, zeros).interior_agreement() == pytest.approx(1 - 1 / (~boundary).sum())
 
 
 def test_majority_phase_breaks_ties_by_the_fixed_phase_order():

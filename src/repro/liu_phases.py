@@ -102,12 +102,25 @@ class OfficialMap:
     x_values: tuple[float, ...]  # decoder lr
     y_values: tuple[float, ...]
 
-    def at(self, lr_dec: float, y: float, log_y: bool) -> str:
-        """Phase of the official cell nearest to (lr_dec, y) (log distance in lr, and in y when ``log_y``)."""
+    def nearest(self, lr_dec: float, y: float, log_y: bool) -> tuple[int, int]:
+        """(row, column) of the official cell nearest to (lr_dec, y) (log distance in lr, and in y when ``log_y``)."""
         i = int(np.argmin(np.abs(np.log10(self.x_values) - np.log10(lr_dec))))
         ys = np.log10(self.y_values) if log_y else np.asarray(self.y_values)
         j = int(np.argmin(np.abs(ys - (np.log10(y) if log_y else y))))
+        return j, i
+
+    def at(self, lr_dec: float, y: float, log_y: bool) -> str:
+        """Phase of the official cell nearest to (lr_dec, y) (log distance in lr, and in y when ``log_y``)."""
+        j, i = self.nearest(lr_dec, y, log_y)
         return str(self.phases[j, i])
+
+    def on_boundary(self, row: int, col: int) -> bool:
+        """Whether the official cell (row, col) has a different phase in one of its four neighbours (one official
+        grid step along either axis): there, a boundary shifted by one grid step, or another seed, changes its phase."""
+        ny, nx = self.phases.shape
+        here = self.phases[row, col]
+        return any(0 <= j < ny and 0 <= i < nx and self.phases[j, i] != here
+                   for j, i in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)))
 
 
 def official_map(panel: str) -> OfficialMap:
@@ -287,6 +300,24 @@ class PhaseDiagram:
                 out[j, i] = off.at(lr, y, log_y=cfg.panel == "a")
         return out
 
+    def official_boundary(self) -> np.ndarray:
+        """(ny, nx) bool: our cells whose nearest official cell lies on an official phase boundary
+        (:meth:`OfficialMap.on_boundary`). Elsewhere the official phase is unambiguous."""
+        cfg, off = self.config, official_map(self.config.panel)
+        out = np.zeros(self.seed_phases.shape[1:], dtype=bool)
+        for j, y in enumerate(cfg.y_values):
+            for i, lr in enumerate(cfg.lr_dec_values):
+                out[j, i] = off.on_boundary(*off.nearest(lr, y, log_y=cfg.panel == "a"))
+        return out
+
+    def interior_agreement(self) -> float:
+        """Fraction of the (seed, cell) entries with the official phase, over the cells where the official phase
+        is unambiguous (not on an official boundary, :meth:`official_boundary`)."""
+        inside = ~self.official_boundary()
+        if not inside.any():
+            raise ValueError("interior_agreement: every cell of this grid lies on an official phase boundary.")
+        return float((self.seed_phases == self.official_phases()[None])[:, inside].mean())
+
     def agreement(self) -> float:
         """Fraction of our (seed, cell) maps entries whose phase equals the official phase at the same
         (paper-equivalent) cell: the mean over seeds of each seed's cell-by-cell agreement."""
@@ -332,15 +363,17 @@ def _ordered(phases: np.ndarray, y_values) -> np.ndarray:
 
 
 def corner_fraction(phases: np.ndarray, y_values, phase: str, corner: str) -> float:
-    """Fraction of ``phase`` in a corner block at high decoder lr: the right half of the columns and
-    the lowest (``"top_right"``: small weight decay) or highest (``"bottom_right"``) third of the rows
-    (at least two rows), rows ordered by y. The paper's §4.1 (ii)/(iii) name these corners."""
+    """Fraction of ``phase`` in a corner block: the right (``"top_right"``, ``"bottom_right"``: high decoder lr)
+    or left (``"top_left"``: low decoder lr) half of the columns, and the lowest (``"top_..."``: small weight
+    decay) or highest (``"bottom_right"``) third of the rows (at least two rows), rows ordered by y. The
+    paper's §4.1 (ii)/(iii) name the right-hand corners; App. J puts memorization in the top left of Fig. 8b."""
     check_choice("phase", phase, PHASES)
-    check_choice("corner", corner, ("top_right", "bottom_right"))
+    check_choice("corner", corner, ("top_right", "bottom_right", "top_left"))
     rows = _ordered(phases, y_values)
     n_rows = max(2, -(-rows.shape[0] // 3))
     n_cols = -(-rows.shape[1] // 2)
-    block = rows[:n_rows, -n_cols:] if corner == "top_right" else rows[-n_rows:, -n_cols:]
+    block = {"top_right": rows[:n_rows, -n_cols:], "bottom_right": rows[-n_rows:, -n_cols:],
+             "top_left": rows[:n_rows, :n_cols]}[corner]
     return float((block == phase).mean())
 
 

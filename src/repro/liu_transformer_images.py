@@ -95,8 +95,9 @@ class TransformerGrokConfig(ConfigRepr):
 
     @classmethod
     def for_scale(cls) -> "TransformerGrokConfig":
-        """Paper: the defaults. Book: p = 31, a 1-layer width-48 transformer, both lrs x 5, 5 seeds."""
-        book = cls(p=31, d_model=48, d_mlp=96, n_layers=1, lr_repr=5e-3, lr_dec=1e-3, steps=1200, n_seeds=5)
+        """Paper: the defaults. Book: p = 31, a 1-layer width-48 transformer, both lrs x 5, 2,000 steps (every seed
+        reaches 99 % validation accuracy well before the end on both CPU kernel sets tried), 5 seeds."""
+        book = cls(p=31, d_model=48, d_mlp=96, n_layers=1, lr_repr=5e-3, lr_dec=1e-3, steps=2000, n_seeds=5)
         smoke = replace(book, p=11, d_model=16, d_mlp=32, steps=60, eval_every=10, n_seeds=2)
         return by_scale(book=book, paper=cls(), smoke=smoke)
 
