@@ -32,9 +32,10 @@
 # The dynamics half of the paper (repons, learning-rate phase diagrams) is the next page,
 # `baek2024_geneft_dynamics`.
 #
-# **What we reproduce.** Eq. 1–4 with Table 2's $b$; the Monte-Carlo bound for all four relations,
+# **What we run.** Eq. 1–4 with Table 2's $b$; the Monte-Carlo bound for all four relations,
 # computed as the Bayes-optimal accuracy of a learner that knows the relation's class; Fig. 3 for
-# mod 3 and greater-than with three architectures; Fig. 4 for the four relations.
+# mod 3 and greater-than with three architectures; Fig. 4 for the four relations. The verdict on each
+# figure, and the claims behind it, are in the last section, *Paper versus ours*.
 #
 # **What we leave out at book scale.** The paper's $10^5$-step budget, its default 3×50 decoder in
 # Fig. 3, more seeds and finer grids. All of these are in the paper-scale configs
@@ -105,8 +106,8 @@ for rel in RELATIONS:
 #
 # The paper's solid curves count the pairs a learner can infer from the training pairs using the
 # relation's properties, and score $\max(p_*, 1-p_*)$ on the rest, with $p_*$ from a Monte Carlo over
-# all class members compatible with the data. We compute exactly this as a Bayes posterior under a
-# uniform prior on the class (algorithm in spec G.5, code in `repro.relation_inference`): Gibbs
+# all class members compatible with the data (§3, steps (a) and (b)). We compute exactly this as a
+# Bayes posterior under a uniform prior on the class (code in `repro.relation_inference`): Gibbs
 # sampling over $k$-colourings for mod $k$, a Markov chain over linear extensions for greater-than,
 # and an exact formula for the bipartite graph. The unit tests check the samplers against brute-force
 # enumeration of all consistent relations on 6 elements.
@@ -187,6 +188,14 @@ for (rel, a), g in gaps.items():
 excess = max(float(np.max(sizes.accuracy[rel, a].mean(1) - np.interp(size_cfg.fractions, bound_cfg.fractions,
                                                                         bound.mc_mean(rel))))
              for rel in size_cfg.relations for a in range(len(size_cfg.architectures)))
+# the d = 1 mode-3 network on mod 3: seeds still below 0.9 over all pairs at the largest training fraction
+# (the all-"unrelated" baseline is 600/900 = 0.67); each seed is one training set and one initialization
+bias_arch = size_cfg.architectures.index((0, 1, None, 2))  # no hidden layer, the relation's mode, d = 2
+d1_arch = size_cfg.architectures.index((0, 1, None, 1))  # the same at d = 1
+d1_final = sizes.accuracy["mod3", d1_arch][-1]
+d1_stuck = int((d1_final < 0.9).sum())
+print(f"mod 3, {sizes.labels['mod3', d1_arch]}: {d1_stuck} of {len(d1_final)} seeds below 0.9 over all pairs "
+      f"at fraction {size_cfg.fractions[-1]}")
 
 # %% [markdown]
 # ## Fig. 4: the Goldilocks decoder
@@ -209,9 +218,10 @@ glue("fig_depth", fig4, display=False)
 #
 # Left: test accuracy against decoder depth (median over five seeds, shaded: middle half, thin: each
 # seed), the paper's Fig. 4. Right: the
-# training accuracy of the same runs. At depth 0 the linear decoder cannot express mod 3 or the
-# bipartite relation, and even training accuracy stays low (confusion). At large depth training
-# accuracy stays high while test accuracy drops (memorization). Greater-than stays high throughout.
+# training accuracy of the same runs. At depth 0 the linear decoder cannot express mod 3, mod 5 or the
+# bipartite relation, and even training accuracy stays low (confusion). At depth 8 test accuracy drops
+# well below training accuracy (memorization), though within 3,000 steps not every seed has fitted its
+# training pairs there. Greater-than stays near or above 0.9 in the median; single deep seeds fall lower.
 # ```
 
 # %%
@@ -226,123 +236,177 @@ for i, rel in enumerate(depth_cfg.relations):
     print(f"{LABELS[rel]:>13}: test " + " ".join(approx(x, TABLE_RES) for x in test[i]) + " | train "
           + " ".join(approx(x, TABLE_RES) for x in train[i]))
 
+
 # %% [markdown]
 # ## Paper versus ours
 #
-# 1. **$p_c$ at $\alpha = 0.9$** (Eq. 3 with Table 2's $b$). The paper prints the formula, not the
-#    numbers; the reference values were computed independently in the spec (G.4, four digits), so the
-#    tolerance is the rounding, $5\cdot10^{-4}$.
-# 2. **Monte-Carlo bound at fraction 0.10** against the spec's independent implementation (G.5:
-#    bipartite 1.00, mod 3 0.97–0.99, mod 5 0.91–0.92, greater-than 0.89 ± 0.01). Tolerance 0.03:
-#    the spread between random training sets and sampler starts measured there.
-# 3. **Eq. 4 agrees "roughly" with the Monte Carlo** (§3). The paper gives no number; we fixed 0.2
-#    as the meaning of "rough" before running, and report the largest gap.
-# Network values are statistics over the seeds (three for Fig. 3, five for Fig. 4; means over seeds
-# and fractions for the induction gaps, medians over seeds for Fig. 4), shown at 0.01 or 0.05 — coarser than one run that lands
-# elsewhere moves them, finer than the seed spread printed with them — and the tolerances are
-# unchanged.
+# Each claim below has a kind: a *reproduction* compares ours with a statement of the paper and must
+# agree; a *deviation* records where ours does not, with the paper's value beside ours; a *check* is
+# internal consistency and never counts as a reproduction.
 #
-# 4. **The induction gap shrinks with the right inductive bias** (Fig. 3): the mean gap to the bound of
-#    the generic network minus that of the inductive-bias network is positive. We first ran this
-#    check with the $d = 1$ inductive-bias network; on mod 3 it fails (see the deviations), so the
-#    check below uses the $d = 2$ one and the $d = 1$ numbers are printed beside it.
-# 5. **The bound bounds the networks**: no network beats the mean Monte-Carlo bound by more than 0.05
-#    at any fraction (0.05 = the bound's spread between training sets at small fractions).
-# 6. **Goldilocks** (Fig. 4, medians over seeds): for mod 3 and bipartite, depth 0 is confusion (training accuracy ≤ 0.9),
-#    some depth generalizes (test ≥ 0.95), and the deepest decoder loses at least 0.05 test accuracy
-#    against the best depth.
-# 7. **Greater-than "does not easily go below 90 %"** (§4): its median test accuracy over seeds stays
-#    ≥ 0.85 at every depth (the paper's 0.9 loosened for the short budget). With two float32 seeds an
-#    earlier edition found the deepest decoder below this and recorded a contradiction (lowest mean
-#    ≤ 0.9); over five seeds the median sits at the paper's 0.9, where a "≤ 0.9" verdict is decided by
-#    noise, so the check is back in the paper's direction (see the deviations).
+# - **Eq. 3** (checks). The paper prints the formula, not the numbers, so $p_c$ at $\alpha = 0.9$ is
+#   checked against an independent evaluation of Eq. 3 with Table 2's $b$ (four digits; tolerance the
+#   rounding, $5\cdot10^{-4}$).
+# - **Fig. 2.** The paper's one statement is that Eq. 4 and the Monte Carlo agree "roughly" (§3); it
+#   gives no number, and we fixed 0.2 as the meaning of "rough" before running (reproduction). Its
+#   figure did not survive, so the Monte Carlo at fraction 0.10 is checked against an independent
+#   implementation of the same recipe (bipartite 1.00, mod 3 0.977, mod 5 0.915, greater-than 0.892;
+#   tolerance 0.03, the spread between random training sets and sampler starts there).
+# - **Fig. 3.** The paper: inductive bias in the architecture reduces the induction gap, and the gap is
+#   smallest for mode 3 (mod 3) and mode 2 (greater-than) with no hidden layer (§3). The paper's
+#   statement is one-sided, and so are the claims: the mean gap of the generic network minus that of
+#   the inductive-bias network is $\geq 0$, for the $d = 2$ networks (Table 3's default dimension)
+#   and for $d = 1$ (the one-dimensional picture of §3). That no network beats the Bayes-optimal bound
+#   by more than its spread between training sets (0.05) is a property of the bound, so it is a check.
+# - **Fig. 4.** The paper: confusion for too simple a decoder ("not even the training accuracy becoming
+#   good"), generalization in between, degradation for too complex a decoder (§4). For mod 3, mod 5 and
+#   the bipartite graph, medians over five seeds: depth-0 training accuracy $\leq 0.9$ (Table 4's
+#   training threshold), best test accuracy over depths $\geq 0.95$ (stricter than Table 4's 0.9),
+#   and at least 0.05 test accuracy lost at the deepest decoder. Greater-than "does not easily go below
+#   90 %" (§4): see the deviations below for why this is only a check.
+#
+# Network values are medians over seeds, or means over seeds and fractions for the induction gaps,
+# shown at 0.01 (gaps), 0.05 (medians of depth 0–5) or 0.1 (the losses at depth 8, whose runs are the
+# most chaotic) — coarser than the change one run landing elsewhere makes, finer than the seed spread.
 
 # %%
-spec_pc = {"mod3": 0.1204, "mod5": 0.1769, "greater_than": 0.2743, "bipartite": 0.0755}
+LOSS_RES = 0.1  # depth-8 medians move by a few hundredths between CPU kernel sets (one seed lands elsewhere)
+indep_pc = {"mod3": 0.1204, "mod5": 0.1769, "greater_than": 0.2743, "bipartite": 0.0755}
 for rel in RELATIONS:
-    claims.check(f"p_c at alpha=0.9, {LABELS[rel]}", p_c[rel], spec_pc[rel], tolerance=5e-4,
-                 source="Eq. 3 with Table 2's b; values from spec G.4")
-spec_mc10 = {"mod3": 0.977, "mod5": 0.915, "greater_than": 0.892, "bipartite": 1.0}
+    claims.check(f"p_c at alpha=0.9, {LABELS[rel]}", p_c[rel], indep_pc[rel], kind="check", against="derivation",
+                 tolerance=5e-4, source="Eq. 3 with Table 2's b, evaluated independently to four digits "
+                 "(the paper prints the formula, not the values)")
+indep_mc10 = {"mod3": 0.977, "mod5": 0.915, "greater_than": 0.892, "bipartite": 1.0}
 for rel in RELATIONS:
-    claims.check(f"MC bound at fraction 0.10, {LABELS[rel]}", mc10[rel], spec_mc10[rel], tolerance=0.03,
-                 source="Fig. 2 solid curves; reference values from spec G.5")
-claims.check("largest |MC bound - Eq. 4| over relations and fractions", abs(worst[2]), 0.2, comparison="<=",
-             source="§3: 'rough agreement' (our threshold for 'rough', fixed before running)")
-bias_arch = 1  # the d = 2 inductive-bias network (no hidden layer, squared difference / difference)
-d1_arch = 2  # the d = 1 one
+    claims.check(f"MC bound at fraction 0.10, {LABELS[rel]}", mc10[rel], indep_mc10[rel], kind="check",
+                 against="derivation", tolerance=0.03, resolution=0.01,
+                 source="Fig. 2 solid curves (§3's two-step recipe), an independent implementation, mean of three "
+                 "training sets; the paper prints no values")
+claims.check("largest |MC bound - Eq. 4| over relations and fractions", abs(worst[2]), 0.2, kind="reproduction",
+             comparison="<=", resolution=0.01,
+             source="§3: Eq. 4 and the Monte Carlo show 'rough agreement' (0.2 = our meaning of 'rough', fixed "
+             "before running)")
 for rel in size_cfg.relations:
-    claims.check(f"induction gap: generic minus inductive-bias network, {LABELS[rel]}",
-                 gaps[rel, 0] - gaps[rel, bias_arch], 0.0, comparison=">=",
+    claims.check(f"induction gap: generic minus inductive-bias network (d=2), {LABELS[rel]}",
+                 gaps[rel, 0] - gaps[rel, bias_arch], 0.0, kind="reproduction", comparison=">=",
                  source="Fig. 3 and §3: inductive bias reduces the induction gap", resolution=GAP_RES)
-claims.check("largest excess of a network over the MC bound", excess, 0.05, comparison="<=",
-             source="Fig. 3: networks stay below the theoretical maximum", resolution=GAP_RES)
+claims.check("induction gap: generic minus inductive-bias network (d=1), greater-than",
+             gaps["greater_than", 0] - gaps["greater_than", d1_arch], 0.0, kind="reproduction", comparison=">=",
+             source="Fig. 3(b) and §3: the gap is smallest for mode 2 with no hidden layer (greater-than on a line)",
+             resolution=GAP_RES)
+claims.check("induction gap: generic minus inductive-bias network (d=1), mod 3",
+             gaps["mod3", 0] - gaps["mod3", d1_arch], 0.0, kind="deviation", comparison=">=",
+             source="Fig. 3(a) and §3: the gap is smallest for mode 3 with no hidden layer (classes as points on a "
+             "line; dimension unstated)", resolution=GAP_RES,
+             evidence=f"The squared-difference network with no hidden layer at d = 1 stays near the all-unrelated "
+             f"baseline in {d1_stuck} of {len(d1_final)} seeds (each its own training set and initialization, the "
+             f"same initialization at all {len(size_cfg.fractions)} fractions), so its mean gap exceeds the generic "
+             f"network's; the seed that escapes follows the bound. At d = 2 (Table 3's default) the same network "
+             f"reproduces. Book scale: {size_cfg.steps:,} Adam steps at lr {size_cfg.lr:g}; more seeds and the "
+             f"paper's budget not run.")
+claims.check("largest excess of a network over the MC bound", excess, 0.05, kind="check", against="derivation",
+             comparison="<=", resolution=GAP_RES,
+             source="the Monte Carlo is the Bayes-optimal accuracy, which no learner beats on average (0.05: the "
+             "bound's spread between training sets)")
 deep = len(depth_cfg.depths) - 1
-for rel in ("mod3", "bipartite"):
+for rel in ("mod3", "mod5", "bipartite"):
     i = depth_cfg.relations.index(rel)
-    claims.check(f"depth 0 training accuracy, {LABELS[rel]} (confusion)", train[i, 0], 0.9, comparison="<=",
-                 source="Fig. 4 and §4: too simple a decoder gives confusion", resolution=SEED_RES)
-    claims.check(f"best test accuracy over depths, {LABELS[rel]}", test[i].max(), 0.95, comparison=">=",
-                 source="Fig. 4: generalization in the Goldilocks zone", resolution=SEED_RES)
+    claims.check(f"depth 0 training accuracy, {LABELS[rel]} (confusion)", train[i, 0], 0.9, kind="reproduction",
+                 comparison="<=", resolution=SEED_RES,
+                 source="Fig. 4 and §4: too simple a decoder gives confusion, 'not even the training accuracy "
+                 "becoming good' (0.9: Table 4's threshold)")
+    claims.check(f"best test accuracy over depths, {LABELS[rel]}", test[i].max(), 0.95, kind="reproduction",
+                 comparison=">=", resolution=SEED_RES,
+                 source="Fig. 4 and §4: generalization in the Goldilocks zone (0.95: stricter than Table 4's 0.9)")
     claims.check(f"test accuracy lost at depth {depth_cfg.depths[deep]}, {LABELS[rel]} (memorization)",
-                 test[i].max() - test[i, deep], 0.05, comparison=">=",
-                 source="Fig. 4 and §4: too complex a decoder memorizes", resolution=SEED_RES)
+                 test[i].max() - test[i, deep], 0.05, kind="reproduction", comparison=">=", resolution=LOSS_RES,
+                 source="Fig. 4 and §4: too complex a decoder memorizes, test accuracy degrades")
 i = depth_cfg.relations.index("greater_than")
 k_low = int(test[i].argmin())
-claims.check("lowest median test accuracy over depths, greater-than", test[i].min(), 0.85,
-             comparison=">=", source="§4: greater-than 'does not easily go below 90%' (0.9 loosened to 0.85 for the short budget)",
-             resolution=SEED_RES)
+claims.check("lowest median test accuracy over depths, greater-than", test[i].min(), 0.85, kind="check",
+             against="book bound", comparison=">=", set_after=True, resolution=SEED_RES,
+             source="§4: greater-than 'does not easily go below 90%'; 0.85 is the paper's 0.9 loosened after the "
+             "result was seen (our median sits at 0.9, where the verdict is decided by noise)")
 glue("gt_low", approx(test[i].min(), SEED_RES), display=False)
 glue("gt_low_depth", f"{depth_cfg.depths[k_low]}", display=False)
 glue("gt_low_train", approx(train[i, k_low], SEED_RES), display=False)
-glue("gt_low_seeds", describe_seeds(depth.test_acc[i, k_low], TABLE_RES), display=False)
 for key, (rel, a) in {"gap_mod3": ("mod3", 0), "gap_mod3_bias": ("mod3", bias_arch), "gap_gt": ("greater_than", 0),
                       "gap_gt_bias": ("greater_than", bias_arch), "gap_mod3_d1": ("mod3", d1_arch),
                       "gap_gt_d1": ("greater_than", d1_arch)}.items():
     glue(key, approx(gaps[rel, a], GAP_RES), display=False)
-print(claims.table())
+glue("d1_stuck", f"{d1_stuck} of {len(d1_final)}", display=False)
+
+claims.figure("baek2024", "Fig. 2", "reproduced", claims=[
+    "largest |MC bound - Eq. 4| over relations and fractions"] + [f"MC bound at fraction 0.10, {LABELS[r]}" for r in RELATIONS],
+    why=f"Eq. 4 and the Bayes-optimal Monte Carlo agree within {approx(abs(worst[2]), 0.01)} for all four relations "
+    "('rough agreement'); the Monte Carlo starts below Eq. 4 and saturates earlier. The paper prints no values.")
+claims.figure("baek2024", "Fig. 3", "partial", claims=[
+    f"induction gap: generic minus inductive-bias network (d=2), {LABELS[r]}" for r in size_cfg.relations] + [
+    "induction gap: generic minus inductive-bias network (d=1), greater-than",
+    "induction gap: generic minus inductive-bias network (d=1), mod 3", "largest excess of a network over the MC bound"],
+    why=f"Inductive bias shrinks the induction gap at d = 2 on both relations and at d = 1 on greater-than; the d = 1 "
+    f"mode-3 network stays stuck on mod 3 in {d1_stuck} of {len(d1_final)} seeds.")
+claims.figure("baek2024", "Fig. 4", "reproduced", claims=[
+    f"{what}, {LABELS[r]}{tag}" for r in ("mod3", "mod5", "bipartite") for what, tag in (
+        ("depth 0 training accuracy", " (confusion)"), ("best test accuracy over depths", ""),
+        (f"test accuracy lost at depth {depth_cfg.depths[deep]}", " (memorization)"))] + [
+    "lowest median test accuracy over depths, greater-than"],
+    why="Confusion at depth 0, a Goldilocks peak and a loss at depth 8 for mod 3, mod 5 and bipartite (5 seeds, "
+    f"{depth_cfg.steps:,} steps: not every deep seed has fitted its training pairs); greater-than's 90 % floor is "
+    "undecided (median at 0.9) and only checked.")
+glue("ledger_tally", claims.tally(), display=False)
+
+# %%
+claims.ledger()
 
 # %% [markdown]
-# The Monte Carlo and Eq. 4 differ by at most {glue:text}`worst_gap` ({glue:text}`worst_gap_where`).
-# The mean induction gap of the generic network is {glue:text}`gap_mod3` on mod 3 and
-# {glue:text}`gap_gt` on greater-than; the inductive-bias networks ($d = 2$, no hidden layer) reduce it
-# to {glue:text}`gap_mod3_bias` and {glue:text}`gap_gt_bias`. With $d = 1$ the gaps are
-# {glue:text}`gap_mod3_d1` (mod 3) and {glue:text}`gap_gt_d1` (greater-than).
+# At book scale this chapter finds {glue:text}`ledger_tally` (GenEFT Figs 2–4). The Monte Carlo and
+# Eq. 4 differ by at most {glue:text}`worst_gap` ({glue:text}`worst_gap_where`). The mean induction gap
+# of the generic network is {glue:text}`gap_mod3` on mod 3 and {glue:text}`gap_gt` on greater-than; the
+# inductive-bias networks ($d = 2$, no hidden layer) reduce it to {glue:text}`gap_mod3_bias` and
+# {glue:text}`gap_gt_bias`. With $d = 1$ the gaps are {glue:text}`gap_mod3_d1` (mod 3) and
+# {glue:text}`gap_gt_d1` (greater-than).
 #
 # ## Deviations and what they mean
 #
+# - **Mode 3 in one dimension gets stuck on mod 3** (the Fig. 3 deviation). The paper finds the
+#   smallest induction gap for "mode 3 with 0 hidden layers" without stating the embedding dimension.
+#   With $d = 1$, {glue:text}`d1_stuck` seeds of our network stay near the all-"unrelated" baseline
+#   over the whole table, training pairs included: on a line, repons of one class cannot pass through
+#   repons of another to meet, so a wrong interleaving of the clusters is a local minimum, and whether
+#   a seed escapes is decided by its initialization (each seed keeps its initialization at every
+#   fraction). With $d = 2$ they can go around each other, and this network follows the bound closely.
+#   For greater-than, the one-dimensional difference network works, as the paper's argument (order the
+#   repons on a line) suggests. Three seeds only decide that the failure is common, not how common.
+# - **Greater-than with deep decoders: undecided, so a check.** The paper says greater-than's test
+#   accuracy "does not easily go below 90 %" at any depth, because most pairs are implied by a few
+#   others. At book scale its lowest median test accuracy is {glue:text}`gt_low` (depth
+#   {glue:text}`gt_low_depth`, median training accuracy {glue:text}`gt_low_train`), right at the
+#   paper's 90 %, while single deep seeds that have not fitted their training pairs in 3,000 steps fall
+#   well below it (thin lines in the figure). A verdict at the paper's 0.9 would be decided by which
+#   seed lands where, so this is neither a reproduction nor a deviation: we check the median at 0.85,
+#   a bound loosened after the result was seen (marked † in the ledger). The decisive run trains the
+#   deep decoders until every seed fits its training pairs; the paper-scale config runs $10^5$ steps.
 # - **Where Eq. 4 is furthest off.** With no data at all, Eq. 4 gives greater-than $2/3$ (from
 #   $p_* = 1/3$), but a learner with no observation can only guess each off-diagonal pair at 1/2; the
 #   paper's three-element argument already assumes one observed comparison. The Monte Carlo therefore
-#   starts near {glue:text}`mc_gt0` and overtakes Eq. 4 almost at once. For the bipartite graph at small fractions,
-#   samples are highly redundant and carry far less than one bit each, so the Monte Carlo lags Eq. 4.
-# - **Mode 3 in one dimension gets stuck on mod 3.** The paper finds the smallest induction gap for
-#   "mode 3 with 0 hidden layers" without stating the embedding dimension. With $d = 1$ our network
-#   fits its training pairs but stays near the all-"unrelated" baseline over the whole table: on a
-#   line, repons of one class cannot pass through repons of another to meet, so a wrong interleaving
-#   of the clusters is a local minimum. With $d = 2$ they can go around each other, and this network
-#   follows the bound closely. For greater-than, the one-dimensional difference network works, as
-#   the paper's argument (order the repons on a line) suggests.
-# - **Greater-than with deep decoders.** The paper says greater-than's test accuracy "does not easily
-#   go below 90 %" at any depth, because most pairs are implied by a few others. At book scale its
-#   lowest median test accuracy is {glue:text}`gt_low` (depth {glue:text}`gt_low_depth`, training
-#   accuracy {glue:text}`gt_low_train`; over seeds {glue:text}`gt_low_seeds`): the median holds near the
-#   paper's 90 %, but single seeds of a deep width-10 decoder do fall below it, which is why an earlier
-#   two-seed edition reported a contradiction. We check the paper's statement at 0.85 (loosened for our
-#   3,000-step budget, far below the paper's); the paper-scale config tests it at $10^5$ steps.
+#   starts near {glue:text}`mc_gt0` and overtakes Eq. 4 almost at once. For the bipartite graph at small
+#   fractions, samples are highly redundant and carry far less than one bit each, so the Monte Carlo
+#   lags Eq. 4.
 # - **Greater-than's $b$.** Table 2's exact $\log_2 n! = 107.7$ bits rather than its Stirling form
 #   $n \log_2(n/2) = 117.2$; the Stirling form moves $p_c$ from 0.274 to 0.299.
 # - **The Monte Carlo is a Bayes posterior.** "Directly inferable" pairs are those forced by the class
 #   properties; other pairs are scored by their posterior under a uniform prior on the class (uniform
 #   over $k$-labellings for mod $k$, over linear extensions for greater-than, over sides $S$ for the
-#   bipartite graph). This is our reading of the paper's two-step recipe (spec G.5). At book scale the
+#   bipartite graph). This is our reading of the paper's two-step recipe (§3). At book scale the
 #   greater-than chain runs $3\cdot10^3$ sweeps with 100 chains; estimating $\max(P, 1-P)$ from finite
 #   samples biases undetermined pairs slightly upwards (at fraction 0 by {glue:text}`mc_gt0_bias` over the
 #   exact $0.5 + 0.5 \cdot 30/900$, the diagonal being known).
 # - **Book-scale training.** Fig. 3 uses 2,000 full-batch Adam steps at learning rate
 #   $3\cdot10^{-3}$ (paper: $10^{-3}$, budget unstated, we assume $10^5$) and three seeds (training set
 #   and initialization) per fraction; the paper's default 3×50 decoder is in the paper-scale config
-#   only. Fig. 4 uses 3,000 steps at the paper's $10^{-3}$, depths {0, 1, 2, 3, 5, 8} and five seeds, in float64. Longer training can turn
-#   slow runs into late generalization (grokking), so the memorization side of the Goldilocks zone may
-#   move deeper at the paper's budget.
-# - **Decoder depth** is read as the number of hidden layers $n_h$ (spec G.2); the paper's "depth 3"
-#   could also mean three linear layers.
+#   only. Fig. 4 uses 3,000 steps at the paper's $10^{-3}$, depths {0, 1, 2, 3, 5, 8} and five seeds, in
+#   float64. Longer training can turn slow runs into late generalization (grokking), so the
+#   memorization side of the Goldilocks zone may move deeper at the paper's budget.
+# - **Decoder depth** is read as the number of hidden layers $n_h$, the symbol of Fig. 3's legend; the
+#   paper's "depth 3" (Table 3) could also mean three linear layers.

@@ -5,7 +5,8 @@ the n×n 0/1 matrix R_ij = R(x_i, x_j); every one of the n² ordered pairs (diag
 sample, and a random subset of them is the training set. The model embeds each element in R^d
 (the "repons"), combines the two embeddings of a pair (concatenation, difference or element-wise
 squared difference), decodes them with a tanh MLP and a sigmoid, and trains with binary
-cross-entropy. Used by the chapter ``book/baek2024_geneft``.
+cross-entropy. Used by the chapters ``book/baek2024_geneft_information``
+and ``book/baek2024_geneft_dynamics``.
 
 Everything here is batched: parameters carry a leading run axis R, and each run has its own
 relation, training mask, learning rates, weight decay and initialization seed, so a phase diagram

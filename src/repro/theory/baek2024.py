@@ -1,7 +1,7 @@
 """GenEFT (Baek, Liu & Tegmark 2024, arXiv 2402.05916 v1): the static and dynamic effective theories.
 
-Equation numbers are the paper's (spec Part G numbering is the same). Used by the chapter
-``book/baek2024_geneft``.
+Equation numbers are the paper's (spec Part G numbering is the same). Used by the chapters
+``book/baek2024_geneft_information`` and ``book/baek2024_geneft_dynamics``.
 
 * Static (§3): description lengths b (Table 2), the balls-in-buckets inferable fraction f(m) (Eq. 2),
   the critical training fraction p_c (Eq. 3), the accuracy upper bound f_UB (Eq. 4), and the
