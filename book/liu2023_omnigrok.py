@@ -25,16 +25,19 @@
 # $dw/dt = -\gamma w - \partial\tilde\ell_{\rm train}/\partial w$ becomes $dw/dt=-\gamma w$ and the time to
 # grok is $t \approx \ln(w_0/w_c)/\gamma \propto 1/\gamma$. Holding the norm at a good value removes the delay.
 #
-# **What we reproduce** (book scale, a few minutes on a CPU): the reduced landscape of the
-# teacher–student toy (Omnigrok Fig. 2a) and of an image classifier; teacher–student grokking with a
-# large initialization and the $1/\gamma$ law (Fig. 2b, c); grokking of an image MLP initialized with
-# $\alpha = 8$ (Fig. 3d) on an offline **substitute dataset** (scikit-learn's 8×8 digits, not MNIST); and
-# the weight norm during grokking of modular addition, free vs. held fixed, and how a fixed norm removes
-# the delay of a large-norm start (Fig. 7).
+# **What we test** (book scale, a few minutes on a CPU): the reduced landscape of the teacher–student
+# toy (Omnigrok Fig. 2a); teacher–student grokking with a large initialization and the $1/\gamma$ law
+# (Fig. 2b, c); the landscape and grokking of an image MLP initialized at $\alpha = 8$ (Fig. 3) on an
+# offline **substitute dataset** (scikit-learn's 8×8 digits, not MNIST), shown without a claim; and the
+# weight norm during grokking of modular addition, free and held fixed (Fig. 7), on a **stand-in
+# model** (the opening chapter's embeddings + MLP on $p = 31$), where holding the norm fixed does *not*
+# remove the delay: a deviation, recorded as such.
 #
-# **What we leave out.** IMDb and QM9 (downloads), the two-dimensional (norm, messiness) landscapes of
-# the backup slides, the data-size axis of the MNIST landscape, and the $p=113$ transformer at book
-# scale (hours on a CPU; it is the paper-scale setting of the same code, which we could not run here).
+# **What we leave out.** IMDb and QM9 (Figs. 4, 5: downloads), the two-dimensional (norm, messiness)
+# landscapes of the backup slides (Figs. 6, 8), the data-size axis of the MNIST landscape, and the
+# talk's $p=113$ transformer for Fig. 7. The transformer is the paper-scale setting of the same code
+# (`REPRO_SCALE=paper`); at about $1.5\cdot10^{10}$ FLOP per full-batch step it is of order an hour per
+# run on two CPU cores, and it was not run for this edition.
 
 # %%
 import warnings
@@ -62,15 +65,15 @@ print(f"scale: {current_scale()}")
 # ## Configuration
 #
 # Each experiment has a config whose defaults are the paper's settings (the official Omnigrok
-# notebooks, see the spec); `for_scale()` swaps in the book-scale values. Book scale shortens training
-# by raising learning rates and weight decays; by the theory this rescales times by $1/(\eta\gamma)$
-# and leaves the shapes alone.
+# notebooks, `KindXiaoming/Omnigrok`); `for_scale()` swaps in the book-scale values. Book scale
+# shortens training by raising learning rates and weight decays; by the theory this rescales times by
+# $1/(\eta\gamma)$ and leaves the shapes alone.
 #
 # **Seeds.** Float32 training is chaotic: the last bit of a vectorized kernel (the same code on a CPU
 # with other vector instructions) grows into a different trajectory. Every experiment below therefore
-# trains several student / network initializations (`n_seeds`, 5 at book scale) in the same batched
-# call, and every number we print or claim is a median over them, rounded to a resolution that their
-# spread justifies (stated at each claim).
+# trains five student / network initializations in the same batched call, and every number we print or
+# claim is a median over them, rounded to a resolution that their spread justifies (stated at each
+# claim).
 
 # %%
 ts_cfg = TeacherStudentConfig.for_scale()
@@ -83,15 +86,17 @@ ts_cfg
 #
 # Before training networks, the theory itself. We integrate $dw/dt = -\gamma w - \partial\tilde\ell/\partial w$
 # with a model L curve ($\tilde\ell = (1-w/w_c)^2$ below $w_c$, zero above) from $w_0 = 4 w_c$. The time
-# to reach $w_c$ must equal $\ln(w_0/w_c)/\gamma$ exactly (to the Euler step), and halving $\gamma$ must
-# double it.
+# to reach $w_c$ must equal $\ln(w_0/w_c)/\gamma$ (to the Euler step, $10^{-3}$), and halving $\gamma$ must
+# double it. These are checks of our integrator against the talk's closed form, not reproductions.
 
 # %%
 for gamma in (0.5, 0.25):
     t, w = integrate_norm_dynamics(w0=4.0, gamma=gamma, t_max=20.0, n_steps=20_000, w_c=1.0)
     t_hit = t[np.argmax(w <= 1.0)]
     print(f"gamma = {gamma}: integrated t = {t_hit:.2f}, ln(w0/wc)/gamma = {time_to_grok(4.0, 1.0, gamma):.2f}")
-    assert abs(t_hit - time_to_grok(4.0, 1.0, gamma)) < 0.01
+    claims.check(f"LU dynamics, gamma={gamma}: integrated time to w_c", t_hit, time_to_grok(4.0, 1.0, gamma),
+                 kind="check", against="derivation", tolerance=0.01, resolution=0.01,
+                 source="talk, 'LU mechanism': t(w0 -> wc) = ln(w0/wc)/gamma (Euler step 1e-3)")
 
 # %% [markdown]
 # ## 1. Teacher–student: the reduced landscape
@@ -116,9 +121,9 @@ plt.close(fig_ts_land)
 # %% [markdown]
 # ```{glue:figure} fig_ts_land
 # Reduced train and test MSE of the student against its norm scale $\alpha$ (log–log; the median over
-# seeds thick, every seed faint). Training loss
-# falls to about zero once $\alpha \gtrsim 0.6$ (the L); test loss is lowest near $\alpha = 1$, the
-# teacher's own scale, and rises by orders of magnitude at large $\alpha$ (the U).
+# seeds thick, every seed faint). Training loss falls by orders of magnitude once $\alpha \gtrsim 0.6$
+# (the L); test loss is lowest near $\alpha = 1$, the teacher's own scale, and rises by orders of
+# magnitude at large $\alpha$ (the U).
 # ```
 
 # %%
@@ -129,38 +134,56 @@ i4 = int(np.argmin(abs(a - 3.98)))  # the paper's alpha = 3.98 grid point
 S_tr, S_te = ts_land.seed_train_loss, ts_land.seed_test_loss
 seed_ratio = S_te[:, i1] / S_te.min(axis=1)  # test loss at alpha = 1 / the seed's best grid point
 seed_rise = np.log10(S_te[:, i4] / S_te[:, i1])  # decades from alpha = 1 to 3.98
-seed_plateau = np.log10(S_tr[:, a >= 1.0].max(axis=1) / S_tr[:, 0])  # decades below the small-norm plateau
-best_ratio, rise, plateau = (float(np.median(v)) for v in (seed_ratio, seed_rise, seed_plateau))
-RES_RATIO, RES_RISE, RES_PLATEAU = 0.1, 0.1, 1.0  # resolutions of what we show (see the text below)
+seed_top = np.log10(S_tr[:, 0])  # the L's upper arm: train MSE at alpha = 0.1
+seed_floor = np.log10(S_tr[:, a >= 1.0].max(axis=1))  # the L's lower arm: largest train MSE for alpha >= 1
+best_ratio, rise, top, floor = (float(np.median(v)) for v in (seed_ratio, seed_rise, seed_top, seed_floor))
+RES_RATIO, RES_RISE, RES_TOP, RES_FLOOR = 0.5, 0.25, 0.1, 0.5  # resolutions of what we show (see the text below)
 glue("ts_rise", approx(rise, RES_RISE), display=False)
-glue("ts_plateau", approx(plateau, RES_PLATEAU), display=False)
-glue("ts_plateau_worst", approx(seed_plateau.max(), RES_PLATEAU), display=False)
+glue("ts_top", approx(top, RES_TOP), display=False)
+glue("ts_floor", approx(floor, RES_FLOOR), display=False)
 print(f"test loss at alpha = 1 / best test loss on the grid, median of {len(seed_ratio)} seeds: {approx(best_ratio, RES_RATIO)}")
-print(f"log10 test-loss rise from alpha = 1 to 3.98, median: {approx(rise, RES_RISE)} decades (paper table: 3.7)")
-print(f"log10 (largest train loss for alpha >= 1 / train loss at alpha = 0.1), median: {approx(plateau, RES_PLATEAU)}")
+print(f"log10 test-loss rise from alpha = 1 to 3.98, median: {approx(rise, RES_RISE)} decades (official table: 3.7)")
+print(f"log10 train MSE at alpha = 0.1, median: {approx(top, RES_TOP)} (official table: log10 1.4e-2 = -1.85)")
+print(f"log10 largest train MSE for alpha >= 1, median: {approx(floor, RES_FLOOR)} (official table: below -6)")
 
 # %% [markdown]
-# The paper's table (official notebook output) has the test-MSE minimum exactly at $\alpha = 1$
-# ($7.8\cdot10^{-5}$); on our grid the neighbour $\alpha = 0.63$ comes close to it, so we test
-# that, in the median over seeds, $\alpha = 1$ is within a factor 1.5 of the best grid point (one grid
-# step of resolution; we show it to 0.1). The rise to $\alpha=3.98$ is {glue:text}`ts_rise` decades here
-# (median over seeds, shown to 0.1 decade) against 3.7 in the paper (0.43 vs $7.8\cdot10^{-5}$); we allow
-# ±0.5 decades since our run is 1.5k steps at a larger learning rate instead of $10^4$. "Train loss ≈ 0"
-# (the paper's table: $<10^{-4}$ for every $\alpha \ge 0.63$) we read as the train loss for every
-# $\alpha \ge 1$ lying at least two decades below the small-norm plateau; the median over seeds is
-# {glue:text}`ts_plateau` decades and the worst seed {glue:text}`ts_plateau_worst` (shown to a whole
-# decade: at half a decade the median moved from −3.5 to −4.0 between the AVX-512 and the scalar kernels). Earlier versions of this chapter, with one seed, claimed three decades; over seeds that
-# bound sits inside the seed-to-seed spread (the $\alpha = 1$ runs are still fitting when the book's
-# 1.5k steps end), so it is a statement about one trajectory's last bits, not about the L shape — see
-# the deviations. The paper's $10^4$ steps take it much lower.
+# The reference values are the official landscape notebook's output (`KindXiaoming/Omnigrok`,
+# `teacher-student/landscape`), the table behind Omnigrok Fig. 2a: test MSE minimal at $\alpha = 1$
+# ($7.8\cdot10^{-5}$, with $8.6\cdot10^{-5}$ at the neighbour $\alpha = 0.63$), 0.43 at $\alpha = 3.98$; train MSE
+# $1.4\cdot10^{-2}$ at $\alpha = 0.1$, $10^{-6}$ at $\alpha = 0.63$ and "≈ 0" above.
+#
+# * **U, minimum.** In the official table the neighbour $\alpha = 0.63$ is within 10 % of the minimum,
+#   and on our grid the two are as close, so we test that $\alpha = 1$ is within a factor 1.5 of the best
+#   grid point (median over seeds). We show it to 0.5: the median moves between 1.0 and 1.1 with the last
+#   bits of the arithmetic, because the two grid points are nearly tied.
+# * **U, rise** to $\alpha = 3.98$: {glue:text}`ts_rise` decades here against 3.7; we allow ±0.5 decades
+#   since our run is 1.5k steps at a larger learning rate instead of $10^4$. The per-seed rises spread by
+#   about 0.1 decade, so we show the median to 0.25.
+# * **L, upper arm**: the train MSE at $\alpha = 0.1$, $10^{x}$ with $x =$ {glue:text}`ts_top` against
+#   the table's $-1.85$; we allow ±0.2 decades (this tolerance was set after seeing the result).
+# * **L, lower arm**: the largest train MSE for $\alpha \ge 1$ is $10^{x}$ with $x \approx$
+#   {glue:text}`ts_floor` (median over seeds, shown to half a decade), not "≈ 0" (below $10^{-6}$). The
+#   runs near $\alpha = 1$ stop at a few $10^{-6}$, a floor set by Adam at a constant learning rate 7×
+#   the official one; the runs at $\alpha \ge 4$ reach $10^{-10}$. The L is there, four decades deep, but
+#   not as deep as in the paper: a deviation.
 
 # %%
-claims.check("TS: test loss at alpha=1 / grid minimum (median over seeds)", best_ratio, 1.0, tolerance=0.5,
-             resolution=RES_RATIO, source="Omnigrok Fig. 2a; official notebook table (minimum at alpha = 1)")
-claims.check("TS: log10 test-loss rise alpha 1 -> 3.98 (median over seeds)", rise, 3.7, tolerance=0.5,
-             resolution=RES_RISE, source="official notebook table: 0.43 vs 7.8e-5")
-claims.check("TS: log10 max train loss alpha>=1 / plateau (median over seeds)", plateau, -2.0, comparison="<=",
-             resolution=RES_PLATEAU, source="official notebook table: train MSE ≈ 0 for alpha >= 0.63")
+claims.check("TS: test loss at alpha=1 / grid minimum (median over seeds)", best_ratio, 1.0, kind="reproduction",
+             against="official code", tolerance=0.5, resolution=RES_RATIO,
+             source="Omnigrok Fig. 2a; official landscape notebook table: minimum at alpha = 1 (7.8e-5)")
+claims.check("TS: log10 test-loss rise alpha 1 -> 3.98 (median over seeds)", rise, 3.7, kind="reproduction",
+             against="official code", tolerance=0.5, resolution=RES_RISE,
+             source="Omnigrok Fig. 2a; official landscape notebook table: 0.43 vs 7.8e-5")
+claims.check("TS: log10 train MSE at alpha=0.1, the L's upper arm (median over seeds)", top, np.log10(1.4e-2),
+             kind="reproduction", against="official code", tolerance=0.2, resolution=RES_TOP, set_after=True,
+             source="Omnigrok Fig. 2a; official landscape notebook table: train MSE 1.4e-2 at alpha = 0.1")
+claims.check("TS: log10 largest train MSE for alpha>=1, the L's lower arm (median over seeds)", floor, -6.0,
+             kind="deviation", against="official code", comparison="<=", resolution=RES_FLOOR,
+             source="Omnigrok Fig. 2a; official landscape notebook table: train MSE 1e-6 at alpha = 0.63, ≈ 0 above",
+             evidence="1.5k constrained Adam steps at lr 2e-3 (official: 1e4 at 3e-4): the runs near alpha = 1 "
+                      "stop at a floor of Adam at a constant, 7x larger lr, while the alpha >= 4 runs go orders of "
+                      "magnitude lower; five student seeds. Training 1e4 steps at the official lr does not fit the "
+                      "chapter's time budget.")
 
 # %% [markdown]
 # ## 2. Teacher–student: grokking and the $1/\gamma$ law
@@ -175,7 +198,7 @@ h = ts_grok.history
 n_sw = len(ts_cfg.gammas)
 slopes = seed_slopes(ts_grok)  # one log-log slope per seed
 slope = float(np.median(slopes))
-RES_SLOPE, RES_TS_STEPS = 0.1, 100
+RES_SLOPE, RES_TS_STEPS = 0.2, 100
 fig_ts_grok, axes = plt.subplots(1, 3, figsize=(14, 3.8))
 for r, ax in zip([n_sw, 0], axes[:2]):
     rr = ts_grok.runs_of(r)
@@ -204,21 +227,23 @@ print(f"log-log slope of steps-to-test vs gamma, median of per-seed slopes: {app
 # over seeds; faint: every seed.
 # ```
 #
-# The slope is fitted per seed and we claim its median over seeds, shown to 0.1 (the per-seed slopes
-# spread by about that much; the tolerance is ±0.3). The two controls are per-seed verdicts: the
-# fraction of seeds in which $\alpha = 2$ without decay reaches 95 % test accuracy (none, in the
-# paper), and the median over seeds of the $\alpha = 0.5$ control's delay from 95 % train to 95 % test
-# accuracy, which the paper shows as zero; we allow 100 steps (ten evaluations, against a delay of
-# hundreds of steps at $\alpha=2$) since at our learning rate the two curves cross 95 % a few
-# evaluations apart.
+# The slope is fitted per seed and we claim its median over seeds against the talk's $t \propto 1/\gamma$,
+# with ±0.3: our slope is shallower than −1 because the fitting time (tens of steps, independent of
+# $\gamma$) adds to the decay time. The per-seed slopes spread by about 0.15, so we show the median to
+# 0.2. The two controls are per-seed verdicts: the fraction of seeds in which $\alpha = 2$ without decay
+# reaches 95 % test accuracy (none, in the paper; here within the book's 1.2k steps), and the median over
+# seeds of the $\alpha = 0.5$ control's delay from 95 % train to 95 % test accuracy, which the paper shows
+# as zero; we allow 100 steps (ten evaluations, against a delay of hundreds of steps at $\alpha=2$).
 
 # %%
-claims.check("TS: steps-to-test vs gamma, log-log slope (median of per-seed slopes)", slope, -1.0, tolerance=0.3,
-             resolution=RES_SLOPE, source="Omnigrok Fig. 2c; slides t = ln(w0/wc)/gamma")
-claims.check("TS: alpha=2, gamma=0: fraction of seeds reaching 95 % test", never_frac, 0.0, tolerance=0.0,
-             resolution=1 / ts_cfg.n_seeds, source="Omnigrok Fig. 2b: no regularization never generalizes")
-claims.check("TS: alpha=0.5 control, steps from 95 % train to 95 % test (median)", float(np.median(ctrl_lag)), 100,
-             comparison="<=", resolution=RES_TS_STEPS, source="Omnigrok Fig. 2b: alpha = 0.5 generalizes as fast as it fits")
+claims.check("TS: steps-to-test vs gamma, log-log slope (median of per-seed slopes)", slope, -1.0,
+             kind="reproduction", tolerance=0.3, resolution=RES_SLOPE,
+             source="Omnigrok Fig. 2c; talk, 'LU mechanism': t = ln(w0/wc)/gamma ∝ 1/gamma")
+claims.check("TS: alpha=2, gamma=0: fraction of seeds reaching 95 % test", never_frac, 0.0, kind="reproduction",
+             tolerance=0.0, resolution=1 / ts_cfg.n_seeds, source="Omnigrok Fig. 2b: no regularization never generalizes")
+claims.check("TS: alpha=0.5 control, steps from 95 % train to 95 % test (median)", float(np.median(ctrl_lag)), 0.0,
+             kind="reproduction", tolerance=100, resolution=RES_TS_STEPS,
+             source="Omnigrok Fig. 2b: alpha = 0.5 generalizes as fast as it fits")
 
 # %% [markdown]
 # ## 3. An image classifier: landscape and grokking (substitute dataset)
@@ -250,9 +275,9 @@ glue("fig_img", fig_img, display=False)
 plt.close(fig_img)
 k_fit = np.argmax(img_h["train_acc"] >= 0.95, axis=1)  # per seed: first evaluation at 95 % train accuracy
 val_at_fit = img_h["val_acc"][np.arange(len(k_fit)), k_fit]
-RES_IMG_ERR, RES_IMG_ACC = 0.1, 0.1
-print(f"test error by alpha (median over {img_cfg.n_seeds} seeds): "
-      f"{' '.join(approx(e, RES_IMG_ERR) for e in 1 - img_land.test_acc)}")
+RES_IMG_ACC = 0.1
+glue("img_val_at_fit", approx(np.median(val_at_fit), RES_IMG_ACC), display=False)
+glue("img_val_final", approx(np.median(img_h["val_acc"][:, -1]), RES_IMG_ACC), display=False)
 print(f"test accuracy when train accuracy first reaches 95 %, median: {approx(np.median(val_at_fit), RES_IMG_ACC)}")
 print(f"final test accuracy, median: {approx(np.median(img_h['val_acc'][:, -1]), RES_IMG_ACC)}")
 
@@ -265,21 +290,26 @@ print(f"final test accuracy, median: {approx(np.median(img_h['val_acc'][:, -1]),
 # ```
 #
 # The lag on digits is much milder than the paper's MNIST curve (train 100 % early, test 89 % only at
-# $10^5$ steps); the spec's own check on digits found the same. We record no claim for this panel and
-# show its numbers to 0.1 only.
+# $10^5$ steps): test accuracy is already {glue:text}`img_val_at_fit` when training accuracy reaches
+# 95 % and ends at {glue:text}`img_val_final` (medians over seeds, shown to 0.1). A substitute dataset
+# cannot reproduce an MNIST figure, so we record no claim for this panel; Fig. 3 is marked as not run in
+# the ledger below.
 
 # %% [markdown]
 # ## 4. Modular addition: the weight norm during grokking, and a fixed norm
 #
-# Book scale trains the embeddings + MLP model of the opening chapter on $(a+b) \bmod 31$ (70 % of the
-# unordered pairs), all runs and seeds batched ({glue:text}`mod_n_seeds` seeds: this section is the
-# chapter's most expensive, 15k steps per run):
+# The talk's Fig. 7 trains Nanda's one-layer transformer on $(a+b) \bmod 113$ twice: **(a)** free, from the
+# standard initialization, AdamW with weight decay 1 — the norm rises while the model overfits, peaks,
+# and falls below its initial value as test accuracy reaches 100 %; **(b)** started at $0.8\times$ the
+# initial norm and held there (weight decay 0) — train and test accuracy rise together, which "almost
+# eliminates grokking" (slide "Remove grokking by small & constrained scale").
 #
-# * **free**, standard initialization, AdamW with weight decay 1 (the talk's run (a));
-# * **norm held fixed** at $1.1\times$ the initial norm (weight decay 0) — the norm at which the free
-#   run ends after grokking, i.e. the good shell (the talk's run (b) uses $0.8\times$ for its transformer);
-# * **free from a large initialization** ($\alpha = 5$) at three weight decays $\gamma$: these must first
-#   shrink their norm, which by the LU mechanism takes longer the smaller $\gamma$ (our addition).
+# Book scale runs the same two settings on a **stand-in**: the embeddings + MLP model of the opening
+# chapter on $(a+b) \bmod 31$ (70 % of the unordered pairs), {glue:text}`mod_n_seeds` seeds of each,
+# 10k steps, batched. The fixed norm is $1.1\times$ the initial norm, the norm at which the free run ends
+# after grokking, i.e. its good shell; in a short exploration with the same code, $0.3$–$0.7\times$ did
+# not generalize in 3 000 steps, $1.0\times$ and $1.25\times$ were slower than $1.1\times$, and
+# $\ge 1.5\times$ failed.
 
 # %%
 mod = run_modular(mod_cfg)
@@ -287,80 +317,129 @@ fig_mod = plot_modular(mod, title_prefix=f"mod {mod_cfg.p}: ")
 glue("fig_mod", fig_mod, display=False)
 plt.close(fig_mod)
 glue("mod_n_seeds", str(mod_cfg.n_seeds), display=False)
-hm = mod.history
-W = hm["weight_norm"][mod.runs_of(mod.FREE)]  # (seeds, evaluations)
-seed_peak = W.max(axis=1) / W[:, 0]
-RES_PEAK, RES_SPEEDUP = 0.1, 1.0
-print(f"free run, peak norm / initial norm, median of {len(seed_peak)} seeds: {approx(np.median(seed_peak), RES_PEAK)}")
-print(f"seeds reaching 95 % validation in {mod_cfg.steps:,} steps (of {mod.n_seeds}):")
-for k, label in enumerate(mod.labels):
-    print(f"  {label:34s} {int((mod.seed_test_steps[:, k] > 0).sum()):d}")
-speedup = mod.speedup_over_large()  # on the per-setting medians over seeds
-glue("mod_speedup", approx(speedup, RES_SPEEDUP), display=False)
-glue("mod_free_ratio", approx(mod.test_steps[mod.FREE] / mod.test_steps[mod.CONSTRAINED], 0.5), display=False)
-glue("mod_large_slope", approx(mod.large_gamma_slope(), 0.5), display=False)
-glue("mod_fixed_steps", approx(mod.test_steps[mod.CONSTRAINED], 1000), display=False)
-claims.check("Mod: free-run norm peak / initial norm (median over seeds)", float(np.median(seed_peak)), 1.0,
-             comparison=">=", resolution=RES_PEAK, source="Omnigrok Fig. 7a: the norm rises while the model overfits")
-claims.check("Mod: median steps to 95 % val, slowest large-norm setting / fixed norm", speedup, 5.0,
-             comparison=">=", resolution=RES_SPEEDUP,
-             source="talk, 'Remove grokking by small & constrained scale'; issue: >= 5x sooner")
+ns = mod.norm_stats()  # the free run, per seed
+peak, fall, final = (float(np.median(ns[key])) for key in ("peak", "fall", "final"))
+delay_ratio = mod.delay_ratio()
+RES_NORM, RES_DELAY = 0.1, 1.0
+for name, value in (("mod_peak", peak), ("mod_fall", fall), ("mod_final", final)):
+    glue(name, approx(value, RES_NORM), display=False)
+glue("mod_delay_ratio", approx(delay_ratio, RES_DELAY), display=False)
+print(f"free run, norm peak / initial, final / peak, final / initial (medians of {mod.n_seeds} seeds): "
+      f"{approx(peak, RES_NORM)}, {approx(fall, RES_NORM)}, {approx(final, RES_NORM)}")
+print(f"median delay 95 % train -> 95 % validation, fixed norm / free: {approx(delay_ratio, RES_DELAY)}")
 
 # %% [markdown]
 # ```{glue:figure} fig_mod
-# Left: the free run's weight norm (dashed) rises while it memorizes, peaks and decays while validation
-# accuracy climbs. Middle: the same model held at the good norm; it fits at once and generalizes without
-# any change of norm. Right: validation accuracy of the runs started at five times the initial norm; the
-# smaller the weight decay, the later they generalize, while the fixed-norm run (black) is done after
-# about {glue:text}`mod_fixed_steps` steps. Median over seeds, quartile band shaded.
+# Left: the free run (a). It memorizes within a hundred steps; its weight norm (dashed) stays near its
+# initial value during the memorization plateau, rises while validation accuracy climbs, peaks, and
+# settles above its initial value. Middle: run (b), held at $1.1\times$ the initial norm: it fits at once
+# and generalizes about as late as the free run. Right: validation accuracy of both runs on one axis
+# (dotted lines: the median step at which each reaches 95 % training accuracy). Median over seeds,
+# quartile band shaded.
 # ```
 #
-# Steps to 95 % validation are medians over seeds (a seed that never gets there counts as never). Against
-# the slowest large-norm setting the fixed norm generalizes at least {glue:text}`mod_speedup` times
-# sooner (shown to the nearest integer; a setting that never reaches 95 % counts as the whole budget,
-# so the ratio is then a lower bound). Against the free run from the *standard* initialization the ratio
-# is only {glue:text}`mod_free_ratio` (shown to 0.5): see the deviations. The per-seed step counts move by
-# hundreds of steps with the last bits of the arithmetic, so we print how many seeds get there and leave
-# the step counts to the figure and the ratios.
-
-# %% [markdown]
-# ## Paper vs. ours
+# What the stand-in reproduces: the free run's norm rises and falls around grokking, by a peak of
+# {glue:text}`mod_peak` times the initial norm and a fall to {glue:text}`mod_fall` of the peak (medians
+# over seeds, shown to 0.1; the bounds, a rise and a fall of at least 5 %, clear the norm's few-percent
+# wiggle during memorization and were set after seeing the runs). What it does not:
+#
+# * the norm ends at {glue:text}`mod_final` times its initial value, above it, where the talk's
+#   transformer ends below it; and the rise happens while the model generalizes rather than during the
+#   memorization plateau (see the figure);
+# * **holding the norm fixed does not remove the delay.** The median delay from 95 % train to 95 %
+#   validation accuracy of run (b) is about {glue:text}`mod_delay_ratio` times that of run (a) (shown to
+#   the nearest integer: per-seed step counts move by hundreds with the last bits of the arithmetic, and
+#   a seed that never reaches 95 % counts as never). In this model the delay after fitting at the standard
+#   initialization is not a norm effect, so fixing the norm cannot remove it. We read the talk's "almost
+#   eliminates" as a delay ratio of at most 1/4; that band was chosen after seeing ours, which lies far
+#   outside any band below 1.
+#
+# The earlier edition of this chapter compared the fixed-norm run instead with free runs started at
+# $5\times$ the initial norm, which it beat; that comparison was ours, not the talk's, and its verdict
+# depended on the CPU's floating-point kernels, so it is gone. Whether the talk's claim holds needs its
+# transformer (paper scale).
 
 # %%
-print(claims.table())
+claims.check("Mod: free run, norm peak / initial norm (median over seeds)", peak, 1.05, kind="reproduction",
+             comparison=">=", resolution=RES_NORM, set_after=True,
+             source="Omnigrok Fig. 7a: the weight norm rises (a rise of >= 5 %, above the memorization wiggle)")
+claims.check("Mod: free run, final norm / peak norm (median over seeds)", fall, 0.95, kind="reproduction",
+             comparison="<=", resolution=RES_NORM, set_after=True,
+             source="Omnigrok Fig. 7a: the norm falls when the model generalizes (a fall of >= 5 %)")
+claims.check("Mod: free run, final norm / initial norm (median over seeds)", final, 1.0, kind="deviation",
+             comparison="<=", resolution=RES_NORM,
+             source="Omnigrok Fig. 7a, read off: the norm ends below its initial value as test accuracy reaches 100 %",
+             evidence=f"p = 31 embeddings + MLP stand-in (not the talk's p = 113 transformer), AdamW wd 1, "
+                      f"{mod_cfg.steps:,} steps, {mod_cfg.n_seeds} seeds: the norm settles above its initial value "
+                      "after grokking and stays there (the fixed-norm run is held at that final norm).")
+claims.check("Mod: median delay 95 % train -> 95 % val, fixed norm / free", delay_ratio, 0.25, kind="deviation",
+             comparison="<=", resolution=RES_DELAY, set_after=True,
+             source="talk, 'Remove grokking by small & constrained scale'; Omnigrok Fig. 7b: the fixed norm "
+                    "'almost eliminates grokking' (read as a delay ratio <= 1/4)",
+             evidence=f"p = 31 embeddings + MLP stand-in, {mod_cfg.n_seeds} seeds per run; norm held at 1.1x the "
+                      "initial norm (the free run's final norm), wd 0. Held at 0.3-0.7x the model does not "
+                      "generalize in 3k steps, at 1.0x and 1.25x it is slower, at >= 1.5x it fails. The talk's "
+                      "p = 113 transformer (0.8x) was not run: it is the paper-scale setting.")
+
+# %% [markdown]
+# ## Paper versus ours
+#
+# The ledger of the Omnigrok figures the talk shows: {glue:text}`ledger_tally`. The schematic of the LU
+# mechanism (Fig. 1) is tested through Fig. 2a and the norm-dynamics checks above; figures whose data
+# need a download (MNIST, IMDb, QM9) or whose experiments were not run here are marked as not run.
+
+# %%
+claims.figure("liu2023", "Fig. 2a", "partial", claims=[
+    "TS: test loss at alpha=1 / grid minimum (median over seeds)",
+    "TS: log10 test-loss rise alpha 1 -> 3.98 (median over seeds)",
+    "TS: log10 train MSE at alpha=0.1, the L's upper arm (median over seeds)",
+    "TS: log10 largest train MSE for alpha>=1, the L's lower arm (median over seeds)"],
+    why="the U (minimum at alpha = 1, the rise to alpha = 4) and the L's plateau match the official table; the "
+        "L's lower arm stops above the official ≈ 0 (below 1e-6) in 1.5k book-scale steps")
+claims.figure("liu2023", "Fig. 2b", "reproduced", claims=[
+    "TS: alpha=2, gamma=0: fraction of seeds reaching 95 % test",
+    "TS: alpha=0.5 control, steps from 95 % train to 95 % test (median)"],
+    why="alpha = 2 without decay never generalizes (within the book's steps); alpha = 0.5 generalizes as soon as "
+        "it fits")
+claims.figure("liu2023", "Fig. 2c", "reproduced", claims=[
+    "TS: steps-to-test vs gamma, log-log slope (median of per-seed slopes)"],
+    why="steps to 95 % test fall as a power of gamma with slope within 0.3 of -1; steps to train do not depend on gamma")
+claims.figure("liu2023", "Fig. 3", "not run at this scale", claims=[],
+              why="needs MNIST (REPRO_MNIST_DIR, paper scale); the 8x8-digits substitute is shown without a claim "
+                  "and has a much milder lag")
+claims.figure("liu2023", "Fig. 4", "not run at this scale", claims=[],
+              why="IMDb + LSTM: the data set is a download, not available here")
+claims.figure("liu2023", "Fig. 5", "not run at this scale", claims=[],
+              why="QM9 + graph convolutional network: the data set is a download, not available here")
+claims.figure("liu2023", "Fig. 6", "not run at this scale", claims=[],
+              why="the (norm, messiness) landscape of the backup slides is not implemented in this book")
+claims.figure("liu2023", "Fig. 7", "partial", claims=[
+    "Mod: free run, norm peak / initial norm (median over seeds)",
+    "Mod: free run, final norm / peak norm (median over seeds)",
+    "Mod: free run, final norm / initial norm (median over seeds)",
+    "Mod: median delay 95 % train -> 95 % val, fixed norm / free"],
+    why="on a p = 31 embeddings + MLP stand-in the free run's norm rises and falls around grokking, but ends above "
+        "its initial value, and a fixed norm does not shorten the delay; the talk's p = 113 transformer is not run")
+claims.figure("liu2023", "Fig. 8", "not run at this scale", claims=[],
+              why="the MNIST (norm, messiness) landscape of the backup slides needs MNIST and is not implemented")
+glue("ledger_tally", claims.tally(), display=False)
+claims.ledger()
 
 # %% [markdown]
 # ## Deviations
 #
-# * **Modular addition, fixed norm: the speed-up is against large-norm runs, not against the standard
-#   run.** The talk shows the $p=113$ transformer held at $0.8\times$ its initial norm generalizing with
-#   almost no delay, while the free run from the standard initialization groks. Our CPU stand-in (the
-#   opening chapter's embeddings + MLP on $p=31$) held at the good norm fits at once but still needs about
-#   as long to generalize as the free standard run (ratio {glue:text}`mod_free_ratio`): in this model the
-#   delay after fitting at the standard initialization is not a norm effect, so fixing the norm cannot remove
-#   it. Held at $0.3$–$0.7\times$ the initial norm the model does not generalize in 3 000 steps, at $1.0\times$
-#   and $1.25\times$ it is slower than at $1.1\times$, and at $\ge 1.5\times$ it fails (a short exploration
-#   with the same code). What the fixed norm does remove is the delay of a **large-norm** start: runs from
-#   $5\times$ the initial norm wait for weight decay to bring the norm down, and the fixed-norm run beats
-#   the slowest of them ({glue:text}`mod_speedup`×, the claim above). That ratio is set by our choice of
-#   the smallest weight decay, 0.3: by the LU mechanism it grows as $\gamma$ shrinks. The large-norm
-#   runs' steps to 95 % fall faster than $1/\gamma$ (log–log slope {glue:text}`mod_large_slope` over
-#   the runs that got there), because with a smaller $\gamma$ the norm also settles higher above the good
-#   shell (see the figure), not only later. The transformer setting (`REPRO_SCALE=paper`, same code) is
-#   needed to test the talk's stronger claim, and it needs a GPU.
-# * **Teacher–student "train loss ≈ 0" is two decades, not four.** The paper's table has the train MSE
-#   below $10^{-4}$ for every $\alpha \ge 0.63$; in our 1.5k landscape steps the largest train loss for
-#   $\alpha \ge 1$ lies {glue:text}`ts_plateau` decades below the small-norm plateau (median over seeds;
-#   worst seed {glue:text}`ts_plateau_worst`), because the $\alpha = 1$ runs are still fitting when training
-#   stops. The single-seed version of this chapter claimed three decades and passed only after rounding;
-#   we now claim two decades, the bound the seed spread supports, and state the gap here.
-# * **Shorter training, larger rates.** Teacher–student: 1.5k landscape steps at lr $2\cdot10^{-3}$ (paper
+# * **Modular addition is a stand-in.** The talk's Fig. 7 is Nanda's one-layer transformer on $p = 113$;
+#   ours is the opening chapter's embeddings + MLP on $p = 31$. Its norm rises during generalization
+#   rather than memorization and settles above its initial value, and holding the norm fixed does not
+#   shorten the delay (the evidence above). Whether the transformer behaves as the talk says is the
+#   paper-scale question this edition leaves open.
+# * **Shorter training, larger rates.** Teacher–student: 1.5k landscape steps at lr $2\cdot10^{-3}$ (official
 #   code: $10^4$ at $3\cdot10^{-4}$); grokking with lr $10^{-3}$ and $\gamma\in[0.1, 0.8]$ (paper: lr
-#   $3\cdot10^{-4}$, $\gamma\in[0.03,1]$, $10^5$ steps). Our slope {glue:text}`ts_slope` is shallower than −1
-#   because the fitting time (tens of steps, independent of $\gamma$) adds to the decay time.
+#   $3\cdot10^{-4}$, $\gamma\in[0.03,1]$, $10^5$ steps). This is what keeps the L's lower arm at a few
+#   $10^{-6}$ and the $1/\gamma$ slope at {glue:text}`ts_slope` instead of −1.
 # * **Image data is a substitute** (8×8 digits, 64 inputs, 1000 train / 797 test), with weight decay 0.3
 #   instead of 0.01 and 3000 instead of $10^5$ steps; the landscape uses 200 training images, 500 full-batch
 #   steps and 7 values of $\alpha$ (paper: MNIST, 21 values, 28 data sizes, $10^4$ steps, best-over-training
 #   metrics). The paper scale reads real MNIST IDX files from `REPRO_MNIST_DIR`.
-# * **Projection after the step.** We rescale after every optimizer step, as the paper says; the official
-#   teacher–student notebook rescales between the forward and backward pass (spec §6.1).
+# * **Projection after the step.** We rescale after every optimizer step, as the paper says (Omnigrok §2);
+#   the official teacher–student notebook rescales between the forward and the backward pass.

@@ -208,29 +208,38 @@ def test_loglog_slope():
         loglog_slope(g, -g)
 
 
-def test_modular_config_validates_large_weight_decays():
+def test_modular_config_labels_and_validation():
     from repro.omnigrok import ModularConfig
 
-    with pytest.raises(ValueError, match="large_weight_decays"):
-        ModularConfig(large_weight_decays=[0.3])
-    with pytest.raises(ValueError, match="large_weight_decays"):
-        ModularConfig(large_weight_decays=(0.3, 0.0))
-    cfg = ModularConfig(large_weight_decays=())
-    assert cfg.run_labels()[:2] == ["free, alpha 1, wd 1", "norm held at alpha 0.8, wd 0"] and len(cfg.run_labels()) == 2
+    cfg = ModularConfig()
+    assert cfg.run_labels() == ["free, alpha 1, wd 1", "norm held at alpha 0.8, wd 0"]
+    with pytest.raises(ValueError, match="constrained_alpha"):
+        ModularConfig(constrained_alpha=0.0)
 
 
-def test_modular_speedup_counts_never_as_budget():
-    from repro.omnigrok import ModularResult
+def test_modular_delays_ratio_and_norm_stats():
+    from repro.omnigrok import ModularResult, median_steps
     from repro.train import History
 
-    h = History(steps=np.arange(0, 1001, 10), metrics={}, extra={}, final_params={}, run_values={})
-    res = ModularResult(h, ["free", "fixed", "large a", "large b"], np.array([5, 5, 5, 5]), np.array([300, 100, 400, -1]),
-                        (0.5, 1.0))
-    assert res.speedup_over_large() == pytest.approx(10.0)  # the run that never got there counts as 1000 steps
-    assert np.isnan(res.large_gamma_slope())  # one large-norm run got there: no slope
-    res.test_steps[-1] = 200
-    assert res.speedup_over_large() == pytest.approx(4.0)
-    assert res.large_gamma_slope() == pytest.approx(-1.0)
+    steps = np.arange(0, 50, 10)
+    # two seeds x (free, fixed); seed-major runs: s0 free, s0 fixed, s1 free, s1 fixed
+    norm = np.array([[1, 2, 3, 2, 1.5], [2, 2, 2, 2, 2], [1, 1.5, 2, 1, 0.5], [2, 2, 2, 2, 2]], dtype=float)
+    val = np.array([[0, 0, 0.5, 1, 1], [0, 0, 0, 1, 1], [0, 0.2, 0.9, 1, 1], [0, 1, 1, 1, 1]], dtype=float)
+    h = History(steps=steps, metrics={"weight_norm": norm, "val_acc": val})
+    tr = np.array([[10, 10], [10, 10]])
+    te = np.array([[30, 30], [30, -1]])
+    res = ModularResult(h, ["free", "fixed"], median_steps(tr), median_steps(te), tr, te)
+    assert res.seed_delays(0).tolist() == [20.0, 20.0]
+    assert res.seed_delays(1)[0] == 20.0 and np.isinf(res.seed_delays(1)[1])
+    assert np.isinf(res.delay_ratio())  # the fixed-norm median is never (one of two seeds)
+    te[1, 1] = 20
+    assert res.delay_ratio() == pytest.approx(15.0 / 20.0)
+    st = res.norm_stats()
+    np.testing.assert_allclose(st["peak"], [3.0, 2.0])
+    np.testing.assert_allclose(st["final"], [1.5, 0.5])
+    np.testing.assert_allclose(st["fall"], [0.5, 0.25])
+    np.testing.assert_allclose(st["val_at_peak"], [0.5, 0.9])
+    np.testing.assert_allclose(res.norm_stats(1)["peak"], [1.0, 1.0])
 
 
 def test_fixed_norm_training_is_reproducible_and_independent_of_threads():

@@ -153,6 +153,28 @@ def test_modular_boundaries_closed_form_vs_numerical_solution():
         Modular(gamma=0.0)
 
 
+def test_modular_exact_eigenvalue_keeps_the_onset_and_removes_gmfl2():
+    """The exact kernel eigenvalue is 4 P^2 times the paper's: the GP eigenvalue on a Fourier mode, by
+    brute force over all P^2 inputs, is 4 sigma_a^2 = 4 P^2 * sigma_a^2 <Phi Psi>_prior (<Phi Psi> = P^-2)."""
+    P, sa2 = 7, 0.3
+    n, m = np.meshgrid(np.arange(P), np.arange(P), indexing="ij")
+    n, m = n.ravel(), m.ravel()
+    c = (n[:, None] == n[None, :]).astype(float) + (m[:, None] == m[None, :])  # cov(w.x, w.x') under w ~ N(0, I)
+    Q = sa2 * (4 + 2 * c**2)  # sigma_a^2 E[(w.x)^2 (w.x')^2]
+    k = 2
+    phi = np.exp(2j * np.pi * k * (n + m) / P) / P
+    assert np.allclose(Q @ phi, 4 * sa2 * phi)
+    assert Modular(P=P, sigma_a2=sa2, exact_eigenvalue=True).eigenvalue_scale * sa2 * P**-2 == pytest.approx(4 * sa2)
+    paper, exact = Modular(), Modular(exact_eigenvalue=True)
+    bp, be = modular_boundaries(paper), modular_boundaries(exact)
+    assert be.sigma2_c1 == bp.sigma2_c1 and be.sigma2_c2 < 0 < bp.sigma2_c2  # same onset; GMFL-II never reached
+    sol = modular_solve(exact, 0.15)
+    assert abs(sol.a) == pytest.approx(bp.pinned_slope * 0.15, abs=2e-3)  # still pinned in the mixed phase
+    assert sol.droplet_probability < 1e-2 and modular_solve(paper, 0.15).droplet_probability > 0.999
+    with pytest.raises(ValueError, match="exact_eigenvalue"):
+        Modular(exact_eigenvalue=1)
+
+
 # ---------------------------------------------------------------- Langevin sampler
 
 

@@ -58,7 +58,7 @@ class DropletsConfig(ConfigRepr):
 @dataclass
 class TheoryResult:
     crit_paper: object  # CriticalPoint, frozen-r action (v1 Eq. 14)
-    crit_corrected: object  # CriticalPoint, r marginalized (spec §2.5)
+    crit_corrected: object  # CriticalPoint, r marginalized (the corrected theory)
     gfl_table: dict  # sigma^2 -> (b_GFL, b_NNGP, d<q^2>)
     sharp_1d: list  # SelfConsistent along curve_sigma2s at d_sharp (paper's theory)
     sharp_2d: list  # SelfConsistent along curve_sigma2s at d_sharp_2d (corrected)
@@ -68,6 +68,7 @@ class TheoryResult:
     modular_bounds: object
     modular_curve: list  # ModularSolution along a fine sigma^2 grid
     modular_onsets: dict  # kappa -> onset sigma^2
+    modular_exact_curve: list = None  # ModularSolution along the same grid with the exact kernel eigenvalue
 
 
 def run_theory(cfg: DropletsConfig) -> TheoryResult:
@@ -91,8 +92,10 @@ def run_theory(cfg: DropletsConfig) -> TheoryResult:
     grid = np.round(np.arange(0.300, 0.0995, -0.001), 4)
     mcurve = [modular_solve(mod, float(s)) for s in grid]
     onsets = {k: modular_onset(mod, k) for k in (1.0, 5.0)}
+    exact = replace(mod, exact_eigenvalue=True)
+    mexact = [modular_solve(exact, float(s)) for s in grid]
     return TheoryResult(crit_paper, crit_corr, table, sharp_1d, sharp_2d, finite_1d, finite_2d, profile,
-                        modular_boundaries(mod), mcurve, onsets)
+                        modular_boundaries(mod), mcurve, onsets, mexact)
 
 
 def second_minimum(neg_log_p: np.ndarray, centres: np.ndarray, q_from: float = 0.3):
@@ -250,6 +253,10 @@ def plot_modular(cfg: DropletsConfig, theory: TheoryResult):
     a = np.array([m.a for m in theory.modular_curve])
     axes[1].plot(s, 1 - np.abs(a), color="k", label="1 − |a| (target learned)")
     axes[1].plot(s, np.abs(a), color="#c44e52", ls="--", label="|a| (test-RMSE proxy)")
+    if theory.modular_exact_curve:
+        ae = np.array([m.a for m in theory.modular_exact_curve])
+        axes[1].plot(s, 1 - np.abs(ae), color="#4c72b0", ls=":", lw=1.5,
+                     label="1 − |a|, exact kernel eigenvalue (no GMFL-II)")
     for v, lab in ((bd.sigma2_c1, "σ²_c1"), (bd.sigma2_c2, "σ²_c2")):
         axes[1].axvline(v, color="gray", lw=1)
         axes[1].text(v, 0.85, lab, rotation=90, ha="right", va="center", fontsize=8)

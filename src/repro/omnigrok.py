@@ -9,7 +9,8 @@ the paper's (official notebooks, spec §6) and whose ``for_scale()`` gives the b
 * :class:`ImageConfig` — the MNIST MLP (784-200-200-10, MSE on one-hot, spec §6.3), run on the
   offline substitute (scikit-learn digits) at book scale.
 * :class:`ModularConfig` — modular addition: the weight norm of a free run with weight decay vs a run
-  held at a fixed norm (spec §6.4). Paper scale is the talk's p = 113 transformer.
+  held at a fixed norm (Omnigrok Fig. 7, spec §6.4). Paper scale is the talk's p = 113 transformer; book
+  scale the opening chapter's embeddings + MLP on p = 31, a stand-in.
 
 All training goes through :func:`repro.train.train` (batched runs; ``fixed_norm`` projects a run back onto
 its initial-norm sphere after every step, ``mse_threshold`` scores the teacher-student regression).
@@ -82,7 +83,7 @@ def _check_positive_tuple(name, values):
 # Seeds at book scale (one batched call per experiment; the chapter reports medians over them).
 TS_BOOK_SEEDS = 5
 IMAGE_BOOK_SEEDS = 5
-MOD_BOOK_SEEDS = 3
+MOD_BOOK_SEEDS = 5
 
 # --------------------------------------------------------------------------------------------------
 # Teacher-student (spec §6.2)
@@ -339,29 +340,25 @@ def run_image_grokking(cfg: ImageConfig, progress=None) -> History:
 
 @dataclass(frozen=True, repr=False)
 class ModularConfig(ConfigRepr):
-    """Modular addition: a free run with weight decay, a run held at a fixed norm, and free runs from a
-    large initialization at several weight decays (the LU mechanism's slow norm decay)."""
+    """Modular addition, the talk's two runs (Omnigrok Fig. 7): (a) a free run from the standard init with
+    weight decay and (b) a run started at ``constrained_alpha`` x the init and held at that norm (wd 0)."""
 
-    p: int = 113  # spec §6.4
-    train_fraction: float = 0.3  # spec §6.4
+    p: int = 113  # official notebook (Omnigrok mod-addition/grokking): p = 113
+    train_fraction: float = 0.3  # official notebook: 3830 of 12 769 pairs
     ordered_pairs: bool = True  # all 12 769 ordered pairs
-    data_seed: int = 42  # spec §6.4 (our split follows repro.tasks' RNG order, not torch.random_split)
+    data_seed: int = 42  # official notebook (our split follows repro.tasks' RNG order, not torch.random_split)
     init_seed: int = 0  # runs use seeds init_seed, init_seed + 1, ...
     n_seeds: int = 1  # the talk shows one run per setting; book scale trains several, reports medians
-    model: str = "transformer"  # spec §6.4: 1 layer, d_model 128, 4 heads, d_mlp 512, no LayerNorm
-    lr: float = 1e-3  # spec §6.4
-    beta2: float = 0.98  # spec §6.4: betas (0.9, 0.98)
-    weight_decay: float = 1.0  # spec §6.4a: unconstrained run, wd 1
-    free_alpha: float = 1.0  # the free run starts at the standard init
-    constrained_alpha: float = 0.8  # spec §6.4b: alpha = 0.8, wd 0, norm held fixed
-    # Our addition (not in the talk): free runs started at large_alpha x the init, one per weight decay.
-    # Their delay is the norm's decay from w0 to the good shell, t ~ ln(w0/w_c)/gamma (spec §2, LU).
-    large_alpha: float = 5.0
-    large_weight_decays: tuple[float, ...] = (0.3, 0.5, 1.0)
-    steps: int = 15_000  # spec §6.4
+    model: str = "transformer"  # official notebook: Nanda's 1 layer, d_model 128, 4 heads, d_mlp 512, no LayerNorm
+    lr: float = 1e-3  # official notebook
+    beta2: float = 0.98  # official notebook: betas (0.9, 0.98)
+    weight_decay: float = 1.0  # run (a): free, wd 1
+    free_alpha: float = 1.0  # run (a) starts at the standard init
+    constrained_alpha: float = 0.8  # run (b): alpha = 0.8, wd 0, norm held fixed
+    steps: int = 15_000  # official notebook
     eval_every: int = 50
     level: float = 0.95
-    dtype: str = "float64"  # spec §6.4
+    dtype: str = "float64"  # official notebook
 
     def __post_init__(self):
         BinaryOpTask("modular_addition", self.p)
@@ -369,14 +366,9 @@ class ModularConfig(ConfigRepr):
         check_choice("model", self.model, ("transformer", "embed_mlp"))
         for name in ("steps", "eval_every", "n_seeds"):
             check_int(name, getattr(self, name), minimum=1)
-        for name in ("lr", "free_alpha", "constrained_alpha", "large_alpha"):
+        for name in ("lr", "free_alpha", "constrained_alpha"):
             check_real(name, getattr(self, name), positive=True)
         check_real("weight_decay", self.weight_decay, nonnegative=True)
-        if not isinstance(self.large_weight_decays, tuple):
-            raise ValueError(f"large_weight_decays={self.large_weight_decays!r} is not allowed: it must be a tuple "
-                             "of weight decays > 0 (possibly empty).")
-        for g in self.large_weight_decays:
-            check_real("large_weight_decays", g, positive=True)
         check_fraction("level", self.level)
 
     @classmethod
@@ -384,20 +376,21 @@ class ModularConfig(ConfigRepr):
         # Book: the embeddings + MLP model of the opening chapter (p = 31, unordered pairs, 70 %, lr 3e-3,
         # betas (0.9, 0.98)); a transformer needs hours of CPU. The fixed norm, 1.1 x the initial norm, is
         # where the free run ends after grokking (its final norm / initial norm); in a short exploration
-        # alpha <= 0.7 did not generalize, 1.0 and 1.25 were slower and >= 1.5 failed (see Deviations).
+        # alpha <= 0.7 did not generalize in 3k steps, 1.0 and 1.25 were slower and >= 1.5 failed. 10k
+        # steps: every seed of both runs reaches 95 % validation by about 5k, and the free run's norm has
+        # settled by 4k.
         book = cls(p=31, train_fraction=0.7, ordered_pairs=False, data_seed=0, model="embed_mlp", lr=3e-3,
-                   constrained_alpha=1.1, steps=15_000, eval_every=10, dtype="float32", n_seeds=MOD_BOOK_SEEDS)
-        return by_scale(book=book, paper=cls(), smoke=replace(book, steps=40, large_weight_decays=(1.0,), n_seeds=2))
+                   constrained_alpha=1.1, steps=10_000, eval_every=10, dtype="float32", n_seeds=MOD_BOOK_SEEDS)
+        return by_scale(book=book, paper=cls(), smoke=replace(book, steps=40, n_seeds=2))
 
     @property
     def seeds(self) -> list[int]:
         return _seeds(self.init_seed, self.n_seeds)
 
     def run_labels(self) -> list[str]:
-        """One label per run, in the order of :func:`run_modular`'s history."""
-        return ([f"free, alpha {self.free_alpha:g}, wd {self.weight_decay:g}",
-                 f"norm held at alpha {self.constrained_alpha:g}, wd 0"]
-                + [f"free, alpha {self.large_alpha:g}, wd {g:g}" for g in self.large_weight_decays])
+        """One label per setting, in the order of :func:`run_modular`'s history."""
+        return [f"free, alpha {self.free_alpha:g}, wd {self.weight_decay:g}",
+                f"norm held at alpha {self.constrained_alpha:g}, wd 0"]
 
     def task_data(self) -> TaskData:
         data = build_task_data(BinaryOpTask("modular_addition", self.p, ordered=self.ordered_pairs),
@@ -417,19 +410,18 @@ class ModularConfig(ConfigRepr):
 
 @dataclass
 class ModularResult:
-    """K settings (in the order of ``ModularConfig.run_labels()``) times S seeds, seed-major in
-    ``history`` (run ``s * K + k``, :meth:`run`). ``train_steps`` / ``test_steps`` are per setting, the
-    median over seeds (-1 where half or more of the seeds never got there)."""
+    """The two settings (free, fixed norm; ``labels``) times S seeds, seed-major in ``history`` (run
+    ``s * K + k``, :meth:`run`). ``train_steps`` / ``test_steps`` are per setting, the median over seeds
+    (-1 where half or more of the seeds never got there); ``seed_*_steps`` are ``(S, K)``."""
 
     history: History
     labels: list[str]
     train_steps: np.ndarray  # first step at >= level train accuracy (-1: never), median over seeds
     test_steps: np.ndarray  # first step at >= level validation accuracy (-1: never), median over seeds
-    large_weight_decays: tuple[float, ...]
     seed_train_steps: np.ndarray | None = None  # (S, K)
     seed_test_steps: np.ndarray | None = None
 
-    FREE, CONSTRAINED, FIRST_LARGE = 0, 1, 2
+    FREE, CONSTRAINED = 0, 1
 
     @property
     def n_seeds(self) -> int:
@@ -442,32 +434,40 @@ class ModularResult:
     def runs_of(self, k: int) -> list[int]:
         return [self.run(k, s) for s in range(self.n_seeds)]
 
-    def speedup_over_large(self) -> float:
-        """Steps to ``level`` validation of the slowest large-norm free run / those of the constrained run.
+    def seed_delays(self, k: int) -> np.ndarray:
+        """Per seed, steps from ``level`` train accuracy to ``level`` validation accuracy in setting k
+        (the grokking delay); +inf for a seed that never reaches either."""
+        tr = np.atleast_2d(self.seed_train_steps if self.seed_train_steps is not None else self.train_steps)[:, k]
+        te = np.atleast_2d(self.seed_test_steps if self.seed_test_steps is not None else self.test_steps)[:, k]
+        return np.where((tr >= 0) & (te >= 0), te - tr, np.inf).astype(float)
 
-        A run that never gets there counts as the whole budget, so the ratio is then a lower bound."""
-        budget = int(self.history.steps[-1])
-        large = [s if s >= 0 else budget for s in self.test_steps[self.FIRST_LARGE:]]
-        if not large or self.test_steps[self.CONSTRAINED] <= 0:
+    def delay_ratio(self) -> float:
+        """Median delay of the fixed-norm run / median delay of the free run (the talk: fixing the norm
+        "almost eliminates grokking", a ratio near 0). nan if the free run's median delay is 0 or never."""
+        free = float(np.median(self.seed_delays(self.FREE)))
+        fixed = float(np.median(self.seed_delays(self.CONSTRAINED)))
+        if not np.isfinite(free) or free <= 0:
             return float("nan")
-        return max(large) / float(self.test_steps[self.CONSTRAINED])
+        return fixed / free
 
-    def large_gamma_slope(self) -> float:
-        """Log-log slope of steps-to-level against weight decay over the large-norm free runs that got
-        there (LU: -1); nan with fewer than two such runs."""
-        steps = self.test_steps[self.FIRST_LARGE:]
-        ok = steps > 0
-        if ok.sum() < 2:
-            return float("nan")
-        return loglog_slope(np.asarray(self.large_weight_decays)[ok], steps[ok].astype(float))[0]
+    def norm_stats(self, k: int | None = None) -> dict[str, np.ndarray]:
+        """Per seed of setting k (default: the free run), from its weight-norm curve: ``peak`` (max / initial),
+        ``final`` (last / initial), ``fall`` (last / max) and ``val_at_peak`` (validation accuracy at the
+        evaluation where the norm peaks)."""
+        k = self.FREE if k is None else k
+        r = self.runs_of(k)
+        w = np.asarray(self.history["weight_norm"][r], dtype=float)
+        i_peak = w.argmax(axis=1)
+        val = np.asarray(self.history["val_acc"][r], dtype=float)
+        return {"peak": w.max(axis=1) / w[:, 0], "final": w[:, -1] / w[:, 0], "fall": w[:, -1] / w.max(axis=1),
+                "val_at_peak": val[np.arange(len(r)), i_peak]}
 
 
 def run_modular(cfg: ModularConfig, progress=None) -> ModularResult:
-    """Every setting of ``cfg.run_labels()`` for every seed of ``cfg.seeds``, in one batched call."""
-    n_large = len(cfg.large_weight_decays)
-    alphas = [cfg.free_alpha, cfg.constrained_alpha] + [cfg.large_alpha] * n_large
-    wd = [cfg.weight_decay, 0.0] + list(cfg.large_weight_decays)
-    fixed = [False, True] + [False] * n_large
+    """Both settings of ``cfg.run_labels()`` for every seed of ``cfg.seeds``, in one batched call."""
+    alphas = [cfg.free_alpha, cfg.constrained_alpha]
+    wd = [cfg.weight_decay, 0.0]
+    fixed = [False, True]
     seeds, k = cfg.seeds, len(alphas)
     tc = TrainConfig(steps=cfg.steps, lr_repr=cfg.lr, lr_dec=cfg.lr, beta2=cfg.beta2, init_seed=cfg.init_seed,
                      eval_every=cfg.eval_every, dtype=cfg.dtype)
@@ -478,7 +478,7 @@ def run_modular(cfg: ModularConfig, progress=None) -> ModularResult:
                     "init_seed": [s for s in seeds for _ in range(k)]}, progress=progress, desc="modular addition")
     tr = h.first_step("train_acc", cfg.level).reshape(len(seeds), k)
     te = h.first_step("val_acc", cfg.level).reshape(len(seeds), k)
-    return ModularResult(h, cfg.run_labels(), median_steps(tr), median_steps(te), cfg.large_weight_decays, tr, te)
+    return ModularResult(h, cfg.run_labels(), median_steps(tr), median_steps(te), tr, te)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -555,10 +555,9 @@ def plot_gamma_scaling(result: GrokResult, ax=None):
 
 
 def plot_modular(result: ModularResult, title_prefix: str = ""):
-    """Three panels: the free run (accuracy and norm), the fixed-norm run, and the large-norm free runs.
-
-    Left and middle: train / validation accuracy with the weight norm (dashed, right axis). Right:
-    validation accuracy of each large-norm run (one colour per weight decay) and of the fixed-norm run."""
+    """Three panels: the free run and the fixed-norm run (accuracy with the weight norm, dashed, on the right
+    axis), then both runs' validation accuracy on one axis, with the steps where each reaches ``level``
+    train accuracy (median over seeds) marked."""
     h = result.history
     fig, axes = plt.subplots(1, 3, figsize=(16, 3.8))
     for k, ax in ((result.FREE, axes[0]), (result.CONSTRAINED, axes[1])):
@@ -567,15 +566,16 @@ def plot_modular(result: ModularResult, title_prefix: str = ""):
                       ax=ax, title=f"{title_prefix}{result.labels[k]}")
     ax = axes[2]
     x = np.maximum(h.steps, 1)
-    plot_seed_band(ax, x, h["val_acc"][result.runs_of(result.CONSTRAINED)], label=result.labels[result.CONSTRAINED],
-                   color="k", every_seed=False)
-    for k in range(result.FIRST_LARGE, len(result.labels)):
-        plot_seed_band(ax, x, h["val_acc"][result.runs_of(k)], label=result.labels[k], color=f"C{k}", every_seed=False)
+    for k, color in ((result.FREE, "C1"), (result.CONSTRAINED, "k")):
+        plot_seed_band(ax, x, h["val_acc"][result.runs_of(k)], label=f"validation, {result.labels[k]}", color=color,
+                       every_seed=False)
+        if result.train_steps[k] > 0:
+            ax.axvline(max(result.train_steps[k], 1), color=color, ls=":", lw=1)
     ax.set_xscale("log")
     ax.set_xlabel("step")
     ax.set_ylabel("validation accuracy")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title(f"{title_prefix}large init vs fixed norm")
+    ax.set_title(f"{title_prefix}free vs fixed norm (dotted: 95 % train)")
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     return fig

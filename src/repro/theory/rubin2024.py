@@ -332,12 +332,24 @@ class Modular:
     N: int = 1000  # width (v3 Fig. 3)
     sigma_a2: float = 0.002 / 1000  # total readout variance, 0.002/N (v3 Fig. 3)
     gamma: float = 1e-4  # sextic weight-decay coefficient of Gamma (v3 Fig. 3; "eps" in B.4 is a typo)
+    # The droplet eigenvalue: False is the paper's lambda = sigma_a^2 <Phi Psi> (v3 App. B.3), which its
+    # numbers need; True is the exact eigenvalue of the P^2 x P^2 kernel matrix on the target,
+    # 4 P^2 sigma_a^2 <Phi Psi> (under the prior <Phi Psi> = P^-2, and the GP kernel's eigenvalue on a
+    # Fourier mode phi_{k,k}, k != 0, is 4 sigma_a^2: E[(w.x)^2 (w.x')^2] = 4 + 2 (d_nn' + d_mm')^2).
+    exact_eigenvalue: bool = False
 
     def __post_init__(self):
         check_int("P", self.P, minimum=2)
         check_int("N", self.N, minimum=1)
         check_real("sigma_a2", self.sigma_a2, positive=True)
         check_real("gamma", self.gamma, positive=True)
+        if not isinstance(self.exact_eigenvalue, bool):
+            raise ValueError(f"exact_eigenvalue={self.exact_eigenvalue!r} is not allowed: it must be True or False.")
+
+    @property
+    def eigenvalue_scale(self) -> float:
+        """lambda / (sigma_a^2 <Phi Psi>): 1 in the paper's normalization, 4 P^2 for the exact eigenvalue."""
+        return 4.0 * self.P**2 if self.exact_eigenvalue else 1.0
 
     def u(self, sigma2):
         """u = 2 sigma_a^2 P^2 / (N sigma^4) (v1 Eq. 19 / v3 Eq. 16)."""
@@ -367,13 +379,14 @@ def droplet_probability(PS):
 
 
 def _modular_eigenvalue(model: Modular, sigma2: float, a: float) -> tuple[float, float, float]:
-    """lambda = sigma_a^2 <Phi Psi> (paper's normalization, spec §2.6 caveat), x_+ and P s(x_+)."""
+    """lambda = sigma_a^2 <Phi Psi> (the paper's normalization; times 4 P^2 with ``exact_eigenvalue``),
+    x_+ and P s(x_+)."""
     U = float(model.u(sigma2)) * a * a
     xp, _ = mode_saddles(U, model.gamma)
     if not np.isfinite(xp):
         return 0.0, float("nan"), float("inf")
     PS = model.P * float(mode_action(xp, U, model.gamma))
-    return model.sigma_a2 * xp**2 * float(droplet_probability(PS)), float(xp), PS
+    return model.eigenvalue_scale * model.sigma_a2 * xp**2 * float(droplet_probability(PS)), float(xp), PS
 
 
 @dataclass(frozen=True)
@@ -422,8 +435,8 @@ def modular_boundaries(model: Modular) -> ModularBoundaries:
     x_star = math.sqrt(3 / g)
     coef = 2 * model.sigma_a2 * model.P**2 / model.N  # u = coef / sigma^4
     k = math.sqrt(U_star / coef)
-    lam_sat = model.sigma_a2 * x_star**2
-    s2_c2 = 1 / k - lam_sat
+    lam_sat = model.eigenvalue_scale * model.sigma_a2 * x_star**2
+    s2_c2 = 1 / k - lam_sat  # < 0 (no GMFL-II at any noise) when the saturated eigenvalue exceeds 1/k
     return ModularBoundaries(U_star, x_star, math.sqrt(coef / U_star), s2_c2, -k * s2_c2, k,
                              math.sqrt(coef / math.sqrt(g)))
 
