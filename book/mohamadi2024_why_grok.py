@@ -31,21 +31,32 @@
 #    networks exist: an explicit Fourier network with $\|\theta\|_\infty = 1$ solves the task exactly for
 #    every $p$ (Prop. 3.8, App. F).
 # 4. So gradient descent first fits the training set kernel-like, and generalizes only once its eNTK
-#    has moved far away (Figs 1, 2 and 5).
+#    has moved far away (Figs 1, 2 and 5). A smaller initialization shrinks the gap between fitting and
+#    generalizing (Figs 1 and 2).
 #
-# **What we reproduce here.** The exact Fourier construction for every $p$ from 2 to 13; the eNTK
-# interpolation threshold (rank against width); the failure of eNTK and expected-NTK kernel regression
-# at every training fraction up to 0.9; the pNTK kernel classifier against a trained network *on the
-# same split*; normalized-GD classification with the paper's recipe, including grokking, the eNTK change
-# through training, the init-scale sweep and the sample-size sweep at $n = c\,p^{5/3}$; grokking of the
-# one-layer transformer of Fig. 5 with its eNTK tracked; and a short regression run.
+# **What this chapter reproduces.** The Fourier construction for every $p$ from 2 to 13; the eNTK
+# interpolation threshold (rank against width, Thm 3.1); the failure of eNTK and expected-NTK kernel
+# regression at every training fraction up to 0.9 (Thm 3.4); the pNTK kernel classifier against a trained
+# network *on the same split* (Thm 4.3); normalized-GD classification with the paper's recipe, which fits
+# first and generalizes later at $n = 2p^{5/3}$ for every $p$ tried (Figs 1 and 4); and the late
+# generalization of the one-layer transformer of Fig. 5.
 #
-# **What we leave out at book scale.** The regression grokking of Figs 2 and 3 and its init-scale
-# effect need the paper's $5\cdot 10^4$ to $2\cdot 10^5$ GD steps at $p = 47$. The book runs 3 000 steps
-# at $p = 11$, which shows memorization only (see Deviations). Fig. 5's transformer runs at book scale
-# with AdamW instead of the paper's GD. It groks, but its eNTK moves *while* it fits the training set, so
-# the kernel half of Fig. 5 is not reproduced at book scale. `REPRO_SCALE=paper` runs the paper's settings with the same code, but no GPU was available to run them
-# for this chapter.
+# **What it does not reproduce.** Every known non-reproduction is a registered *deviation* in the
+# ledger at the end of the chapter ("Paper versus ours"):
+#
+# * *The kernel half of Figs 1 and 5.* The raw eNTK change does grow by orders of magnitude after
+#   fitting, as in Fig. 1 (left), but the growth of $\|\theta\|$ explains it: the eNTK of this
+#   3-homogeneous network scales like $\|\theta\|^4$. Measured scale-free, the kernel moves about as much
+#   before fitting as after, for the two-layer network and for the transformer.
+# * *The init-scale effect (Figs 1 and 2).* We ran the $\alpha$ sweep, and a smaller $\alpha$ does not
+#   shrink the gap between fitting and generalizing. Normalized GD with step length 10 erases the init
+#   scale within the first steps, so this design cannot show the effect.
+# * *Regression grokking (Figs 2 and 3).* The paper needs $5\cdot 10^4$ to $2\cdot 10^5$ GD steps at $p = 47$;
+#   the book runs 3 000 steps at $p = 11$, which memorize.
+#
+# Fig. 5's transformer also trains with AdamW at book scale, not with the paper's GD (Section 5).
+# `REPRO_SCALE=paper` runs the paper's settings with the same code, but no GPU was available to run
+# them for this chapter.
 
 # %%
 import math
@@ -54,21 +65,26 @@ import warnings
 warnings.filterwarnings("ignore", category=UserWarning)
 
 import numpy as np
+import torch
 from myst_nb import glue
 
 from repro import mohamadi2024 as mw
 from repro.claims import ClaimBook
 from repro.plotting import use_style
-from repro.portable import approx, seed_median
+from repro.portable import approx
 from repro.scale import current_scale
 from repro.theory import mohamadi2024 as th
 
+# One thread: every computation here is many small tensor ops, which two threads on a shared 2-core machine
+# only slow down (the eNTK rank sweep took 100× more CPU time on two threads under load than on one).
+torch.set_num_threads(1)
 use_style()
 claims = ClaimBook("mohamadi2024_why_grok")
 cfg = mw.WhyGrokConfig.for_scale()
 print(f"scale: {current_scale()}")
+n_sample = len(cfg.seeds if cfg.sample_seeds is None else cfg.sample_seeds)
 print(f"classification: grok_p = {cfg.grok_p}, sample_ps = {cfg.sample_ps}, {cfg.class_steps} normalized GD steps, "
-      f"seeds {cfg.seeds}")
+      f"{len(cfg.seeds)} seeds at n = 2p^(5/3), {n_sample} at the other n")
 tc = cfg.transformer
 print(f"transformer: p = {tc.p}, n = {tc.n_train}, d_model = {tc.d_model}, d_mlp = {tc.d_mlp}, "
       f"{tc.steps} {'AdamW' if tc.optimizer == 'adamw' else 'GD'} steps at lr {tc.lr:g}, seeds {cfg.transformer_seeds}")
@@ -88,11 +104,12 @@ def count(flags) -> str:
 # full-batch GD at learning rate 1, $\lambda = 10^{-4}$ on $\|\theta\|_\infty$, $n = 2p^{2.25}$, $h = 4p$,
 # $p = 47$; classification with normalized GD of step length 10, $\lambda = 10^{-20}$, $n = 2p^{5/3}$ and
 # $h = 8p$; the transformer of Fig. 5 with full-batch GD at learning rate 0.25 and $n = 2p^{5/3}$. The
-# two-layer networks start from PyTorch's default uniform init, times a scale $\alpha$. Where the paper
-# gives no value (the list of $p$, the $\alpha$ values, the width of Figs 1 and 4, the transformer's
-# architecture), the config uses the spec's proposal (§K.8) and says so in a comment. The book scale keeps
-# every recipe except the transformer's optimizer (Section 5), and shrinks $p$, widths and the number of
-# steps.
+# two-layer networks start from PyTorch's default uniform init ("default PyTorch initialization", App. A and
+# the caption of Fig. 1), times a scale $\alpha$. Where the paper gives no value (the list of $p$, the
+# $\alpha$ values, the width of Figs 1 and 4, the transformer's architecture), the config makes a choice
+# and says so in a comment: $h = 8p$ for classification, as Thm 4.5 requires, $h = 4p$ for regression, as
+# in Fig. 3, and Nanda et al.'s transformer. The book scale keeps every recipe except the transformer's
+# optimizer (Section 5), and shrinks $p$, widths and the number of steps.
 
 # %% [markdown]
 # ## 1. A known answer: the Fourier network (App. F)
@@ -105,6 +122,11 @@ def count(flags) -> str:
 # odd $p$ the halved version keeps half of the frequencies plus one constant neuron ($4p - 3$ neurons).
 # Copying every neuron $r$ times and scaling the copies by $r^{-1/3}$ leaves the function unchanged
 # (3-homogeneity) and gives $\|\theta\|_\infty = r^{-1/3}$ (Prop. 3.8).
+#
+# What is tested here is that the paper's construction classifies every pair correctly, which it would not
+# if one of its equations were wrong (the halved version fails for even $p$, for instance). The norm
+# $\|\theta\|_\infty = r^{-1/3}$ holds by construction (the entries are cosines, sines and their quarters),
+# so it is recorded as a check of our implementation, not as a reproduction.
 
 # %%
 rows = mw.construction_table(cfg.construction_ps)
@@ -120,17 +142,18 @@ for r in dup:
               f"max|f - p·1| < 1e-9: {r['max_error'] < 1e-9}")
 
 # %%
-full = [r for r in rows if not r["halved"]]
+full = [r for r in rows + dup if not r["halved"]]
 # Rounded up to a power of ten: the float64 rounding error itself (~1e-14) differs between BLAS builds.
-max_error = 10.0 ** math.ceil(math.log10(max(r["max_error"] for r in rows)))
-claims.check("Fourier construction: max |f − p·1| over all pairs, every p (rounded up to 10^k)", max_error, 1e-9,
-             comparison="<=", source="App. F / Prop. 3.8: exact interpolation (issue: < 1e-9)")
-claims.check("Fourier construction: accuracy over all p² pairs, every p", min(r["accuracy"] for r in rows), 1.0,
-             comparison=">=", source="App. F: 100 % accuracy")
-claims.check("Fourier construction: ‖θ‖∞ at h = 8p (worst |‖θ‖∞ − 1| over p)", max(abs(r["linf"] - 1) for r in full),
-             0.0, tolerance=1e-12, source="Prop. 3.8 with ⌊h/8p⌋ = 1 (V/4 scaling, spec §K.7)")
-r8 = next(r for r in dup if r["r"] == 8 and not r["halved"])
-claims.check("duplication r = 8: ‖θ‖∞", r8["linf"], 0.5, tolerance=1e-12, source="Prop. 3.8: ⌊h/8p⌋^(−1/3)")
+max_error = 10.0 ** math.ceil(math.log10(max(r["max_error"] for r in rows + dup)))
+claims.check("Fourier construction: accuracy over all p² pairs, every p from 2 to 13", min(r["accuracy"] for r in rows),
+             1.0, kind="reproduction", tolerance=0.0,
+             source="App. F / Prop. 3.8: the construction solves modular addition exactly, on every pair")
+claims.check("Fourier construction (V/4): max |f − p·1| over all pairs and p (rounded up to 10^k)", max_error, 1e-9,
+             kind="check", against="book bound", comparison="<=",
+             source="App. F, Eqs. F.1-F.2 with V divided by 4: zero regression loss; 1e-9 bounds float64 rounding")
+claims.check("Fourier construction: worst |‖θ‖∞ − r^(−1/3)| over p and r ∈ {1, 2, 4, 8} copies",
+             max(abs(r["linf"] - r["r"] ** (-1 / 3)) for r in full), 0.0, kind="check", against="paper", tolerance=1e-12,
+             source="Prop. 3.8: min ‖θ‖∞ ≤ ⌊h/8p⌋^(−1/3), met with equality; true by construction (a check of our code)")
 
 # %% [markdown]
 # ## 2. The kernel regime: the eNTK interpolates once $h(3p-2) \ge n$ (Thm 3.1)
@@ -140,24 +163,31 @@ claims.check("duplication r = 8: ‖θ‖∞", r8["linf"], 0.5, tolerance=1e-12,
 # $$K_\theta(x, x') = \sum_k \Big[\mathbf 1(c=c')\, z_k^2 z_k'^2 + 4 V_{ck} V_{c'k}\, z_k z_k'\,\big(\mathbf 1(a=a') + \mathbf 1(b=b')\big)\Big],$$
 #
 # which the tests check against autograd Jacobians. Each neuron contributes gradients in $3p$
-# directions, two of which are null on every input, so the rank is at most $\min(n, h(3p-2))$. The kernel
-# interpolates any labels iff $K \succ 0$ (Lemma B.1), so eNTK regression fits the training set exactly
-# once $h \ge n/(3p-2)$. That is the paper's $h = \tilde\Theta(n/p)$, and sharper than its sufficient
-# $36\rho_c\log(n/\delta)$.
+# directions (Prop. B.6: rank $\le 3ph$), two of which are null on every input: shifting $Q_k$ by $t\mathbf 1$
+# and $R_k$ by $-t\mathbf 1$ leaves every $z_k$ unchanged, and so does rescaling the neuron's two layers
+# against each other. So the rank is at most $\min(n, h(3p-2))$. The kernel interpolates any labels iff
+# $K \succ 0$ (Lemma B.1), so eNTK regression fits the training set exactly once $h \ge n/(3p-2)$, if the
+# random init attains the bound. Thm 3.1 says the eNTK cannot interpolate below $h = n/(3p)$ and does at
+# $h = \tilde\Theta(n/p)$; its sufficient width $36\rho_c\log(n/\delta)$ is far larger.
 
 # %%
 rank = mw.entk_rank_sweep(cfg.rank_p, cfg.rank_n, cfg.rank_widths, cfg.seed)
 mismatch = int(np.sum((rank["rank"] < rank["n"]) != (rank["widths"] * (3 * rank["p"] - 2) < rank["n"])))
-rank_equal = bool(np.all(rank["rank"] == rank["bound"]))
 for h, rk, bd in zip(rank["widths"], rank["rank"], rank["bound"]):
     print(f"h = {h:3d}: rank {rk:4d}, min(n, h(3p-2)) = {bd:4d}, singular: {rk < rank['n']}")
 glue("rank_threshold", f"{rank['n'] / (3 * rank['p'] - 2):.1f}", display=False)
-claims.check("widths where 'eNTK singular' ≠ 'h(3p−2) < n'", mismatch, 0, tolerance=0,
-             source="Thm 3.1 / Prop. B.6 (sharp threshold measured in spec §K.6)")
+glue("rank_lower", f"{rank['n'] / (3 * rank['p']):.1f}", display=False)
+claims.check("eNTK rank: largest |rank − min(n, h(3p−2))| over widths", int(np.abs(rank["rank"] - rank["bound"]).max()),
+             0, kind="check", against="derivation", tolerance=0,
+             source="Prop. B.6 (rank ≤ 3ph) and the two null directions per neuron derived in Section 2")
+claims.check("widths where 'eNTK singular' ≠ 'h(3p−2) < n'", mismatch, 0, kind="reproduction", tolerance=0,
+             source="Thm 3.1: no interpolation below h = n/(3p), interpolation at h = Θ̃(n/p) "
+                    "(the sharp threshold n/(3p−2) is derived in Section 2)")
 
 # %% [markdown]
-# At $p$ = 11 with $n$ = 665 triples the predicted threshold is $h$ = {glue:text}`rank_threshold`. The
-# measured rank equals $\min(n, h(3p-2))$ at every width tried.
+# At $p$ = 11 with $n$ = 665 triples the predicted threshold is $h$ = {glue:text}`rank_threshold`
+# (Thm 3.1's lower bound: {glue:text}`rank_lower`). The measured rank equals $\min(n, h(3p-2))$ at every
+# width tried: the kernel regime can fit the training set with a width of order $n/p$.
 #
 # ## 3. Kernels do not generalize (Thm 3.4)
 #
@@ -175,7 +205,15 @@ for i, p in enumerate(ksweep["ps"]):
     print(f"{p:4d}  " + "  ".join(f"{e:4.1f} / {x:4.1f}" for e, x in zip(ksweep["empirical"][i], ksweep["expected"][i])))
 fig_kernel = mw.plot_kernel_regime(rank, ksweep)
 glue("fig_kernel", fig_kernel, display=False)
-glue("kernel_min", f"{min(ksweep['empirical'].min(), ksweep['expected'].min()):.2f}", display=False)
+kernel_min = min(ksweep["empirical"].min(), ksweep["expected"].min())
+glue("kernel_min", approx(kernel_min, 0.05), display=False)
+# Kernel regression at init is float64 linear algebra without training: its losses move only in the last bits.
+claims.check("kernel regression: smallest relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
+             kernel_min, 0.5, kind="reproduction", comparison=">=", resolution=0.05,
+             source="Thm 3.4: equivariant kernel methods have test loss ≥ 1/2 of the zero predictor's for n < Cp³")
+claims.check("kernel regression: smallest relative test loss, against the zero predictor's 1", kernel_min, 1.0,
+             kind="check", against="book bound", comparison=">=", resolution=0.05,
+             source="our stronger reading of Thm 3.4's setting: no kernel predictor beats predicting 0")
 
 # %% [markdown]
 # ```{glue:figure} fig_kernel
@@ -188,28 +226,25 @@ glue("kernel_min", f"{min(ksweep['empirical'].min(), ksweep['expected'].min()):.
 # ```
 #
 # The smallest relative test loss over all $p$, fractions and both kernels is {glue:text}`kernel_min`:
-# the kernel predictors never beat predicting zero.
-
-# %%
-claims.check("kernel regression: min relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
-             min(ksweep["empirical"].min(), ksweep["expected"].min()), 1.0, comparison=">=",
-             source="Thm 3.4 guarantees ≥ 1/2; spec §K.9 measured ≥ 1 (issue claim)")
+# the kernel predictors never beat predicting zero, which is more than Thm 3.4's bound of 1/2 asks.
 
 # %% [markdown]
-# ## 4. Classification: kernel-then-rich under normalized GD (Figs 1 and 4)
+# ## 4. Classification: fitting first, generalizing later under normalized GD (Figs 1 and 4)
 #
 # Normalized GD with step length 10 on cross-entropy (App. A.2). Every run of one $p$, covering the
 # $\alpha$ values and the sample sizes, trains as one batched tensor program. With a 3-homogeneous
 # network the logits grow like $\|\theta\|^3$, and within a few hundred steps the softmax is one-hot to
-# float64 precision. The step therefore uses the underflow-safe logit weights of spec §K.4: per run,
-# $\exp(\log P - \max\log P)$ on the wrong classes. This equals the true gradient up to a positive factor,
-# which normalization removes. We record the first-logit eNTK $\hat\Theta_t$ on the training pairs, the
-# kernel of Fig. 1 (left).
+# float64 precision, so the naive gradient $P - Y$ is exactly zero and the normalized step is $0/0$. The
+# step therefore uses underflow-safe logit weights: per run, $\exp(\log P - \max\log P)$ on the wrong
+# classes, which equals the true gradient up to a positive factor that normalization removes
+# (`th.safe_cross_entropy_weights`). We record the first-logit eNTK $\hat\Theta_t$ on the training pairs,
+# the kernel of Fig. 1 (left).
 #
 # Normalized GD is chaotic: a change in the last bit of the init, or of a CPU's vector kernels, moves the
-# step at which the last training pair flips by about a hundred steps. Every setting therefore runs with
-# three seeds (each its own init and training split, as more runs of the same batch), and the chapter
-# reports how many seeds satisfy each statement and medians over seeds, never one trajectory's numbers.
+# step at which the last training pair flips by about a hundred steps. Every setting at $n = 2p^{5/3}$
+# therefore runs with five seeds (each its own init and training split, as more runs of the same batch),
+# the smaller sample sizes with three, and the chapter reports how many seeds satisfy each statement and
+# medians over seeds, never one trajectory's numbers.
 
 # %%
 results = {p: mw.train_classification(cfg.classification_config(p)) for p in sorted(set(cfg.sample_ps) | {cfg.grok_p})}
@@ -218,69 +253,165 @@ mc = main.config
 runs = main.runs_of(2.0, 1.0)  # α = 1, c = 2: one run per seed, the eNTK recorded
 fits = main.first_step("train", 1.0)[runs]  # first step with 100 % training accuracy
 gens = main.first_step("test", 0.99)[runs]
-# ‖Θ̂_fit − Θ̂_0‖_F, and ‖Θ̂_T − Θ̂_fit‖_F ≥ ‖Θ̂_T − Θ̂_0‖_F − ‖Θ̂_fit − Θ̂_0‖_F (a lower bound, triangle inequality)
-before, after = np.array([main.ntk_ratio(r) for r in runs]).T
-fit_idx = [max(int(np.searchsorted(main.ntk_steps, f, side="right")) - 1, 0) for f in fits]
-dist_fit = main.ntk_distance[runs, fit_idx]  # 1 − cos(Θ̂_fit, Θ̂_0)
-dist_end = main.ntk_distance[runs, -1]
-print(f"p = {mc.p}, h = {mc.width}, {mc.steps} steps, {len(cfg.seeds)} seeds per setting:")
+print(f"p = {mc.p}, h = {mc.width}, {mc.steps} steps:")
 for c_, a_ in dict.fromkeys(zip(mc.n_coeffs, mc.init_scales)):
     rows = main.runs_of(c_, a_)
     print(f"  c = {c_:.1f} (n = {th.classification_train_size(mc.p, c_)}), alpha = {a_:.1f}: train set fitted: "
           f"{count(main.train_acc[rows, -1] == 1.0)}; final test accuracy >= 0.99: {count(main.test_acc[rows, -1] >= 0.99)}"
           f", <= 0.1: {count(main.test_acc[rows, -1] <= 0.1)}")
-print(f"alpha = 1, c = 2: fitted before test accuracy reached 99 %: {count((fits > 0) & (fits < np.where(gens < 0, np.inf, gens)))}")
-print(f"eNTK change after fitting >= 10x the change up to fitting: {count(after / before >= 10)}")
-print(f"eNTK change up to fitting >= 100 x ‖Θ̂_0‖_F: {count(before >= 100 * main.ntk_norm0[runs])}")
-print(f"scale-free distance 1 − cos(Θ̂_t, Θ̂_0) in [0.02, 0.5] at fitting: {count((dist_fit >= 0.02) & (dist_fit <= 0.5))}; "
-      f"at the end at most twice its value at fitting: {count(dist_end <= 2 * dist_fit)}")
-glue("ntk_norm0", approx(np.median(main.ntk_norm0[runs]), digits=1), display=False)
+fit_first = (fits > 0) & (fits < np.where(gens < 0, np.inf, gens))
+print(f"alpha = 1, c = 2: fitted before test accuracy reached 99 %: {count(fit_first)}")
 
 # %% [markdown]
-# In every seed the training set is fitted within a few hundred steps, and test accuracy passes 99 % some
-# hundreds of steps later (left panel of the figure below). Up to fitting, the first-logit eNTK moved a
-# little compared with what follows. After fitting it moved at least ten times more, while the test
-# accuracy climbed. This is the shape of Fig. 1 (left). The claims table checks it over seeds.
+# In every seed the training set is fitted within a few hundred steps, and the test accuracy passes 99 %
+# some hundreds of steps later (left panel of the figure below): the train–test gap of Fig. 1 (middle).
 #
-# Now the kernel side of the comparison, *on the same split*: the pNTK at the same init (the $\sum_c
-# f_c/\sqrt p$ kernel of ref. [32], shared by all outputs), with the initial network as prior mean,
-# regressed on the one-hot targets of the very training pairs the network above learned from.
+# **The kernel side, on the same split.** The pNTK at the same init (the $\sum_c f_c/\sqrt p$ kernel of
+# ref. [32], shared by all outputs), with the initial network as prior mean, regressed on the one-hot
+# targets of the very training pairs the network above learned from. Thm 4.3 bounds its squared test loss
+# from below by half the zero predictor's; the paper leaves the accuracy open.
 
 # %%
 kernel = np.array([mw.kernel_classifier_on_split(main, run=r) for r in runs])  # (seeds, 2): accuracy, loss
 kernel_acc, kernel_loss = np.median(kernel, axis=0)
 trained_acc = main.test_acc[runs, -1]
-# The kernel predictor is not trained (float64 linear algebra at init): its accuracy is a count of test pairs.
+# The kernel predictor is not trained (float64 linear algebra at init): its numbers move only in the last bits.
 print(f"pNTK kernel classifier on the same {mc.train_sizes()[0]} training pairs ({len(runs)} splits): median test "
       f"accuracy {approx(kernel_acc, 0.01)} (max {approx(kernel[:, 0].max(), 0.01)}; chance {1 / mc.p:.2f}), "
-      f"test loss / zero predictor's {approx(kernel_loss, digits=2)} (median)")
+      f"test loss / zero predictor's {approx(kernel_loss, 0.1)} (median)")
 print(f"trained network on the same splits: test accuracy >= 0.99: {count(trained_acc >= 0.99)}")
 glue("kernel_acc", approx(kernel_acc, 0.01), display=False)
 glue("chance", f"{1 / mc.p:.2f}", display=False)
-glue("kernel_loss", approx(kernel_loss, digits=2), display=False)
-claims.check(f"pNTK kernel classifier test accuracy (p = {mc.p}, n = 2p^(5/3)) vs chance 1/p, median of {len(runs)} splits",
-             kernel_acc, 1 / mc.p, comparison="<=", resolution=0.01,
-             source="Thm 4.3 (ℓ2 bound; spec §K.9 measured accuracy below chance)")
-# Trained accuracies are shown at 0.01: the claim's threshold is 0.99, and every seed ends at 1.00 or close.
-claims.check(f"trained network test accuracy on the same splits (p = {mc.p}), median of {len(runs)} seeds",
-             np.median(trained_acc), 0.99, comparison=">=", resolution=0.01,
-             source="Fig. 1 / Fig. 4: trained networks generalize (issue: ≥ 99 %)")
-# The ratio itself varies by factors of several between seeds (and between CPUs: chaotic normalized GD), so
-# the claim counts the seeds in which it exceeds 10; it allows one seed in three to fall short.
-claims.check("eNTK change after fitting ≥ 10× the change up to fitting: fraction of seeds", np.mean(after / before >= 10),
-             0.6, comparison=">=", resolution=0.2,
-             source="Fig. 1 left: negligible before fitting, then changes drastically (issue: ≥ 10×)")
+glue("kernel_loss", approx(kernel_loss, 0.1), display=False)
+glue("trained_acc", approx(np.median(trained_acc), 0.01), display=False)
+glue("n_seeds", str(len(runs)), display=False)
+claims.check(f"pNTK kernel classifier: test loss / zero predictor's (p = {mc.p}, n = 2p^(5/3)), median of {len(runs)} splits",
+             kernel_loss, 0.5, kind="reproduction", comparison=">=", resolution=0.1,
+             source="Thm 4.3: equivariant kernel methods have test loss ≥ 1/2 of the zero predictor's for n < Cp²")
+claims.check(f"pNTK kernel classifier: test accuracy against chance 1/p, median of {len(runs)} splits",
+             kernel_acc, 1 / mc.p, kind="check", against="book bound", comparison="<=", resolution=0.01,
+             source="our bound (Thm 4.3 is an ℓ2 statement and leaves accuracy open): no better than chance")
+# Trained accuracies are shown at 0.01: every seed ends at 1.00 or close; Fig. 1 and 4's test curves reach 100 %.
+claims.check(f"trained network: final test accuracy on the same splits (p = {mc.p}), median of {len(runs)} seeds",
+             np.median(trained_acc), 1.0, kind="reproduction", tolerance=0.01, resolution=0.01,
+             source="Fig. 1 (middle) and Fig. 4 (left): test accuracy reaches 100 %, read off the plots")
+# A seed counts if its training set is fitted before its test accuracy reaches 99 %; the tolerance lets one
+# seed in five miss (a seed that fits and generalizes within one evaluation interval).
+claims.check(f"fitted before the test accuracy reached 99 % (α = 1): fraction of {len(runs)} seeds", np.mean(fit_first),
+             1.0, kind="reproduction", tolerance=0.2, resolution=0.2,
+             source="Fig. 1 (middle): the train curve reaches 100 % before the test curve")
 
 # %% [markdown]
 # The kernel predictor scores {glue:text}`kernel_acc` test accuracy, against a chance level of
 # {glue:text}`chance`, and its squared test loss is {glue:text}`kernel_loss` times the zero predictor's.
-# The network trained on the same pairs reaches 100 %.
+# The network trained on the same pairs reaches {glue:text}`trained_acc` (median of
+# {glue:text}`n_seeds` seeds).
 #
-# **Sample complexity.** Thm 4.5 says $	ilde O(p^{5/3})$ pairs suffice for networks with a large normalized
-# $\ell_\infty$ margin. We train at $n = c\,p^{5/3}$ for $c \in \{0.5, 1, 2\}$ and every $p$ of the config.
+# ### The eNTK through training (Fig. 1, left)
+#
+# Fig. 1 (left) plots the raw change $\|\hat\Theta_t - \hat\Theta_0\|_F$: negligible until the training set is
+# fitted, then growing by orders of magnitude. We see the same raw curve. But this network is
+# 3-homogeneous, so its eNTK is 4-homogeneous: $\hat\Theta(s\theta) = s^4\hat\Theta(\theta)$. Normalized GD moves
+# $\theta$ by 10 every step, so $\|\theta\|_2$ grows several-fold between fitting and the end of training, and the
+# kernel's entries grow with its fourth power whether or not the kernel changes *shape*. We therefore also
+# measure the change of the kernel scaled to unit norm, $\bar\Theta = \hat\Theta/\|\hat\Theta\|_F$:
+# $\|\bar\Theta_{\rm fit} - \bar\Theta_0\|_F$ before fitting against $\max_{t \ge {\rm fit}}\|\bar\Theta_t - \bar\Theta_{\rm fit}\|_F$
+# after it. It equals $\sqrt{2(1 - \cos)}$ of the angle between the two kernels, and norm growth does not
+# move it.
 
 # %%
-print(f"final test accuracy (alpha = 1), seeds with >= 0.99 / with <= 0.1, of {len(cfg.seeds)}")
+raw_before, raw_after = np.array([main.ntk_ratio(r) for r in runs]).T  # raw after: a lower bound (triangle)
+fit_eval = [int(np.searchsorted(main.steps, f)) for f in fits]
+norm_growth = (main.l2[runs, -1] / main.l2[runs, fit_eval]) ** 4  # (‖θ_T‖₂ / ‖θ_fit‖₂)^4
+shape = np.array([main.shape_change(r) for r in runs])  # (seeds, 2): unit-norm kernel change before, after
+shape_ratio = shape[:, 1] / shape[:, 0]
+explained = np.abs(np.log10((raw_after / raw_before) / norm_growth)) <= 1
+print(f"raw eNTK change after fitting >= 10x the change up to fitting (Fig. 1 left's pattern): {count(raw_after >= 10 * raw_before)}")
+print(f"raw eNTK change up to fitting >= 100 x ‖Θ̂_0‖_F: {count(raw_before >= 100 * main.ntk_norm0[runs])}")
+print(f"norm growth (‖θ_T‖₂/‖θ_fit‖₂)^4 within a factor 10 of the raw after/before ratio: {count(explained)}")
+print(f"unit-norm eNTK: change after fitting >= 10x the change up to fitting: {count(shape_ratio >= 10)}; "
+      f"below twice it: {count(shape_ratio < 2)}")
+glue("ntk_norm0", approx(np.median(main.ntk_norm0[runs]), digits=2), display=False)  # at init: no training
+# Resolution 1: the ratio varies between seeds and CPUs by tenths, and the paper's reading needs ≥ 10.
+glue("shape_ratio", approx(np.median(shape_ratio), 1), display=False)
+# Counts over seeds: the raw ratio itself varies by factors of several between seeds (and between CPUs).
+claims.check(f"raw eNTK change after fitting ≥ 10× the change up to fitting: fraction of {len(runs)} seeds",
+             np.mean(raw_after >= 10 * raw_before), 1.0, kind="check", against="paper", tolerance=0.2, resolution=0.2,
+             source="the raw Frobenius pattern Fig. 1 (left) plots; not a reproduction of a kernel regime: "
+                    "norm growth alone produces it (next claim)")
+claims.check(f"raw after/before ratio within 10× of the norm growth (‖θ_T‖₂/‖θ_fit‖₂)^4: fraction of {len(runs)} seeds",
+             np.mean(explained), 1.0, kind="check", against="derivation", tolerance=0.2, resolution=0.2, set_after=True,
+             source="Θ̂(sθ) = s⁴Θ̂(θ) for the 3-homogeneous net: the raw change grows like ‖θ‖⁴")
+claims.check(f"unit-norm eNTK change after fitting ÷ before fitting, median of {len(runs)} seeds", np.median(shape_ratio),
+             10.0, kind="deviation", comparison=">=", resolution=1,
+             source="Fig. 1 (left) and Sec. 3 on Fig. 2: the eNTK change is negligible until the training set is "
+                    "fitted and orders of magnitude larger after (read: ≥ 10×)",
+             evidence=f"p = {mc.p}, h = 8p, normalized GD (App. A.2), {len(runs)} seeds: measured scale-free, the "
+                      "kernel moves about as much before fitting as after; the raw Frobenius change does grow by "
+                      "orders of magnitude after fitting, as plotted in the paper, but (‖θ_T‖/‖θ_fit‖)^4 accounts "
+                      "for it. Paper-scale p and 10^5 steps not run.")
+
+# %% [markdown]
+# The raw change grows by orders of magnitude after fitting in every seed, as in Fig. 1 (left), and the
+# growth of $\|\theta\|_2^4$ from fitting to the end accounts for that ratio within a factor of ten. Before
+# fitting, the raw change is already more than a hundred times $\|\hat\Theta_0\|_F$, which is only
+# {glue:text}`ntk_norm0`. Scaled to unit norm, the kernel moves about as much before fitting as after:
+# the median ratio after/before is ≈ {glue:text}`shape_ratio`, where the paper's reading, a kernel that
+# stands still until the training set is fitted and then moves a lot, would need a ratio of ten or more.
+# The network does leave its initial kernel, and the kernel keeps turning while the test accuracy climbs,
+# but at book scale it left during fitting, not after. This is a registered deviation in the ledger.
+#
+# ### The init scale (Fig. 1, middle)
+#
+# The paper multiplies $\theta_0$ by $\alpha$ and reports that a smaller $\alpha$ shrinks the gap between
+# fitting and generalizing, "to the point of completely eliminating" it. We ran $\alpha \in \{1, 0.3, 0.1\}$
+# at $n = 2p^{5/3}$, five seeds each, and compare the mean number of steps from fitting to 99 % test
+# accuracy.
+
+# %%
+alphas = [a for i, a in enumerate(mc.init_scales) if mc.n_coeffs[i] == 2.0 and a not in mc.init_scales[:i]]
+gap, first_norm = {}, {}
+for a_ in alphas:
+    rows = main.runs_of(2.0, a_)
+    f_, g_ = main.first_step("train", 1.0)[rows], main.first_step("test", 0.99)[rows]
+    gap[a_] = np.where((f_ > 0) & (g_ > 0), g_ - f_, np.nan)
+    first_norm[a_] = np.median(main.l2[rows, 1])  # ‖θ‖₂ at the first evaluation after init
+    print(f"alpha = {a_:.1f}: ‖θ_0‖₂ ≈ {approx(np.median(main.l2[rows, 0]), digits=1)}; generalized (99 %) after fitting: "
+          f"{count(g_ > np.maximum(f_, 0))}")
+a_min = min(alphas)
+gap_ratio = np.nanmean(gap[a_min]) / np.nanmean(gap[1.0])
+norm_ratio = first_norm[a_min] / first_norm[1.0]
+# Resolution 1: each seed's gap scatters by about ±25 %, so the ratio of two five-seed means moves by about 0.2.
+glue("gap_ratio", approx(gap_ratio, 1), display=False)
+glue("a_min", f"{a_min:g}", display=False)
+glue("first_step", str(int(main.steps[1])), display=False)
+claims.check(f"‖θ‖₂ after {int(main.steps[1])} steps, α = {a_min:g} over α = 1 (medians of {len(runs)} seeds)", norm_ratio,
+             1.0, kind="check", against="derivation", tolerance=0.25, resolution=0.5,
+             source="normalized GD moves θ by 10 per step, far more than ‖θ_0‖₂ (about 8α): the init scale is "
+                    "forgotten within the first steps")
+claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 1 (means of {len(runs)} seeds)", gap_ratio,
+             0.0, kind="deviation", tolerance=0.5, resolution=1, set_after=True,
+             source="Fig. 1 (middle) and Sec. 4: a smaller α mitigates grokking, up to eliminating the train–test "
+                    "gap (0); we would call a gap halved at α = 0.1 reproduced",
+             evidence=f"p = {mc.p}, normalized GD with step length 10 (App. A.2), α ∈ {{1, 0.3, 0.1}}, {len(runs)} "
+                      "seeds: the gap does not shrink with α; ‖θ‖₂ is the same for every α after the first steps, "
+                      "so this optimizer erases the init scale. Plain GD, or smaller α at paper scale, not run.")
+
+# %% [markdown]
+# After {glue:text}`first_step` steps every $\alpha$ has the same $\|\theta\|_2$, and the gap at
+# $\alpha$ = {glue:text}`a_min` is ≈ {glue:text}`gap_ratio` times the gap at $\alpha = 1$. With a fixed
+# step length of 10, the initial scale is forgotten within the first steps, so this design cannot show the
+# paper's $\alpha$ effect; the paper shows it for regression at $p = 47$ (Fig. 2) and for classification at an
+# unstated $p$, neither of which we could run. Plain GD, whose steps scale with the gradient, would keep
+# $\alpha$ meaningful.
+#
+# ### Sample complexity (Fig. 1, right, and Fig. 4)
+#
+# Thm 4.5 says $\tilde O(p^{5/3})$ pairs suffice for networks with a large normalized $\ell_\infty$ margin. We
+# train at $n = c\,p^{5/3}$ for $c \in \{0.5, 1, 2\}$ and every $p$ of the config.
+
+# %%
+print("final test accuracy (alpha = 1): seeds with >= 0.99 / seeds with <= 0.1 / seeds")
 for p, res in sorted(results.items()):
     coeffs = sorted({c_ for c_, a_ in zip(res.config.n_coeffs, res.config.init_scales) if a_ == 1.0})
     parts = []
@@ -288,12 +419,25 @@ for p, res in sorted(results.items()):
         final = res.test_acc[res.runs_of(c_, 1.0), -1]
         n_ = th.classification_train_size(p, c_)
         parts.append(f"c = {c_:.1f} (n = {n_}, {100 * n_ / p ** 2:.0f} % of pairs): "
-                     f"{int(np.sum(final >= 0.99))} / {int(np.sum(final <= 0.1))}")
+                     f"{int(np.sum(final >= 0.99))} / {int(np.sum(final <= 0.1))} / {final.size}")
     print(f"  p = {p:3d}: " + ", ".join(parts))
 at_two = {p: np.median(res.test_acc[res.runs_of(2.0, 1.0), -1]) for p, res in results.items()}
-claims.check(f"min over p of the median test accuracy ({len(cfg.seeds)} seeds) at n = 2p^(5/3)", min(at_two.values()),
-             0.99, comparison=">=", resolution=0.01,
-             source="Thm 4.5 / Fig. 1 right / Fig. 4 (issue: generalizes for every p tested)")
+claims.check(f"min over p ∈ {tuple(sorted(results))} of the median final test accuracy at n = 2p^(5/3)",
+             min(at_two.values()), 1.0, kind="reproduction", tolerance=0.01, resolution=0.01,
+             source="Fig. 1 (right) and Fig. 4 (left): every p generalizes at n = 2p^(5/3), read off the plots")
+# Fig. 4 (right): ‖θ‖∞ of the trained networks against p, here after the same number of normalized steps.
+ps = sorted(results)
+linf_p = {p: np.median(results[p].linf[results[p].runs_of(2.0, 1.0), -1]) for p in ps}
+margin_p = {p: np.median(results[p].margin[results[p].runs_of(2.0, 1.0), -1]) / p for p in ps}
+print(f"after {cfg.class_steps} steps at n = 2p^(5/3), medians over seeds: ‖θ‖∞ decreases with p: "
+      f"{all(linf_p[a] > linf_p[b] for a, b in zip(ps, ps[1:]))}; normalized margin q_min/‖θ‖∞³ divided by p "
+      f"decreases with p: {all(margin_p[a] > margin_p[b] for a, b in zip(ps, ps[1:]))}")
+linf_ratio = linf_p[ps[-1]] / linf_p[ps[0]]
+glue("linf_ratio", approx(linf_ratio, 0.5), display=False)
+claims.check(f"‖θ‖∞ after {cfg.class_steps} steps, p = {ps[-1]} over p = {ps[0]} (medians)", linf_ratio, 1.0,
+             kind="check", against="paper", comparison="<=", resolution=0.5,
+             source="Fig. 4 (right): the ℓ∞ norm does not grow with p; a check, since under normalized GD ‖θ‖₂ "
+                    "is set by the number of steps, not by p")
 fig_class = mw.plot_classification(results, cfg)
 glue("fig_class", fig_class, display=False)
 
@@ -302,31 +446,34 @@ glue("fig_class", fig_class, display=False)
 # :name: fig-mohamadi-class
 # Classification with normalized GD. Left: train (dashed) and test (solid) accuracy at $n = 2p^{5/3}$ for
 # several init scales $\alpha$. The training set is fitted within a few hundred steps, and the test accuracy
-# follows later. Middle: the first-logit eNTK's change $\|\hat\Theta_t - \hat\Theta_0\|_F$ (log axis, red)
-# keeps growing by orders of magnitude after the training set is fitted (dashed line), while the test
-# accuracy (blue) climbs. Right: final test accuracy against $n/p^{5/3}$. At $c = 2$ every $p$
+# follows later, for every $\alpha$ alike. Middle: the first-logit eNTK's raw change
+# $\|\hat\Theta_t - \hat\Theta_0\|_F$ (log axis, red) keeps growing by orders of magnitude after the training set
+# is fitted (dashed line), while the test accuracy (blue) climbs; most of that growth is the growth of
+# $\|\theta\|^4$ (see the text). Right: final test accuracy against $n/p^{5/3}$. At $c = 2$ every $p$
 # generalizes; at $c \le 1$ the networks memorize.
 # ```
 #
-# Two points need care. The raw Frobenius change is dominated by the growth of $\|\theta\|$: normalized
-# GD moves a distance of 10 every step. $\|\hat\Theta_0\|_F$ is only {glue:text}`ntk_norm0`, so in
-# relative terms the kernel has already left its initial value when the training set is fitted. The
-# scale-free distance $1 - \cos(\hat\Theta_t, \hat\Theta_0)$ (not plotted; `main.ntk_distance`) is already
-# between 0.02 and 0.5 at fitting and at most doubles afterwards (the seed counts printed above). Second, at book scale a smaller $\alpha$ does not shrink the
-# train–test gap (left panel): all $\alpha$ generalize within a few hundred steps of each other. With a
-# fixed step length of 10 the initial scale is forgotten within the first steps. We could not check the
-# paper's $\alpha$ effect, which it shows for regression at $p = 47$ (Fig. 2) and for classification at
-# an unstated $p$.
-#
+# At $c = 2$ every $p$ generalizes, as in Fig. 1 (right) and Fig. 4; at $c \le 1$ no seed does. Three
+# values of $p$ cannot tell $p^{5/3}$ from $p^2$ or from a constant fraction of the data, so this is the
+# figures' statement at $c = 2$, not a measured exponent. After the same number of normalized steps,
+# $\|\theta\|_\infty$ does not grow with $p$ (at the largest $p$ it is ≈ {glue:text}`linf_ratio` times its
+# value at the smallest), as Fig. 4 (right) reports. That is a weak test: normalized GD fixes
+# $\|\theta\|_2$ by the number of steps, whatever $p$ is. The scale-free normalized margin
+# $q_{\min}/\|\theta\|_\infty^3$, which Thm 4.5 needs to be of order $p$ (the construction reaches $p$), falls
+# relative to $p$ as $p$ grows at this step count: these networks are not near the max-margin solution the
+# theory analyses.
+
+# %% [markdown]
 # ## 5. A transformer shows the same pattern (Fig. 5)
 #
 # The paper's last experiment (Fig. 5, App. A.3) trains a one-layer transformer on modular addition with
 # full-batch GD at learning rate 0.25 and $n = 2p^{5/3}$ training pairs. It reports the pattern of Section 4:
 # the eNTK barely moves until the training set is fitted and moves a lot afterwards, while the test
 # accuracy rises. The paper does not describe the architecture. `TransformerGrokConfig` uses the setting of
-# Nanda et al. that the spec proposes: input sequence $[a, b, =]$ over ordered pairs, logits read at "=",
-# $d_\text{model} = 128$, 4 heads, $d_\text{mlp} = 512$, ReLU and no LayerNorm. Its defaults are the paper
-# scale: $p = 113$ and GD at learning rate 0.25.
+# Nanda et al. (the transformer whose grokking the paper sets out to explain, its ref. [37]): input
+# sequence $[a, b, =]$ over ordered pairs, logits read at "=", $d_\text{model} = 128$, 4 heads,
+# $d_\text{mlp} = 512$, ReLU and no LayerNorm. Its defaults are the paper scale: $p = 113$ and GD at
+# learning rate 0.25.
 #
 # The book scale shrinks this to $p = 23$ ($n$ = 372 of 529 pairs), $d_\text{model} = 64$,
 # $d_\text{mlp} = 256$ and 1 200 steps. It also changes the optimizer. In short CPU runs, plain GD at
@@ -334,7 +481,7 @@ glue("fig_class", fig_class, display=False)
 # fitted it yet (see Deviations). The book therefore trains with AdamW (learning rate $3\cdot 10^{-3}$,
 # weight decay 1, betas (0.9, 0.98)), the usual grokking recipe. We record the first-logit eNTK, as in
 # Section 4, by automatic differentiation (`th.empirical_ntk`), on 128 fixed random pairs from both the
-# training and the test set.
+# training and the test set, every 50 steps.
 #
 # One caveat: the pairs are ordered. For most test pairs $(a, b)$ the mirror $(b, a)$ is a training pair,
 # and a network that has learned $a + b = b + a$ answers those without knowing modular addition. We
@@ -352,33 +499,44 @@ gen90 = np.where(gen90 < 0, np.inf, gen90)
 test_at_fit = np.array([t.test_acc[k] for t, k in zip(tfs, kf)])
 unmirrored_at_fit = np.array([t.unmirrored_acc[k] for t, k in zip(tfs, kf)])
 final_train, final_test = np.array([t.train_acc[-1] for t in tfs]), np.array([t.test_acc[-1] for t in tfs])
-dist_fit = np.array([t.kernel_distance()[k] for t, k in zip(tfs, kf)])
-dist_end = np.array([t.kernel_distance()[-1] for t in tfs])
+# The kernel scaled to unit norm, as in Section 4: ‖K̄_fit − K̄_0‖_F before, max_t≥fit ‖K̄_t − K̄_fit‖_F after.
+unit = lambda d: np.sqrt(2 * np.maximum(d, 0.0))
+tf_shape_before = np.array([unit(t.kernel_distance()[k]) for t, k in zip(tfs, kf)])
+tf_shape_after = np.array([unit(t.kernel_distance(f)[k:]).max() for t, f, k in zip(tfs, tfit, kf)])
+tf_shape_ratio = tf_shape_after / tf_shape_before
 # The step at which the test accuracy climbs is sensitive to rounding (see Deviations): we count the seeds
 # that satisfy statements with wide margins; the figure shows the curves of every seed.
 print(f"p = {tfs[0].config.p}, {len(tfs)} seeds: training set fitted within 100 steps: {count((tfit > 0) & (tfit <= 100))}")
 print(f"  at that step: test accuracy >= 0.5 (the mirrored pairs): {count(test_at_fit >= 0.5)}; accuracy on the "
       f"{tfs[0].n_unmirrored} pairs whose mirror is unseen too <= 0.1: {count(unmirrored_at_fit <= 0.1)}")
-print(f"  test accuracy reaches 90 % at least 500 steps after fitting: {count(gen90 - tfit >= 500)}")
-print(f"  final train and test accuracy >= 0.99: {count(np.minimum(final_train, final_test) >= 0.99)}")
-print(f"eNTK change up to fitting >= 10 x ‖K_0‖_F: {count(ntk_before >= 10 * norm0)}")
-print(f"eNTK change after fitting, ‖K_t − K_fit‖_F, >= 10 x the change up to fitting (Fig. 5's pattern): "
+print(f"  test accuracy still below 90 % 500 steps after fitting: {count(gen90 - tfit >= 500)}")
+print(f"  final train accuracy 1: {count(final_train == 1.0)}; final test accuracy, median: {approx(np.median(final_test), 0.01)}")
+print(f"raw eNTK change up to fitting >= 10 x ‖K_0‖_F: {count(ntk_before >= 10 * norm0)}")
+print(f"raw eNTK change after fitting, ‖K_t − K_fit‖_F, >= 10 x the change up to fitting (Fig. 5's pattern): "
       f"{count(ntk_after >= 10 * ntk_before)}")
-print(f"eNTK change after fitting below the change up to fitting at every later step: {count(ntk_after < ntk_before)}")
-print(f"scale-free distance 1 − cos(K_t, K_0) in [0.1, 0.5] at fitting: {count((dist_fit >= 0.1) & (dist_fit <= 0.5))}; "
-      f"larger at the end: {count(dist_end > dist_fit)}")
+print(f"unit-norm eNTK: change after fitting >= 10x the change up to fitting: {count(tf_shape_ratio >= 10)}; "
+      f"below twice it: {count(tf_shape_ratio < 2)}")
+glue("tf_shape_ratio", approx(np.median(tf_shape_ratio), 1), display=False)
 fig_tf = mw.plot_transformer(tfs)
 glue("fig_transformer", fig_tf, display=False)
-# Medians over seeds, shown at 0.01 (accuracies near 1 against thresholds 0.99 and 0.9) and at 0.05 for the
-# unmirrored accuracy at fitting (a few percent per seed, against a threshold of 0.1).
+# Medians over seeds, shown at 0.01 (accuracies near 1) and at 0.05 for the unmirrored accuracy at fitting
+# (a few percent per seed, against a threshold of 0.1).
 claims.check(f"transformer (book: AdamW): final train accuracy, median of {len(tfs)} seeds", np.median(final_train),
-             0.99, comparison=">=", resolution=0.01, source="Fig. 5: the training set is fitted")
+             1.0, kind="reproduction", tolerance=0.01, resolution=0.01,
+             source="Fig. 5: the training set is fitted (train accuracy 100 %)")
 claims.check(f"transformer: accuracy on test pairs with unseen mirror, when the train set is fitted, median of {len(tfs)} seeds",
-             np.median(unmirrored_at_fit), 0.1, comparison="<=", resolution=0.05,
-             source="Fig. 5: test accuracy rises after train accuracy (our threshold ≤ 0.1)")
-claims.check(f"transformer: final test accuracy, median of {len(tfs)} seeds", np.median(final_test), 0.9,
-             comparison=">=", resolution=0.01,
-             source="Fig. 5: the transformer generalizes eventually (our threshold ≥ 0.9)")
+             np.median(unmirrored_at_fit), 0.1, kind="reproduction", comparison="<=", resolution=0.05,
+             source="Fig. 5: test accuracy rises only after the training set is fitted (threshold 0.1 ours; chance 1/p)")
+claims.check(f"transformer: final test accuracy, median of {len(tfs)} seeds", np.median(final_test), 1.0,
+             kind="reproduction", tolerance=0.1, resolution=0.01,
+             source="Fig. 5: the transformer generalizes eventually (test accuracy near 100 %; tolerance ours)")
+claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fitting, median of {len(tfs)} seeds",
+             np.median(tf_shape_ratio), 10.0, kind="deviation", comparison=">=", resolution=1,
+             source="Fig. 5: the eNTK change is negligible until the training set is fitted and large after (read: ≥ 10×)",
+             evidence=f"book scale: p = {tfs[0].config.p}, d_model {tfs[0].config.d_model}, AdamW (lr 3e-3, wd 1) "
+                      f"instead of the paper's GD at lr 0.25, {len(tfs)} inits: the eNTK moves as much while the "
+                      "training set is fitted as after, raw or scale-free. GD at lr 0.25 for up to 1,000 steps "
+                      "(3 inits) fitted and then memorized; GD for ~10^4 steps or at p = 113 not run.")
 
 # %% [markdown]
 # ```{glue:figure} fig_transformer
@@ -386,10 +544,10 @@ claims.check(f"transformer: final test accuracy, median of {len(tfs)} seeds", np
 # The one-layer transformer at book scale (AdamW; the paper uses GD), every seed faintly, the median
 # thick and the range shaded. Left: train and test accuracy, and the accuracy on test pairs whose mirror
 # is unseen too. The training set is fitted within the first hundred steps (dashed vertical line: the
-# median step), and the test accuracy reaches 100 % hundreds of steps later. Middle: the test loss falls
-# only long after the training loss. Right: the first-logit eNTK's change $\|K_t - K_0\|_F$ (log axis,
-# red) and the median scale-free distance $1 - \cos(K_t, K_0)$ (grey, right axis). Unlike in Fig. 5,
-# almost all of the raw change happens while the training set is being fitted.
+# median step), and the test accuracy reaches 90 % and more hundreds of steps later. Middle: the test
+# loss falls only long after the training loss. Right: the first-logit eNTK's change $\|K_t - K_0\|_F$ (log
+# axis, red) and the median scale-free distance $1 - \cos(K_t, K_0)$ (grey, right axis). Unlike in Fig. 5,
+# much of the raw change happens while the training set is being fitted.
 # ```
 #
 # The grokking half of Fig. 5 is there. When the training set is fitted, the network answers the mirrored
@@ -397,111 +555,192 @@ claims.check(f"transformer: final test accuracy, median of {len(tfs)} seeds", np
 # accuracy at 100 % all along.
 #
 # The kernel half is not. Under AdamW the first-logit eNTK moves by more than ten times $\|K_0\|_F$
-# *while* the training set is fitted; afterwards it moves less than that (right panel and the seed counts
-# above). The scale-free distance is already between 0.1 and 0.5 at fitting and grows further while the
-# test accuracy climbs, so the kernel's *shape* does keep changing after fitting, but no more than it did
-# during fitting. Adam moves every
-# coordinate by about its learning rate per step, whatever the gradient's size, so it does not train in
-# the kernel regime. This run therefore cannot test the paper's claim, which is about GD. The claims table
-# checks the accuracy pattern only; the eNTK ratio of Section 4 has no transformer counterpart here.
+# *while* the training set is fitted, and afterwards not ten times more (the seed counts above). Scaled
+# to unit norm, the kernel moves about as much after fitting as before: the median ratio is
+# ≈ {glue:text}`tf_shape_ratio`. Adam moves every coordinate by about its learning rate per step, whatever
+# the gradient's size, so it does not train in the kernel regime, and this run cannot test the paper's
+# claim, which is about GD. The ledger records the kernel half as a deviation.
 #
 # ## 6. Regression with GD: what book scale shows
 #
 # The paper's regression recipe: full-batch GD at learning rate 1 on the square loss against
 # $p\,\mathbf 1(a+b\equiv c)$, with $\lambda = 10^{-4}$ on $\|\theta\|_\infty$ and $n = 2p^{2.25}$ triples. The
-# book runs $p = 11$ ($n$ = 441, a third of all triples) for 3 000 steps. At $p = 11$, $h = 44$, $\alpha = 1$
-# diverges at learning rate 1 (the edge-of-stability warning of spec §K.4), so the book uses
-# $\alpha \le 0.5$. We track the regression eNTK on 1 000 random triples.
+# book runs $p = 11$ ($n$ = 440, a third of all triples) for 3 000 steps. At $p = 11$, $h = 44$, GD at
+# learning rate 1 sits at the edge of stability, and $\alpha = 1$ diverged, so the book uses
+# $\alpha \le 0.5$; some inits diverge even so, and the chapter counts them. We track the regression eNTK on
+# 1 000 random triples.
 
 # %%
 reg = mw.train_regression(cfg.regression)
-# GD at learning rate 1 sits near the edge of stability: we count the seeds that satisfy statements with
-# wide margins.
+finite = np.isfinite(reg.test_loss[:, -1]) & np.isfinite(reg.train_loss[:, -1])
 for alpha in cfg.regression.init_scales:
     r = [i for i, a in enumerate(cfg.regression.run_scales) if a == alpha]
-    print(f"alpha = {alpha:.2f}: train loss/p < 0.1: {count(reg.train_loss[r, -1] < 0.1)}; test loss above the zero "
-          f"predictor's: {count(reg.test_loss[r, -1] > 1)}; ‖θ‖∞ decreasing at the end: "
-          f"{count(reg.linf[r, -1] < reg.linf[r, -10])}")
+    ok = finite[r]
+    print(f"alpha = {alpha:.2f}: diverged: {count(~ok)}; of the others: train loss/p < 0.1: "
+          f"{count(reg.train_loss[r, -1][ok] < 0.1)}; test loss above the zero predictor's: "
+          f"{count(reg.test_loss[r, -1][ok] > 1)}; ‖θ‖∞ at the end below its peak: "
+          f"{count(reg.linf[r, -1][ok] < reg.linf[r][ok].max(axis=1))}")
+reg_test = np.median(reg.test_loss[finite, -1])
+glue("reg_test", approx(reg_test, 1), display=False)
 fig_reg = mw.plot_regression(reg)
 glue("fig_reg", fig_reg, display=False)
+claims.check("regression: fraction of GD runs (every α and seed) that stay finite", np.mean(finite), 0.5,
+             kind="check", against="book bound", comparison=">=", resolution=0.1,
+             source="our bound: enough runs survive the edge of stability for the next claim to mean something")
+# Resolution 1: the finite runs end between 2 and 2.5 times the zero predictor's loss.
+claims.check(f"regression: final test loss / zero predictor's, median of the {int(finite.sum())} finite runs",
+             reg_test, 0.0, kind="deviation", tolerance=0.5, resolution=1,
+             source="Figs 2-3 and Thm 3.6: after grokking the test loss is far below the zero predictor's "
+                    "(≈ 0; we would call < 1/2, Thm 3.4's kernel bound, reproduced)",
+             evidence=f"p = {cfg.regression.p}, h = 4p, n = 2p^2.25, GD at lr 1 with λ = 1e-4 (App. A.1), "
+                      f"α ∈ {cfg.regression.init_scales}, {len(cfg.regression.seeds)} inits, "
+                      f"{cfg.regression.steps} steps: the training set is fitted and the test loss rises above "
+                      "the zero predictor's (memorization); the ℓ∞ penalty lowers ‖θ‖∞ by at most 1e-4 per step, "
+                      "so grokking needs the paper's 5e4-2e5 steps (p = 47), which were not run.")
 
 # %% [markdown]
 # ```{glue:figure} fig_reg
 # :name: fig-mohamadi-reg
-# Regression with GD at book scale (medians over seeds; bands: range). Left: training loss (dashed) falls
-# by orders of magnitude, while test loss (solid) rises above the zero predictor's: the network memorizes.
-# Right: $\|\theta\|_\infty$ (solid) rises as the training set is fitted and then decays slowly under the
-# $\lambda = 10^{-4}$ penalty. The kernel distance (dotted) moves away from 0 during fitting.
+# Regression with GD at book scale (medians over the runs that stay finite; bands: range). Left: training
+# loss (dashed) falls by orders of magnitude, while test loss (solid) rises above the zero predictor's: the
+# network memorizes. Right: $\|\theta\|_\infty$ (solid) rises as the training set is fitted and then decays
+# slowly under the $\lambda = 10^{-4}$ penalty. The kernel distance (dotted) moves away from 0 during fitting.
 # ```
 #
-# After 3 000 steps every run has driven its training loss far below the zero predictor's (the smallest
-# $\alpha$ is the slowest), while its test loss is above the zero predictor's. That is memorization, not yet grokking. The $\ell_\infty$
-# penalty shrinks $\|\theta\|_\infty$ by at most $\lambda\eta = 10^{-4}$ per step. Reaching the construction's
-# norm level (about 1) from where fitting leaves it (right panel) takes on the order of $10^4$ to $10^5$ steps, which is the paper's
-# budget. We make no claim on regression grokking.
-#
-# ## Paper vs. ours
-
-# %%
-print(claims.table())
+# After 3 000 steps every finite run has driven its training loss far below the zero predictor's (the
+# smallest $\alpha$ is the slowest), while its test loss is ≈ {glue:text}`reg_test` times the zero
+# predictor's (median). That is memorization, not yet grokking. The $\ell_\infty$ penalty shrinks
+# $\|\theta\|_\infty$ by at most $\lambda\eta = 10^{-4}$ per step. Reaching the construction's norm level
+# (about 1) from where fitting leaves it (right panel) takes on the order of $10^4$ to $10^5$ steps, which
+# is the paper's budget. The ledger records regression grokking as not reproduced at this budget; its
+# $\alpha$ effect (Fig. 2) cannot be judged when no run generalizes.
 
 # %% [markdown]
-# ## Deviations and notes
+# ## Paper versus ours
 #
-# * **Regression grokking and the init-scale effect (Figs 2 and 3) are not reproduced at book scale.**
-#   They need $5\cdot 10^4$ to $2\cdot 10^5$ GD steps at $p = 47$, which means minutes on a GPU and about
-#   an hour on a CPU. `REPRO_SCALE=paper` runs exactly that (`RegressionConfig()` defaults: $p = 47$,
-#   $h = 4p$, $n = 11\,568$, $\alpha \in \{1, 0.5, 0.25, 0.1\}$, eNTK on 20 000 triples). We had no GPU, so
-#   we did not run it. Likewise, the paper-scale classification sweep goes up to $p = 97$ with $10^5$ steps.
-# * **The transformer of Fig. 5 trains with AdamW at book scale, and its eNTK pattern is not reproduced.**
-#   The paper (App. A.3) uses full-batch GD at learning rate 0.25, $\lambda = 10^{-20}$ on $\|\theta\|_\infty$ and
-#   $n = 2p^{5/3}$; it gives neither $p$, the architecture nor the number of steps. `TransformerGrokConfig()`
-#   (`REPRO_SCALE=paper`) runs GD at learning rate 0.25 on $p = 113$ ($n$ = 5 282) with Nanda et al.'s
-#   architecture (spec §K.8) for $10^5$ steps, recording the eNTK every 500 steps. We had no GPU and did not
-#   run it. At book scale ($p = 23$, $d_\text{model} = 64$, $d_\text{mlp} = 256$), plain GD did not grok
-#   within a CPU budget. We tried GD at learning rate 0.25 for up to 1 000 steps with three inits. With
-#   TransformerLens' default the loss barely moved in 100 steps (at $d_\text{model} = 128$), and learning
-#   rate 1 diverged. With $N(0, 1/d_\text{model})$, and with an approximation of PyTorch's default
-#   ($N(0, 1)$ embeddings), the training set was fitted after 350 and 200 steps, and the test accuracy then
-#   stayed where it was at fitting. The PyTorch-like init diverged at $d_\text{model} = 128$. Every run that
-#   fitted the training set, GD included, had moved the eNTK by more than $\|K_0\|_F$ by then. The book
-#   therefore uses AdamW (learning rate $3\cdot 10^{-3}$, weight decay 1, betas (0.9, 0.98): Nanda et al.'s recipe
-#   with a 3× larger learning rate, for speed). This reproduces late generalization, but not a kernel that
-#   stands still until fitting.
+# One verdict per figure of the paper, and per theorem this chapter tests, from the claims above. A
+# *partial* verdict rests on at least one reproduction and at least one registered deviation; checks
+# (internal consistency, bounds of our own) never count as reproductions.
+
+# %%
+claims.figure("mohamadi2024", "Prop. 3.8 (App. F)", "reproduced", scale="book",
+              claims=["Fourier construction: accuracy over all p² pairs, every p from 2 to 13",
+                      "Fourier construction (V/4): max |f − p·1| over all pairs and p (rounded up to 10^k)",
+                      "Fourier construction: worst |‖θ‖∞ − r^(−1/3)| over p and r ∈ {1, 2, 4, 8} copies"],
+              why="the construction classifies every pair for p = 2-13 and interpolates exactly once V is divided "
+                  "by 4 (Eq. F.2 as printed gives 4p·1); its norm holds by construction")
+claims.figure("mohamadi2024", "Thm. 3.1", "reproduced", scale="book",
+              claims=["widths where 'eNTK singular' ≠ 'h(3p−2) < n'",
+                      "eNTK rank: largest |rank − min(n, h(3p−2))| over widths"],
+              why="the eNTK at the paper's init interpolates from h = n/(3p−2) on, i.e. at h = Θ̃(n/p), and is "
+                  "singular below (p = 11, n = 665)")
+claims.figure("mohamadi2024", "Thm. 3.4", "reproduced", scale="book",
+              claims=["kernel regression: smallest relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
+                      "kernel regression: smallest relative test loss, against the zero predictor's 1"],
+              why="eNTK-at-init and expected-NTK regression stay above 1/2 of the zero predictor's loss at every "
+                  "fraction up to 0.9 (p = 7, 11); in fact above 1")
+claims.figure("mohamadi2024", "Thm. 4.3", "reproduced", scale="book",
+              claims=[f"pNTK kernel classifier: test loss / zero predictor's (p = {mc.p}, n = 2p^(5/3)), median of {len(runs)} splits",
+                      f"pNTK kernel classifier: test accuracy against chance 1/p, median of {len(runs)} splits"],
+              why=f"on the very splits the trained networks generalize from (p = {mc.p}), the pNTK classifier's "
+                  "loss is above the zero predictor's and its accuracy below chance")
+claims.figure("mohamadi2024", "Fig. 1 left", "not reproduced", scale="book",
+              claims=[f"raw eNTK change after fitting ≥ 10× the change up to fitting: fraction of {len(runs)} seeds",
+                      f"raw after/before ratio within 10× of the norm growth (‖θ_T‖₂/‖θ_fit‖₂)^4: fraction of {len(runs)} seeds",
+                      f"unit-norm eNTK change after fitting ÷ before fitting, median of {len(runs)} seeds"],
+              why="the raw eNTK change grows by orders of magnitude after fitting, as plotted, but ‖θ‖⁴ growth "
+                  "explains it; scale-free, the kernel moves as much before fitting as after")
+claims.figure("mohamadi2024", "Fig. 1 middle", "partial", scale="book",
+              claims=[f"trained network: final test accuracy on the same splits (p = {mc.p}), median of {len(runs)} seeds",
+                      f"fitted before the test accuracy reached 99 % (α = 1): fraction of {len(runs)} seeds",
+                      f"‖θ‖₂ after {int(main.steps[1])} steps, α = {a_min:g} over α = 1 (medians of {len(runs)} seeds)",
+                      f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 1 (means of {len(runs)} seeds)"],
+              why=f"fitting first and 100 % test accuracy later reproduce (p = {mc.p}); a smaller α does not shrink "
+                  "the gap: normalized GD with step length 10 erases the init scale")
+claims.figure("mohamadi2024", "Fig. 1 right", "reproduced", scale="book",
+              claims=[f"min over p ∈ {tuple(sorted(results))} of the median final test accuracy at n = 2p^(5/3)"],
+              why=f"every p in {tuple(sorted(results))} generalizes at n = 2p^(5/3) (c ≤ 1 memorizes); three p "
+                  "cannot distinguish p^(5/3) from p²")
+claims.figure("mohamadi2024", "Fig. 2", "not reproduced", scale="book",
+              claims=[f"regression: final test loss / zero predictor's, median of the {int(finite.sum())} finite runs",
+                      "regression: fraction of GD runs (every α and seed) that stay finite"],
+              why=f"regression at p = {cfg.regression.p} memorizes within {cfg.regression.steps} GD steps at every "
+                  "α; the paper's 5e4-2e5 steps at p = 47 (and so its α effect) not run")
+claims.figure("mohamadi2024", "Fig. 3", "not run at this scale", scale="book",
+              why="needs regression grokking at several p (1e5 GD steps each); the one p = 11 run memorizes "
+                  "(Fig. 2), so ‖θ‖∞ after grokking against p cannot be measured")
+claims.figure("mohamadi2024", "Fig. 4", "reproduced", scale="book",
+              claims=[f"min over p ∈ {tuple(sorted(results))} of the median final test accuracy at n = 2p^(5/3)",
+                      f"‖θ‖∞ after {cfg.class_steps} steps, p = {ps[-1]} over p = {ps[0]} (medians)"],
+              why="train then test accuracy reach 100 % for every p at n = 2p^(5/3); ‖θ‖∞ does not grow with p "
+                  "(only a check: normalized GD sets ‖θ‖₂ by the step count)")
+claims.figure("mohamadi2024", "Fig. 5", "partial", scale="book",
+              claims=[f"transformer (book: AdamW): final train accuracy, median of {len(tfs)} seeds",
+                      f"transformer: accuracy on test pairs with unseen mirror, when the train set is fitted, median of {len(tfs)} seeds",
+                      f"transformer: final test accuracy, median of {len(tfs)} seeds",
+                      f"transformer: unit-norm eNTK change after fitting ÷ before fitting, median of {len(tfs)} seeds"],
+              why="late generalization reproduces (AdamW, p = 23); the kernel half does not: the eNTK moves while "
+                  "the training set is fitted, and AdamW is not the paper's GD")
+glue("ledger_tally", claims.tally(), display=False)
+claims.ledger()
+
+# %% [markdown]
+# In all, this chapter's verdicts on the paper's figures and theorems: {glue:text}`ledger_tally`.
+#
+# ### Deviations and notes
+#
+# * **Regression grokking and the init-scale effect (Figs 2 and 3) need the paper's budget.** They need
+#   $5\cdot 10^4$ to $2\cdot 10^5$ GD steps at $p = 47$, which means minutes on a GPU and about an hour on a
+#   CPU. `REPRO_SCALE=paper` runs exactly that (`RegressionConfig()` defaults: $p = 47$, $h = 4p$,
+#   $n = 11\,568$, $\alpha \in \{1, 0.5, 0.25, 0.1\}$, eNTK on 20 000 triples). We had no GPU, so we did not run
+#   it. Likewise, the paper-scale classification sweep goes up to $p = 97$ with $10^5$ steps.
+# * **The transformer of Fig. 5 trains with AdamW at book scale.** The paper (App. A.3) uses full-batch GD
+#   at learning rate 0.25, $\lambda = 10^{-20}$ on $\|\theta\|_\infty$ and $n = 2p^{5/3}$; it gives neither $p$,
+#   the architecture nor the number of steps. `TransformerGrokConfig()` (`REPRO_SCALE=paper`) runs GD at
+#   learning rate 0.25 on $p = 113$ ($n$ = 5 282) with Nanda et al.'s architecture for $10^5$ steps,
+#   recording the eNTK every 500 steps. We had no GPU and did not run it. At book scale ($p = 23$,
+#   $d_\text{model} = 64$, $d_\text{mlp} = 256$), plain GD did not grok within a CPU budget. We tried GD at
+#   learning rate 0.25 for up to 1 000 steps with three inits. With TransformerLens' default the loss barely
+#   moved in 100 steps (at $d_\text{model} = 128$), and learning rate 1 diverged. With
+#   $N(0, 1/d_\text{model})$, and with an approximation of PyTorch's default ($N(0, 1)$ embeddings), the
+#   training set was fitted after 350 and 200 steps, and the test accuracy then stayed where it was at
+#   fitting. The PyTorch-like init diverged at $d_\text{model} = 128$. Every run that fitted the training set,
+#   GD included, had moved the eNTK by more than $\|K_0\|_F$ by then. The book therefore uses AdamW
+#   (learning rate $3\cdot 10^{-3}$, weight decay 1, betas (0.9, 0.98): Nanda et al.'s recipe with a 3× larger
+#   learning rate, for speed). This reproduces late generalization, but not a kernel that stands still until
+#   fitting.
 # * **Transformer details.** The $\ell_\infty$ term of App. A.3 is not applied. `repro.train` has no such term,
 #   and at $10^{-20}$ it is a no-op in float32 anyway: it changes a gradient entry only where that entry is
 #   below about $10^{-13}$. The init is TransformerLens' $N(0, (0.8/\sqrt{d_\text{model}})^2)$ for every
 #   weight, not the unstated "default PyTorch initialization (migrated to JAX)" of an unstated model. The
 #   transformer's eNTK is that of the first logit, as in Fig. 1 (left), on 128 random pairs. The pairs are
-#   ordered, as in the paper ($N = p^2$). Because most test pairs have their mirror in the training set, we
-#   also report accuracy on the pairs whose mirror is unseen too; those are the ones that need modular
-#   addition. AdamW here is sensitive to rounding: in float32 the step at which the test accuracy reaches
-#   90 % moves by tens of steps between one and two threads, and it moves by hundreds between seeds (left
-#   panel of the figure). The book scale therefore trains in float64, which gave bit-identical runs on one
-#   and two threads, runs three seeds, and prints seed counts and medians only. The paper scale keeps float32.
-# * **The $\lambda = 10^{-20}$ penalty under normalized GD.** Weighing the penalty's subgradient
-#   exactly against the true cross-entropy gradient makes it dominate once the gradient falls below
-#   $10^{-20}$, which takes a few hundred steps. From then on each normalized step only flips the arg-max
-#   entry by $\pm 10$, and training stalls (spec §K.4). In float32, which the paper's JAX code presumably
-#   used, the softmax gradient underflows even earlier. We follow the spec's recipe instead: the
-#   penalty is added to the underflow-safe data direction, whose largest logit weight is 1, so it stays
-#   negligible. `ClassificationConfig(exact_regularizer=True)` runs the literal variant.
+#   ordered, as in the paper ($N = p^2$). AdamW here is sensitive to rounding: in float32 the step at which
+#   the test accuracy reaches 90 % moves by tens of steps between one and two threads, and it moves by
+#   hundreds between seeds (left panel of the figure). The book scale therefore trains in float64, runs
+#   three seeds, and prints seed counts and medians only. The paper scale keeps float32.
+# * **The $\lambda = 10^{-20}$ penalty under normalized GD.** Weighing the penalty's subgradient exactly
+#   against the true cross-entropy gradient makes it dominate once the gradient falls below $10^{-20}$, which
+#   takes a few hundred steps. From then on each normalized step only flips the arg-max entry by $\pm 10$,
+#   and training stalls. In float32, which the paper's JAX code presumably used, the softmax gradient
+#   underflows even earlier. We add the penalty to the underflow-safe data direction instead, whose largest
+#   logit weight is 1, so it stays negligible, as a penalty of $10^{-20}$ is meant to be.
+#   `ClassificationConfig(exact_regularizer=True)` runs the literal variant.
 # * **Widths, $p$ lists and $\alpha$ values** of Figs 1, 2 and 4 are not stated in the paper; we use
-#   $h = 8p$ (classification) and $h = 4p$ (regression), as proposed in spec §K.4 and §K.8.
+#   $h = 8p$ (classification, the width Thms 4.5 and 3.8 assume) and $h = 4p$ (regression, as in Fig. 3).
 # * **The kernel of the classification comparison** is the pNTK, not the full $p\times p$-matrix-valued
 #   eNTK, to keep the solve at $n\times n$. Thm 4.3 is an $\ell_2$ statement; the accuracy below chance is
-#   our measurement, and matches spec §K.9.
-# * **The eNTK change claim** uses a lower bound on the change after fitting (triangle inequality), so
-#   the reported ratio is conservative. In scale-free terms the kernel had already moved at fitting time
-#   (see Section 4), a point the paper's raw Frobenius plot does not show.
-# * **Tolerances.** The construction is exact up to float64 rounding ($\sim 10^{-14}$), and the claims use the
-#   issue's $10^{-9}$. The rank test counts eigenvalues above $10^{-10}\lambda_{\max}$. Where there is a gap
-#   between singular and invertible kernels, $\lambda_{\min}/\lambda_{\max}$ jumps from below $10^{-15}$ to
-#   above $10^{-6}$. The kernel losses (at least {glue:text}`kernel_min` times the zero predictor's) come
-#   from float64 linear algebra at init, without training. The other claims are the issue's inequalities,
-#   checked on medians or seed counts over three seeds (three inits and training splits for the two-layer
-#   networks, three inits for the transformer; five exceeded the chapter's 4-minute budget), because single trained runs are chaotic: a change in the
-#   last bit of a CPU's vector kernel moves their fitting steps and final ratios. Trained accuracies are
-#   shown at a resolution of 0.01 (their thresholds are 0.99 and 0.9 and every median lies near 1), the
-#   unmirrored accuracy at 0.05 (threshold 0.1); the eNTK-ratio claim counts the seeds in which the ratio
-#   exceeds 10, as the ratio itself varies between seeds by factors of several.
+#   our own check.
+# * **Tolerances.** The construction is exact up to float64 rounding ($\sim 10^{-14}$), and the check uses
+#   $10^{-9}$. The rank test counts eigenvalues above $10^{-10}\lambda_{\max}$; where there is a gap between
+#   singular and invertible kernels, $\lambda_{\min}/\lambda_{\max}$ jumps from below $10^{-15}$ to above
+#   $10^{-6}$. The kernel losses come from float64 linear algebra at init, without training. The claims on
+#   trained networks are medians or seed fractions over five seeds for the two-layer networks at
+#   $n = 2p^{5/3}$ (inits and training splits) and three for the transformer (inits), because single trained
+#   runs are chaotic: a change in the last bit of a CPU's vector kernel moves their fitting steps and final
+#   ratios. Accuracies near 1 are shown at 0.01; the two scale-free eNTK ratios, which vary between seeds by
+#   tenths and must exceed 10 to reproduce the paper, at 1; the $\alpha$ gap ratio, whose seeds scatter
+#   by about a quarter, at 1. The tolerance of the seed fractions (0.2) lets one seed in five miss. Two
+#   bands were set after we had seen first results (marked † in the ledger): the $\alpha$ gap ratio's band
+#   (a gap halved at $\alpha = 0.1$, chosen after exploratory three-seed runs had shown ratios near 1), and
+#   the factor of ten within which norm growth must explain the raw eNTK ratio (chosen after seeing that it
+#   explains it more closely than that).

@@ -162,6 +162,46 @@ def test_manual_backward_matches_autograd():
     assert torch.allclose(gW, mW, atol=1e-12) and torch.allclose(gV, mV, atol=1e-12)
 
 
+def test_grid_forward_and_backward_match_autograd():
+    p, h = 5, 6
+    W, V = mw.init_runs(p, h, [0, 1], [1.0, 0.5])
+    a, b = (torch.as_tensor(v) for v in th.all_pairs(p))
+    z = mw.grid_preacts(W)
+    assert torch.allclose(z, W[:, :, a] + W[:, :, p + b], atol=0)
+    G = torch.randn(2, p * p, p, dtype=torch.float64)
+    Wg, Vg = W.clone().requires_grad_(True), V.clone().requires_grad_(True)
+    gW, gV = torch.autograd.grad(mw.forward_pairs(Wg, Vg, a, b), [Wg, Vg], G)
+    mW, mV = mw.backward_grid(W, V, z, G)
+    assert torch.allclose(gW, mW, atol=1e-12) and torch.allclose(gV, mV, atol=1e-12)
+
+
+def test_classification_records_the_kernel_from_fitting_on():
+    c = mw.ClassificationConfig(p=11, n_coeffs=(2.0, 2.0), init_scales=(1.0, 1.0), data_seeds=(0, 1), init_seeds=(0, 1),
+                                steps=60, eval_every=5, ntk_every=5, ntk_runs=(0,))
+    res = mw.train_classification(c)
+    fit = res.ntk_fit_step[0]
+    assert fit == res.first_step("train", 1.0)[0] > 0 and res.ntk_fit_step[1] == -1  # run 1: no eNTK recorded
+    k = int(np.searchsorted(res.ntk_steps, fit))
+    assert np.isnan(res.ntk_fit_distance[0, :k]).all() and abs(res.ntk_fit_distance[0, k]) < 1e-12
+    before, after = res.shape_change(0)
+    assert before == pytest.approx(np.sqrt(2 * res.ntk_distance[0, k])) and 0 <= after <= 2
+    assert np.isnan(res.shape_change(1)).all()
+    assert res.l2.shape == res.linf.shape and np.all(res.l2 >= res.linf)
+    assert np.allclose(res.ntk_norm[0, 0], res.ntk_norm0[0])
+
+
+def test_sample_seeds_thin_the_other_sample_sizes():
+    cfg = mw.WhyGrokConfig(grok_p=11, sample_ps=(11, 13), n_coeffs=(1.0, 2.0), init_scales=(1.0, 0.3), seeds=(0, 1, 2),
+                           sample_seeds=(0,))
+    c = cfg.classification_config(11)
+    assert list(zip(c.n_coeffs, c.init_scales, c.init_seeds)) == [
+        (2.0, 1.0, 0), (2.0, 0.3, 0), (1.0, 1.0, 0), (2.0, 1.0, 1), (2.0, 0.3, 1), (2.0, 1.0, 2), (2.0, 0.3, 2)]
+    c13 = cfg.classification_config(13)
+    assert list(zip(c13.n_coeffs, c13.init_seeds)) == [(1.0, 0), (2.0, 0), (2.0, 1), (2.0, 2)]
+    with pytest.raises(ValueError, match="sample_seeds"):
+        mw.WhyGrokConfig(seeds=(0, 1), sample_seeds=(2,))
+
+
 def test_linf_subgradient_splits_ties():
     W = torch.tensor([[[1.0, -3.0], [3.0, 0.5]]], dtype=torch.float64)
     V = torch.tensor([[[-3.0, 1.0]]], dtype=torch.float64)

@@ -73,6 +73,26 @@ def backward_pairs(W, V, z, G, onehot_a, onehot_b) -> list[torch.Tensor]:
     return [torch.cat([gz @ onehot_a, gz @ onehot_b], dim=2), gV]
 
 
+def grid_preacts(W: torch.Tensor) -> torch.Tensor:
+    """z_k(a, b) = Q_ka + R_kb for every run on all p^2 pairs in row-major order (:func:`th.all_pairs`):
+    (R, h, p^2), a broadcast sum instead of a gather."""
+    p = W.shape[2] // 2
+    R, h = W.shape[:2]
+    return (W[:, :, :p, None] + W[:, :, None, p:]).reshape(R, h, p * p)
+
+
+def backward_grid(W, V, z, G) -> list[torch.Tensor]:
+    """:func:`backward_pairs` on all p^2 pairs in row-major order: ∂/∂Q_ka sums ∂/∂z over b and ∂/∂R_kb sums
+    it over a, so the one-hot matmuls become two reductions of the (R, h, p, p) grid (same gradient, fewer
+    flops)."""
+    p = W.shape[2] // 2
+    R, h = W.shape[:2]
+    Gt = G.transpose(1, 2)  # (R, p, n)
+    gV = Gt @ z.square().transpose(1, 2)  # (R, p, h)
+    gz = (2 * z * (V.transpose(1, 2) @ Gt)).view(R, h, p, p)
+    return [torch.cat([gz.sum(3), gz.sum(2)], dim=2), gV]
+
+
 def linf_norms(W: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
     """‖θ‖∞ per run (R,)."""
     return torch.maximum(W.abs().amax(dim=(1, 2)), V.abs().amax(dim=(1, 2)))
@@ -175,6 +195,10 @@ class ClassificationResult:
     masks: np.ndarray  # (R, p^2) training pairs
     final_W: np.ndarray = field(repr=False)
     final_V: np.ndarray = field(repr=False)
+    l2: np.ndarray | None = None  # (R, T) ‖θ‖_2
+    ntk_norm: np.ndarray | None = None  # (R, K) ‖Θ̂_t‖_F
+    ntk_fit_step: np.ndarray | None = None  # (R,) first eNTK step with 100 % training accuracy (−1: never)
+    ntk_fit_distance: np.ndarray | None = None  # (R, K) 1 − cos(Θ̂_t, Θ̂_fit) from the fitting step on (NaN before)
 
     def first_step(self, which: str, threshold: float) -> np.ndarray:
         """First recorded step with accuracy ≥ threshold per run (−1: never)."""
@@ -199,33 +223,56 @@ class ClassificationResult:
         k = max(int(np.searchsorted(self.ntk_steps, step, side="right")) - 1, 0)
         return self.ntk_change[:, k]
 
+    def shape_change(self, run: int) -> tuple[float, float]:
+        """Scale-free eNTK movement of run ``run`` before and after fitting: (‖Θ̄_fit − Θ̄_0‖_F,
+        max_{t ≥ fit} ‖Θ̄_t − Θ̄_fit‖_F) with Θ̄ = Θ̂/‖Θ̂‖_F the kernel scaled to unit norm, i.e.
+        √(2(1 − cos)). Norm growth alone does not move it: Θ̂(sθ) = s⁴Θ̂(θ) for this 3-homogeneous net.
+        Fit = the first eNTK step with 100 % training accuracy; NaN if never fitted."""
+        k = int(np.searchsorted(self.ntk_steps, self.ntk_fit_step[run])) if self.ntk_fit_step[run] >= 0 else -1
+        if k < 0:
+            return math.nan, math.nan
+        unit = lambda d: np.sqrt(2 * np.maximum(d, 0.0))
+        return float(unit(self.ntk_distance[run, k])), float(np.nanmax(unit(self.ntk_fit_distance[run, k:])))
+
 
 def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
-    """Normalized GD on cross-entropy + λ‖θ‖∞ for every run of ``cfg`` at once."""
+    """Normalized GD on cross-entropy + λ‖θ‖∞ for every run of ``cfg`` at once.
+
+    On the CPU it runs on one thread (many small ops: on a shared 2-core machine two threads mostly wait for
+    each other; measured 4× less CPU time at the book scale)."""
+    with single_thread():  # the tensors live on the CPU (float64)
+        return _train_classification(cfg)
+
+
+def _train_classification(cfg: ClassificationConfig) -> ClassificationResult:
     p = cfg.p
-    a, b = (torch.as_tensor(v) for v in th.all_pairs(p))
+    a, b = (torch.as_tensor(v) for v in th.all_pairs(p))  # row-major: grid_preacts / backward_grid rely on it
     labels = (a + b) % p
     masks = cfg.train_masks()
     W, V = init_runs(p, cfg.width, cfg.init_seeds, cfg.init_scales)
-    onehot_a = torch.nn.functional.one_hot(a, p).double()  # (p^2, p): scatter matrices of the first layer
-    onehot_b = torch.nn.functional.one_hot(b, p).double()
     rows = list(range(cfg.n_runs)) if cfg.ntk_runs is None else sorted(set(cfg.ntk_runs))
     train_idx = {r: torch.nonzero(masks[r]).squeeze(1) for r in rows}
 
     def first_logit_ntk():
         return [th.entk_logit_kernel(W[r], V[r], a[train_idx[r]], b[train_idx[r]]) for r in rows]
 
-    log = {k: [] for k in ("step", "train_acc", "test_acc", "train_loss", "linf", "margin")}
-    ntk_log = {"step": [], "change": [], "distance": []}
+    log = {k: [] for k in ("step", "train_acc", "test_acc", "train_loss", "linf", "margin", "l2")}
+    ntk_log = {"step": [], "change": [], "distance": [], "norm": [], "fit_distance": []}
     K0 = first_logit_ntk() if cfg.ntk_every else None
+    K_fit = {}  # run -> its eNTK at the first eNTK step with 100 % training accuracy
+    fit_step = {}
     n_train = masks.sum(1).double()
     for step in range(cfg.steps + 1):
-        z = W[:, :, a] + W[:, :, p + b]  # (R, h, p^2)
+        z = grid_preacts(W)  # (R, h, p^2)
         logits = (V @ z.square()).transpose(1, 2)  # (R, p^2, p), Eq. 2.1
-        if step % cfg.eval_every == 0 or step == cfg.steps:
+        ntk_now = cfg.ntk_every and (step % cfg.ntk_every == 0 or step == cfg.steps)
+        if step % cfg.eval_every == 0 or step == cfg.steps or ntk_now:
             with torch.no_grad():
                 out = logits
                 correct = (out.argmax(-1) == labels).double()
+                train_acc = (correct * masks).sum(1) / n_train
+        if step % cfg.eval_every == 0 or step == cfg.steps:
+            with torch.no_grad():
                 ce = torch.nn.functional.cross_entropy(out.reshape(-1, p), labels.repeat(cfg.n_runs),
                                                        reduction="none").view(cfg.n_runs, -1)
                 true = out.gather(-1, labels.expand(cfg.n_runs, -1)[..., None]).squeeze(-1)
@@ -233,20 +280,27 @@ def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
                 q = torch.where(masks, true - others, math.inf).amin(1)
                 lin = linf_norms(W, V)
                 log["step"].append(step)
-                log["train_acc"].append((correct * masks).sum(1) / n_train)
+                log["train_acc"].append(train_acc)
                 log["test_acc"].append((correct * ~masks).sum(1) / (~masks).sum(1))
                 log["train_loss"].append((ce * masks).sum(1) / n_train)
                 log["linf"].append(lin)
                 log["margin"].append(q / lin ** 3)
-        if cfg.ntk_every and (step % cfg.ntk_every == 0 or step == cfg.steps):
+                log["l2"].append(torch.sqrt(W.square().sum((1, 2)) + V.square().sum((1, 2))))
+        if ntk_now:
             Kt = first_logit_ntk()
+            for r, k in zip(rows, Kt):
+                if r not in K_fit and float(train_acc[r]) == 1.0:
+                    K_fit[r], fit_step[r] = k, step
             ntk_log["step"].append(step)
             ntk_log["change"].append([float(torch.linalg.norm(k - k0)) for k, k0 in zip(Kt, K0)])
             ntk_log["distance"].append([th.kernel_distance(k0, k) for k, k0 in zip(Kt, K0)])
+            ntk_log["norm"].append([float(torch.linalg.norm(k)) for k in Kt])
+            ntk_log["fit_distance"].append([th.kernel_distance(K_fit[r], k) if r in K_fit else math.nan
+                                            for r, k in zip(rows, Kt)])
         if step == cfg.steps:
             break
         G, log_scale = th.safe_cross_entropy_weights(logits, labels, masks)
-        grads = backward_pairs(W, V, z, G, onehot_a, onehot_b)
+        grads = backward_grid(W, V, z, G)
         data_log_scale = log_scale if cfg.exact_regularizer else torch.zeros_like(log_scale)
         grads = _combine_with_regularizer(grads, th.linf_subgradient([W, V]), data_log_scale, cfg.linf_reg)
         th.normalized_step([W, V], grads, cfg.lr)
@@ -266,7 +320,10 @@ def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
         ntk_steps=np.array(ntk_log["step"], dtype=int),
         ntk_change=per_run(ntk_log["change"], K), ntk_distance=per_run(ntk_log["distance"], K),
         ntk_norm0=per_run([float(torch.linalg.norm(k)) for k in K0], 1)[:, 0] if K0 else np.full(cfg.n_runs, np.nan),
-        masks=masks.numpy(), final_W=W.numpy(), final_V=V.numpy())
+        masks=masks.numpy(), final_W=W.numpy(), final_V=V.numpy(), l2=stack("l2"),
+        ntk_norm=per_run(ntk_log["norm"], K),
+        ntk_fit_step=np.array([fit_step.get(r, -1) for r in range(cfg.n_runs)]),
+        ntk_fit_distance=per_run(ntk_log["fit_distance"], K))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -367,7 +424,13 @@ def _device(name: str) -> torch.device:
 
 
 def train_regression(cfg: RegressionConfig) -> RegressionResult:
-    """Full-batch GD on (1/n)Σ(g − y)^2 + λ‖θ‖∞ for every α of ``cfg`` at once (one shared training set)."""
+    """Full-batch GD on (1/n)Σ(g − y)^2 + λ‖θ‖∞ for every α of ``cfg`` at once (one shared training set).
+    On the CPU it runs on one thread (small ops; see :func:`train_classification`)."""
+    with single_thread() if _device(cfg.device).type == "cpu" else contextlib.nullcontext():
+        return _train_regression(cfg)
+
+
+def _train_regression(cfg: RegressionConfig) -> RegressionResult:
     p, dev = cfg.p, _device(cfg.device)
     train_x, mask = cfg.split()
     train_x = torch.as_tensor(train_x, device=dev)
@@ -491,7 +554,7 @@ class TransformerGrokConfig(ConfigRepr):
 
     @classmethod
     def for_scale(cls) -> "TransformerGrokConfig":
-        """Paper: the defaults (a GPU). Book: 30-55 s on one CPU core. Smoke: seconds.
+        """Paper: the defaults (a GPU). Book: about 45 CPU seconds per seed (one core). Smoke: seconds.
 
         Book scale: p = 23 (n = 372 of 529 pairs), d_model 64, d_mlp 256, and **AdamW** (lr 3e-3, weight
         decay 1, betas (0.9, 0.98); Nanda et al.'s recipe with a 3× larger lr) for 1 200 steps instead of GD
@@ -502,7 +565,7 @@ class TransformerGrokConfig(ConfigRepr):
         bit-identical runs on 1 and 2 threads.
         """
         book = cls(p=23, d_model=64, d_mlp=256, optimizer="adamw", lr=3e-3, weight_decay=1.0, steps=1200,
-                   eval_every=25, dtype="float64")
+                   eval_every=50, dtype="float64")
         smoke = replace(book, p=11, d_model=16, d_mlp=32, steps=20, eval_every=5, ntk_points=16)
         return by_scale(book=book, paper=cls(), smoke=smoke)
 
@@ -650,6 +713,9 @@ class WhyGrokConfig(ConfigRepr):
     # classification run is repeated for each of these init-and-data seeds, as more runs of the same batch
     # (the chapter reports medians and counts over them). The paper reports single runs.
     seeds: tuple[int, ...] = (0,)
+    # The seeds of the runs at c ≠ 2 (the sample-size sweep); None: every seed of ``seeds``. The c = 2 runs
+    # (the α sweep, the eNTK, Fig. 1 / 4) use every seed of ``seeds``.
+    sample_seeds: tuple[int, ...] | None = None
     regression: RegressionConfig = RegressionConfig()
     transformer: TransformerGrokConfig = TransformerGrokConfig()  # Fig. 5 (its own for_scale())
     transformer_seeds: tuple[int, ...] = (0,)  # init seeds of the transformer, one train() call (our choice)
@@ -675,17 +741,21 @@ class WhyGrokConfig(ConfigRepr):
             raise ValueError(f"seeds={self.seeds!r} is not allowed: give at least one seed, each once.")
         for s in self.seeds:
             check_int("seeds", s, minimum=0)
+        if self.sample_seeds is not None and (not self.sample_seeds or not set(self.sample_seeds) <= set(self.seeds)):
+            raise ValueError(f"sample_seeds={self.sample_seeds!r} is not allowed: give a non-empty subset of "
+                             f"seeds={self.seeds!r} (or None for all of them).")
 
     @classmethod
     def for_scale(cls) -> "WhyGrokConfig":
-        """Paper: the defaults (GPU). Book: small p and 10^3 steps, ~1-2 min on 2 CPU cores. Smoke: seconds."""
+        """Paper: the defaults (GPU). Book: small p and 10^3 steps, about 3 CPU minutes. Smoke: seconds."""
         book = cls(kernel_ps=(7, 11), grok_p=23, sample_ps=(13, 17, 23), class_steps=1000, class_eval_every=25,
-                   ntk_every=25, seeds=(0, 1, 2),
+                   ntk_every=25, seeds=(0, 1, 2, 3, 4), sample_seeds=(0, 1, 2),
                    regression=RegressionConfig(p=11, init_scales=(0.5, 0.25, 0.1), init_seeds=(0, 1, 2),
                                                steps=3000, eval_every=50, ntk_points=1000, ntk_every=250),
                    transformer=TransformerGrokConfig.for_scale(), transformer_seeds=(0, 1, 2))
         smoke = replace(book, construction_ps=(3, 4, 5), rank_widths=(20, 22), kernel_ps=(5,), kernel_fractions=(0.3,),
                         rank_p=5, rank_n=100, grok_p=7, sample_ps=(7,), class_steps=50, class_eval_every=10, seeds=(0, 1),
+                        sample_seeds=None,
                         ntk_every=10, transformer_seeds=(0, 1),
                         regression=replace(book.regression, p=5, init_seeds=(0, 1), steps=50, eval_every=10,
                                            ntk_points=50, ntk_every=10))
@@ -693,16 +763,17 @@ class WhyGrokConfig(ConfigRepr):
 
     def classification_config(self, p: int) -> ClassificationConfig:
         """At ``grok_p``: the α sweep at c = 2 plus the other n coefficients at α = 1 (eNTK recorded);
-        at any other p: the n coefficients at α = 1. Each (c, α) runs once per seed of ``seeds`` (init and
-        data seed), seed-major: run 0 is (c = 2, α = 1) of the first seed; see
-        :meth:`ClassificationResult.runs_of`."""
+        at any other p: the n coefficients at α = 1. Each (c = 2, α) runs once per seed of ``seeds`` (init
+        and data seed), each c ≠ 2 once per seed of ``sample_seeds``, seed-major: run 0 is (c = 2, α = 1) of
+        the first seed; see :meth:`ClassificationResult.runs_of`."""
         coeffs = [c for c in self.n_coeffs if th.classification_train_size(p, c) < p * p]
         if p == self.grok_p:
             alphas = [1.0] + [a for a in self.init_scales if a != 1.0]
             runs = [(2.0, a) for a in alphas] + [(c, 1.0) for c in coeffs if c != 2.0]
         else:
             runs = [(c, 1.0) for c in coeffs]
-        runs = [(c, a, s) for s in self.seeds for c, a in runs]
+        sample = set(self.seeds if self.sample_seeds is None else self.sample_seeds)
+        runs = [(c, a, s) for s in self.seeds for c, a in runs if c == 2.0 or s in sample]
         seeds = tuple(s for _, _, s in runs)
         return ClassificationConfig(p=p, n_coeffs=tuple(c for c, _, _ in runs), init_scales=tuple(a for _, a, _ in runs),
                                     data_seeds=seeds, init_seeds=seeds, steps=self.class_steps,
@@ -860,14 +931,18 @@ def plot_classification(results: dict, cfg: WhyGrokConfig):
 
 def plot_regression(res: RegressionResult):
     """(a) train (dashed, median) and test (solid: median, band and every seed) loss relative to the zero
-    predictor per α; (b) median ‖θ‖∞ and the median scale-free eNTK distance over training."""
+    predictor per α; (b) median ‖θ‖∞ and the median scale-free eNTK distance over training. Runs that
+    diverged (non-finite at the end: GD at lr 1 sits at the edge of stability) are left out."""
     import matplotlib.pyplot as plt
 
     c = res.config
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 3.8))
     x = np.maximum(res.steps, 1)
+    finite = np.isfinite(res.test_loss[:, -1]) & np.isfinite(res.train_loss[:, -1])
     for k, alpha in enumerate(c.init_scales):
-        rows = [r for r, a in enumerate(c.run_scales) if a == alpha]
+        rows = [r for r, a in enumerate(c.run_scales) if a == alpha and finite[r]]
+        if not rows:
+            continue
         color = f"C{k}"
         plot_seed_band(ax1, x, res.test_loss[rows], label=f"α = {alpha:g} (test)", color=color, band="range")
         ax1.plot(x, np.median(res.train_loss[rows], axis=0), "--", color=color, lw=1)
