@@ -143,3 +143,21 @@ def test_performance_knobs_are_validated():
         Performance(workers=0)
     with pytest.raises(ValueError, match="fast_grad"):
         Performance(fast_grad="yes")
+
+
+def test_a_run_does_not_depend_on_the_callers_thread_count():
+    """One run is one block; it trains single-threaded whatever torch.get_num_threads() says, so a sweep
+    chunk gives the same bits in-process and on a Dask worker with another thread count."""
+    data = build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
+    cfg = TrainConfig(steps=40, lr_repr=3e-3, dtype="float64", device="cpu", eval_every=4)
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        two = train(EmbedMLPConfig(hidden=(64, 64)), data, cfg, progress=False, keep_final_params=True)
+        torch.set_num_threads(1)
+        one = train(EmbedMLPConfig(hidden=(64, 64)), data, cfg, progress=False, keep_final_params=True)
+    finally:
+        torch.set_num_threads(before)
+    assert torch.get_num_threads() == before
+    for name, value in one.final_params.items():
+        np.testing.assert_array_equal(two.final_params[name], value, err_msg=name)

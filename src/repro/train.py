@@ -503,13 +503,15 @@ def _resolve_fast_grad(model, loss: str, fast_grad: bool | None) -> bool:
 
 def run_blocks(run_block, blocks: list[slice], workers: int) -> list[History]:
     """``run_block`` on every block of runs, ``workers`` at a time on their own threads, each block
-    single-threaded: no fork/join per small op, and the same bits call after call (two intra-op threads
-    on one block were measured to differ run to run)."""
-    if workers == 1 or len(blocks) == 1:
-        return [run_block(b) for b in blocks]
+    single-threaded -- also when there is only one block. Two intra-op threads on one block sum in
+    another order than one thread (and were measured to differ run to run), so a run's bits would
+    depend on the caller's ``torch.get_num_threads()``: a sweep chunk recomputed on a Dask worker
+    with another thread count would then differ from the same chunk trained in-process."""
     threads_before = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
+        if workers == 1 or len(blocks) == 1:
+            return [run_block(b) for b in blocks]
         with ThreadPoolExecutor(max_workers=workers) as pool:
             return list(pool.map(run_block, blocks))
     finally:
