@@ -148,7 +148,8 @@ def test_critical_fraction_solves_eq_2():
     for b in (30.0, 47.5, 107.7):
         pc = critical_fraction(b, 30, 0.9)
         assert inferable_fraction(900 * pc, b) == pytest.approx(0.9)
-    assert critical_fraction(description_length("mod3"), 30, 0.9) == pytest.approx(0.1204, abs=1e-4)  # spec G.4
+    # Eq. 3 with Table 2's b = 30 log2 3 (our calculation)
+    assert critical_fraction(description_length("mod3"), 30, 0.9) == pytest.approx(0.1204, abs=1e-4)
     with pytest.raises(ValueError, match="alpha"):
         critical_fraction(30, 30, 1.0)
 
@@ -156,7 +157,7 @@ def test_critical_fraction_solves_eq_2():
 def test_accuracy_upper_bound_limits():
     assert accuracy_upper_bound(0, 47.5, 1 / 3) == pytest.approx(2 / 3)
     assert accuracy_upper_bound(1e6, 47.5, 1 / 3) == pytest.approx(1.0)
-    assert accuracy_upper_bound(90, 30, 0.5) == pytest.approx(0.9763, abs=1e-4)  # spec G.4 table
+    assert accuracy_upper_bound(90, 30, 0.5) == pytest.approx(0.9763, abs=1e-4)  # Eq. 4 (our calculation)
     with pytest.raises(ValueError, match="p_star"):
         accuracy_upper_bound(1, 30, 1.5)
 
@@ -174,7 +175,7 @@ def test_conserved_quantity_along_the_ode(a2, c):
     assert a[-1] == pytest.approx(a_inf, abs=2e-3) and cc[-1] == pytest.approx(c_inf, abs=2e-3)
 
 
-def test_repon_fixed_point_spec_examples():
+def test_repon_fixed_point_examples():  # our Euler integration of Eq. 9
     assert repon_fixed_point(1.0, 0.3, 1e-3, 2e-3) == pytest.approx((0.8, 0.0), abs=1e-3)
     assert repon_fixed_point(1.0, 0.55, 1e-3, 2e-3) == pytest.approx((0.0, 0.229), abs=1e-3)
 

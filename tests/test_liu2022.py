@@ -137,8 +137,9 @@ def test_gram_is_half_the_autograd_hessian_of_l0():
     np.testing.assert_allclose(hess, 2 * L.gram_matrix(train, p), atol=1e-12)
 
 
-def test_spec_reference_values_of_lambda3():
-    # spec §5 Fig. 5a: full-data spectrum {0, 0, 30, ...}; seed 58 at 45/55 -> lambda_3 = 12.43, n_h = 402
+def test_reference_values_of_lambda3():
+    # our independent computation: full-data spectrum {0, 0, 30, ...} (Fig. 5a at fraction 1); the official default
+    # split (toy/train_add.py, seed 58, 45/55) -> lambda_3 = 12.43, n_h = p / (2 lambda_3 eta) = 402
     assert L.grokking_rate(L.all_pairs(10), 10) == pytest.approx(30.0, abs=1e-9)
     data = build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
     train = [tuple(x) for x in data.inputs[torch.as_tensor(data.train_idx)].tolist()]

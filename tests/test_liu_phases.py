@@ -13,14 +13,15 @@ from repro.phases import phase_counts
 
 
 @pytest.mark.parametrize("panel", PANELS)
-def test_official_maps_match_the_spec_counts(panel):
+def test_official_maps_match_their_phase_counts(panel):
     off = official_map(panel)
     assert phase_counts(off.phases) == OFFICIAL_COUNTS[panel]
 
 
 def test_official_map_orientation():
     b = official_map("b")
-    # spec anchors: wd 0, lr 1e-4 comprehension; wd 0, lr 1e-5 grokking; wd 10, lr 1e-2 confusion
+    # phases in the official data_add_r.h5 (Fig. 6b): wd 0, lr 1e-4 comprehension; wd 0, lr 1e-5 grokking;
+    # wd 10, lr 1e-2 confusion
     assert b.at(1e-4, 0.0, log_y=False) == "comprehension"
     assert b.at(1e-5, 0.0, log_y=False) == "grokking"
     assert b.at(1e-2, 10.0, log_y=False) == "confusion"

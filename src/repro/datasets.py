@@ -21,8 +21,8 @@ subsets at random with ``numpy.random.RandomState(data_seed)``. For ``digits`` t
 1797 images: the test set is taken from the images not used for training.
 
 Inputs are flattened and scaled to [0, 1] (MNIST: /255, as torchvision's ``ToTensor``; digits: /16).
-Targets: one-hot vectors for ``loss="mse"`` (the official ``nn.MSELoss`` against one-hot labels, spec
-§4 Fig. 8) or class labels for ``loss="ce"``.
+Targets: one-hot vectors for ``loss="mse"`` (the official ``nn.MSELoss`` against one-hot labels,
+Omnigrok mnist/grokking/mnist-grokking.ipynb) or class labels for ``loss="ce"``.
 
 The IDX reader/writer (:func:`read_idx`, :func:`write_idx`) implement the format of LeCun's MNIST
 page: two zero bytes, a type code, the number of dimensions, big-endian int32 sizes, then the data.

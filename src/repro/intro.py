@@ -49,7 +49,7 @@ class IntroConfig(ConfigRepr):
     batch_size: int | None = 512  # Power et al. App. A.1; None = full batch
     steps: int = 100_000  # Power et al.: optimization budget 10^5 steps
     eval_every: int = 100
-    threshold: float = 0.99  # "fits" / "generalizes" = 99 % accuracy (issue spec of this chapter)
+    threshold: float = 0.99  # "fits" / "generalizes" = 99 % accuracy (Power et al. §3.1.1, Fig. 1 center)
     dtype: str = "float32"
 
     def __post_init__(self):

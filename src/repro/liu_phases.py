@@ -1,10 +1,10 @@
-"""Phase diagrams of the toy model of Liu et al. 2022 (Fig. 6; spec §3.1 and §4 "Fig. 6").
+"""Phase diagrams of the toy model of Liu et al. 2022 (Fig. 6, §4.1 and App. G; official phase_diagram_plot/).
 
 Each panel is one batched sweep (:func:`repro.sweep.sweep`) over decoder learning rate (x) and a second
 knob (y): the representation learning rate in panel (a), the decoder weight decay in (b)–(d). Every
 cell is classified into comprehension / grokking / memorization / confusion by the rule of Table 1
 (:class:`repro.phases.PhaseRule`). All cells of a panel share one seed, hence one split, one set of
-templates and one initialization, as in the official sweeps (spec §3.1).
+templates and one initialization, as in the official sweeps (phase_diagram_plot/phase_diagram*.ipynb).
 
 Seeds: a cell near a phase boundary flips phase with the last bits of float32 rounding (training is
 chaotic), so one initialization per cell is a statement about noise. With ``n_seeds`` > 1 the panel
@@ -58,10 +58,10 @@ def _log_grid(lo: float, hi: float, n: int) -> tuple[float, ...]:
     return tuple(float(v) for v in 10 ** np.linspace(lo, hi, n))
 
 
-_PAPER_LRS = _log_grid(-5, -2, 16)  # spec §4 Fig. 6 table: decoder lr 10^linspace(-5,-2,16)
+_PAPER_LRS = _log_grid(-5, -2, 16)  # decoder lr 10^linspace(-5,-2,16), the grid of the official Fig. 6 HDF5 files
 
-# Official phase maps, derived in the spec (§4 "Target phase maps") from the HDF5 files of the paper's
-# Fig. 6 (ejmichaud/grokking-squared, phase_diagram_plot/*.h5) with the official rule of §3.1.
+# Official phase maps: our classification of the HDF5 files of the paper's Fig. 6 (ejmichaud/grokking-squared,
+# phase_diagram_plot/*.h5) with the official rule (phase_diagram_plot/simple_phase_diagram.ipynb, Table 1).
 # Rows: y values (top = first); columns: decoder lr. C/G/M/X = comprehension/grokking/memorization/confusion.
 _OFFICIAL_ROWS = {
     "b": """GGGGGCCCMMMMMMMM GGGGGCCCMMMMMMMM GGGGGCCCMMMMMMMM GGGGGCCCMMMMMMMX GGGGGGCCMMMMMXXX
@@ -85,7 +85,7 @@ _OFFICIAL_Y = {
     "d": (0.0, 1.0, 2.0, 3.0, 5.0, 10.0, 20.0, 30.0, 50.0, 100.0, 200.0),
 }
 _OFFICIAL_X = {"a": _log_grid(-5, -2, 13), "b": _PAPER_LRS, "c": _PAPER_LRS, "d": _PAPER_LRS}
-OFFICIAL_COUNTS = {  # spec §4 Fig. 6, "counts" lines
+OFFICIAL_COUNTS = {  # phase counts of the maps above (our classification of the official HDF5 files)
     "a": {"comprehension": 29, "grokking": 31, "memorization": 109, "confusion": 0},
     "b": {"comprehension": 17, "grokking": 60, "memorization": 60, "confusion": 39},
     "c": {"comprehension": 30, "grokking": 85, "memorization": 50, "confusion": 11},
@@ -139,18 +139,18 @@ class ToyPhaseConfig(ConfigRepr):
     panel: str = "b"
     operation: str = "addition"  # (a)-(c): p = 10 addition; (d): S3 (App. H)
     target: str = "regression"  # (c) is classification (CE)
-    n_train: int = 45  # spec §3: 45/10 split; S3: 24/12
-    seed: int = 58  # one seed per diagram (spec §4 Fig. 6): regression 58, classification 6, S3 0
+    n_train: int = 45  # §4.1: 45/10 split; S3: 24/12
+    seed: int = 58  # one seed per diagram (official sweep notebooks): regression 58, classification 6, S3 0
     lr_dec_values: tuple[float, ...] = _PAPER_LRS  # x axis: 10^linspace(-5,-2,16) (official HDF5)
     y_values: tuple[float, ...] = _OFFICIAL_Y["b"]  # decoder wd (b-d) or representation lr (a)
-    lr_repr: float = 1e-3  # spec §4 Fig. 6: embedding lr 1e-3 in (b)-(d); unused in (a)
-    repr_init_scale: float = 1.0  # embeddings U[-s/2, s/2], s = 1 (spec §3); S3 latent s = 0.1
+    lr_repr: float = 1e-3  # §4.1: embedding lr 1e-3 in (b)-(d); unused in (a)
+    repr_init_scale: float = 1.0  # embeddings U[-s/2, s/2], s = 1 (App. G, toy/train_add.py); S3 latent s = 0.1
     steps: int = 100_000  # budget 10^5 steps (App. A, Table 1)
     gap: int = 1000  # comprehension: val step - train step < 10^3 (Table 1)
     threshold: float = 0.9  # 90 % train / val accuracy (Table 1)
     time_scale: float = 1.0  # book scale: all lrs x k, budget and gap / k (see module docstring)
     eval_every: int = 1  # the official code logs every step
-    embed_l1: float = 0.0  # extra loss embed_l1 * mean|E|: 1e-3 in the official S3 notebook (spec §7 #10)
+    embed_l1: float = 0.0  # extra loss embed_l1 * mean|E|: 1e-3 in the official toy/Figure5d_permutation.ipynb
     n_seeds: int = 1  # initializations per cell (init seeds seed, seed + 1, ...); split and templates stay seed's
 
     def __post_init__(self):
@@ -200,7 +200,7 @@ class ToyPhaseConfig(ConfigRepr):
 
     @classmethod
     def paper(cls, panel: str) -> "ToyPhaseConfig":
-        """The official grid, seed and budget of panel (a), (b), (c) or (d) (spec §4 Fig. 6 table)."""
+        """The official grid, seed and budget of panel (a), (b), (c) or (d) (official phase_diagram_plot/*.h5)."""
         check_choice("panel", panel, PANELS)
         base = cls(panel=panel, lr_dec_values=_OFFICIAL_X[panel], y_values=_OFFICIAL_Y[panel])
         if panel == "c":
@@ -236,7 +236,8 @@ class ToyPhaseConfig(ConfigRepr):
 
     def model_config(self) -> EmbedMLPConfig:
         d_out = 30 if self.target == "regression" else 19  # templates in R^30, or 2p - 1 = 19 classes
-        if self.operation == "s3":  # 3x3 matrices, decoder input E_a E_b flattened (App. H, spec §4 Fig. 6)
+        # S3: 3x3 matrices, decoder input E_a E_b flattened (App. H, official toy/Figure5d_permutation.ipynb)
+        if self.operation == "s3":
             return EmbedMLPConfig(n_symbols=6, d_embed=9, combine="matmul", d_out=d_out)
         return EmbedMLPConfig(n_symbols=10, d_embed=1, combine="sum", d_out=d_out)
 

@@ -3,9 +3,10 @@
 Used by ``book/liu2022_effective_theory``. Each of the 6 elements of S3 gets a learnable 3x3 matrix; the
 decoder (tanh 9-200-200-30, MSE on random 30-d templates) reads the product E_a E_b, so a faithful matrix
 representation of the group generalizes by construction (App. H.1). The runs follow the official notebook
-``toy/Figure5d_permutation.ipynb`` (spec §4 Fig. 6(d) model, §7 #10): latent init U[-0.05, 0.05], AdamW with
-lr 1e-3 and no decay on the matrices, the extra loss 1e-3 mean|E|, RQI on RMS-normalised matrices with
-tolerance 0.5. The generalised parallelograms and the RQI live in :mod:`repro.theory.liu2022`.
+``toy/Figure5d_permutation.ipynb`` of ejmichaud/grokking-squared (its Fig. 6(d) model): latent init
+U[-0.05, 0.05], AdamW with lr 1e-3 and no decay on the matrices, the extra loss 1e-3 mean|E|, RQI on
+RMS-normalised matrices with tolerance 0.5. The generalised parallelograms and the RQI live in
+:mod:`repro.theory.liu2022`.
 
 Like the fraction sweep of the addition toy (:mod:`repro.liu2022_representations`), every (training
 count, seed) pair trains in one batched program: the seed draws the split and the initialization, the
@@ -40,14 +41,14 @@ N_SAMPLES = 36  # 6 x 6 ordered pairs of S3 elements (App. H.2)
 class S3Config(ConfigRepr):
     """Fig. 18's fraction sweep. Defaults are the paper's / official notebook's values."""
 
-    train_counts: tuple[int, ...] = (6, 9, 12, 15, 18, 21, 24, 27, 30, 33)  # fractions [UNKNOWN]; spec §4 Fig. 18 proposal
+    train_counts: tuple[int, ...] = (6, 9, 12, 15, 18, 21, 24, 27, 30, 33)  # unstated in the paper; our choice
     seeds: tuple[int, ...] = tuple(range(11))  # App. H.2: "we run 11 random seeds"
-    steps: int = 10_000  # spec §9: ~10 fractions x 11 seeds x 10^4 steps
+    steps: int = 10_000  # unstated in the paper; our choice
     lr_repr: float = 1e-3  # official notebook: eta1 = 1e-3, wd1 = 0 on the matrices
-    lr_dec: float = 1e-4  # [UNKNOWN] for Fig. 18; 1e-4 at wd 0 is comprehension in the official Fig. 6(d) map
+    lr_dec: float = 1e-4  # unstated for Fig. 18; our choice (comprehension at wd 0 in the official Fig. 6(d) map)
     wd_dec: float = 0.0
     init_scale: float = 0.1  # official notebook: (rand(6, 9) - 1/2) * 0.1
-    embed_l1: float = 1e-3  # official notebook: lamb * mean|latent|, lamb = 1e-3 (spec §7 #10)
+    embed_l1: float = 1e-3  # official notebook: lamb * mean|latent|, lamb = 1e-3 (not in the paper)
     template_seed: int = 0  # official notebook: seed 0 (templates N(0, 1), 6 x 30)
     rqi_delta: float = 0.5  # official notebook: mean((E_aE_b - E_cE_d)^2) < 0.5 on RMS-normalised matrices
     rqi_threshold: float = 0.95  # App. H.2 / official notebook: steps to RQI > 0.95
@@ -195,8 +196,9 @@ def stored_s3_sweep(cfg: S3Config, root) -> tuple[S3Sweep, dict] | None:
 
 
 def main(argv=None) -> int:
-    """``python -m repro.liu_s3 --store book/_results``: run the paper-scale sweep (spec §9: ~1.1 x 10^6
-    run-steps; minutes on a CPU) and store it with provenance for the chapter."""
+    """``python -m repro.liu_s3 --store book/_results``: run the paper-scale sweep (10 counts x 11 seeds x
+    10^4 steps = 1.1 x 10^6 run-steps; minutes on a CPU, our estimate) and store it with provenance for the
+    chapter."""
     parser = argparse.ArgumentParser(prog="python -m repro.liu_s3", description=main.__doc__)
     parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
     args = parser.parse_args(argv)

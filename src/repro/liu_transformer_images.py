@@ -2,16 +2,19 @@
 
 * :class:`TransformerGrokConfig` / :func:`run_transformer` — a transformer on (a + b) mod p trained with
   separate optimizer groups for the embeddings (lr 1e-3, no decay) and the rest ("decoder": lr 2e-4,
-  weight decay 1), as in the Fig. 1 / Fig. 7 runs (spec §4 "Fig. 1", "Fig. 7"). It records the
-  token embeddings along training and reports the PCA effective dimension e^S (spec §1.5) at every
-  logged step. Several seeds train together (leading run axis; each run has its own split and init).
+  weight decay 1), as in the Fig. 1 / Fig. 7 runs (official ejmichaud/grokking-squared, prototype branch:
+  scripts/pizza_plot.py, phasegrok/). It records the token embeddings along training and reports the PCA
+  effective dimension e^S (§4.2, Fig. 7) at every logged step. Several seeds train together (leading run
+  axis; each run has its own split and init).
   The paper-scale config also carries the Fig. 7 (right) phase-diagram grid (decoder lr x decoder wd),
   run by :func:`run_transformer_phase_diagram`.
 * :class:`ImageGrokConfig` / :func:`run_image_phase_diagram` — an MLP on 1,000 images with every
-  parameter's initialization multiplied by alpha = 8, MSE on one-hot targets (App. J, spec §4 Fig. 8).
+  parameter's initialization multiplied by alpha = 8, MSE on one-hot targets (App. J; official Omnigrok
+  notebook mnist/grokking/mnist-grokking.ipynb).
   The grid is last-layer ("decoder") learning rate x weight decay of the whole model; the grokking
   curve of Fig. 8(a) is the cell at the paper's lr 1e-3. The book default is scikit-learn's 8x8 digits,
-  a **substitute dataset** (spec §10); the paper scale reads MNIST IDX files from ``REPRO_MNIST_DIR``.
+  a **substitute dataset** (our choice: MNIST cannot be downloaded here); the paper scale reads MNIST IDX
+  files from ``REPRO_MNIST_DIR``.
 
 Used by ``book/liu2022_transformer_and_images.ipynb``.
 """
@@ -49,29 +52,30 @@ def _check_values(name: str, values, *, positive: bool):
 
 @dataclass(frozen=True, repr=False)
 class TransformerGrokConfig(ConfigRepr):
-    p: int = 59  # spec §4 Fig. 1 / §7 #12: p = m = 59 for Figs 1 and 7 (text says 53)
-    train_fraction: float = 0.8  # spec §4 Fig. 1: split_ratio 0.8 of all p^2 ordered pairs
+    p: int = 59  # official pizza_plot.py run: p = m = 59 for Figs 1 and 7 (§4.2 says 53)
+    train_fraction: float = 0.8  # official pizza_plot.py: split_ratio 0.8 of all p^2 ordered pairs
     d_model: int = 256  # 256-d embeddings (§4.2; latent_dim 256)
-    n_heads: int = 1  # nn.TransformerEncoderLayer(nhead=1) (spec §4 Fig. 1)
-    d_mlp: int = 128  # decoder_width (FFN dim) 128 (spec §4 Fig. 1)
-    n_layers: int = 2  # decoder_depth default 2 (spec: [UNKNOWN] for the April-2022 runs; use 2)
-    lr_repr: float = 1e-3  # lr_rep (spec §4 Fig. 1)
-    lr_dec: float = 2e-4  # lr_decoder (spec §4 Fig. 1)
-    wd_dec: float = 1.0  # decoder weight_decay 1.0 (spec §4 Fig. 1)
-    wd_repr: float = 0.0  # "zero weight decay" on embeddings (§4.2; spec §7 #13: the code's 0.01 is a quirk)
+    n_heads: int = 1  # nn.TransformerEncoderLayer(nhead=1) (official phasegrok/models.py)
+    d_mlp: int = 128  # decoder_width (FFN dim) 128 (official pizza_plot.py)
+    n_layers: int = 2  # decoder_depth default 2 (official phasegrok/config.py; the paper's depth is unstated)
+    lr_repr: float = 1e-3  # lr_rep (official pizza_plot.py)
+    lr_dec: float = 2e-4  # lr_decoder (official pizza_plot.py)
+    wd_dec: float = 1.0  # decoder weight_decay 1.0 (official pizza_plot.py)
+    wd_repr: float = 0.0  # "zero weight decay" on embeddings (§4.2; the official code gets AdamW's default 0.01)
     # AdamW's second-moment decay: torch's default betas (0.9, 0.999), since the official optimizer passes none
-    # (spec §4 Fig. 1: "AdamW with two parameter groups" with only lr and weight_decay set)
+    # (official scripts/transformer_grokking.py: AdamW with two parameter groups, only lr and weight_decay set)
     beta2: float = 0.999
-    steps: int = 20_000  # 20,000 steps (spec §4 Fig. 1)
-    eval_every: int = 20  # embeddings logged every 20 steps (spec §4 Fig. 7)
+    steps: int = 20_000  # 20,000 steps (official pizza_plot.py)
+    eval_every: int = 20  # embeddings logged every 20 steps (official pizza_plot.py)
     n_seeds: int = 100  # Fig. 7 left: "evaluated over 100 seeds"
-    first_seed: int = 1  # seed 1 (spec §4 Fig. 1); seeds first_seed, first_seed + 1, ...
-    threshold: float = 0.99  # memorization / generalization steps: acc > 99 % (spec §4 Fig. 7)
-    # Fig. 7 right: decoder lr x decoder wd (phasegrok/definitions.py, spec §4 Fig. 7)
+    first_seed: int = 1  # seed 1 (official pizza_plot.py); seeds first_seed, first_seed + 1, ...
+    # memorization / generalization steps: acc > 99 % (official scripts/plot_generalization_time.py)
+    threshold: float = 0.99
+    # Fig. 7 right: decoder lr x decoder wd (official phasegrok/definitions.py)
     phase_lr_dec_values: tuple[float, ...] = tuple(float(v) for v in 10 ** np.linspace(-9, -1, 15))
     phase_wd_values: tuple[float, ...] = tuple(float(v) for v in np.exp(np.linspace(-4, 3, 19)))
     phase_steps: int = 100_000  # 10^5 epochs (full batch: steps)
-    phase_threshold: float = 0.95  # [UNKNOWN] in the paper; App. J's "instead of 95 %" suggests 95 %
+    phase_threshold: float = 0.95  # unstated in the paper (App. J's "instead of 95 %" suggests it); our choice
     phase_gap: int = 1000  # Table 1
 
     def __post_init__(self):
@@ -123,8 +127,8 @@ class TransformerGrokConfig(ConfigRepr):
 
 
 def standardized_effective_dimension(embeddings: np.ndarray) -> float:
-    """e^S of the PCA of token embeddings (p, d), each token's row standardized first (official
-    ``standardize``: subtract the row mean over its dims, divide by the row std; spec §4 Fig. 1, §1.5)."""
+    """e^S of the PCA of token embeddings (p, d), each token's row standardized first (``standardize`` of the
+    official scripts/pizza_plot.py: subtract the row mean over its dims, divide by the row std; S as in §4.2)."""
     x = np.asarray(embeddings, dtype=np.float64)
     x = (x - x.mean(axis=1, keepdims=True)) / x.std(axis=1, keepdims=True)
     return float(np.exp(explained_variance_entropy(pca(x)[1])))
@@ -258,7 +262,7 @@ class ImageGrokConfig(ConfigRepr):
     path: str | None = None  # MNIST IDX directory (paper scale: env REPRO_MNIST_DIR)
     n_train: int = 1000  # App. J: training set reduced to 1k samples
     n_test: int | None = None  # None: every test image
-    alpha: float = 8.0  # init x alpha on every parameter (spec §4 Fig. 8 / §7 #17: 8 in mnist-grokking.ipynb)
+    alpha: float = 8.0  # init x alpha on every parameter (App. J: alpha > 1; 8 in mnist-grokking.ipynb)
     hidden: tuple[int, ...] = (200, 200)  # depth-3 width-200 ReLU MLP (App. J)
     lr_repr: float = 1e-3  # AdamW lr 1e-3 for the layers before the last (mnist-grokking.ipynb)
     curve_lr_dec: float = 1e-3  # Fig. 8(a): the same lr 1e-3 on the last layer
@@ -269,7 +273,7 @@ class ImageGrokConfig(ConfigRepr):
     data_seed: int = 0  # 0: the first n_train images, as the official Subset(train, range(1000))
     init_seed: int = 0  # seed 0 (mnist-grokking.ipynb)
     n_seeds: int = 1  # initializations per cell: init seeds init_seed, init_seed + 1, ... (same images)
-    # Fig. 8(b) grid: [UNKNOWN] in the paper; the spec's proposal (§4 Fig. 8)
+    # Fig. 8(b) grid: unstated in the paper; our choice
     lr_dec_values: tuple[float, ...] = tuple(float(v) for v in 10 ** np.linspace(-5, -2, 7))
     wd_values: tuple[float, ...] = (0.0, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0)
     train_threshold: float = 0.9  # Table 1

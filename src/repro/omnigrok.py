@@ -1,15 +1,16 @@
 """Omnigrok (Liu, Michaud, Tegmark, ICLR 2023) as shown in Z. Liu's 2023 talk: the LU mechanism.
 
-Experiments of the chapter ``liu2023_omnigrok`` (spec §2, §6), each a frozen config whose defaults are
-the paper's (official notebooks, spec §6) and whose ``for_scale()`` gives the book-scale variant:
+Experiments of the chapter ``liu2023_omnigrok`` (Omnigrok §2–§5), each a frozen config whose defaults are
+the paper's (or its official notebooks', KindXiaoming/Omnigrok) and whose ``for_scale()`` gives the book-scale
+variant:
 
-* :class:`TeacherStudentConfig` — 5-100-100-5 tanh teacher and student (spec §6.2): the reduced
+* :class:`TeacherStudentConfig` — 5-100-100-5 tanh teacher and student (Omnigrok §3, Fig. 2): the reduced
   landscape at fixed weight norm (:func:`run_landscape`) and grokking with a large init vs weight
   decay γ (:func:`run_teacher_student_grokking`).
-* :class:`ImageConfig` — the MNIST MLP (784-200-200-10, MSE on one-hot, spec §6.3), run on the
+* :class:`ImageConfig` — the MNIST MLP (784-200-200-10, MSE on one-hot; Omnigrok §4, Fig. 3), run on the
   offline substitute (scikit-learn digits) at book scale.
 * :class:`ModularConfig` — modular addition: the weight norm of a free run with weight decay vs a run
-  held at a fixed norm (Omnigrok Fig. 7, spec §6.4). Paper scale is the talk's p = 113 transformer; book
+  held at a fixed norm (Omnigrok §5.1, Fig. 7). Paper scale is the talk's p = 113 transformer; book
   scale the opening chapter's embeddings + MLP on p = 31, a stand-in.
 
 All training goes through :func:`repro.train.train` (batched runs; ``fixed_norm`` projects a run back onto
@@ -86,31 +87,34 @@ IMAGE_BOOK_SEEDS = 5
 MOD_BOOK_SEEDS = 5
 
 # --------------------------------------------------------------------------------------------------
-# Teacher-student (spec §6.2)
+# Teacher-student (Omnigrok §3, Fig. 2; official teacher-student/ notebooks)
 
 
 @dataclass(frozen=True, repr=False)
 class TeacherStudentConfig(ConfigRepr):
-    width: int = 100  # spec §6.2: 5-100-100-5 tanh MLPs
+    width: int = 100  # §3: 5-100-100-5 tanh MLPs
     d: int = 5  # input and output dimension
-    n_train: int = 100  # spec §6.2: N_train = N_test = 100
+    n_train: int = 100  # §3: N_train = N_test = 100
     n_test: int = 100
-    teacher_seed: int = 0  # spec §6.2 (teacher alpha = 1, seed 0)
-    student_seed: int = 1  # spec §6.2; students use seeds student_seed, student_seed + 1, ...
+    teacher_seed: int = 0  # §3: teacher at the standard init (alpha = 1); seed 0 as in the official notebooks
+    # §3: "different seeds" (which ones is unstated; our choice); students use student_seed, student_seed + 1, ...
+    student_seed: int = 1
     n_seeds: int = 1  # the paper trains one student; book scale trains several and reports medians
     data_seed: int = 0  # x ~ N(0, I_5)
-    # (a) landscape, spec §6.2a: alpha in 10^linspace(-1, 1, 11), Adam lr 3e-4, no decay, 10^4 steps (code)
+    # (a) landscape, Fig. 2(a) (official teacher-student-landscape.ipynb): alpha in 10^linspace(-1, 1, 11), Adam lr
+    # 3e-4 (§3), no decay, 10^4 steps (the notebook's; §3 says 10^5)
     alphas: tuple[float, ...] = _alphas(-1, 1, 11)
     landscape_lr: float = 3e-4
     landscape_steps: int = 10_000
-    # (b, c) grokking, spec §6.2b/c: alpha = 2 student, AdamW lr 3e-4, 10^5 steps, fine gamma sweep in [0.03, 1]
+    # (b, c) grokking, §3 and Fig. 2(b, c): alpha = 2 student, AdamW lr 3e-4, 10^5 steps, fine gamma sweep
+    # in [0.03, 1]
     grok_alpha: float = 2.0
     gammas: tuple[float, ...] = _alphas(np.log10(0.03), 0.0, 8)
-    control_alpha: float = 0.5  # spec §6.2b: alpha = 0.5 generalizes fast for every gamma
+    control_alpha: float = 0.5  # §3, Fig. 2(b): alpha = 0.5 generalizes fast for every gamma
     grok_lr: float = 3e-4
     grok_steps: int = 100_000
-    mse_threshold: float = 0.01  # spec §6.2b: paper theta = 0.01 (the code's 0.001 is a quirk)
-    level: float = 0.95  # spec §6.2c: steps to 95 % train / test accuracy
+    mse_threshold: float = 0.01  # §3: theta = 0.01 (official regression_grokking.ipynb: 0.001)
+    level: float = 0.95  # §3, Fig. 2(c): steps to 95 % train / test accuracy
     eval_every: int = 100
 
     def __post_init__(self):
@@ -234,7 +238,8 @@ class GrokResult:
 
 def run_teacher_student_grokking(cfg: TeacherStudentConfig, progress=None) -> GrokResult:
     """Unconstrained AdamW: the gamma sweep at alpha = grok_alpha, then (grok_alpha, gamma = 0) and
-    (control_alpha, gamma = 0) as controls (spec §6.2b, c), for every student seed; all runs in one batch."""
+    (control_alpha, gamma = 0) as controls (Omnigrok §3, Fig. 2(b, c)), for every student seed; all runs in one
+    batch."""
     gammas = list(cfg.gammas) + [0.0, 0.0]
     alphas = [cfg.grok_alpha] * (len(cfg.gammas) + 1) + [cfg.control_alpha]
     seeds, k = cfg.seeds, len(gammas)
@@ -251,27 +256,28 @@ def run_teacher_student_grokking(cfg: TeacherStudentConfig, progress=None) -> Gr
 
 
 # --------------------------------------------------------------------------------------------------
-# Image classification (MNIST, or the offline digits substitute; spec §6.3, §10)
+# Image classification (MNIST, or the offline digits substitute; Omnigrok §4, Fig. 3 and App. A)
 
 
 @dataclass(frozen=True, repr=False)
 class ImageConfig(ConfigRepr):
-    source: str = "mnist"  # spec §6.3: MNIST; book scale uses the offline digits substitute (spec §10)
+    source: str = "mnist"  # §4: MNIST; book scale: scikit-learn's 8x8 digits, an offline substitute (our choice)
     path: str | None = None  # directory with the four MNIST IDX files (paper scale)
-    n_train: int = 1000  # spec §6.3d: N = 1000 (the first 1000 training images)
+    n_train: int = 1000  # §4: N = 1000 (official mnist-grokking.ipynb: the first 1000 training images)
     n_test: int | None = None  # all test images
-    hidden: tuple[int, ...] = (200, 200)  # spec §6.3: 784-200-200-10 ReLU
-    alpha: float = 8.0  # spec §6.3d: alpha = 8
-    lr: float = 1e-3  # spec §6.3d: AdamW lr 1e-3
-    weight_decay: float = 0.01  # spec §6.3d
-    batch_size: int | None = 200  # spec §6.3d
-    steps: int = 100_000  # spec §6.3d
-    dtype: str = "float64"  # spec §6.3d (official notebook)
-    init_seed: int = 0  # spec §6.3d: seed 0; runs use seeds init_seed, init_seed + 1, ...
+    hidden: tuple[int, ...] = (200, 200)  # §4, App. A: depth-3 width-200 ReLU MLP (784-200-200-10)
+    alpha: float = 8.0  # official mnist-grokking.ipynb: alpha = 8 (§4 says alpha > 1)
+    lr: float = 1e-3  # App. A: AdamW lr 1e-3
+    weight_decay: float = 0.01  # official mnist-grokking.ipynb
+    batch_size: int | None = 200  # App. A
+    steps: int = 100_000  # official mnist-grokking.ipynb
+    dtype: str = "float64"  # official mnist-grokking.ipynb
+    init_seed: int = 0  # official mnist-grokking.ipynb: seed 0; runs use seeds init_seed, init_seed + 1, ...
     n_seeds: int = 1  # the paper shows one run; book scale trains several and reports medians
     data_seed: int = 0  # 0 = the first n_train images, as the official Subset(train, range(1000))
     eval_every: int = 500
-    # landscape, spec §6.3a: alpha in 10^linspace(-1, 1, 21), AdamW lr 1e-3 wd 0, batch 100, 10^4 steps
+    # landscape, Fig. 3(a, b) (official mnist-landscape.ipynb): alpha in 10^linspace(-1, 1, 21), AdamW lr 1e-3 wd 0,
+    # batch 100, 10^4 steps
     landscape_alphas: tuple[float, ...] = _alphas(-1, 1, 21)
     landscape_n_train: int = 1000  # one of the paper's 28 sizes (its grid spans 10 to 60000)
     landscape_lr: float = 1e-3
@@ -324,7 +330,7 @@ def image_landscape(cfg: ImageConfig, progress=None) -> LandscapeResult:
 
 
 def run_image_grokking(cfg: ImageConfig, progress=None) -> History:
-    """Free AdamW runs at init alpha (all parameters x alpha), MSE on one-hot targets (spec §6.3d), one
+    """Free AdamW runs at init alpha (all parameters x alpha), MSE on one-hot targets (Omnigrok §4), one
     per seed in ``cfg.seeds`` (run r = seed ``cfg.seeds[r]``), batched."""
     data = cfg.task_data()
     tc = TrainConfig(steps=cfg.steps, lr_repr=cfg.lr, lr_dec=cfg.lr, wd_repr=cfg.weight_decay, wd_dec=cfg.weight_decay,
@@ -335,7 +341,7 @@ def run_image_grokking(cfg: ImageConfig, progress=None) -> History:
 
 
 # --------------------------------------------------------------------------------------------------
-# Modular addition (spec §6.4)
+# Modular addition (Omnigrok §5.1, Fig. 7; official mod-addition/grokking notebook)
 
 
 @dataclass(frozen=True, repr=False)

@@ -1,4 +1,5 @@
-"""The four learning phases of Liu et al. 2022 (App. A, Table 1; official rule in spec §3.1).
+"""The four learning phases of Liu et al. 2022 (App. A, Table 1; official rule in ejmichaud/grokking-squared,
+phase_diagram_plot/simple_phase_diagram.ipynb).
 
 From the first steps at which training and validation accuracy reach a threshold (90 % by default)
 within a step budget:

@@ -1,6 +1,6 @@
 """The Bayes-optimal accuracy of GenEFT's Fig. 2: what a learner that *knows the relation's class* can
 infer from a random set of observed pairs (Baek, Liu & Tegmark 2024, §3, "theoretical maximum
-accuracy"; algorithm in spec G.5). Used by ``repro.theory.baek2024`` and the chapter
+accuracy"; the samplers below are our choice). Used by ``repro.theory.baek2024`` and the chapter
 ``book/baek2024_geneft_information``.
 
 For each relation class the posterior P_ij = Pr[R_ij = 1 | observations] is taken under the uniform

@@ -48,8 +48,8 @@ MODES = ("concat", "difference", "squared_difference")
 def bipartite_side(n: int) -> np.ndarray:
     """Membership in S for the complete bipartite relation: S = the even elements.
 
-    The paper does not say which S it uses (spec G.1, [UNKNOWN]); |S| = n/2 (15 of 30) is the only
-    size consistent with its guessing probability p* = 1/2, and the even numbers are one such S.
+    Which S the paper uses is unstated (Table 1 only names it); our choice. |S| = n/2 (15 of 30) is the
+    only size consistent with its guessing probability p* = 1/2 (§3), and the even numbers are one such S.
     """
     return np.arange(n) % 2 == 0
 
@@ -90,7 +90,7 @@ class RelationModelConfig(ConfigRepr):
 
     n: int = 30  # paper §2: n = 30 elements
     d_embed: int = 2  # Table 3: embedding space dimension 2
-    hidden_layers: int = 3  # Table 3 "decoder depth 3", read as n_h = 3 hidden layers (spec G.2)
+    hidden_layers: int = 3  # Table 3 "decoder depth 3", read as n_h = 3 hidden layers (Fig. 3's n_h; our reading)
     width: int = 50  # Table 3: decoder width 50
     mode: str = "concat"  # §3: mode 1 (concatenation) is the default
 
@@ -162,11 +162,12 @@ def forward(cfg: RelationModelConfig, params: list[torch.Tensor]) -> torch.Tenso
 
 @dataclass(frozen=True, repr=False)
 class RelationTrainConfig(ConfigRepr):
-    """Optimization settings shared by all runs of one batched program (paper Table 3; spec G.3)."""
+    """Optimization settings shared by all runs of one batched program (paper Table 3; the optimizer, loss and
+    batch are unstated in the paper: our choice)."""
 
     steps: int = 100_000  # Table 4: phases are judged within 10^5 steps
     eval_every: int = 100
-    beta1: float = 0.9  # Adam defaults (spec G.3: optimizer unstated, AdamW proposed)
+    beta1: float = 0.9  # Adam defaults (the optimizer is unstated in the paper; our choice)
     beta2: float = 0.999
     eps: float = 1e-8
     dtype: str = "float32"
@@ -228,7 +229,7 @@ def _train_relations(
 
     ``labels``: (R, n²) 0/1 targets; ``masks``: (R, n²) bool training masks (test = the rest).
     Loss: binary cross-entropy on the sigmoid output, averaged over each run's training pairs.
-    The update is torch.optim.AdamW's (decoupled decay on the decoder only; spec G.3).
+    The update is torch.optim.AdamW's (decoupled decay on the decoder only; unstated in the paper, our choice).
     """
     labels = np.asarray(labels)
     masks = np.asarray(masks, dtype=bool)

@@ -1,6 +1,6 @@
 """GenEFT (Baek, Liu & Tegmark 2024, arXiv 2402.05916 v1): the static and dynamic effective theories.
 
-Equation numbers are the paper's (spec Part G numbering is the same). Used by the chapters
+Equation numbers are the paper's (v1). Used by the chapters
 ``book/baek2024_geneft_information`` and ``book/baek2024_geneft_dynamics``.
 
 * Static (§3): description lengths b (Table 2), the balls-in-buckets inferable fraction f(m) (Eq. 2),
@@ -133,7 +133,8 @@ def repon_probability(eta_x, eta_A, sigma_a=1.0, sigma_c=1.0):
     """p_r = (2/π) arctan((σ_a/σ_c) √(η_x / (2 η_A))), Eq. 11: Pr[C > 0] for Gaussian initial a2, c.
 
     (The paper's normaliser 1/(2π σ_a σ_x) should read σ_c, and its region c/a < … should read
-    |c/a|; spec G.6 [CHECK].) Depends on the learning rates only through η_x/η_A.
+    |c/a|: our correction, which the unit tests check by Monte Carlo.) Depends on the learning rates only
+    through η_x/η_A.
     """
     for name, v in (("eta_x", eta_x), ("eta_A", eta_A), ("sigma_a", sigma_a), ("sigma_c", sigma_c)):
         check_real(name, v, positive=True)

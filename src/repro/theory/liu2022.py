@@ -1,7 +1,7 @@
 """Effective theory of representation learning, Liu et al. 2022 ("Towards Understanding Grokking", NeurIPS).
 
-Equation numbers are the paper's (arXiv 2205.10343 v2); "spec §x" points to
-``shared/specs/liu2022_effective_theory_and_omnigrok.md``. Used by the chapters
+Equation numbers are the paper's (arXiv 2205.10343 v2); "official code" is ejmichaud/grokking-squared
+(``toy/train_add.py`` unless named). Used by the chapters
 ``liu2022_effective_theory`` (Figs 2, 4c-d, App. H) and ``liu2022_critical_data`` (Figs 3, 4a-b, 5).
 
 Setting: the toy addition task over symbols {0, ..., p-1}. A sample is an **unordered** pair (i, j) with
@@ -30,7 +30,7 @@ import numpy as np
 from ..validation import check_int, check_real
 
 # Eigenvalues of the integer Gram matrix A^T A below this count as zero. The official code uses the
-# same absolute tolerance (spec §3, "dof"); the unit tests check it against exact rational rank.
+# same absolute tolerance (toy/train_add.py, "dof"); the unit tests check it against exact rational rank.
 ZERO_EIGENVALUE_TOL = 1e-8
 
 
@@ -39,7 +39,7 @@ ZERO_EIGENVALUE_TOL = 1e-8
 
 
 def all_pairs(p: int) -> list[tuple[int, int]]:
-    """The full table D0: every unordered pair (i, j), 0 <= i <= j < p, in the official order (spec §3)."""
+    """The full table D0: every unordered pair (i, j), 0 <= i <= j < p, in the official order (toy/train_add.py)."""
     check_int("p", p, minimum=2)
     return [(i, j) for i in range(p) for j in range(i, p)]
 
@@ -67,7 +67,8 @@ def parallelograms(train, p: int) -> np.ndarray:
 
     Each row pairs two distinct samples (i, j), (m, n) of ``train`` with i + j = m + n; each unordered pair
     of samples appears once (the sample listed first comes first in sorted order). A pair may repeat a
-    symbol: (0, 4) and (2, 2) give E_0 + E_4 = 2 E_2. For the full p = 10 table, n = 70 (spec §11).
+    symbol: (0, 4) and (2, 2) give E_0 + E_4 = 2 E_2. For the full p = 10 table, n = 70 (the official RQI
+    also divides by 70).
     """
     pairs = _as_pairs(train, p)
     by_sum: dict[int, list[tuple[int, int]]] = {}
@@ -117,7 +118,8 @@ def grokking_rate(train, p: int) -> float:
     1/|P0(D)| factor), d^2 l0 / dE dE = 2 A^T A, so H = 2 A^T A / Z0 and near the linear structure each
     non-trivial mode decays as exp(-2 lambda_3 t / Z0). The first two eigenvalues (translation and scale)
     are always 0; when the data do not fix a unique linear structure lambda_3 is 0 as well (no grokking).
-    This is the number the official notebook averages (``eigh(A_D^T A_D)[2]``, spec §5, Fig. 5).
+    This is the number the official notebook averages (``eigh(A_D^T A_D)[2]`` in
+    phase_diagram_plot/effective_linear_eq.ipynb; Fig. 5a).
     """
     return float(_eigenvalues(gram_matrix(train, p))[2])
 
@@ -125,11 +127,12 @@ def grokking_rate(train, p: int) -> float:
 def theory_grokking_steps(rate: float | np.ndarray, p: int, lr: float):
     """Predicted grokking time in optimizer steps, n_h = 1 / (lambda_H eta) (eq. 9), per lambda_3 = ``rate``.
 
-    Normalisation (spec §1.3, §7 row 2): the Hessian's eigenvalue is lambda_H = 2 lambda_3 / Z0 with
-    Z0 = sum_k |E_k|^2 = p for embeddings normalised to zero mean and unit (population) variance, so
-    n_h = p / (2 lambda_3 eta). The paper's literal l0 also divides by |P0(D)| (e.g. 42 at 45/55), which
-    would stretch n_h by that factor, to ~10^4 steps where the network groks in ~10^3: that factor
-    cannot match and is left out. Returns inf where lambda_3 is (numerically) zero.
+    Normalisation (our reading of eqs. 5, 8, 9; the official notebook uses the raw A_D^T A_D): the
+    Hessian's eigenvalue is lambda_H = 2 lambda_3 / Z0 with Z0 = sum_k |E_k|^2 = p for embeddings normalised
+    to zero mean and unit (population) variance, so n_h = p / (2 lambda_3 eta). The paper's literal l0 also
+    divides by |P0(D)| (e.g. 42 at 45/55), which would stretch n_h by that factor, to ~10^4 steps where the
+    network groks in ~10^3: that factor cannot match and is left out. Returns inf where lambda_3 is
+    (numerically) zero.
     """
     check_real("lr", lr, positive=True)
     rate = np.asarray(rate, dtype=np.float64)
@@ -143,7 +146,8 @@ def theory_grokking_steps(rate: float | np.ndarray, p: int, lr: float):
 
 
 def normalize_embeddings(embeddings: np.ndarray, ddof: int = 1) -> np.ndarray:
-    """(E - mean) / std over symbols, per embedding dimension (official code: unbiased std, spec §3).
+    """(E - mean) / std over symbols, per embedding dimension (official code: unbiased std; the paper's σ_t
+    lacks the square root).
 
     Accepts (..., p) for 1-D embeddings or (..., p, d)."""
     e = np.asarray(embeddings, dtype=np.float64)
@@ -176,7 +180,7 @@ def rqi(embeddings, train=None, p: int | None = None, delta: float = 0.01, norma
     ``embeddings``: (p,), (p, d), or batched (..., p, d). ``train``: the samples whose parallelograms are
     counted; Eq. 3 uses the full table, which ``train=None`` (or ``all_pairs(p)``) selects. A parallelogram
     (i, j, m, n) is present when mean_d (E_i + E_j - E_m - E_n)^2 < ``delta`` on embeddings normalised per
-    dimension (the official code's test, spec §3 and §7 row 4; the paper writes |.| <= delta with delta =
+    dimension (the official code's test; the paper, App. E, writes |.| <= delta with delta =
     0.01 on unnormalised ones). A linear representation E_k = a + k b has RQI = 1; a random one ~ 0.
     Returns a float, or an array over the leading (batch) axes.
     """
@@ -259,9 +263,9 @@ def effective_trajectories(initial, trains: Sequence, p: int, *, lr: float, step
 
     ``initial``: (R, p) or (R, p, d) starting embeddings (normalised here to zero mean, unit population
     variance, so Z0 = p d); ``trains``: R training sets. ``rows='train'`` sums l0 over P0(D) (the paper's
-    eq. 5); ``rows='all'`` over the full P0, as the official integrator does (spec §7 row 1 - it makes the
-    theory blind to the data). With G = A^T A the update is the gradient step on l0 / Z0 (spec §3
-    "integrator"): E <- E + lr (2 l0 / Z0^2 E - 2 / Z0 G E). Z0 and sum_k E_k are conserved by the flow (eq. 6).
+    eq. 5); ``rows='all'`` over the full P0, as the official integrator does (toy/train_add.py - it makes the
+    theory blind to the data). With G = A^T A the update is the gradient step on l0 / Z0 (as in the official
+    integrator): E <- E + lr (2 l0 / Z0^2 E - 2 / Z0 G E). Z0 and sum_k E_k are conserved by the flow (eq. 6).
     ``freeze_z0=True`` keeps Z0 at its initial value in the update, as the official integrator does (for
     measuring the Euler drift of sum |E|^2 that this feeds back on).
     """
@@ -374,7 +378,8 @@ def s3_parallelograms(train: Sequence[tuple[int, int]] | None = None) -> np.ndar
     """Pairs of distinct ordered samples (a, b), (c, d) of S3 with a*b = c*d: rows (a, b, c, d).
 
     Group elements are indexed as in :mod:`repro.tasks` (product ``b[a[k]]``). The full table of 36
-    samples has 6 samples per product, hence 6 * C(6, 2) = 90 rows (spec §11).
+    samples has 6 samples per product, hence 6 * C(6, 2) = 90 rows (as in the official
+    toy/Figure5d_permutation.ipynb).
     """
     from ..tasks import BinaryOpTask
 
@@ -395,7 +400,7 @@ def s3_rqi(embeddings, train=None, delta: float = 0.5, per_parallelogram: bool =
     """RQI for S3 (App. H): the fraction of rows of :func:`s3_parallelograms` with E_a E_b ~ E_c E_d.
 
     ``embeddings``: (..., 6, 9) flattened 3x3 matrices or (..., 6, 3, 3). As in the official notebook
-    (spec §4 Fig. 6(d) model), they are first divided by their global RMS, and a generalised parallelogram
+    (toy/Figure5d_permutation.ipynb), they are first divided by their global RMS, and a generalised parallelogram
     counts when mean over the 9 entries of (E_a E_b - E_c E_d)^2 < ``delta`` = 0.5.
     ``per_parallelogram=True`` returns which rows are present instead of their fraction.
     """

@@ -1,8 +1,7 @@
 """Equations of Mohamadi, Li, Wu & Sutherland (2024), *Why Do You Grok? A Theoretical Analysis of Grokking
 Modular Addition* (ICML 2024, arXiv 2407.12332). Used by the chapter ``book/mohamadi2024_why_grok``.
 
-Numbering follows the paper; "spec §K.n" is Part K of
-``shared/specs/baek2024_geneft_and_mohamadi2024_why_grok.md``, which recovered every equation.
+Numbering (equations, theorems, appendices) follows the paper (arXiv 2407.12332 v1).
 
 Model (Eq. 2.1): f(θ; (e_a, e_b)) = V (W (e_a, e_b))^{⊙2} with W ∈ R^{h×2p} (first layer), V ∈ R^{p×h},
 no biases. Split W = [Q R]; neuron k's pre-activation on the pair (a, b) is z_k(a, b) = Q_ka + R_kb.
@@ -20,7 +19,7 @@ Contents:
   by autograd (the one-layer transformer of Fig. 5).
 * :func:`kernel_regression` (App. B.1: ridgeless, initial network as prior mean) and the two end-to-end
   kernel predictors :func:`entk_regression` (Thm 3.4) and :func:`entk_classification` (Thm 4.3).
-* Normalized GD (App. A.1) with the underflow-safe cross-entropy gradient (spec §K.4, pitfall 1):
+* Normalized GD (App. A.1) with an underflow-safe cross-entropy gradient (our addition):
   :func:`safe_cross_entropy_weights`, :func:`linf_subgradient`, :func:`normalized_step`.
 * Sample sizes of App. A: :func:`regression_train_size`, :func:`classification_train_size`.
 """
@@ -48,8 +47,8 @@ def fourier_construction(p: int, halved: bool = False) -> tuple[np.ndarray, np.n
     float64 rounding), for every pair (a, b).
 
     * ``halved=False``: the paper's 8p neurons (F.1/F.2), neuron 8k + i for frequency k and type i. The
-      literal F.2 second layer outputs 4p·1(·); we divide it by 4 so the output is the regression target
-      p·1(·) (spec §K.7). Then ‖W‖∞ = 1, ‖V‖∞ = 1/4: ‖θ‖∞ = 1. Works for every p ≥ 2.
+      literal F.2 second layer outputs 4p·1(·) (Eq. F.10); we divide it by 4 so the output is the regression
+      target p·1(·). Then ‖W‖∞ = 1, ‖V‖∞ = 1/4: ‖θ‖∞ = 1. Works for every p ≥ 2.
     * ``halved=True`` (Remark F.1, odd p only): frequencies k = 1..(p−1)/2 with doubled second-layer
       weights (Eq. F.11: Σ_{k<p} cos kφ = 1 + 2 Σ_{k≤(p−1)/2} cos kφ), plus one constant neuron (all-ones
       first-layer row, output weight 1/4 giving (1 + 1)^2 / 4 = 1): 8(p − 1)/2 + 1 = 4p − 3 neurons
@@ -209,7 +208,7 @@ def entk_rank_bound(p: int, width: int, n: int) -> int:
 
     Each neuron's gradient lives in 3p dimensions (its row of Q, of R and its column of V) but has two
     null directions on every input: Q_k += t·1 with R_k −= t·1 leaves z_k unchanged, and the homogeneity
-    rescaling (Q_k, R_k, V_k) ↦ (sQ_k, sR_k, V_k/s^2) leaves the output unchanged (spec §K.6). So the
+    rescaling (Q_k, R_k, V_k) ↦ (sQ_k, sR_k, V_k/s^2) leaves the output unchanged (our derivation). So the
     eNTK is singular — and eNTK regression cannot interpolate every labelling (Lemma B.1/B.2) — iff
     h(3p − 2) < n (for generic weights; measured to be sharp in the chapter).
     """
@@ -247,7 +246,9 @@ def empirical_ntk(forward, params: dict[str, torch.Tensor], x: torch.Tensor, out
 
 
 def kernel_distance(K0: torch.Tensor, Kt: torch.Tensor) -> float:
-    """Scale-free kernel distance 1 − ⟨K_t, K_0⟩_F / (‖K_t‖_F ‖K_0‖_F) (spec §K.5); 0 when K_t ∝ K_0."""
+    """Scale-free kernel distance 1 − ⟨K_t, K_0⟩_F / (‖K_t‖_F ‖K_0‖_F); 0 when K_t ∝ K_0.
+
+    Our addition to Fig. 1's raw ‖K_t − K_0‖_F, which the growth of ‖θ‖ dominates."""
     return float(1 - (K0 * Kt).sum() / (torch.linalg.norm(K0) * torch.linalg.norm(Kt)))
 
 
@@ -349,12 +350,15 @@ def entk_classification(p: int, width: int, train_pairs, test_pairs, seed: int) 
 
 
 # --------------------------------------------------------------------------------------------------
-# Normalized GD with an underflow-safe cross-entropy gradient (App. A.1, spec §K.4)
+# Normalized GD (App. A.1) with an underflow-safe cross-entropy gradient (our addition)
 
 
 def safe_cross_entropy_weights(logits: torch.Tensor, labels: torch.Tensor,
                                mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-    """∂(mean CE)/∂logits up to a positive per-run factor, computed without underflow (spec §K.4, pitfall 1).
+    """∂(mean CE)/∂logits up to a positive per-run factor, computed without underflow (our addition).
+
+    At the paper's step size 10 the float64 softmax becomes one-hot within a few hundred steps, the naive
+    gradient is exactly 0 and the normalized step 0/0; normalizing removes the global factor, so this is exact.
 
     ``logits`` (R, N, p); ``labels`` (N,) or (R, N); ``mask`` (R, N) bool marks each run's training points
     (default: all). With logP_ic = log softmax, let m_r = max over run r's training points i and wrong

@@ -1,15 +1,14 @@
 """The LU mechanism of Omnigrok (Liu, Michaud, Tegmark, ICLR 2023) as equations.
 
-Numbering: "B eq. n" is Omnigrok's; "slides" is Z. Liu's 2023 talk (../shared/papers/002_*.txt); the
-spec is ../shared/specs/liu2022_effective_theory_and_omnigrok.md §2. Used by the chapter
-``liu2023_omnigrok``.
+Numbering: "B eq. n" is Omnigrok's (arXiv 2210.01117); "slides" is Z. Liu's 2023 talk "Physics of deep
+learning: understanding grokking via the lens of physics". Used by the chapter ``liu2023_omnigrok``.
 
 * Reduced landscape (B eq. 1): f̃(w) = f(θ*(w)) with θ*(w) = argmin_{‖θ‖₂ = w} l_train(θ). Training
   loss is L-shaped in w (≈ 0 above a critical norm w_c), test loss U-shaped (minimal near w_c).
 * Weight-norm dynamics (slides "LU mechanism"): dw/dt = −γ w − ∂l̃_train/∂w. Above w_c the
   gradient term vanishes, so w(t) = w₀ e^{−γt} and the time to reach w_c is t = ln(w₀/w_c)/γ ∝ 1/γ.
 * AdamW applies the decay as θ ← (1 − lr·γ) θ per step, so in optimizer steps the same law reads
-  t ≈ ln(w₀/w_c)/(lr·γ) (spec §2, [DERIVED]).
+  t ≈ ln(w₀/w_c)/(lr·γ) (our step-count form of Omnigrok §2's t ≈ ln(w₀/w_c)/γ).
 """
 from __future__ import annotations
 
