@@ -27,12 +27,17 @@
 #
 # **What we reproduce here.** Fig. 4(a) and Fig. 5(a) exactly in kind (linear algebra over thousands of
 # random training sets); Figs 3, 4(b) and 5(b) from a batched sweep of trained networks over ten
-# training fractions with five seeds each.
+# training fractions with five seeds each; and Fig. 4(b) once more at the official driver's settings
+# (sizes 5…54, $10^4$ steps) with ten seeds per size, from a stored run that
+# `python -m repro.liu2022_representations --store book/_results` recomputes (about
+# {glue:text}`p4b_minutes` minutes on two CPU cores). That run puts the networks' transition, where half
+# of the seeds find the linear representation, at fraction {glue:text}`p4b_transition`, not at the paper's
+# $r_c = 0.4$, while the first networks find it near $r_c$ (fraction {glue:text}`p4b_onset`).
 #
 # **What we leave out.** The paper's number of seeds is not stated (its Fig. 3 shows more than three
 # per fraction; the official driver ran three). Book scale runs five seeds for 3000 steps
-# (official: $10^4$ for Fig. 4b); `REPRO_SCALE=paper` runs ten seeds, $10^4$ steps and every size
-# 5…54 with the same code. Appendix H ($S_3$) is discussed in the previous chapter.
+# (official: $10^4$ for Fig. 4b); the stored run covers Fig. 4(b) at the official settings, not Figs 3
+# and 5(b). Appendix H ($S_3$) is discussed in the previous chapter.
 
 # %%
 import warnings
@@ -45,8 +50,10 @@ from myst_nb import glue
 from scipy.stats import spearmanr
 
 from repro.claims import ClaimBook
-from repro.liu2022_representations import (ToyConfig, linear_structure, plot_accuracy_vs_predicted,
-                                           plot_critical_fraction, plot_grokking_rate, run_fraction_sweep)
+from repro.liu2022_representations import (OFFICIAL_FIG4B_SEEDS, OFFICIAL_FIG4B_SUCCESSES, ToyConfig, linear_structure,
+                                           plot_accuracy_vs_predicted, plot_critical_fraction, plot_grokking_rate,
+                                           plot_stored_fig4b, run_fraction_sweep, stored_fraction_sweep,
+                                           transition_size)
 from repro.plotting import use_style
 from repro.portable import approx
 from repro.scale import current_scale
@@ -140,6 +147,163 @@ fig = plot_critical_fraction(stats, sweep)
 glue("fig_critical", fig, display=False)
 
 # %% [markdown]
+# ## Fig. 4(b) at the paper's settings (stored)
+#
+# The book-scale sweep above has five seeds and 3000 steps, too few to say where the networks' transition
+# lies or whether a network below $r_c$ can find the line. The official Fig. 4(b) driver
+# (`toy/produce_figure_data.py`) trains the sizes 5, 10, …, 50, 54 for $10^4$ steps, evaluating every
+# step; we run the same with ten seeds per size (the driver ran three; the paper does not say how many)
+# and the same code as above: 110 networks, $1.1 \times 10^6$ run-steps. That takes tens of minutes on
+# two CPU cores, so it does not run with the book: `python -m repro.liu2022_representations --store
+# book/_results` runs it and stores the result with its provenance, and this section reads it back (the
+# store refuses an entry whose config or content does not match).
+#
+# **What we compare, with tolerances fixed before the run.**
+#
+# - *The networks' transition*: the smallest training size from which on at least half of the seeds reach
+#   RQI $> 0.95$ within the budget, at that size and at every larger one (where Fig. 4b's median line turns
+#   finite and stays so). The paper puts it at $r_c = 0.4$. Our grid has a step of 5/55 ≈ 0.09, and with ten
+#   seeds the share at one size has a binomial standard error of up to 0.16, enough to move a 50 % crossing
+#   by one grid step; we accept $0.4 \pm 0.1$, that is either of the two sizes that bracket 0.4 (20/55 and
+#   25/55).
+# - *No network below $r_c$* (fractions $< 0.4$, sizes 5–20; the official data: none of 12): the share is 0,
+#   with no tolerance.
+# - *Networks well above $r_c$* (sizes $\ge 45$; official data 9 of 9): $1 \pm 1/3$, as at book scale
+#   (nine successes in nine are consistent with a true share down to about 0.7).
+# - *Near the transition* (sizes 25–40; official data 5 of 12): the share agrees with the official one within
+#   0.3, about two standard errors of the difference of a 12-run and a 40-run share.
+# - *Faster with more data* above $r_c$: Spearman correlation of size and steps (failed runs counted as the
+#   budget) over sizes $\ge 22$ is negative.
+
+# %%
+paper_cfg = ToyConfig()
+stored4b = stored_fraction_sweep(paper_cfg, "_results")
+if stored4b is None:
+    raise FileNotFoundError("the stored Fig. 4(b) sweep is missing: run `python -m repro.liu2022_representations "
+                            "--store book/_results` from the repository root (tens of minutes on two CPU cores).")
+p4b, manifest4b = stored4b
+print(f"stored sweep: {manifest4b['device']}, torch {manifest4b['torch_version']}, "
+      f"commit {manifest4b['git_commit'][:10]}, {manifest4b['wall_time_s'] / 60:.0f} min")
+p_counts, p_share = p4b.success_rate()
+_, p_median = p4b.median_steps()
+p_seeds = len(paper_cfg.seeds)
+for n, s, m in zip(p_counts, p_share, p_median):
+    off = OFFICIAL_FIG4B_SUCCESSES.get(int(n))
+    print(f"{n:2d}/55 (fraction {n / 55:.2f}): {round(s * p_seeds):2d} of {p_seeds} seeds reach RQI > 0.95 "
+          f"(official: {'-' if off is None else f'{off} of {OFFICIAL_FIG4B_SEEDS}'}); median steps "
+          f"{'never' if m >= p4b.steps else f'{m:g}'}")
+p_transition_n = p4b.transition_count(0.5)
+p_transition = p_transition_n / paper_cfg.n_total if p_transition_n > 0 else float("nan")
+p_onset_n = int(p_counts[p_share > 0].min()) if (p_share > 0).any() else -1
+p_low = p4b.fractions < 0.4
+p_low_found = int((p4b.rqi_step[p_low] >= 0).sum())
+p_low_sizes = [int(n) for n, s in zip(p_counts, p_share) if n / 55 < 0.4 and s > 0]
+p_high = p4b.counts >= 45
+p_mid = (p4b.counts >= 25) & (p4b.counts <= 40)
+off_mid = sum(OFFICIAL_FIG4B_SUCCESSES[n] for n in (25, 30, 35, 40)) / (4 * OFFICIAL_FIG4B_SEEDS)
+p_above = p4b.counts >= 22
+p_capped = np.where(p4b.rqi_step >= 0, p4b.rqi_step, p4b.steps)
+p_rho = spearmanr(p4b.counts[p_above], p_capped[p_above]).statistic
+print(f"transition (>= 50 % of seeds from here on): {p_transition_n}/55 = fraction {p_transition:.2f} "
+      f"(Fig. 4a r_c {rc:.2f}); first size with any success: {p_onset_n}/55")
+print(f"below fraction 0.4: {p_low_found} of {int(p_low.sum())} networks reach RQI > 0.95; at >= 45 samples: "
+      f"{int((p4b.rqi_step[p_high] >= 0).sum())} of {int(p_high.sum())}; at 25-40 samples: "
+      f"{int((p4b.rqi_step[p_mid] >= 0).sum())} of {int(p_mid.sum())} (official {off_mid:.2f})")
+print(f"Spearman(size, steps to RQI > 0.95) over sizes >= 22: {approx(p_rho, 0.1)}")
+fig = plot_stored_fig4b(p4b, stats, p_transition)
+glue("fig_critical_stored", fig, display=False)
+glue("p4b_transition", f"{p_transition:.2f}", display=False)
+glue("p4b_transition_n", f"{p_transition_n}/55", display=False)
+glue("p4b_onset_n", f"{p_onset_n}/55", display=False)
+glue("p4b_low_found", f"{p_low_found} of {int(p_low.sum())}", display=False)
+glue("p4b_low_sizes", ", ".join(f"{n}/55" for n in p_low_sizes) or "none", display=False)
+glue("p4b_high", f"{int((p4b.rqi_step[p_high] >= 0).sum())} of {int(p_high.sum())}", display=False)
+glue("p4b_mid", f"{int((p4b.rqi_step[p_mid] >= 0).sum())} of {int(p_mid.sum())}", display=False)
+glue("p4b_rho", approx(p_rho, 0.1), display=False)
+glue("p4b_minutes", f"{manifest4b['wall_time_s'] / 60:.0f}", display=False)
+p_boot = p4b.bootstrap_transition(0.5, n_boot=2000, seed=0)
+p_boot_lo, p_boot_hi = int(np.quantile(p_boot, 0.05, method="lower")), int(np.quantile(p_boot, 0.95, method="higher"))
+p_boot_near = float(np.mean(np.abs(p_boot / paper_cfg.n_total - 0.4) <= 0.1))
+print(f"seed bootstrap of the transition (2000 resamples of the ten seeds): 90 % range {p_boot_lo}/55 to "
+      f"{p_boot_hi}/55; share of resamples within 0.4 ± 0.1: {approx(p_boot_near, 0.01)}")
+off_counts = sorted(OFFICIAL_FIG4B_SUCCESSES)
+off_transition_n = transition_size(off_counts, [OFFICIAL_FIG4B_SUCCESSES[n] / OFFICIAL_FIG4B_SEEDS for n in off_counts])
+print(f"official data, same definition: transition at {off_transition_n}/55 = {off_transition_n / 55:.2f}")
+glue("p4b_boot_range", f"{p_boot_lo}/55 to {p_boot_hi}/55 (fractions {p_boot_lo / 55:.2f} to {p_boot_hi / 55:.2f})",
+     display=False)
+glue("p4b_boot_near", approx(100 * p_boot_near, 1), display=False)
+glue("p4b_official_transition", f"{off_transition_n}/55 = {off_transition_n / 55:.2f}", display=False)
+glue("p4b_onset", f"{p_onset_n / 55:.2f}", display=False)
+glue("p4b_punique30", f"{stats.p_unique[29]:.2f}", display=False)
+p_fail_seed = np.array([int(((p4b.counts >= 25) & (p4b.seeds == sd) & (p4b.rqi_step < 0)).sum()) for sd in paper_cfg.seeds])
+p_fail_top2 = int(np.sort(p_fail_seed)[-2:].sum())
+print(f"failures at >= 25 samples per seed: {dict(zip(paper_cfg.seeds, p_fail_seed.tolist()))}")
+glue("p4b_fail_top2", f"{p_fail_top2} of the {int(p_fail_seed.sum())}", display=False)
+glue("p4b_fail_none", str(int((p_fail_seed == 0).sum())), display=False)
+
+src4b = "at the official driver's settings (toy/produce_figure_data.py: sizes 5-54, 1e4 steps), ten seeds"
+p_failed = [(int(n), int(sd)) for n, sd, st in zip(p4b.counts, p4b.seeds, p4b.rqi_step) if n >= 25 and st < 0]
+claims.check("Fig. 4b (paper settings, stored): share of networks reaching RQI > 0.95 below fraction 0.4",
+             p_low_found / int(p_low.sum()), 0.0, kind="deviation", tolerance=0.0, resolution=0.01,
+             source="Fig. 4(b): no network below r_c finds the line (official data: none of the 12 runs at <= 20 samples)",
+             evidence=f"{p_low_found} of {int(p_low.sum())} networks below fraction 0.4 reach RQI > 0.95 "
+                      f"(at {', '.join(f'{n}/55' for n in p_low_sizes) or 'none'}, where a random training set pins the "
+                      f"line with probability {', '.join(f'{stats.p_unique[n - 1]:.2f}' for n in p_low_sizes) or 'n/a'}, "
+                      f"Fig. 4a); {src4b}. Rare, and consistent with the official 0 of 3 at that size")
+claims.check("Fig. 4b (paper settings, stored): network transition fraction (>= 50 % of seeds from there on)",
+             p_transition, 0.4, kind="deviation", tolerance=0.1, resolution=0.01,
+             source="§3 and Fig. 4(b): the steps to RQI > 0.95 have a phase transition at r_c = 0.4 "
+                    "(± 0.1: the two grid sizes around 0.4, set before the run)",
+             evidence=f"at least half of the seeds reach RQI > 0.95 from {p_transition_n}/55 on ({src4b}); a seed "
+                      f"bootstrap puts it at {p_boot_lo}/55 to {p_boot_hi}/55 (90 %), within 0.4 ± 0.1 in "
+                      f"{approx(100 * p_boot_near, 1)} % of resamples. The official data (three seeds) cross at "
+                      f"{off_transition_n}/55. The failures above r_c are networks stuck with part of the "
+                      f"parallelograms although the line is unique (lambda_3 > 0): {len(p_failed)} runs at >= 25 "
+                      f"samples, unevenly spread over init seeds (per seed: {p_fail_seed.tolist()})")
+claims.check("Fig. 4b (paper settings, stored): first training fraction with a seed at RQI > 0.95",
+             p_onset_n / paper_cfg.n_total, 0.4, kind="reproduction", tolerance=0.1, resolution=0.01, set_after=True,
+             source="§3 and Fig. 4(b): transition at r_c = 0.4, read as where the first networks find the line "
+                    "(the S3 section's definition); ± 0.1 as for the 50 % transition")
+claims.check("Fig. 4b (paper settings, stored): share of networks reaching RQI > 0.95 at >= 45 samples",
+             float((p4b.rqi_step[p_high] >= 0).mean()), 1.0, kind="reproduction", against="official code",
+             tolerance=1 / 3, resolution=0.05, source="official data (toy/results/fig4, 3 seeds per size): 9 of 9")
+claims.check("Fig. 4b (paper settings, stored): share of networks reaching RQI > 0.95 at 25-40 samples",
+             float((p4b.rqi_step[p_mid] >= 0).mean()), off_mid, kind="reproduction", against="official code",
+             tolerance=0.3, resolution=0.05, source="official data (toy/results/fig4, 3 seeds per size): 5 of 12")
+_ = claims.check("Fig. 4b (paper settings, stored): Spearman(size, steps to RQI > 0.95) above 22 samples", p_rho,
+                 0.0, kind="reproduction", comparison="<=", resolution=0.1,
+                 source="Fig. 4(b) median line; §3: grokking time decreases with data")
+
+# %% [markdown]
+# ```{glue:figure} fig_critical_stored
+# :name: fig-liu-critical-stored
+#
+# Fig. 4(b) at the official driver's settings with ten seeds per size (stored run). **(a)** Share of seeds
+# whose representation reaches RQI $> 0.95$ within $10^4$ steps (red, with a 95 % Wilson band for ten
+# seeds), the official data's share over three seeds (open squares) and Fig. 4(a)'s probability that the
+# training set pins the line (blue). Dashed: Fig. 4(a)'s $r_c$; dotted: the networks' transition (half of
+# the seeds from there on). **(b)** Steps to RQI $> 0.95$ per seed (crosses: never), with the median over
+# seeds (a failed seed counts as the budget).
+# ```
+#
+# **What the stored run finds.** The first networks find the line at {glue:text}`p4b_onset_n` (fraction
+# {glue:text}`p4b_onset`), where the paper puts $r_c$; but the median line of Fig. 4(b) turns finite, and stays
+# so, only from {glue:text}`p4b_transition_n` (fraction {glue:text}`p4b_transition`) on. A bootstrap over the ten
+# seeds puts that transition between {glue:text}`p4b_boot_range` (90 %); only {glue:text}`p4b_boot_near` % of
+# resamples put it within $0.4 \pm 0.1$. The official data, with three seeds, cross half at
+# {glue:text}`p4b_official_transition`, later still, so this is not a difference between our code and the
+# official one: the paper's "transition at $r_c = 0.4$" describes where networks *start* to find the line,
+# not where most of them do. Between the two, the linear algebra already pins the line (Fig. 4a is near 1
+# from 30/55 on: {glue:text}`p4b_punique30` there), yet many networks stop with only part of the parallelograms
+# and an accuracy that their representation predicts. The failures are spread unevenly over the
+# initializations: two of the ten seeds account for {glue:text}`p4b_fail_top2` failures at 25 samples or
+# more, while {glue:text}`p4b_fail_none` seeds never fail there. Below $r_c$,
+# {glue:text}`p4b_low_found` networks find the line (at {glue:text}`p4b_low_sizes`); the paper shows none, so the
+# book-scale deviation stands, now with ten seeds per size, and it is rare. Well above $r_c$ {glue:text}`p4b_high`
+# networks find it (official: 9 of 9), at 25–40 samples {glue:text}`p4b_mid` (official: 5 of 12), and the
+# steps fall with data (Spearman {glue:text}`p4b_rho`).
+
+# %% [markdown]
 # ## Figure 5: the grokking rate, and the network against the theory
 #
 # ```{glue:figure} fig_rate
@@ -183,7 +347,8 @@ print(f"median (network steps / theory n_h) over the runs that reach RQI > 0.95:
 #    $0 \pm 0.05$, the precision to which a dot can be read off the plot's diagonal.
 # 5. **No network below $r_c$ finds the line** (Fig. 4b; in the official data no seed does at
 #    $\le 20$ samples): the share of networks at fractions $< 0.4$ reaching RQI $> 0.95$ is 0 in the
-#    paper, and "none" admits no tolerance. Ours is not 0 (a deviation; see Deviations).
+#    paper, and "none" admits no tolerance. Ours is not 0 (a deviation; see Deviations). Five seeds are
+#    few for this; the stored ten-seed run above decides it.
 # 6. **Networks well above $r_c$ do** (Fig. 4b, official data: all 9 runs at 45–54 samples; reproduction
 #    against the official code): the share at $\ge 45$ samples is $1 \pm 1/3$; with three seeds per size
 #    the official share is itself uncertain by about that much.
@@ -252,9 +417,11 @@ _ = claims.check("log10 median(network steps / n_h)", np.log10(ratio), 0.0, kind
                  resolution=0.1, source="Fig. 5(b): theory and networks agree qualitatively (read as within a factor 3)")
 
 # %% [markdown]
-# The linear algebra puts the critical fraction at {glue:text}`rc`; trained networks mostly agree: below
-# it only {glue:text}`low_found` find the line (see Deviations), and above it the steps to a linear
-# representation fall with data (Spearman correlation {glue:text}`rho_nn`).
+# The linear algebra puts the critical fraction at {glue:text}`rc`; trained networks at book scale mostly
+# agree: below it only {glue:text}`low_found` find the line (see Deviations), and above it the steps to a
+# linear representation fall with data (Spearman correlation {glue:text}`rho_nn`). At the paper's settings
+# (stored, ten seeds) the first networks find the line at fraction {glue:text}`p4b_onset`, but half of them
+# only from {glue:text}`p4b_transition` on.
 #
 # ## Paper versus ours
 #
@@ -274,13 +441,25 @@ claims.figure("liu2022", "Fig. 4b", "partial", scale="book",
                       "Spearman(size, network steps to RQI > 0.95) above 22 samples",
                       "share of networks reaching RQI > 0.95 below fraction 0.4"],
               why="networks well above r_c find the line, faster with more data; but "
-                  f"{low_found} of {int(low.sum())} below r_c do too, where the paper shows none (5 seeds, 3000 steps)")
+                  f"{low_found} of {int(low.sum())} below r_c do too, where the paper shows none (5 seeds, 3000 steps; "
+                  "the stored ten-seed run confirms it)")
 claims.figure("liu2022", "Fig. 5", "reproduced", scale="book",
               claims=["lambda_3 rises with data above 22 samples (1 = every step up)",
                       "mean lambda_3 at 30/55 samples", "mean lambda_3 at 45/55 samples",
                       "Spearman(size, theory n_h) above 22 samples", "log10 median(network steps / n_h)"],
               why="lambda_3 is zero below r_c and rises with data; network steps follow n_h within a factor "
                   f"≈ {approx(ratio, digits=1)}, both falling with data")
+claims.figure("liu2022", "Fig. 4b (paper settings)", "partial", scale="paper (CPU, stored)",
+              claims=["Fig. 4b (paper settings, stored): first training fraction with a seed at RQI > 0.95",
+                      "Fig. 4b (paper settings, stored): share of networks reaching RQI > 0.95 at >= 45 samples",
+                      "Fig. 4b (paper settings, stored): share of networks reaching RQI > 0.95 at 25-40 samples",
+                      "Fig. 4b (paper settings, stored): Spearman(size, steps to RQI > 0.95) above 22 samples",
+                      "Fig. 4b (paper settings, stored): network transition fraction (>= 50 % of seeds from there on)",
+                      "Fig. 4b (paper settings, stored): share of networks reaching RQI > 0.95 below fraction 0.4"],
+              why=f"official sizes, 1e4 steps, ten seeds: the first networks find the line at {p_onset_n / 55:.2f} "
+                  f"and agree with the official data, but half of the seeds do only from {p_transition:.2f} on "
+                  f"(official data: {off_transition_n / 55:.2f}), not 0.4, and {p_low_found} of {int(p_low.sum())} "
+                  "below r_c do")
 glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 
@@ -295,14 +474,26 @@ claims.ledger()
 #   algebra allows: at those sizes a random training set pins the line with probability
 #   {glue:text}`low_p_unique` (Fig. 4a), so "no network below $r_c$" holds only for most seeds, not
 #   for all of them. It is a deviation from the paper's statement, not, as far as we can tell, from its
-#   mechanism.
+#   mechanism. Five seeds were few to decide it; the stored run at the paper's settings does: with ten
+#   seeds and $10^4$ steps, {glue:text}`p4b_low_found` networks below 0.4 find the line (at
+#   {glue:text}`p4b_low_sizes`), so the deviation stands, but it is rare.
+# - **Where the networks' transition lies.** In the stored run at the official settings, half of the seeds
+#   reach RQI $> 0.95$ only from fraction {glue:text}`p4b_transition` on (seed bootstrap:
+#   {glue:text}`p4b_boot_range`), not at the paper's $r_c = 0.4$; the official data (three seeds) cross
+#   half at {glue:text}`p4b_official_transition`. What sits at $r_c$ is the onset: the first networks find
+#   the line at fraction {glue:text}`p4b_onset`. Between onset and transition the training set already
+#   determines the line, and the networks that miss it keep part of the parallelograms; some
+#   initializations miss it much more often than others. We did not try the official per-seed targets or its random-number order,
+#   and the paper does not say how many seeds its figure used.
 # - **Seeds, steps and sizes.** Book scale: sizes 10–54 in steps of 5, five seeds, 3000 steps,
 #   evaluation every 10 steps (threshold steps round up to a multiple of 10). The official Fig. 4(b)
 #   data ran $10^4$ steps; a run that would find the line between steps 3000 and $10^4$ (the official
-#   data have one at 2553 steps with 25 samples) counts here as a failure. The paper scale runs the
-#   official sizes, ten seeds and $10^4$ steps with the same code; it was not run for this edition.
+#   data have one at 2553 steps with 25 samples) counts here as a failure. The stored run has the
+#   official sizes 5–54, $10^4$ steps and evaluation at every step, with ten seeds per size (official:
+#   three), and the same code; Figs 3 and 5(b) are not re-judged on it.
 # - **Shared targets.** The official code draws new regression targets for every seed; our batched
-#   sweep shares one set of targets across runs and varies the split and the initialization.
+#   sweeps (book scale and stored) share one set of targets across runs and vary the split and the
+#   initialization.
 # - **Fig. 4(a) by sampling.** We sample 2000 random training sets per size (the official notebook:
 #   $10^4$; paper scale: $10^4$) rather than enumerate all $\binom{55}{n}$ subsets.
 # - **Normalisation of $n_h$.** As in the previous chapter, $n_h = p/(2\lambda_3\eta)$ without eq. (5)'s

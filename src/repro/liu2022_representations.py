@@ -3,13 +3,16 @@
 Used by ``book/liu2022_effective_theory`` (Fig. 2, Fig. 4c-d, App. H) and ``book/liu2022_critical_data``
 (Figs 3, 4a-b, 5). The equations live in :mod:`repro.theory.liu2022`; this module trains the toy
 model (``repro.train`` with ``EmbedMLPConfig``: 1-D embeddings summed into a tanh 1-200-200-30
-decoder, MSE on random 30-d templates, spec §3) and draws the paper's figures.
+decoder, MSE on random 30-d templates; paper §2 and official ``toy/train_add.py``) and draws the paper's figures.
 
-Config defaults are the paper's / official code's values (spec §3-§5); ``for_scale()`` gives the
+Config defaults are the paper's / official code's values (``ejmichaud/grokking-squared``: ``toy/train_add.py``,
+``toy/produce_figure_data.py``, ``phase_diagram_plot/effective_linear_eq.ipynb``); ``for_scale()`` gives the
 book-scale variant (fewer seeds and steps, evaluation every 10 steps).
 """
 from __future__ import annotations
 
+import argparse
+import sys
 from dataclasses import dataclass, replace
 
 import matplotlib.pyplot as plt
@@ -21,6 +24,7 @@ from .metrics import pca
 from .models import EmbedMLPConfig
 from .plotting import TRAIN_COLOR, VAL_COLOR, seed_jitter
 from .scale import by_scale
+from .store import ResultsStore
 from .sweep import split_masks
 from .tasks import BinaryOpTask, Split, build_task_data
 from .theory import liu2022 as theory
@@ -34,24 +38,24 @@ from .validation import check_int, check_real
 
 @dataclass(frozen=True, repr=False)
 class ToyConfig(ConfigRepr):
-    p: int = 10  # spec §3: symbols 0..9, 55 unordered samples
-    d_embed: int = 1  # spec §3 / Fig. 3-5: 1-D embeddings
-    hidden: tuple[int, ...] = (200, 200)  # spec §3: tanh 1-200-200-30 decoder
-    d_out: int = 30  # spec §3: 30-d N(0, 1) regression templates
-    lr_repr: float = 1e-3  # spec §3: Adam 1e-3 on the embeddings (eta of n_h, Fig. 5b)
-    lr_dec: float = 1e-4  # spec §3: AdamW 1e-4 on the decoder
-    wd_dec: float = 0.0  # spec §3: weight decay 0
-    reference_seed: int = 58  # spec §3: default seed of train_add.py (split, templates and init)
-    reference_train_count: int = 45  # spec §3: 45/10 split
-    reference_steps: int = 5000  # spec §3 / Fig. 4c-d: 5000 steps
-    effective_steps: int = 5000  # official integrator: eff_steps Euler steps at the embedding lr (spec §3)
-    train_counts: tuple[int, ...] = (5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 54)  # produce_figure_data.py
-    seeds: tuple[int, ...] = tuple(range(10))  # paper: [UNKNOWN], the figure shows > 3 per fraction (spec §4)
-    sweep_steps: int = 10_000  # spec §4 Fig. 4b: 10^4 steps (Fig. 3 used 5000)
+    p: int = 10  # paper §2 toy addition: symbols 0..9, 55 unordered samples
+    d_embed: int = 1  # Figs 3-5: 1-D embeddings (train_add.py)
+    hidden: tuple[int, ...] = (200, 200)  # train_add.py: tanh 1-200-200-30 decoder
+    d_out: int = 30  # train_add.py: 30-d N(0, 1) regression templates
+    lr_repr: float = 1e-3  # train_add.py: Adam 1e-3 on the embeddings (eta of n_h, Fig. 5b)
+    lr_dec: float = 1e-4  # train_add.py: AdamW 1e-4 on the decoder
+    wd_dec: float = 0.0  # train_add.py: weight decay 0
+    reference_seed: int = 58  # default seed of train_add.py (split, templates and init)
+    reference_train_count: int = 45  # train_add.py: 45/10 split
+    reference_steps: int = 5000  # train_add.py / Fig. 4c-d: 5000 steps
+    effective_steps: int = 5000  # official integrator (train_add.py): eff_steps Euler steps at the embedding lr
+    train_counts: tuple[int, ...] = (5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 54)  # official toy/produce_figure_data.py
+    seeds: tuple[int, ...] = tuple(range(10))  # paper: not stated; official driver: seeds 0-2; Fig. 4b shows more
+    sweep_steps: int = 10_000  # official produce_figure_data.py, train_many_fig4: steps=int(1e4) (Fig. 3: 5000)
     eval_every: int = 1  # official code logs every step
     template_seed: int = 58  # templates of the fraction sweep (shared by its runs; splits vary by seed)
-    rqi_delta: float = 0.01  # spec §3: mean squared deviation < 0.01 on normalised embeddings
-    rqi_threshold: float = 0.95  # spec §4 Fig. 4b: steps to RQI > 0.95
+    rqi_delta: float = 0.01  # train_add.py: mean squared deviation < 0.01 on normalised embeddings
+    rqi_threshold: float = 0.95  # Fig. 4b: steps to RQI > 0.95
     n_random_sets: int = 10_000  # effective_linear_eq.ipynb: 10^4 random sets per size (Figs 4a, 5a)
     theory_seed: int = 0
     # ours: init seeds of the reference setting's seed spread (seed-58 split and templates; Fig. 2, 3 n_h claim)
@@ -129,7 +133,7 @@ class ReferenceRun:
     rqi: np.ndarray  # (T,)
     effective: theory.EffectiveTrajectory  # from the network's initial embeddings, rows P0(D) (eq. 5)
     effective_rqi: np.ndarray  # (T_eff,)
-    effective_all_rqi: np.ndarray  # (T_eff,) same, rows = all of P0 (the official integrator, spec §7 row 1)
+    effective_all_rqi: np.ndarray  # (T_eff,) same, rows = all of P0 (the official integrator in train_add.py)
     train_step: int  # first step with train acc >= 0.9
     val_step: int
     rqi_step: int  # first step with RQI > 0.95
@@ -197,6 +201,65 @@ class FractionSweep:
         capped = np.where(self.rqi_step >= 0, self.rqi_step, self.steps)
         return u, np.array([np.median(capped[self.counts == n]) for n in u])
 
+    # what the results store keeps (``steps`` is the config's ``sweep_steps``)
+    ARRAYS = ("counts", "seeds", "accuracy", "predicted_accuracy", "final_rqi", "rqi_step", "grokking_rate",
+              "theory_steps")
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The numeric results, for :class:`repro.store.ResultsStore`."""
+        return {name: np.asarray(getattr(self, name)) for name in self.ARRAYS}
+
+    @classmethod
+    def from_arrays(cls, config: ToyConfig, arrays: dict[str, np.ndarray]) -> "FractionSweep":
+        missing = set(cls.ARRAYS) - set(arrays)
+        if missing:
+            raise ValueError(f"stored fraction sweep lacks arrays {sorted(missing)}.")
+        expected = len(config.train_counts) * len(config.seeds)
+        if any(np.asarray(arrays[name]).shape != (expected,) for name in cls.ARRAYS):
+            raise ValueError(f"stored fraction sweep arrays must have shape ({expected},) for this config "
+                             f"({len(config.train_counts)} counts x {len(config.seeds)} seeds).")
+        return cls(config=config, steps=config.sweep_steps, **{name: np.asarray(arrays[name]) for name in cls.ARRAYS})
+
+    def transition_count(self, share: float = 0.5) -> int:
+        """The smallest training count from which on at least ``share`` of the seeds reach RQI > threshold
+        at that count and at every larger one; -1 if the largest count falls short."""
+        u, rate = self.success_rate()
+        return transition_size(u, rate, share)
+
+    def bootstrap_transition(self, share: float = 0.5, n_boot: int = 2000, seed: int = 0) -> np.ndarray:
+        """``transition_count(share)`` over ``n_boot`` bootstrap resamples of the seeds: the spread of the
+        transition that the finite number of seeds leaves. A seed is resampled as a whole, at every count at
+        once, because its runs share the initialization and nested training sets (a seed that fails at one
+        size tends to fail at the next)."""
+        check_int("n_boot", n_boot, minimum=1)
+        u, seeds = np.unique(self.counts), np.unique(self.seeds)
+        hits = np.zeros((len(u), len(seeds)), dtype=bool)
+        for i, n in enumerate(u):
+            at = self.counts == n
+            if sorted(self.seeds[at].tolist()) != seeds.tolist():
+                raise ValueError(f"bootstrap_transition needs the same seeds at every count; count {n} differs.")
+            hits[i, np.searchsorted(seeds, self.seeds[at])] = self.rqi_step[at] >= 0
+        rng = np.random.default_rng(seed)
+        draws = rng.integers(0, len(seeds), (n_boot, len(seeds)))
+        return np.array([transition_size(u, hits[:, d].mean(axis=1), share) for d in draws])
+
+
+def transition_size(counts, shares, share: float = 0.5) -> int:
+    """The smallest of the (sorted) ``counts`` from which on ``shares`` stays >= ``share`` (at that count and
+    every larger one); -1 if the share at the largest count falls short."""
+    if not 0 < share <= 1:
+        raise ValueError(f"share={share!r} is not allowed: it must be in (0, 1].")
+    counts, shares = np.asarray(counts), np.asarray(shares, dtype=float)
+    if counts.shape != shares.shape or counts.ndim != 1 or len(counts) == 0 or np.any(np.diff(counts) <= 0):
+        raise ValueError("counts must be a non-empty increasing 1-D array with one share per count.")
+    ok = shares >= share - 1e-12
+    if not ok[-1]:
+        return -1
+    k = len(counts) - 1
+    while k > 0 and ok[k - 1]:
+        k -= 1
+    return int(counts[k])
+
 
 def run_fraction_sweep(cfg: ToyConfig, progress: bool | None = None) -> FractionSweep:
     """Train every (count, seed) pair as one batched program; each run's split is drawn from its seed,
@@ -221,6 +284,35 @@ def run_fraction_sweep(cfg: ToyConfig, progress: bool | None = None) -> Fraction
         final_rqi=rqi[:, -1], rqi_step=_first_step(history.steps, rqi > cfg.rqi_threshold), grokking_rate=rates,
         theory_steps=theory.theory_grokking_steps(rates, cfg.p, cfg.lr_repr), steps=cfg.sweep_steps,
     )
+
+
+SWEEP_LABEL = "fig4b-sweep"
+
+
+def stored_fraction_sweep(cfg: ToyConfig, root) -> tuple[FractionSweep, dict] | None:
+    """The fraction sweep stored for exactly ``cfg`` under ``root`` (a :class:`repro.store.ResultsStore`
+    folder) and its provenance manifest, or None when none is stored. The store verifies config and content."""
+    store = ResultsStore(root)
+    if not store.has(cfg, SWEEP_LABEL):
+        return None
+    arrays, manifest = store.load(cfg, SWEEP_LABEL)
+    return FractionSweep.from_arrays(cfg, arrays), manifest
+
+
+def main(argv=None) -> int:
+    """``python -m repro.liu2022_representations --store book/_results``: run the paper-scale fraction
+    sweep of Fig. 4(b) (``ToyConfig()``: the official sizes 5-54, 10 seeds, 10^4 steps, every step
+    evaluated; 1.1 x 10^6 run-steps, about 10 CPU-minutes: 28 minutes of wall time on two shared cores) and store
+    it with provenance for the chapter."""
+    parser = argparse.ArgumentParser(prog="python -m repro.liu2022_representations", description=main.__doc__)
+    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser.add_argument("--recompute", action="store_true", help="recompute even if a matching entry is stored")
+    args = parser.parse_args(argv)
+    cfg = ToyConfig()
+    _, manifest = ResultsStore(args.store).get_or_compute(cfg, lambda: run_fraction_sweep(cfg, progress=True).to_arrays(),
+                                                          label=SWEEP_LABEL, recompute=args.recompute)
+    print(f"stored {SWEEP_LABEL} ({manifest['key']}): wall time {manifest['wall_time_s']} s on {manifest['device']}")
+    return 0
 
 
 def linear_structure(cfg: ToyConfig) -> theory.LinearStructureStats:
@@ -284,6 +376,75 @@ def plot_critical_fraction(stats: theory.LinearStructureStats, sweep: FractionSw
     ax.set_title("(b) networks: time to a linear representation")
     ax.set_xlim(0, 1)
     ax.legend(loc="upper right", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+# Official Fig. 4(b) data (ejmichaud/grokking-squared, toy/results/fig4/rqistep_num_<n>_seed_<s>.txt, seeds 0-2,
+# 10^4 steps; 9999 = never): how many of the three seeds reach RQI > 0.95 at each training size.
+OFFICIAL_FIG4B_SEEDS = 3
+OFFICIAL_FIG4B_SUCCESSES = {5: 0, 10: 0, 15: 0, 20: 0, 25: 1, 30: 1, 35: 1, 40: 2, 45: 3, 50: 3, 54: 3}
+
+
+def binomial_interval(successes, trials, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval (default 95 %) for a share of ``successes`` out of ``trials`` (arrays or scalars)."""
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    if np.any(n < 1) or np.any((k < 0) | (k > n)):
+        raise ValueError("binomial_interval needs 0 <= successes <= trials and trials >= 1.")
+    check_real("z", z, positive=True)
+    q = k / n
+    centre = (q + z**2 / (2 * n)) / (1 + z**2 / n)
+    half = z * np.sqrt(q * (1 - q) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def plot_stored_fig4b(sweep: FractionSweep, stats: theory.LinearStructureStats, transition: float):
+    """Fig. 4(b) at the paper's settings: (a) share of seeds reaching RQI > threshold per training size with a
+    95 % binomial band, the official data (three seeds) and Fig. 4(a)'s P(unique linear structure);
+    (b) steps to RQI > threshold per seed with the median over seeds (a failed seed counts as the budget).
+    Both mark Fig. 4(a)'s 50 % crossing r_c and the networks' transition fraction ``transition``."""
+    cfg = sweep.config
+    rc = stats.critical_fraction()
+    counts, share = sweep.success_rate()
+    n_seeds = len(cfg.seeds)
+    lo, hi = binomial_interval(np.round(share * n_seeds), n_seeds)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    ax = axes[0]
+    f = counts / cfg.n_total
+    ax.fill_between(f, lo, hi, color=VAL_COLOR, alpha=0.2, lw=0, label="95 % binomial band")
+    ax.plot(f, share, "o-", color=VAL_COLOR, ms=4, label=f"networks, {n_seeds} seeds (ours)")
+    off = np.array(sorted(OFFICIAL_FIG4B_SUCCESSES))
+    ax.plot(off / cfg.n_total, [OFFICIAL_FIG4B_SUCCESSES[n] / OFFICIAL_FIG4B_SEEDS for n in off], "s", ms=5,
+            mfc="none", color="0.2", label=f"official data, {OFFICIAL_FIG4B_SEEDS} seeds")
+    ax.plot(stats.fractions, stats.p_unique, "-", color=TRAIN_COLOR, lw=1.2, alpha=0.8,
+            label="Fig. 4(a): P(unique linear structure)")
+    ax.axvline(rc, ls="--", color="0.4", lw=1)
+    if np.isfinite(transition):
+        ax.axvline(transition, ls=":", color=VAL_COLOR, lw=1.2)
+    ax.set_xlabel("training fraction")
+    ax.set_ylabel(f"share reaching RQI > {cfg.rqi_threshold}")
+    ax.set_title(f"(a) success within {sweep.steps} steps (dashed: r_c)")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(-0.03, 1.03)
+    ax.legend(loc="upper left", fontsize=7)
+    ax = axes[1]
+    ok = sweep.rqi_step >= 0
+    x = seed_jitter(sweep.fractions, sweep.seeds, 0.02)
+    ax.scatter(x[ok], sweep.rqi_step[ok], s=14, color=VAL_COLOR, alpha=0.8, label="one seed")
+    ax.scatter(x[~ok], np.full((~ok).sum(), sweep.steps), s=18, marker="x", color="0.3",
+               label=f"never within {sweep.steps} steps")
+    u, med = sweep.median_steps()
+    ax.plot(u / cfg.n_total, med, "-", color=TRAIN_COLOR, lw=1.8, label="median over seeds")
+    ax.axvline(rc, ls="--", color="0.4", lw=1)
+    if np.isfinite(transition):
+        ax.axvline(transition, ls=":", color=VAL_COLOR, lw=1.2)
+    ax.set_yscale("log")
+    ax.set_xlabel("training fraction")
+    ax.set_ylabel(f"steps to RQI > {cfg.rqi_threshold}")
+    ax.set_title("(b) time to a linear representation (Fig. 4b)")
+    ax.set_xlim(0, 1)
+    ax.legend(loc="lower left", fontsize=7)
     fig.tight_layout()
     return fig
 
@@ -546,3 +707,7 @@ def plot_seed_spread(spread: SeedSpread):
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     return fig
+
+
+if __name__ == "__main__":
+    sys.exit(main())
