@@ -32,24 +32,25 @@
 # ($10^{-4}$, no weight decay), full batch.
 #
 # **What we reproduce here.** Fig. 4(c, d): the effective theory's trajectories against the
-# network's, and the paper's "about $3 n_h$ steps" to the linear structure, which holds over random starts
-# for the network and for the theory (as printed and as the official code integrates it), though one start
-# takes much longer; Fig. 2(a), a 2-D representation that
-# memorizes; the parallelogram count $|P_0| = 70$. The critical training
-# fraction, Fig. 3 (accuracy against the accuracy predicted from the representation) and Fig. 5 are
-# in the companion chapter, *Towards understanding grokking (II): critical data*.
+# network's, and the paper's "about $3 n_h$ steps" to the linear structure. Over random starts it holds
+# for the network and, in the median, for both integrators of the theory (as printed and as the official
+# code integrates it), each timed in its own $n_h$; from the paper's own start, though, both integrators
+# need about twice that. Fig. 2 at the official 2-D settings (p = 11, ReLU decoder 2-128-128, decoder
+# weight decay 5, $2\cdot10^4$ steps; stored runs): the memorizing representations reproduce, the
+# generalizing ones of Fig. 2(b) and 2(c, d) do not at the setting our trainer can run. The
+# parallelogram count $|P_0| = 70$ is checked. The critical training fraction, Fig. 3 (accuracy against
+# the accuracy predicted from the representation) and Fig. 5 are in the companion chapter, *Towards
+# understanding grokking (II): critical data*.
 #
-# **What we leave out.** Fig. 2's modular-addition circle (c, d), and the 2-D addition run that
-# *generalizes* (b): the official setting of those panels (ReLU decoder 2-128-128, decoder weight decay 5,
-# $2\cdot10^4$ steps, in the official notebooks `VisualizingAddition.ipynb` and `VisualizingModular.ipynb`)
-# was not run for this edition, and the toy decoder with 2-D embeddings memorized at every setting we
-# tried in a few thousand steps (see Deviations). The ledger marks those panels as not run. The
-# four-phase diagrams (Figs 6–8) are in a separate chapter. Appendix H (the permutation group $S_3$,
-# Figs 17 and 18) closes this chapter. Its critical fraction comes out higher than the paper's, at book
-# scale and in a stored run at the paper's settings; see that section.
+# **What we leave out.** The exact official initialization and decoder of Fig. 2: the trainer cannot
+# express three details of the official notebooks (see the Fig. 2 section). The four-phase diagrams
+# (Figs 6–8) are in a separate chapter. Appendix H (the permutation group $S_3$, Figs 17 and 18) closes
+# this chapter. Its critical fraction comes out higher than the paper's, at book scale and in a stored
+# run at the paper's settings; see that section.
 
 # %%
 import warnings
+from dataclasses import replace
 
 import numpy as np
 
@@ -58,13 +59,16 @@ warnings.filterwarnings("ignore", category=UserWarning)
 from myst_nb import glue
 
 from repro.claims import ClaimBook
+from repro.liu2022_fig2 import (Fig2Config, fig2_data, initial_embeddings, integrate_from_starts,
+                                pizza_purity, plot_fig2, plot_fig2_curves, plot_integrators, stored_fig2,
+                                unseen_validation)
 from repro.liu2022_representations import (ToyConfig, effective_rqi_steps, plot_embedding_comparison, plot_seed_spread,
                                            plot_trajectories, run_reference, run_seed_spread)
 from repro.liu_s3 import S3Config, hexagon_shape, plot_s3, run_s3_sweep, stored_s3_sweep
 from repro.metrics import pca
 from repro.plotting import use_style
 from repro.portable import approx, describe_seeds, seed_median
-from repro.scale import current_scale
+from repro.scale import by_scale, current_scale
 from repro.theory import liu2022 as theory
 
 use_style()
@@ -75,13 +79,16 @@ claims = ClaimBook("liu2022_effective_theory")
 #
 # `ToyConfig`'s defaults are the paper's (§2) and the official code's values (`toy/train_add.py`). The reference run
 # is the official default: data seed 58 for the split and the targets, init seed 58, 45 training
-# samples, 5000 steps. At book scale we stop it at 2000 steps (all the dynamics of interest happen
-# before step 1600), and evaluate every 10 steps (threshold steps are therefore rounded up to a
-# multiple of 10).
+# samples, 5000 steps, and it runs all 5000 at book scale too. The spread over init seeds (below) stops at
+# `reference_steps` = 2000 at book scale (all the dynamics of interest happen before step 1600). Metrics
+# are evaluated every 10 steps (threshold steps are therefore rounded up to a multiple of 10).
 
 # %%
 cfg = ToyConfig.for_scale()
-print(f"scale: {current_scale()}")
+ref_cfg = replace(cfg, reference_steps=by_scale(book=ToyConfig().reference_steps, paper=ToyConfig().reference_steps,
+                                                smoke=cfg.reference_steps))
+print(f"scale: {current_scale()}; the reference run trains {ref_cfg.reference_steps} steps, the seed spread "
+      f"{cfg.reference_steps}")
 cfg
 
 # %% [markdown]
@@ -117,7 +124,7 @@ assert rqi_line == 1.0
 # time; the official integrator in `toy/train_add.py` leaves it out).
 
 # %%
-ref = run_reference(cfg)
+ref = run_reference(ref_cfg)
 # The effective theory is float64 numpy from the network's initial embeddings (drawn before any float32
 # arithmetic), so its numbers are the same on every CPU; they are printed in full.
 glue("lambda3", f"{ref.grokking_rate:.1f}", display=False)
@@ -171,110 +178,164 @@ glue("fig_trajectories", fig, display=False)
 # %% [markdown]
 # **The claim** (§3.2, text next to Fig. 4c, d): "it takes about $3 n_h$ steps for [the effective and
 # the network] trajectories to converge to the linear structure". We measure convergence as the first
-# step with RQI $> 0.95$ and express it in units of the training set's $n_h$ (here $\lambda_3$ =
-# {glue:text}`lambda3`, $n_h$ = {glue:text}`n_h` steps). "About 3" is read as $3 \pm 50\,\%$: the paper
-# gives no more digits.
+# step with RQI $> 0.95$, in units of $n_h$. "About 3" is read as $3 \pm 50\,\%$: the paper gives no
+# more digits.
 #
-# One trajectory's crossing step depends on where it starts, so every claim below is the median over
-# the {glue:text}`n_spread` init seeds of the same training set (the reference split, so $n_h$ is the same
-# for all; one batched run). The effective theory is integrated from each seed's initial embeddings in
-# two variants:
+# **Each trajectory in its own $n_h$.** $n_h = p/(2\lambda_3\eta)$ is set by $\lambda_3$, the smallest
+# non-trivial eigenvalue of $A^\top A$ for the parallelograms that drive the dynamics. Three trajectories
+# reach the linear structure, and each has its own:
 #
-# - **eq. (5) as printed**, with only the training set's parallelograms $P_0(D)$ (the variant plotted
-#   above): {glue:text}`eff_train_spread`;
-# - **the official integrator** (`toy/train_add.py`), which made the paper's Fig. 4(c): it sums $\ell_0$
-#   over *all* 70 parallelograms of the table, not the training set's, and so is blind to the data. Timed
-#   in the training set's $n_h$, as the paper does: {glue:text}`eff_all_spread`.
+# - **the network**, which sees the training set $D$: the training set's $n_h$ = {glue:text}`n_h` steps
+#   ($\lambda_3$ = {glue:text}`lambda3`);
+# - **eq. (5) as printed**, $\ell_0$ summed over the training set's parallelograms $P_0(D)$ (the variant
+#   plotted above): the same $n_h$;
+# - **the official integrator** (`toy/train_add.py`), which drew the paper's Fig. 4(c): it sums $\ell_0$
+#   over *all* 70 parallelograms of the table, so it is blind to the data, and its own time unit is the
+#   full table's $n_h$ = {glue:text}`n_h_full` steps ($\lambda_3 = 30$).
 #
-# The network's crossing steps are {glue:text}`spread_steps`, a median of {glue:text}`net_ratio` $n_h$.
-# All three medians are "about 3" (reproductions; the tolerance, $\pm 1.5\,n_h$, is wider than the
-# spread of the network's medians, but not than the spread of the effective theory over starts). The
-# count of $n_h$ depends on the start: the slowest mode decays as $e^{-t/n_h}$, so the time to the RQI
-# tolerance grows with the start's distance from a line. The reference start, the one plotted above, is
-# {glue:text}`eff_ref_rank` of the {glue:text}`n_spread` for eq. (5): {glue:text}`eff_ref_ratio` $n_h$ (step
-# {glue:text}`eff_current_step`). Ratios are shown at a resolution of 0.1 $n_h$. The effective theory is
-# float64 numpy from the networks' initial embeddings (drawn before any float32 arithmetic).
+# **Over starts.** How long a trajectory takes depends on where it starts, so we integrate both forms of
+# the theory from {glue:text}`n_starts` random initial embeddings (init seeds 0 to
+# {glue:text}`last_start`, drawn exactly as the trainer draws them, with no training needed) and train the
+# network from {glue:text}`n_spread` of them (one batched run, {glue:text}`spread_steps_budget` steps; the
+# reference split, so $n_h$ is the same for all). Steps to RQI $> 0.95$, in each trajectory's own $n_h$:
 #
-# **$Z_0$ in the integrator.** The official integrator keeps $Z_0$ frozen at its initial value; ours
-# uses the current value, which makes each Euler step the exact gradient of $\ell_0/Z_0$. Since $Z_0$ is
-# conserved by the flow (eq. 6), the two differ only by Euler error. From the reference start, eq. (5)
-# with a frozen $Z_0$ crosses RQI $> 0.95$ at step {glue:text}`eff_frozen_step` against
-# {glue:text}`eff_current_step` with the current $Z_0$ (resolved to one step; a check, below 2 % of the step
-# count): the choice does not matter for any claim here.
+# - eq. (5): {glue:text}`eff_train_spread`, 10 % to 90 % of the starts within {glue:text}`eff_train_range`;
+# - the official integrator: {glue:text}`eff_all_spread`, 10 % to 90 % within {glue:text}`eff_all_range`;
+# - the network: steps {glue:text}`spread_steps`, a median of {glue:text}`net_ratio` $n_h$.
+#
+# The three medians are "about 3", and these are the reproductions below. The spread is not small: one
+# start in ten needs more than {glue:text}`eff_train_p90` $n_h$ under eq. (5).
+#
+# **The paper's own start.** The run of Fig. 4(c, d) starts from init seed 58. From there the network
+# reaches the linear structure at step {glue:text}`rqi_step` ({glue:text}`net_ref_ratio` $n_h$), but eq. (5)
+# needs {glue:text}`eff_ref_ratio` $n_h$ (step {glue:text}`eff_current_step`; slower than
+# {glue:text}`eff_ref_slower` of the {glue:text}`n_starts` starts), and the official integrator
+# {glue:text}`eff_all_ref_own` of its own $n_h$ (step {glue:text}`eff_all_ref_step`). Timed in the
+# *training set's* $n_h$, the official integrator's crossing is {glue:text}`eff_all_ref_train` $n_h$:
+# "about 3". That is the only unit in which the paper's statement holds for its own Fig. 4(c), and it
+# times an integrator that never sees the training set in the training set's unit. We record both.
+#
+# **Why the count depends on the start.** Near the linear structure every non-trivial mode of the theory
+# decays at least as fast as $e^{-t/n_h}$, so the number of $n_h$ to the RQI tolerance grows with the
+# logarithm of the start's weight in the slowest modes, which varies from start to start. The gap between
+# the paper's start and the median is not the integrator's $Z_0$. The official integrator keeps $Z_0$ frozen at its initial value; ours uses the
+# current value, so each Euler step is the exact gradient of $\ell_0/Z_0$. Since $Z_0$ is conserved by
+# the flow (eq. 6), the two differ only by Euler error: from the paper's start, eq. (5) with a frozen
+# $Z_0$ crosses at step {glue:text}`eff_frozen_step`, against {glue:text}`eff_current_step` with the current
+# one (every step resolved; a check, bound 2 %). An earlier version of this chapter blamed the gap on
+# $Z_0$; this check rules that out.
+#
+# Ratios are shown at a resolution of 0.1 $n_h$. The effective theory is float64 numpy from initial
+# embeddings drawn before any float32 arithmetic, so its numbers are the same on every CPU.
 
 # %%
 src_3nh = "§3.2 text beside Fig. 4(c, d): 'about 3 n_h steps' (read as 3 ± 50 %)"
-spread = run_seed_spread(ref)
+spread = run_seed_spread(replace(ref, config=cfg))  # the network from the spread seeds, cfg.reference_steps each
+STARTS = by_scale(book=tuple(range(100)), paper=tuple(range(100)), smoke=(58, 0, 1, 2))
+starts = integrate_from_starts(initial_embeddings(cfg.model_config(), STARTS)[..., 0], ref.train_pairs, cfg.p,
+                               lr=cfg.lr_repr, steps=cfg.effective_steps, record_every=cfg.eval_every, seeds=STARTS,
+                               delta=cfg.rqi_delta, threshold=cfg.rqi_threshold)
 SPREAD_RES = 100  # display grid of the seeds' crossing steps: the claim's tolerance is ± 1.5 n_h, about ± 600 steps
 RQI_RES = 0.05  # display grid of final RQIs
-eff_train = effective_rqi_steps(cfg, spread.initial, ref.train_pairs, rows="train")
-eff_all = effective_rqi_steps(cfg, spread.initial, ref.train_pairs, rows="all")
+r_train, r_all = starts.ratio("train"), starts.ratio("all")
+i_ref = STARTS.index(cfg.reference_seed)
 net_ratio = seed_median(spread.rqi_step) / ref.n_h
-eff_ratio = seed_median(eff_train) / ref.n_h
-eff_all_ratio = seed_median(eff_all) / ref.n_h
-n_h_full = theory.theory_grokking_steps(theory.grokking_rate(theory.all_pairs(cfg.p), cfg.p), cfg.p, cfg.lr_repr)
+eff_ratio, eff_all_ratio = seed_median(r_train), seed_median(r_all)
 # Z0: frozen (official) against current (ours), eq. (5) from the reference start, every step resolved
 z_steps = {frozen: int(effective_rqi_steps(cfg, ref.embeddings[:1], ref.train_pairs, freeze_z0=frozen,
                                             record_every=1)[0]) for frozen in (True, False)}
-glue("eff_frozen_step", f"{z_steps[True]:,}", display=False)
-glue("eff_current_step", f"{z_steps[False]:,}", display=False)
-glue("eff_ref_ratio", approx(z_steps[False] / ref.n_h, 0.1), display=False)
-glue("n_spread", str(len(spread.seeds)), display=False)
-glue("spread_steps", describe_seeds(spread.rqi_step, SPREAD_RES), display=False)
-glue("net_ratio", approx(net_ratio, 0.1), display=False)
-glue("eff_ratio", approx(eff_ratio, 0.1), display=False)
-glue("eff_all_ratio", approx(eff_all_ratio, 0.1), display=False)
-glue("eff_train_spread", describe_seeds(np.where(eff_train >= 0, eff_train / ref.n_h, -1), 0.1, unit="n_h"),
-     display=False)
-glue("eff_all_spread", describe_seeds(np.where(eff_all >= 0, eff_all / ref.n_h, -1), 0.1, unit="n_h"), display=False)
-n_slower = int(np.sum(np.where(eff_train >= 0, eff_train, np.inf) > z_steps[False]))
-glue("eff_ref_rank", "the slowest" if n_slower == 0 else f"faster than {n_slower}", display=False)
-glue("n_h_full", f"{n_h_full:.0f}", display=False)
-glue("eff_all_own", approx(seed_median(eff_all) / n_h_full, 0.1), display=False)
-print(f"steps to RQI > 0.95 in units of n_h = {ref.n_h:.0f} (median over {len(spread.seeds)} init seeds): "
-      f"network {approx(net_ratio, 0.1)}, official integrator (all of P0) {approx(eff_all_ratio, 0.1)}, "
-      f"eq. (5) with P0(D) {approx(eff_ratio, 0.1)}")
+eff_all_ref = int(starts.crossing["all"][i_ref])
+for key, value in (("n_starts", str(len(STARTS))), ("last_start", str(max(STARTS))), ("n_spread", str(len(spread.seeds))),
+                   ("spread_steps_budget", f"{cfg.reference_steps:,}"), ("n_h_full", f"{starts.n_h['all']:.0f}"),
+                   ("eff_train_spread", describe_seeds(r_train, 0.1, unit="n_h")),
+                   ("eff_all_spread", describe_seeds(r_all, 0.1, unit="n_h")),
+                   ("eff_train_range", "–".join(approx(q, 0.1) for q in np.quantile(r_train[r_train >= 0], [0.1, 0.9]))),
+                   ("eff_all_range", "–".join(approx(q, 0.1) for q in np.quantile(r_all[r_all >= 0], [0.1, 0.9]))),
+                   ("eff_train_p90", approx(np.quantile(r_train[r_train >= 0], 0.9), 0.1)),
+                   ("spread_steps", describe_seeds(spread.rqi_step, SPREAD_RES)), ("net_ratio", approx(net_ratio, 0.1)),
+                   ("net_ref_ratio", approx(ref.rqi_step / ref.n_h, 0.1)),
+                   ("eff_frozen_step", f"{z_steps[True]:,}"), ("eff_current_step", f"{z_steps[False]:,}"),
+                   ("eff_ref_ratio", approx(z_steps[False] / ref.n_h, 0.1)),
+                   ("eff_ref_slower", f"{int(np.sum((r_train >= 0) & (r_train < r_train[i_ref])))}"),
+                   ("eff_all_ref_step", f"{eff_all_ref:,}"), ("eff_all_ref_own", approx(r_all[i_ref], 0.1)),
+                   ("eff_all_ref_train", approx(eff_all_ref / ref.n_h, 0.1)),
+                   ("eff_steps_budget", f"{cfg.effective_steps:,}")):
+    glue(key, value, display=False)
+print(f"n_h: training set {ref.n_h:.0f} steps (network, eq. 5), full table {starts.n_h['all']:.0f} steps "
+      "(official integrator)")
+print(f"steps to RQI > 0.95 in own n_h, medians: network {approx(net_ratio, 0.1)} ({len(spread.seeds)} seeds), "
+      f"eq. (5) {approx(eff_ratio, 0.1)}, official integrator {approx(eff_all_ratio, 0.1)} ({len(STARTS)} starts)")
 print(f"network steps to RQI > 0.95 over init seeds: {describe_seeds(spread.rqi_step, SPREAD_RES)}")
-print(f"eq. (5) with P0(D), in n_h: {describe_seeds(np.where(eff_train >= 0, eff_train / ref.n_h, -1), 0.1)}")
-print(f"official integrator, in n_h: {describe_seeds(np.where(eff_all >= 0, eff_all / ref.n_h, -1), 0.1)}")
-print(f"eq. (5) from the reference start: frozen Z0 step {z_steps[True]}, current Z0 step {z_steps[False]}")
+print(f"eq. (5) with P0(D), in n_h: {describe_seeds(r_train, 0.1)}")
+print(f"official integrator, in its own n_h: {describe_seeds(r_all, 0.1)}")
+print(f"the paper's start (seed {cfg.reference_seed}): network {approx(ref.rqi_step / ref.n_h, 0.1)} n_h; eq. (5) "
+      f"{approx(z_steps[False] / ref.n_h, 0.1)} n_h (frozen Z0 step {z_steps[True]}, current Z0 step {z_steps[False]}); "
+      f"official integrator {approx(r_all[i_ref], 0.1)} own n_h = {approx(eff_all_ref / ref.n_h, 0.1)} training-set n_h")
 claims.check("network, median over init seeds: steps to RQI > 0.95 / n_h", net_ratio, 3.0, kind="reproduction",
              tolerance=0.5, comparison="rel", source=src_3nh, resolution=0.1)
-claims.check("official integrator (all of P0), median over init seeds: steps to RQI > 0.95 / n_h", eff_all_ratio,
-             3.0, kind="reproduction", tolerance=0.5, comparison="rel", resolution=0.1,
-             source=src_3nh + "; Fig. 4(c) was made by the official integrator (toy/train_add.py), timed in the "
-                               "training set's n_h as the paper does")
-claims.check("eq. (5) as printed (P0(D)), median over init seeds: steps to RQI > 0.95 / n_h", eff_ratio, 3.0,
+claims.check("eq. (5) as printed (P0(D)), median over starts: steps to RQI > 0.95 / n_h", eff_ratio, 3.0,
              kind="reproduction", tolerance=0.5, comparison="rel", resolution=0.1, source=src_3nh)
+claims.check("official integrator (all of P0), median over starts: steps to RQI > 0.95 / its own n_h", eff_all_ratio,
+             3.0, kind="reproduction", tolerance=0.5, comparison="rel", resolution=0.1,
+             source=src_3nh + "; the official integrator (toy/train_add.py) made Fig. 4(c); its n_h is the full table's")
+claims.check("official integrator, the paper's start: steps to RQI > 0.95 / the training set's n_h", eff_all_ref / ref.n_h,
+             3.0, kind="reproduction", tolerance=0.5, comparison="rel", resolution=0.1,
+             source=src_3nh + "; Fig. 4(c) is this trajectory (seed 58), timed as in Fig. 5 (n_h of the training set)")
+claims.check("official integrator, the paper's start: steps to RQI > 0.95 / its own n_h", r_all[i_ref], 3.0,
+             kind="deviation", tolerance=0.5, comparison="rel", resolution=0.1, source=src_3nh,
+             evidence=f"the trajectory of Fig. 4(c) (seed {cfg.reference_seed}, all 70 parallelograms) crosses at step "
+                      f"{eff_all_ref}, {approx(r_all[i_ref], 0.1)} of the full table's n_h = {starts.n_h['all']:.0f}; "
+                      f"the median start needs {approx(eff_all_ratio, 0.1)}: the paper's start is a slow one")
+claims.check("eq. (5) as printed, the paper's start: steps to RQI > 0.95 / n_h", z_steps[False] / ref.n_h, 3.0,
+             kind="deviation", tolerance=0.5, comparison="rel", resolution=0.1, source=src_3nh,
+             evidence=f"from seed {cfg.reference_seed} eq. (5) crosses at step {z_steps[False]} (every step resolved), "
+                      f"{approx(z_steps[False] / ref.n_h, 0.1)} n_h; the median of {len(STARTS)} starts is "
+                      f"{approx(eff_ratio, 0.1)}; freezing Z0 moves the crossing by {abs(z_steps[True] - z_steps[False])} steps")
 _ = claims.check("eq. (5), reference start: frozen-Z0 crossing step / current-Z0 crossing step", z_steps[True] /
                  z_steps[False], 1.0, kind="check", against="derivation", tolerance=0.02, comparison="abs",
                  resolution=0.01, source="eq. (6): Z0 is conserved by the flow, so freezing it changes only the "
                                          "Euler error (bound: 2 %)")
 
 # %% [markdown]
-# ## Figure 2 (addition, scoped): a memorizing representation, and the generalizing one in 1-D
+# ```{glue:figure} fig_integrators
+# :name: fig-liu-integrators
 #
-# Fig. 2 of the paper shows 2-D embeddings of toy addition: when the network generalizes (b), the
-# embeddings form parallelograms; when it memorizes (a), they do not. We show the contrast with the
-# reference run itself. Trained with 1-D embeddings it generalizes; trained with 2-D embeddings and
-# everything else equal, it memorizes: the official code reports test accuracy 0.5 and RQI 0.4 for that
-# run after 5000 steps (`toy/train_add.py` with `d_in = 2`, seed 58). The extra dimension gives the
-# decoder room to separate the training sums without lining the embeddings up. So panel (a) below is
-# Fig. 2(a) in kind (our toy decoder, not the official notebook's deeper ReLU decoder), while panel (b)
-# stands in for Fig. 2(b) with a 1-D representation: the paper's 2-D *generalizing* parallelograms are
-# not run here. The figure shows the reference init seed; the claims are checked on the medians over
-# the {glue:text}`n_spread` init seeds of the batched runs above (the 2-D twin is trained from the same
-# seeds in one more batched call).
+# Both integrators and the network on one axis, each in its own $n_h$. **(a)** RQI against steps$/n_h$:
+# eq. (5) (blue; the training set's $n_h$) and the official integrator (green; the full table's $n_h$),
+# median over the {glue:text}`n_starts` starts with the 10–90 % band, the paper's start dashed; the
+# network (red; the training set's $n_h$), median over {glue:text}`n_spread` init seeds. **(b)** Every
+# start's steps to RQI $> 0.95$ in its own $n_h$, the paper's start ringed. Grey: "about 3", $3 \pm 50\,\%$.
+# ```
+
+# %%
+fig = plot_integrators(starts, spread.steps, spread.rqi_curves, spread.rqi_step, ref.n_h, cfg.reference_seed,
+                       threshold=cfg.rqi_threshold)
+glue("fig_integrators", fig, display=False)
+
+# %% [markdown]
+# ## Figure 2(a) with the toy decoder: the reference run's 2-D twin memorizes
+#
+# Fig. 2 of the paper shows 2-D embeddings: when the network generalizes, the embeddings form
+# parallelograms (addition) or a circle (modular addition); when it memorizes, they do not. Before the
+# official 2-D setting (next section), the reference run itself shows the contrast. Trained with 1-D
+# embeddings it generalizes; trained with 2-D embeddings and everything else equal, it memorizes: the
+# official code reports test accuracy 0.5 and RQI 0.4 for that run after 5000 steps (`toy/train_add.py`
+# with `d_in = 2`, seed 58). The extra dimension gives the decoder room to separate the training sums
+# without lining the embeddings up. So panel (a) below is Fig. 2(a) in kind (the toy decoder, not the
+# official notebook's ReLU decoder); panel (b) is the 1-D reference run, not a panel of Fig. 2. The figure
+# shows the reference init seed; the claims are checked on the medians over the {glue:text}`n_spread`
+# init seeds of the batched runs above (the 2-D twin is trained from the same seeds, for the same
+# {glue:text}`spread_steps_budget` steps, in one more batched call).
 #
 # ```{glue:figure} fig_embeddings
 # :name: fig-liu-embeddings
 #
-# **(a)** The ten 2-D embeddings (black, labelled) after training, the 55 sums $E_i + E_j$ the
-# decoder sees (grey), and the class the trained decoder assigns to each point of the plane (colour).
-# The embeddings form no parallelograms (RQI in the title), and validation accuracy stays low.
-# **(b)** The 1-D embeddings of the reference run at step {glue:text}`ref_steps`: an evenly spaced
-# ladder (RQI {glue:text}`ref_rqi`), and {glue:text}`ref_val_correct` of the 10 validation samples are
-# answered correctly (the official run, at 5000 steps, answers all 10).
+# **(a)** The ten 2-D embeddings (black, labelled) after {glue:text}`spread_steps_budget` steps, the 55
+# sums $E_i + E_j$ the decoder sees (grey), and the class the trained decoder assigns to each point of the
+# plane (colour). The embeddings form no parallelograms (RQI in the title), and validation accuracy stays
+# low. **(b)** The 1-D embeddings of the reference run at step {glue:text}`ref_steps`, its full official
+# length: an evenly spaced ladder (RQI {glue:text}`ref_rqi`), with {glue:text}`ref_val_correct` of the 10
+# validation samples answered correctly (the official run answers all 10 at that step).
 # ```
 
 # %%
@@ -283,9 +344,15 @@ fig = plot_embedding_comparison(comp)
 glue("fig_embeddings", fig, display=False)
 fig = plot_seed_spread(spread)
 glue("fig_spread", fig, display=False)
-glue("ref_steps", f"{cfg.reference_steps:,}", display=False)
+glue("ref_steps", f"{ref_cfg.reference_steps:,}", display=False)
 glue("ref_rqi", f"{comp.rqi[1]:.2f}", display=False)
 glue("ref_val_correct", f"{round(10 * comp.val_acc[1])}", display=False)
+print(f"reference run at step {ref_cfg.reference_steps}: {round(10 * comp.val_acc[1])} of 10 validation samples "
+      f"answered, RQI {comp.rqi[1]:.2f}")
+claims.check("reference run: final validation accuracy (step 5000)", comp.val_acc[1], 1.0, kind="reproduction",
+             against="official code", tolerance=0.1, resolution=0.1,
+             source="official toy/Figure4cd.ipynb printout for seed 58: test accuracy 1.0 at the end (5000 steps); "
+                    "± one of the 10 validation samples")
 for d in (1, 2):
     print(f"{d}-D embeddings, final validation accuracy {describe_seeds(spread.val_acc[d], 0.1)}")
     print(f"{d}-D embeddings, final RQI {describe_seeds(spread.rqi[d], RQI_RES)}")
@@ -328,6 +395,189 @@ claims.check("2-D embeddings, median over init seeds: final validation accuracy"
 _ = claims.check("2-D embeddings, median over init seeds: final RQI", np.median(spread.rqi[2]), 0.5, kind="check",
                  against="book bound", comparison="<=", resolution=RQI_RES,
                  source="this book's bound for Fig. 2(a)'s 'no parallelograms' (official d_in = 2 run: RQI 0.4)")
+
+# %% [markdown]
+# ## Figure 2 at the official 2-D settings (stored)
+#
+# **The claim** (§3, Fig. 2). With 2-D embeddings of $p = 11$ symbols, generalization goes with
+# structure: in toy addition the embeddings of a network that generalizes form parallelograms (b), those of
+# one that memorizes do not (a); in toy modular addition a generalizing network's embeddings form a circle
+# and its decoder cuts the plane into "pizza slices" (c, d; §3 and the limitations paragraph). The colours
+# of Fig. 2 are the decoder's most probable class at each point of embedding space.
+#
+# **The official setting** (notebooks `plotting_nbs/VisualizingAddition.ipynb` and `VisualizingModular.ipynb`,
+# prototype branch). Embeddings `torch.randn(11, 2) + 1` (init seed 0, "0 is a great seed"), AdamW with
+# lr $10^{-3}$ and no decay; a ReLU decoder 2-128-128-$C$ with AdamW, lr $9\cdot10^{-5}$, weight decay 5;
+# $2\cdot10^4$ full-batch steps on the data seed 0 split (80 %, plus samples 0 and 1 forced into training).
+# Addition uses ordered pairs (121 samples, 21 classes), MSE on one-hot targets and the decoder input
+# $(E_i + E_j)/2$; modular addition unordered pairs (66 samples, 11 classes), cross-entropy and
+# $E_i + E_j$. The hyperparameters of the generalizing modular run are not in the repository; we use the
+# addition run's. `Fig2Config`'s defaults are these values.
+#
+# **What we run.** The book's one trainer cannot express three details of that setting: the $+1$ of the
+# embedding init, the input scale $1/2$, and the missing ReLU after the decoder's second layer (the
+# notebook's list comprehension drops it). `Fig2Config.runnable()` is the closest setting it runs
+# (`randn` init, input $E_i + E_j$, a ReLU after each hidden layer), and that is what the claims below
+# rest on; the config prints the values it uses. Every other value is the official one, and a unit test
+# checks our data, split and first training steps against a plain-PyTorch transcription of the official
+# cell. We train {glue:text}`fig2_n_seeds` init seeds of each task in one batched call (the notebooks show
+# one). That is {glue:text}`fig2_run_steps` run-steps, minutes on a CPU, so the chapter loads the result
+# from the store; `python -m repro.liu2022_fig2 --store book/_results` recomputes it with the same code.
+#
+# **Which validation samples test generalization.** With ordered pairs, the mirror $(j, i)$ of a training
+# pair $(i, j)$ lands in the validation set, and a decoder that reads $E_i + E_j$ answers it exactly as it
+# answers $(i, j)$. Of the {glue:text}`fig2_n_val` validation samples of the addition split,
+# {glue:text}`fig2_n_mirror` are such mirrors; only the other {glue:text}`fig2_n_unseen` test
+# generalization. We report the official validation accuracy and the accuracy on these *unseen* samples
+# (for modular addition, with unordered pairs, the two are the same).
+
+# %%
+fig2_cfgs = {op: Fig2Config(operation=op).runnable() for op in ("addition", "modular_addition")}
+for op, c in fig2_cfgs.items():
+    print(f"{op}: the official values the trainer cannot run: {Fig2Config(operation=op).unsupported()}")
+fig2_cfgs["addition"]
+
+# %%
+fig2_data_add = fig2_data(fig2_cfgs["addition"])
+n_unseen = len(unseen_validation(fig2_data_add))
+glue("fig2_n_val", str(len(fig2_data_add.val_idx)), display=False)
+glue("fig2_n_mirror", str(len(fig2_data_add.val_idx) - n_unseen), display=False)
+glue("fig2_n_unseen", str(n_unseen), display=False)
+glue("fig2_n_seeds", str(len(fig2_cfgs["addition"].seeds)), display=False)
+glue("fig2_n_p0", str(len(theory.parallelograms(theory.all_pairs(fig2_cfgs["addition"].p), fig2_cfgs["addition"].p))),
+     display=False)
+glue("fig2_run_steps", approx(sum(len(c.seeds) * c.steps for c in fig2_cfgs.values()), digits=2), display=False)
+fig2 = {op: stored_fig2(c, "_results") for op, c in fig2_cfgs.items()}
+fig2_stored = all(v is not None for v in fig2.values())
+if not fig2_stored:
+    print("No stored Fig. 2 runs: run `python -m repro.liu2022_fig2 --store book/_results` to add them.")
+else:
+    add_run, mod_run = fig2["addition"][0], fig2["modular_addition"][0]
+    print(f"stored runs: {fig2['addition'][1]['device']}, torch {fig2['addition'][1]['torch_version']}, "
+          f"commit {fig2['addition'][1]['git_commit'][:10]}")
+    circ, order_k, order_fit = mod_run.circle()
+    for name, run, structure in (("addition", add_run, [f"RQI {q:.2f}" for q in add_run.rqi()]),
+                                 ("modular addition", mod_run,
+                                  [f"circularity {c:.2f}, cyclic order step {k} fit {f:.2f}"
+                                   for c, k, f in zip(circ, order_k, order_fit)])):
+        print(f"{name}, step {run.steps[-1]}:")
+        for r, seed in enumerate(run.seeds):
+            print(f"  seed {seed}: train {run.final('train_acc')[r]:.2f}, validation {run.final('val_acc')[r]:.2f}, "
+                  f"unseen {run.final('unseen_acc')[r]:.2f}; {structure[r]}")
+
+# %% [markdown]
+# Per seed, the final accuracies on the training set, the official validation split and its unseen
+# samples, and the structure of the final embeddings: for addition the RQI over the
+# {glue:text}`fig2_n_p0` parallelograms of the unordered $p = 11$ table (eq. 3), for modular addition how round the embeddings are around
+# their centroid (circularity, $1 - \mathrm{std}(r)/\mathrm{mean}(r)$) and how well their angles follow a
+# cyclic order $2\pi k s/p$ (fit 1: exactly). The stored arrays are the same on every machine, so these
+# numbers are printed at two decimals.
+#
+# ```{glue:figure} fig_fig2
+# :name: fig-liu-fig2
+#
+# Fig. 2 at the official setting as our trainer runs it (stored, $2\cdot10^4$ steps). Each panel: the
+# final embeddings (black, labelled), the midpoints $(E_i + E_j)/2$ of the training samples (blue) and
+# of the unseen validation samples (red crosses), and the decoder's class at every point of the plane
+# (colour; a sample is answered with the colour under its midpoint). **(a)** The addition seed with the
+# fewest parallelograms; **(b)** the one with the most; **(c)** the modular seed with the lowest validation
+# accuracy; **(d)** the one with the highest. Seeds, accuracies and structure measures are in the titles.
+# ```
+#
+# ```{glue:figure} fig_fig2_curves
+# :name: fig-liu-fig2-curves
+#
+# Training accuracy (blue) and accuracy on the unseen validation samples (red) of every seed against step.
+# ```
+
+# %%
+if fig2_stored:
+    rqi_add, val_mod = add_run.rqi(), mod_run.final("val_acc")
+    i_a, i_b = int(np.argmin(rqi_add)), int(np.argmax(rqi_add))
+    i_c, i_d = int(np.argmin(val_mod)), int(np.argmax(val_mod))
+    fig = plot_fig2([("(a) addition: fewest parallelograms", add_run, i_a), ("(b) addition: most parallelograms", add_run, i_b),
+                     ("(c) modular: lowest validation acc", mod_run, i_c), ("(d) modular: highest validation acc", mod_run, i_d)])
+    glue("fig_fig2", fig, display=False)
+    glue("fig_fig2_curves", plot_fig2_curves(add_run, mod_run), display=False)
+    purity = {key: pizza_purity(mod_run, i) for key, i in (("c", i_c), ("d", i_d))}
+    fig2_best = {"add_val": add_run.final("val_acc").max(), "add_unseen": add_run.final("unseen_acc").max(),
+            "add_rqi": rqi_add.max(), "mod_val": val_mod.max(), "mod_fit": order_fit.max(), "mod_circ": circ.max()}
+    for key, value in fig2_best.items():
+        glue(f"fig2_best_{key}", f"{value:.2f}", display=False)
+    glue("fig2_add_rqi_seed", str(add_run.seeds[i_b]), display=False)
+    glue("fig2_add_rqi_unseen", f"{add_run.final('unseen_acc')[i_b]:.2f}", display=False)
+    glue("fig2_add_val_median", f"{np.median(add_run.final('val_acc')):.2f}", display=False)
+    glue("fig2_mod_val_median", f"{np.median(val_mod):.2f}", display=False)
+    glue("fig2_add_parallelogram_seeds", str(int((rqi_add >= 0.5).sum())), display=False)
+    for key, run in (("add", add_run), ("mod", mod_run)):
+        memo = int(((run.final("train_acc") >= 0.9) & (run.final("val_acc") < 0.9)).sum())
+        glue(f"fig2_{key}_memo", f"{memo} of {len(run.seeds)}", display=False)
+    glue("fig2_purity_c", approx(purity["c"], 0.05), display=False)
+    glue("fig2_purity_d", approx(purity["d"], 0.05), display=False)
+    print(f"decoder class map as angular sectors ('pizza' purity, on rays from the centroid): seed "
+          f"{mod_run.seeds[i_c]} {approx(purity['c'], 0.05)}, seed {mod_run.seeds[i_d]} {approx(purity['d'], 0.05)}")
+else:
+    for key in ("fig_fig2", "fig_fig2_curves"):
+        glue(key, "not stored", display=False)
+    for key in ("add_val", "add_unseen", "add_rqi", "mod_val", "mod_fit", "mod_circ"):
+        glue(f"fig2_best_{key}", "n/a (not stored)", display=False)
+    for key in ("fig2_add_rqi_seed", "fig2_add_rqi_unseen", "fig2_add_val_median", "fig2_mod_val_median",
+                "fig2_add_parallelogram_seeds", "fig2_purity_c", "fig2_purity_d", "fig2_add_memo", "fig2_mod_memo"):
+        glue(key, "n/a (not stored)", display=False)
+
+# %% [markdown]
+# **Claims**, on the best of the {glue:text}`fig2_n_seeds` seeds, since the paper shows one hand-picked
+# run. Generalization is validation accuracy $\ge 0.9$ (App. A, Table 1, as the official code counts it).
+#
+# 1. Addition generalizes (Fig. 2b): best validation accuracy {glue:text}`fig2_best_add_val` (median
+#    {glue:text}`fig2_add_val_median`), and on the unseen samples {glue:text}`fig2_best_add_unseen`. Not
+#    reproduced (two deviations): the runs fit the training set and answer the mirrors of training pairs,
+#    but not the unseen samples.
+# 2. Modular addition generalizes (Fig. 2d): best validation accuracy {glue:text}`fig2_best_mod_val`
+#    (median {glue:text}`fig2_mod_val_median`). Not reproduced (a deviation).
+# 3. Its embeddings form an ordered circle (Fig. 2c, d): we call a representation one when the angular fit
+#    of a cyclic order is at least 0.95 (symbols within about half a slot of $2\pi k s/p$), a threshold we
+#    chose after seeing the runs. The best fit is {glue:text}`fig2_best_mod_fit` (best circularity
+#    {glue:text}`fig2_best_mod_circ`): a deviation.
+#
+# **What we find.** At the official setting as our trainer runs it, {glue:text}`fig2_add_memo` of the
+# addition seeds and {glue:text}`fig2_mod_memo` of the modular ones end in the memorization phase of
+# Table 1 (training accuracy $\ge 0.9$, validation accuracy below it), the phase of Fig. 2(a) and (c). Parallelograms do form in places: {glue:text}`fig2_add_parallelogram_seeds`
+# of the addition seeds reach RQI $\ge 0.5$ (the best, seed {glue:text}`fig2_add_rqi_seed`, RQI
+# {glue:text}`fig2_best_add_rqi`), yet that seed answers {glue:text}`fig2_add_rqi_unseen` of the unseen
+# samples, like seeds without them. The modular embeddings lie roughly on a ring but in no cyclic order,
+# and the decoders' class maps are only partly angular sectors: on rays from the centroid (0.2 to 1 times
+# the embeddings' mean radius), {glue:text}`fig2_purity_d` of the points share their ray's majority class
+# for panel (d) and {glue:text}`fig2_purity_c` for panel (c), where pure "pizza slices" would give 1. Far
+# from the origin any ReLU decoder's map is made of sectors (the network is piecewise linear, and its
+# biases stop mattering), so sectors at large radius say nothing about generalization. We
+# did not run the exact official initialization and decoder (see Deviations), and the official notebook
+# picked its seed.
+
+# %%
+if fig2_stored:
+    src_fig2 = "Fig. 2(b)/(d) captions: generalization; App. A, Table 1: validation accuracy above 90 % (code: >= 0.9)"
+    evid = (f"{len(add_run.seeds)} init seeds each, official data split, rates and 2e4 steps, at the setting our trainer "
+            "runs (randn init without +1, decoder input E_i + E_j, a ReLU after the second hidden layer); not run: the "
+            "exact official init and decoder, other decoder rates or decays")
+    claims.check("Fig. 2 addition (official 2-D setting, stored), best seed: final validation accuracy",
+                 fig2_best["add_val"], 0.9, kind="deviation", comparison=">=", resolution=0.01, source=src_fig2,
+                 evidence=evid + f"; {len(fig2_data_add.val_idx) - n_unseen} of the {len(fig2_data_add.val_idx)} "
+                                 "validation samples are mirrors of training pairs")
+    claims.check("Fig. 2 addition (official 2-D setting, stored), best seed: accuracy on unseen validation samples",
+                 fig2_best["add_unseen"], 0.9, kind="deviation", comparison=">=", resolution=0.01,
+                 source=src_fig2 + "; unseen: validation pairs whose mirror is not a training pair (ours)",
+                 evidence=evid + f"; the {n_unseen} unseen samples are the only ones a symmetric decoder input "
+                                 "does not give away")
+    claims.check("Fig. 2 modular addition (official 2-D setting, stored), best seed: final validation accuracy",
+                 fig2_best["mod_val"], 0.9, kind="deviation", comparison=">=", resolution=0.01, source=src_fig2,
+                 evidence=evid + "; the hyperparameters of the official generalizing modular run are not in the "
+                                 "repository (we use the addition run's)")
+    claims.check("Fig. 2 modular addition (official 2-D setting, stored), best seed: fit of a cyclic order",
+                 fig2_best["mod_fit"], 0.95, kind="deviation", comparison=">=", resolution=0.01, set_after=True,
+                 source="Fig. 2(c, d) / §3: a circle in toy modular addition; threshold ours (symbols within about "
+                        "half a slot of 2 pi k s / p)",
+                 evidence=evid + "; no seed generalizes, and no seed orders its embeddings around the ring")
 
 # %% [markdown]
 # ## Appendix H: the permutation group $S_3$ (Figs 17 and 18)
@@ -522,34 +772,53 @@ else:
 #
 # One verdict per figure of Liu et al. (2022) that this chapter shows. A *partial* verdict has at least
 # one reproduction and at least one deviation; *not run at this scale* means the paper's setting for
-# that panel was not run. Fig. 18 is judged on the stored paper-scale sweep (and the book-scale sweep
-# agrees with it); Fig. 17 on both (a hexagon at book scale, none among the stored runs).
+# that panel was not run. Fig. 2(b) and 2(c, d) are judged on the stored runs at the official 2-D setting
+# (as our trainer runs it), Fig. 2(a) on the toy decoder's 2-D twin. Fig. 18 is judged on the stored
+# paper-scale sweep (and the book-scale sweep agrees with it); Fig. 17 on both (a hexagon at book scale,
+# none among the stored runs).
 
 # %%
 claims.figure("liu2022", "Fig. 2a", "reproduced", scale="book",
               claims=["2-D embeddings, median over init seeds: final validation accuracy",
                       "2-D embeddings, median over init seeds: final RQI"],
               why="2-D embeddings on the toy decoder memorize without parallelograms (median of "
-                  f"{len(spread.seeds)} seeds); in kind: our decoder, not the official notebook's ReLU decoder")
-claims.figure("liu2022", "Fig. 2b", "not run at this scale", scale="book",
-              why="the 2-D generalizing parallelograms need the official setting (ReLU 2-128-128, decoder wd 5, "
-                  "2e4 steps), not run; the toy decoder in 2-D memorized at every setting tried; 1-D stands in")
-claims.figure("liu2022", "Fig. 2c-d", "not run at this scale", scale="book",
-              why="the modular-addition circle and the decoder's 'pizza' map (official 2-D setting, 2e4 steps) "
-                  "were not run; the opening chapter shows a circle on another model")
-claims.figure("liu2022", "Fig. 4c-d", "reproduced", scale="book",
+                  f"{len(spread.seeds)} seeds); in kind: the toy decoder, not the official notebook's ReLU decoder")
+if fig2_stored:
+    claims.figure("liu2022", "Fig. 2b", "not reproduced", scale="paper (CPU, stored)",
+                  claims=["Fig. 2 addition (official 2-D setting, stored), best seed: final validation accuracy",
+                          "Fig. 2 addition (official 2-D setting, stored), best seed: accuracy on unseen validation samples"],
+                  why=f"official setting as the trainer runs it (no +1 init, input E_i + E_j, ReLU after both hidden "
+                      f"layers), {len(add_run.seeds)} seeds x 2e4 steps: best validation accuracy "
+                      f"{fig2_best['add_val']:.2f}, {fig2_best['add_unseen']:.2f} on the samples whose mirror is not trained; "
+                      f"parallelograms (RQI >= 0.5) in {int((rqi_add >= 0.5).sum())} seed(s) without generalization")
+    claims.figure("liu2022", "Fig. 2c-d", "not reproduced", scale="paper (CPU, stored)",
+                  claims=["Fig. 2 modular addition (official 2-D setting, stored), best seed: final validation accuracy",
+                          "Fig. 2 modular addition (official 2-D setting, stored), best seed: fit of a cyclic order"],
+                  why=f"the addition run's official setting on modular addition (the generalizing run's is not "
+                      f"published), {len(mod_run.seeds)} seeds x 2e4 steps: every seed memorizes (best validation "
+                      f"accuracy {fig2_best['mod_val']:.2f}), no ordered circle, decoder maps only partly sectors")
+else:
+    claims.figure("liu2022", "Fig. 2b", "not run at this scale", scale="book",
+                  why="the official 2-D setting is stored, not live: run python -m repro.liu2022_fig2 --store book/_results")
+    claims.figure("liu2022", "Fig. 2c-d", "not run at this scale", scale="book",
+                  why="the official 2-D setting is stored, not live: run python -m repro.liu2022_fig2 --store book/_results")
+claims.figure("liu2022", "Fig. 4c-d", "partial", scale="book",
               claims=["reference run: step of train acc >= 0.9", "reference run: step of val acc >= 0.9",
-                      "reference run: step of RQI > 0.95",
+                      "reference run: step of RQI > 0.95", "reference run: final validation accuracy (step 5000)",
                       "network, median over init seeds: steps to RQI > 0.95 / n_h",
-                      "official integrator (all of P0), median over init seeds: steps to RQI > 0.95 / n_h",
-                      "eq. (5) as printed (P0(D)), median over init seeds: steps to RQI > 0.95 / n_h",
+                      "eq. (5) as printed (P0(D)), median over starts: steps to RQI > 0.95 / n_h",
+                      "official integrator (all of P0), median over starts: steps to RQI > 0.95 / its own n_h",
+                      "official integrator, the paper's start: steps to RQI > 0.95 / the training set's n_h",
+                      "official integrator, the paper's start: steps to RQI > 0.95 / its own n_h",
+                      "eq. (5) as printed, the paper's start: steps to RQI > 0.95 / n_h",
                       "eq. (5), reference start: frozen-Z0 crossing step / current-Z0 crossing step",
                       "1-D embeddings, median over init seeds: final validation accuracy",
                       "1-D embeddings, median over init seeds: final RQI"],
-              why=f"the network matches the official run step by step; medians over {len(spread.seeds)} starts: "
-                  f"network ≈ {approx(net_ratio, 0.1)} n_h, eq. (5) ≈ {approx(eff_ratio, 0.1)}, official integrator "
-                  f"≈ {approx(eff_all_ratio, 0.1)}: 'about 3'; one start (the plotted one) takes "
-                  f"≈ {approx(z_steps[False] / ref.n_h, 0.1)}")
+              why=f"the network matches the official run step by step; medians in each one's own n_h: network "
+                  f"{approx(net_ratio, 0.1)}, eq. (5) {approx(eff_ratio, 0.1)}, official integrator "
+                  f"{approx(eff_all_ratio, 0.1)} ({len(STARTS)} starts): 'about 3'; from the paper's start the "
+                  f"integrators need {approx(z_steps[False] / ref.n_h, 0.1)} and {approx(r_all[i_ref], 0.1)} "
+                  f"(about 3 only in the training set's n_h, {approx(eff_all_ref / ref.n_h, 0.1)})")
 if stored is not None:
     claims.figure("liu2022", "Fig. 17 (App. H)", "partial", scale="paper (CPU, stored)",
                   claims=["S3: solved runs forming a hexagon on PC1-PC3",
@@ -580,31 +849,43 @@ claims.ledger()
 # - **Which parallelograms drive the theory, and "about $3 n_h$".** The official integrator
 #   (`toy/train_add.py`) sums $\ell_0$ over *all* 70 parallelograms, not over the training set's, which
 #   makes the theory blind to the data; eq. (5) as printed sums over $P_0(D)$, and we plot that variant in
-#   Fig. 4(c). Over the {glue:text}`n_spread` starts, both reach RQI $> 0.95$ in "about 3" of the training
-#   set's $n_h$ (medians). The official integrator's own time unit would be the
-#   full table's $n_h$, {glue:text}`n_h_full` steps ($\lambda_3 = 30$); in that unit it needs
-#   {glue:text}`eff_all_own`. An earlier version of this chapter checked one start only, the reference
-#   one, where eq. (5) needs {glue:text}`eff_ref_ratio` $n_h$, and blamed the gap on the integrator's
-#   $Z_0$; the gap is the start ({glue:text}`eff_ref_rank` of the {glue:text}`n_spread`), and freezing $Z_0$ moves the
-#   crossing from step {glue:text}`eff_current_step` to {glue:text}`eff_frozen_step` only. Because the
-#   slowest mode decays as $e^{-t/n_h}$, the number of $n_h$ depends on how far the start is from a line
-#   and on the RQI tolerance: "about 3" describes typical random starts, not the theory alone.
+#   Fig. 4(c). Timed each in its own $n_h$ (the training set's, {glue:text}`n_h` steps, for eq. (5) and the
+#   network; the full table's, {glue:text}`n_h_full` steps, for the official integrator), the medians over
+#   {glue:text}`n_starts` starts are "about 3". From the paper's own start (seed 58) both integrators need
+#   about twice that ({glue:text}`eff_ref_ratio` and {glue:text}`eff_all_ref_own`); the official
+#   integrator's crossing is "about 3" ({glue:text}`eff_all_ref_train`) only when it is counted in the
+#   training set's $n_h$, a unit that does not set its dynamics. Because every non-trivial mode decays at
+#   least as fast as $e^{-t/n_h}$, the count of $n_h$ grows with the start's weight in the slowest modes and
+#   with the RQI tolerance: "about 3" describes typical random starts, not the theory alone (10–90 % of the
+#   starts: {glue:text}`eff_train_range` for eq. (5)). An earlier version of this chapter blamed the paper's
+#   start's slowness on the integrator's $Z_0$: freezing $Z_0$ moves the crossing from step
+#   {glue:text}`eff_current_step` to {glue:text}`eff_frozen_step` only, so $Z_0$ is not the cause.
 #   `effective_trajectories(rows="all")` gives the official variant.
 # - **RQI tolerance.** Like the official code, a parallelogram counts when the mean squared
 #   deviation of the normalised embeddings is below 0.01 (the paper writes $|\cdot| \le \delta$,
 #   $\delta = 0.01$).
-# - **Fig. 2 is scoped down.** The paper's Fig. 2 uses 2-D embeddings for both panels, a ReLU decoder
-#   with weight decay 5 and $2\cdot10^4$ steps, and adds modular addition (a circle). With the toy
-#   decoder and 2-D embeddings, none of the 12 settings we tried (decoder learning rate $3\cdot10^{-5}$
-#   to $10^{-3}$, decoder weight decay 0–5, embedding learning rate up to $3\cdot10^{-2}$, uniform or
-#   Gaussian initialization, 4000 steps, addition and modular addition mod 11) generalized (exploratory
-#   runs, not part of this chapter). We therefore show generalization with the 1-D reference run and
-#   memorization with its 2-D twin, and do not claim the 2-D parallelograms or the modular circle here:
-#   the ledger marks Fig. 2(b) and 2(c, d) as not run. The opening chapter shows a circle for modular
-#   addition on another model.
-# - **Book scale.** The reference run stops at {glue:text}`ref_steps` of its 5000 steps; every threshold
-#   step of its claims comes earlier. The paper scale (`REPRO_SCALE=paper`) runs the full 5000 steps with
-#   the same code; it was not run for this edition (no GPU is needed, but nothing changes either).
+# - **Fig. 2: three details of the official setting are not run.** The official notebooks initialize the
+#   embeddings as `randn + 1`, feed the decoder $(E_i + E_j)/2$ (addition), and, through a list
+#   comprehension that drops the last element, have no ReLU between the decoder's second and third linear
+#   layers. The book's trainer (`repro.train` with `EmbedMLPConfig`) draws `randn` embeddings, feeds
+#   $E_i + E_j$ and puts a ReLU after every hidden layer, so the stored runs use that variant
+#   (`Fig2Config.runnable()`); `Fig2Config`'s defaults keep the official values, and `model_config()`
+#   refuses them by name until the trainer supports them. Every other value is official. The addition
+#   runs do not generalize beyond the mirrors of their training pairs; the modular runs, at the addition
+#   run's hyperparameters (the generalizing modular run's are not published), memorize. Not tried: the
+#   exact official init and decoder, other decoder rates or weight decays, and more than
+#   {glue:text}`fig2_n_seeds` seeds (the official notebook picked seed 0 as "a great seed"). The official
+#   addition split is over ordered pairs: {glue:text}`fig2_n_mirror` of its {glue:text}`fig2_n_val`
+#   validation samples are mirrors of training pairs, which a decoder of $E_i + E_j$ answers for free; we
+#   report the accuracy on the other {glue:text}`fig2_n_unseen` as well.
+# - **Fig. 2(a) with the toy decoder.** The 2-D twin of the reference run memorizes, as the official
+#   `toy/train_add.py` run with `d_in = 2` does; it is Fig. 2(a) in kind, on the toy decoder.
+# - **Book scale.** The reference run trains its full {glue:text}`ref_steps` steps; the init-seed spread
+#   of the network stops at {glue:text}`spread_steps_budget` (every threshold step of its claims comes
+#   earlier), and the effective theory runs {glue:text}`eff_steps_budget` Euler steps from each start. The
+#   paper scale (`REPRO_SCALE=paper`) runs the spread for 5000 steps with the same code; it was not run for
+#   this edition (no GPU is needed, but nothing changes either). Fig. 2 at the official settings is stored
+#   at the paper's $2\cdot10^4$ steps.
 # - **Appendix H ($S_3$): the critical fraction is not reproduced.** The paper's transition is at
 #   $r_c \approx 0.5$. Ours is at {glue:text}`s3_rc` at book scale and {glue:text}`s3_paper_rc` at the
 #   paper's settings: 11 seeds, $10^4$ steps and the official rates, as stored. Below the transition
