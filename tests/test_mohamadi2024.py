@@ -242,6 +242,24 @@ def test_regression_seeds_are_runs():
         mw.RegressionConfig(init_seeds=(0, 0))
 
 
+def test_regression_store_round_trip_and_first_step(tmp_path):
+    cfg = mw.RegressionConfig(p=5, init_scales=(0.5, 0.25), steps=20, eval_every=10, ntk_points=30, ntk_every=10)
+    assert mw.stored_regression(cfg, tmp_path) is None
+    res = mw.train_regression(cfg)
+    from repro.store import ResultsStore, StoreMismatch
+    ResultsStore(tmp_path).save(cfg, res.to_arrays(), label="regression")
+    back, manifest = mw.stored_regression(cfg, tmp_path)
+    for name in mw.RegressionResult.ARRAYS:
+        assert np.array_equal(getattr(back, name), getattr(res, name), equal_nan=True)
+    assert "git_commit" in manifest
+    # first_step: losses at or below the threshold, accuracies at or above it; -1 where never
+    assert (back.first_step("train_loss", np.inf) == 0).all() and (back.first_step("test_loss", -1.0) == -1).all()
+    assert (back.first_step("pair_acc", 0.0) == 0).all()
+    # the decisive run's config is valid and is what the CLI stores
+    big = mw.grokking_regression_config()
+    assert big.lr * big.steps >= 5e4 and big.linf_reg == 1e-4 and len(big.run_scales) == 12
+
+
 def test_classification_seeds_and_ntk_runs():
     cfg = mw.WhyGrokConfig(grok_p=11, sample_ps=(11,), n_coeffs=(1.0, 2.0), init_scales=(1.0, 0.3), class_steps=3,
                            class_eval_every=1, ntk_every=1, seeds=(0, 1))
@@ -374,3 +392,24 @@ def test_run_transformer_smoke(monkeypatch):
     data = cfg.task_data()
     assert len(data.train_idx) == cfg.n_train and data.inputs.shape == (cfg.p ** 2, 3)
     assert bool((data.inputs[:, 2] == cfg.p).all())
+
+
+def test_classification_plain_gd_step_matches_autograd():
+    """optimizer="gd": one step is θ − lr·∇(mean CE on each run's training pairs + λ‖θ‖∞), per run (autograd oracle)."""
+    cfg = mw.ClassificationConfig(p=5, n_coeffs=(1.0, 1.0), init_scales=(1.0, 0.5), data_seeds=(0, 1),
+                                  init_seeds=(0, 1), lr=0.5, linf_reg=1e-3, steps=1, eval_every=1, optimizer="gd")
+    W, V = mw.init_runs(5, cfg.width, cfg.init_seeds, cfg.init_scales)
+    masks = cfg.train_masks()
+    a, b = (torch.as_tensor(v) for v in th.all_pairs(5))
+    labels = (a + b) % 5
+    Wg, Vg = W.clone().requires_grad_(True), V.clone().requires_grad_(True)
+    logits = (Vg @ mw.grid_preacts(Wg).square()).transpose(1, 2)
+    ce = torch.nn.functional.cross_entropy(logits.reshape(-1, 5), labels.repeat(2), reduction="none").view(2, -1)
+    linf = torch.maximum(Wg.abs().amax((1, 2)), Vg.abs().amax((1, 2)))
+    loss = ((ce * masks).sum(1) / masks.sum(1) + cfg.linf_reg * linf).sum()
+    gW, gV = torch.autograd.grad(loss, [Wg, Vg])
+    res = mw.train_classification(cfg)
+    assert np.allclose(res.final_W, (W - cfg.lr * gW).numpy(), rtol=0, atol=1e-14)
+    assert np.allclose(res.final_V, (V - cfg.lr * gV).numpy(), rtol=0, atol=1e-14)
+    with pytest.raises(ValueError, match="optimizer"):
+        mw.ClassificationConfig(optimizer="adam")

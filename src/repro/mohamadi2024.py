@@ -4,7 +4,8 @@ The two-layer quadratic network of Eq. 2.1, f(θ; (e_a, e_b)) = V (W (e_a, e_b))
 with the paper's optimizers (App. A), R runs at once along a leading run axis:
 
 * :func:`train_classification`: normalized GD (App. A.1/A.2: step length η = 10, cross-entropy, ℓ∞
-  penalty λ = 1e-20) with the underflow-safe gradient of spec §K.4. Per-run training sets (boolean
+  penalty λ = 1e-20) with an underflow-safe gradient (the normalized step is exact, see
+  :func:`train_classification`). Per-run training sets (boolean
   masks over the p^2 pairs) and init scales α, so a sample-size or α sweep is one tensor program.
 * :func:`train_regression`: vanilla full-batch GD (App. A.1: lr 1, square loss on y = p·1(a+b≡c),
   λ = 1e-4 ℓ∞ penalty), one shared training set of triples, per-run α.
@@ -118,8 +119,8 @@ def _combine_with_regularizer(grads, reg, log_data_scale, lam: float):
 class ClassificationConfig(ConfigRepr):
     """One batch of classification runs at one p. Per-run fields are tuples of equal length R."""
 
-    p: int = 97  # Fig. 4 reaches p = 97 [spec §K.8]; the book scale uses smaller p
-    width_factor: int = 8  # h = 8p: Thm 4.5 needs h ≥ 8p; Fig. 1/4 width unstated [spec §K.4, UNKNOWN]
+    p: int = 97  # Fig. 4 reaches p = 97; the book scale uses smaller p
+    width_factor: int = 8  # h = 8p: Thm 4.5 needs h ≥ 8p; Figs 1/4 state no width (our choice)
     n_coeffs: tuple[float, ...] = (2.0,)  # n = c·p^{5/3} per run; c = 2 in App. A.2
     init_scales: tuple[float, ...] = (1.0,)  # α per run (Fig. 1 middle multiplies θ0 by α)
     data_seeds: tuple[int, ...] = (0,)
@@ -128,11 +129,15 @@ class ClassificationConfig(ConfigRepr):
     linf_reg: float = 1e-20  # App. A.2: λ = 1e-20
     steps: int = 100_000  # App. A.2: "up to 100 000"
     eval_every: int = 100
-    # False (spec §K.4's recipe): add λ·∂‖θ‖∞ to the underflow-safe data gradient, whose largest logit
+    # False (our recipe): add λ·∂‖θ‖∞ to the underflow-safe data gradient, whose largest logit
     # weight is 1. True: weigh the two terms exactly. Once the cross-entropy gradient falls below λ = 1e-20
     # (a few hundred steps, as logits grow like ‖θ‖^3) the exact step is the ℓ∞ subgradient alone: it
-    # flips the arg-max entry by ±η and training stalls (spec §K.4 pitfalls 1-2; measured in the chapter).
+    # flips the arg-max entry by ±η and training stalls (our measurement at p = 23; shown in the chapter).
     exact_regularizer: bool = False
+    # "normalized" (App. A.2): every step has Euclidean length lr. "gd": plain GD on the mean cross-entropy +
+    # λ‖θ‖∞ (our addition: a step of fixed length 10 erases the init scale α at once, so the α effect of
+    # Fig. 1 middle needs an optimizer whose step scales with the gradient).
+    optimizer: str = "normalized"
     ntk_every: int = 0  # record the first-logit eNTK on each run's training pairs every k steps (0: never)
     ntk_runs: tuple[int, ...] | None = None  # the runs whose eNTK is recorded (None: every run; others: NaN)
 
@@ -161,6 +166,7 @@ class ClassificationConfig(ConfigRepr):
             if r >= R:
                 raise ValueError(f"ntk_runs={self.ntk_runs!r} is not allowed: there are {R} runs.")
         check_choice("exact_regularizer", self.exact_regularizer, (True, False))
+        check_choice("optimizer", self.optimizer, ("normalized", "gd"))
 
     @property
     def width(self) -> int:
@@ -174,7 +180,7 @@ class ClassificationConfig(ConfigRepr):
         return [th.classification_train_size(self.p, c) for c in self.n_coeffs]
 
     def train_masks(self) -> torch.Tensor:
-        """(R, p^2) bool: a uniformly random subset of n_r pairs per run (without replacement, spec §K.1)."""
+        """(R, p^2) bool: a uniformly random subset of n_r pairs per run (without replacement; the paper's sampling is unstated)."""
         N = self.p ** 2
         masks = torch.zeros(self.n_runs, N, dtype=torch.bool)
         for r, (n, seed) in enumerate(zip(self.train_sizes(), self.data_seeds)):
@@ -304,6 +310,12 @@ def _train_classification(cfg: ClassificationConfig) -> ClassificationResult:
             break
         G, log_scale = th.safe_cross_entropy_weights(logits, labels, masks)
         grads = backward_grid(W, V, z, G)
+        if cfg.optimizer == "gd":  # the true gradient: exp(log_scale)·G is ∂(mean CE)/∂logits
+            scale = torch.exp(log_scale).view(-1, 1, 1)
+            reg = th.linf_subgradient([W, V])
+            for t, g, r in zip((W, V), grads, reg):
+                t.sub_(cfg.lr * (scale * g + cfg.linf_reg * r))
+            continue
         data_log_scale = log_scale if cfg.exact_regularizer else torch.zeros_like(log_scale)
         grads = _combine_with_regularizer(grads, th.linf_subgradient([W, V]), data_log_scale, cfg.linf_reg)
         th.normalized_step([W, V], grads, cfg.lr)
@@ -338,9 +350,9 @@ class RegressionConfig(ConfigRepr):
     """Regression runs at one p on one shared training set of n = 2p^2.25 triples; per-run init scale α."""
 
     p: int = 47  # Fig. 2: p = 47
-    width_factor: int = 4  # h = 4p (Fig. 3; Fig. 2's width unstated) [spec §K.8]
+    width_factor: int = 4  # h = 4p (Fig. 3; Fig. 2's width unstated)
     n_exponent: float = 2.25  # App. A.1: n = 2·p^2.25
-    init_scales: tuple[float, ...] = (1.0, 0.5, 0.25, 0.1)  # Fig. 2 α values unstated; spec §K.8 proposal
+    init_scales: tuple[float, ...] = (1.0, 0.5, 0.25, 0.1)  # Fig. 2's α values unstated (our choice)
     init_seed: int = 0
     # Several init seeds per α (runs α-major: α_0 with every seed, then α_1, ...); () runs init_seed only.
     # GD at lr 1 sits near the edge of stability, so single runs are chaotic (our choice; Fig. 2: one run each).
@@ -532,15 +544,15 @@ def _train_regression(cfg: RegressionConfig, progress: bool = False) -> Regressi
 class TransformerGrokConfig(ConfigRepr):
     """Fig. 5: a one-layer transformer on ordered pairs, tokens [a, b, =] ('=' is token p), logits at '='.
 
-    Defaults: the paper's recipe (App. A.3) on the architecture the spec proposes (§K.8, the paper does not
+    Defaults: the paper's recipe (App. A.3) on Nanda et al.'s architecture (our choice: the paper does not
     state it). ``for_scale()`` gives the book scale, which changes the optimizer (see there).
     """
 
-    p: int = 113  # Fig. 5: "various p" [UNKNOWN]; 113 is Nanda et al.'s modulus (spec §K.8's setting)
+    p: int = 113  # Fig. 5: "various p" (unstated); 113 is Nanda et al.'s modulus (our choice)
     n_coeff: float = 2.0  # App. A.3: n = 2·p^{5/3} training pairs out of p^2 (5 282 at p = 113)
-    d_model: int = 128  # spec §K.8 (Nanda et al.): d_model 128; the paper states no architecture
-    n_heads: int = 4  # spec §K.8: 4 heads of d_model/4
-    d_mlp: int = 512  # spec §K.8: d_mlp 512, ReLU, no LayerNorm
+    d_model: int = 128  # Nanda et al.'s d_model 128 (our choice; the paper states no architecture)
+    n_heads: int = 4  # Nanda et al.: 4 heads of d_model/4
+    d_mlp: int = 512  # Nanda et al.: d_mlp 512, ReLU, no LayerNorm
     initializer_range: float | None = None  # None: N(0, (0.8/√d_model)^2), TransformerLens' default (Nanda et
     #   al.'s setting); App. A.3 says "default PyTorch initialization (migrated to JAX)" of an unstated model
     optimizer: str = "sgd"  # App. A.3: full-batch gradient descent ("sgd" in repro.train, no momentum)
@@ -558,7 +570,7 @@ class TransformerGrokConfig(ConfigRepr):
     data_seed: int = 0  # which n pairs train
     init_seed: int = 0  # the network's initial weights
     ntk_seed: int = 0  # which pairs the eNTK is measured on
-    dtype: str = "float32"  # the paper's JAX code: float32 presumably [UNKNOWN, spec §K.4]; book: float64
+    dtype: str = "float32"  # the paper's precision is unstated (JAX's default float32 presumably); book: float64
 
     def __post_init__(self):
         check_prime("p", self.p)
@@ -727,18 +739,18 @@ def run_transformer_seeds(cfg: TransformerGrokConfig, seeds, progress: bool | No
 class WhyGrokConfig(ConfigRepr):
     """Every experiment of the chapter. Defaults: the paper's settings; ``for_scale()``: the book scale."""
 
-    construction_ps: tuple[int, ...] = tuple(range(2, 14))  # App. F: any p ≥ 2 (spec §K.9 checked 3-97)
+    construction_ps: tuple[int, ...] = tuple(range(2, 14))  # App. F: any p ≥ 2 (we checked 3-97 once; the book runs 2-13)
     duplication_rs: tuple[int, ...] = (1, 2, 4, 8)  # Prop. 3.8: r = ⌊h/8p⌋ copies, norm r^(-1/3)
-    rank_p: int = 11  # spec §K.6: p = 11, n = 665 (threshold n/(3p-2) = 21.5)
+    rank_p: int = 11  # Thm 3.1 at p = 11, n = 665 (our choice; threshold n/(3p-2) = 21.5)
     rank_n: int = 665
     rank_widths: tuple[int, ...] = (10, 15, 20, 21, 22, 25, 30, 40)
-    kernel_ps: tuple[int, ...] = (7, 11, 13)  # spec §K.10 E4
+    kernel_ps: tuple[int, ...] = (7, 11, 13)  # Thm 3.4 at three small p (our choice)
     kernel_fractions: tuple[float, ...] = (0.1, 0.3, 0.5, 0.7, 0.9)  # the issue: every fraction ≤ 0.9
     kernel_width_factor: int = 4  # h = 4p, the regression width of Fig. 3
-    grok_p: int = 47  # the α sweep and eNTK tracking of Fig. 1 (p unstated; spec §K.8)
+    grok_p: int = 47  # the α sweep and eNTK tracking of Fig. 1 (p unstated; our choice)
     sample_ps: tuple[int, ...] = (23, 31, 47, 59, 71, 97)  # Fig. 4 "different p" (list unstated)
     n_coeffs: tuple[float, ...] = (0.5, 1.0, 2.0)  # n = c·p^(5/3); the paper trains at c = 2 (App. A.2)
-    init_scales: tuple[float, ...] = (1.0, 0.3, 0.1)  # Fig. 1 middle α values unstated (spec §K.10 E9)
+    init_scales: tuple[float, ...] = (1.0, 0.3, 0.1)  # Fig. 1 middle α values unstated (our choice)
     class_steps: int = 100_000  # App. A.2: up to 10^5 normalized GD steps
     class_eval_every: int = 500
     ntk_every: int = 500
