@@ -619,7 +619,7 @@ claims.check(f"regression: final test loss / zero predictor's, median of the {in
 # ## 7. Regression at the paper's budget (stored)
 #
 # Section 6 stops after 3 000 steps. The run that decides Figs 2 and 3 is longer, and it is stored:
-# `mw.grokking_regression_config()` trains $p = 11$ ($h = 44$, $n = 443$) with the paper's loss and penalty
+# `mw.grokking_regression_config()` trains $p = 11$ ($h = 44$, $n = 440$) with the paper's loss and penalty
 # ($\lambda = 10^{-4}$ on $\|\theta\|_\infty$) at $\alpha \in \{1, 0.1, 0.03, 0.01\}$ (1 and the small scales of
 # §3.2; Fig. 2's values are not given), three init seeds each, in one batched program. At $p = 11$ GD at
 # learning rate 1 diverges at $\alpha = 1$ (section 6), so the run uses learning rate 0.3, the largest we found
