@@ -282,3 +282,52 @@ def test_median_steps_seed_fraction_and_per_seed_slopes():
                      seed_te, seed_te)
     s = seed_slopes(res)
     assert np.allclose(s[:2], -1.0) and np.isnan(s[2])
+
+
+# ---------------------------------------------------------------- held-out rows evaluated in a callback
+
+
+def test_split_heldout_rows_and_errors():
+    from repro.omnigrok import split_heldout
+
+    data = _toy_data(n=10)
+    tr, held = split_heldout(data)
+    assert tr.n_samples == 5 and held.n_samples == 5
+    torch.testing.assert_close(tr.inputs, data.inputs[:5])
+    torch.testing.assert_close(held.targets, data.targets[5:])
+    assert len(tr.val_idx) == 0 and len(held.val_idx) == 0
+    np.testing.assert_array_equal(held.train_idx, np.arange(5))
+    with pytest.raises(ValueError, match="val_idx"):
+        split_heldout(replace(data, val_idx=np.zeros(0, dtype=np.int64)))
+
+
+@pytest.mark.parametrize("batch_size", [None, 7])
+def test_heldout_in_callback_matches_train(batch_size):
+    """The same history as training on all rows (float64: up to the summation order of the evaluation),
+    also with minibatches over a training split given in shuffled order."""
+    from repro.omnigrok import train_heldout_in_callback
+
+    data = _toy_data()
+    perm = np.random.RandomState(0).permutation(40)
+    data = replace(data, train_idx=perm[:20], val_idx=np.sort(perm[20:]))
+    model = MLPConfig(d_in=3, hidden=(8, 8), d_out=2, activation="tanh")
+    cfg = TrainConfig(steps=20, lr_repr=1e-2, lr_dec=1e-2, eval_every=5, batch_size=batch_size, dtype="float64")
+    runs = {"init_scale": [0.5, 2.0], "repr_init_scale": [0.5, 2.0], "wd_repr": [0.0, 0.3], "wd_dec": [0.0, 0.3],
+            "fixed_norm": [True, False], "init_seed": [0, 1]}
+    a = train(model, data, cfg, runs=runs, mse_threshold=0.05, progress=False)
+    b = train_heldout_in_callback(model, data, cfg, runs=runs, mse_threshold=0.05, progress=False)
+    assert set(a.metrics) == set(b.metrics) and not b.extra
+    np.testing.assert_array_equal(a.steps, b.steps)
+    for k in a.metrics:
+        np.testing.assert_allclose(b[k], a[k], rtol=1e-9, atol=1e-12, err_msg=k)
+
+
+def test_landscape_seed_values_and_half_way_evaluation():
+    from repro.omnigrok import TeacherStudentConfig, teacher_student_landscape
+
+    cfg = TeacherStudentConfig(width=8, alphas=(0.5, 2.0), landscape_steps=6, n_seeds=2)
+    res = teacher_student_landscape(cfg, progress=False)
+    np.testing.assert_array_equal(res.history.steps, [0, 3, 6])  # start, half way, end
+    np.testing.assert_array_equal(res.seed_values("train_loss"), res.seed_train_loss)
+    assert res.seed_values("val_loss", -2).shape == (2, 2)
+    assert np.isfinite(res.seed_test_loss).all()
