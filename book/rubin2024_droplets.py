@@ -43,13 +43,16 @@
 # theory against the exact posterior of the same limit: a check of the theory, not a reproduction of the
 # paper's experiments.
 #
-# **What we leave out.** The paper's experiments are *finite-data* ensembles (each network trained on its
-# own $n$ samples: 200 networks × 360k epochs at $d = 150$, and the finite-size series
-# $\beta \in \{1/8, 1/2, 1, 2\}$). None of them is run here, so the experimental points of v1 Figs. 1–2
-# are not reproduced; the ledger says so. The finite-data sampler (`likelihood="finite"`) and the
-# paper-scale config (`REPRO_SCALE=paper`: finite data, $d = 150$, 50 networks × 20k steps) exist and are
-# unit-tested, but were not run for this edition. The v3-only appendix on time-dependent grokking
-# (v3 Figs. 4–6) is out of scope.
+# **The paper's experiments, at its two smallest sizes.** The paper's experimental points are
+# *finite-data* ensembles: each network trained on its own $n$ samples, at four sizes
+# $\beta = \alpha \in \{1/8, 1/2, 1, 2\}$ of its scaling family. We run the same experiment at
+# $\beta = 1/8$ and $1/2$ ($d = 53$ and 106), with fewer networks and steps than the paper's
+# 200 networks × 360k epochs, and compare its histograms and learned components with the theory at the
+# same sizes. The runs take {glue:text}`fin_wall` minutes on a CPU, so they are stored and the chapter
+# reads them.
+#
+# **What we leave out.** The finite-data ensembles at $\beta = 1$ and 2 ($d = 150$ and 212), where the
+# paper sees the sharpest transition, and the v3-only appendix on time-dependent grokking (v3 Figs. 4–6).
 #
 # The formulas were stripped from the v1 text; the equations used here are those of v3 (arXiv
 # 2310.03789v3, whose source is complete), with its typos fixed where noted. Equation numbers below are
@@ -65,8 +68,10 @@ import numpy as np
 from myst_nb import glue
 
 from repro.claims import ClaimBook
-from repro.droplets import (DropletsConfig, plot_components, plot_histograms, plot_landau, plot_modular,
-                            run_experiments, run_theory, second_minimum)
+from repro.droplets import (FINITE_BETAS, DropletsConfig, beta_label, component_stats, droplet_significance,
+                            finite_data_config, finite_theory_curves, histogram_deviation, load_finite,
+                            plot_components, plot_finite_components, plot_finite_histograms, plot_histograms,
+                            plot_landau, plot_modular, run_experiments, run_theory, second_minimum)
 from repro.plotting import use_style
 from repro.portable import approx
 from repro.scale import current_scale
@@ -191,9 +196,10 @@ claims.check("teacher-student sigma_c^2 of the corrected theory vs the paper's",
              evidence="the paper's action (v1 Eq. 14) freezes |w_perp|^2 at its prior mean; at a droplet the "
                       "orthogonal norm shrinks, and marginalizing it moves the d -> infinity transition from "
                       f"{cp.sigma2:.3f} (the paper's equations, reproduced above) to {cc.sigma2:.3f}. The "
-                      "infinite-data Langevin ensembles at "
-                      "d = 53 side with the corrected theory (checks below); the paper's finite-data ensembles, "
-                      "which would test it at the paper's sizes, were not run.")
+                      "infinite-data Langevin ensembles at d = 53 side with the corrected theory (checks below); "
+                      "the finite-data ensembles at beta = 1/2 (d = 106) show the droplet minimum at sigma^2 = 0.15, "
+                      "as the corrected theory does and the paper's does not; at beta = 1/8 finite-n losses put "
+                      "their cubic near the paper's theory (below). The paper's sizes beta = 1 and 2 were not run.")
 for s2, b_ref in ((0.30, 0.4747), (0.25, 0.4016), (0.20, 0.3252), (0.18, 0.2940)):
     claims.check(f"GFL linear discrepancy b at sigma^2={s2:.2f}", theory.gfl_table[s2][0], b_ref, kind="check",
                  against="derivation", tolerance=0.0005, source=f"{INDEPENDENT}, d -> infinity")
@@ -446,13 +452,283 @@ glue("r_drop", approx(r_drop, 0.1), display=False)
 # {glue:text}`depth_low` nats below the barrier that separates it from the kernel phase. Droplet
 # neurons carry an orthogonal norm $\langle|w_\perp|^2\rangle \approx$ {glue:text}`r_drop`, less than half
 # of the prior's 0.5: the norm the paper's theory freezes is not frozen.
+
+# %% [markdown]
+# ## Experiments: the paper's finite-data ensembles at $\beta = 1/8$ and $1/2$ (stored)
 #
+# The paper's experimental points come from networks trained on finite data sets (v3 App. C): at each size
+# of the family $\alpha = \beta$ of v3 Table 1, 50 data sets of $n$ Gaussian inputs with at least 4
+# networks each, 360k epochs of Langevin training, at $\sigma^2 \in \{0.10, 0.15, 0.20, 0.25, 0.30\}$. We
+# run the same experiment with the sampler above, now with the paper's sum over the $n$ training points,
+# at the paper's two smallest sizes:
+#
+# - $\beta = 1/8$: $d = 53$, $N = 88$, $n = 375$, all five $\sigma^2$, 50 data sets × 2 networks;
+# - $\beta = 1/2$: $d = 106$, $N = 350$, $n = 1500$, $\sigma^2 \in \{0.25, 0.15, 0.10\}$ (before, near and
+#   after the transition), 10 data sets × 1 network.
+#
+# Both run 4000 Langevin steps ($h = 0.05$ in standardized coordinates, 25 % burn-in), in place of the
+# paper's 360k epochs at a learning rate of $2\cdot10^{-3}$ whose time unit is not ours: what matters is
+# that the ensembles reach equilibrium, which we check by comparing the two halves of the recorded
+# samples. Together they took {glue:text}`fin_wall` minutes on a shared CPU core, too long for the book.
+# The command `python -m repro.droplets --store book/_results` runs them with the same code and stores
+# the result with its provenance; the chapter reads it from the store, which refuses an entry whose config or
+# content does not match.
+#
+# The statistics are the paper's. Histograms of $|w\cdot w^*|$ pool all neurons, networks and recorded
+# samples; their error bars come from five disjoint subsets of networks (the networks of one data set stay
+# in one subset), as the standard deviation over subsets divided by $\sqrt 5$. The learned components are
+# the projections of each network's output on $H_1$ and $H_3$, averaged over the run, then over the
+# networks of a data set and over data sets; their error is the standard deviation over data sets divided
+# by the square root of their number. (The paper projects on 3000 test points; ours are exact Gaussian
+# averages.)
+
+# %%
+finite = load_finite("_results")
+have_finite = all(b in finite for b in FINITE_BETAS)
+if not have_finite:
+    print("Stored finite-data ensembles are missing: run `python -m repro.droplets --store book/_results`.")
+for beta, fe in finite.items():
+    c, m = fe.langevin.config, fe.manifest
+    print(f"beta = {beta_label(beta)}: d={c.d}, N={c.N}, n={c.n}, sigma_a^2={c.sigma_a2:.4f}, sigma^2 in {c.sigma2s}, "
+          f"{c.n_datasets} data sets, {c.nets_per_dataset} network(s) each, {c.steps} steps "
+          f"(stored {m['created'][:10]}, {m['device']}, {m['wall_time_s'] / 60:.0f} min)")
+glue("fin_wall", approx(sum(fe.manifest["wall_time_s"] for fe in finite.values()) / 60, 5), display=False)
+
+
+def half_z(lv, attr):
+    """Largest |z| over sigma^2 of the change of a learned component between the two halves of the samples."""
+    halves = getattr(lv, "half_" + attr.split("_")[1])
+    diff = halves[1] - halves[0]  # (S, n_nets)
+    return float(np.max(np.abs(diff.mean(1) / (diff.std(1, ddof=1) / np.sqrt(diff.shape[1])))))
+
+
+for beta, fe in finite.items():
+    lv_f = fe.langevin
+    ok = max(half_z(lv_f, "learned_linear"), half_z(lv_f, "learned_cubic")) < 3
+    print(f"beta = {beta_label(beta)}: first vs second half of the samples agree within 3 standard errors: {ok}")
+    lin, lin_se = component_stats(lv_f, "learned_linear")
+    cub, cub_se = component_stats(lv_f, "learned_cubic")
+    for s, s2 in enumerate(lv_f.sigma2s):
+        t1, t2 = fe.theory_1d[s], fe.theory_2d[s]
+        print(f"  sigma^2 = {s2:.2f}: learned linear {lin[s]:.3f} ± {lin_se[s]:.3f} (theory: paper's "
+              f"{t1.learned_linear:.3f}, corrected {t2.learned_linear:.3f}); learned cubic {cub[s]:.4f} ± "
+              f"{cub_se[s]:.4f} (paper's {t1.learned_cubic:.4f}, corrected {t2.learned_cubic:.4f})")
+
+# %% [markdown]
+# ```{glue:figure} fig_finite_histograms
+# :name: fig-finite-histograms
+#
+# v1 Fig. 1 / v3 Fig. 2(a, b) with the paper's finite-data protocol: the negative log-probability of each
+# neuron's overlap with the teacher at $\beta = 1/8$ (orange, $d = 53$) and $\beta = 1/2$ (blue,
+# $d = 106$), with error bars from five subsets of networks, against the paper's theory (solid) and the
+# corrected one (dashed) at the same sizes. Before the transition ($\sigma^2 = 0.25$) the curves rise
+# monotonically; after it ($\sigma^2 = 0.10$) a second minimum, the droplet, appears near $|q| \approx 1$.
+# ```
+
+# %%
+if have_finite:
+    glue("fig_finite_histograms", plot_finite_histograms(finite), display=False)
+    finite_curves = finite_theory_curves(finite, cfg.curve_sigma2s)
+
+# %% [markdown]
+# ```{glue:figure} fig_finite_components
+# :name: fig-finite-components
+#
+# v1 Fig. 2 / v3 Fig. 2(c) with the paper's finite-data protocol: the learned linear (left) and cubic
+# (right) components of the mean predictor against the noise, averaged over data sets (± standard error),
+# at $\beta = 1/8$ (orange) and $1/2$ (blue), with the paper's theory (solid) and the corrected one
+# (dashed) at the same sizes. Grey crosses: the infinite-data ensembles at $d = 53$ from above. Vertical
+# lines: $\sigma_c^2$ of the paper's theory (solid) and of the corrected one (dash-dotted), $d \to \infty$.
+# ```
+
+# %%
+if have_finite:
+    glue("fig_finite_components", plot_finite_components(theory, finite, finite_curves, exp), display=False)
+
+# %% [markdown]
+# ### The paper's experimental claims at $\beta = 1/8$ and $1/2$
+#
+# We fixed these comparisons and their tolerances before looking at the stored runs:
+#
+# 1. **Droplets after the transition** (v1 Claim IV; v3 §3.1.1 and Fig. 2b: "a finite probability for
+#    $\Phi \approx 1$"): at $\sigma^2 = 0.10$, $-\log p(|q|)$ has an interior minimum at $|q| = 1 \pm 0.15$,
+#    deeper below its barrier than 3 standard errors (the depth's error from the five subsets).
+# 2. **None before it** (v3 Fig. 2a): at $\sigma^2 = 0.25$ no interior minimum deeper than 2 standard errors.
+# 3. **Agreement with the theory before the transition** (v3 §3.1.1: "all graphs show a good agreement
+#    with theory as one scales up $\alpha = \beta$ before the transition"): at $\sigma^2 = 0.25$ the
+#    histogram stays within 0.5 nats of the paper's theory at the same size, over the bins where the theory
+#    is below 5 nats (a tenth of that range), and the largest difference is smaller at $\beta = 1/2$ than at
+#    $1/8$.
+#    The learned linear component at $\sigma^2 = 0.25$ (and 0.30 at $\beta = 1/8$) is within 5 % of the
+#    paper's theory at the same size: the infinite-data ensembles show a finite-$N$ error of a few per cent,
+#    and a finite-$n$ renormalization of the noise by the $d$ linear modes of the kernel adds an estimated
+#    1–2 % at $\beta = 1/8$.
+# 4. **The cubic component starts to be learned as $\sigma^2$ falls** (v3 §3.1.1, Fig. 2c): at
+#    $\beta = 1/8$, $|\epsilon - c|$ grows at every step down the five noise levels.
+# 5. **The transition sharpens as $\beta$ grows** (v3 §3.1.1: "as we increase $\alpha = \beta$ a sharp phase
+#    transition develops"): the ratio of the learned cubic after and before the transition,
+#    $(\epsilon - c)_{0.10} / (\epsilon - c)_{0.25}$, is larger at $\beta = 1/2$ than at $1/8$ (as both theories
+#    predict at these sizes).
+# 6. **Finite data learns less than infinite data** (a check of ours: the finite sum adds the other kernel
+#    modes to the effective noise): at $\beta = 1/8$, $\sigma^2 = 0.15$ and 0.10, the learned cubic is at most
+#    that of the infinite-data ensembles at the same size.
+
+# %%
+def finite_name(beta, what):
+    return f"finite data beta={beta_label(beta)} (d={finite_data_config(beta).d}): {what}"
+
+
+if have_finite:
+    hist_dev = {}
+    for beta, fe in finite.items():
+        lv_f = fe.langevin
+        s_after, s_before = lv_f.sigma2s.index(0.10), lv_f.sigma2s.index(0.25)
+        after, before = droplet_significance(lv_f, s_after), droplet_significance(lv_f, s_before)
+        hist_dev[beta] = histogram_deviation(lv_f, s_before, fe.theory_1d[s_before])
+        print(f"beta = {beta_label(beta)}: sigma^2 = 0.10: droplet minimum at |q| = {approx(after['position'], 0.05)}, "
+              f"{approx(after['depth'], 0.1)} nats below the barrier ({approx(after['z'], 1)} standard errors); "
+              f"sigma^2 = 0.25: deepest interior dip {approx(before['z'], 1)} standard errors, largest distance "
+              f"from the paper's theory {approx(hist_dev[beta], 0.05)} nats")
+        claims.check(finite_name(beta, "sigma^2=0.10, droplet minimum position |q|"), after["position"], 1.0,
+                     kind="reproduction", tolerance=0.15, resolution=0.05,
+                     source="v1 Claim IV, v3 §3.1.1 / Fig. 2b: after the transition neurons condense at w·w* ≈ ±1")
+        claims.check(finite_name(beta, "sigma^2=0.10, droplet depth / its standard error"), after["z"], 3.0,
+                     kind="reproduction", comparison=">=", resolution=1,
+                     source="v3 §3.1.1 / Fig. 2b: a finite probability of w·w* ≈ 1 after the transition "
+                            "(significance: ours, 3 standard errors over five subsets of networks)")
+        claims.check(finite_name(beta, "sigma^2=0.25, deepest interior dip / its standard error"), before["z"], 2.0,
+                     kind="reproduction", comparison="<=", resolution=1,
+                     source="v3 Fig. 2a: before the transition -log p rises monotonically (ours: no dip beyond "
+                            "2 standard errors)")
+        claims.check(finite_name(beta, "sigma^2=0.25, max |-log p - paper's theory| below 5 nats"), hist_dev[beta],
+                     0.5, kind="reproduction", comparison="<=", resolution=0.05,
+                     source="v3 §3.1.1: good agreement with theory before the transition (ours: within 0.5 nats)")
+    claims.check("finite data: histogram distance to the paper's theory at sigma^2=0.25, beta=1/2 over beta=1/8",
+                 hist_dev[1 / 2] / hist_dev[1 / 8], 1.0, kind="reproduction", comparison="<=", resolution=0.05,
+                 source="v3 §3.1.1 / Fig. 2: the agreement improves as alpha = beta grows")
+
+# %%
+if have_finite:
+    f8, f2 = finite[1 / 8], finite[1 / 2]
+    cub8, _ = component_stats(f8.langevin, "learned_cubic")
+    steps_up = int(np.sum(np.diff(np.abs(cub8)) > 0))  # the noise grid runs from 0.30 down to 0.10
+    claims.check("finite data beta=1/8: steps down the noise grid at which |eps - c| grows (of 4)", steps_up, 4,
+                 kind="reproduction", tolerance=0,
+                 source="v3 §3.1.1 / Fig. 2c: lowering sigma^2 the cubic component begins its approach to eps")
+
+    def cubic_contrast(fe):
+        cub, _ = component_stats(fe.langevin, "learned_cubic")
+        s2s = fe.langevin.sigma2s
+        return cub[s2s.index(0.10)] / cub[s2s.index(0.25)]
+
+    contrast = {beta: cubic_contrast(fe) for beta, fe in finite.items()}
+    theory_contrast = {beta: fe.theory_1d[fe.langevin.sigma2s.index(0.10)].learned_cubic
+                       / fe.theory_1d[fe.langevin.sigma2s.index(0.25)].learned_cubic for beta, fe in finite.items()}
+    claims.check("finite data: cubic contrast (eps-c at 0.10 over 0.25), beta=1/2 over beta=1/8",
+                 contrast[1 / 2] / contrast[1 / 8], 1.0, kind="reproduction", comparison=">=", resolution=0.05,
+                 source="v3 §3.1.1 / Fig. 2c: as alpha = beta grows a sharp transition develops")
+    linear_ratio = {}
+    for beta, s2 in ((1 / 8, 0.30), (1 / 8, 0.25), (1 / 2, 0.25)):
+        fe = finite[beta]
+        s = fe.langevin.sigma2s.index(s2)
+        lin, _ = component_stats(fe.langevin, "learned_linear")
+        linear_ratio[beta, s2] = lin[s] / fe.theory_1d[s].learned_linear
+    ek_linear_ratio = (lv.learned_linear[lv.sigma2s.index(0.25)].mean()
+                       / exp.theory_1d[lv.sigma2s.index(0.25)].learned_linear)
+    lin_source = ("v3 §3.1.1 / Fig. 2c inset: the linear component agrees with theory before the transition "
+                  "(ours: within 5 % of the paper's theory at the same size)")
+    for s2 in (0.30, 0.25):
+        claims.check(finite_name(1 / 8, f"learned linear / paper's theory at sigma^2={s2:.2f}"),
+                     linear_ratio[1 / 8, s2], 1.0, kind="deviation", comparison="rel", tolerance=0.05,
+                     resolution=0.005, source=lin_source,
+                     evidence=f"with n = 375 samples the finite-data ensembles learn "
+                              f"{100 * (1 - linear_ratio[1 / 8, s2]):.1f} % less of the linear component than the "
+                              "paper's theory at the same size, while the infinite-data ensembles at the same d and "
+                              f"N come within {100 * abs(1 - ek_linear_ratio):.0f} % of it (sigma^2 = 0.25): a "
+                              "finite-n effect, which the paper's scaling controls by sqrt(beta)/alpha (2.8 at "
+                              "beta = 1/8, v3 App. A.1). At beta = 1/2 the gap is "
+                              f"{100 * (1 - linear_ratio[1 / 2, 0.25]):.1f} %, inside the tolerance. Not run: "
+                              "beta = 1 and 2.")
+    claims.check(finite_name(1 / 2, "learned linear / paper's theory at sigma^2=0.25"), linear_ratio[1 / 2, 0.25],
+                 1.0, kind="reproduction", comparison="rel", tolerance=0.05, resolution=0.005, source=lin_source)
+    ek_ratio = {}
+    for s2 in (0.15, 0.10):
+        ek_ratio[s2] = cub8[f8.langevin.sigma2s.index(s2)] / lv.learned_cubic[lv.sigma2s.index(s2)].mean()
+        claims.check(f"finite/infinite data learned cubic, beta=1/8, sigma^2={s2:.2f}", ek_ratio[s2], 1.0,
+                     kind="check", against="derivation", comparison="<=", resolution=0.05,
+                     source="the finite sum over n points adds the kernel's other modes to the effective noise")
+    # beyond what was fixed in advance: at beta = 1/2, sigma^2 = 0.15 (below the corrected theory's transition,
+    # above the paper's at d -> infinity) which theory does the histogram follow?
+    s15 = f2.langevin.sigma2s.index(0.15)
+    mid = droplet_significance(f2.langevin, s15)
+    dev15 = {name: histogram_deviation(f2.langevin, s15, sol)
+             for name, sol in (("paper", f2.theory_1d[s15]), ("corrected", f2.theory_2d[s15]))}
+    claims.check("finite data beta=1/2, sigma^2=0.15: histogram distance, corrected over paper's theory",
+                 dev15["corrected"] / dev15["paper"], 1.0, kind="check", against="derivation", comparison="<=",
+                 resolution=0.05, set_after=True,
+                 source="the corrected theory (|w_perp|^2 marginalized) vs the paper's (v1 Eq. 14), both at d = 106")
+    cub_vs_paper8 = [c / t.learned_cubic for c, t in zip(cub8, f8.theory_1d)]
+    glue("fin_gap8", approx(100 * (1 - linear_ratio[1 / 8, 0.25]), 0.5), display=False)
+    glue("fin_gap2", approx(100 * (1 - linear_ratio[1 / 2, 0.25]), 0.5), display=False)
+    glue("fin_ek_lin", approx(100 * abs(1 - ek_linear_ratio), 0.5), display=False)
+    glue("fin_cub_lo", approx(min(cub_vs_paper8), 0.05), display=False)
+    glue("fin_cub_hi", approx(max(cub_vs_paper8), 0.05), display=False)
+    glue("fin_ek_cub", approx(ek_ratio[0.15], 0.05), display=False)
+    glue("fin_contrast8", approx(contrast[1 / 8], 0.1), display=False)
+    glue("fin_contrast2", approx(contrast[1 / 2], 0.1), display=False)
+    glue("fin_contrast_ratio", approx(contrast[1 / 2] / contrast[1 / 8], 0.05), display=False)
+    glue("fin_contrast_theory", approx(theory_contrast[1 / 2] / theory_contrast[1 / 8], 0.05), display=False)
+    glue("fin_z15", approx(mid["z"], 1), display=False)
+    glue("fin_q15", approx(mid["position"], 0.05), display=False)
+    glue("fin_dev15_paper", approx(dev15["paper"], 0.05), display=False)
+    glue("fin_dev15_corr", approx(dev15["corrected"], 0.05), display=False)
+    for beta, key in ((1 / 8, "8"), (1 / 2, "2")):
+        lv_f = finite[beta].langevin
+        after = droplet_significance(lv_f, lv_f.sigma2s.index(0.10))
+        glue(f"fin_q{key}", approx(after["position"], 0.05), display=False)
+        glue(f"fin_depth{key}", approx(after["depth"], 0.1), display=False)
+        glue(f"fin_hist{key}", approx(hist_dev[beta], 0.05), display=False)
+    print(f"learned cubic over the paper's theory at beta = 1/8: {approx(min(cub_vs_paper8), 0.05)} to "
+          f"{approx(max(cub_vs_paper8), 0.05)}; cubic contrast 0.10/0.25: {approx(contrast[1 / 8], 0.1)} (beta = 1/8), "
+          f"{approx(contrast[1 / 2], 0.1)} (beta = 1/2); beta = 1/2, sigma^2 = 0.15: interior minimum at "
+          f"|q| = {approx(mid['position'], 0.05)}, {approx(mid['z'], 1)} standard errors deep")
+
+# %% [markdown]
+# **What the finite-data ensembles show.** All the comparisons fixed in advance hold but one. After the
+# transition ($\sigma^2 = 0.10$) both sizes have the droplet minimum: at $|q| \approx$ {glue:text}`fin_q8`,
+# {glue:text}`fin_depth8` nats below its barrier, at $\beta = 1/8$, and at $|q| \approx$ {glue:text}`fin_q2`,
+# {glue:text}`fin_depth2` nats deep, at $\beta = 1/2$. Before it ($\sigma^2 = 0.25$) the histograms rise
+# monotonically and stay within {glue:text}`fin_hist8` nats ($\beta = 1/8$) and {glue:text}`fin_hist2` nats
+# ($\beta = 1/2$) of the paper's theory: closer at the larger size, as the paper reports. The cubic component
+# grows at every step down in noise. Its contrast between $\sigma^2 = 0.10$ and 0.25 grows from
+# {glue:text}`fin_contrast8` at $\beta = 1/8$ to {glue:text}`fin_contrast2` at $\beta = 1/2$, a factor
+# {glue:text}`fin_contrast_ratio` (the paper's theory at the same sizes: {glue:text}`fin_contrast_theory`), so
+# the transition sharpens with size. The exception is the linear component at $\beta = 1/8$: it lies
+# {glue:text}`fin_gap8` % below the paper's theory at $\sigma^2 = 0.25$, outside our 5 %. The infinite-data
+# ensembles at the same size come within {glue:text}`fin_ek_lin` %, and at $\beta = 1/2$ the gap is
+# {glue:text}`fin_gap2` %. It is a finite-$n$ effect and shrinks with $\beta$, as the paper's scaling
+# implies; we register it as a deviation at $\beta = 1/8$.
+#
+# Two findings we had not planned to test:
+#
+# - At $\beta = 1/8$ the finite-data cubic is {glue:text}`fin_cub_lo` to {glue:text}`fin_cub_hi` times the
+#   paper's theory at all five noise levels. The infinite-data ensembles instead follow the corrected
+#   theory, and the finite-data ones learn only {glue:text}`fin_ek_cub` of their cubic at $\sigma^2 = 0.15$.
+#   At this size, the feature learning lost to finite $n$ happens to offset the error of the frozen norm.
+# - At $\beta = 1/2$, where finite-$n$ effects are smaller, $\sigma^2 = 0.15$ already shows a droplet minimum
+#   at $|q| \approx$ {glue:text}`fin_q15`, {glue:text}`fin_z15` standard errors deep. The corrected theory at
+#   this size has it; the paper's only flattens. The histogram lies within {glue:text}`fin_dev15_corr` nats
+#   of the corrected theory, against {glue:text}`fin_dev15_paper` nats of the paper's. The two theories'
+#   $d \to \infty$ transitions ({glue:text}`sc_corr` and {glue:text}`sc_paper`) bracket this point, and the
+#   larger ensemble sides with the corrected one.
+
+# %% [markdown]
 # ## Paper versus ours
 #
 # The ledger for the droplets paper, in v1's figure numbering: {glue:text}`ledger_tally`. Each of v1 Figs.
 # 1 and 2 is split into its theory lines, which we reproduce from the paper's equations, and its
-# experimental points, which come from finite-data ensembles we did not run: our infinite-data ensembles
-# stand beside them only as checks of the theory.
+# experimental points, which we judge on our finite-data ensembles at the paper's two smallest sizes
+# ($\beta = 1/8$ and 1/2, stored). The infinite-data ensembles stand beside them as checks of the theory.
 
 # %%
 claims.figure("rubin2024", "Fig. 1 (theory)", "reproduced", claims=[
@@ -461,12 +737,6 @@ claims.figure("rubin2024", "Fig. 1 (theory)", "reproduced", claims=[
     "d=150, sigma^2=0.10: -log p(q=1.0) - (-log p(0)), paper's theory (nats)"],
     why="at the paper's size d = 150 its action (v1 Eq. 14, self-consistent b, c) has the droplet minimum "
         "roughly at q = ±1 below the transition")
-claims.figure("rubin2024", "Fig. 1 (experiments)", "not run at this scale", claims=[
-    "Langevin (infinite data) d=53, sigma^2=0.10: droplet minimum position |q|",
-    "Langevin (infinite data) d=53, sigma^2=0.10: droplet barrier depth (nats)",
-    "Langevin (infinite data) d=53, sigma^2=0.25: second-minimum depth (nats)"],
-    why="the paper's finite-data ensembles (n samples per network, 200 networks x 360k epochs, beta up to 2) "
-        "were not run; infinite-data ensembles at d = 53 show the droplet minimum and check the theory only")
 claims.figure("rubin2024", "Fig. 2 (theory)", "partial", claims=[
     "teacher-student sigma_c^2, paper's 1-D theory",
     "teacher-student sigma_c^2 of the corrected theory vs the paper's",
@@ -476,14 +746,40 @@ claims.figure("rubin2024", "Fig. 2 (theory)", "partial", claims=[
     "learned cubic eps-c at sigma^2=0.15, paper's theory, d=1e4",
     "learned cubic eps-c at sigma^2=0.10, paper's theory, d=1e4"],
     why="the paper's equations give its critical noise (≈ 0.18) and the cubic's onset there; with the orthogonal "
-        "norm marginalized, which the ensembles follow, the transition moves to 0.217")
-claims.figure("rubin2024", "Fig. 2 (experiments)", "not run at this scale", claims=[
-    "Langevin (infinite data)/corrected-theory learned cubic at sigma^2=0.15",
-    "error ratio corrected/paper theory, learned cubic, sigma^2=0.15",
-    "Langevin (infinite data)/corrected-theory learned cubic at sigma^2=0.10",
-    "error ratio corrected/paper theory, learned cubic, sigma^2=0.10"],
-    why="the paper's finite-data ensembles (learned components on test points, averaged over data sets) were not "
-        "run; infinite-data ensembles at d = 53 follow the corrected theory, a check only")
+        "norm marginalized, which the infinite-data ensembles follow, the transition moves to 0.217")
+ek_hist_checks = ["Langevin (infinite data) d=53, sigma^2=0.10: droplet minimum position |q|",
+                  "Langevin (infinite data) d=53, sigma^2=0.10: droplet barrier depth (nats)",
+                  "Langevin (infinite data) d=53, sigma^2=0.25: second-minimum depth (nats)"]
+ek_component_checks = ["Langevin (infinite data)/corrected-theory learned cubic at sigma^2=0.15",
+                       "error ratio corrected/paper theory, learned cubic, sigma^2=0.15",
+                       "Langevin (infinite data)/corrected-theory learned cubic at sigma^2=0.10",
+                       "error ratio corrected/paper theory, learned cubic, sigma^2=0.10"]
+if have_finite:
+    claims.figure("rubin2024", "Fig. 1 (experiments)", "reproduced", scale="paper (CPU, stored)", claims=[
+        finite_name(b, what) for b in FINITE_BETAS for what in (
+            "sigma^2=0.10, droplet minimum position |q|", "sigma^2=0.10, droplet depth / its standard error",
+            "sigma^2=0.25, deepest interior dip / its standard error",
+            "sigma^2=0.25, max |-log p - paper's theory| below 5 nats")] + [
+        "finite data: histogram distance to the paper's theory at sigma^2=0.25, beta=1/2 over beta=1/8",
+        "finite data beta=1/2, sigma^2=0.15: histogram distance, corrected over paper's theory"] + ek_hist_checks,
+        why="finite-data ensembles at the paper's two smallest sizes (beta = 1/8, 1/2; fewer networks and steps): "
+            "droplets at |q| ≈ 1 after the transition, none before, agreement with the theory improving with beta; "
+            "beta = 1 and 2 not run")
+    claims.figure("rubin2024", "Fig. 2 (experiments)", "partial", scale="paper (CPU, stored)", claims=[
+        "finite data beta=1/8: steps down the noise grid at which |eps - c| grows (of 4)",
+        "finite data: cubic contrast (eps-c at 0.10 over 0.25), beta=1/2 over beta=1/8",
+        finite_name(1 / 2, "learned linear / paper's theory at sigma^2=0.25"),
+        finite_name(1 / 8, "learned linear / paper's theory at sigma^2=0.30"),
+        finite_name(1 / 8, "learned linear / paper's theory at sigma^2=0.25"),
+        "finite/infinite data learned cubic, beta=1/8, sigma^2=0.15",
+        "finite/infinite data learned cubic, beta=1/8, sigma^2=0.10"] + ek_component_checks,
+        why="at beta = 1/8 and 1/2 the cubic is learned below the transition and the transition sharpens with "
+            "beta; the linear component is within 5 % of the theory at beta = 1/2 but not at 1/8 (finite n)")
+else:
+    for fig, checks in (("Fig. 1 (experiments)", ek_hist_checks), ("Fig. 2 (experiments)", ek_component_checks)):
+        claims.figure("rubin2024", fig, "not run at this scale", claims=checks,
+                      why="the finite-data ensembles are not stored; infinite-data ensembles at d = 53 check the "
+                          "theory only")
 claims.figure("rubin2024", "Fig. 3", "partial", claims=[
     "modular: droplet-saddle height P s(x+) at the paper's onset 0.227 (nats)",
     "modular GMFL-II onset sigma_c2^2", "modular discrepancy a at the end of GMFL-I",
@@ -517,14 +813,17 @@ claims.ledger()
 #   (30 %)" match our {glue:text}`s2_c2` and −1 → {glue:text}`a_c2` ({glue:text}`drop` %) to the digits it
 #   gives, in the paper's normalization of the eigenvalue; with the exact one GMFL-II disappears (the
 #   deviation above). No network was trained on modular addition, in the paper or here.
-# - **No finite-data experiments.** The paper's experimental points are finite-data ensembles (v3 App. C:
-#   50 data sets × 4 networks, 360k epochs, at $\beta = \alpha \in \{1/8, 1/2, 1, 2\}$), with finite-$n$
-#   corrections controlled by $\sqrt\beta/\alpha$ (v3 App. A.1), largest at the smallest size. We ran
-#   none of them: our ensembles sample the infinite-data posterior at $d = 53$, which is what the theory
-#   describes. At $d = 53$ the transition is a crossover, so the droplet minimum is shallow (about
-#   {glue:text}`depth_low` nats) and the learned cubic starts rising well above $\sigma_c^2$; the sharpening
-#   with $d$ is in the theory curves of the figures, not in experiments. The finite-data sampler
-#   (`likelihood="finite"`) and the paper-scale config exist and are unit-tested, but were not run.
+# - **Finite data, at the two smallest sizes only.** The paper's experimental points are finite-data
+#   ensembles (v3 App. C: 50 data sets × 4 networks, 360k epochs, at $\beta = \alpha \in \{1/8, 1/2, 1, 2\}$),
+#   with finite-$n$ corrections controlled by $\sqrt\beta/\alpha$ (v3 App. A.1), largest at the smallest
+#   size. We ran $\beta = 1/8$ (50 data sets × 2 networks) and $1/2$ (10 data sets × 1 network, three noise
+#   levels), 4000 steps each. Their histograms reproduce the droplets and the improving agreement with
+#   theory, and their cubic component reproduces the onset and the sharpening with $\beta$. At
+#   $\beta = 1/8$ finite $n$ costs {glue:text}`fin_gap8` % of the linear component against the paper's
+#   theory at $\sigma^2 = 0.25$ (a deviation beyond our 5 %), and {glue:text}`fin_gap2` % at $\beta = 1/2$.
+#   At these sizes the transition is still a crossover: the cubic is learned a little well above
+#   $\sigma_c^2$. Its sharpening is visible between the two sizes, but $\beta = 1$ and 2, where the paper
+#   sees a sharp transition, were not run.
 # - **Residual mean-field error.** At $N = 88$ the ensembles' learned linear component is about
 #   {glue:text}`linear_gap` % below the corrected theory and the cubic about {glue:text}`cubic_gap` % below at
 #   $\sigma^2 = 0.10$; the mean-field decoupling is exact only as $N \to \infty$.
