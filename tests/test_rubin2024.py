@@ -53,7 +53,7 @@ def test_hermite_norms_and_sherman_morrison_symbolic():
     gauss = sp.exp(-z**2 / 2) / sp.sqrt(2 * sp.pi)
     H1, H3 = z, z**3 - 3 * z
     assert sp.integrate(H1**2 * gauss, (z, -sp.oo, sp.oo)) == 1
-    assert sp.integrate(H3**2 * gauss, (z, -sp.oo, sp.oo)) == 6  # spec pitfall 2
+    assert sp.integrate(H3**2 * gauss, (z, -sp.oo, sp.oo)) == 6  # H3 of v1/v3 Eq. 1 (derived here)
     assert sp.integrate(H1 * H3 * gauss, (z, -sp.oo, sp.oo)) == 0
     # (1 + 2 w w^T)^{-1} = 1 - 2 w w^T / (1 + 2|w|^2) (App. A.4), checked on a symbolic 3-vector
     w = sp.Matrix(sp.symbols("w1:4", real=True))
@@ -86,7 +86,7 @@ def test_critical_point_against_grid_minimization():
         b = gfl_b(u, g, model.sigma_w2)
         q = np.linspace(0.01, 3, 30_001)
         assert sign * action_1d(q, b, model.eps, u, model.sigma_w2).min() > 0
-    assert cp.sigma2 == pytest.approx(0.1787, abs=5e-4)  # spec §2.4
+    assert cp.sigma2 == pytest.approx(0.1787, abs=5e-4)  # derived here (v3 quotes sigma^2 ~ 0.18, u_c ~ 30.2)
 
 
 def test_relaxed_action_matches_brute_force_over_r():
@@ -108,10 +108,10 @@ def test_self_consistent_finite_d_tends_to_gfl_closed_form():
     assert abs(sol.learned_cubic) < 1e-3  # GFL: c = eps
 
 
-def test_self_consistent_2d_reproduces_spec_table():
+def test_self_consistent_2d_reproduces_our_corrected_values():
     model = TeacherStudent().with_scale(1 / 8)  # d = 53
     sol = self_consistent(model, 0.15, two_d=True, nq=601, nr=160)
-    assert sol.learned_linear == pytest.approx(0.798, abs=2e-3)  # spec §2.5 table
+    assert sol.learned_linear == pytest.approx(0.798, abs=2e-3)  # our correction, derived here (d = 53, sigma^2 = 0.15)
     assert sol.learned_cubic == pytest.approx(-0.0374, abs=1e-3)
 
 
@@ -141,7 +141,7 @@ def test_modular_boundaries_closed_form_vs_numerical_solution():
     model = Modular()
     bd = modular_boundaries(model)
     assert mode_action(bd.x_star, bd.U_star, model.gamma) == pytest.approx(0, abs=1e-9)
-    assert bd.sigma2_c1 == pytest.approx(0.2360, abs=1e-4)  # spec §2.6
+    assert bd.sigma2_c1 == pytest.approx(0.2360, abs=1e-4)  # derived here (v3 quotes ~ 0.227)
     assert bd.sigma2_c2 == pytest.approx(0.1760, abs=1e-4)
     above = modular_solve(model, 0.30)
     assert above.a == pytest.approx(-1, abs=1e-6)

@@ -2,23 +2,25 @@
 representations: grokking as a first order phase transition in two layer networks" (arXiv 2310.03789).
 
 Used by the chapter ``book/rubin2024_droplets.ipynb``. Equation numbers are given twice: the text's
-(v1, as in ``shared/papers``) and v3's (the ICLR version), following the map in the spec
-``shared/specs/rubin2024_droplets.md`` (cited as "spec §x").
+(v1, as in ``shared/papers``) and v3's (the ICLR version). Statements that are not in the paper are
+marked "derived here", or "our correction (tested in tests/test_rubin2024.py)".
 
 Two models.
 
 * **Teacher–student** (v1/v3 Eqs. 1–2): target y = H1(w*.x) + eps H3(w*.x), student
   f(x) = sum_i a_i erf(w_i.x). Everything reduces to the overlap q = w.w* of one neuron with the
   teacher and its orthogonal norm r = |w_perp|^2. The paper freezes r at its prior mean sigma_w^2
-  (v1 Eq. 14 / v3 Eq. 13: :func:`action_1d`); the spec (§2.5) shows r must be marginalized
-  (:func:`action_2d`), which moves the transition from sigma^2 ~ 0.179 to ~ 0.217. Both are here.
+  (v1 Eq. 14 / v3 Eq. 13: :func:`action_1d`); our correction (tested in tests/test_rubin2024.py):
+  r must be marginalized (:func:`action_2d`), which moves the transition from sigma^2 ~ 0.179 to
+  ~ 0.217. Both are here.
 * **Modular addition** (v1 Eqs. 3–5, 15–19 / v3 Eqs. 3–5, 15–16, App. B): square activation, two-hot
   inputs. Every Fourier mode carries the same action (v1 Eq. 19) with closed-form saddles
-  (App. B.4 Eq. 39, typos fixed), so the phase boundaries are closed forms (spec §2.6).
+  (App. B.4: v1 Eq. 43 / v3 Eq. 39, typos fixed), so the phase boundaries are closed forms (derived
+  here).
 
-Conventions (spec §1a, pitfalls §5): probabilists' Hermite polynomials H1 = z, H3 = z^3 - 3z,
-orthonormal basis (H1, H3/sqrt 6); sigma_a^2 is the *total* readout variance; the loss is a sum over
-the n samples; "learned linear" = 1 - b and "learned cubic" = eps - c.
+Conventions (v1 Eqs. 1-2, 6, 12 / v3 Eqs. 1-2, 7, 12 and App. C): probabilists' Hermite polynomials
+H1 = z, H3 = z^3 - 3z, orthonormal basis (H1, H3/sqrt 6); sigma_a^2 is the *total* readout variance;
+the loss is a sum over the n samples; "learned linear" = 1 - b and "learned cubic" = eps - c.
 """
 from __future__ import annotations
 
@@ -39,14 +41,14 @@ SQRT6 = math.sqrt(6.0)
 
 @dataclass(frozen=True)
 class TeacherStudent:
-    """Parameters of the teacher–student model. Defaults: v3 App. C base scale (spec §1a)."""
+    """Parameters of the teacher–student model. Defaults: v3 App. C base scale."""
 
     d: int = 150  # input dimension (v3 App. C)
     N: int = 700  # hidden width (v3 App. C)
     n: int = 3000  # training set size (v3 App. C)
     sigma_w2: float = 0.5  # input-weight prior variance x d (v3 App. C)
     sigma_a2: float = 8 / 700  # total readout prior variance, sigma~_a^2 / chi with chi = N (v3 App. C)
-    eps: float = -0.3  # cubic teacher coefficient (v3 App. C); its sign matters (spec pitfall 11)
+    eps: float = -0.3  # cubic teacher coefficient (v3 App. C); its sign matters (derived here)
 
     def __post_init__(self):
         for name in ("d", "N", "n"):
@@ -60,13 +62,14 @@ class TeacherStudent:
         return self.n**2 * self.sigma_a2 / (np.asarray(sigma2) ** 2 * self.d * self.N)
 
     def g(self, sigma2):
-        """Kernel signal-to-noise g = (n / sigma^2) sigma_a^2 / d (spec §1a, derived), so that
+        """Kernel signal-to-noise g = (n / sigma^2) sigma_a^2 / d (derived here), so that
         (n / sigma^2) Q~ = g d M in the 2x2 self-consistency (v3 App. A.3)."""
         return self.n * self.sigma_a2 / (np.asarray(sigma2) * self.d)
 
     def at_dimension(self, d: int) -> "TeacherStudent":
         """The same theory (same u and g at every sigma^2) at input dimension d: sigma_a^2 scales with d
-        (spec §2.3: the action is d times a function of u, g only). d -> infinity is the sharp limit."""
+        (v1 Eq. 13 / v3 App. A.2 Eq. 6: the action is d times a function of q, r and u; the
+        self-consistency depends on g only, derived here). d -> infinity is the sharp limit."""
         check_int("d", d, minimum=1)
         return TeacherStudent(d=d, N=self.N, n=self.n, sigma_w2=self.sigma_w2, sigma_a2=self.sigma_a2 * d / self.d,
                               eps=self.eps)
@@ -80,7 +83,7 @@ class TeacherStudent:
 
 
 def erf_kernel(w1, w2):
-    """E_x[erf(w1.x) erf(w2.x)] for x ~ N(0, I) (Williams' arcsine kernel; spec pitfall 18, §4.2):
+    """E_x[erf(w1.x) erf(w2.x)] for x ~ N(0, I) (the arcsine kernel of Williams 1996, cited in v1 §1):
     (2/pi) arcsin(2 w1.w2 / sqrt((1 + 2|w1|^2)(1 + 2|w2|^2))). Last axis is the input dimension."""
     w1, w2 = np.asarray(w1, float), np.asarray(w2, float)
     dot = np.sum(w1 * w2, axis=-1)
@@ -114,7 +117,7 @@ def action_1d(q, b, c, u, sigma_w2):
 def action_2d(q, r, b, c, u, sigma_w2):
     """The continuum action per d as a function of q and r = |w_perp|^2 (v1 Eq. 13 / v3 App. A.2 Eq. 6),
     *without* the entropy of w_perp: (q^2 + r)/(2 sigma_w^2) - (2u/pi) q^2/D (b - 2cq^2/D)^2,
-    D = 1 + 2(q^2 + r). The density of (q, r) is r^{(d-3)/2} exp(-d action_2d) (spec §2.5)."""
+    D = 1 + 2(q^2 + r). The density of (q, r) is r^{(d-3)/2} exp(-d action_2d) (derived here)."""
     q, r = np.asarray(q, float), np.asarray(r, float)
     D = 1 + 2 * (q**2 + r)
     return (q**2 + r) / (2 * sigma_w2) - _interaction(q, D, b, c, u)
@@ -122,7 +125,8 @@ def action_2d(q, r, b, c, u, sigma_w2):
 
 def relaxed_action(q, b, c, u, sigma_w2, r_grid=None):
     """d -> infinity action of q with r at its saddle, min_r [action_2d - (1/2) ln r], relative to the
-    origin (q = 0, r = sigma_w^2). This is the spec's correction (§2.5) of the frozen-r action."""
+    origin (q = 0, r = sigma_w^2). This is our correction (tested in tests/test_rubin2024.py) of the
+    frozen-r action."""
     if r_grid is None:
         r_grid = np.linspace(0.02, 1.5, 2961)
     q = np.atleast_1d(np.asarray(q, float))
@@ -138,19 +142,20 @@ def relaxed_action(q, b, c, u, sigma_w2, r_grid=None):
 
 
 def gfl_curvature(b, u, sigma_w2):
-    """s''(0) = 1/sigma_w^2 - (4u/pi) b^2/(1 + 2 sigma_w^2): curvature of v1 Eq. 14 at q = 0 (spec §2.4)."""
+    """s''(0) = 1/sigma_w^2 - (4u/pi) b^2/(1 + 2 sigma_w^2): curvature of v1 Eq. 14 at q = 0 (derived here)."""
     return 1 / sigma_w2 - (4 * u / np.pi) * b**2 / (1 + 2 * sigma_w2)
 
 
 def nngp_b(g, sigma_w2):
     """Linear discrepancy of the GP (NNGP) limit, b = [1 + g (4/pi) sigma_w^2/(1 + 2 sigma_w^2)]^-1
-    (v1 Eq. 11 with the H1 eigenvalue; spec §2.4)."""
+    (v1 Eq. 11 with the H1 eigenvalue; derived here)."""
     return 1 / (1 + g * (4 / np.pi) * sigma_w2 / (1 + 2 * sigma_w2))
 
 
 def gfl_b(u, g, sigma_w2):
     """Linear discrepancy in the GFL phase (d -> infinity), the largest root with s''(0) > 0 of
-    b = [1 + 4g / (pi (1 + 2 sigma_w^2) s''(0))]^-1 (spec §2.4, from v3 App. A.3 with the 4/pi fix)."""
+    b = [1 + 4g / (pi (1 + 2 sigma_w^2) s''(0))]^-1 (derived here from v3 App. A.3 with our 4/pi
+    correction, tested in tests/test_rubin2024.py)."""
     b_max = math.sqrt((1 / sigma_w2) * np.pi * (1 + 2 * sigma_w2) / (4 * u))  # s''(0) = 0 here
     b_max = min(b_max, 1.0)
 
@@ -193,8 +198,9 @@ class CriticalPoint:
 
 def critical_point(model: TeacherStudent, relaxed: bool = False, bracket=(0.03, 0.6)) -> CriticalPoint:
     """d -> infinity GFL -> GMFL-I transition along the sigma^2 path at fixed (n, d, N, sigma_a^2):
-    the largest sigma^2 at which min_{q>0} s(q; b_GFL, c = eps) = s(0) (spec §2.4, "critical point").
-    ``relaxed=False``: the paper's frozen-r action (v1 Eq. 14), ``True``: the spec's corrected one (§2.5).
+    the largest sigma^2 at which min_{q>0} s(q; b_GFL, c = eps) = s(0) (v1 §3.1 / v3 Claims III-IV;
+    the d -> infinity definition is derived here). ``relaxed=False``: the paper's frozen-r action
+    (v1 Eq. 14), ``True``: our corrected one (tested in tests/test_rubin2024.py).
     """
     def h(s2):
         return _min_droplet_action(model, s2, relaxed)[0]
@@ -267,9 +273,10 @@ class _Grid:
 def self_consistent(model: TeacherStudent, sigma2: float, two_d: bool = False, start=None,
                     nq: int = 3001, nr: int = 400, q_max: float = 3.0) -> SelfConsistent:
     """Solve [b, sqrt6 c] = (I + (n/sigma^2) Q~)^-1 [1, sqrt6 eps], Q~ = sigma_a^2 <A A^T> under
-    p(q) ~ exp(-d s(q)) (v3 App. A.3 with the spec's two fixes: 4/pi in Q~_11 and the missing sigma^2/n)
-    by exact quadrature at finite d. ``two_d=False``: the paper's frozen-r law (v1 Eq. 14);
-    ``True``: the (q, r) law of the spec §2.5. ``start``: (b, c) to warm-start from (continuation)."""
+    p(q) ~ exp(-d s(q)) (v3 App. A.3 with our two corrections, tested in tests/test_rubin2024.py: 4/pi
+    in Q~_11 and the missing sigma^2/n) by exact quadrature at finite d. ``two_d=False``: the paper's
+    frozen-r law (v1 Eq. 14); ``True``: our corrected (q, r) law (derived here). ``start``: (b, c) to
+    warm-start from (continuation)."""
     check_real("sigma2", sigma2, positive=True)
     u, g = float(model.u(sigma2)), float(model.g(sigma2))
     grid = _Grid(model.d, model.sigma_w2, two_d, nq, nr, q_max)
@@ -283,7 +290,7 @@ def self_consistent(model: TeacherStudent, sigma2: float, two_d: bool = False, s
     sol = optimize.root(lambda t: t - target(t), t, method="hybr", options={"xtol": 1e-12})
     t = sol.x
     if not sol.success or np.max(np.abs(t - target(t))) > 1e-8:
-        # damped fixed-point iteration, the spec's fallback (§4.1); the map is contracting along the path
+        # damped fixed-point iteration, our fallback (derived here); the map is contracting along the path
         for _ in range(5000):
             t = 0.9 * t + 0.1 * target(t)
         if np.max(np.abs(t - target(t))) > 1e-8:
@@ -297,7 +304,7 @@ def self_consistent(model: TeacherStudent, sigma2: float, two_d: bool = False, s
 
 def sweep_self_consistent(model: TeacherStudent, sigma2s, two_d: bool = False, **kw) -> list[SelfConsistent]:
     """:func:`self_consistent` along a path of sigma^2 values, warm-starting each from the previous
-    (continuation from large to small sigma^2, spec §4.1). Returned in the order given."""
+    (continuation from large to small sigma^2, as chosen here). Returned in the order given."""
     order = np.argsort(-np.asarray(sigma2s, float))
     out, start = {}, None
     for k in order:
@@ -309,7 +316,7 @@ def sweep_self_consistent(model: TeacherStudent, sigma2s, two_d: bool = False, *
 
 def binned_neg_log_p(sol: SelfConsistent, edges) -> np.ndarray:
     """-log P(|q| in bin), relative to the first bin: the theory line of v1 Fig. 1 integrated over the
-    same bins as a histogram (spec §3.1)."""
+    same bins as a histogram (v3 Fig. 2(a,b); the binning is ours)."""
     dens = np.exp(sol.log_p)
     w = np.full(len(sol.q), sol.q[1] - sol.q[0])
     w[0] *= 0.5
@@ -326,7 +333,7 @@ def binned_neg_log_p(sol: SelfConsistent, edges) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Modular:
-    """Parameters of the modular-addition theory. Defaults: v3 Fig. 3 (spec §1b)."""
+    """Parameters of the modular-addition theory. Defaults: v3 Fig. 3."""
 
     P: int = 401  # modulus (v3 Fig. 3)
     N: int = 1000  # width (v3 Fig. 3)
@@ -364,8 +371,9 @@ def mode_action(x, U, gamma):
 
 
 def mode_saddles(U, gamma):
-    """x_{+-} = (U +- sqrt(U^2 - gamma)) / gamma (App. B.4 Eq. 39, with the spec's typo fixes):
-    x_+ the droplet minimum, x_- the barrier. NaN where U < sqrt(gamma) (no droplet minimum)."""
+    """x_{+-} = (U +- sqrt(U^2 - gamma)) / gamma (App. B.4: v1 Eq. 43 / v3 Eq. 39, with our typo
+    corrections, tested in tests/test_rubin2024.py): x_+ the droplet minimum, x_- the barrier. NaN
+    where U < sqrt(gamma) (no droplet minimum)."""
     U = np.asarray(U, float)
     disc = U**2 - gamma
     root = np.sqrt(np.where(disc >= 0, disc, np.nan))
@@ -374,7 +382,7 @@ def mode_saddles(U, gamma):
 
 def droplet_probability(PS):
     """Weight of the droplet saddle in the mixture (App. B.4 Eqs. 41-42): 4e^{-S}/(1 + 4e^{-S}),
-    S = P s(x_+) in nats; computed as an expit so the e^{-S} of huge S never underflows (spec §4.1)."""
+    S = P s(x_+) in nats; computed as an expit so the e^{-S} of huge S never underflows (derived here)."""
     return special.expit(np.log(4.0) - np.asarray(PS, float))
 
 
@@ -400,7 +408,7 @@ class ModularSolution:
 
 def modular_solve(model: Modular, sigma2: float) -> ModularSolution:
     """Self-consistent a = -sigma^2 / (lambda(a) + sigma^2) (v3 App. B.3 Eq. 38). The residual
-    F(a) = a + sigma^2 / (lambda(a) + sigma^2) is monotone on [-1, 0), so brentq is safe (spec §4.1)."""
+    F(a) = a + sigma^2 / (lambda(a) + sigma^2) is monotone on [-1, 0), so brentq is safe (derived here)."""
     check_real("sigma2", sigma2, positive=True)
 
     def F(a):
@@ -426,10 +434,11 @@ class ModularBoundaries:
 
 
 def modular_boundaries(model: Modular) -> ModularBoundaries:
-    """Closed-form large-P phase boundaries (spec §2.6, derived from App. B.4 Eqs. 39-42):
-    s(x_+) = 0 needs U* = 2 sqrt(gamma/3) at x* = sqrt(3/gamma). GMFL-I starts when u(sigma^2) = U*
-    with a = -1; inside it |a| = sqrt(U*/u) = k sigma^2 is pinned; GMFL-II starts when the droplet
-    eigenvalue saturates at lambda = sigma_a^2 x*^2, i.e. k sigma^2 = sigma^2/(lambda_sat + sigma^2)."""
+    """Closed-form large-P phase boundaries (derived here from App. B.4: v1 Eqs. 43-46 / v3 Eqs. 39-42;
+    tested in tests/test_rubin2024.py): s(x_+) = 0 needs U* = 2 sqrt(gamma/3) at x* = sqrt(3/gamma).
+    GMFL-I starts when u(sigma^2) = U* with a = -1; inside it |a| = sqrt(U*/u) = k sigma^2 is pinned;
+    GMFL-II starts when the droplet eigenvalue saturates at lambda = sigma_a^2 x*^2, i.e.
+    k sigma^2 = sigma^2/(lambda_sat + sigma^2)."""
     g = model.gamma
     U_star = 2 * math.sqrt(g / 3)
     x_star = math.sqrt(3 / g)
