@@ -1,0 +1,77 @@
+"""The phase-diagram trainer of the GenEFT dynamics chapter (repro.geneft.train_until_decided) against the
+general autograd trainer (repro.relations.train_relations)."""
+import numpy as np
+import pytest
+
+from repro.geneft import PhaseConfig, run_phases, train_until_decided
+from repro.relations import RelationModelConfig, RelationTrainConfig, relation_matrix, train_mask, train_relations
+
+
+def _runs(n=8, runs=6, fractions=(0.75,)):
+    rels = ("mod3", "greater_than", "bipartite")
+    labels = np.stack([relation_matrix(rels[r % 3], n).ravel() for r in range(runs)])
+    masks = np.stack([train_mask(n * n, fractions[r % len(fractions)], r) for r in range(runs)])
+    rng = np.random.default_rng(0)
+    kwargs = dict(lr_enc=10.0 ** rng.uniform(-2.5, -1.5, runs), lr_dec=10.0 ** rng.uniform(-2.5, -1.5, runs),
+                  wd_dec=np.where(np.arange(runs) % 2 == 0, 0.0, 0.5), init_seeds=list(range(runs)))
+    return labels, masks, kwargs
+
+
+@pytest.mark.parametrize("fractions", [(0.75,), (0.75, 0.5)])  # equal and unequal training sets (padding)
+def test_matches_autograd_trainer_in_float64(fractions):
+    model = RelationModelConfig(n=8, width=6, hidden_layers=2)
+    labels, masks, kwargs = _runs(fractions=fractions)
+    cfg = RelationTrainConfig(steps=120, eval_every=10, dtype="float64")
+    ref = train_relations(model, labels, masks, cfg=cfg, **kwargs)
+    full = train_until_decided(model, labels, masks, cfg=cfg, stop=False, record=True, **kwargs)
+    np.testing.assert_array_equal(full.steps, ref.steps)
+    np.testing.assert_allclose(full.train_acc_history, ref.train_acc, atol=1e-12)
+    np.testing.assert_allclose(full.test_acc_history, ref.test_acc, atol=1e-12)
+    np.testing.assert_array_equal(full.first_train, ref.first_step("train_acc", 0.9))
+    np.testing.assert_array_equal(full.first_test, ref.first_step("test_acc", 0.9))
+    np.testing.assert_allclose(full.test_acc, ref.test_acc[:, -1], atol=1e-12)
+    # stopping decided runs changes nothing for the others, and nothing in what the phase rule reads
+    stopped = train_until_decided(model, labels, masks, cfg=cfg, record=True, **kwargs)
+    np.testing.assert_array_equal(stopped.first_train, full.first_train)
+    np.testing.assert_array_equal(stopped.first_test, full.first_test)
+    decided = (full.first_train >= 0) & (full.first_test >= 0)
+    assert decided.any() and (~decided).any()  # the test exercises both kinds of run
+    np.testing.assert_array_equal(stopped.stopped_at[decided],
+                                  np.maximum(full.first_train, full.first_test)[decided])
+    assert (stopped.stopped_at[~decided] == cfg.steps).all()
+    ok = ~np.isnan(stopped.test_acc_history)
+    np.testing.assert_array_equal(stopped.test_acc_history[ok], full.test_acc_history[ok])
+
+
+def test_three_hidden_layers_and_float32_agree_with_autograd():
+    model = RelationModelConfig(n=8, width=5, hidden_layers=3)
+    labels, masks, kwargs = _runs()
+    cfg = RelationTrainConfig(steps=40, eval_every=10)
+    ref = train_relations(model, labels, masks, cfg=cfg, **kwargs)
+    ours = train_until_decided(model, labels, masks, cfg=cfg, stop=False, record=True, **kwargs)
+    # float32: the two differ by rounding, so at most a pair or two flips
+    assert np.abs(ours.test_acc_history - ref.test_acc).max() <= 2 / masks.shape[1]
+
+
+def test_validation():
+    labels, masks, kwargs = _runs()
+    cfg = RelationTrainConfig(steps=2)
+    with pytest.raises(ValueError, match="mode"):
+        train_until_decided(RelationModelConfig(n=8, mode="difference"), labels, masks, cfg=cfg, **kwargs)
+    with pytest.raises(ValueError, match="hidden_layers"):
+        train_until_decided(RelationModelConfig(n=8, hidden_layers=0), labels, masks, cfg=cfg, **kwargs)
+    with pytest.raises(ValueError, match="lr_dec"):
+        train_until_decided(RelationModelConfig(n=8), labels, masks, cfg=cfg, **{**kwargs, "lr_dec": [1e-3]})
+    with pytest.raises(ValueError, match="masks"):
+        train_until_decided(RelationModelConfig(n=8), labels, np.zeros_like(masks), cfg=cfg, **kwargs)
+
+
+def test_run_phases_smoke():
+    grid = (1e-3, 1e-2)
+    cfg = PhaseConfig(row_values=grid, lr_dec=grid, relations=("mod3", "bipartite"), width=4, steps=30, eval_every=10,
+                      seeds=(0, 1))
+    result = run_phases(cfg)
+    for rel in cfg.relations:
+        assert result.phases[rel].shape == (2, 2, 2)
+        assert set(result.phases[rel].ravel()) <= {"comprehension", "grokking", "memorization", "confusion"}
+        assert result.test_acc[rel].shape == (2, 2, 2)
