@@ -161,11 +161,8 @@ def finite_data_config(beta: float) -> LangevinConfig:
 def stored_finite_ensembles(cfg: LangevinConfig, root) -> tuple[LangevinResult, dict] | None:
     """The finite-data ensembles stored for exactly ``cfg`` under ``root`` (a :class:`repro.store.ResultsStore`
     folder) with their provenance manifest, or None when none is stored. The store verifies config and content."""
-    store = ResultsStore(root)
-    if not store.has(cfg, FINITE_LABEL):
-        return None
-    arrays, manifest = store.load(cfg, FINITE_LABEL)
-    return LangevinResult.from_arrays(cfg, arrays), manifest
+    stored = ResultsStore(root).load_if_stored(cfg, FINITE_LABEL)
+    return None if stored is None else (LangevinResult.from_arrays(cfg, stored[0]), stored[1])
 
 
 def langevin_teacher(c: LangevinConfig) -> TeacherStudent:

@@ -188,11 +188,8 @@ def run_s3_sweep(cfg: S3Config, progress: bool | None = None) -> S3Sweep:
 def stored_s3_sweep(cfg: S3Config, root) -> tuple[S3Sweep, dict] | None:
     """The sweep stored for exactly ``cfg`` under ``root`` (a :class:`repro.store.ResultsStore` folder) and
     its provenance manifest, or None when none is stored. The store verifies config and content."""
-    store = ResultsStore(root)
-    if not store.has(cfg, "s3-sweep"):
-        return None
-    arrays, manifest = store.load(cfg, "s3-sweep")
-    return S3Sweep.from_arrays(cfg, arrays), manifest
+    stored = ResultsStore(root).load_if_stored(cfg, "s3-sweep")
+    return None if stored is None else (S3Sweep.from_arrays(cfg, stored[0]), stored[1])
 
 
 def main(argv=None) -> int:

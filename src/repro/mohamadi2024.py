@@ -1090,11 +1090,8 @@ def grokking_regression_config() -> RegressionConfig:
 def stored_regression(cfg: RegressionConfig, root) -> tuple[RegressionResult, dict] | None:
     """The regression run stored for exactly ``cfg`` under ``root`` (a :class:`repro.store.ResultsStore`
     folder) and its provenance manifest, or None when none is stored. The store verifies config and content."""
-    store = ResultsStore(root)
-    if not store.has(cfg, "regression"):
-        return None
-    arrays, manifest = store.load(cfg, "regression")
-    return RegressionResult.from_arrays(cfg, arrays), manifest
+    stored = ResultsStore(root).load_if_stored(cfg, "regression")
+    return None if stored is None else (RegressionResult.from_arrays(cfg, stored[0]), stored[1])
 
 
 def main(argv=None) -> int:

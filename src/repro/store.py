@@ -151,6 +151,11 @@ class ResultsStore:
             arrays = {k: npz[k] for k in npz.files}
         return arrays, manifest
 
+    def load_if_stored(self, config, label: str = "run") -> tuple[dict[str, np.ndarray], dict] | None:
+        """:meth:`load` the entry for ``config``, or None when none is stored (a stored entry that does not
+        match still raises)."""
+        return self.load(config, label) if self.has(config, label) else None
+
     def get_or_compute(self, config, compute: Callable[[], dict[str, np.ndarray]], *, label: str = "run",
                        recompute: bool = False) -> tuple[dict[str, np.ndarray], dict]:
         """Serve the stored result for ``config``, or compute, store and serve it."""
