@@ -269,7 +269,7 @@ class DepthResult:
 
 
 def run_depth(cfg: DepthConfig) -> DepthResult:
-    """One batched program per depth: all relations × seeds together."""
+    """One batched program per depth: all relations × seeds together, trained for ``cfg.steps`` steps."""
     n_r, n_s = len(cfg.relations), len(cfg.data_seeds)
     test = np.zeros((n_r, len(cfg.depths), n_s))
     train = np.zeros_like(test)
@@ -280,10 +280,18 @@ def run_depth(cfg: DepthConfig) -> DepthResult:
         masks = [train_mask(model.n**2, cfg.fraction, s) for _ in cfg.relations for s in cfg.data_seeds]
         seeds = [cfg.init_seed + s for _ in cfg.relations for s in cfg.data_seeds]
         R = len(lab)
-        h = train_relations(model, np.stack(lab), np.stack(masks), lr_enc=[cfg.lr] * R, lr_dec=[cfg.lr] * R,
-                            wd_dec=[0.0] * R, init_seeds=seeds, cfg=tcfg)
-        test[:, k] = h.test_acc[:, -1].reshape(n_r, n_s)
-        train[:, k] = h.train_acc[:, -1].reshape(n_r, n_s)
+        args = (model, np.stack(lab), np.stack(masks))
+        kwargs = dict(lr_enc=[cfg.lr] * R, lr_dec=[cfg.lr] * R, wd_dec=[0.0] * R, init_seeds=seeds, cfg=tcfg)
+        if depth == 0:  # a linear decoder: train_until_decided needs a hidden layer, and this one is cheap anyway
+            h = train_relations(*args, **kwargs)
+            test_acc, train_acc = h.test_acc[:, -1], h.train_acc[:, -1]
+        else:
+            # The same training (tests/test_geneft.py: equal to train_relations in float64) without the early
+            # exit; 2.5-4x faster, as it forwards only the training pairs between evaluations.
+            h = train_until_decided(*args, **kwargs, stop=False, record=True)
+            test_acc, train_acc = h.test_acc_history[:, -1], h.train_acc_history[:, -1]
+        test[:, k] = test_acc.reshape(n_r, n_s)
+        train[:, k] = train_acc.reshape(n_r, n_s)
     return DepthResult(cfg, test, train)
 
 
