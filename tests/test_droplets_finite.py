@@ -168,3 +168,15 @@ def test_histogram_deviation_is_zero_against_its_own_theory():
     assert histogram_deviation(res, 0, sol) == pytest.approx(0, abs=1e-9)
     res.counts[0, 0, 3] *= np.e  # one bin off by one nat
     assert histogram_deviation(res, 0, sol) == pytest.approx(1, abs=1e-9)
+
+
+def test_time_dependent_configs_follow_app_d():
+    """v3 App. D: n = 600, d = 150, eps = -1.2, sigma^2 = 0.05, sigma_a^2 = 0.011, 50 networks, 7e6 epochs,
+    one config per width; any other width is refused by name."""
+    for N in droplets.TIME_DEPENDENT_WIDTHS:
+        c = droplets.time_dependent_config(N)
+        assert (c.N, c.n, c.d, c.eps, c.sigma2s, c.sigma_a2, c.sigma_w2) == (N, 600, 150, -1.2, (0.05,), 0.011, 0.5)
+        assert (c.n_nets, c.steps, c.likelihood) == (50, 7_000_000, "finite")
+    assert droplets.TIME_DEPENDENT_WIDTHS == (2800, 1400, 700)
+    with pytest.raises(ValueError, match="N=1000 is not allowed"):
+        droplets.time_dependent_config(1000)

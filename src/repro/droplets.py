@@ -158,6 +158,25 @@ def finite_data_config(beta: float) -> LangevinConfig:
     raise ValueError(f"beta={beta!r} is not allowed: the stored finite-data ensembles have beta in {FINITE_BETAS}.")
 
 
+# v3 App. D, "time-dependent grokking" (Figs 4-6): the paper-scale configs, not run here (see the chapter's ledger)
+TIME_DEPENDENT_WIDTHS = (2800, 1400, 700)  # v3 App. D: N = 2800 (before), 1400 (just after), 700 (GMFL-I)
+
+
+def time_dependent_config(N: int) -> LangevinConfig:
+    """v3 App. D at width N: n = 600 training points, d = 150, eps = -1.2, sigma^2 = 0.05, sigma_a^2 = 0.011,
+    sigma_w^2 = 0.5, 50 networks, 7e6 full-batch epochs (App. D; the transition is driven by decreasing N).
+    Our readings: one data set per network (App. D does not say how the 50 networks share data) and our
+    sampler's step h = 0.05 in standardized coordinates counted as one epoch (App. D's learning rate is not
+    given). :func:`repro.langevin.run_langevin` records the |w.w*| histograms of Fig. 4 and the learned
+    components; the loss curves of Fig. 5 and the projections over time of Fig. 6 would need a recorder of
+    train and test loss over time, which it does not have. ``python -m repro.paper_scale --chapter
+    rubin2024_droplets`` projects the cost."""
+    if N not in TIME_DEPENDENT_WIDTHS:
+        raise ValueError(f"N={N!r} is not allowed: v3 App. D has widths N in {TIME_DEPENDENT_WIDTHS}.")
+    return LangevinConfig(d=150, N=N, n=600, sigma_w2=0.5, sigma_a2=0.011, eps=-1.2, sigma2s=(0.05,), n_nets=50,
+                          nets_per_dataset=1, steps=7_000_000, likelihood="finite")
+
+
 def stored_finite_ensembles(cfg: LangevinConfig, root) -> tuple[LangevinResult, dict] | None:
     """The finite-data ensembles stored for exactly ``cfg`` under ``root`` (a :class:`repro.store.ResultsStore`
     folder) with their provenance manifest, or None when none is stored. The store verifies config and content."""

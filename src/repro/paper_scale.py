@@ -135,6 +135,7 @@ def _registry() -> list[PaperExperiment]:
     # Imported here: this is book tooling, above every experiment module.
     from . import droplets, geneft, intro, liu2022_representations as rep, liu_phases, liu_s3
     from . import liu_transformer_images as lti, mohamadi2024 as mw, omnigrok
+    from .langevin import run_langevin
 
     def why(build):
         return lambda: build(mw.WhyGrokConfig.for_scale())
@@ -169,6 +170,11 @@ def _registry() -> list[PaperExperiment]:
                         omnigrok.ModularConfig.for_scale, omnigrok.run_modular),
         PaperExperiment("rubin2024_droplets", "Langevin ensembles (Fig. 2-3)", droplets.DropletsConfig.for_scale,
                         droplets.run_experiments, "langevin.steps"),
+    ]
+    exps += [PaperExperiment("rubin2024_droplets", f"time-dependent grokking, N = {N} (v3 App. D, Fig. 4)",
+                             (lambda N=N: droplets.time_dependent_config(N)), run_langevin)
+             for N in droplets.TIME_DEPENDENT_WIDTHS]
+    exps += [
         PaperExperiment("baek2024_geneft_information", "data-size sweep (Fig. 2-3)", geneft.DataSizeConfig.for_scale,
                         geneft.run_data_size),
         PaperExperiment("baek2024_geneft_information", "depth sweep (Fig. 4)", geneft.DepthConfig.for_scale,
