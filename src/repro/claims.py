@@ -40,10 +40,10 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from .files import write_json_atomic
 from .portable import approx, round_sig, round_to
 
 COMPARISONS = ("abs", "rel", ">=", "<=")
@@ -266,26 +266,6 @@ class ClaimBook:
         from .status import tally_text
 
         return tally_text([f.to_dict() for f in self.figures])
-
-
-def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` via a temp file in the same folder and ``os.replace``: readers never see half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def write_json_atomic(path: str | os.PathLike, payload) -> None:
-    """Write JSON deterministically (sorted keys, fixed indent), atomically."""
-    write_bytes_atomic(path, (json.dumps(payload, indent=2, sort_keys=True) + "\n").encode())
 
 
 def load_all_claims(directory: str | os.PathLike = "_claims") -> list[dict]:

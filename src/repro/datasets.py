@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .claims import write_bytes_atomic
+from .files import write_bytes_atomic
 from .tasks import TaskData
 from .validation import check_choice, check_int
 

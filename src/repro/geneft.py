@@ -18,10 +18,11 @@ import numpy as np
 import torch
 
 from .portable import ConfigRepr
-from .phases import classify
-from .plotting import PHASE_COLORS, PHASES, plot_phase_diagram, plot_seed_band
-from .relations import (RELATIONS, RelationModelConfig, RelationTrainConfig, init_params, relation_matrix, single_thread,
-                        train_mask, train_relations)
+from .phases import PHASES, classify
+from .plotting import PHASE_COLORS, plot_phase_diagram, plot_seed_band
+from .kernels import single_thread
+from .relations import (RELATIONS, RelationModelConfig, RelationTrainConfig, init_params, relation_matrix, train_mask,
+                        train_relations)
 from .scale import by_scale
 from .theory.baek2024 import (GUESS_PROBABILITY, accuracy_upper_bound, description_length,
                               monte_carlo_upper_bound)

@@ -33,6 +33,7 @@ import torch
 
 from .portable import ConfigRepr
 from .scale import by_scale
+from .store import required_arrays, result_arrays
 from .validation import check_choice, check_fraction, check_int, check_real
 
 TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -164,18 +165,16 @@ class LangevinResult:
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The numeric results, for :class:`repro.store.ResultsStore`."""
-        return {name: np.asarray(getattr(self, name)) for name in self.ARRAYS}
+        return result_arrays(self, self.ARRAYS)
 
     @classmethod
     def from_arrays(cls, config: LangevinConfig, arrays: dict[str, np.ndarray]) -> "LangevinResult":
-        missing = set(cls.ARRAYS) - set(arrays)
-        if missing:
-            raise ValueError(f"stored Langevin result lacks arrays {sorted(missing)}.")
+        arrays = required_arrays(arrays, cls.ARRAYS, "stored Langevin result")
         S, R, nb = len(config.sigma2s), config.n_nets, len(config.edges) - 1
         if arrays["counts"].shape != (S, R, nb) or not np.allclose(arrays["edges"], config.edges):
             raise ValueError(f"stored Langevin arrays have counts of shape {arrays['counts'].shape}; the config "
                              f"needs {(S, R, nb)} with its |q| bins.")
-        return cls(config=config, **{name: arrays[name] for name in cls.ARRAYS})
+        return cls(config=config, **arrays)
 
     def dataset_means(self, attr: str) -> np.ndarray:
         """(S, n_datasets): a per-network statistic averaged over the networks of each data set (the

@@ -45,7 +45,7 @@ from .models import EmbedMLP, EmbedMLPConfig, build_model
 from .plotting import TRAIN_COLOR, VAL_COLOR
 from .portable import ConfigRepr
 from .scale import by_scale
-from .store import ResultsStore
+from .store import ResultsStore, required_arrays, result_arrays
 from .tasks import TaskData
 from .theory import liu2022 as theory
 from .train import TrainConfig, train
@@ -207,19 +207,17 @@ class Fig2Run:
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The numeric results, for :class:`repro.store.ResultsStore`."""
-        out = {name: np.asarray(getattr(self, name)) for name in self.ARRAYS}
+        out = result_arrays(self, self.ARRAYS)
         out.update({f"param/{k}": np.asarray(v) for k, v in self.params.items()})
         return out
 
     @classmethod
     def from_arrays(cls, config: Fig2Config, arrays: dict[str, np.ndarray]) -> "Fig2Run":
-        missing = set(cls.ARRAYS) - set(arrays)
-        if missing:
-            raise ValueError(f"stored Fig. 2 run lacks arrays {sorted(missing)}.")
+        fields_ = required_arrays(arrays, cls.ARRAYS, "stored Fig. 2 run")
         params = {k[len("param/"):]: v for k, v in arrays.items() if k.startswith("param/")}
         if "embed" not in params:
             raise ValueError("stored Fig. 2 run lacks its final parameters (param/embed).")
-        return cls(config=config, params=params, **{name: arrays[name] for name in cls.ARRAYS})
+        return cls(config=config, params=params, **fields_)
 
     # -- structure of the final representation ------------------------------------------------
 

@@ -24,7 +24,7 @@ from .metrics import pca
 from .models import EmbedMLPConfig
 from .plotting import TRAIN_COLOR, VAL_COLOR, seed_jitter
 from .scale import by_scale
-from .store import ResultsStore
+from .store import ResultsStore, required_arrays, result_arrays
 from .sweep import split_masks
 from .tasks import BinaryOpTask, Split, build_task_data
 from .theory import liu2022 as theory
@@ -207,13 +207,11 @@ class FractionSweep:
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The numeric results, for :class:`repro.store.ResultsStore`."""
-        return {name: np.asarray(getattr(self, name)) for name in self.ARRAYS}
+        return result_arrays(self, self.ARRAYS)
 
     @classmethod
     def from_arrays(cls, config: ToyConfig, arrays: dict[str, np.ndarray]) -> "FractionSweep":
-        missing = set(cls.ARRAYS) - set(arrays)
-        if missing:
-            raise ValueError(f"stored fraction sweep lacks arrays {sorted(missing)}.")
+        arrays = required_arrays(arrays, cls.ARRAYS, "stored fraction sweep")
         expected = len(config.train_counts) * len(config.seeds)
         if any(np.asarray(arrays[name]).shape != (expected,) for name in cls.ARRAYS):
             raise ValueError(f"stored fraction sweep arrays must have shape ({expected},) for this config "

@@ -35,8 +35,8 @@ import numpy as np
 
 from .portable import ConfigRepr
 from .models import EmbedMLPConfig
-from .phases import PhaseRule, phase_counts
-from .plotting import PHASES, plot_phase_diagram
+from .phases import PHASES, PhaseRule, phase_counts
+from .plotting import plot_phase_diagram
 from .scale import by_scale
 from .sweep import sweep
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data

@@ -27,7 +27,7 @@ from .metrics import pca
 from .models import EmbedMLPConfig
 from .plotting import TRAIN_COLOR, VAL_COLOR, seed_jitter
 from .scale import by_scale
-from .store import ResultsStore
+from .store import ResultsStore, required_arrays, result_arrays
 from .sweep import split_masks
 from .tasks import BinaryOpTask, Split, build_task_data
 from .theory import liu2022 as theory
@@ -109,14 +109,11 @@ class S3Sweep:
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The numeric results, for :class:`repro.store.ResultsStore`."""
-        return {name: np.asarray(getattr(self, name)) for name in self.ARRAYS}
+        return result_arrays(self, self.ARRAYS)
 
     @classmethod
     def from_arrays(cls, config: S3Config, arrays: dict[str, np.ndarray]) -> "S3Sweep":
-        missing = set(cls.ARRAYS) - set(arrays)
-        if missing:
-            raise ValueError(f"stored S3 sweep lacks arrays {sorted(missing)}.")
-        return cls(config=config, **{name: arrays[name] for name in cls.ARRAYS})
+        return cls(config=config, **required_arrays(arrays, cls.ARRAYS, "stored S3 sweep"))
 
     def best_rqi(self) -> tuple[np.ndarray, np.ndarray]:
         """(sorted counts, highest final RQI over seeds) — Fig. 18a's blue line."""

@@ -30,8 +30,8 @@ from .portable import ConfigRepr
 from .datasets import image_task_data
 from .metrics import circle_order, explained_variance_entropy, pca
 from .models import MLPConfig, TransformerConfig
-from .phases import PhaseRule, classify_history
-from .plotting import PHASES, TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_seed_band
+from .phases import PHASES, PhaseRule, classify_history
+from .plotting import TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_seed_band
 from .scale import by_scale
 from .sweep import expand_grid, split_masks
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data

@@ -33,12 +33,12 @@ import torch
 from .plotting import plot_seed_band
 from .portable import ConfigRepr
 from .models import TransformerConfig, build_model
-from .relations import single_thread
+from .kernels import single_thread
 from .scale import by_scale
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data
 from .theory import mohamadi2024 as th
-from .store import ResultsStore
-from .train import TrainConfig, _progress_enabled, train
+from .store import ResultsStore, required_arrays, result_arrays
+from .train import TrainConfig, progress_enabled, train
 from .validation import check_choice, check_int, check_prime, check_real
 
 # --------------------------------------------------------------------------------------------------
@@ -436,14 +436,11 @@ class RegressionResult:
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The numeric results, for :class:`repro.store.ResultsStore`."""
-        return {name: np.asarray(getattr(self, name)) for name in self.ARRAYS}
+        return result_arrays(self, self.ARRAYS)
 
     @classmethod
     def from_arrays(cls, config: "RegressionConfig", arrays: dict[str, np.ndarray]) -> "RegressionResult":
-        missing = set(cls.ARRAYS) - set(arrays)
-        if missing:
-            raise ValueError(f"stored regression run lacks arrays {sorted(missing)}.")
-        return cls(config=config, **{name: arrays[name] for name in cls.ARRAYS})
+        return cls(config=config, **required_arrays(arrays, cls.ARRAYS, "stored regression run"))
 
     def first_step(self, which: str, threshold: float) -> np.ndarray:
         """(R,) first evaluated step at which ``which`` ("test_loss" or "train_loss": at or below
@@ -464,7 +461,7 @@ def train_regression(cfg: RegressionConfig, progress: bool | None = False) -> Re
     On the CPU it runs on one thread (small ops; see :func:`train_classification`). ``progress``: a tqdm bar
     over steps on stderr (None: unless ``REPRO_PROGRESS=0``)."""
     with single_thread() if _device(cfg.device).type == "cpu" else contextlib.nullcontext():
-        return _train_regression(cfg, _progress_enabled(progress))
+        return _train_regression(cfg, progress_enabled(progress))
 
 
 def _train_regression(cfg: RegressionConfig, progress: bool = False) -> RegressionResult:

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .plotting import PHASES
 from .validation import check_fraction, check_int
+
+PHASES = ("comprehension", "grokking", "memorization", "confusion")  # the four phases of Liu et al. 2022 §4
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ import numpy as np
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
-PHASES = ("comprehension", "grokking", "memorization", "confusion")
+from .phases import PHASES
+
 PHASE_COLORS = {  # the official plotting code's RGB values (grokking-squared toy/Figure5.ipynb)
     "comprehension": (160 / 255, 218 / 255, 57 / 255),
     "grokking": (253 / 255, 231 / 255, 37 / 255),

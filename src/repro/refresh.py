@@ -50,7 +50,7 @@ def execute(path: Path, timeout: int = 1200):
 def write_atomic(path: Path, nb) -> None:
     import nbformat
 
-    from .claims import write_bytes_atomic
+    from .files import write_bytes_atomic
 
     text = nbformat.writes(nb)
     write_bytes_atomic(path, (text if text.endswith("\n") else text + "\n").encode("utf8"))  # as nbformat.write

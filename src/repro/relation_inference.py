@@ -28,7 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .relations import RELATIONS, relation_matrix, single_thread
+from .kernels import single_thread
+from .relations import RELATIONS, relation_matrix
 from .validation import check_choice, check_int
 
 EQUIVALENCE_CLASSES = {"mod3": 3, "mod5": 5}

@@ -14,7 +14,6 @@ over (encoder lr × decoder lr) trains as one tensor program.
 """
 from __future__ import annotations
 
-import contextlib
 import math
 from dataclasses import dataclass
 from typing import Sequence
@@ -22,24 +21,9 @@ from typing import Sequence
 import numpy as np
 import torch
 
+from .kernels import single_thread
 from .portable import ConfigRepr
 from .validation import check_choice, check_fraction, check_int, check_real
-
-@contextlib.contextmanager
-def single_thread():
-    """Run torch on one thread, restoring the previous setting afterwards.
-
-    These programs are many small ops (30 embeddings, widths 1–50). With two threads on a shared
-    2-core machine, the threads mostly wait for each other: we measured a 12× slower wall clock for
-    a width-10 batch than with one thread, and no gain on an idle machine.
-    """
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
 
 RELATIONS = ("mod3", "mod5", "greater_than", "bipartite")
 MODES = ("concat", "difference", "squared_difference")

@@ -179,6 +179,19 @@ def _first_difference(a, b, path="config") -> str:
     return f"{path} (stored {a!r}, requested {b!r})"
 
 
+def result_arrays(result, names) -> dict[str, np.ndarray]:
+    """The fields ``names`` of a result object as arrays, for :meth:`ResultsStore.save`."""
+    return {name: np.asarray(getattr(result, name)) for name in names}
+
+
+def required_arrays(arrays: dict[str, np.ndarray], names, what: str) -> dict[str, np.ndarray]:
+    """``arrays`` restricted to ``names``; raises naming ``what`` (e.g. "stored S3 sweep") and the missing ones."""
+    missing = set(names) - set(arrays)
+    if missing:
+        raise ValueError(f"{what} lacks arrays {sorted(missing)}.")
+    return {name: arrays[name] for name in names}
+
+
 def history_to_arrays(history) -> dict[str, np.ndarray]:
     """Flatten a :class:`repro.train.History` into named numeric arrays for the store."""
     arrays = {"steps": history.steps}

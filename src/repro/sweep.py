@@ -269,7 +269,7 @@ def _run_distributed(client, job: _Job, chunks: list[_Chunk], store: ResultsStor
     """Chunks already in the store are loaded here; the others become one Dask task each."""
     from distributed import as_completed
 
-    from .train import _progress_enabled
+    from .train import progress_enabled
 
     check_client(client, store)
     arrays: list = [None] * len(chunks)
@@ -288,7 +288,7 @@ def _run_distributed(client, job: _Job, chunks: list[_Chunk], store: ResultsStor
                                  key=f"{job.label}-chunk-{chunk.index}-{config_key(chunk.key)}"): chunk.index
                    for chunk in todo}
         bar = None
-        if _progress_enabled(job.progress):
+        if progress_enabled(job.progress):
             import sys
 
             from tqdm import tqdm

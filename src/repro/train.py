@@ -323,7 +323,7 @@ class History:
         )
 
 
-def _progress_enabled(progress: bool | None) -> bool:
+def progress_enabled(progress: bool | None) -> bool:
     if progress is not None:
         return progress
     return os.environ.get("REPRO_PROGRESS", "1") != "0"
@@ -461,7 +461,7 @@ def train(
     workers = min(workers, len(blocks))
 
     bar = None
-    if _progress_enabled(progress):
+    if progress_enabled(progress):
         from tqdm import tqdm
 
         bar = tqdm(total=cfg.steps * n_runs, desc=desc, unit="run-step", unit_scale=True, file=sys.stderr, mininterval=1.0)
