@@ -43,6 +43,7 @@ import torch
 from .metrics import circle_order, circularity
 from .models import EmbedMLP, EmbedMLPConfig, build_model
 from .plotting import TRAIN_COLOR, VAL_COLOR
+from .crossings import first_step
 from .portable import ConfigRepr
 from .scale import by_scale
 from .store import ResultsStore, required_arrays, result_arrays
@@ -443,8 +444,7 @@ def integrate_from_starts(initial: np.ndarray, train_pairs, p: int, *, lr: float
         q = np.asarray(theory.rqi(traj.embeddings, None, p, delta)).reshape(len(initial), -1)
         rec = traj.steps
         rqi[rows] = q
-        hit = q > threshold
-        crossing[rows] = np.where(hit.any(axis=1), rec[hit.argmax(axis=1)], -1)
+        crossing[rows] = first_step(rec, q, threshold, strict=True)
     rate_train = theory.grokking_rate(train_pairs, p)
     rate_all = theory.grokking_rate(theory.all_pairs(p), p)
     n_h = {"train": theory.theory_grokking_steps(rate_train, p, lr), "all": theory.theory_grokking_steps(rate_all, p, lr)}

@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
+from .crossings import first_step
 from .portable import ConfigRepr
 from .metrics import pca
 from .models import EmbedMLPConfig
@@ -117,11 +118,6 @@ def _pairs(data, idx) -> list[tuple[int, int]]:
     return [tuple(x) for x in data.inputs[torch.as_tensor(idx)].tolist()]
 
 
-def _first_step(steps: np.ndarray, hit: np.ndarray) -> np.ndarray:
-    """Per row of ``hit`` (R, T): the first step where it is True, -1 where never."""
-    return np.where(hit.any(axis=-1), steps[hit.argmax(axis=-1)], -1)
-
-
 @dataclass
 class ReferenceRun:
     """The default run (seed 58, 45/10): network and effective-theory trajectories (Fig. 4c-d)."""
@@ -162,10 +158,11 @@ def run_reference(cfg: ToyConfig, progress: bool | None = None) -> ReferenceRun:
     rate = theory.grokking_rate(pairs, cfg.p)
     return ReferenceRun(
         config=cfg, history=history, train_pairs=pairs, embeddings=emb, rqi=rqi, effective=eff, effective_rqi=eff_rqi,
-        effective_all_rqi=eff_all_rqi, effective_all_rqi_step=int(_first_step(eff.steps, eff_all_rqi > cfg.rqi_threshold)),
+        effective_all_rqi=eff_all_rqi,
+        effective_all_rqi_step=int(first_step(eff.steps, eff_all_rqi, cfg.rqi_threshold, strict=True)),
         train_step=int(history.first_step("train_acc", 0.9)[0]), val_step=int(history.first_step("val_acc", 0.9)[0]),
-        rqi_step=int(_first_step(history.steps, rqi > cfg.rqi_threshold)),
-        effective_rqi_step=int(_first_step(eff.steps, eff_rqi > cfg.rqi_threshold)),
+        rqi_step=int(first_step(history.steps, rqi, cfg.rqi_threshold, strict=True)),
+        effective_rqi_step=int(first_step(eff.steps, eff_rqi, cfg.rqi_threshold, strict=True)),
         grokking_rate=rate, n_h=theory.theory_grokking_steps(rate, cfg.p, cfg.lr_repr),
     )
 
@@ -279,7 +276,7 @@ def run_fraction_sweep(cfg: ToyConfig, progress: bool | None = None) -> Fraction
     rates = np.array([theory.grokking_rate(t, cfg.p) for t in pairs])
     return FractionSweep(
         config=cfg, counts=np.asarray(counts), seeds=np.asarray(seeds), accuracy=acc, predicted_accuracy=acc_hat,
-        final_rqi=rqi[:, -1], rqi_step=_first_step(history.steps, rqi > cfg.rqi_threshold), grokking_rate=rates,
+        final_rqi=rqi[:, -1], rqi_step=first_step(history.steps, rqi, cfg.rqi_threshold, strict=True), grokking_rate=rates,
         theory_steps=theory.theory_grokking_steps(rates, cfg.p, cfg.lr_repr), steps=cfg.sweep_steps,
     )
 
@@ -614,7 +611,7 @@ def run_seed_spread(ref: ReferenceRun, grid: int = 60, progress: bool | None = N
                                {1: float(ref.history["val_acc"][0, -1]), 2: float(val[2][i])},
                                {1: float(ref.rqi[-1]), 2: float(rqi2[i])}, (xs, ys, classes.reshape(grid, grid)))
     return SeedSpread(config=cfg, seeds=np.asarray(seeds), steps=h1.steps, rqi_curves=rqi1,
-                      rqi_step=_first_step(h1.steps, rqi1 > cfg.rqi_threshold), val_acc=val,
+                      rqi_step=first_step(h1.steps, rqi1, cfg.rqi_threshold, strict=True), val_acc=val,
                       rqi={1: rqi1[:, -1], 2: rqi2}, n_h=ref.n_h,
                       initial=np.asarray(h1.extra["embed"][:, 0, :, 0], dtype=np.float64), comparison=comp)
 
@@ -632,7 +629,7 @@ def effective_rqi_steps(cfg: ToyConfig, initial, train_pairs, *, rows: str = "tr
     traj = theory.effective_trajectories(initial, [train_pairs] * len(initial), cfg.p, lr=cfg.lr_repr,
                                          steps=cfg.effective_steps, record_every=every, rows=rows, freeze_z0=freeze_z0)
     q = theory.rqi(traj.embeddings, None, cfg.p, cfg.rqi_delta)  # (R, T)
-    return _first_step(traj.steps, q > cfg.rqi_threshold)
+    return first_step(traj.steps, q, cfg.rqi_threshold, strict=True)
 
 
 def plot_embedding_comparison(comp: EmbeddingComparison):

@@ -22,6 +22,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
+from .crossings import first_step
 from .portable import ConfigRepr
 from .metrics import pca
 from .models import EmbedMLPConfig
@@ -170,7 +171,6 @@ def run_s3_sweep(cfg: S3Config, progress: bool | None = None) -> S3Sweep:
                     val_mask=val_mask, callback=rqi_of, keep_final_params=True, progress=progress,
                     desc="S3 fraction sweep")
     rqi = history.extra["rqi"]  # (R, T)
-    hit = rqi > cfg.rqi_threshold
     emb = history.final_params["embed"].reshape(len(counts), 6, 9)
     n_train = np.asarray(counts)
     acc = (history["train_acc"][:, -1] * n_train + history["val_acc"][:, -1] * (N_SAMPLES - n_train)) / N_SAMPLES
@@ -178,7 +178,7 @@ def run_s3_sweep(cfg: S3Config, progress: bool | None = None) -> S3Sweep:
     acc_hat = np.array([theory.s3_predicted_accuracy(emb[r], inputs[train_mask[r].numpy()].tolist(), cfg.rqi_delta)
                         for r in range(len(counts))])
     return S3Sweep(config=cfg, counts=n_train, seeds=np.asarray(seeds), final_rqi=rqi[:, -1],
-                   rqi_step=np.where(hit.any(axis=1), history.steps[hit.argmax(axis=1)], -1),
+                   rqi_step=first_step(history.steps, rqi, cfg.rqi_threshold, strict=True),
                    accuracy=acc, val_accuracy=history["val_acc"][:, -1], predicted_accuracy=acc_hat, embeddings=emb)
 
 

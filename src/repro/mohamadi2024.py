@@ -33,6 +33,7 @@ import torch
 from .plotting import plot_seed_band
 from .portable import ConfigRepr
 from .models import TransformerConfig, build_model
+from .crossings import first_step
 from .kernels import single_thread
 from .scale import by_scale
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data
@@ -211,9 +212,7 @@ class ClassificationResult:
 
     def first_step(self, which: str, threshold: float) -> np.ndarray:
         """First recorded step with accuracy ≥ threshold per run (−1: never)."""
-        acc = self.train_acc if which == "train" else self.test_acc
-        hit = acc >= threshold
-        return np.where(hit.any(1), self.steps[hit.argmax(1)], -1)
+        return first_step(self.steps, self.train_acc if which == "train" else self.test_acc, threshold)
 
     def runs_of(self, n_coeff: float, init_scale: float) -> list[int]:
         """Indices of the runs at n = ``n_coeff``·p^(5/3) and α = ``init_scale`` (one per seed)."""
@@ -445,9 +444,7 @@ class RegressionResult:
     def first_step(self, which: str, threshold: float) -> np.ndarray:
         """(R,) first evaluated step at which ``which`` ("test_loss" or "train_loss": at or below
         ``threshold``; "pair_acc": at or above it) holds, -1 where it never does (or the run diverged)."""
-        values = getattr(self, which)
-        hit = values <= threshold if which.endswith("loss") else values >= threshold
-        return np.where(hit.any(axis=1), self.steps[hit.argmax(axis=1)], -1)
+        return first_step(self.steps, getattr(self, which), threshold, above=not which.endswith("loss"))
 
 
 def _device(name: str) -> torch.device:
@@ -650,8 +647,7 @@ class TransformerResult:
     def first_step(self, which: str, threshold: float) -> int:
         """First evaluation step with ``which`` accuracy ("train", "test", "unmirrored") ≥ threshold (−1: never)."""
         acc = {"train": self.train_acc, "test": self.test_acc, "unmirrored": self.unmirrored_acc}[which]
-        hit = acc >= threshold
-        return int(self.steps[hit.argmax()]) if hit.any() else -1
+        return int(first_step(self.steps, acc, threshold))
 
     def index(self, step: int) -> int:
         """Index of the last evaluation step ≤ ``step``."""

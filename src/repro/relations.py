@@ -21,6 +21,7 @@ from typing import Sequence
 import numpy as np
 import torch
 
+from .crossings import first_step
 from .kernels import single_thread
 from .portable import ConfigRepr
 from .validation import check_choice, check_fraction, check_int, check_real
@@ -177,9 +178,7 @@ class RelationHistory:
 
     def first_step(self, key: str, threshold: float) -> np.ndarray:
         """Per run, the first evaluation step at which ``key`` > threshold (−1: never)."""
-        values = getattr(self, key)
-        hit = values > threshold
-        return np.where(hit.any(axis=1), self.steps[hit.argmax(axis=1)], -1)
+        return first_step(self.steps, getattr(self, key), threshold, strict=True)
 
 
 def _per_run(name: str, values, n_runs: int, *, nonnegative: bool = False) -> list[float]:

@@ -28,6 +28,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from .crossings import first_step
 from .portable import ConfigRepr
 from . import fastgrad
 from .models import BatchedModel, build_model
@@ -307,10 +308,7 @@ class History:
     def first_step(self, key: str, threshold: float, *, above: bool = True) -> np.ndarray:
         """Per run, the first evaluation step where ``key`` reaches ``threshold`` (>=, or <= with
         ``above=False``); -1 where it never does."""
-        values = self[key]
-        hit = values >= threshold if above else values <= threshold
-        first = np.where(hit.any(axis=1), self.steps[hit.argmax(axis=1)], -1)
-        return first.astype(np.int64)
+        return first_step(self.steps, self[key], threshold, above=above)
 
     def run(self, r: int) -> "History":
         """The history of run r alone (as a one-run History)."""
