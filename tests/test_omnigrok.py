@@ -331,3 +331,30 @@ def test_landscape_seed_values_and_half_way_evaluation():
     np.testing.assert_array_equal(res.seed_values("train_loss"), res.seed_train_loss)
     assert res.seed_values("val_loss", -2).shape == (2, 2)
     assert np.isfinite(res.seed_test_loss).all()
+
+
+def test_transformer_modular_trains_on_training_rows_and_stores(tmp_path, monkeypatch):
+    """run_modular with the transformer trains on the training pairs only (train_heldout_in_callback); its
+    history equals repro.train.train's on all pairs in float64, and a stored run loads back (through the
+    results store) to the same delays."""
+    import repro.omnigrok as og
+    from repro.store import ResultsStore, history_to_arrays
+
+    cfg = og.ModularConfig(p=7, steps=6, eval_every=2, n_seeds=2, dtype="float64")
+    res = og.run_modular(cfg, progress=False)
+    direct = train(cfg.model_config(), cfg.task_data(),
+                   TrainConfig(steps=6, lr_repr=cfg.lr, lr_dec=cfg.lr, beta2=cfg.beta2, eval_every=2, dtype="float64"),
+                   runs={"init_scale": [1.0, 0.8] * 2, "repr_init_scale": [1.0, 0.8] * 2, "wd_repr": [1.0, 0.0] * 2,
+                         "wd_dec": [1.0, 0.0] * 2, "fixed_norm": [False, True] * 2, "init_seed": [0, 0, 1, 1]},
+                   progress=False)
+    for k in ("train_loss", "val_loss", "train_acc", "val_acc", "weight_norm"):
+        np.testing.assert_allclose(res.history[k], direct[k], rtol=1e-9, atol=1e-12, err_msg=k)
+    assert og.stored_modular(cfg, tmp_path) is None
+    ResultsStore(tmp_path).save(cfg, history_to_arrays(res.history), label=og.MODULAR_STORE_LABEL)
+    loaded, manifest = og.stored_modular(cfg, tmp_path)
+    np.testing.assert_array_equal(loaded.seed_test_steps, res.seed_test_steps)
+    np.testing.assert_array_equal(loaded.history["weight_norm"], res.history["weight_norm"])
+    assert "git_commit" in manifest
+    c = og.stored_modular_config()
+    assert (c.model, c.model_config().d_mlp, c.train_fraction, c.lr, c.weight_decay, c.constrained_alpha) == \
+        ("transformer", 512, 0.3, 1e-3, 1.0, 0.8)

@@ -22,7 +22,8 @@ def test_roundtrip_with_manifest(tmp_path):
     folder = store.save(Cfg(), arrays, label="toy", wall_time_s=1.5)
     loaded, manifest = store.load(Cfg(), label="toy")
     assert np.array_equal(loaded["x"], arrays["x"]) and np.array_equal(loaded["y"], arrays["y"])
-    for key in ("package_version", "git_commit", "torch_version", "device", "wall_time_s", "arrays_sha256", "schema"):
+    for key in ("package_version", "git_commit", "git_dirty", "torch_version", "device", "wall_time_s", "arrays_sha256",
+                "schema"):
         assert key in manifest
     assert json.loads((folder / "config.json").read_text())["config"]["lr"] == 1e-3
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]

@@ -134,7 +134,7 @@ class PaperExperiment:
 def _registry() -> list[PaperExperiment]:
     # Imported here: this is book tooling, above every experiment module.
     from . import droplets, geneft, intro, liu2022_representations as rep, liu_phases, liu_s3
-    from . import liu_transformer_images as lti, mohamadi2024 as mw, omnigrok
+    from . import liu_transformer_images as lti, mohamadi2024 as mw, omnigrok, omnigrok_messiness
     from .langevin import run_langevin
 
     def why(build):
@@ -168,6 +168,8 @@ def _registry() -> list[PaperExperiment]:
                         omnigrok.run_image_grokking),
         PaperExperiment("liu2023_omnigrok", "modular addition, free and fixed norm (Fig. 7)",
                         omnigrok.ModularConfig.for_scale, omnigrok.run_modular),
+        PaperExperiment("liu2023_omnigrok", "(w, m) landscape of the backup slides (Fig. 6)",
+                        omnigrok_messiness.MessinessConfig.for_scale, omnigrok_messiness.run_messiness),
         PaperExperiment("rubin2024_droplets", "Langevin ensembles (Fig. 2-3)", droplets.DropletsConfig.for_scale,
                         droplets.run_experiments, "langevin.steps"),
     ]

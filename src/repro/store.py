@@ -5,8 +5,8 @@ together with :data:`SCHEMA_VERSION`. It holds
 
 * ``config.json`` — the full config the arrays were computed from;
 * ``arrays.npz`` — the numeric results (loaded with ``allow_pickle=False``: nothing loads pickles);
-* ``manifest.json`` — provenance: package version, git commit, torch version, device, wall time, and
-  the SHA-256 of ``arrays.npz``.
+* ``manifest.json`` — provenance: package version, git commit (and whether tracked files differed from it),
+  torch version, device, wall time, and the SHA-256 of ``arrays.npz``.
 
 Loading re-checks the stored config against the requested one and the file hash against the
 manifest, and refuses a mismatch. Entries are written to a temporary folder and renamed into place,
@@ -77,6 +77,17 @@ def _git_commit() -> str:
         return "unknown"
 
 
+def _git_dirty() -> bool | None:
+    """Whether tracked files differ from the commit (the stored run's code is then not exactly the commit's);
+    None outside a git checkout."""
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True,
+                             timeout=5, cwd=Path(__file__).resolve().parent)
+        return bool(out.stdout.strip()) if out.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
 def _device_name() -> str:
     if torch.cuda.is_available():
         return torch.cuda.get_device_name(0)
@@ -111,6 +122,7 @@ class ResultsStore:
             "key": config_key(config),
             "package_version": __version__,
             "git_commit": _git_commit(),
+            "git_dirty": _git_dirty(),
             "torch_version": torch.__version__,
             "device": _device_name(),
             "wall_time_s": None if wall_time_s is None else round(float(wall_time_s), 3),
