@@ -21,8 +21,8 @@ from .portable import ConfigRepr
 from .phases import PHASES, classify
 from .plotting import PHASE_COLORS, plot_phase_diagram, plot_seed_band
 from .kernels import single_thread
-from .relations import (RELATIONS, RelationModelConfig, RelationTrainConfig, init_params, relation_matrix, train_mask,
-                        train_relations)
+from .relations import (RELATIONS, RelationModelConfig, RelationTrainConfig, check_relation_runs, init_params,
+                        relation_matrix, train_mask, train_relations)
 from .scale import by_scale
 from .theory.baek2024 import (GUESS_PROBABILITY, accuracy_upper_bound, description_length,
                               monte_carlo_upper_bound)
@@ -450,28 +450,10 @@ def _train_until_decided(
     check_choice("mode", model.mode, ("concat",))
     check_int("hidden_layers", model.hidden_layers, minimum=1)
     check_real("threshold", threshold)
-    labels = np.asarray(labels)
-    masks = np.asarray(masks, dtype=bool)
+    labels, masks, per_run = check_relation_runs(model, labels, masks, lr_enc, lr_dec, wd_dec, init_seeds)
     n, d, width, depth = model.n, model.d_embed, model.width, model.hidden_layers
-    if labels.ndim != 2 or labels.shape != masks.shape or labels.shape[1] != n**2:
-        raise ValueError(f"labels and masks must both have shape (R, n²) = (R, {n ** 2}); "
-                         f"got {labels.shape} and {masks.shape}.")
-    if not np.isin(labels, (0, 1)).all():
-        raise ValueError("labels must be 0/1.")
     n_runs = labels.shape[0]
     n_train = masks.sum(1)
-    if (n_train == 0).any():
-        raise ValueError("masks: every run needs at least one training pair.")
-    per_run = {}
-    for name, values in (("lr_enc", lr_enc), ("lr_dec", lr_dec), ("wd_dec", wd_dec)):
-        values = [float(v) for v in values]
-        if len(values) != n_runs:
-            raise ValueError(f"{name}: expected one value per run ({n_runs}), got {len(values)}.")
-        for v in values:
-            check_real(name, v, positive=name != "wd_dec", nonnegative=name == "wd_dec")
-        per_run[name] = values
-    if len(init_seeds) != n_runs:
-        raise ValueError(f"init_seeds: expected one value per run ({n_runs}), got {len(init_seeds)}.")
     dtype = torch.float32 if cfg.dtype == "float32" else torch.float64
 
     init = init_params(model, init_seeds, dtype)  # [E, W_1, b_1, ..., W_out, b_out], as train_relations

@@ -190,6 +190,26 @@ def _per_run(name: str, values, n_runs: int, *, nonnegative: bool = False) -> li
     return [float(v) for v in values]
 
 
+def check_relation_runs(model: RelationModelConfig, labels, masks, lr_enc, lr_dec, wd_dec, init_seeds):
+    """Validate one batch of R relation runs (labels and masks (R, n²), one lr / decay / seed per run); returns
+    ``(labels, masks, {"lr_enc": [...], "lr_dec": [...], "wd_dec": [...]})`` as arrays and float lists."""
+    labels = np.asarray(labels)
+    masks = np.asarray(masks, dtype=bool)
+    if labels.ndim != 2 or labels.shape != masks.shape or labels.shape[1] != model.n**2:
+        raise ValueError(f"labels and masks must both have shape (R, n²) = (R, {model.n ** 2}); "
+                         f"got {labels.shape} and {masks.shape}.")
+    if not np.isin(labels, (0, 1)).all():
+        raise ValueError("labels must be 0/1.")
+    n_runs = labels.shape[0]
+    if (masks.sum(1) == 0).any():
+        raise ValueError("masks: every run needs at least one training pair.")
+    per_run = {"lr_enc": _per_run("lr_enc", lr_enc, n_runs), "lr_dec": _per_run("lr_dec", lr_dec, n_runs),
+               "wd_dec": _per_run("wd_dec", wd_dec, n_runs, nonnegative=True)}
+    if len(init_seeds) != n_runs:
+        raise ValueError(f"init_seeds: expected one value per run ({n_runs}), got {len(init_seeds)}.")
+    return labels, masks, per_run
+
+
 def train_relations(*args, **kwargs) -> "RelationHistory":
     """Train R networks at once (see :func:`_train_relations`), on one torch thread."""
     with single_thread():
@@ -214,21 +234,9 @@ def _train_relations(
     Loss: binary cross-entropy on the sigmoid output, averaged over each run's training pairs.
     The update is torch.optim.AdamW's (decoupled decay on the decoder only; unstated in the paper, our choice).
     """
-    labels = np.asarray(labels)
-    masks = np.asarray(masks, dtype=bool)
-    if labels.ndim != 2 or labels.shape != masks.shape or labels.shape[1] != model.n**2:
-        raise ValueError(f"labels and masks must both have shape (R, n²) = (R, {model.n ** 2}); "
-                         f"got {labels.shape} and {masks.shape}.")
-    if not np.isin(labels, (0, 1)).all():
-        raise ValueError("labels must be 0/1.")
+    labels, masks, per_run = check_relation_runs(model, labels, masks, lr_enc, lr_dec, wd_dec, init_seeds)
     n_runs = labels.shape[0]
-    if (masks.sum(1) == 0).any():
-        raise ValueError("masks: every run needs at least one training pair.")
-    lr_e = _per_run("lr_enc", lr_enc, n_runs)
-    lr_d = _per_run("lr_dec", lr_dec, n_runs)
-    wd = _per_run("wd_dec", wd_dec, n_runs, nonnegative=True)
-    if len(init_seeds) != n_runs:
-        raise ValueError(f"init_seeds: expected one value per run ({n_runs}), got {len(init_seeds)}.")
+    lr_e, lr_d, wd = per_run["lr_enc"], per_run["lr_dec"], per_run["wd_dec"]
     dtype = torch.float32 if cfg.dtype == "float32" else torch.float64
 
     # all parameters of a run live in one (R, P) buffer, so Adam is a handful of whole-buffer ops
