@@ -553,7 +553,8 @@ fig_wm = plot_messiness(wm)
 glue("fig_wm", fig_wm, display=False)
 plt.close(fig_wm)
 RES_WM = 0.1
-wc = np.median(np.where(np.isnan(wm.critical_alpha()), np.inf, wm.critical_alpha()), axis=0)  # never fitted: inf
+wc_seeds = wm.critical_alpha()
+wc = np.median(np.where(np.isnan(wc_seeds), np.inf, wc_seeds), axis=0)  # never fitted: inf
 wc_ratio = wc[-1] / wc[0]
 best_test = wm.median("test_loss").min(axis=1)  # per messiness, the best norm
 test_ratio = best_test[-1] / best_test[0]
