@@ -641,8 +641,28 @@ class TransformerResult:
     unmirrored_acc: np.ndarray  # (T,) test pairs (a, b) whose mirror (b, a) is not trained on either
     train_loss: np.ndarray  # (T,) mean cross-entropy (nats)
     test_loss: np.ndarray  # (T,)
-    kernels: np.ndarray = field(repr=False)  # (T, m, m) the eNTK on the ``ntk_points`` pairs at every step
+    # (T, T) Frobenius inner products ⟨K_t, K_s⟩ of the eNTK snapshots: every kernel change and distance the
+    # chapter reads is a function of them, and they store in T² numbers where the kernels take T·m².
+    gram: np.ndarray = field(repr=False)
     n_unmirrored: int = 0  # number of unmirrored test pairs
+    kernels: np.ndarray | None = field(default=None, repr=False)  # (T, m, m) the eNTK itself (live runs only)
+
+    ARRAYS = ("steps", "train_acc", "test_acc", "unmirrored_acc", "train_loss", "test_loss", "gram")
+
+    def to_arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
+        """The numeric results (not the kernels, only their Gram matrix), for :class:`repro.store.ResultsStore`."""
+        out = {prefix + k: v for k, v in result_arrays(self, self.ARRAYS).items()}
+        out[prefix + "n_unmirrored"] = np.array(self.n_unmirrored)
+        return out
+
+    @classmethod
+    def from_arrays(cls, config: TransformerGrokConfig, arrays: dict[str, np.ndarray],
+                    prefix: str = "") -> "TransformerResult":
+        names = [prefix + k for k in cls.ARRAYS + ("n_unmirrored",)]
+        got = required_arrays(arrays, names, "stored transformer run")
+        fields = {k[len(prefix):]: v for k, v in got.items()}
+        fields["n_unmirrored"] = int(fields["n_unmirrored"])
+        return cls(config=config, **fields)
 
     def first_step(self, which: str, threshold: float) -> int:
         """First evaluation step with ``which`` accuracy ("train", "test", "unmirrored") ≥ threshold (−1: never)."""
@@ -655,17 +675,25 @@ class TransformerResult:
 
     def kernel_change(self, start: int = 0) -> np.ndarray:
         """‖K_t − K_start‖_F at every evaluation step t (T,); ``start`` is a step."""
-        ref = self.kernels[self.index(start)]
-        return np.linalg.norm(self.kernels - ref, axis=(1, 2))
+        s = self.index(start)
+        sq = np.diag(self.gram) + self.gram[s, s] - 2 * self.gram[:, s]
+        return np.sqrt(np.maximum(sq, 0.0))
 
     def kernel_distance(self, start: int = 0) -> np.ndarray:
-        """Scale-free 1 − cos(K_t, K_start) at every evaluation step (T,)."""
-        ref = torch.as_tensor(self.kernels[self.index(start)])
-        return np.array([th.kernel_distance(ref, torch.as_tensor(k)) for k in self.kernels])
+        """Scale-free 1 − cos(K_t, K_start) at every evaluation step (T,) (as ``th.kernel_distance``)."""
+        s = self.index(start)
+        norms = np.sqrt(np.diag(self.gram))
+        return 1 - self.gram[:, s] / (norms * norms[s])
 
     @property
     def ntk_norm0(self) -> float:
-        return float(np.linalg.norm(self.kernels[0]))
+        return float(np.sqrt(self.gram[0, 0]))
+
+
+def kernel_gram(kernels: np.ndarray) -> np.ndarray:
+    """(T, T) Frobenius inner products ⟨K_t, K_s⟩ of a stack of kernels (T, m, m), in float64."""
+    flat = np.asarray(kernels, dtype=np.float64).reshape(len(kernels), -1)
+    return flat @ flat.T
 
 
 def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None) -> TransformerResult:
@@ -721,7 +749,7 @@ def run_transformer_seeds(cfg: TransformerGrokConfig, seeds, progress: bool | No
     return [TransformerResult(
         config=replace(cfg, init_seed=s), steps=h.steps, train_acc=h["train_acc"][r], test_acc=h["val_acc"][r],
         unmirrored_acc=h["unmirrored_acc"][r], train_loss=h["train_loss"][r], test_loss=h["val_loss"][r],
-        kernels=h["ntk"][r], n_unmirrored=len(fresh_x)) for r, s in enumerate(seeds)]
+        gram=kernel_gram(h["ntk"][r]), kernels=h["ntk"][r], n_unmirrored=len(fresh_x)) for r, s in enumerate(seeds)]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1045,7 +1073,7 @@ def plot_transformer(res):
     ax.set_xlabel(step_label)
     ax.set_ylabel("eNTK change (Frobenius)")
     norm0 = np.median([r.ntk_norm0 for r in results])
-    ax.set_title(f"{'first-logit eNTK' if c.ntk_output == 'first' else 'pNTK'} on {r0.kernels.shape[1]} pairs, "
+    ax.set_title(f"{'first-logit eNTK' if c.ntk_output == 'first' else 'pNTK'} on {min(c.ntk_points, c.p ** 2)} pairs, "
                  f"‖K_0‖_F ≈ {norm0:.0f}", fontsize=10)
     twin = ax.twinx()
     twin.plot(x, np.median(stack(lambda r: r.kernel_distance()), axis=0), color="0.4", lw=1,
@@ -1087,15 +1115,58 @@ def stored_regression(cfg: RegressionConfig, root) -> tuple[RegressionResult, di
     return None if stored is None else (RegressionResult.from_arrays(cfg, stored[0]), stored[1])
 
 
+# --------------------------------------------------------------------------------------------------
+# The transformer under the paper's optimizer (Fig. 5), stored
+
+GD_TRANSFORMER_SEEDS = (0, 1, 2)
+
+
+def gd_transformer_config() -> TransformerGrokConfig:
+    """Fig. 5 with the paper's optimizer (App. A.3: full-batch GD at learning rate 0.25, no weight decay) on the
+    book-scale transformer (p = 23, d_model 64, d_mlp 256: the live AdamW run's model, so the two optimizers
+    compare on one network), for 20 000 steps, eNTK on 128 pairs every 100 steps. float32: the stored run is
+    loaded, not recomputed, so its rounding does not have to match across machines. 20 000 steps: GD fits the
+    training set within about 1 000 steps here (measured on one seed), so the run covers 20× that."""
+    return TransformerGrokConfig(p=23, d_model=64, d_mlp=256, steps=20_000, eval_every=100, dtype="float32")
+
+
+def _transformer_store_config(cfg: TransformerGrokConfig, seeds) -> dict:
+    return {"transformer": cfg, "seeds": [int(s) for s in seeds]}
+
+
+def stored_transformer(cfg: TransformerGrokConfig, seeds, root) -> tuple[list[TransformerResult], dict] | None:
+    """The stored transformer runs of ``cfg`` for ``seeds`` (one result per seed) and their manifest, or None."""
+    stored = ResultsStore(root).load_if_stored(_transformer_store_config(cfg, seeds), "transformer")
+    if stored is None:
+        return None
+    arrays, manifest = stored
+    return [TransformerResult.from_arrays(replace(cfg, init_seed=s), arrays, prefix=f"seed{s}_") for s in seeds], manifest
+
+
+def _compute_transformer(cfg: TransformerGrokConfig, seeds) -> dict[str, np.ndarray]:
+    out = {}
+    for s, res in zip(seeds, run_transformer_seeds(cfg, seeds, progress=True)):
+        out.update(res.to_arrays(prefix=f"seed{s}_"))
+    return out
+
+
 def main(argv=None) -> int:
-    """``python -m repro.mohamadi2024 --store book/_results``: run :func:`grokking_regression_config` (12 runs
-    × 4e5 GD steps; about 25 minutes on one CPU core) and store it with provenance for the chapter."""
+    """``python -m repro.mohamadi2024 --store book/_results``: compute and store, with provenance, the chapter's
+    stored runs that are missing: ``regression`` (:func:`grokking_regression_config`, 12 runs × 4e5 GD steps,
+    about 25 minutes on one CPU core) and ``transformer-gd`` (:func:`gd_transformer_config`, 3 seeds × 2e4 GD
+    steps, about 20 minutes). ``--only`` picks one."""
     parser = argparse.ArgumentParser(prog="python -m repro.mohamadi2024", description=main.__doc__)
     parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser.add_argument("--only", choices=("regression", "transformer-gd"), help="compute only this stored run")
     args = parser.parse_args(argv)
-    cfg = grokking_regression_config()
-    ResultsStore(args.store).get_or_compute(cfg, lambda: train_regression(cfg, progress=True).to_arrays(),
-                                            label="regression")
+    store = ResultsStore(args.store)
+    if args.only in (None, "regression"):
+        cfg = grokking_regression_config()
+        store.get_or_compute(cfg, lambda: train_regression(cfg, progress=True).to_arrays(), label="regression")
+    if args.only in (None, "transformer-gd"):
+        tcfg = gd_transformer_config()
+        store.get_or_compute(_transformer_store_config(tcfg, GD_TRANSFORMER_SEEDS),
+                             lambda: _compute_transformer(tcfg, GD_TRANSFORMER_SEEDS), label="transformer")
     return 0
 
 
