@@ -1,5 +1,6 @@
 """Tests of repro.theory.mohamadi2024 and repro.mohamadi2024 (chapter "Why do you grok?")."""
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -438,3 +439,29 @@ def test_transformer_gram_matches_kernels_and_round_trips_through_the_store(monk
         for name in mw.TransformerResult.ARRAYS:
             assert np.array_equal(getattr(got, name), getattr(want, name)), name
     assert mw.stored_transformer(cfg, (0, 2), tmp_path) is None
+
+
+def test_classification_unmirrored_accuracy_and_store_round_trip(tmp_path):
+    """unmirrored_acc at the last step equals the final weights' accuracy on the test pairs whose mirror is
+    untrained too (brute force over the p^2 pairs), and the curves round-trip through the store."""
+    p = 7
+    cfg = mw.ClassificationConfig(p=p, n_coeffs=(1.0, 1.5), init_scales=(1.0, 0.3), data_seeds=(0, 1),
+                                  init_seeds=(0, 1), lr=3.0, steps=30, eval_every=10, optimizer="gd")
+    res = mw.train_classification(cfg)
+    for r in range(cfg.n_runs):
+        W, V = (torch.as_tensor(x[r]).double() for x in (res.final_W, res.final_V))
+        trained = res.masks[r].reshape(p, p)
+        hits = []
+        for a in range(p):
+            for b in range(p):
+                if not trained[a, b] and not trained[b, a]:
+                    x = torch.zeros(2 * p, dtype=torch.float64)
+                    x[a], x[p + b] = 1, 1
+                    hits.append(int((V @ (W @ x) ** 2).argmax()) == (a + b) % p)
+        assert hits and res.unmirrored_acc[r, -1] == pytest.approx(np.mean(hits))
+    ResultsStore(tmp_path).get_or_compute(cfg, lambda: res.to_arrays(), label="classification")
+    loaded, _ = mw.stored_classification(cfg, tmp_path)
+    for name in mw.ClassificationResult.CURVES:
+        assert np.array_equal(getattr(loaded, name), getattr(res, name)), name
+    assert np.array_equal(loaded.first_step("test", 0.5), res.first_step("test", 0.5))
+    assert mw.stored_classification(replace(cfg, steps=31), tmp_path) is None

@@ -209,6 +209,23 @@ class ClassificationResult:
     ntk_norm: np.ndarray | None = None  # (R, K) ‖Θ̂_t‖_F
     ntk_fit_step: np.ndarray | None = None  # (R,) first eNTK step with 100 % training accuracy (−1: never)
     ntk_fit_distance: np.ndarray | None = None  # (R, K) 1 − cos(Θ̂_t, Θ̂_fit) from the fitting step on (NaN before)
+    unmirrored_acc: np.ndarray | None = None  # (R, T) accuracy on test pairs whose mirror is untrained too (0 if none)
+
+    # What a stored run keeps: the curves (not the weights or the eNTK).
+    CURVES = ("steps", "train_acc", "test_acc", "train_loss", "linf", "margin", "l2", "unmirrored_acc", "masks")
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The curves and training masks, for :class:`repro.store.ResultsStore`."""
+        return result_arrays(self, self.CURVES)
+
+    @classmethod
+    def from_arrays(cls, config: ClassificationConfig, arrays: dict[str, np.ndarray]) -> "ClassificationResult":
+        """A stored run's curves; the weights and eNTK fields are empty (NaN)."""
+        got = required_arrays(arrays, cls.CURVES, "stored classification run")
+        R = config.n_runs
+        empty = np.full((R, 0), np.nan)
+        return cls(config=config, ntk_steps=np.zeros(0, dtype=int), ntk_change=empty, ntk_distance=empty,
+                   ntk_norm0=np.full(R, np.nan), final_W=np.zeros(0), final_V=np.zeros(0), **got)
 
     def first_step(self, which: str, threshold: float) -> np.ndarray:
         """First recorded step with accuracy ≥ threshold per run (−1: never)."""
@@ -264,7 +281,11 @@ def _train_classification(cfg: ClassificationConfig) -> ClassificationResult:
     def first_logit_ntk():
         return [th.entk_logit_kernel(W[r], V[r], a[train_idx[r]], b[train_idx[r]]) for r in rows]
 
-    log = {k: [] for k in ("step", "train_acc", "test_acc", "train_loss", "linf", "margin", "l2")}
+    log = {k: [] for k in ("step", "train_acc", "test_acc", "train_loss", "linf", "margin", "l2", "unmirrored_acc")}
+    # Test pairs (a, b) whose mirror (b, a) is not a training pair either: a net that only learned a + b = b + a
+    # cannot answer them (the pairs are ordered, N = p^2).
+    grid = masks.view(cfg.n_runs, p, p)
+    unmirrored = (~grid & ~grid.transpose(1, 2)).reshape(cfg.n_runs, -1)
     ntk_log = {"step": [], "change": [], "distance": [], "norm": [], "fit_distance": []}
     K0 = first_logit_ntk() if cfg.ntk_every else None
     K_fit = {}  # run -> its eNTK at the first eNTK step with 100 % training accuracy
@@ -294,6 +315,7 @@ def _train_classification(cfg: ClassificationConfig) -> ClassificationResult:
                 log["linf"].append(lin)
                 log["margin"].append(q / lin ** 3)
                 log["l2"].append(torch.sqrt(W.square().sum((1, 2)) + V.square().sum((1, 2))))
+                log["unmirrored_acc"].append((correct * unmirrored).sum(1) / unmirrored.sum(1).clamp(min=1))
         if ntk_now:
             Kt = first_logit_ntk()
             for r, k in zip(rows, Kt):
@@ -337,7 +359,7 @@ def _train_classification(cfg: ClassificationConfig) -> ClassificationResult:
         masks=masks.numpy(), final_W=W.numpy(), final_V=V.numpy(), l2=stack("l2"),
         ntk_norm=per_run(ntk_log["norm"], K),
         ntk_fit_step=np.array([fit_step.get(r, -1) for r in range(cfg.n_runs)]),
-        ntk_fit_distance=per_run(ntk_log["fit_distance"], K))
+        ntk_fit_distance=per_run(ntk_log["fit_distance"], K), unmirrored_acc=stack("unmirrored_acc"))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1116,6 +1138,32 @@ def stored_regression(cfg: RegressionConfig, root) -> tuple[RegressionResult, di
 
 
 # --------------------------------------------------------------------------------------------------
+# The init scale under plain GD (Fig. 1 middle), stored
+
+GD_INIT_SCALES = (1.0, 0.3, 0.1, 0.03)
+GD_INIT_SEEDS = (0, 1, 2, 3)
+
+
+def gd_init_scale_config() -> ClassificationConfig:
+    """Fig. 1 (middle)'s α sweep with an optimizer that keeps α meaningful: plain full-batch GD on the mean
+    cross-entropy (+ λ = 1e-20 ‖θ‖∞) instead of normalized GD, whose fixed step length 10 erases the init scale
+    within a step. p = 23, h = 8p, n = 2p^{5/3} = 372 of 529 pairs, α ∈ {1, 0.3, 0.1, 0.03}, four seeds (init
+    and split), seed-major. Learning rate 3: at 10, some small-α runs diverged once they fitted (p = 17 and 23,
+    our trials); at 3 every trial run stayed finite. 20 000 steps: α = 0.03 fits after about 3 000 steps at
+    p = 17, and every run that fitted had stopped changing its test accuracy within 1 000 steps of fitting."""
+    runs = [(a, s) for s in GD_INIT_SEEDS for a in GD_INIT_SCALES]
+    return ClassificationConfig(p=23, n_coeffs=(2.0,) * len(runs), init_scales=tuple(a for a, _ in runs),
+                                data_seeds=tuple(s for _, s in runs), init_seeds=tuple(s for _, s in runs), lr=3.0,
+                                steps=20_000, eval_every=100, optimizer="gd")
+
+
+def stored_classification(cfg: ClassificationConfig, root) -> tuple[ClassificationResult, dict] | None:
+    """The classification run stored for exactly ``cfg`` under ``root`` (its curves) and its manifest, or None."""
+    stored = ResultsStore(root).load_if_stored(cfg, "classification")
+    return None if stored is None else (ClassificationResult.from_arrays(cfg, stored[0]), stored[1])
+
+
+# --------------------------------------------------------------------------------------------------
 # The transformer under the paper's optimizer (Fig. 5), stored
 
 GD_TRANSFORMER_SEEDS = (0, 1, 2)
@@ -1154,10 +1202,12 @@ def main(argv=None) -> int:
     """``python -m repro.mohamadi2024 --store book/_results``: compute and store, with provenance, the chapter's
     stored runs that are missing: ``regression`` (:func:`grokking_regression_config`, 12 runs × 4e5 GD steps,
     about 25 minutes on one CPU core) and ``transformer-gd`` (:func:`gd_transformer_config`, 3 seeds × 2e4 GD
-    steps, about 20 minutes). ``--only`` picks one."""
+    steps, about 20 minutes) and ``gd-init-scale`` (:func:`gd_init_scale_config`, 16 runs × 2e4 plain-GD steps,
+    about 10 minutes). ``--only`` picks one."""
     parser = argparse.ArgumentParser(prog="python -m repro.mohamadi2024", description=main.__doc__)
     parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
-    parser.add_argument("--only", choices=("regression", "transformer-gd"), help="compute only this stored run")
+    parser.add_argument("--only", choices=("regression", "transformer-gd", "gd-init-scale"),
+                        help="compute only this stored run")
     args = parser.parse_args(argv)
     store = ResultsStore(args.store)
     if args.only in (None, "regression"):
@@ -1167,6 +1217,9 @@ def main(argv=None) -> int:
         tcfg = gd_transformer_config()
         store.get_or_compute(_transformer_store_config(tcfg, GD_TRANSFORMER_SEEDS),
                              lambda: _compute_transformer(tcfg, GD_TRANSFORMER_SEEDS), label="transformer")
+    if args.only in (None, "gd-init-scale"):
+        ccfg = gd_init_scale_config()
+        store.get_or_compute(ccfg, lambda: train_classification(ccfg).to_arrays(), label="classification")
     return 0
 
 
