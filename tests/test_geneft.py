@@ -75,3 +75,19 @@ def test_run_phases_smoke():
         assert result.phases[rel].shape == (2, 2, 2)
         assert set(result.phases[rel].ravel()) <= {"comprehension", "grokking", "memorization", "confusion"}
         assert result.test_acc[rel].shape == (2, 2, 2)
+
+
+def test_depth_sweep_round_trips_through_the_store(tmp_path):
+    from dataclasses import replace
+
+    from repro.geneft import DepthResult, run_depth, stored_depth, stored_depth_config
+    from repro.store import ResultsStore
+
+    cfg = replace(stored_depth_config(), depths=(0, 1), data_seeds=(0, 1), steps=20, eval_every=10)
+    res = run_depth(cfg)
+    ResultsStore(tmp_path).get_or_compute(cfg, res.to_arrays, label="geneft-depth")
+    loaded, manifest = stored_depth(cfg, tmp_path)
+    assert (loaded.test_acc == res.test_acc).all() and (loaded.train_acc == res.train_acc).all()
+    assert stored_depth(replace(cfg, steps=21), tmp_path) is None
+    with pytest.raises(ValueError, match="train_acc"):
+        DepthResult.from_arrays(cfg, {"test_acc": res.test_acc})
