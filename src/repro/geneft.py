@@ -56,12 +56,12 @@ class BoundConfig(ConfigRepr):
     """Fig. 2: Monte-Carlo 'theoretical maximum accuracy' against Eq. 4, for the four relations."""
 
     n: int = 30  # paper §2
-    relations: tuple = RELATIONS  # Fig. 2: all four relations (panel layout [UNKNOWN], spec G.8)
+    relations: tuple = RELATIONS  # Fig. 2: all four relations (the panel layout is not stated; ours)
     fractions: tuple = (0.0, 0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.7, 0.9)  # [UNKNOWN] grid
-    data_seeds: tuple = (0, 1, 2, 3, 4)  # spec G.5: >= 3 random training sets per point
-    chains: int = 400  # MC chains per training set (spec G.5: 400 Gibbs / 200 order chains)
-    sweeps_equivalence: int = 300  # spec G.5: 300 Gibbs sweeps, first third burn-in
-    sweeps_order: int = 20_000  # odd/even sweeps (spec G.5: >= 4e5 single steps ~ 2.7e4 sweeps)
+    data_seeds: tuple = (0, 1, 2, 3, 4)  # our choice: several random training sets per point (the paper's count is unstated)
+    chains: int = 400  # MC chains per training set (our choice; the paper states no sampler settings)
+    sweeps_equivalence: int = 300  # Gibbs sweeps, the first third burn-in (our choice)
+    sweeps_order: int = 20_000  # odd/even sweeps (our choice)
     mc_seed: int = 0
     alpha: float = 0.9  # issue: p_c at alpha = 0.9
 
@@ -138,11 +138,11 @@ class DataSizeConfig(ConfigRepr):
     """Fig. 3: accuracy over all n² pairs against training fraction, for several architectures."""
 
     relations: tuple = ("mod3", "greater_than")  # Fig. 3 (a), (b)
-    fractions: tuple = (0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 0.9)  # spec G.8 proposal [UNKNOWN]
+    fractions: tuple = (0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 0.9)  # our choice: the paper's grid is not stated
     # (hidden layers, width, mode, d); mode None = the relation's inductive-bias mode. The legend's exact
-    # entries are [UNKNOWN]; spec G.8 proposes the default, a small concat net and the mode-2/3 nets.
+    # entries are not stated in the paper; ours: the default, a small concat net and the mode-2/3 nets.
     architectures: tuple = ((3, 50, "concat", 2), (1, 10, "concat", 2), (0, 1, None, 2), (0, 1, None, 1))
-    data_seeds: tuple = (0, 1, 2, 3, 4)  # spec G.3: >= 3 seeds [UNKNOWN]; one init seed per data seed (init_seed + s)
+    data_seeds: tuple = (0, 1, 2, 3, 4)  # the paper's seed count is unstated; one init seed per data seed (init_seed + s)
     init_seed: int = 0
     lr: float = 1e-3  # Table 3
     steps: int = 100_000  # Table 4 horizon
@@ -239,7 +239,7 @@ class DepthConfig(ConfigRepr):
     """Fig. 4: test accuracy against decoder depth; width 10 and training fraction 0.6 (caption)."""
 
     relations: tuple = RELATIONS  # Fig. 4: the four relations
-    depths: tuple = (0, 1, 2, 3, 4, 5, 6, 8, 10)  # spec G.8 proposal [UNKNOWN]
+    depths: tuple = (0, 1, 2, 3, 4, 5, 6, 8, 10)  # our choice: the paper's grid is not stated
     width: int = 10  # Fig. 4 caption
     fraction: float = 0.6  # Fig. 4 caption
     data_seeds: tuple = (0, 1, 2, 3, 4)  # [UNKNOWN]; one init seed per data seed (init_seed + data seed)

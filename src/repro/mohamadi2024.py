@@ -1018,6 +1018,39 @@ def plot_classification(results: dict, cfg: WhyGrokConfig):
     return fig
 
 
+def plot_init_scale_gd(res: ClassificationResult):
+    """Fig. 1 (middle) under plain GD: per init scale α (colour), the median over the seeds that stay finite
+    (band: range) of (left) train (dashed) and test (solid) accuracy and (right) the accuracy on test pairs whose
+    mirror is untrained too, against the step (log axis)."""
+    import matplotlib.pyplot as plt
+
+    c = res.config
+    finite = np.isfinite(res.l2[:, -1])
+    x = res.steps[1:]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    for i, a in enumerate(sorted(set(c.init_scales), reverse=True)):
+        rows = [r for r in range(c.n_runs) if c.init_scales[r] == a and finite[r]]
+        if not rows:
+            continue
+        color = f"C{i}"
+        plot_seed_band(axes[0], x, res.test_acc[rows, 1:], label=f"α = {a:g}, test", color=color, band="range",
+                       every_seed=False)
+        axes[0].plot(x, np.median(res.train_acc[rows, 1:], axis=0), "--", color=color, lw=1)
+        plot_seed_band(axes[1], x, res.unmirrored_acc[rows, 1:], label=f"α = {a:g}", color=color, band="range",
+                       every_seed=False)
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_xlabel(f"plain GD step (lr {c.lr:g})")
+        ax.set_ylim(-0.02, 1.02)
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("accuracy (dashed: train, solid: test)")
+    axes[0].set_title(f"p = {c.p}, h = {c.width}, n = 2p^(5/3)")
+    axes[1].set_ylabel("accuracy, test pairs with unseen mirror")
+    axes[1].set_title("pairs a network of a + b = b + a cannot answer")
+    fig.tight_layout()
+    return fig
+
+
 def plot_regression(res: RegressionResult):
     """(a) train (dashed, median) and test (solid: median, band and every seed) loss relative to the zero
     predictor per α; (b) median ‖θ‖∞ and the median scale-free eNTK distance over training. Runs that
