@@ -91,3 +91,19 @@ def test_depth_sweep_round_trips_through_the_store(tmp_path):
     assert stored_depth(replace(cfg, steps=21), tmp_path) is None
     with pytest.raises(ValueError, match="train_acc"):
         DepthResult.from_arrays(cfg, {"test_acc": res.test_acc})
+
+
+def test_phase_diagram_round_trips_through_the_store(tmp_path):
+    from dataclasses import replace
+
+    from repro.geneft import run_phases, stored_fig6_config, stored_phases
+    from repro.store import ResultsStore
+
+    cfg = replace(stored_fig6_config(), relations=("mod3", "bipartite"), row_values=(0.0, 1.0), lr_dec=(1e-3, 1e-2),
+                  steps=30, eval_every=10, seeds=(0, 1))
+    res = run_phases(cfg)
+    ResultsStore(tmp_path).get_or_compute(cfg, res.to_arrays, label="geneft-phases")
+    loaded, _ = stored_phases(cfg, tmp_path)
+    for rel in cfg.relations:
+        assert (loaded.phases[rel] == res.phases[rel]).all() and (loaded.test_acc[rel] == res.test_acc[rel]).all()
+    assert stored_phases(replace(cfg, steps=31), tmp_path) is None

@@ -409,6 +409,24 @@ class PhaseResult:
     test_acc: dict  # relation -> (seeds, rows, lr_dec) test accuracy at the run's last evaluation (a run whose
     # phase is decided stops early: see train_until_decided)
 
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Phases as indices into :data:`repro.phases.PHASES` (no object arrays: nothing loads pickles)."""
+        out = {}
+        for rel in self.config.relations:
+            out[f"{rel}_phase"] = np.vectorize(PHASES.index, otypes=[np.int8])(self.phases[rel])
+            out[f"{rel}_test_acc"] = np.asarray(self.test_acc[rel], dtype=float)
+        return out
+
+    @classmethod
+    def from_arrays(cls, config: "PhaseConfig", arrays: dict[str, np.ndarray]) -> "PhaseResult":
+        missing = [f"{r}_{k}" for r in config.relations for k in ("phase", "test_acc") if f"{r}_{k}" not in arrays]
+        if missing:
+            raise ValueError(f"the stored phase diagram lacks arrays {missing}: recompute it with "
+                             "`python -m repro.geneft --store book/_results`.")
+        names = np.asarray(PHASES, dtype=object)
+        return cls(config, {r: names[arrays[f"{r}_phase"]] for r in config.relations},
+                   {r: arrays[f"{r}_test_acc"] for r in config.relations})
+
     def generalized(self, relation: str) -> np.ndarray:
         """(seeds, rows, lr_dec) bool: the run generalized (comprehension or grokking)."""
         return np.isin(self.phases[relation], GENERALIZED)
@@ -832,16 +850,40 @@ def plot_repons(cfg: ReponConfig, trajectories, p_theory, p_mc):
     return fig
 
 
+def stored_fig6_config() -> PhaseConfig:
+    """Fig. 6 for all three relations (a)-(c) and every weight-decay row of the paper-scale config (0 and
+    1e-4 ... 10), on the book's learning-rate grid and encoder rate (3e-4), three seeds, for 3 000 steps (twice
+    the live budget)."""
+    return replace(
+        PhaseConfig(rows="wd_dec", row_values=(0.0, 1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0)),
+        lr_enc=3e-4, lr_dec=tuple(10.0 ** np.arange(-4, -1.4, 0.5)), width=20, steps=3000, eval_every=25,
+        seeds=(0, 1, 2))
+
+
+def stored_phases(cfg: PhaseConfig, root) -> tuple[PhaseResult, dict] | None:
+    """The stored phase diagram for exactly ``cfg`` under ``root`` and its manifest, or None when none is stored."""
+    stored = ResultsStore(root).load_if_stored(cfg, "geneft-phases")
+    return None if stored is None else (PhaseResult.from_arrays(cfg, stored[0]), stored[1])
+
+
 def main(argv=None) -> int:
-    """``python -m repro.geneft --store book/_results``: the depth sweep of :func:`stored_depth_config` (9 depths ×
-    4 relations × 5 seeds × 20 000 steps; about 40 minutes on one core), stored with provenance."""
+    """``python -m repro.geneft --store book/_results``: compute and store, with provenance, the chapter's stored
+    runs that are missing: ``depth`` (:func:`stored_depth_config`, 9 depths × 4 relations × 5 seeds × 20 000 steps;
+    about 13 minutes on one core) and ``fig6`` (:func:`stored_fig6_config`, 3 relations × 7 weight decays × 6
+    learning rates × 3 seeds). ``--only`` picks one."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m repro.geneft", description=main.__doc__)
     parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser.add_argument("--only", choices=("depth", "fig6"), help="compute only this stored run")
     args = parser.parse_args(argv)
-    cfg = stored_depth_config()
-    ResultsStore(args.store).get_or_compute(cfg, lambda: run_depth(cfg, progress=True).to_arrays(), label="geneft-depth")
+    store = ResultsStore(args.store)
+    if args.only in (None, "depth"):
+        cfg = stored_depth_config()
+        store.get_or_compute(cfg, lambda: run_depth(cfg, progress=True).to_arrays(), label="geneft-depth")
+    if args.only in (None, "fig6"):
+        cfg6 = stored_fig6_config()
+        store.get_or_compute(cfg6, lambda: run_phases(cfg6).to_arrays(), label="geneft-phases")
     return 0
 
 
