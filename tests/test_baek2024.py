@@ -268,6 +268,11 @@ def test_fit_boundary_pools_seeds_and_fits_each_seed():
     assert fit.seed_slopes[1] > 1.0
     assert fit.seed_slopes[0] < fit.slope < fit.seed_slopes[1]
     assert len(fit.points["mod3"][0]) == 9
+    # the seed bootstrap: every resampling lies between the two seeds' own slopes, and it spreads
+    assert np.all((fit.boot_slopes >= fit.seed_slopes[0] - 1e-9) & (fit.boot_slopes <= fit.seed_slopes[1] + 1e-9))
+    assert np.std(fit.boot_slopes) > 0
+    same = fit_boundary(_synthetic_phases([[0, 1, 2, 3, 4, 5]] * 3))
+    np.testing.assert_allclose(same.boot_slopes, same.slope)  # identical seeds: no seed spread
 
 
 def test_majority_phase_fraction_and_memorization_onset():

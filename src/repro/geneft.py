@@ -681,6 +681,8 @@ class BoundaryFit:
     half_step: float
     seed_slopes: np.ndarray = None  # (seeds,) the same fit on each seed alone (nan: too few clean columns)
     seed_columns: np.ndarray = None  # (seeds,) clean boundary columns per seed, all relations together
+    # the pooled slope refitted on seeds resampled with replacement (the seed-to-seed part of its uncertainty)
+    boot_slopes: np.ndarray = None
 
 
 def boundary_points(result: PhaseResult, relation: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -731,9 +733,10 @@ def _common_slope_fit(pts: dict, relations, half: float):
     return coef, err, used
 
 
-def fit_boundary(result: PhaseResult) -> BoundaryFit:
+def fit_boundary(result: PhaseResult, n_boot: int = 1000) -> BoundaryFit:
     """Least-squares fit log10 η_enc* = slope · log10 η_dec + intercept_task, one common slope, pooled over
-    the seeds' clean boundary columns (and, for the spread, the same fit on each seed alone).
+    the seeds' clean boundary columns (and, for the spread, the same fit on each seed alone, and on ``n_boot``
+    resamplings of the seeds with replacement).
 
     Each boundary point is only known to within ± half a grid step (uniform), i.e. σ = step/√12; the
     slope's standard error is the larger of that propagated error and the residual-based one.
@@ -753,8 +756,15 @@ def fit_boundary(result: PhaseResult) -> BoundaryFit:
     columns = np.array([sum(len(per_seed[r][k][0]) for r in cfg.relations) for k in range(n_seeds)])
     points = {r: (np.concatenate([p[0] for p in per_seed[r]]), np.concatenate([p[1] for p in per_seed[r]]))
               for r in cfg.relations}
+    rng = np.random.default_rng(0)  # fixed: the bootstrap is part of the analysis, the same on every machine
+    boot = []
+    for _ in range(n_boot):
+        pick = rng.integers(0, n_seeds, n_seeds)
+        one = _common_slope_fit({r: [per_seed[r][k] for k in pick] for r in cfg.relations}, cfg.relations, half)
+        boot.append(float(one[0][0]) if one is not None else np.nan)
     return BoundaryFit(float(coef[0]), float(err[0]), {r: float(coef[1 + i]) for i, r in enumerate(used)},
-                       {r: float(err[1 + i]) for i, r in enumerate(used)}, points, half, np.array(seed_slopes), columns)
+                       {r: float(err[1 + i]) for i, r in enumerate(used)}, points, half, np.array(seed_slopes), columns,
+                       np.array(boot))
 
 
 def memorization_onset(result: PhaseResult, relation: str) -> np.ndarray:

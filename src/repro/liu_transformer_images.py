@@ -33,6 +33,7 @@ from .models import MLPConfig, TransformerConfig
 from .phases import PHASES, PhaseRule, classify_history
 from .plotting import TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_seed_band
 from .scale import by_scale
+from .store import ResultsStore, history_from_arrays, history_to_arrays
 from .sweep import expand_grid, split_masks
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data
 from .train import History, TrainConfig, train
@@ -406,24 +407,76 @@ def run_image_phase_diagram(cfg: ImageGrokConfig, progress: bool | None = None) 
     return ImageResult(cfg, history, phases.reshape(cfg.n_seeds, len(cfg.wd_values), len(cfg.lr_dec_values)))
 
 
+def _plot_curve(ax, result: ImageResult):
+    """Fig. 8(a): train and validation accuracy of the curve cell, every seed faintly, median and band."""
+    cfg, h = result.config, result.history
+    runs = result.curve_runs()
+    x = np.maximum(h.steps, 1)
+    plot_seed_band(ax, x, h["train_acc"][runs], label="train", color=TRAIN_COLOR)
+    plot_seed_band(ax, x, h["val_acc"][runs], label="validation", color=VAL_COLOR)
+    for value, color in ((cfg.train_threshold, TRAIN_COLOR), (cfg.val_threshold, VAL_COLOR)):
+        ax.axhline(value, color=color, ls=":", lw=1)
+    ax.set_xscale("log")
+    ax.set_xlabel("optimization step")
+    ax.set_ylabel("accuracy")
+    ax.legend(loc="best", fontsize=8)
+    ax.set_title(f"(a) {cfg.label}, alpha = {cfg.alpha:g}, last-layer lr {cfg.curve_lr_dec:g}, wd {cfg.curve_wd:g}",
+                 fontsize=10)
+
+
+def plot_image_curve(result: ImageResult):
+    """Fig. 8(a) alone (for a run of the curve cell only, e.g. the stored one)."""
+    fig, ax = plt.subplots(figsize=(6.5, 3.9))
+    _plot_curve(ax, result)
+    fig.tight_layout()
+    return fig
+
+
+def stored_curve_config() -> ImageGrokConfig:
+    """Fig. 8(a) at the paper's rates on the substitute 8x8 digits: the curve cell only (last-layer lr 1e-3 and
+    weight decay 0.01, the official notebook's, α = 8, batch 200), five inits, 50 000 steps (half the paper's
+    10^5), float32 (stored: loaded, not recomputed, on other machines)."""
+    return replace(ImageGrokConfig(), source="digits", path=None, wd_values=(0.01,), lr_dec_values=(1e-3,), n_seeds=5,
+                   steps=50_000, eval_every=100, dtype="float32")
+
+
+def stored_images(cfg: ImageGrokConfig, root) -> tuple[ImageResult, dict] | None:
+    """The stored image run for exactly ``cfg`` under ``root`` (its curves) and its manifest, or None."""
+    stored = ResultsStore(root).load_if_stored(cfg, "images")
+    if stored is None:
+        return None
+    history = history_from_arrays(stored[0])
+    n_grid, n_cells = len(cfg.grid()["wd"]), len(cfg.wd_values) * len(cfg.lr_dec_values)
+    phases = classify_history(history, cfg.rule()).reshape(cfg.n_seeds, n_grid)[:, :n_cells]
+    return ImageResult(cfg, history, phases.reshape(cfg.n_seeds, len(cfg.wd_values), len(cfg.lr_dec_values))), stored[1]
+
+
+def main(argv=None) -> int:
+    """``python -m repro.liu_transformer_images --store book/_results``: train :func:`stored_curve_config` (5 seeds
+    × 50 000 steps; about 6 minutes on one core) and store its curves (not its weights) with provenance."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m repro.liu_transformer_images", description=main.__doc__)
+    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    args = parser.parse_args(argv)
+    cfg = stored_curve_config()
+
+    def compute():
+        arrays = history_to_arrays(run_image_phase_diagram(cfg, progress=True).history)
+        return {k: v for k, v in arrays.items() if not k.startswith("param/")}
+
+    ResultsStore(args.store).get_or_compute(cfg, compute, label="images")
+    return 0
+
+
 def plot_images(result: ImageResult):
     """Fig. 8: (a) train / validation accuracy of the curve cell (every seed faintly, median and
     inter-quartile band); (b) the phase diagram (majority over seeds, "k/S" where only k seeds agree)."""
     from .liu_phases import annotate_consensus
 
-    cfg, h = result.config, result.history
-    runs = result.curve_runs()
+    cfg = result.config
     fig, axes = plt.subplots(1, 2, figsize=(11.5, 3.9))
-    x = np.maximum(h.steps, 1)
-    plot_seed_band(axes[0], x, h["train_acc"][runs], label="train", color=TRAIN_COLOR)
-    plot_seed_band(axes[0], x, h["val_acc"][runs], label="validation", color=VAL_COLOR)
-    for value, color in ((cfg.train_threshold, TRAIN_COLOR), (cfg.val_threshold, VAL_COLOR)):
-        axes[0].axhline(value, color=color, ls=":", lw=1)
-    axes[0].set_xscale("log")
-    axes[0].set_xlabel("optimization step")
-    axes[0].set_ylabel("accuracy")
-    axes[0].legend(loc="best", fontsize=8)
-    axes[0].set_title(f"(a) {cfg.label}, alpha = {cfg.alpha:g}, wd {cfg.curve_wd:g}")
+    _plot_curve(axes[0], result)
     wds = np.asarray(cfg.wd_values, dtype=float)
     y_plot = np.arange(len(wds), dtype=float)
     suffix = f", majority of {cfg.n_seeds} seeds" if cfg.n_seeds > 1 else ""
@@ -435,3 +488,9 @@ def plot_images(result: ImageResult):
     axes[1].invert_yaxis()  # weight decay increases downward, as in Fig. 8(b)
     fig.tight_layout()
     return fig
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())
