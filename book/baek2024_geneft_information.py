@@ -51,7 +51,8 @@ from myst_nb import glue
 
 from repro.claims import ClaimBook
 from repro.geneft import (LABELS, BoundConfig, DataSizeConfig, DepthConfig, induction_gap, induction_gap_seeds,
-                          plot_bound, plot_data_size, plot_depth, run_bound, run_data_size, run_depth)
+                          plot_bound, plot_data_size, plot_depth, run_bound, run_data_size, run_depth,
+                          stored_depth, stored_depth_config)
 from repro.plotting import use_style
 from repro.portable import approx, describe_seeds
 from repro.relations import RELATIONS, relation_matrix
@@ -236,6 +237,58 @@ for i, rel in enumerate(depth_cfg.relations):
     print(f"{LABELS[rel]:>13}: test " + " ".join(approx(x, TABLE_RES) for x in test[i]) + " | train "
           + " ".join(approx(x, TABLE_RES) for x in train[i]))
 
+# %% [markdown]
+# ### Fig. 4 trained to fit (stored)
+#
+# After 3 000 steps some deep decoders have not fitted their training pairs, and a test accuracy read there
+# is neither memorization nor generalization. The stored sweep `stored_depth_config()` trains every depth from
+# 0 to 10, all four relations and five seeds, for 20 000 Adam steps (float32; {glue:text}`depth_minutes`
+# minutes on one core; `python -m repro.geneft --store book/_results` recomputes it). A seed enters a
+# memorization or generalization statement only if it has fitted its training pairs (training accuracy
+# ≥ 0.99); the table counts them. The criteria are the live sweep's, fixed before this run, and greater-than is
+# held to the paper's own 90 % (not the live sweep's loosened 0.85).
+
+# %%
+sdepth_cfg = stored_depth_config()
+stored_d = stored_depth(sdepth_cfg, "_results")
+if stored_d is None:
+    raise FileNotFoundError("the stored depth sweep is missing: run `python -m repro.geneft --store book/_results` "
+                            "from the repository root (about 15 minutes on one core).")
+sdepth, sdepth_manifest = stored_d
+print(f"stored run: {sdepth_manifest['device']}, torch {sdepth_manifest['torch_version']}, "
+      f"commit {sdepth_manifest['git_commit'][:10]}")
+glue("depth_minutes", f"{sdepth_manifest['wall_time_s'] / 60:.0f}", display=False)
+fitted = sdepth.train_acc >= 0.99  # (relations, depths, seeds)
+fit_test = np.where(fitted, sdepth.test_acc, np.nan)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", RuntimeWarning)  # depths where no seed fitted: NaN
+    fit_median = np.nanmedian(fit_test, axis=2)  # (relations, depths): median test accuracy of the fitted seeds
+# A stored run is loaded, not recomputed: the same numbers on every machine (shown at 0.01).
+print("median test accuracy of the seeds that fitted (count of 5) per depth " + ", ".join(str(d) for d in sdepth_cfg.depths))
+for i, rel in enumerate(sdepth_cfg.relations):
+    print(f"{LABELS[rel]:>13}: " + "  ".join("  -  (0)" if not fitted[i, k].any() else f"{fit_median[i, k]:.2f} ({int(fitted[i, k].sum())})"
+                                           for k in range(len(sdepth_cfg.depths))))
+    print(f"{'':>13}  median training accuracy (all seeds): "
+          + " ".join(f"{x:.2f}" for x in np.median(sdepth.train_acc[i], axis=1)))
+fig4_stored = plot_depth(sdepth)
+glue("fig_depth_stored", fig4_stored, display=False)
+
+# %% [markdown]
+# ```{glue:figure} fig_depth_stored
+# :name: fig-geneft-depth-stored
+#
+# The stored sweep: Fig. 4 after 20 000 steps, every depth from 0 to 10 (medians over five seeds, shaded:
+# middle half, thin: each seed; all seeds, fitted or not). Left: test accuracy; right: training accuracy.
+# ```
+#
+# With four times more steps nearly every decoder up to depth 6 fits its training pairs, and the shape of
+# Fig. 4 holds on the fitted seeds alone: confusion at depth 0, a peak at depths 1–3, and a lower test
+# accuracy for the deepest decoders. The deepest decoders still fit slowly: at depth 10 the fitted seeds
+# number {glue:text}`deep_fitted` of five, so the memorization claims there rest on few seeds (the
+# paper's horizon, $10^5$ steps, was not run). Greater-than, read on fitted seeds only, never falls below
+# {glue:text}`gt_stored_low`: the paper's "does not easily go below 90 %" holds, and the live sweep's
+# low point (below) was a decoder that had not fitted yet.
+
 
 # %% [markdown]
 # ## Paper versus ours
@@ -327,6 +380,31 @@ claims.check("lowest median test accuracy over depths, greater-than", test[i].mi
              against="book bound", comparison=">=", set_after=True, resolution=SEED_RES,
              source="§4: greater-than 'does not easily go below 90%'; 0.85 is the paper's 0.9 loosened after the "
              "result was seen (our median sits at 0.9, where the verdict is decided by noise)")
+deepest = len(sdepth_cfg.depths) - 1
+stored_names = []
+for rel in ("mod3", "mod5", "bipartite"):
+    i_s = sdepth_cfg.relations.index(rel)
+    best = np.nanmax(fit_median[i_s])
+    n_deep = int(fitted[i_s, deepest].sum())
+    names = (f"stored: depth 0 training accuracy, {LABELS[rel]} (confusion)",
+             f"stored: best median test accuracy of the fitted seeds over depths, {LABELS[rel]}",
+             f"stored: test accuracy lost at depth {sdepth_cfg.depths[deepest]} by the fitted seeds, {LABELS[rel]}")
+    claims.check(names[0], float(np.median(sdepth.train_acc[i_s, 0])), 0.9, kind="reproduction", comparison="<=",
+                 resolution=0.01, source="Fig. 4 and §4: too simple a decoder gives confusion (0.9: Table 4's threshold)")
+    claims.check(names[1], best, 0.95, kind="reproduction", comparison=">=", resolution=0.01,
+                 source="Fig. 4 and §4: generalization in the Goldilocks zone (0.95: stricter than Table 4's 0.9)")
+    claims.check(names[2], best - fit_median[i_s, deepest], 0.05, kind="reproduction", comparison=">=", resolution=0.01,
+                 source=f"Fig. 4 and §4: too complex a decoder memorizes (only seeds with training accuracy ≥ 0.99 "
+                        f"count: {n_deep} of {len(sdepth_cfg.data_seeds)} at depth {sdepth_cfg.depths[deepest]})")
+    stored_names += list(names)
+i_gt = sdepth_cfg.relations.index("greater_than")
+gt_name = "stored: lowest median test accuracy of the fitted seeds over depths, greater-than"
+claims.check(gt_name, np.nanmin(fit_median[i_gt]), 0.9, kind="reproduction", comparison=">=", resolution=0.01,
+             source="§4: greater-than 'does not easily go below 90%', at any depth (the paper's 0.9, fixed before the run)")
+stored_names.append(gt_name)
+glue("gt_stored_low", f"{np.nanmin(fit_median[i_gt]):.2f}", display=False)
+glue("deep_fitted", ", ".join(f"{LABELS[r]} {int(fitted[sdepth_cfg.relations.index(r), deepest].sum())}"
+                              for r in sdepth_cfg.relations), display=False)
 glue("gt_low", approx(test[i].min(), SEED_RES), display=False)
 glue("gt_low_depth", f"{depth_cfg.depths[k_low]}", display=False)
 glue("gt_low_train", approx(train[i, k_low], SEED_RES), display=False)
@@ -350,10 +428,10 @@ claims.figure("baek2024", "Fig. 4", "reproduced", claims=[
     f"{what}, {LABELS[r]}{tag}" for r in ("mod3", "mod5", "bipartite") for what, tag in (
         ("depth 0 training accuracy", " (confusion)"), ("best test accuracy over depths", ""),
         (f"test accuracy lost at depth {depth_cfg.depths[deep]}", " (memorization)"))] + [
-    "lowest median test accuracy over depths, greater-than"],
-    why="Confusion at depth 0, a Goldilocks peak and a loss at depth 8 for mod 3, mod 5 and bipartite (5 seeds, "
-    f"{depth_cfg.steps:,} steps: not every deep seed has fitted its training pairs); greater-than's 90 % floor is "
-    "undecided (median at 0.9) and only checked.")
+    "lowest median test accuracy over depths, greater-than"] + stored_names,
+    why="Confusion at depth 0, a Goldilocks peak and a loss at the deepest decoder for mod 3, mod 5 and bipartite, "
+    f"live ({depth_cfg.steps:,} steps) and in the stored sweep ({sdepth_cfg.steps:,} steps), where only seeds that "
+    f"fitted their training pairs count; there greater-than stays above 90 % at every depth, as the paper says.")
 glue("ledger_tally", claims.tally(), display=False)
 
 # %%
@@ -378,15 +456,16 @@ claims.ledger()
 #   fraction). With $d = 2$ they can go around each other, and this network follows the bound closely.
 #   For greater-than, the one-dimensional difference network works, as the paper's argument (order the
 #   repons on a line) suggests. Three seeds only decide that the failure is common, not how common.
-# - **Greater-than with deep decoders: undecided, so a check.** The paper says greater-than's test
+# - **Greater-than with deep decoders: undecided live, reproduced stored.** The paper says greater-than's test
 #   accuracy "does not easily go below 90 %" at any depth, because most pairs are implied by a few
 #   others. At book scale its lowest median test accuracy is {glue:text}`gt_low` (depth
 #   {glue:text}`gt_low_depth`, median training accuracy {glue:text}`gt_low_train`), right at the
 #   paper's 90 %, while single deep seeds that have not fitted their training pairs in 3,000 steps fall
 #   well below it (thin lines in the figure). A verdict at the paper's 0.9 would be decided by which
 #   seed lands where, so this is neither a reproduction nor a deviation: we check the median at 0.85,
-#   a bound loosened after the result was seen (marked † in the ledger). The decisive run trains the
-#   deep decoders until every seed fits its training pairs; the paper-scale config runs $10^5$ steps.
+#   a bound loosened after the result was seen (marked † in the ledger). The decisive run is the stored
+#   sweep: trained for 20 000 steps and read on fitted seeds only, greater-than stays at or above
+#   {glue:text}`gt_stored_low` at every depth, and the paper's 90 % reproduces (a reproduction claim at 0.9).
 # - **Where Eq. 4 is furthest off.** With no data at all, Eq. 4 gives greater-than $2/3$ (from
 #   $p_* = 1/3$), but a learner with no observation can only guess each off-diagonal pair at 1/2; the
 #   paper's three-element argument already assumes one observed comparison. The Monte Carlo therefore

@@ -59,8 +59,9 @@ from myst_nb import glue
 
 from repro.claims import ClaimBook
 from repro.liu_phases import corner_fraction, sandwich_columns
-from repro.liu_transformer_images import (ImageGrokConfig, TransformerGrokConfig, fourier_variance_shares, plot_images,
-                                          plot_transformer, run_image_phase_diagram, run_transformer)
+from repro.liu_transformer_images import (ImageGrokConfig, TransformerGrokConfig, fourier_variance_shares, plot_image_curve,
+                                          plot_images, plot_transformer, run_image_phase_diagram, run_transformer,
+                                          stored_curve_config, stored_images)
 from repro.portable import approx, seed_median
 from repro.plotting import use_style
 from repro.scale import current_scale
@@ -324,12 +325,69 @@ _ = claims.check("images: Fig. 8a cell, val 60% step minus train 90% step, media
                           "still climbing after 1e4 steps), so the book cannot show that cell; " + budget)
 
 # %% [markdown]
+# ### Fig. 8(a) at the paper's rates (stored)
+#
+# The live cell runs at raised rates because the paper's do not fit in 3,000 steps. The stored run
+# `stored_curve_config()` trains the paper's cell itself on the same substitute digits: last-layer learning
+# rate $10^{-3}$ and weight decay 0.01 (the official notebook's), $\alpha = 8$, batch 200, five
+# initializations, 50,000 steps, half the paper's budget ({glue:text}`img_minutes` minutes on one core;
+# `python -m repro.liu_transformer_images --store book/_results` recomputes it). The criterion is the one above,
+# fixed before this run: Table 1's grokking gap of $10^3$ steps between 90 % training and 60 % validation
+# accuracy (App. J's threshold).
+
+# %%
+img_cfg = stored_curve_config()
+stored_img = stored_images(img_cfg, "_results")
+if stored_img is None:
+    raise FileNotFoundError("the stored Fig. 8(a) run is missing: run `python -m repro.liu_transformer_images --store "
+                            "book/_results` from the repository root (a few minutes on one core).")
+simg, img_manifest = stored_img
+print(f"stored run: {img_manifest['device']}, torch {img_manifest['torch_version']}, commit {img_manifest['git_commit'][:10]}")
+glue("img_minutes", f"{img_manifest['wall_time_s'] / 60:.0f}", display=False)
+s_runs = simg.curve_runs()
+s_fit = simg.history.first_step("train_acc", img_cfg.train_threshold)[s_runs]
+s_val = simg.history.first_step("val_acc", img_cfg.val_threshold)[s_runs]
+s_gap = np.where((s_fit >= 0) & (s_val >= 0), s_val - s_fit, -1)
+s_final = simg.history["val_acc"][s_runs, -1]
+# A stored run is loaded, not recomputed: the same numbers on every machine.
+print(f"{img_cfg.label}, last-layer lr {img_cfg.curve_lr_dec:g}, wd {img_cfg.curve_wd:g}, {img_cfg.n_seeds} seeds, "
+      f"{img_cfg.steps:,} steps: train 90 % at steps {', '.join(str(int(x)) for x in s_fit)}; validation 60 % at "
+      f"{', '.join(str(int(x)) for x in s_val)}; final validation accuracy {', '.join(f'{x:.2f}' for x in s_final)}")
+print(f"phase by Table 1's rule, per seed: {', '.join(simg.seed_phases.ravel())}")
+for key, val in {"img_fit": np.median(s_fit), "img_val": np.median(s_val), "img_gap": np.median(s_gap)}.items():
+    glue(key, f"{int(val):,}", display=False)
+glue("img_final", f"{np.median(s_final):.2f}", display=False)
+fig_img_stored = plot_image_curve(simg)
+glue("fig_images_stored", fig_img_stored, display=False)
+_ = claims.check("images (stored, paper's rates): val 60% step minus train 90% step, median over seeds",
+                 float(np.median(s_gap)), 1000.0, kind="reproduction", comparison=">=", resolution=100,
+                 source="App. J and Fig. 8a (train fits fast, validation improves much later); Table 1 grokking gap "
+                        "10^3 steps")
+_ = claims.check("images (stored, paper's rates): seeds in the grokking phase (Table 1), fraction",
+                 float(np.mean(simg.seed_phases.ravel() == "grokking")), 1.0, kind="reproduction", tolerance=0.2,
+                 resolution=0.2, source="App. J and Fig. 8a: the cell shown groks")
+
+# %% [markdown]
+# ```{glue:figure} fig_images_stored
+# :name: fig-liu-images-stored
+# Fig. 8(a) at the paper's rates (stored; substitute 8×8 digits, five seeds: each faintly, the median thick,
+# the middle half shaded; dotted: the 90 % and 60 % thresholds). Training accuracy reaches 90 % early; validation
+# accuracy climbs slowly for tens of thousands of steps afterwards.
+# ```
+#
+# At the paper's rates the substitute digits grok: the training set reaches 90 % at step
+# ≈ {glue:text}`img_fit` and the validation set 60 % at step ≈ {glue:text}`img_val` (medians), a gap of
+# {glue:text}`img_gap` steps, far beyond Table 1's $10^3$; validation accuracy ends at {glue:text}`img_final`.
+# Fig. 8(a)'s delay is there; the live cell's missing delay was the price of its raised rates.
+
+# %% [markdown]
 # ## Paper versus ours
 #
 # {glue:text}`ledger_tally`. The transformer reproduces the delay and the fall of $e^S$ but not its
 # rise; the dropout sweep and the transformer phase diagram were not run. On the substitute digits the
 # phase diagram has grokking between memorization and comprehension, as in the paper, but its corners
-# differ and the grokking curve of Fig. 8(a) shows no delay at the book's budget.
+# differ. The grokking curve of Fig. 8(a) shows no delay at the book's raised rates, but the stored run at the
+# paper's rates groks.
 
 # %%
 claims.figure("liu2022", "Fig. 7 left", "partial", scale="book",
@@ -345,10 +403,13 @@ claims.figure("liu2022", "Fig. 7 centre", "not run at this scale", scale="book",
 claims.figure("liu2022", "Fig. 7 right", "not run at this scale", scale="book",
               why="285 runs (15 decoder lr x 19 decoder wd) of up to 1e5 steps of the p = 59 transformer, GPU scale; "
                   "run_transformer_phase_diagram runs it at REPRO_SCALE=paper, not run for this edition")
-claims.figure("liu2022", "Fig. 8a", "not reproduced", scale="book",
-              claims=["images: Fig. 8a cell, val 60% step minus train 90% step, median over seeds"],
-              why="on the substitute 8x8 digits at 3,000 steps the cell shown fits slowly and generalizes right after: "
-                  "no delay; MNIST at the paper's 1e5 steps was not run")
+claims.figure("liu2022", "Fig. 8a", "reproduced", scale="paper (CPU, stored)",
+              claims=["images (stored, paper's rates): val 60% step minus train 90% step, median over seeds",
+                      "images (stored, paper's rates): seeds in the grokking phase (Table 1), fraction"],
+              why=f"at the paper's cell (lr 1e-3, wd 0.01, alpha 8) on the substitute 8x8 digits, {img_cfg.steps:,} steps, "
+                  f"{img_cfg.n_seeds} seeds: validation reaches 60 % {int(np.median(s_gap)):,} steps after training "
+                  "reaches 90 % (median); the live book cell at raised rates shows no delay (a deviation of that "
+                  "stand-in); MNIST itself was not run")
 claims.figure("liu2022", "Fig. 8b", "partial", scale="book",
               claims=["images: a memorization -> grokking -> comprehension column as wd grows: fraction of seeds",
                       "images: largest weight decay at least half comprehension: fraction of seeds",
