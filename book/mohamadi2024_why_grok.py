@@ -735,7 +735,7 @@ claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fittin
              evidence=f"book scale: p = {tfs[0].config.p}, d_model {tfs[0].config.d_model}, AdamW (lr 3e-3, wd 1) "
                       f"instead of the paper's GD at lr 0.25, {len(tfs)} inits: the eNTK moves as much while the "
                       "training set is fitted as after, raw or scale-free. GD at lr 0.25 for up to 1,000 steps "
-                      "(3 inits) fitted and then memorized; GD for ~10^4 steps or at p = 113 not run.")
+                      "(3 inits) fitted and then memorized; GD for 20,000 steps is the stored run below; p = 113 not run.")
 
 # %% [markdown]
 # ```{glue:figure} fig_transformer
