@@ -25,7 +25,7 @@ from .kernels import single_thread
 from .relations import (RELATIONS, RelationModelConfig, RelationTrainConfig, check_relation_runs, init_params,
                         relation_matrix, train_mask, train_relations)
 from .scale import by_scale
-from .store import ResultsStore
+from .store import ResultsStore, required_arrays
 from .theory.baek2024 import (GUESS_PROBABILITY, accuracy_upper_bound, description_length,
                               monte_carlo_upper_bound)
 from .validation import check_choice, check_int, check_real
@@ -275,12 +275,12 @@ class DepthResult:
 
     @classmethod
     def from_arrays(cls, config: DepthConfig, arrays: dict[str, np.ndarray]) -> "DepthResult":
+        got = required_arrays(arrays, ("test_acc", "train_acc"), "stored depth sweep")
         shape = (len(config.relations), len(config.depths), len(config.data_seeds))
-        for name in ("test_acc", "train_acc"):
-            if name not in arrays or arrays[name].shape != shape:
-                raise ValueError(f"the stored depth sweep's {name} is missing or not of shape {shape}: recompute it "
-                                 "with `python -m repro.geneft --store book/_results`.")
-        return cls(config, arrays["test_acc"], arrays["train_acc"])
+        if any(v.shape != shape for v in got.values()):
+            raise ValueError(f"the stored depth sweep's arrays are not of shape {shape}: recompute it with "
+                             "`python -m repro.geneft --store book/_results --only depth`.")
+        return cls(config, got["test_acc"], got["train_acc"])
 
 
 def stored_depth_config() -> DepthConfig:
@@ -419,10 +419,8 @@ class PhaseResult:
 
     @classmethod
     def from_arrays(cls, config: "PhaseConfig", arrays: dict[str, np.ndarray]) -> "PhaseResult":
-        missing = [f"{r}_{k}" for r in config.relations for k in ("phase", "test_acc") if f"{r}_{k}" not in arrays]
-        if missing:
-            raise ValueError(f"the stored phase diagram lacks arrays {missing}: recompute it with "
-                             "`python -m repro.geneft --store book/_results`.")
+        arrays = required_arrays(arrays, [f"{r}_{k}" for r in config.relations for k in ("phase", "test_acc")],
+                                 "stored phase diagram")
         names = np.asarray(PHASES, dtype=object)
         return cls(config, {r: names[arrays[f"{r}_phase"]] for r in config.relations},
                    {r: arrays[f"{r}_test_acc"] for r in config.relations})

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .crossings import crossing as interpolated_crossing
 from .mohamadi2024 import ClassificationConfig, train_classification
 from .portable import ConfigRepr
-from .store import ResultsStore
+from .store import ResultsStore, required_arrays
 from .theory import mohamadi2024 as th
 from .validation import check_int, check_prime, check_real
 
@@ -98,10 +99,8 @@ class SampleComplexityResult:
 
     @classmethod
     def from_arrays(cls, config: SampleComplexityConfig, arrays: dict[str, np.ndarray]) -> "SampleComplexityResult":
-        missing = [f"p{p}_{n}" for p in config.ps for n in PER_P if f"p{p}_{n}" not in arrays]
-        if missing or "steps" not in arrays:
-            raise ValueError(f"the stored sample-complexity run lacks arrays {missing or ['steps']}: recompute it with "
-                             "`python -m repro.mohamadi2024_sample --store book/_results`.")
+        arrays = required_arrays(arrays, ["steps"] + [f"p{p}_{n}" for p in config.ps for n in PER_P],
+                                 "stored sample-complexity run")
         return cls(config=config, steps=arrays["steps"],
                    runs={p: {n: arrays[f"p{p}_{n}"] for n in PER_P} for p in config.ps})
 
@@ -122,15 +121,12 @@ def run_sample_complexity(cfg: SampleComplexityConfig, progress: bool = True) ->
 
 def crossing(n: np.ndarray, acc: np.ndarray, level: float = 0.5) -> float:
     """The training size at which ``acc`` (one value per n, increasing n) first rises through ``level``,
-    interpolated linearly in log n between the two grid points around it. NaN when it never crosses, or when
-    it is already at or above ``level`` at the smallest n (the crossing lies off the grid)."""
+    interpolated linearly in log n (:func:`repro.crossings.crossing`). NaN when it never crosses, or when it is
+    already at or above ``level`` at the smallest n (the crossing lies off the grid)."""
     n, acc = np.asarray(n, dtype=float), np.asarray(acc, dtype=float)
-    above = np.nonzero(acc >= level)[0]
-    if not len(above) or above[0] == 0:
+    if acc[0] >= level:
         return float("nan")
-    j = above[0]
-    t = (level - acc[j - 1]) / (acc[j] - acc[j - 1])
-    return float(np.exp(np.log(n[j - 1]) + t * (np.log(n[j]) - np.log(n[j - 1]))))
+    return float(np.exp(interpolated_crossing(np.log(n), acc, level)))
 
 
 def critical_sizes(res: SampleComplexityResult, seeds=None) -> np.ndarray:

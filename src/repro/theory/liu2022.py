@@ -27,6 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..crossings import crossing  # re-exported: the critical fraction of Fig. 4(a) reads it here
 from ..validation import check_int, check_real
 
 # Eigenvalues of the integer Gram matrix A^T A below this count as zero. The official code uses the
@@ -325,18 +326,6 @@ class LinearStructureStats:
     def critical_fraction(self, level: float = 0.5) -> float:
         """Training fraction where P(unique) first reaches ``level`` (linear interpolation between sizes)."""
         return crossing(self.fractions, self.p_unique, level)
-
-
-def crossing(x: np.ndarray, y: np.ndarray, level: float) -> float:
-    """First x at which the curve y(x) reaches ``level``, interpolating linearly; nan if it never does."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    above = np.nonzero(y >= level)[0]
-    if len(above) == 0:
-        return float("nan")
-    k = above[0]
-    if k == 0:
-        return float(x[0])
-    return float(x[k - 1] + (level - y[k - 1]) * (x[k] - x[k - 1]) / (y[k] - y[k - 1]))
 
 
 def linear_structure_statistics(p: int, sizes: Sequence[int], n_sets: int, seed: int = 0) -> LinearStructureStats:
