@@ -101,6 +101,7 @@ class IntroResult:
     embeddings: np.ndarray  # (R, T, p, d): token embeddings of every run at every evaluation step
     train_steps: np.ndarray  # (R,) first step with train accuracy >= threshold (-1: never)
     val_steps: np.ndarray  # (R,)
+    embedding_steps: np.ndarray | None = None  # (T,) steps of the snapshots; None: every evaluation step
 
     @property
     def n_runs(self) -> int:
@@ -112,7 +113,9 @@ class IntroResult:
         return np.array([grokking_delay(int(t), int(v)) for t, v in zip(self.train_steps, self.val_steps)])
 
     def embeddings_at(self, step: int, run: int = 0) -> np.ndarray:
-        k = int(np.searchsorted(self.history.steps, step))
+        """The snapshot at ``step``, or the first one after it."""
+        steps = self.history.steps if self.embedding_steps is None else self.embedding_steps
+        k = int(np.searchsorted(steps, step))
         return self.embeddings[run, min(k, self.embeddings.shape[1] - 1)]
 
     def circle(self, step: int, run: int = 0) -> tuple[int, float]:
@@ -222,6 +225,67 @@ def run_intro(cfg: IntroConfig, progress: bool | None = None) -> IntroResult:
     return IntroResult(cfg, history, np.asarray(history.extra["embeddings"]), train_steps, val_steps)
 
 
+def stored_paper_config() -> IntroConfig:
+    """Power et al.'s setting (the defaults: 2-layer transformer, p = 97, half of the ordered pairs, AdamW lr
+    1e-3, weight decay 1, β₂ 0.98, batch 512), one seed, trained for 3·10^4 of the paper's 10^5 steps: the
+    budget that fits about 45 minutes of one CPU core (~11 steps/s). Stored: loaded, not recomputed."""
+    return replace(IntroConfig(), steps=30_000, eval_every=100)
+
+
+def _snapshot_indices(steps: np.ndarray, n: int = 16) -> np.ndarray:
+    """Indices of about ``n`` evaluation steps spread evenly in log(step), always with the first and last:
+    the embedding snapshots a stored run keeps (all of them would be ~15 MB at paper scale)."""
+    targets = np.geomspace(max(int(steps[1]), 1), int(steps[-1]), n - 1) if len(steps) > 1 else []
+    picked = {0, len(steps) - 1} | {int(np.argmin(np.abs(steps - t))) for t in targets}
+    return np.array(sorted(picked), dtype=np.int64)
+
+
+def intro_to_arrays(result: IntroResult) -> dict[str, np.ndarray]:
+    """The curves of every run and a log-spaced subset of its embedding snapshots, for the results store."""
+    from .store import history_to_arrays
+
+    arrays = {k: v for k, v in history_to_arrays(result.history).items() if not k.startswith(("param/", "extra/"))}
+    keep = _snapshot_indices(result.history.steps)
+    arrays["embedding_steps"] = result.history.steps[keep]
+    arrays["embeddings"] = result.embeddings[:, keep]
+    return arrays
+
+
+def intro_from_arrays(cfg: IntroConfig, arrays: dict[str, np.ndarray]) -> IntroResult:
+    """The :class:`IntroResult` of :func:`intro_to_arrays` (the thresholds' first steps recomputed)."""
+    from .store import history_from_arrays, required_arrays
+
+    required_arrays(arrays, ("steps", "embedding_steps", "embeddings"), "stored opening-chapter run")
+    history = history_from_arrays({k: v for k, v in arrays.items() if k not in ("embedding_steps", "embeddings")})
+    return IntroResult(cfg, history, arrays["embeddings"], history.first_step("train_acc", cfg.threshold),
+                       history.first_step("val_acc", cfg.threshold), embedding_steps=arrays["embedding_steps"])
+
+
+def stored_intro(cfg: IntroConfig, root) -> tuple[IntroResult, dict] | None:
+    """The stored run for exactly ``cfg`` under ``root`` and its manifest, or None."""
+    from .store import ResultsStore
+
+    stored = ResultsStore(root).load_if_stored(cfg, "power2022")
+    return None if stored is None else (intro_from_arrays(cfg, stored[0]), stored[1])
+
+
+def main(argv=None) -> int:
+    """``python -m repro.intro --store book/_results``: train :func:`stored_paper_config` (Power et al.'s
+    transformer and optimizer, one seed, 3·10^4 steps; about 45 minutes on one core) and store its curves and
+    embedding snapshots with provenance."""
+    import argparse
+
+    from .store import ResultsStore
+
+    parser = argparse.ArgumentParser(prog="python -m repro.intro", description=main.__doc__)
+    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    args = parser.parse_args(argv)
+    cfg = stored_paper_config()
+    ResultsStore(args.store).get_or_compute(cfg, lambda: intro_to_arrays(run_intro(cfg, progress=True)),
+                                            label="power2022")
+    return 0
+
+
 def plot_intro(result: IntroResult, run: int | None = None):
     """Left: accuracy vs step (log axis) over all seeds: every seed faintly, the median thickly, the
     inter-quartile band shaded; dashed lines at the median crossing steps. Right: token embeddings of one
@@ -261,3 +325,9 @@ def plot_intro(result: IntroResult, run: int | None = None):
         ax2.set_aspect("equal", adjustable="datalim")
     fig.tight_layout()
     return fig
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())
