@@ -60,6 +60,7 @@ from repro.geneft import (LABELS, PhaseConfig, ReponConfig, fit_boundary, memori
 from repro.plotting import use_style
 from repro.portable import approx, describe_seeds
 from repro.scale import current_scale
+from repro.store import provenance_line, require_stored
 from repro.theory.baek2024 import (conserved_quantity, integrate_repons, repon_fixed_point, repon_probability,
                                    repon_probability_monte_carlo)
 
@@ -225,12 +226,9 @@ for rel, on in onsets.items():
 
 # %%
 s6_cfg = stored_fig6_config()
-stored6 = stored_phases(s6_cfg, "_results")
-if stored6 is None:
-    raise FileNotFoundError("the stored Fig. 6 run is missing: run `python -m repro.geneft --store book/_results "
-                            "--only fig6` from the repository root (a few minutes on one core).")
-s6, s6_manifest = stored6
-print(f"stored run: {s6_manifest['device']}, torch {s6_manifest['torch_version']}, commit {s6_manifest['git_commit'][:10]}")
+s6, s6_manifest = require_stored(stored_phases(s6_cfg, "_results"), "Fig. 6 run",
+                                 "python -m repro.geneft --store book/_results --only fig6", "a few minutes on one core")
+print(provenance_line(s6_manifest))
 glue("fig6_minutes", f"{s6_manifest['wall_time_s'] / 60:.0f}", display=False)
 s6_beyond = float(np.log10(s6_cfg.lr_dec[-1])) + 0.25  # a row where most seeds never memorize: half a step beyond
 s6_rows, s6_spread, s6_spread_small = {}, {}, {}

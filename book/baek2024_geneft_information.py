@@ -57,6 +57,7 @@ from repro.plotting import use_style
 from repro.portable import approx, describe_seeds
 from repro.relations import RELATIONS, relation_matrix
 from repro.scale import current_scale
+from repro.store import provenance_line, require_stored
 from repro.theory.baek2024 import (GUESS_PROBABILITY, accuracy_upper_bound, critical_fraction,
                                    description_length)
 
@@ -250,13 +251,10 @@ for i, rel in enumerate(depth_cfg.relations):
 
 # %%
 sdepth_cfg = stored_depth_config()
-stored_d = stored_depth(sdepth_cfg, "_results")
-if stored_d is None:
-    raise FileNotFoundError("the stored depth sweep is missing: run `python -m repro.geneft --store book/_results` "
-                            "from the repository root (about 15 minutes on one core).")
-sdepth, sdepth_manifest = stored_d
-print(f"stored run: {sdepth_manifest['device']}, torch {sdepth_manifest['torch_version']}, "
-      f"commit {sdepth_manifest['git_commit'][:10]}")
+sdepth, sdepth_manifest = require_stored(stored_depth(sdepth_cfg, "_results"), "depth sweep",
+                                         "python -m repro.geneft --store book/_results --only depth",
+                                         "about 15 minutes on one core")
+print(provenance_line(sdepth_manifest))
 glue("depth_minutes", f"{sdepth_manifest['wall_time_s'] / 60:.0f}", display=False)
 fitted = sdepth.train_acc >= 0.99  # (relations, depths, seeds)
 fit_test = np.where(fitted, sdepth.test_acc, np.nan)

@@ -65,6 +65,7 @@ from repro.liu_transformer_images import (ImageGrokConfig, TransformerGrokConfig
 from repro.portable import approx, seed_median
 from repro.plotting import use_style
 from repro.scale import current_scale
+from repro.store import provenance_line, require_stored
 
 use_style()
 claims = ClaimBook("liu2022_transformer_and_images")
@@ -337,12 +338,10 @@ _ = claims.check("images: Fig. 8a cell, val 60% step minus train 90% step, media
 
 # %%
 img_cfg = stored_curve_config()
-stored_img = stored_images(img_cfg, "_results")
-if stored_img is None:
-    raise FileNotFoundError("the stored Fig. 8(a) run is missing: run `python -m repro.liu_transformer_images --store "
-                            "book/_results` from the repository root (a few minutes on one core).")
-simg, img_manifest = stored_img
-print(f"stored run: {img_manifest['device']}, torch {img_manifest['torch_version']}, commit {img_manifest['git_commit'][:10]}")
+simg, img_manifest = require_stored(stored_images(img_cfg, "_results"), "Fig. 8(a) run",
+                                    "python -m repro.liu_transformer_images --store book/_results",
+                                    "a few minutes on one core")
+print(provenance_line(img_manifest))
 glue("img_minutes", f"{img_manifest['wall_time_s'] / 60:.0f}", display=False)
 s_runs = simg.curve_runs()
 s_fit = simg.history.first_step("train_acc", img_cfg.train_threshold)[s_runs]

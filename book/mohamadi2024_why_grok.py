@@ -75,6 +75,7 @@ from repro.claims import ClaimBook
 from repro.plotting import use_style
 from repro.portable import approx
 from repro.scale import current_scale
+from repro.store import provenance_line, require_stored
 from repro.theory import mohamadi2024 as th
 
 # One thread: every computation here is many small tensor ops, which two threads on a shared 2-core machine
@@ -424,12 +425,10 @@ claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 
 
 # %%
 gdi_cfg = mw.gd_init_scale_config()
-stored_gdi = mw.stored_classification(gdi_cfg, "_results")
-if stored_gdi is None:
-    raise FileNotFoundError("the stored plain-GD init-scale run is missing: run `python -m repro.mohamadi2024 --store "
-                            "book/_results --only gd-init-scale` from the repository root (about 10 minutes).")
-gdi, gdi_manifest = stored_gdi
-print(f"stored run: {gdi_manifest['device']}, torch {gdi_manifest['torch_version']}, commit {gdi_manifest['git_commit'][:10]}")
+gdi, gdi_manifest = require_stored(mw.stored_classification(gdi_cfg, "_results"), "plain-GD init-scale run",
+                                   "python -m repro.mohamadi2024 --store book/_results --only gd-init-scale",
+                                   "about 10 minutes")
+print(provenance_line(gdi_manifest))
 glue("gdi_minutes", f"{gdi_manifest['wall_time_s'] / 60:.0f}", display=False)
 gdi_fit = gdi.first_step("train", 1.0)
 gdi_k = np.array([int(np.searchsorted(gdi.steps, f)) if f >= 0 else -1 for f in gdi_fit])
@@ -568,12 +567,9 @@ glue("fig_class", fig_class, display=False)
 
 # %%
 scfg = mws.SampleComplexityConfig()
-stored_sc = mws.stored_sample_complexity(scfg, "_results")
-if stored_sc is None:
-    raise FileNotFoundError("the stored sample-complexity run is missing: run `python -m repro.mohamadi2024_sample "
-                            "--store book/_results` from the repository root (about 45 minutes on one core).")
-sc, sc_manifest = stored_sc
-print(f"stored run: {sc_manifest['device']}, torch {sc_manifest['torch_version']}, commit {sc_manifest['git_commit'][:10]}")
+sc, sc_manifest = require_stored(mws.stored_sample_complexity(scfg, "_results"), "sample-complexity run",
+                                 "python -m repro.mohamadi2024_sample --store book/_results", "about 45 minutes on one core")
+print(provenance_line(sc_manifest))
 glue("sc_minutes", f"{sc_manifest['wall_time_s'] / 60:.0f}", display=False)
 n_crit = mws.critical_sizes(sc)
 k_fit = mws.fit_exponent(scfg.ps, n_crit)
@@ -776,12 +772,10 @@ claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fittin
 
 # %%
 gd_cfg = mw.gd_transformer_config()
-stored_tf = mw.stored_transformer(gd_cfg, mw.GD_TRANSFORMER_SEEDS, "_results")
-if stored_tf is None:
-    raise FileNotFoundError("the stored GD transformer run is missing: run `python -m repro.mohamadi2024 --store "
-                            "book/_results --only transformer-gd` from the repository root (about 15 minutes).")
-gtfs, tf_manifest = stored_tf
-print(f"stored run: {tf_manifest['device']}, torch {tf_manifest['torch_version']}, commit {tf_manifest['git_commit'][:10]}")
+gtfs, tf_manifest = require_stored(mw.stored_transformer(gd_cfg, mw.GD_TRANSFORMER_SEEDS, "_results"),
+                                   "GD transformer run", "python -m repro.mohamadi2024 --store book/_results --only transformer-gd",
+                                   "about 15 minutes")
+print(provenance_line(tf_manifest))
 glue("tfgd_minutes", f"{tf_manifest['wall_time_s'] / 60:.0f}", display=False)
 g_fit = np.array([t.first_step("train", 1.0) for t in gtfs])
 g_k = [t.index(f) for t, f in zip(gtfs, g_fit)]
@@ -925,13 +919,10 @@ claims.check(f"regression: final test loss / zero predictor's, median of the {in
 
 # %%
 reg_cfg = mw.grokking_regression_config()
-stored_reg = mw.stored_regression(reg_cfg, "_results")
-if stored_reg is None:
-    raise FileNotFoundError("the stored regression run is missing: run `python -m repro.mohamadi2024 --store "
-                            "book/_results` from the repository root (about half an hour on one core).")
-sreg, reg_manifest = stored_reg
-print(f"stored run: {reg_manifest['device']}, torch {reg_manifest['torch_version']}, "
-      f"commit {reg_manifest['git_commit'][:10]}")
+sreg, reg_manifest = require_stored(mw.stored_regression(reg_cfg, "_results"), "regression run",
+                                   "python -m repro.mohamadi2024 --store book/_results --only regression",
+                                   "about 50 minutes on one core")
+print(provenance_line(reg_manifest))
 glue("reg_stored_minutes", f"{reg_manifest['wall_time_s'] / 60:.0f}", display=False)
 s_finite = np.isfinite(sreg.test_loss[:, -1]) & np.isfinite(sreg.train_loss[:, -1])
 s_fit = np.where(s_finite, sreg.first_step("train_loss", 0.01), -1)

@@ -100,3 +100,17 @@ def test_history_roundtrip(tmp_path):
     store.save(Cfg(), history_to_arrays(h))
     back = history_from_arrays(store.load(Cfg())[0])
     assert np.array_equal(back["train_acc"], h["train_acc"]) and back.run_values["init_seed"] == [4]
+
+
+def test_require_stored_names_the_command(tmp_path):
+    from repro.store import provenance_line, require_stored
+
+    with pytest.raises(FileNotFoundError, match=r"stored Fig\. 9 run is missing: run `python -m repro.x --store d`"):
+        require_stored(None, "Fig. 9 run", "python -m repro.x --store d", "a minute")
+    store = ResultsStore(tmp_path)
+    _, manifest = store.get_or_compute(Cfg(), lambda: {"a": np.arange(3)})
+    pair = require_stored((1, manifest), "Fig. 9 run", "cmd", "a minute")
+    assert pair[0] == 1
+    line = provenance_line(manifest)
+    assert line.startswith("stored run: ") and f"torch {manifest['torch_version']}" in line
+    assert line.endswith(f"commit {manifest['git_commit'][:10]}")

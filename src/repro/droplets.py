@@ -180,8 +180,7 @@ def time_dependent_config(N: int) -> LangevinConfig:
 def stored_finite_ensembles(cfg: LangevinConfig, root) -> tuple[LangevinResult, dict] | None:
     """The finite-data ensembles stored for exactly ``cfg`` under ``root`` (a :class:`repro.store.ResultsStore`
     folder) with their provenance manifest, or None when none is stored. The store verifies config and content."""
-    stored = ResultsStore(root).load_if_stored(cfg, FINITE_LABEL)
-    return None if stored is None else (LangevinResult.from_arrays(cfg, stored[0]), stored[1])
+    return ResultsStore(root).load_result(cfg, FINITE_LABEL, lambda arrays: LangevinResult.from_arrays(cfg, arrays))
 
 
 def langevin_teacher(c: LangevinConfig) -> TeacherStudent:

@@ -292,8 +292,7 @@ def stored_depth_config() -> DepthConfig:
 
 def stored_depth(cfg: DepthConfig, root) -> tuple[DepthResult, dict] | None:
     """The stored depth sweep for exactly ``cfg`` under ``root`` and its manifest, or None when none is stored."""
-    stored = ResultsStore(root).load_if_stored(cfg, "geneft-depth")
-    return None if stored is None else (DepthResult.from_arrays(cfg, stored[0]), stored[1])
+    return ResultsStore(root).load_result(cfg, "geneft-depth", lambda arrays: DepthResult.from_arrays(cfg, arrays))
 
 
 def run_depth(cfg: DepthConfig, progress: bool = False) -> DepthResult:
@@ -870,8 +869,7 @@ def stored_fig6_config() -> PhaseConfig:
 
 def stored_phases(cfg: PhaseConfig, root) -> tuple[PhaseResult, dict] | None:
     """The stored phase diagram for exactly ``cfg`` under ``root`` and its manifest, or None when none is stored."""
-    stored = ResultsStore(root).load_if_stored(cfg, "geneft-phases")
-    return None if stored is None else (PhaseResult.from_arrays(cfg, stored[0]), stored[1])
+    return ResultsStore(root).load_result(cfg, "geneft-phases", lambda arrays: PhaseResult.from_arrays(cfg, arrays))
 
 
 def main(argv=None) -> int:

@@ -265,8 +265,7 @@ def stored_intro(cfg: IntroConfig, root) -> tuple[IntroResult, dict] | None:
     """The stored run for exactly ``cfg`` under ``root`` and its manifest, or None."""
     from .store import ResultsStore
 
-    stored = ResultsStore(root).load_if_stored(cfg, "power2022")
-    return None if stored is None else (intro_from_arrays(cfg, stored[0]), stored[1])
+    return ResultsStore(root).load_result(cfg, "power2022", lambda arrays: intro_from_arrays(cfg, arrays))
 
 
 def main(argv=None) -> int:

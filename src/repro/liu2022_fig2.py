@@ -276,8 +276,7 @@ STORE_LABEL = "liu2022-fig2"
 def stored_fig2(cfg: Fig2Config, root) -> tuple[Fig2Run, dict] | None:
     """The run stored for exactly ``cfg`` under ``root`` (a :class:`repro.store.ResultsStore` folder) and its
     provenance manifest, or None when none is stored. The store verifies config and content."""
-    stored = ResultsStore(root).load_if_stored(cfg, f"{STORE_LABEL}-{cfg.operation}")
-    return None if stored is None else (Fig2Run.from_arrays(cfg, stored[0]), stored[1])
+    return ResultsStore(root).load_result(cfg, f"{STORE_LABEL}-{cfg.operation}", lambda arrays: Fig2Run.from_arrays(cfg, arrays))
 
 
 def main(argv=None) -> int:

@@ -287,8 +287,7 @@ SWEEP_LABEL = "fig4b-sweep"
 def stored_fraction_sweep(cfg: ToyConfig, root) -> tuple[FractionSweep, dict] | None:
     """The fraction sweep stored for exactly ``cfg`` under ``root`` (a :class:`repro.store.ResultsStore`
     folder) and its provenance manifest, or None when none is stored. The store verifies config and content."""
-    stored = ResultsStore(root).load_if_stored(cfg, SWEEP_LABEL)
-    return None if stored is None else (FractionSweep.from_arrays(cfg, stored[0]), stored[1])
+    return ResultsStore(root).load_result(cfg, SWEEP_LABEL, lambda arrays: FractionSweep.from_arrays(cfg, arrays))
 
 
 def main(argv=None) -> int:

@@ -458,8 +458,8 @@ def stored_uncompressed(panel: str, root) -> tuple[PhaseDiagram, dict] | None:
     from .store import ResultsStore
 
     cfg = uncompressed_config(panel)
-    stored = ResultsStore(root).load_if_stored(cfg, f"liu2022-fig6{panel}-uncompressed")
-    return None if stored is None else (diagram_from_arrays(cfg, stored[0]), stored[1])
+    return ResultsStore(root).load_result(cfg, f"liu2022-fig6{panel}-uncompressed",
+                                          lambda arrays: diagram_from_arrays(cfg, arrays))
 
 
 def main(argv=None) -> int:

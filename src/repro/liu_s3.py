@@ -185,8 +185,7 @@ def run_s3_sweep(cfg: S3Config, progress: bool | None = None) -> S3Sweep:
 def stored_s3_sweep(cfg: S3Config, root) -> tuple[S3Sweep, dict] | None:
     """The sweep stored for exactly ``cfg`` under ``root`` (a :class:`repro.store.ResultsStore` folder) and
     its provenance manifest, or None when none is stored. The store verifies config and content."""
-    stored = ResultsStore(root).load_if_stored(cfg, "s3-sweep")
-    return None if stored is None else (S3Sweep.from_arrays(cfg, stored[0]), stored[1])
+    return ResultsStore(root).load_result(cfg, "s3-sweep", lambda arrays: S3Sweep.from_arrays(cfg, arrays))
 
 
 def main(argv=None) -> int:

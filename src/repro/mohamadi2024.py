@@ -1166,8 +1166,7 @@ def grokking_regression_config() -> RegressionConfig:
 def stored_regression(cfg: RegressionConfig, root) -> tuple[RegressionResult, dict] | None:
     """The regression run stored for exactly ``cfg`` under ``root`` (a :class:`repro.store.ResultsStore`
     folder) and its provenance manifest, or None when none is stored. The store verifies config and content."""
-    stored = ResultsStore(root).load_if_stored(cfg, "regression")
-    return None if stored is None else (RegressionResult.from_arrays(cfg, stored[0]), stored[1])
+    return ResultsStore(root).load_result(cfg, "regression", lambda arrays: RegressionResult.from_arrays(cfg, arrays))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1192,8 +1191,7 @@ def gd_init_scale_config() -> ClassificationConfig:
 
 def stored_classification(cfg: ClassificationConfig, root) -> tuple[ClassificationResult, dict] | None:
     """The classification run stored for exactly ``cfg`` under ``root`` (its curves) and its manifest, or None."""
-    stored = ResultsStore(root).load_if_stored(cfg, "classification")
-    return None if stored is None else (ClassificationResult.from_arrays(cfg, stored[0]), stored[1])
+    return ResultsStore(root).load_result(cfg, "classification", lambda arrays: ClassificationResult.from_arrays(cfg, arrays))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -233,8 +233,7 @@ def plot_norm_margin(res: SampleComplexityResult, c: float = 2.0):
 
 def stored_sample_complexity(cfg: SampleComplexityConfig, root) -> tuple[SampleComplexityResult, dict] | None:
     """The stored run for exactly ``cfg`` under ``root`` and its manifest, or None when none is stored."""
-    stored = ResultsStore(root).load_if_stored(cfg, "sample-complexity")
-    return None if stored is None else (SampleComplexityResult.from_arrays(cfg, stored[0]), stored[1])
+    return ResultsStore(root).load_result(cfg, "sample-complexity", lambda arrays: SampleComplexityResult.from_arrays(cfg, arrays))
 
 
 def main(argv=None) -> int:

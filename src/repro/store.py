@@ -168,6 +168,12 @@ class ResultsStore:
         match still raises)."""
         return self.load(config, label) if self.has(config, label) else None
 
+    def load_result(self, config, label: str, from_arrays: Callable[[dict[str, np.ndarray]], object]):
+        """``(from_arrays(arrays), manifest)`` for the entry stored for ``config``, or None when none is stored:
+        the body of every chapter's ``stored_*`` loader (a stored entry that does not match still raises)."""
+        stored = self.load_if_stored(config, label)
+        return None if stored is None else (from_arrays(stored[0]), stored[1])
+
     def get_or_compute(self, config, compute: Callable[[], dict[str, np.ndarray]], *, label: str = "run",
                        recompute: bool = False) -> tuple[dict[str, np.ndarray], dict]:
         """Serve the stored result for ``config``, or compute, store and serve it."""
@@ -202,6 +208,20 @@ def required_arrays(arrays: dict[str, np.ndarray], names, what: str) -> dict[str
     if missing:
         raise ValueError(f"{what} lacks arrays {sorted(missing)}.")
     return {name: arrays[name] for name in names}
+
+
+def require_stored(stored, what: str, command: str, cost: str):
+    """The ``(result, manifest)`` pair a ``stored_*`` loader returned, or a FileNotFoundError that names the
+    command recomputing it: how a chapter loads a stored run (``what``: e.g. "Fig. 6 run"; ``cost``: e.g.
+    "a few minutes on one core")."""
+    if stored is None:
+        raise FileNotFoundError(f"the stored {what} is missing: run `{command}` from the repository root ({cost}).")
+    return stored
+
+
+def provenance_line(manifest: dict) -> str:
+    """One line saying where a stored run was computed: machine, torch version and commit."""
+    return f"stored run: {manifest['device']}, torch {manifest['torch_version']}, commit {manifest['git_commit'][:10]}"
 
 
 def history_to_arrays(history) -> dict[str, np.ndarray]:
