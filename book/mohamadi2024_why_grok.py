@@ -695,7 +695,7 @@ test_at_fit = np.array([t.test_acc[k] for t, k in zip(tfs, kf)])
 unmirrored_at_fit = np.array([t.unmirrored_acc[k] for t, k in zip(tfs, kf)])
 final_train, final_test = np.array([t.train_acc[-1] for t in tfs]), np.array([t.test_acc[-1] for t in tfs])
 # The kernel scaled to unit norm, as in Section 4: ‖K̄_fit − K̄_0‖_F before, max_t≥fit ‖K̄_t − K̄_fit‖_F after.
-unit = lambda d: np.sqrt(2 * np.maximum(d, 0.0))
+unit = th.unit_kernel_distance
 tf_shape_before = np.array([unit(t.kernel_distance()[k]) for t, k in zip(tfs, kf)])
 tf_shape_after = np.array([unit(t.kernel_distance(f)[k:]).max() for t, f, k in zip(tfs, tfit, kf)])
 tf_shape_ratio = tf_shape_after / tf_shape_before

@@ -465,3 +465,11 @@ def test_classification_unmirrored_accuracy_and_store_round_trip(tmp_path):
         assert np.array_equal(getattr(loaded, name), getattr(res, name)), name
     assert np.array_equal(loaded.first_step("test", 0.5), res.first_step("test", 0.5))
     assert mw.stored_classification(replace(cfg, steps=31), tmp_path) is None
+
+
+def test_unit_kernel_distance_is_the_distance_of_unit_norm_kernels():
+    g = torch.Generator().manual_seed(0)
+    K0, Kt = torch.randn(6, 6, generator=g, dtype=torch.float64), torch.randn(6, 6, generator=g, dtype=torch.float64)
+    direct = torch.linalg.norm(Kt / torch.linalg.norm(Kt) - K0 / torch.linalg.norm(K0))
+    assert th.unit_kernel_distance(th.kernel_distance(K0, Kt)) == pytest.approx(float(direct), rel=1e-12)
+    assert th.unit_kernel_distance(np.array([-1e-17, 0.0, 2.0])).tolist() == [0.0, 0.0, 2.0]

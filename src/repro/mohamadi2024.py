@@ -256,8 +256,8 @@ class ClassificationResult:
         k = int(np.searchsorted(self.ntk_steps, self.ntk_fit_step[run])) if self.ntk_fit_step[run] >= 0 else -1
         if k < 0:
             return math.nan, math.nan
-        unit = lambda d: np.sqrt(2 * np.maximum(d, 0.0))
-        return float(unit(self.ntk_distance[run, k])), float(np.nanmax(unit(self.ntk_fit_distance[run, k:])))
+        return (float(th.unit_kernel_distance(self.ntk_distance[run, k])),
+                float(np.nanmax(th.unit_kernel_distance(self.ntk_fit_distance[run, k:]))))
 
 
 def train_classification(cfg: ClassificationConfig) -> ClassificationResult:

@@ -252,6 +252,12 @@ def kernel_distance(K0: torch.Tensor, Kt: torch.Tensor) -> float:
     return float(1 - (K0 * Kt).sum() / (torch.linalg.norm(K0) * torch.linalg.norm(Kt)))
 
 
+def unit_kernel_distance(distance):
+    """‖K̄_t − K̄_0‖_F of the kernels scaled to unit norm, K̄ = K/‖K‖_F, from :func:`kernel_distance`'s
+    d = 1 − cos: √(2d) (the law of cosines; rounding below 0 read as 0). Elementwise on arrays."""
+    return np.sqrt(2 * np.maximum(distance, 0.0))
+
+
 # --------------------------------------------------------------------------------------------------
 # Kernel predictors (Thm 3.4 / 4.3 made visible)
 
