@@ -61,3 +61,34 @@ def test_run_intro_batched_seeds_smoke():
     assert not np.allclose(result.embeddings_at(0, 0), result.embeddings_at(0, 1))
     s = result.summary()
     assert s.n == 3 and s.fit_init.shape == (3,)
+
+
+def test_snapshot_indices_keep_first_and_last_spread_in_log_step():
+    from repro.intro import _snapshot_indices
+
+    steps = np.arange(0, 30_001, 100)
+    keep = _snapshot_indices(steps, n=16)
+    assert keep[0] == 0 and keep[-1] == len(steps) - 1 and np.all(np.diff(keep) > 0)
+    assert len(keep) <= 16
+    kept = steps[keep][1:]
+    assert np.sum(kept < 1000) >= 4  # log spacing: several snapshots in the first 1,000 steps
+
+
+def test_stored_intro_round_trip(tmp_path):
+    from dataclasses import replace
+
+    from repro.intro import intro_from_arrays, intro_to_arrays, run_intro
+    from repro.store import ResultsStore
+
+    cfg = replace(IntroConfig(), p=11, d_model=16, n_heads=2, d_mlp=32, batch_size=32, steps=40, eval_every=5)
+    result = run_intro(cfg, progress=False)
+    store = ResultsStore(tmp_path)
+    arrays, _ = store.get_or_compute(cfg, lambda: intro_to_arrays(result), label="power2022")
+    back = intro_from_arrays(cfg, arrays)
+    assert np.array_equal(back.history["val_acc"], result.history["val_acc"])
+    assert np.array_equal(back.train_steps, result.train_steps) and np.array_equal(back.val_steps, result.val_steps)
+    for step in (0, 40):  # snapshots kept at both ends
+        assert np.array_equal(back.embeddings_at(step), result.embeddings_at(step))
+    assert back.circle(40) == result.circle(40)
+    with pytest.raises(ValueError, match="lacks arrays"):
+        intro_from_arrays(cfg, {"steps": arrays["steps"]})

@@ -199,3 +199,32 @@ def test_fourier_variance_shares_of_one_circle_and_of_two():
     two = np.concatenate([one[:, :2], 0.5 * np.stack([np.cos(2 * np.pi * 5 * s / p), np.sin(2 * np.pi * 5 * s / p)], 1)], 1)
     shares = fourier_variance_shares(two, p)
     assert shares[2] == pytest.approx(0.8) and shares[4] == pytest.approx(0.2)
+
+
+def test_uncompressed_config_is_the_book_cells_at_paper_settings():
+    from repro.liu_phases import uncompressed_config
+
+    for panel in PANELS:
+        cfg, book, paper = uncompressed_config(panel), ToyPhaseConfig.book(panel), ToyPhaseConfig.paper(panel)
+        assert cfg.lr_dec_values == book.lr_dec_values and cfg.y_values == book.y_values
+        assert (cfg.steps, cfg.gap, cfg.time_scale, cfg.seed, cfg.embed_l1) == (paper.steps, paper.gap, 1.0, paper.seed,
+                                                                                paper.embed_l1)
+        off = official_map(panel)  # every book cell is a cell of the official grid
+        for lr in cfg.lr_dec_values:
+            assert np.min(np.abs(np.log10(off.x_values) - np.log10(lr))) < 1e-9
+        ys = np.log10(off.y_values) if panel == "a" else np.asarray(off.y_values)
+        for y in cfg.y_values:
+            assert np.min(np.abs(ys - (np.log10(y) if panel == "a" else y))) < 1e-9
+
+
+def test_diagram_arrays_round_trip():
+    from repro.liu_phases import PhaseDiagram, diagram_from_arrays, diagram_to_arrays
+
+    cfg = replace(ToyPhaseConfig.book("b"), lr_dec_values=(1e-4, 1e-3), y_values=(0.0, 2.0), n_seeds=2)
+    phases = np.array([[["comprehension", "grokking"], ["memorization", "confusion"]]] * 2, dtype=object)
+    steps = np.arange(8).reshape(2, 2, 2)
+    d = PhaseDiagram(cfg, phases, steps, steps + 1)
+    back = diagram_from_arrays(cfg, diagram_to_arrays(d))
+    assert (back.seed_phases == d.seed_phases).all() and np.array_equal(back.val_steps, d.val_steps)
+    with pytest.raises(ValueError, match="shape"):
+        diagram_from_arrays(replace(cfg, n_seeds=1), diagram_to_arrays(d))

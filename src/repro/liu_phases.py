@@ -518,7 +518,7 @@ def plot_phase_diagrams(diagrams: dict[str, PhaseDiagram], *, official: bool = F
     fig, axes = plt.subplots(rows, n, figsize=(3.3 * n + 1.6, 3.1 * rows), squeeze=False)
     for col, (panel, d) in enumerate(diagrams.items()):
         cfg = d.config
-        suffix = "" if cfg.time_scale == 1 else f"\nours: {cfg.steps:,} steps at lr x{cfg.time_scale:g}"
+        suffix = f"\nours: {cfg.steps:,} steps" + ("" if cfg.time_scale == 1 else f" at lr x{cfg.time_scale:g}")
         if d.n_seeds > 1:
             suffix += f", majority of {d.n_seeds} seeds"
         suffix += f"\ncells with the official phase: {d.agreement():.2f}"
