@@ -18,8 +18,8 @@ LAYERS = {
     5: ("theory.__init__", "theory.liu2022", "theory.omnigrok", "theory.rubin2024", "theory.baek2024",
         "theory.mohamadi2024"),  # each paper's equations
     6: ("plotting", "sweep", "intro", "liu2022_fig2", "liu2022_representations", "liu_phases", "liu_s3",
-        "liu_transformer_images", "omnigrok", "omnigrok_messiness", "droplets", "geneft", "mohamadi2024",
-        "mohamadi2024_sample"),
+        "liu_s3_official", "liu_transformer_images", "omnigrok", "omnigrok_messiness", "droplets", "geneft",
+        "mohamadi2024", "mohamadi2024_sample"),
     7: ("claims", "status", "refresh", "paper_scale", "sweep_cli", "bench"),  # book tooling
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}

@@ -143,7 +143,8 @@ class FlatParams:
     Initial values are still drawn in the model's declaration order (the official RNG order).
     """
 
-    def __init__(self, model: BatchedModel, values: dict[str, list], dtype, device):
+    def __init__(self, model: BatchedModel, values: dict[str, list], dtype, device,
+                 given: Mapping[str, torch.Tensor] | None = None):
         specs_by_run = [
             model.param_specs(init_scale=float(values["init_scale"][r]), repr_init_scale=float(values["repr_init_scale"][r]))
             for r in range(len(values["init_seed"]))
@@ -165,6 +166,12 @@ class FlatParams:
             for s in specs:  # draw in declaration order, store in group order
                 a, b, _ = self.offsets[s.name]
                 self.flat[r, a:b] = s.init(s.shape, gen).reshape(-1).to(device=device, dtype=dtype)
+        # Given initial values (R, *shape) replace the draws after all of them, so the parameters that are
+        # not given keep the values their seed draws (used to start from another code's initial state,
+        # e.g. repro.liu_s3_official).
+        for name, value in (given or {}).items():
+            a, b, _ = self.offsets[name]
+            self.flat[:, a:b] = value.reshape(self.flat.shape[0], -1).to(device=device, dtype=dtype)
 
     def views(self, flat: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
         flat = self.flat if flat is None else flat
@@ -410,6 +417,7 @@ def train(
     callback: Callable[[int, dict[str, torch.Tensor]], dict[str, torch.Tensor]] | None = None,
     keep_final_params: bool = False,
     mse_threshold: float | None = None,
+    init_params: Mapping[str, torch.Tensor] | None = None,
     performance: Performance | None = None,
     progress: bool | None = None,
     desc: str = "training",
@@ -427,6 +435,9 @@ def train(
     keep_final_params: keep every run's final parameters in ``history.final_params``.
     mse_threshold: for regression tasks without classes (Omnigrok's teacher-student toy), a sample
         counts as correct when its MSE is below this value; default: ``data.accuracy``.
+    init_params: initial values of some parameters, by name, of per-run shape (shared by every run) or
+        ``(R, *shape)``; they replace the seeded draws of those parameters (the others keep theirs). For
+        starting from another code's initial state (:mod:`repro.liu_s3_official`).
 
     How it runs (never changes the result):
 
@@ -448,6 +459,7 @@ def train(
         if data.loss != "mse":
             raise ValueError(f"mse_threshold={mse_threshold} is only allowed with an MSE task; this task's loss is {data.loss!r}.")
     fast_grad = _resolve_fast_grad(model, data.loss, performance.fast_grad)
+    given = _given_params(model, init_params, n_runs)
 
     workers = performance.workers
     if workers is None:
@@ -466,13 +478,33 @@ def train(
 
     def run_block(block: slice) -> History:
         return _train_block(model, data, cfg, {k: v[block] for k, v in values.items()}, train_mask[block],
-                            val_mask[block], callback, keep_final_params, bar, fast_grad, mse_threshold)
+                            val_mask[block], callback, keep_final_params, bar, fast_grad, mse_threshold,
+                            {k: v[block] for k, v in given.items()})
 
     parts = run_blocks(run_block, blocks, workers)
     if bar is not None:
         bar.update(bar.total - bar.n)
         bar.close()
     return join_blocks(parts, values)
+
+
+def _given_params(model: BatchedModel, init_params, n_runs: int) -> dict[str, torch.Tensor]:
+    """``init_params`` checked against the model's parameters and broadcast to ``(R, *shape)``, on the CPU in
+    their own dtype (:class:`FlatParams` casts them to the training dtype)."""
+    shapes = {s.name: s.shape for s in model.param_specs()}
+    out = {}
+    for name, value in (init_params or {}).items():
+        if name not in shapes:
+            raise ValueError(f"init_params has {name!r}, which is not a parameter of {type(model).__name__}; "
+                             f"allowed: {', '.join(shapes)}.")
+        value = torch.as_tensor(value).detach().cpu()
+        if tuple(value.shape) == tuple(shapes[name]):
+            value = value.expand(n_runs, *shapes[name])
+        if tuple(value.shape) != (n_runs, *shapes[name]):
+            raise ValueError(f"init_params[{name!r}] has shape {tuple(value.shape)}; allowed: {tuple(shapes[name])} "
+                             f"(shared by every run) or {(n_runs, *shapes[name])} (one per run).")
+        out[name] = value
+    return out
 
 
 def _run_masks(data: TaskData, n_runs: int, train_mask, val_mask, device) -> tuple[torch.Tensor, torch.Tensor]:
@@ -644,7 +676,7 @@ def _used_rows_first(data: TaskData, train_mask, val_mask, train_w):
 
 def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list], train_mask: torch.Tensor,
                  val_mask: torch.Tensor, callback, keep_final_params: bool, bar, fast_grad: bool,
-                 mse_threshold: float | None = None) -> History:
+                 mse_threshold: float | None = None, given: Mapping[str, torch.Tensor] | None = None) -> History:
     """Train one block of runs (all of :func:`train` but the blocking).
 
     Each step: pick the batch (all of each run's training set, or its minibatch), compute the gradients
@@ -653,7 +685,7 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
     """
     n_runs = len(values["init_seed"])
     device, dtype = cfg.torch_device, cfg.torch_dtype
-    params = FlatParams(model, values, dtype, device)
+    params = FlatParams(model, values, dtype, device, given)
     optimizer = _OPTIMIZER_CLASSES[cfg.optimizer](params, cfg, values)
     n_train = train_mask.sum(-1)
     train_w = train_mask.to(dtype) / n_train[:, None].to(dtype)  # per-run mean over its own training set
