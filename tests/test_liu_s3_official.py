@@ -102,3 +102,24 @@ def test_bad_input_is_named():
         train_official_s3([1e-3, 1e-4], [0.0], steps=1)
     with pytest.raises(ValueError, match="official_init"):
         train_official_s3([1e-3], [0.0], steps=1, official_init="yes")
+
+
+def test_seed_luck_round_trip_and_validation():
+    from dataclasses import replace
+
+    from repro.liu_s3_official import SeedLuckConfig, SeedLuckResult, run_seed_luck
+
+    cfg = replace(SeedLuckConfig(), cell_lr_dec=(1.6e-4,), cell_wd_dec=(0.0,), cell_steps=400, seeds=(0, 1),
+                  start_steps=400)
+    assert cfg.official_letters().tolist() == [["comprehension"]]
+    result = run_seed_luck(cfg, progress=False)
+    back = SeedLuckResult.from_arrays(cfg, result.to_arrays())
+    assert (back.cell_phases == result.cell_phases).all()
+    assert (back.start_phases_official == result.start_phases_official).all()
+    assert back.comprehension_share(True) == result.comprehension_share(True)
+    # the official seed-0 start at this cell is the one of train_official_s3
+    assert result.cell_train_steps[0, 0] == train_official_s3([1.6e-4], [0.0], steps=400).first_step("train_acc", 0.9)[0]
+    with pytest.raises(ValueError, match="seeds"):
+        replace(cfg, seeds=())
+    with pytest.raises(ValueError, match="start_lr_dec"):
+        replace(cfg, start_lr_dec=0.0)
