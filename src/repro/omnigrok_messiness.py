@@ -22,6 +22,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
+from .crossings import crossing
 from .models import MLPConfig
 from .omnigrok import run_landscape
 from .portable import ConfigRepr
@@ -129,19 +130,9 @@ class MessinessResult:
         """``(S, M)``: w_c per seed and messiness, the smallest alpha at which the training loss falls below
         ``fit_level`` (log-linear interpolation between grid points; nan if it never does)."""
         a = np.asarray(self.config.alphas, dtype=float)
-        level = np.log(self.config.fit_level)
         out = np.full(self.train_loss.shape[:2], np.nan)
-        for idx in np.ndindex(*out.shape):
-            log_l = np.log(self.train_loss[idx])
-            below = np.nonzero(log_l <= level)[0]
-            if len(below) == 0:
-                continue
-            k = below[0]
-            if k == 0:
-                out[idx] = a[0]
-            else:  # interpolate log loss linearly in alpha between the last point above and the first below
-                t = (log_l[k - 1] - level) / (log_l[k - 1] - log_l[k])
-                out[idx] = a[k - 1] + t * (a[k] - a[k - 1])
+        for idx in np.ndindex(*out.shape):  # -log loss rises through -log fit_level: interpolated linearly in alpha
+            out[idx] = crossing(a, -np.log(self.train_loss[idx]), -np.log(self.config.fit_level))
         return out
 
 
