@@ -10,7 +10,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "repro"
 
 LAYERS = {
-    0: ("__init__", "validation", "portable", "scale", "kernels", "files", "crossings"),  # core
+    0: ("__init__", "validation", "portable", "scale", "kernels", "files", "crossings", "devices"),  # core
     1: ("tasks", "datasets"),  # data
     2: ("models", "fastgrad"),  # models and their hand-written gradients
     3: ("train", "relations", "langevin", "store"),  # trainers; the store rebuilds a training History

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
+from .devices import resolve_device
 from .portable import ConfigRepr
 from .scale import by_scale
 from .store import required_arrays, result_arrays
@@ -276,7 +277,7 @@ def run_langevin(cfg: LangevinConfig, progress: bool = False) -> LangevinResult:
     """Sample the posterior of ``cfg.n_nets`` networks at every sigma^2 of ``cfg.sigma2s`` in one batched
     tensor program (ensemble axis E = S x n_nets) and record |q| histograms and the learned components."""
     threads = torch.get_num_threads()
-    if torch.device(cfg.device).type == "cpu":
+    if resolve_device(cfg.device).type == "cpu":
         torch.set_num_threads(cfg.cpu_threads)
     try:
         return _run(cfg, progress)
@@ -286,7 +287,7 @@ def run_langevin(cfg: LangevinConfig, progress: bool = False) -> LangevinResult:
 
 def _run(cfg: LangevinConfig, progress: bool) -> LangevinResult:
     dtype = {"float32": torch.float32, "float64": torch.float64}[cfg.dtype]
-    dev = torch.device(cfg.device)
+    dev = resolve_device(cfg.device)
     S, R = len(cfg.sigma2s), cfg.n_nets
     E = S * R
     gen = torch.Generator(device=dev).manual_seed(cfg.init_seed)

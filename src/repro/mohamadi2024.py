@@ -34,6 +34,7 @@ from .plotting import plot_seed_band
 from .portable import ConfigRepr
 from .models import TransformerConfig, build_model
 from .crossings import first_step
+from .devices import DEVICES, resolve_device
 from .kernels import single_thread
 from .scale import by_scale
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data
@@ -406,7 +407,7 @@ class RegressionConfig(ConfigRepr):
         check_real("linf_reg", self.linf_reg, nonnegative=True)
         for name in ("steps", "eval_every", "ntk_points", "ntk_every"):
             check_int(name, getattr(self, name), minimum=1)
-        check_choice("device", self.device, ("auto", "cpu", "cuda"))
+        check_choice("device", self.device, DEVICES)
 
     @property
     def width(self) -> int:
@@ -469,22 +470,16 @@ class RegressionResult:
         return first_step(self.steps, getattr(self, which), threshold, above=not which.endswith("loss"))
 
 
-def _device(name: str) -> torch.device:
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(name)
-
-
 def train_regression(cfg: RegressionConfig, progress: bool | None = False) -> RegressionResult:
     """Full-batch GD on (1/n)Σ(g − y)^2 + λ‖θ‖∞ for every α of ``cfg`` at once (one shared training set).
     On the CPU it runs on one thread (small ops; see :func:`train_classification`). ``progress``: a tqdm bar
     over steps on stderr (None: unless ``REPRO_PROGRESS=0``)."""
-    with single_thread() if _device(cfg.device).type == "cpu" else contextlib.nullcontext():
+    with single_thread() if resolve_device(cfg.device).type == "cpu" else contextlib.nullcontext():
         return _train_regression(cfg, progress_enabled(progress))
 
 
 def _train_regression(cfg: RegressionConfig, progress: bool = False) -> RegressionResult:
-    p, dev = cfg.p, _device(cfg.device)
+    p, dev = cfg.p, resolve_device(cfg.device)
     train_x, mask = cfg.split()
     train_x = torch.as_tensor(train_x, device=dev)
     y_train = th.regression_targets(train_x.cpu(), p).to(dev)

@@ -29,6 +29,7 @@ import torch
 import torch.nn.functional as F
 
 from .crossings import first_step
+from .devices import check_device, resolve_device
 from .portable import ConfigRepr
 from . import fastgrad
 from .models import BatchedModel, build_model
@@ -85,9 +86,7 @@ class TrainConfig(ConfigRepr):
         if not isinstance(self.fixed_norm, (bool, np.bool_)):
             raise ValueError(f"fixed_norm={self.fixed_norm!r} is not allowed: it must be True or False.")
         check_choice("dtype", self.dtype, ("float32", "float64"))
-        check_choice("device", self.device, ("auto", "cpu", "cuda"))
-        if self.device == "cuda" and not torch.cuda.is_available():
-            raise ValueError("device='cuda' is not allowed here: no CUDA device is available; use 'auto' or 'cpu'.")
+        check_device(self.device)
 
     @property
     def torch_dtype(self) -> torch.dtype:
@@ -95,9 +94,7 @@ class TrainConfig(ConfigRepr):
 
     @property
     def torch_device(self) -> torch.device:
-        if self.device == "auto":
-            return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-        return torch.device(self.device)
+        return resolve_device(self.device)
 
 
 def per_run_values(cfg: TrainConfig, runs: Mapping[str, Sequence] | None) -> tuple[int, dict[str, list]]:
