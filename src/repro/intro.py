@@ -285,13 +285,13 @@ def main(argv=None) -> int:
     return 0
 
 
-def plot_intro(result: IntroResult, run: int | None = None):
+def plot_intro(result: IntroResult, run: int | None = None, step: int | None = None):
     """Left: accuracy vs step (log axis) over all seeds: every seed faintly, the median thickly, the
     inter-quartile band shaded; dashed lines at the median crossing steps. Right: token embeddings of one
     run (default: the run with the best final circle fit) on their first two principal components at
-    initialization and at the end of training, each point labelled by its token."""
+    initialization and at ``step`` (default: the end of training), each point labelled by its token."""
     h, cfg = result.history, result.config
-    end = int(h.steps[-1])
+    end = int(h.steps[-1]) if step is None else int(step)
     if run is None:
         run = int(np.argmax(result.circle_fits(end)))
     fig = plt.figure(figsize=(11.5, 3.8))
@@ -312,9 +312,9 @@ def plot_intro(result: IntroResult, run: int | None = None):
     ax.set_ylabel("accuracy")
     ax.legend(loc="center left", fontsize=8)
     ax.set_title(f"(a + b) mod {cfg.p}: {100 * cfg.train_fraction:g} % of pairs in training")
-    for k, (step, title) in enumerate([(0, "at initialization"), (end, f"after {end} steps")]):
+    for k, (at, title) in enumerate([(0, "at initialization"), (end, f"after {end} steps")]):
         ax2 = fig.add_subplot(grid[k + 1])
-        proj, ratios = pca(result.embeddings_at(step, run))
+        proj, ratios = pca(result.embeddings_at(at, run))
         ax2.scatter(proj[:, 0], proj[:, 1], c=np.arange(cfg.p), cmap="twilight", s=30)
         for token in range(cfg.p):
             ax2.annotate(str(token), proj[token, :2], fontsize=7, ha="center", va="bottom")
