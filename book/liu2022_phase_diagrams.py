@@ -45,8 +45,10 @@
 # (explained below), i.e. the equivalent of $1.5\cdot 10^4$ of the paper's steps. The compression is
 # an approximation that Adam breaks at large learning rates, and the budget is shorter than the
 # paper's, so the maps reproduce most of the layout the paper describes but not the official maps
-# cell by cell: the ledger at the end records both. The paper scale (`REPRO_SCALE=paper`) runs the
-# official grids, uncompressed, with the same code; it has not been run for this edition. The
+# cell by cell: the ledger at the end records both. The same 6 × 6 cells at the paper's settings
+# (uncompressed, $10^5$ steps) were run once and stored; a section below shows them, and another asks
+# whether the S3 panel's missing comprehension is a bug or the seed. The paper scale
+# (`REPRO_SCALE=paper`) runs the full official grids with the same code; that has not been run. The
 # transformer (Fig. 7) and image (Fig. 8) diagrams are in the next chapter.
 
 # %%
@@ -59,10 +61,12 @@ from myst_nb import glue
 
 from repro.claims import ClaimBook
 from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, ToyPhaseConfig, corner_fraction,
-                              generalizing_fraction_fast_decoder, official_map, plot_phase_diagrams,
-                              run_phase_diagram, sandwich_columns, seed_fraction)
+                              generalizing_fraction_fast_decoder, official_map, phase_letters, plot_phase_diagrams,
+                              run_phase_diagram, sandwich_columns, seed_fraction, stored_uncompressed)
+from repro.liu_s3_official import SeedLuckConfig, stored_seed_luck
 from repro.plotting import use_style
 from repro.scale import current_scale
+from repro.store import provenance_line, require_stored
 
 use_style()
 claims = ClaimBook("liu2022_phase_diagrams")
@@ -253,8 +257,8 @@ for panel in "bcd":
 # %%
 time_compression = ("the book map runs 3,000 steps with every learning rate x5 (1.5e4 paper-equivalent steps of the "
                     "paper's 1e5); Adam does not follow the compressed path at large rates, so the compression is not "
-                    "equivalent to the paper's run, and the uncompressed 1e5-step maps have not been run; one seed "
-                    "per cell (the official seed's split, templates and init), so this is one map's verdict")
+                    "equivalent to the paper's run (the uncompressed 1e5-step maps are in the next section); one seed "
+                    "per cell, so this is one map's verdict")
 why_cells = {
     "a": "the interior mismatches are mostly the last decoder-lr column (confused, official memorization)",
     "b": "our slowest decoder (lr 1e-5) memorizes or is confused where the official runs grok after 1.5e4-1e5 "
@@ -262,10 +266,10 @@ why_cells = {
     "c": "strong weight decay (wd >= 8) fails to fit the training set within our budget (confusion) where the "
          "official runs grok; the official sweep also divided the cross-entropy by its 19 classes "
          "(phase_diagram-classification.ipynb), ours is the standard cross-entropy",
-    "d": "our S3 runs memorize at decoder lr 1e-5 to 1e-3 where the official map comprehends; our split and "
-         "templates come from the addition task's random-number order, not the permutation notebook's, and the "
-         "book map omits the notebook's loss term 1e-3 mean|E| (an exploratory one-seed book-scale run with it "
-         "gave a few grokking cells but no comprehension)",
+    "d": "our S3 runs memorize at decoder lr 1e-5 to 1e-3 where the official map comprehends; the split and "
+         "templates are the official ones, but the initial matrices and decoder come from our trainer's draws, and "
+         "only about one start in five comprehends there (the seed-luck section below); the book map also omits "
+         "the notebook's loss term 1e-3 mean|E|",
 }
 for panel in PANELS:
     d = diagrams[panel]
@@ -299,12 +303,222 @@ _ = claims.check("(d) fraction of cells that comprehend", float((d.seed_phases =
 # cell-by-cell comparison is the figure: its titles give each panel's fraction of (seed, cell) pairs
 # with the official phase over all cells, boundary cells included.
 #
+# ## The same cells at the paper's settings (stored)
+#
+# Are the mismatches above the price of the time compression and the short budget, or do they survive
+# at the paper's settings? `uncompressed_config(panel)` keeps the book's 6 × 6 cells of a panel (every
+# one of them is a cell of the official grid) and runs them as the paper did: the official learning
+# rates, $10^5$ steps, the comprehension gap of $10^3$ steps and the official seed. Accuracies are read
+# every 10 steps (the official code reads every step; this moves a first step by less than 10, against
+# a gap of 1000). Panels (a)–(c) took {glue:text}`fig6_stored_minutes` minutes on two shared CPU cores
+# and are stored (`python -m repro.liu_phases --store book/_results --panels abc` recomputes them); the
+# chapter loads them, so the maps and letters below are the same on every machine. Panel (d) at these
+# settings was not run in this edition (the command without `--panels` adds it, about 20 more minutes);
+# the next section decides its question more directly.
+#
+# The claims are the layout claims of §4.1 and the cell-by-cell comparison, on these maps, with the
+# bands used above, fixed before these runs were made: each layout statement must hold in the map (one
+# seed, so 1 or 0); at least 90 % of the unambiguous cells must have the official phase; (a) has no
+# confusion (at most 0.05 of the cells).
+
+# %%
+STORED_PANELS = ("a", "b", "c")
+stored_maps, stored_minutes = {}, 0.0
+for panel in STORED_PANELS:
+    stored_maps[panel], stored_manifest = require_stored(
+        stored_uncompressed(panel, "_results"), f"uncompressed Fig. 6({panel}) map",
+        "python -m repro.liu_phases --store book/_results --panels abc", "about 45 minutes on two cores")
+    print(f"({panel}) {provenance_line(stored_manifest)}, {stored_manifest['wall_time_s'] / 60:.0f} min")
+    stored_minutes += stored_manifest["wall_time_s"] / 60
+glue("fig6_stored_minutes", f"{stored_minutes:.0f}", display=False)
+# Stored maps are loaded, not recomputed: their letters are the same on every machine.
+for panel, sm in stored_maps.items():
+    print(f"\n({panel}) {sm.config.y_label} (rows) x decoder lr {', '.join(f'{v:.1e}' for v in sm.config.lr_dec_values)}; "
+          f"ours | official")
+    for y, ours_row, off_row in zip(sm.config.y_values, phase_letters(sm.phases), phase_letters(sm.official_phases())):
+        print(f"  {y:8.2g}  {ours_row}  |  {off_row}")
+    print(f"  cells with the official phase: {sm.agreement():.2f} of all, {sm.interior_agreement():.2f} of the "
+          f"{int((~sm.official_boundary()).sum())} away from official boundaries")
+
+# %% [markdown]
+# ```{glue:figure} fig_phases_stored
+# :name: fig-liu-phases-stored
+#
+# **Top:** the book's cells of panels (a)–(c) at the paper's settings ($10^5$ steps, no time
+# compression, the official seed), colours as in the first figure; the title gives the fraction of cells with the
+# official phase. **Bottom:** the official maps.
+# ```
+
+# %%
+fig_stored = plot_phase_diagrams(stored_maps, official=True)
+glue("fig_phases_stored", fig_stored, display=False)
+
+# %%
+PAPER = "paper settings, 1e5 steps: "
+# What the stored runs showed (their bands were fixed before they were run; see above).
+STORED_KINDS = {
+    "(a) fraction of cells with decoder lr >= representation lr that generalize": "reproduction",
+    "(a) slowest decoder, fastest representation groks": "reproduction",
+    "(a) fraction of cells confused": "reproduction",
+    "(a) cells with the official phase, away from official phase boundaries": "reproduction",
+    "(b) all four phases present": "reproduction",
+    "(b) top-right block at least half memorization": "reproduction",
+    "(b) confusion bottom right minus top right >= 1/6": "reproduction",
+    "(b) a comprehension -> grokking -> memorization column": "deviation",
+    "(b) cells with the official phase, away from official phase boundaries": "deviation",
+    "(c) all four phases present": "reproduction",
+    "(c) top-right block at least half memorization": "reproduction",
+    "(c) confusion bottom right minus top right >= 1/6": "reproduction",
+    "(c) a comprehension -> grokking -> memorization column": "reproduction",
+    "(c) cells with the official phase, away from official phase boundaries": "deviation",
+}
+STORED_WHY = {
+    "a": "uncompressed, every unambiguous cell has the official phase, with no confusion: the book map's confused "
+         "column was the time compression",
+    "b": "all four phases, memorization top right and confusion bottom right reproduce; at 1e5 steps the strongly "
+         "decayed slow-decoder cells grok where the official map memorizes, so no column ends in memorization",
+    "c": "all four phases, both corners and the sandwich reproduce; cell by cell the strongly decayed rows differ",
+}
+STORED_CELLS_WHY = {
+    "b": "at the strongest weight decay (10) the slow-decoder cells grok late where the official map memorizes, "
+         "and the fastest decoder at weight decay 6 groks where it is confused",
+    "c": "they lie at strong weight decay (>= 8), where single cells comprehend or fail to fit where the official "
+         "runs grok; the official sweep also divided the cross-entropy by its 19 classes "
+         "(phase_diagram-classification.ipynb), ours is the standard cross-entropy",
+}
+LATE_GROKKING = ("at 1e5 steps the cells with the strongest weight decay and a slow decoder grok late (validation "
+                 "90 % at steps {}) where the official map memorizes")
+
+
+def stored_claim(name: str, ours: float, reference: float, *, tolerance: float, source: str, against: str = "paper",
+                 evidence: str = ""):
+    """A claim on the stored maps: its band as above; its kind (what the stored run showed) from STORED_KINDS."""
+    return claims.check(PAPER + name, ours, reference, kind=STORED_KINDS[name], comparison="abs", tolerance=tolerance,
+                        resolution=0.01, against=against, source=source,
+                        evidence=evidence if STORED_KINDS[name] == "deviation" else "")
+
+
+sa = stored_maps["a"]
+stored_claim("(a) fraction of cells with decoder lr >= representation lr that generalize",
+             generalizing_fraction_fast_decoder(sa.phases, sa.config.lr_dec_values, sa.config.y_values), 0.0,
+             tolerance=0.0, source="§4.1, Fig. 6a; official data: 0 of 109 cells")
+stored_claim("(a) slowest decoder, fastest representation groks",
+             float(sa.phases[list(sa.config.y_values).index(max(sa.config.y_values)), 0] == "grokking"), 1.0,
+             tolerance=0.5, source="§4.1, Fig. 6a (top left generalizes, late)")
+stored_claim("(a) fraction of cells confused", float((sa.phases == "confusion").mean()), 0.0, tolerance=0.05,
+             against="official code", source="Fig. 6a data (data_add_r_reprlr.h5): 0 of 169 cells confused")
+for panel in "bc":
+    sm, off = stored_maps[panel], official_map(panel)
+    y = sm.config.y_values
+    stored_claim(f"({panel}) all four phases present", float(len({str(v) for v in sm.phases.ravel()}) == 4), 1.0,
+                 tolerance=0.5, source=f"§4.1 (i), Fig. 6{panel}")
+    stored_claim(f"({panel}) top-right block at least half memorization",
+                 float(corner_fraction(sm.phases, y, "memorization", "top_right") >= 0.5), 1.0, tolerance=0.5,
+                 source=f"§4.1 (ii), Fig. 6{panel}")
+    stored_claim(f"({panel}) confusion bottom right minus top right >= 1/6",
+                 float(corner_fraction(sm.phases, y, "confusion", "bottom_right")
+                       - corner_fraction(sm.phases, y, "confusion", "top_right") >= 1 / 6 - 1e-9), 1.0, tolerance=0.5,
+                 source=f"§4.1 (iii), Fig. 6{panel}")
+    stored_claim(f"({panel}) a comprehension -> grokking -> memorization column", float(sandwich_columns(sm.phases, y) >= 1),
+                 1.0, tolerance=0.5, source=f"§4.1 (iv), Fig. 6{panel}; official map: "
+                                            f"{sandwich_columns(off.phases, off.y_values)} of 16 columns",
+                 evidence=LATE_GROKKING.format(", ".join(str(int(v)) for v in sm.val_steps[0][-1] if v >= 0))
+                 + ", so the column that comprehends at little decay ends in grokking, not memorization")
+for panel, sm in stored_maps.items():
+    stored_claim(f"({panel}) cells with the official phase, away from official phase boundaries",
+                 sm.interior_agreement(), 1.0, tolerance=0.1, against="official code",
+                 source=f"Fig. 6{panel} data (grokking-squared phase_diagram_plot/*.h5), at the "
+                        f"{int((~sm.official_boundary()).sum())} of our 36 cells whose official phase is unambiguous",
+                 evidence=f"{int(((sm.phases != sm.official_phases()) & ~sm.official_boundary()).sum())} of the "
+                          f"{int((~sm.official_boundary()).sum())} unambiguous cells differ; " + STORED_CELLS_WHY.get(panel, ""))
+
+# %% [markdown]
+# ## Fig. 6(d): a bug or the seed?
+#
+# Neither map of (d) comprehends where the official one does. Is our S3 code wrong, or is the official
+# map one lucky start? The official notebook (`toy/Figure5d_permutation.ipynb`) draws, for seed $s$: the
+# templates and the 24/12 split from numpy (our data path draws the same, bit for bit), then from torch an
+# encoder that the S3 runs never use, the decoder, and last the matrices. Our trainer draws the matrices
+# first and has no encoder: the same distributions, other numbers. `repro.liu_s3_official` redraws the
+# notebook's start in our parameter layout (a unit test re-enacts the notebook's draws with torch's own
+# `nn.Linear` and checks it value for value) and hands it to our trainer. Two runs decide it, stored
+# (`python -m repro.liu_s3_official --store book/_results`, {glue:text}`luck_minutes` minutes):
+#
+# 1. **The official start.** The official seed-0 start, with the paper's settings and the notebook's L1
+#    term, at 12 cells of the official grid: weight decay 0, 1 and 3, decoder lr $10^{-5}$, $4\cdot10^{-5}$,
+#    $1.6\cdot10^{-4}$ and $6.3\cdot10^{-4}$ (official columns 0, 3, 6 and 9), $10^5$ steps.
+# 2. **Many starts.** One cell where the official map comprehends (weight decay 0, decoder lr
+#    $1.6\cdot10^{-4}$), from 40 starts drawn the notebook's way and 40 drawn ours, 1,500 steps each (every
+#    start that fits does so by step 500 here, so comprehension, validation within $10^3$ steps of
+#    training, is decided by then).
+
+# %%
+luck_cfg = SeedLuckConfig()
+luck, luck_manifest = require_stored(stored_seed_luck(luck_cfg, "_results"), "S3 seed-luck run",
+                                     "python -m repro.liu_s3_official --store book/_results", "about 15 minutes on one core")
+print(provenance_line(luck_manifest))
+glue("luck_minutes", f"{luck_manifest['wall_time_s'] / 60:.0f}", display=False)
+official_letters = luck_cfg.official_letters()
+# A stored run is loaded, not recomputed: the same letters and steps on every machine.
+print("official seed-0 start, 1e5 steps: ours | official (train step / val step to 90 %)")
+for i, wd in enumerate(luck_cfg.cell_wd_dec):
+    cells = [f"lr {lr:.1e}: {luck.cell_phases[i, j][0].upper()} | {official_letters[i, j][0].upper()} "
+             f"({luck.cell_train_steps[i, j]} / {luck.cell_val_steps[i, j] if luck.cell_val_steps[i, j] >= 0 else 'never'})"
+             for j, lr in enumerate(luck_cfg.cell_lr_dec)]
+    print(f"  wd {wd:g}:  " + ";  ".join(cells))
+official_c = official_letters == "comprehension"
+cells_c = int(np.sum(luck.cell_phases[official_c] == "comprehension"))
+share_off, share_ours = luck.comprehension_share(True), luck.comprehension_share(False)
+n_starts = len(luck_cfg.seeds)
+pooled = (share_off + share_ours) / 2
+two_se = 2 * np.sqrt(2 * pooled * (1 - pooled) / n_starts)  # two standard errors of a difference of two shares
+print(f"cells where the official map comprehends: {int(official_c.sum())}; ours from the official start comprehends at {cells_c}")
+print(f"starts that comprehend at wd {luck_cfg.start_wd_dec:g}, lr {luck_cfg.start_lr_dec:.1e}: official draw order "
+      f"{round(share_off * n_starts)} of {n_starts} (seeds {luck.comprehending_seeds(True)}), ours "
+      f"{round(share_ours * n_starts)} of {n_starts} (seeds {luck.comprehending_seeds(False)})")
+glue("luck_cells_c", f"{cells_c}", display=False)
+glue("luck_share_official", f"{round(share_off * n_starts)}", display=False)
+glue("luck_share_ours", f"{round(share_ours * n_starts)}", display=False)
+
+# %% [markdown]
+# The claims: from the official start, the official map's comprehension cells should comprehend (the
+# chapter's cell band, at least 90 % of them; a deviation where they do not), and the two draw orders
+# should comprehend equally often, within two standard errors of a difference of two shares of 40 (a
+# bound of this book, chosen after a first exploratory run had shown the shares). Together they say
+# whether the difference is in the code or in the start.
+
+# %%
+claims.check("official seed-0 start: the cells at decoder lr 4e-5 and 1.6e-4 have the official phase",
+             float(np.mean(luck.cell_phases[:, 1:3] == official_letters[:, 1:3])), 1.0, kind="reproduction",
+             comparison="abs", tolerance=0.1, resolution=0.01, against="official code", set_after=True,
+             source="Fig. 6d data (data_perm_r.h5): comprehension at official columns 3 and 6 in rows wd 0, 1, 3 "
+                    "(the two columns picked after the run; the claim below takes all of them)")
+claims.check("official seed-0 start: share of the official comprehension cells (9 of 12) that comprehend",
+             cells_c / int(official_c.sum()), 1.0, kind="deviation", comparison="abs", tolerance=0.1, resolution=0.01,
+             against="official code",
+             source="Fig. 6d data (data_perm_r.h5) at 12 cells (wd 0, 1, 3 x official lr columns 0, 3, 6, 9)",
+             evidence="from the notebook's own seed-0 start our code comprehends at decoder lr 4e-5 and 1.6e-4 in all "
+                      "three rows (the official letters), but memorizes at 1e-5 (validation never reaches 90 % in 1e5 "
+                      "steps), and comprehends at 6.3e-4 where the official map memorizes or groks; the notebook "
+                      "as committed sweeps 10 lrs for 1e4 steps, so the official data file came from another run "
+                      "(and float32 sums in another order)")
+claims.check("comprehending share of 40 starts, our draw order minus the notebook's", share_ours - share_off, 0.0,
+             kind="check", against="book bound", comparison="abs", tolerance=float(two_se), resolution=0.025,
+             set_after=True, source="this chapter's bound: two standard errors of a difference of two shares of 40")
+_ = claims.check("share of 40 notebook-order starts that comprehend where the official map does", share_off, 1.0,
+                 kind="deviation", comparison="abs", tolerance=0.5, resolution=0.05, set_after=True,
+                 source="Fig. 6d data (data_perm_r.h5): comprehension at wd 0, lr 1.6e-4, from one start (seed 0); "
+                        "band: the official map's start is typical if at least half of the starts comprehend",
+                 evidence="only a minority of starts, drawn either way, comprehends at this cell: the official map's "
+                          "wide comprehension region shows one favourable start, not what a typical start does")
+
+# %% [markdown]
 # ## Paper versus ours
 #
-# Every panel of Fig. 6 reproduces the layout the paper describes in §4.1 except the S3 panel's
-# sandwich, and no panel reproduces the official map cell by cell at book scale:
-# {glue:text}`ledger_tally`. All verdicts are judged at book scale (time compressed, one seed per
-# cell); the paper-scale maps have not been run.
+# At book scale, every panel of Fig. 6 reproduces the layout the paper describes in §4.1 except the
+# S3 panel's sandwich, and no panel reproduces the official map cell by cell. The rows marked
+# "paper settings" judge the stored uncompressed maps of (a)–(c), and "official start" the S3 runs from
+# the notebook's own seed-0 start: {glue:text}`ledger_tally`.
 
 # %%
 claims.figure("liu2022", "Fig. 6a", "partial", scale="book",
@@ -332,6 +546,20 @@ claims.figure("liu2022", "Fig. 6d", "partial", scale="book",
                       "(d) cells with the official phase, away from official phase boundaries"],
               why="the corners (memorization top right, confusion bottom right) reproduce; the wide comprehension "
                   "region of the official S3 map, and with it the sandwich, does not")
+for panel, sm in stored_maps.items():
+    names = [n for n in STORED_KINDS if n.startswith(f"({panel})")]
+    kinds = {STORED_KINDS[n] for n in names}
+    verdict = "reproduced" if kinds <= {"reproduction", "check"} else "partial" if "reproduction" in kinds else "not reproduced"
+    claims.figure("liu2022", f"Fig. 6{panel} (paper settings)", verdict, scale="paper (CPU, stored)",
+                  claims=[PAPER + n for n in names], why=STORED_WHY[panel])
+claims.figure("liu2022", "Fig. 6d (official start)", "partial", scale="paper (CPU, stored)",
+              claims=["official seed-0 start: the cells at decoder lr 4e-5 and 1.6e-4 have the official phase",
+                      "official seed-0 start: share of the official comprehension cells (9 of 12) that comprehend",
+                      "comprehending share of 40 starts, our draw order minus the notebook's",
+                      "share of 40 notebook-order starts that comprehend where the official map does"],
+              why="from the notebook's own start our code comprehends where the official map does at two of three "
+                  "slow decoder rates, and both draw orders comprehend equally rarely: the official S3 map shows one "
+                  "favourable start, not a bug")
 glue("ledger_tally", claims.tally(), display=False)
 
 # %%
@@ -345,7 +573,13 @@ claims.ledger()
 #   as memorization (or confusion) here. This is why the slowest decoder (lr $10^{-5}$) memorizes
 #   in (b), where the official run groks at step 21 295, and why strong weight decay in (c) (wd ≥ 8
 #   at slow decoder lr) fails to fit the training set within our budget (confusion), where the
-#   official runs grok.
+#   official runs grok. The stored uncompressed maps confirm it: at the paper's $10^5$ steps the slow
+#   decoders of (b) grok, and (a) matches the official map at every unambiguous cell.
+# - **At the paper's settings, (b) and (c) still differ cell by cell** at the strongest weight decays
+#   (the stored maps' deviations above): single cells grok, comprehend or fail to fit where the
+#   official one-seed maps memorize or grok. These are one map each, like the official ones, and a
+#   cell's phase there depends on its start (the S3 runs above show how much), so they do not say which
+#   map is typical.
 # - **Adam at large learning rates.** The compression assumes Adam follows gradient flow. At the
 #   largest book learning rates ($5\cdot10^{-2}$, i.e. paper-equivalent $10^{-2}$) it does not:
 #   the runs become unstable and several cells that memorize in the paper are confused here, e.g.
@@ -360,11 +594,14 @@ claims.ledger()
 #   representation. The trainer has it (`TrainConfig.embed_l1`), and a book-scale run of panel (d)
 #   with it (one seed, an exploratory run not repeated here) gave a few grokking cells but still no
 #   comprehension, so it does not bring the official map back at this budget; the map above is without
-#   it (paper scale keeps it). Our split and templates also come from the addition task's
-#   random-number order, not the permutation notebook's. That matters more than it seems. The App. H
-#   section of the effective-theory chapter trains 8 seeds at 24 of 36 samples, and only a minority of
-#   them find the representation. A one-seed map like the official one therefore shows comprehension
-#   or memorization depending on its seed's split and initialization.
+#   it (the stored maps keep it). What decides it is the start: the split and templates are the
+#   notebook's, bit for bit, but the notebook draws its initial matrices and decoder in another order
+#   (an unused encoder first). From the official seed-0 start our code comprehends at
+#   {glue:text}`luck_cells_c` of the 9 cells where the official map comprehends, and at the cell
+#   tested, {glue:text}`luck_share_official` of 40 starts drawn the notebook's way and
+#   {glue:text}`luck_share_ours` drawn ours comprehend (see "Fig. 6(d): a bug or the seed?"): the
+#   official map shows one favourable start, and a one-seed map shows comprehension or memorization
+#   depending on its seed.
 # - **Classification loss (c).** The official sweep (`phase_diagram-classification.ipynb`) used
 #   cross-entropy divided by the 19 classes; we use the standard cross-entropy. Adam's update is
 #   invariant to a constant factor on the loss (up to $\epsilon$), so this should not move the
