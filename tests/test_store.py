@@ -114,3 +114,15 @@ def test_require_stored_names_the_command(tmp_path):
     line = provenance_line(manifest)
     assert line.startswith("stored run: ") and f"torch {manifest['torch_version']}" in line
     assert line.endswith(f"commit {manifest['git_commit'][:10]}")
+
+
+def test_store_parser_requires_the_store_folder(capsys):
+    from repro.store import store_parser
+
+    parser = store_parser("repro.example", "An example.")
+    parser.add_argument("--only", choices=("a", "b"))
+    args = parser.parse_args(["--store", "book/_results", "--only", "a"])
+    assert (args.store, args.only) == ("book/_results", "a")
+    with pytest.raises(SystemExit):
+        parser.parse_args([])
+    assert "--store" in capsys.readouterr().err and parser.prog == "python -m repro.example"

@@ -7,7 +7,6 @@ chapter shows (:func:`run_theory`, :func:`run_experiments`) and draws its figure
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass, replace
 
@@ -17,7 +16,7 @@ import numpy as np
 from .portable import ConfigRepr
 from .langevin import LangevinConfig, LangevinResult, run_langevin
 from .scale import by_scale
-from .store import ResultsStore
+from .store import ResultsStore, store_parser
 from .theory.rubin2024 import (Modular, TeacherStudent, action_1d, binned_neg_log_p, critical_point,
                                gfl_b, gfl_curvature, mode_action, modular_boundaries, modular_onset,
                                modular_solve, nngp_b, relaxed_action, sweep_self_consistent)
@@ -263,8 +262,7 @@ def main(argv=None) -> int:
     """``python -m repro.droplets --store book/_results``: run the finite-data Langevin ensembles at
     beta = 1/8 and 1/2 (:func:`finite_data_config`; about an hour on one busy CPU core) and store them with
     provenance for the chapter."""
-    parser = argparse.ArgumentParser(prog="python -m repro.droplets", description=main.__doc__)
-    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser = store_parser("repro.droplets", main.__doc__)
     parser.add_argument("--beta", type=float, nargs="+", default=list(FINITE_BETAS),
                         help="sizes of the (alpha = beta) family to run (default: 0.125 0.5)")
     parser.add_argument("--recompute", action="store_true", help="recompute even when a result is stored")

@@ -25,7 +25,7 @@ from .kernels import single_thread
 from .relations import (RELATIONS, RelationModelConfig, RelationTrainConfig, check_relation_runs, init_params,
                         relation_matrix, train_mask, train_relations)
 from .scale import by_scale
-from .store import ResultsStore, required_arrays
+from .store import ResultsStore, required_arrays, store_parser
 from .theory.baek2024 import (GUESS_PROBABILITY, accuracy_upper_bound, description_length,
                               monte_carlo_upper_bound)
 from .validation import check_choice, check_int, check_real
@@ -877,10 +877,7 @@ def main(argv=None) -> int:
     runs that are missing: ``depth`` (:func:`stored_depth_config`, 9 depths × 4 relations × 5 seeds × 20 000 steps;
     about 13 minutes on one core) and ``fig6`` (:func:`stored_fig6_config`, 3 relations × 7 weight decays × 6
     learning rates × 3 seeds). ``--only`` picks one."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m repro.geneft", description=main.__doc__)
-    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser = store_parser("repro.geneft", main.__doc__)
     parser.add_argument("--only", choices=("depth", "fig6"), help="compute only this stored run")
     args = parser.parse_args(argv)
     store = ResultsStore(args.store)

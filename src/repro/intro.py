@@ -272,12 +272,9 @@ def main(argv=None) -> int:
     """``python -m repro.intro --store book/_results``: train :func:`stored_paper_config` (Power et al.'s
     transformer and optimizer, one seed, 3·10^4 steps; about 45 minutes on one core) and store its curves and
     embedding snapshots with provenance."""
-    import argparse
+    from .store import ResultsStore, store_parser
 
-    from .store import ResultsStore
-
-    parser = argparse.ArgumentParser(prog="python -m repro.intro", description=main.__doc__)
-    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser = store_parser("repro.intro", main.__doc__)
     args = parser.parse_args(argv)
     cfg = stored_paper_config()
     ResultsStore(args.store).get_or_compute(cfg, lambda: intro_to_arrays(run_intro(cfg, progress=True)),

@@ -31,7 +31,6 @@ exactly as the trainer does (without training), so the effective theory can be i
 """
 from __future__ import annotations
 
-import argparse
 import itertools
 import sys
 from dataclasses import dataclass, replace
@@ -46,7 +45,7 @@ from .plotting import TRAIN_COLOR, VAL_COLOR
 from .crossings import first_step
 from .portable import ConfigRepr
 from .scale import by_scale
-from .store import ResultsStore, required_arrays, result_arrays
+from .store import ResultsStore, required_arrays, result_arrays, store_parser
 from .tasks import TaskData
 from .theory import liu2022 as theory
 from .train import TrainConfig, train
@@ -283,8 +282,7 @@ def main(argv=None) -> int:
     """``python -m repro.liu2022_fig2 --store book/_results``: train both Fig. 2 settings (addition and
     modular addition, 8 init seeds x 2 x 10^4 full-batch steps each, the official setting as the trainer
     runs it) and store them with provenance for the chapter."""
-    parser = argparse.ArgumentParser(prog="python -m repro.liu2022_fig2", description=main.__doc__)
-    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser = store_parser("repro.liu2022_fig2", main.__doc__)
     parser.add_argument("--operation", choices=OPERATIONS, action="append",
                         help="only this operation (repeatable; default: both)")
     args = parser.parse_args(argv)

@@ -11,7 +11,6 @@ book-scale variant (fewer seeds and steps, evaluation every 10 steps).
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass, replace
 
@@ -25,7 +24,7 @@ from .metrics import pca
 from .models import EmbedMLPConfig
 from .plotting import TRAIN_COLOR, VAL_COLOR, seed_jitter
 from .scale import by_scale
-from .store import ResultsStore, required_arrays, result_arrays
+from .store import ResultsStore, required_arrays, result_arrays, store_parser
 from .sweep import split_masks
 from .tasks import BinaryOpTask, Split, build_task_data
 from .theory import liu2022 as theory
@@ -295,8 +294,7 @@ def main(argv=None) -> int:
     sweep of Fig. 4(b) (``ToyConfig()``: the official sizes 5-54, 10 seeds, 10^4 steps, every step
     evaluated; 1.1 x 10^6 run-steps, about 10 CPU-minutes: 28 minutes of wall time on two shared cores) and store
     it with provenance for the chapter."""
-    parser = argparse.ArgumentParser(prog="python -m repro.liu2022_representations", description=main.__doc__)
-    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser = store_parser("repro.liu2022_representations", main.__doc__)
     parser.add_argument("--recompute", action="store_true", help="recompute even if a matching entry is stored")
     args = parser.parse_args(argv)
     cfg = ToyConfig()

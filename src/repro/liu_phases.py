@@ -466,12 +466,9 @@ def main(argv=None) -> int:
     """``python -m repro.liu_phases --store book/_results``: train the uncompressed maps of
     :func:`uncompressed_config` (36 cells x 10^5 steps per panel; about an hour for all four on 2 cores) and
     store each panel's phases and first steps with provenance (a panel already stored is not retrained)."""
-    import argparse
+    from .store import ResultsStore, store_parser
 
-    from .store import ResultsStore
-
-    parser = argparse.ArgumentParser(prog="python -m repro.liu_phases", description=main.__doc__)
-    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser = store_parser("repro.liu_phases", main.__doc__)
     parser.add_argument("--panels", default="".join(PANELS), help="which panels, e.g. 'bd' (default: abcd)")
     args = parser.parse_args(argv)
     for panel in args.panels:

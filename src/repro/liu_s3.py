@@ -14,7 +14,6 @@ templates are shared.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass
 
@@ -28,7 +27,7 @@ from .metrics import pca
 from .models import EmbedMLPConfig
 from .plotting import TRAIN_COLOR, VAL_COLOR, seed_jitter
 from .scale import by_scale
-from .store import ResultsStore, required_arrays, result_arrays
+from .store import ResultsStore, required_arrays, result_arrays, store_parser
 from .sweep import split_masks
 from .tasks import BinaryOpTask, Split, build_task_data
 from .theory import liu2022 as theory
@@ -192,8 +191,7 @@ def main(argv=None) -> int:
     """``python -m repro.liu_s3 --store book/_results``: run the paper-scale sweep (10 counts x 11 seeds x
     10^4 steps = 1.1 x 10^6 run-steps; minutes on a CPU, our estimate) and store it with provenance for the
     chapter."""
-    parser = argparse.ArgumentParser(prog="python -m repro.liu_s3", description=main.__doc__)
-    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser = store_parser("repro.liu_s3", main.__doc__)
     args = parser.parse_args(argv)
     cfg = S3Config()
     ResultsStore(args.store).get_or_compute(cfg, lambda: run_s3_sweep(cfg).to_arrays(), label="s3-sweep")

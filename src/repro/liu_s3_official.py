@@ -43,7 +43,7 @@ import torch
 from .liu_phases import _PAPER_LRS, ToyPhaseConfig, official_map
 from .phases import PHASES, PhaseRule, classify_history
 from .portable import ConfigRepr
-from .store import ResultsStore, required_arrays
+from .store import ResultsStore, required_arrays, store_parser
 from .tasks import TaskData
 from .train import History, TrainConfig, train
 from .validation import check_int, check_real
@@ -276,10 +276,7 @@ def main(argv=None) -> int:
     """``python -m repro.liu_s3_official --store book/_results``: run :class:`SeedLuckConfig` (12 cells x 10^5
     steps from the official seed-0 start, and 2 x 40 starts x 1,500 steps; about 15 minutes on one core) and
     store it with provenance."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m repro.liu_s3_official", description=main.__doc__)
-    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser = store_parser("repro.liu_s3_official", main.__doc__)
     args = parser.parse_args(argv)
     cfg = SeedLuckConfig()
     ResultsStore(args.store).get_or_compute(cfg, lambda: run_seed_luck(cfg, progress=True).to_arrays(),

@@ -33,7 +33,7 @@ from .models import MLPConfig, TransformerConfig
 from .phases import PHASES, PhaseRule, classify_history
 from .plotting import TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_seed_band
 from .scale import by_scale
-from .store import ResultsStore, history_from_arrays, history_to_arrays
+from .store import ResultsStore, history_from_arrays, history_to_arrays, store_parser
 from .sweep import expand_grid, split_masks
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data
 from .train import History, TrainConfig, train
@@ -454,10 +454,7 @@ def stored_images(cfg: ImageGrokConfig, root) -> tuple[ImageResult, dict] | None
 def main(argv=None) -> int:
     """``python -m repro.liu_transformer_images --store book/_results``: train :func:`stored_curve_config` (5 seeds
     × 50 000 steps; about 6 minutes on one core) and store its curves (not its weights) with provenance."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m repro.liu_transformer_images", description=main.__doc__)
-    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser = store_parser("repro.liu_transformer_images", main.__doc__)
     args = parser.parse_args(argv)
     cfg = stored_curve_config()
 

@@ -21,7 +21,6 @@ Configs default to the paper's settings; ``for_scale()`` gives the book scale. E
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import math
 import sys
@@ -39,7 +38,7 @@ from .kernels import single_thread
 from .scale import by_scale
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data
 from .theory import mohamadi2024 as th
-from .store import ResultsStore, required_arrays, result_arrays
+from .store import ResultsStore, required_arrays, result_arrays, store_parser
 from .train import TrainConfig, progress_enabled, train
 from .validation import check_choice, check_int, check_prime, check_real
 
@@ -1230,8 +1229,7 @@ def main(argv=None) -> int:
     about 25 minutes on one CPU core) and ``transformer-gd`` (:func:`gd_transformer_config`, 3 seeds × 2e4 GD
     steps, about 20 minutes) and ``gd-init-scale`` (:func:`gd_init_scale_config`, 16 runs × 2e4 plain-GD steps,
     about 10 minutes). ``--only`` picks one."""
-    parser = argparse.ArgumentParser(prog="python -m repro.mohamadi2024", description=main.__doc__)
-    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser = store_parser("repro.mohamadi2024", main.__doc__)
     parser.add_argument("--only", choices=("regression", "transformer-gd", "gd-init-scale"),
                         help="compute only this stored run")
     args = parser.parse_args(argv)

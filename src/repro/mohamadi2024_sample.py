@@ -13,7 +13,6 @@ on one CPU core). Used by ``book/mohamadi2024_why_grok``.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ import numpy as np
 from .crossings import crossing as interpolated_crossing
 from .mohamadi2024 import ClassificationConfig, train_classification
 from .portable import ConfigRepr
-from .store import ResultsStore, required_arrays
+from .store import ResultsStore, required_arrays, store_parser
 from .theory import mohamadi2024 as th
 from .validation import check_int, check_prime, check_real
 
@@ -239,8 +238,7 @@ def stored_sample_complexity(cfg: SampleComplexityConfig, root) -> tuple[SampleC
 def main(argv=None) -> int:
     """``python -m repro.mohamadi2024_sample --store book/_results``: train :class:`SampleComplexityConfig`'s
     defaults and store them with provenance for the chapter."""
-    parser = argparse.ArgumentParser(prog="python -m repro.mohamadi2024_sample", description=main.__doc__)
-    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser = store_parser("repro.mohamadi2024_sample", main.__doc__)
     args = parser.parse_args(argv)
     cfg = SampleComplexityConfig()
     ResultsStore(args.store).get_or_compute(cfg, lambda: run_sample_complexity(cfg).to_arrays(),

@@ -21,7 +21,6 @@ Equations: :mod:`repro.theory.omnigrok`.
 """
 from __future__ import annotations
 
-import argparse
 import os
 from dataclasses import dataclass, field, replace
 
@@ -34,7 +33,7 @@ from .portable import ConfigRepr
 from .datasets import image_task_data
 from .models import EmbedMLPConfig, MLPConfig, TransformerConfig, build_model
 from .scale import by_scale
-from .store import ResultsStore, history_from_arrays, history_to_arrays
+from .store import ResultsStore, history_from_arrays, history_to_arrays, store_parser
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data
 from .theory.omnigrok import loglog_slope
 from .train import FlatParams, History, TrainConfig, per_run_values, per_sample_correct, per_sample_loss, train
@@ -590,8 +589,7 @@ def main(argv=None) -> int:
     """``python -m repro.omnigrok --store book/_results``: train the talk's transformer runs of
     :func:`stored_modular_config` (both settings, 2 seeds; about an hour on 2 CPU cores) and store them with
     provenance for the chapter."""
-    parser = argparse.ArgumentParser(prog="python -m repro.omnigrok", description=main.__doc__)
-    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    parser = store_parser("repro.omnigrok", main.__doc__)
     parser.add_argument("--recompute", action="store_true", help="recompute even when a result is stored")
     parser.add_argument("--progress", action="store_true", help="show a progress bar")
     args = parser.parse_args(argv)

@@ -210,6 +210,16 @@ def required_arrays(arrays: dict[str, np.ndarray], names, what: str) -> dict[str
     return {name: arrays[name] for name in names}
 
 
+def store_parser(module: str, description: str | None):
+    """The command line of a chapter's stored run, ``python -m <module> --store FOLDER``: an argparse parser
+    with the required ``--store`` option (add a module's own options to it)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog=f"python -m {module}", description=description)
+    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    return parser
+
+
 def require_stored(stored, what: str, command: str, cost: str):
     """The ``(result, manifest)`` pair a ``stored_*`` loader returned, or a FileNotFoundError that names the
     command recomputing it: how a chapter loads a stored run (``what``: e.g. "Fig. 6 run"; ``cost``: e.g.
