@@ -3,8 +3,8 @@ import math
 import pytest
 import torch
 
-from repro.models import (EmbedMLP, EmbedMLPConfig, Transformer, TransformerConfig, TwoLayerConfig, TwoLayerNet,
-                          activation, build_model)
+from repro.models import (EmbedMLP, EmbedMLPConfig, EncoderTransformerConfig, Transformer, TransformerConfig,
+                          TwoLayerConfig, TwoLayerNet, activation, build_model)
 from repro.train import FlatParams, TrainConfig, per_run_values
 
 
@@ -133,3 +133,77 @@ def test_two_layer_net(act, bias):
 def test_bad_model_config_raises(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+# Liu et al. 2022's transformer against the official module: phasegrok/models.py's Decoder(concat=True),
+# re-declared here from torch.nn (DecoderLayer = nn.TransformerEncoderLayer with the official arguments).
+
+
+class _OfficialDecoderLayer(torch.nn.TransformerEncoderLayer):
+    def __init__(self, d_model, nhead, dim_feedforward, dropout):
+        super().__init__(d_model, nhead, dim_feedforward=dim_feedforward, dropout=dropout, activation="relu",
+                         batch_first=True, norm_first=True)
+
+
+class _Flatten(torch.nn.Module):  # the official ReshapeBlock on (B, 2, d)
+    def forward(self, x):
+        return x.reshape(x.shape[0], -1)
+
+
+def _official_decoder(cfg: EncoderTransformerConfig, dropout=0.0):
+    layers = [_OfficialDecoderLayer(cfg.d_model, cfg.n_heads, cfg.d_mlp, dropout) for _ in range(cfg.n_layers)]
+    return torch.nn.Sequential(*layers, _Flatten(), torch.nn.Linear(cfg.n_ctx * cfg.d_model, cfg.d_vocab_out))
+
+
+ENCODER = EncoderTransformerConfig(d_vocab=7, d_model=16, n_heads=2, d_mlp=12, n_layers=2, d_vocab_out=7)
+
+
+def test_encoder_transformer_init_matches_official_draws():
+    """scripts/transformer_grokking.py draws representation = torch.randn(p, latent_dim), then builds the
+    Decoder: from the same seed our per-run generator gives the same numbers, bit for bit."""
+    model = build_model(ENCODER)
+    _, values = per_run_values(TrainConfig(init_seed=3), None)
+    views = FlatParams(model, values, torch.float32, torch.device("cpu")).views()
+    torch.manual_seed(3)
+    representation = torch.randn(ENCODER.d_vocab, ENCODER.d_model)
+    official = _official_decoder(ENCODER)
+    assert torch.equal(views["embed"][0], representation)
+    state = official.state_dict()
+    assert {f"net.{k}" for k in state} == set(views) - {"embed"}
+    for key, value in state.items():
+        assert torch.equal(views[f"net.{key}"][0], value), key
+
+
+def test_encoder_transformer_forward_matches_official_module():
+    """Eval mode (no dropout), float64: the official module loaded with each run's parameters."""
+    model, flat = _params(ENCODER, runs=2)
+    x = torch.cartesian_prod(torch.arange(7), torch.arange(7))
+    views = flat.views()
+    ours = model.forward(views, x)
+    assert ours.shape == (2, 49, 7)
+    for r in range(2):
+        official = _official_decoder(ENCODER).double().eval()
+        official.load_state_dict({k[len("net."):]: v[r] for k, v in views.items() if k != "embed"})
+        with torch.no_grad():
+            ref = official(views["embed"][r][x])
+        assert torch.allclose(ours[r], ref, atol=1e-12, rtol=0)
+    # order matters only through the concatenation: swapping (a, b) changes the logits
+    assert not torch.allclose(ours, model.forward(views, x.flip(1)))
+
+
+def test_encoder_transformer_dropout_sites_match_torch_in_expectation():
+    """With the same units dropped... torch's masks cannot be replayed, so check the rule at each site
+    instead: an identity 'dropout' gives the eval output, and a dropout that zeroes everything leaves the
+    residual stream carrying the embeddings alone (attention and MLP outputs all dropped)."""
+    model, flat = _params(ENCODER, runs=2)
+    views = flat.views()
+    x = torch.tensor([[0, 1], [2, 3]])
+    assert torch.equal(model.forward(views, x, dropout=lambda h: h), model.forward(views, x))
+    calls = []
+    zero_all = lambda h: calls.append(h.shape) or torch.zeros_like(h)
+    out = model.forward(views, x, dropout=zero_all)
+    assert len(calls) == 4 * ENCODER.n_layers  # attention, attention output, MLP hidden, MLP output
+    head = f"net.{ENCODER.n_layers + 1}."
+    embeds = views["embed"][:, x].reshape(2, 2, -1)
+    expected = torch.baddbmm(views[head + "bias"][:, None], embeds, views[head + "weight"].transpose(1, 2))
+    assert torch.allclose(out, expected)

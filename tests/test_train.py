@@ -1,10 +1,12 @@
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import torch
 
 from repro.models import EmbedMLPConfig, TwoLayerConfig
 from repro.tasks import BinaryOpTask, Split, build_task_data
-from repro.train import History, TrainConfig, train
+from repro.train import History, Performance, TrainConfig, train
 
 TOY = EmbedMLPConfig(n_symbols=10, d_embed=1, hidden=(16, 16), d_out=30)
 
@@ -159,3 +161,71 @@ def test_reproduces_official_toy_reference_run():
     hist = train(EmbedMLPConfig(), data, cfg, progress=False)
     assert int(hist.first_step("train_acc", 0.9)[0]) == 1131
     assert int(hist.first_step("val_acc", 0.9)[0]) == 1530
+
+
+def _encoder_setup(p=11):
+    from repro.models import EncoderTransformerConfig
+
+    data = build_task_data(BinaryOpTask("modular_addition", p), Split(train_fraction=0.8, data_seed=1))
+    model = EncoderTransformerConfig(d_vocab=p, d_vocab_out=p, d_model=8, n_heads=2, d_mlp=8, n_layers=1)
+    return model, data, TrainConfig(steps=12, lr_repr=1e-3, lr_dec=1e-3, wd_dec=1.0, eval_every=4, dtype="float64")
+
+
+def test_dropout_runs_are_independent_of_their_block_and_rate_zero_is_no_dropout():
+    model, data, tc = _encoder_setup()
+    alone = train(model, data, tc, progress=False)
+    mixed = train(model, data, tc, runs={"dropout": [0.0, 0.4, 0.4], "init_seed": [0, 0, 1]}, progress=False)
+    single = train(model, data, tc, runs={"dropout": [0.4], "init_seed": [1]}, progress=False)
+    blocked = train(model, data, tc, runs={"dropout": [0.0, 0.4, 0.4], "init_seed": [0, 0, 1]}, progress=False,
+                    performance=Performance(block_runs=1, workers=1))
+    for key in ("train_loss", "val_loss", "train_acc"):
+        np.testing.assert_allclose(mixed[key][0], alone[key][0], rtol=1e-10)  # rate 0: no dropout
+        np.testing.assert_allclose(mixed[key][2], single[key][0], rtol=1e-12)  # own generator per run
+        np.testing.assert_allclose(mixed[key], blocked[key], rtol=1e-12)  # batched matmuls round per R
+    assert not np.allclose(mixed["train_loss"][1], mixed["train_loss"][0])  # dropout changes training
+
+
+def test_dropout_gradient_is_the_masked_networks_gradient():
+    """One AdamW step with dropout equals the step on the autograd gradient of the same network with the
+    same masks drawn by hand (AdamW's first update is lr * g / (|g| + eps), wd 0)."""
+    from repro.models import build_model
+    from repro.train import Dropout, FlatParams, per_run_values
+
+    model_cfg, data, tc = _encoder_setup()
+    tc = replace(tc, steps=1, wd_dec=0.0, dropout=0.5)
+    h = train(model_cfg, data, tc, keep_final_params=True, progress=False)
+    model = build_model(model_cfg)
+    _, values = per_run_values(tc, None)
+    leaves = {k: v.detach().clone().requires_grad_()
+              for k, v in FlatParams(model, values, torch.float64, torch.device("cpu")).views().items()}
+    drop = Dropout([0.5], [tc.init_seed], torch.device("cpu"), torch.float64)
+    train_rows = torch.nonzero(data.masks()[0]).squeeze(1)  # the trainer forwards the training rows in order
+    out = model.forward(leaves, data.inputs[train_rows], dropout=drop)
+    loss = torch.nn.functional.cross_entropy(out[0], data.labels[train_rows])
+    grads = torch.autograd.grad(loss, list(leaves.values()), allow_unused=True)
+    for (name, start), g in zip(leaves.items(), grads):
+        g = torch.zeros_like(start) if g is None else g
+        expected = start - tc.lr_dec * g / (g.abs() + tc.eps)  # lr_repr == lr_dec here
+        np.testing.assert_allclose(h.final_params[name], expected.detach().numpy(), rtol=0, atol=1e-12, err_msg=name)
+
+
+def test_dropout_mask_rate_and_scale():
+    from repro.train import Dropout
+
+    drop = Dropout([0.0, 0.25, 0.5], [0, 1, 2], torch.device("cpu"), torch.float64)
+    out = drop(torch.ones(3, 200, 100))
+    assert torch.equal(out[0], torch.ones(200, 100))
+    for r, rate in ((1, 0.25), (2, 0.5)):
+        kept = out[r] != 0
+        assert abs(kept.double().mean().item() - (1 - rate)) < 0.01
+        assert torch.allclose(out[r][kept], torch.full_like(out[r][kept], 1 / (1 - rate)))
+
+
+def test_dropout_needs_a_model_with_dropout_sites_and_a_rate_below_one():
+    data = build_task_data(BinaryOpTask("modular_addition", 5), Split(train_fraction=0.8, data_seed=0))
+    with pytest.raises(ValueError, match="dropout=0.2 is not allowed for EmbedMLP"):
+        train(EmbedMLPConfig(n_symbols=5, d_out=5), data, TrainConfig(steps=2, dropout=0.2), progress=False)
+    with pytest.raises(ValueError, match="dropout"):
+        TrainConfig(dropout=1.0)
+    with pytest.raises(ValueError, match="dropout"):
+        TrainConfig(dropout=-0.1)

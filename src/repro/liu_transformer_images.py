@@ -1,13 +1,16 @@
 """Beyond the toy model: Liu et al. 2022 Fig. 7 (transformer on modular addition) and Fig. 8 (images).
 
-* :class:`TransformerGrokConfig` / :func:`run_transformer` — a transformer on (a + b) mod p trained with
-  separate optimizer groups for the embeddings (lr 1e-3, no decay) and the rest ("decoder": lr 2e-4,
-  weight decay 1), as in the Fig. 1 / Fig. 7 runs (official ejmichaud/grokking-squared, prototype branch:
-  scripts/pizza_plot.py, phasegrok/). It records the token embeddings along training and reports the PCA
-  effective dimension e^S (§4.2, Fig. 7) at every logged step. Several seeds train together (leading run
-  axis; each run has its own split and init).
-  The paper-scale config also carries the Fig. 7 (right) phase-diagram grid (decoder lr x decoder wd),
-  run by :func:`run_transformer_phase_diagram`.
+* :class:`TransformerGrokConfig` / :func:`run_transformer` — the official transformer
+  (:class:`repro.models.EncoderTransformer`: pre-LayerNorm encoder layers, no mask, no positions, dropout,
+  concatenated readout) on (a + b) mod p trained with separate optimizer groups for the embeddings (lr 1e-3,
+  no decay) and the rest ("decoder": lr 2e-4, weight decay 1), as in the Fig. 1 / Fig. 7 runs (official
+  ejmichaud/grokking-squared, prototype branch: scripts/pizza_plot.py, phasegrok/). It records the token
+  embeddings along training and reports the PCA effective dimension e^S (§4.2, Fig. 7) at every logged step.
+  Several seeds train together (leading run axis; each run has its own split and init).
+  :func:`run_dropout_sweep` is Fig. 7 (centre): time to generalize against the dropout rate, every rate and
+  seed in one batched program. The paper-scale config also carries the Fig. 7 (right) phase-diagram grid
+  (decoder lr x decoder wd), run by :func:`run_transformer_phase_diagram`; :func:`projected_cpu_hours`
+  prices each panel at the paper's settings from a measured step.
 * :class:`ImageGrokConfig` / :func:`run_image_phase_diagram` — an MLP on 1,000 images with every
   parameter's initialization multiplied by alpha = 8, MSE on one-hot targets (App. J; official Omnigrok
   notebook mnist/grokking/mnist-grokking.ipynb).
@@ -29,7 +32,7 @@ import numpy as np
 from .portable import ConfigRepr
 from .datasets import image_task_data
 from .metrics import circle_order, explained_variance_entropy, pca
-from .models import MLPConfig, TransformerConfig
+from .models import EncoderTransformerConfig, MLPConfig
 from .phases import PHASES, PhaseRule, classify_history
 from .plotting import TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_seed_band
 from .scale import by_scale
@@ -57,6 +60,7 @@ class TransformerGrokConfig(ConfigRepr):
     train_fraction: float = 0.8  # official pizza_plot.py: split_ratio 0.8 of all p^2 ordered pairs
     d_model: int = 256  # 256-d embeddings (§4.2; latent_dim 256)
     n_heads: int = 1  # nn.TransformerEncoderLayer(nhead=1) (official phasegrok/models.py)
+    dropout: float = 0.05  # dropout 0.05 (official pizza_plot.py), in every nn.TransformerEncoderLayer
     d_mlp: int = 128  # decoder_width (FFN dim) 128 (official pizza_plot.py)
     n_layers: int = 2  # decoder_depth default 2 (official phasegrok/config.py; the paper's depth is unstated)
     lr_repr: float = 1e-3  # lr_rep (official pizza_plot.py)
@@ -72,6 +76,11 @@ class TransformerGrokConfig(ConfigRepr):
     first_seed: int = 1  # seed 1 (official pizza_plot.py); seeds first_seed, first_seed + 1, ...
     # memorization / generalization steps: acc > 99 % (official scripts/plot_generalization_time.py)
     threshold: float = 0.99
+    # Fig. 7 centre: generalization time vs dropout (official phasegrok/definitions.py,
+    # scripts/plot_generalization_time.py): dropout in linspace(0, 0.5, 10), seeds {1, 2, 3}, <= 10^5 epochs
+    dropout_values: tuple[float, ...] = tuple(float(v) for v in np.linspace(0, 0.5, 10))
+    dropout_seeds: tuple[int, ...] = (1, 2, 3)
+    dropout_steps: int = 100_000
     # Fig. 7 right: decoder lr x decoder wd (official phasegrok/definitions.py)
     phase_lr_dec_values: tuple[float, ...] = tuple(float(v) for v in 10 ** np.linspace(-9, -1, 15))
     phase_wd_values: tuple[float, ...] = tuple(float(v) for v in np.exp(np.linspace(-4, 3, 19)))
@@ -82,7 +91,8 @@ class TransformerGrokConfig(ConfigRepr):
     def __post_init__(self):
         BinaryOpTask("modular_addition", self.p)  # p must be prime
         check_fraction("train_fraction", self.train_fraction)
-        for name in ("d_model", "n_heads", "d_mlp", "n_layers", "steps", "eval_every", "n_seeds", "phase_steps"):
+        for name in ("d_model", "n_heads", "d_mlp", "n_layers", "steps", "eval_every", "n_seeds", "phase_steps",
+                     "dropout_steps"):
             check_int(name, getattr(self, name), minimum=1)
         if self.d_model % self.n_heads:
             raise ValueError(f"d_model={self.d_model} is not allowed: it must be divisible by n_heads={self.n_heads}.")
@@ -91,6 +101,16 @@ class TransformerGrokConfig(ConfigRepr):
         for name in ("wd_repr", "wd_dec"):
             check_real(name, getattr(self, name), nonnegative=True)
         check_open_unit("beta2", self.beta2)
+        check_real("dropout", self.dropout, nonnegative=True)
+        if self.dropout >= 1:
+            raise ValueError(f"dropout={self.dropout} is not allowed: it must be a rate in [0, 1).")
+        _check_values("dropout_values", self.dropout_values, positive=False)
+        if max(self.dropout_values) >= 1:
+            raise ValueError(f"dropout_values={self.dropout_values} is not allowed: every rate must be in [0, 1).")
+        if not isinstance(self.dropout_seeds, tuple) or not self.dropout_seeds:
+            raise ValueError(f"dropout_seeds={self.dropout_seeds!r} is not allowed: it must be a non-empty tuple of seeds.")
+        for seed in self.dropout_seeds:
+            check_int("dropout_seeds", seed, minimum=0)
         check_int("first_seed", self.first_seed, minimum=0)
         check_fraction("threshold", self.threshold)
         check_fraction("phase_threshold", self.phase_threshold)
@@ -114,17 +134,15 @@ class TransformerGrokConfig(ConfigRepr):
         return build_task_data(BinaryOpTask("modular_addition", self.p),
                                Split(train_fraction=self.train_fraction, data_seed=self.first_seed))
 
-    def model_config(self) -> TransformerConfig:
-        # Inputs are the two tokens (a, b), no operation token (§4.2: "we do not encode the operation
-        # symbols"). Pre-LayerNorm blocks as the official nn.TransformerEncoderLayer(norm_first=True).
-        return TransformerConfig(d_vocab=self.p, n_ctx=2, d_model=self.d_model, n_heads=self.n_heads,
-                                 d_head=self.d_model // self.n_heads, d_mlp=self.d_mlp, n_layers=self.n_layers,
-                                 d_vocab_out=self.p, act_fn="relu", normalization_type="LN")
+    def model_config(self) -> EncoderTransformerConfig:
+        # Inputs are the two tokens (a, b), no operation token (§4.2: "we do not encode the operation symbols").
+        return EncoderTransformerConfig(d_vocab=self.p, n_ctx=2, d_model=self.d_model, n_heads=self.n_heads,
+                                        d_mlp=self.d_mlp, n_layers=self.n_layers, d_vocab_out=self.p)
 
     def train_config(self, steps: int | None = None) -> TrainConfig:
         return TrainConfig(steps=self.steps if steps is None else steps, lr_repr=self.lr_repr, lr_dec=self.lr_dec,
                            wd_repr=self.wd_repr, wd_dec=self.wd_dec, beta2=self.beta2, eval_every=self.eval_every,
-                           init_seed=self.first_seed)
+                           init_seed=self.first_seed, dropout=self.dropout)
 
 
 def standardized_effective_dimension(embeddings: np.ndarray) -> float:
@@ -169,8 +187,15 @@ def fourier_variance_shares(embeddings: np.ndarray, p: int) -> np.ndarray:
 class TransformerResult:
     config: TransformerGrokConfig
     history: History
-    embeddings: np.ndarray  # (R, T, p, d_model) token embeddings at every logged step
-    effective_dim: np.ndarray  # (R, T) e^S
+    embeddings: np.ndarray  # (R, T', p, d_model) token embedding snapshots
+    effective_dim: np.ndarray  # (R, T) e^S at every logged step
+    embedding_steps: np.ndarray | None = None  # (T',) steps of the snapshots; None: every logged step
+
+    def embeddings_at(self, step: int, run: int = 0) -> np.ndarray:
+        """The snapshot at ``step``, or the first one after it (the last one past the end)."""
+        steps = self.history.steps if self.embedding_steps is None else self.embedding_steps
+        k = int(np.searchsorted(steps, step))
+        return self.embeddings[run, min(k, self.embeddings.shape[1] - 1)]
 
     def steps_to(self, key: str) -> np.ndarray:
         """Per seed, the first logged step with ``key`` (train_acc / val_acc) >= threshold (-1: never)."""
@@ -182,7 +207,7 @@ class TransformerResult:
         return circle_order(proj[:, :2], self.config.p)
 
     def fourier_circle_fit(self, run: int = 0, step_index: int = -1) -> tuple[int, float]:
-        """(k, fit) of :func:`fourier_circle` at one logged step."""
+        """(k, fit) of :func:`fourier_circle` at one snapshot."""
         return fourier_circle(self.embeddings[run, step_index], self.config.p)
 
 
@@ -193,13 +218,127 @@ def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None) ->
     train_mask, val_mask = split_masks(data, [cfg.train_fraction] * len(seeds), seeds)
 
     def record(step, params):
-        return {"embeddings": params["W_E"]}
+        return {"embeddings": params["embed"]}
 
     history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, train_mask=train_mask,
                     val_mask=val_mask, callback=record, progress=progress, desc="transformer")
-    emb = history.extra["embeddings"]
+    emb = history.extra.pop("embeddings")
     dims = np.array([[standardized_effective_dimension(e) for e in run] for run in emb])
     return TransformerResult(cfg, history, emb, dims)
+
+
+def transformer_to_arrays(result: TransformerResult, every: int = 500) -> dict[str, np.ndarray]:
+    """Curves, e^S at every logged step, and embedding snapshots every ``every`` steps (plus the last), for
+    the results store."""
+    from .store import history_to_arrays
+
+    arrays = {k: v for k, v in history_to_arrays(result.history).items() if not k.startswith(("param/", "extra/"))}
+    steps = result.history.steps if result.embedding_steps is None else result.embedding_steps
+    keep = np.flatnonzero((steps % every == 0) | (np.arange(len(steps)) == len(steps) - 1))
+    arrays["effective_dim"] = result.effective_dim
+    arrays["embedding_steps"] = steps[keep]
+    arrays["embeddings"] = result.embeddings[:, keep].astype(np.float32)
+    return arrays
+
+
+def transformer_from_arrays(cfg: TransformerGrokConfig, arrays: dict[str, np.ndarray]) -> TransformerResult:
+    """The :class:`TransformerResult` of :func:`transformer_to_arrays`."""
+    from .store import required_arrays
+
+    names = ("effective_dim", "embedding_steps", "embeddings")
+    required_arrays(arrays, ("steps",) + names, "stored transformer run")
+    history = history_from_arrays({k: v for k, v in arrays.items() if k not in names})
+    return TransformerResult(cfg, history, arrays["embeddings"].astype(np.float64), arrays["effective_dim"],
+                             embedding_steps=arrays["embedding_steps"])
+
+
+def stored_transformer_config() -> TransformerGrokConfig:
+    """Fig. 1 / Fig. 7 (left) at the paper's settings for one seed: the official pizza_plot.py run (p = 59,
+    2 layers of width 256, dropout 0.05, seed 1), 6,000 of its 20,000 steps (the official blog reports 100 %
+    validation accuracy at about step 3,700), float32. About 0.45 s a step on one core: 45 minutes."""
+    return replace(TransformerGrokConfig(), n_seeds=1, steps=6000)
+
+
+def stored_transformer(cfg: TransformerGrokConfig, root) -> tuple[TransformerResult, dict] | None:
+    """The stored transformer run for exactly ``cfg`` under ``root`` and its manifest, or None."""
+    return ResultsStore(root).load_result(cfg, "transformer", lambda arrays: transformer_from_arrays(cfg, arrays))
+
+
+@dataclass
+class DropoutResult:
+    """Fig. 7 (centre): one run per (dropout rate, seed)."""
+
+    config: TransformerGrokConfig
+    history: History  # runs in the order rate-major: (rate 0, seed 0), (rate 0, seed 1), ...
+
+    def steps_to(self, key: str) -> np.ndarray:
+        """(n_rates, n_seeds) first logged step with ``key`` >= threshold (-1: never within the steps)."""
+        shape = (len(self.config.dropout_values), len(self.config.dropout_seeds))
+        return self.history.first_step(key, self.config.threshold).reshape(shape)
+
+    def median_steps_to(self, key: str) -> np.ndarray:
+        """(n_rates,) median over seeds, counting a run that never reaches the threshold as +inf (so the
+        median is inf when most seeds never do)."""
+        steps = self.steps_to(key).astype(float)
+        return np.median(np.where(steps < 0, np.inf, steps), axis=1)
+
+
+def run_dropout_sweep(cfg: TransformerGrokConfig, progress: bool | None = None) -> DropoutResult:
+    """Fig. 7 (centre): every dropout rate x seed as one batched program of ``dropout_steps`` steps. Each seed
+    has its own split (data seed) and init; the rates share them, so a rate's effect is read seed by seed."""
+    data = cfg.task_data()
+    rates = [float(r) for r in cfg.dropout_values for _ in cfg.dropout_seeds]
+    seeds = [int(s) for _ in cfg.dropout_values for s in cfg.dropout_seeds]
+    train_mask, val_mask = split_masks(data, [cfg.train_fraction] * len(seeds), seeds)
+    history = train(cfg.model_config(), data, cfg.train_config(cfg.dropout_steps), runs={"init_seed": seeds, "dropout": rates},
+                    train_mask=train_mask, val_mask=val_mask, progress=progress, desc="dropout sweep")
+    return DropoutResult(cfg, history)
+
+
+def plot_dropout_sweep(result: DropoutResult):
+    """Fig. 7 (centre): steps to 99 % train and validation accuracy against the dropout rate, each seed as a
+    dot and the median over seeds as a line; runs that never generalize sit on the top edge."""
+    cfg = result.config
+    rates = np.asarray(cfg.dropout_values)
+    fig, ax = plt.subplots(figsize=(5.6, 3.8))
+    cap = cfg.dropout_steps
+    for key, color, label in (("train_acc", TRAIN_COLOR, "train"), ("val_acc", VAL_COLOR, "validation")):
+        steps = result.steps_to(key).astype(float)
+        shown = np.where(steps < 0, cap, steps)
+        for k in range(steps.shape[1]):
+            ax.scatter(rates, np.maximum(shown[:, k], 1), s=14, color=color, alpha=0.5)
+        med = result.median_steps_to(key)
+        ax.plot(rates, np.maximum(np.where(np.isinf(med), cap, med), 1), color=color,
+                label=f"{label}: median of {steps.shape[1]} seeds")
+    ax.axhline(cap, color="0.5", ls=":", lw=1, label=f"end of training ({cap:,} steps; never reached)")
+    ax.set_yscale("log")
+    ax.set_xlabel("dropout rate")
+    ax.set_ylabel(f"steps to {100 * cfg.threshold:g} % accuracy")
+    ax.set_title(f"(a + b) mod {cfg.p}: time to generalize vs dropout (Fig. 7 centre)")
+    ax.legend(loc="best", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def seconds_per_step(cfg: TransformerGrokConfig, n_runs: int = 1, steps: int = 3) -> float:
+    """Measured wall time of one training step of ``n_runs`` runs of ``cfg``'s model on this machine (after a
+    warm-up step), for pricing runs that are too long to make here."""
+    import time
+
+    data = cfg.task_data()
+    tc = replace(cfg.train_config(1), eval_every=10**6)
+    runs = {"init_seed": list(range(n_runs))}
+    train(cfg.model_config(), data, tc, runs=runs, progress=False)  # warm-up
+    start = time.perf_counter()
+    train(cfg.model_config(), data, replace(tc, steps=steps), runs=runs, progress=False)
+    return (time.perf_counter() - start) / steps
+
+
+def paper_run_steps(cfg: TransformerGrokConfig) -> dict[str, int]:
+    """Run-steps of each Fig. 7 panel at ``cfg``'s settings (no early stopping: an upper bound)."""
+    return {"Fig. 7 left": cfg.n_seeds * cfg.steps,
+            "Fig. 7 centre": len(cfg.dropout_values) * len(cfg.dropout_seeds) * cfg.dropout_steps,
+            "Fig. 7 right": len(cfg.phase_lr_dec_values) * len(cfg.phase_wd_values) * cfg.phase_steps}
 
 
 def run_transformer_phase_diagram(cfg: TransformerGrokConfig, progress: bool | None = None):
@@ -451,18 +590,31 @@ def stored_images(cfg: ImageGrokConfig, root) -> tuple[ImageResult, dict] | None
     return ImageResult(cfg, history, phases.reshape(cfg.n_seeds, len(cfg.wd_values), len(cfg.lr_dec_values))), stored[1]
 
 
+STORED_RUNS = ("images", "transformer")
+
+
 def main(argv=None) -> int:
-    """``python -m repro.liu_transformer_images --store book/_results``: train :func:`stored_curve_config` (5 seeds
-    × 50 000 steps; about 6 minutes on one core) and store its curves (not its weights) with provenance."""
+    """``python -m repro.liu_transformer_images --store book/_results [--runs images transformer]``: train and
+    store (curves, not weights, with provenance) :func:`stored_curve_config` (Fig. 8a: 5 seeds x 50 000 steps,
+    about 6 minutes on one core) and :func:`stored_transformer_config` (Figs 1 and 7 left at the paper's
+    settings, one seed, 6,000 steps: about 45 minutes on one core). A run already stored is not recomputed."""
     parser = store_parser("repro.liu_transformer_images", main.__doc__)
+    parser.add_argument("--runs", nargs="+", choices=STORED_RUNS, default=list(STORED_RUNS),
+                        help="which stored runs to make (default: all)")
     args = parser.parse_args(argv)
-    cfg = stored_curve_config()
+    store = ResultsStore(args.store)
+    if "images" in args.runs:
+        cfg = stored_curve_config()
 
-    def compute():
-        arrays = history_to_arrays(run_image_phase_diagram(cfg, progress=True).history)
-        return {k: v for k, v in arrays.items() if not k.startswith("param/")}
+        def compute_images():
+            arrays = history_to_arrays(run_image_phase_diagram(cfg, progress=True).history)
+            return {k: v for k, v in arrays.items() if not k.startswith("param/")}
 
-    ResultsStore(args.store).get_or_compute(cfg, compute, label="images")
+        store.get_or_compute(cfg, compute_images, label="images")
+    if "transformer" in args.runs:
+        tcfg = stored_transformer_config()
+        store.get_or_compute(tcfg, lambda: transformer_to_arrays(run_transformer(tcfg, progress=True)),
+                             label="transformer")
     return 0
 
 

@@ -10,6 +10,9 @@ for one run from a ``torch.Generator`` — so run r's initial weights depend on 
   ``combine='sum'`` feeds E_a + E_b, ``'matmul'`` feeds E_a E_b for S3, App. H), also used on
   modular addition in the opening chapter.
 * :class:`Transformer` — a small decoder-only transformer with TransformerLens field names.
+* :class:`EncoderTransformer` — Liu et al. 2022's transformer for Figs 1 and 7: pre-LayerNorm encoder
+  layers without mask or positions, both positions' outputs concatenated into a linear head, with dropout
+  (official ejmichaud/grokking-squared phasegrok/models.py, ``Decoder(concat=True)``).
 * :class:`TwoLayerNet` — f(x) = act(x W + b) a with a chosen activation (Rubin et al., Mohamadi et al.).
 * :class:`MLP` — a plain multilayer perceptron on flat inputs with PyTorch's nn.Linear init (the
   784-200-200-10 MNIST network of Liu et al. 2022 App. J and Omnigrok, the 5-100-100-5 teacher-student).
@@ -312,6 +315,136 @@ class Transformer(BatchedModel):
 
 
 # --------------------------------------------------------------------------------------------------
+# Liu et al. 2022's encoder transformer (PyTorch parameter names)
+
+
+@dataclass(frozen=True, repr=False)
+class EncoderTransformerConfig(ConfigRepr):
+    """The transformer of Liu et al. 2022 §4.2 (Figs 1 and 7), as in the official code
+    (ejmichaud/grokking-squared phasegrok/models.py ``Decoder(concat=True)`` on a free embedding table,
+    scripts/transformer_grokking.py): ``n_layers`` x ``nn.TransformerEncoderLayer(d_model, nhead=n_heads,
+    dim_feedforward=d_mlp, activation='relu', batch_first=True, norm_first=True)`` -- pre-LayerNorm, **no
+    attention mask and no positional encoding** -- then the outputs at the ``n_ctx`` positions concatenated
+    (§4.2: "the outputs from the last layer are concatenated and passed to a linear layer") into
+    ``nn.Linear(n_ctx * d_model, d_vocab_out)``. Defaults: the official Fig. 1 run (p = 59, latent_dim 256,
+    decoder_width 128, decoder_depth 2 of phasegrok/config.py).
+
+    Dropout is not a model field: its rate is a per-run training setting (``TrainConfig.dropout``), applied
+    where nn.TransformerEncoderLayer applies it (:data:`EncoderTransformer.dropout_sites`)."""
+
+    d_vocab: int = 59
+    n_ctx: int = 2
+    d_model: int = 256
+    n_heads: int = 1
+    d_mlp: int = 128
+    n_layers: int = 2
+    d_vocab_out: int = 59
+
+    def __post_init__(self):
+        for name in ("d_vocab", "n_ctx", "d_model", "n_heads", "d_mlp", "n_layers", "d_vocab_out"):
+            check_int(name, getattr(self, name), minimum=1)
+        if self.d_model % self.n_heads:
+            raise ValueError(f"d_model={self.d_model} is not allowed: it must be divisible by n_heads={self.n_heads}.")
+
+
+def _drawn_then_zero(draw):
+    # nn.MultiheadAttention draws out_proj's bias (nn.Linear's init) and then sets it to 0: the draw still
+    # advances the generator, so the weights drawn after it match the official code's.
+    return lambda shape, gen: draw(shape, gen).zero_()
+
+
+class EncoderTransformer(BatchedModel):
+    """:class:`EncoderTransformerConfig`'s network with a leading run axis. Parameter names and layouts are
+    the official module's ``state_dict`` keys (``net.{i}.self_attn.in_proj_weight`` ..., ``net.{n_layers + 1}``
+    for the head), plus ``embed`` for the representation, so a run's parameters load into the official
+    module unchanged (``tests/test_models.py`` compares the two). Initial values are drawn in PyTorch's
+    order with PyTorch's distributions: the embedding N(0, 1) first (``torch.randn(p, latent_dim)``), then
+    each layer's attention out_proj, in_proj (Xavier uniform), linear1, linear2, then the head."""
+
+    # where nn.TransformerEncoderLayer applies dropout, per layer: the attention probabilities (inside
+    # nn.MultiheadAttention), the attention output (dropout1), the ReLU output (dropout), the MLP output (dropout2)
+    dropout_sites = ("attention", "attention_out", "mlp_hidden", "mlp_out")
+
+    def __init__(self, config: EncoderTransformerConfig):
+        self.config = config
+
+    def input_ndim(self):
+        return 2
+
+    def param_specs(self, init_scale=1.0, repr_init_scale=1.0):
+        c = self.config
+        d, w = c.d_model, c.d_mlp
+        zero, one = _constant(0.0), _constant(1.0)
+        specs = [ParamSpec("embed", (c.d_vocab, d), "repr", _normal(repr_init_scale))]
+        s = lambda init: _scaled(init, init_scale)
+        for layer in range(c.n_layers):
+            pre = f"net.{layer}."
+            specs += [
+                ParamSpec(pre + "self_attn.out_proj.weight", (d, d), "dec", s(_uniform(1 / math.sqrt(d)))),
+                ParamSpec(pre + "self_attn.out_proj.bias", (d,), "dec", _drawn_then_zero(_uniform(1 / math.sqrt(d)))),
+                ParamSpec(pre + "self_attn.in_proj_weight", (3 * d, d), "dec", s(_uniform(math.sqrt(6 / (4 * d))))),
+                ParamSpec(pre + "self_attn.in_proj_bias", (3 * d,), "dec", zero),
+                ParamSpec(pre + "linear1.weight", (w, d), "dec", s(_uniform(1 / math.sqrt(d)))),
+                ParamSpec(pre + "linear1.bias", (w,), "dec", s(_uniform(1 / math.sqrt(d)))),
+                ParamSpec(pre + "linear2.weight", (d, w), "dec", s(_uniform(1 / math.sqrt(w)))),
+                ParamSpec(pre + "linear2.bias", (d,), "dec", s(_uniform(1 / math.sqrt(w)))),
+                ParamSpec(pre + "norm1.weight", (d,), "dec", one),
+                ParamSpec(pre + "norm1.bias", (d,), "dec", zero),
+                ParamSpec(pre + "norm2.weight", (d,), "dec", one),
+                ParamSpec(pre + "norm2.bias", (d,), "dec", zero),
+            ]
+        head = f"net.{c.n_layers + 1}."  # net.{n_layers} is the parameter-free reshape
+        fan_in = c.n_ctx * d
+        specs += [ParamSpec(head + "weight", (c.d_vocab_out, fan_in), "dec", s(_uniform(1 / math.sqrt(fan_in)))),
+                  ParamSpec(head + "bias", (c.d_vocab_out,), "dec", s(_uniform(1 / math.sqrt(fan_in))))]
+        return specs
+
+    @staticmethod
+    def _linear(x, weight, bias):
+        """x (R, ..., in) @ weight (R, out, in)^T + bias (R, out)."""
+        shape = x.shape
+        out = torch.baddbmm(bias[:, None], x.reshape(shape[0], -1, shape[-1]), weight.transpose(1, 2))
+        return out.view(*shape[:-1], weight.shape[1])
+
+    @staticmethod
+    def _layer_norm(x, weight, bias):
+        return F.layer_norm(x, x.shape[-1:]) * weight[:, None, None] + bias[:, None, None]
+
+    def forward(self, params, x, dropout=None):
+        """Logits (R, B, d_vocab_out). ``dropout``: None (evaluation, as ``module.eval()``), or a function
+        applied to each dropout site's activations (R, ...) in training (see :class:`repro.train.Dropout`)."""
+        c = self.config
+        drop = dropout if dropout is not None else (lambda h: h)
+        if x.dim() == 2:
+            resid = params["embed"][:, x]  # (R, B, n_ctx, d)
+        else:
+            runs = torch.arange(params["embed"].shape[0], device=x.device)[:, None, None]
+            resid = params["embed"][runs, x]
+        R, B, T, d = resid.shape
+        H = c.n_heads
+        for layer in range(c.n_layers):
+            pre = f"net.{layer}."
+            h = self._layer_norm(resid, params[pre + "norm1.weight"], params[pre + "norm1.bias"])
+            qkv = self._linear(h, params[pre + "self_attn.in_proj_weight"], params[pre + "self_attn.in_proj_bias"])
+            q, k, v = qkv.view(R, B, T, 3, H, d // H).unbind(3)  # in_proj rows: q, then k, then v; heads in order
+            scores = torch.einsum("rbqhe,rbkhe->rbhqk", q, k) / math.sqrt(d // H)
+            pattern = drop(scores.softmax(-1))
+            z = torch.einsum("rbhqk,rbkhe->rbqhe", pattern, v).reshape(R, B, T, d)
+            attn = self._linear(z, params[pre + "self_attn.out_proj.weight"], params[pre + "self_attn.out_proj.bias"])
+            resid = resid + drop(attn)
+            h = self._layer_norm(resid, params[pre + "norm2.weight"], params[pre + "norm2.bias"])
+            mid = drop(torch.relu(self._linear(h, params[pre + "linear1.weight"], params[pre + "linear1.bias"])))
+            resid = resid + drop(self._linear(mid, params[pre + "linear2.weight"], params[pre + "linear2.bias"]))
+        head = f"net.{c.n_layers + 1}."
+        return self._linear(resid.reshape(R, B, T * d), params[head + "weight"], params[head + "bias"])
+
+    def matmul_flops_per_sample(self):
+        c = self.config
+        per_pos = c.n_layers * (4 * c.d_model * c.d_model + 2 * c.d_model * c.d_mlp + 2 * c.n_ctx * c.d_model)
+        return 2 * (c.n_ctx * per_pos + c.n_ctx * c.d_model * c.d_vocab_out)
+
+
+# --------------------------------------------------------------------------------------------------
 # Two-layer network
 
 
@@ -454,10 +587,12 @@ def build_model(config) -> BatchedModel:
         return EmbedMLP(config)
     if isinstance(config, TransformerConfig):
         return Transformer(config)
+    if isinstance(config, EncoderTransformerConfig):
+        return EncoderTransformer(config)
     if isinstance(config, TwoLayerConfig):
         return TwoLayerNet(config)
     if isinstance(config, MLPConfig):
         return MLP(config)
     raise ValueError(
-        f"model config of type {type(config).__name__} is not allowed: use EmbedMLPConfig, TransformerConfig, TwoLayerConfig or MLPConfig."
+        f"model config of type {type(config).__name__} is not allowed: use EmbedMLPConfig, TransformerConfig, EncoderTransformerConfig, TwoLayerConfig or MLPConfig."
     )

@@ -7,8 +7,8 @@ no Python loop over runs or parameters. Runs stay independent: the objective is 
 losses, so run r's gradient depends on run r alone.
 
 What may differ between runs (:data:`PER_RUN_FIELDS`): learning rates and weight decays of the
-representation and decoder groups, the two init-scale multipliers, the init seed, and the training
-split (per-run boolean masks over a shared dataset).
+representation and decoder groups, the two init-scale multipliers, the init seed, the dropout rate, and
+the training split (per-run boolean masks over a shared dataset).
 
 Full batch: one forward pass over *all* samples per step gives the training loss (masked) and, at
 evaluation steps, every metric of the current parameters at no extra cost (the official toy code logs
@@ -36,7 +36,8 @@ from .models import BatchedModel, build_model
 from .tasks import TaskData
 from .validation import check_choice, check_int, check_open_unit, check_real
 
-PER_RUN_FIELDS = ("lr_repr", "lr_dec", "wd_repr", "wd_dec", "init_scale", "repr_init_scale", "init_seed", "fixed_norm")
+PER_RUN_FIELDS = ("lr_repr", "lr_dec", "wd_repr", "wd_dec", "init_scale", "repr_init_scale", "init_seed", "fixed_norm",
+                  "dropout")
 OPTIMIZERS = ("adamw", "sgd")
 
 
@@ -64,6 +65,10 @@ class TrainConfig(ConfigRepr):
     # Omnigrok's constrained training (Liu, Michaud, Tegmark 2023, §2): after every optimizer step, rescale
     # the run's whole parameter vector back to its initial L2 norm (the init times alpha).
     fixed_norm: bool = False
+    # Dropout rate at the model's dropout sites during training steps (models with ``dropout_sites`` only:
+    # EncoderTransformer). Evaluations never drop (as module.eval()). Run r's masks come from its own
+    # generator seeded by init_seed + DROPOUT_SEED_OFFSET, so they do not depend on the other runs.
+    dropout: float = 0.0
     eval_every: int = 1
     dtype: str = "float32"
     device: str = "auto"  # "auto" = cuda when present, else cpu
@@ -83,6 +88,9 @@ class TrainConfig(ConfigRepr):
         if self.batch_size is not None:
             check_int("batch_size", self.batch_size, minimum=1)
         check_int("eval_every", self.eval_every, minimum=1)
+        check_real("dropout", self.dropout, nonnegative=True)
+        if self.dropout >= 1:
+            raise ValueError(f"dropout={self.dropout!r} is not allowed: it must be a rate in [0, 1).")
         if not isinstance(self.fixed_norm, (bool, np.bool_)):
             raise ValueError(f"fixed_norm={self.fixed_norm!r} is not allowed: it must be True or False.")
         check_choice("dtype", self.dtype, ("float32", "float64"))
@@ -287,6 +295,27 @@ class SGD:
 
 _OPTIMIZER_CLASSES = {"adamw": AdamW, "sgd": SGD}
 
+DROPOUT_SEED_OFFSET = 2**32  # run r's dropout stream: seed init_seed + offset, apart from its init draws
+
+
+class Dropout:
+    """Inverted dropout with a per-run rate, as ``torch.nn.functional.dropout`` in training: each unit is
+    zeroed with probability ``rate[r]`` and the survivors are scaled by ``1 / (1 - rate[r])``. Each run
+    draws its masks from its own generator (a loop over runs per site: a run's masks must not depend on
+    which other runs share its block). A run with rate 0 keeps every unit, bit for bit."""
+
+    def __init__(self, rates: Sequence[float], seeds: Sequence[int], device, dtype):
+        self.rate = torch.as_tensor([float(r) for r in rates], dtype=dtype, device=device)
+        self.scale = 1.0 / (1.0 - self.rate)
+        self.generators = [torch.Generator(device=device).manual_seed(int(s) + DROPOUT_SEED_OFFSET) for s in seeds]
+
+    def __call__(self, h: torch.Tensor) -> torch.Tensor:
+        u = torch.stack([torch.rand(h.shape[1:], generator=g, device=h.device, dtype=h.dtype) for g in self.generators])
+        shape = (-1,) + (1,) * (h.dim() - 1)
+        keep = u >= self.rate.view(shape)
+        return h * keep * self.scale.view(shape)
+
+
 
 @dataclass
 class History:
@@ -423,7 +452,8 @@ def train(
 
     What is trained:
 
-    model_config: an ``EmbedMLPConfig``, ``TransformerConfig``, ``TwoLayerConfig`` or ``MLPConfig``.
+    model_config: an ``EmbedMLPConfig``, ``TransformerConfig``, ``EncoderTransformerConfig``, ``TwoLayerConfig``
+        or ``MLPConfig``.
     data: the dataset with its default split (``data.train_idx`` / ``data.val_idx``).
     cfg: shared training settings; ``runs`` overrides any of :data:`PER_RUN_FIELDS` per run.
     train_mask, val_mask: optional ``(R, N)`` boolean masks replacing the default split per run.
@@ -456,6 +486,9 @@ def train(
         if data.loss != "mse":
             raise ValueError(f"mse_threshold={mse_threshold} is only allowed with an MSE task; this task's loss is {data.loss!r}.")
     fast_grad = _resolve_fast_grad(model, data.loss, performance.fast_grad)
+    if any(values["dropout"]) and not getattr(model, "dropout_sites", ()):
+        raise ValueError(f"dropout={max(values['dropout'])} is not allowed for {type(model).__name__}: it has no "
+                         "dropout sites; models with dropout: EncoderTransformer. Use dropout=0.")
     given = _given_params(model, init_params, n_runs)
 
     workers = performance.workers
@@ -641,12 +674,27 @@ def _fast_gradients(grad_fn, model, data: TaskData, views, batch, train_w, n_row
     return grad_fn.backward(views, x, cache, dout)
 
 
-def _autograd_gradients(model, data: TaskData, views, batch, train_w, record) -> dict:
+def _autograd_gradients(model, data: TaskData, views, batch, train_w, record, dropout=None, n_rows=None) -> dict:
     """Gradients by autograd, on leaves that alias the flat buffer (autograd then returns one gradient per
     parameter instead of building zero-filled (R, P) slice gradients of a flat leaf, which cost most of a
-    step); records the evaluation when ``record`` is given."""
+    step); records the evaluation when ``record`` is given. With ``dropout`` the training forward drops
+    units and covers only the rows ``[0, n_rows)`` that carry loss weight; the evaluation is then a
+    separate forward without dropout."""
     leaves = {k: v.detach().requires_grad_() for k, v in views.items()}
-    if batch is not None:
+    if dropout is not None:
+        rows = slice(None) if batch is not None else slice(0, n_rows)
+        x = data.inputs[batch] if batch is not None else data.inputs[rows]
+        out = model.forward(leaves, x, dropout=dropout)
+        if batch is not None:
+            objective = per_sample_loss(out, data, batch).mean(-1).sum()
+        else:
+            sub = replace(data, inputs=x, labels=data.labels[rows],
+                          targets=None if data.targets is None else data.targets[rows])
+            objective = (per_sample_loss(out, sub) * train_w[:, rows]).sum()
+        if record is not None:
+            with torch.no_grad():
+                record(model.forward(leaves, data.inputs), leaves)
+    elif batch is not None:
         out = model.forward(leaves, data.inputs[batch])
         objective = per_sample_loss(out, data, batch).mean(-1).sum()
         if record is not None:
@@ -689,8 +737,9 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
 
     minibatch = cfg.batch_size is not None and cfg.batch_size < int(n_train.min())
     batches = _Minibatches(train_mask, cfg.batch_size, values["init_seed"], device) if minibatch else None
+    dropout = Dropout(values["dropout"], values["init_seed"], device, dtype) if any(values["dropout"]) else None
     n_rows = data.n_samples
-    if fast_grad and not minibatch:
+    if (fast_grad or dropout is not None) and not minibatch:
         data, train_mask, val_mask, train_w, n_rows = _used_rows_first(data, train_mask, val_mask, train_w)
     grad_fn = fastgrad.MLPGradient(model) if fast_grad else None
 
@@ -708,7 +757,7 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
             with torch.no_grad():
                 grads = _fast_gradients(grad_fn, model, data, views, batch, train_w, n_rows, record)
         else:
-            grads = _autograd_gradients(model, data, views, batch, train_w, record)
+            grads = _autograd_gradients(model, data, views, batch, train_w, record, dropout, n_rows)
         if cfg.embed_l1:
             _add_embed_l1_gradient(grads, views, cfg.embed_l1)
         optimizer.step(flat, [grads[name].reshape(n_runs, -1) for name in params.offsets])
