@@ -119,10 +119,15 @@ class TransformerGrokConfig(ConfigRepr):
         _check_values("phase_wd_values", self.phase_wd_values, positive=False)
 
     @classmethod
+    def book(cls) -> "TransformerGrokConfig":
+        """Book scale: p = 31, a 1-layer width-48 transformer, both lrs x 5 (time compression), 2,000 steps, 5
+        seeds; everything else the paper's (dropout 0.05, decoder wd 1)."""
+        return cls(p=31, d_model=48, d_mlp=96, n_layers=1, lr_repr=5e-3, lr_dec=1e-3, steps=2000, n_seeds=5)
+
+    @classmethod
     def for_scale(cls) -> "TransformerGrokConfig":
-        """Paper: the defaults. Book: p = 31, a 1-layer width-48 transformer, both lrs x 5, 2,000 steps (every seed
-        reaches 99 % validation accuracy well before the end on both CPU kernel sets tried), 5 seeds."""
-        book = cls(p=31, d_model=48, d_mlp=96, n_layers=1, lr_repr=5e-3, lr_dec=1e-3, steps=2000, n_seeds=5)
+        """Paper: the defaults. Book: :meth:`book`."""
+        book = cls.book()
         smoke = replace(book, p=11, d_model=16, d_mlp=32, steps=60, eval_every=10, n_seeds=2)
         return by_scale(book=book, paper=cls(), smoke=smoke)
 
@@ -293,6 +298,24 @@ def run_dropout_sweep(cfg: TransformerGrokConfig, progress: bool | None = None) 
     history = train(cfg.model_config(), data, cfg.train_config(cfg.dropout_steps), runs={"init_seed": seeds, "dropout": rates},
                     train_mask=train_mask, val_mask=val_mask, progress=progress, desc="dropout sweep")
     return DropoutResult(cfg, history)
+
+
+def stored_dropout_config() -> TransformerGrokConfig:
+    """Fig. 7 (centre) with the book's transformer (p = 31, 1 layer of width 48, both learning rates x5) over
+    the paper's grid: dropout in linspace(0, 0.5, 10), seeds {1, 2, 3} (official phasegrok/definitions.py),
+    5,000 steps (2.5 times the book's Fig. 7 left run), float32. 30 runs: about 20 minutes on one core."""
+    return replace(TransformerGrokConfig.book(), dropout_steps=5000)
+
+
+def dropout_to_arrays(result: DropoutResult) -> dict[str, np.ndarray]:
+    from .store import history_to_arrays
+
+    return {k: v for k, v in history_to_arrays(result.history).items() if not k.startswith(("param/", "extra/"))}
+
+
+def stored_dropout(cfg: TransformerGrokConfig, root) -> tuple[DropoutResult, dict] | None:
+    """The stored dropout sweep for exactly ``cfg`` under ``root`` and its manifest, or None."""
+    return ResultsStore(root).load_result(cfg, "dropout", lambda arrays: DropoutResult(cfg, history_from_arrays(arrays)))
 
 
 def plot_dropout_sweep(result: DropoutResult):
@@ -590,14 +613,16 @@ def stored_images(cfg: ImageGrokConfig, root) -> tuple[ImageResult, dict] | None
     return ImageResult(cfg, history, phases.reshape(cfg.n_seeds, len(cfg.wd_values), len(cfg.lr_dec_values))), stored[1]
 
 
-STORED_RUNS = ("images", "transformer")
+STORED_RUNS = ("images", "transformer", "dropout")
 
 
 def main(argv=None) -> int:
-    """``python -m repro.liu_transformer_images --store book/_results [--runs images transformer]``: train and
+    """``python -m repro.liu_transformer_images --store book/_results [--runs images transformer dropout]``: train and
     store (curves, not weights, with provenance) :func:`stored_curve_config` (Fig. 8a: 5 seeds x 50 000 steps,
     about 6 minutes on one core) and :func:`stored_transformer_config` (Figs 1 and 7 left at the paper's
-    settings, one seed, 6,000 steps: about 45 minutes on one core). A run already stored is not recomputed."""
+    settings, one seed, 6,000 steps: about 45 minutes on one core) and :func:`stored_dropout_config` (Fig. 7
+    centre with the book's transformer, 30 runs x 5,000 steps: about 20 minutes on one core). A run already
+    stored is not recomputed."""
     parser = store_parser("repro.liu_transformer_images", main.__doc__)
     parser.add_argument("--runs", nargs="+", choices=STORED_RUNS, default=list(STORED_RUNS),
                         help="which stored runs to make (default: all)")
@@ -615,6 +640,9 @@ def main(argv=None) -> int:
         tcfg = stored_transformer_config()
         store.get_or_compute(tcfg, lambda: transformer_to_arrays(run_transformer(tcfg, progress=True)),
                              label="transformer")
+    if "dropout" in args.runs:
+        dcfg = stored_dropout_config()
+        store.get_or_compute(dcfg, lambda: dropout_to_arrays(run_dropout_sweep(dcfg, progress=True)), label="dropout")
     return 0
 
 
