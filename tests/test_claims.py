@@ -158,3 +158,12 @@ def test_committed_ledger_is_consistent():
         for f in chapter["figures"]:
             assert all(n in kinds for n in f["claims"]), f"{chapter['chapter']} {f['figure']}: unknown claim"
             assert verdict_problem(f["verdict"], [kinds[n] for n in f["claims"]]) is None, f
+
+
+def test_named_lists_claims_by_prefix_in_order(tmp_path):
+    book = ClaimBook("chapter", directory=tmp_path)
+    for name in ("run A: x", "run B: y", "run A: z"):
+        book.check(name, 1, 1, kind="reproduction", tolerance=0.1, source="Fig. 1")
+    assert book.named("run A: ") == ["run A: x", "run A: z"]
+    with pytest.raises(ValueError, match="prefix='run C'"):
+        book.named("run C")

@@ -172,12 +172,21 @@ def _encoder_setup(p=11):
 
 
 def test_dropout_runs_are_independent_of_their_block_and_rate_zero_is_no_dropout():
+    """Runs with their own splits: a block forwards the union of its runs' training rows, so a run's dropout
+    masks must not depend on that union (they are drawn per sample)."""
+    from repro.sweep import split_masks
+
     model, data, tc = _encoder_setup()
-    alone = train(model, data, tc, progress=False)
-    mixed = train(model, data, tc, runs={"dropout": [0.0, 0.4, 0.4], "init_seed": [0, 0, 1]}, progress=False)
-    single = train(model, data, tc, runs={"dropout": [0.4], "init_seed": [1]}, progress=False)
-    blocked = train(model, data, tc, runs={"dropout": [0.0, 0.4, 0.4], "init_seed": [0, 0, 1]}, progress=False,
-                    performance=Performance(block_runs=1, workers=1))
+    seeds = [0, 0, 1]
+    masks = split_masks(data, [0.8] * 3, seeds)
+    alone = train(model, data, tc, train_mask=masks[0][:1], val_mask=masks[1][:1], progress=False)
+    mixed = train(model, data, tc, runs={"dropout": [0.0, 0.4, 0.4], "init_seed": seeds}, train_mask=masks[0],
+                  val_mask=masks[1], progress=False)
+    single = train(model, data, tc, runs={"dropout": [0.4], "init_seed": [1]}, train_mask=masks[0][2:],
+                   val_mask=masks[1][2:], progress=False)
+    blocked = train(model, data, tc, runs={"dropout": [0.0, 0.4, 0.4], "init_seed": seeds}, train_mask=masks[0],
+                    val_mask=masks[1], progress=False, performance=Performance(block_runs=1, workers=1))
+    assert not bool((masks[0][0] == masks[0][2]).all())  # the splits differ
     for key in ("train_loss", "val_loss", "train_acc"):
         np.testing.assert_allclose(mixed[key][0], alone[key][0], rtol=1e-10)  # rate 0: no dropout
         np.testing.assert_allclose(mixed[key][2], single[key][0], rtol=1e-12)  # own generator per run
@@ -198,8 +207,9 @@ def test_dropout_gradient_is_the_masked_networks_gradient():
     _, values = per_run_values(tc, None)
     leaves = {k: v.detach().clone().requires_grad_()
               for k, v in FlatParams(model, values, torch.float64, torch.device("cpu")).views().items()}
-    drop = Dropout([0.5], [tc.init_seed], torch.device("cpu"), torch.float64)
+    drop = Dropout([0.5], [tc.init_seed], torch.device("cpu"), torch.float64, data.n_samples)
     train_rows = torch.nonzero(data.masks()[0]).squeeze(1)  # the trainer forwards the training rows in order
+    drop.rows = train_rows  # and draws each sample's mask by its index
     out = model.forward(leaves, data.inputs[train_rows], dropout=drop)
     loss = torch.nn.functional.cross_entropy(out[0], data.labels[train_rows])
     grads = torch.autograd.grad(loss, list(leaves.values()), allow_unused=True)

@@ -241,6 +241,15 @@ class ClaimBook:
         self.write()
         return entry
 
+    def named(self, prefix: str) -> list[str]:
+        """The names of the claims checked so far that start with ``prefix``, in the order they were checked
+        (a figure row over one run's claims: ``claims=book.named("stored run: ")``)."""
+        names = [c.name for c in self.claims if c.name.startswith(prefix)]
+        if not names:
+            raise ValueError(f"prefix={prefix!r} names no claim of chapter {self.chapter!r}; its claims: "
+                             f"{', '.join(c.name for c in self.claims) or 'none yet'}.")
+        return names
+
     def to_dict(self) -> dict:
         return {"chapter": self.chapter, "claims": [asdict(c) for c in self.claims],
                 "figures": [f.to_dict() for f in self.figures]}

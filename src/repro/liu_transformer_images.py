@@ -259,8 +259,8 @@ def transformer_from_arrays(cfg: TransformerGrokConfig, arrays: dict[str, np.nda
 
 def stored_transformer_config() -> TransformerGrokConfig:
     """Fig. 1 / Fig. 7 (left) at the paper's settings for one seed: the official pizza_plot.py run (p = 59,
-    2 layers of width 256, dropout 0.05, seed 1), 6,000 of its 20,000 steps (the official blog reports 100 %
-    validation accuracy at about step 3,700), float32. About 0.45 s a step on one core: 45 minutes."""
+    2 layers of width 256, dropout 0.05, seed 1), 6,000 of its 20,000 steps, float32. About 0.45 s a step on
+    one core: 45 minutes."""
     return replace(TransformerGrokConfig(), n_seeds=1, steps=6000)
 
 
@@ -343,25 +343,17 @@ def plot_dropout_sweep(result: DropoutResult):
     return fig
 
 
-def seconds_per_step(cfg: TransformerGrokConfig, n_runs: int = 1, steps: int = 3) -> float:
-    """Measured wall time of one training step of ``n_runs`` runs of ``cfg``'s model on this machine (after a
-    warm-up step), for pricing runs that are too long to make here."""
-    import time
-
-    data = cfg.task_data()
-    tc = replace(cfg.train_config(1), eval_every=10**6)
-    runs = {"init_seed": list(range(n_runs))}
-    train(cfg.model_config(), data, tc, runs=runs, progress=False)  # warm-up
-    start = time.perf_counter()
-    train(cfg.model_config(), data, replace(tc, steps=steps), runs=runs, progress=False)
-    return (time.perf_counter() - start) / steps
-
-
 def paper_run_steps(cfg: TransformerGrokConfig) -> dict[str, int]:
     """Run-steps of each Fig. 7 panel at ``cfg``'s settings (no early stopping: an upper bound)."""
     return {"Fig. 7 left": cfg.n_seeds * cfg.steps,
             "Fig. 7 centre": len(cfg.dropout_values) * len(cfg.dropout_seeds) * cfg.dropout_steps,
             "Fig. 7 right": len(cfg.phase_lr_dec_values) * len(cfg.phase_wd_values) * cfg.phase_steps}
+
+
+def projected_cpu_hours(cfg: TransformerGrokConfig, seconds_per_run_step: float) -> dict[str, float]:
+    """Hours each Fig. 7 panel of ``cfg`` needs at a measured ``seconds_per_run_step`` (e.g. a stored run's wall
+    time over its run-steps: one core, evaluations included)."""
+    return {panel: n * seconds_per_run_step / 3600 for panel, n in paper_run_steps(cfg).items()}
 
 
 def run_transformer_phase_diagram(cfg: TransformerGrokConfig, progress: bool | None = None):

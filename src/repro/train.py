@@ -300,17 +300,29 @@ DROPOUT_SEED_OFFSET = 2**32  # run r's dropout stream: seed init_seed + offset, 
 
 class Dropout:
     """Inverted dropout with a per-run rate, as ``torch.nn.functional.dropout`` in training: each unit is
-    zeroed with probability ``rate[r]`` and the survivors are scaled by ``1 / (1 - rate[r])``. Each run
-    draws its masks from its own generator (a loop over runs per site: a run's masks must not depend on
-    which other runs share its block). A run with rate 0 keeps every unit, bit for bit."""
+    zeroed with probability ``rate[r]`` and the survivors are scaled by ``1 / (1 - rate[r])``. A run with
+    rate 0 keeps every unit, bit for bit.
 
-    def __init__(self, rates: Sequence[float], seeds: Sequence[int], device, dtype):
+    A run's masks must not depend on which other runs share its block. Each run therefore draws from its
+    own generator (a loop over runs per site), and when ``rows`` is set -- the original sample index of
+    each row forwarded, in a full-batch step that forwards a block-dependent subset of the samples -- it
+    draws a mask for every one of the ``n_samples`` samples and keeps those rows, so the mask of a sample
+    does not depend on which rows the block forwards."""
+
+    def __init__(self, rates: Sequence[float], seeds: Sequence[int], device, dtype, n_samples: int | None = None):
         self.rate = torch.as_tensor([float(r) for r in rates], dtype=dtype, device=device)
         self.scale = 1.0 / (1.0 - self.rate)
         self.generators = [torch.Generator(device=device).manual_seed(int(s) + DROPOUT_SEED_OFFSET) for s in seeds]
+        self.n_samples = n_samples
+        self.rows: torch.Tensor | None = None
 
     def __call__(self, h: torch.Tensor) -> torch.Tensor:
-        u = torch.stack([torch.rand(h.shape[1:], generator=g, device=h.device, dtype=h.dtype) for g in self.generators])
+        if self.rows is None:
+            u = torch.stack([torch.rand(h.shape[1:], generator=g, device=h.device, dtype=h.dtype) for g in self.generators])
+        else:
+            shape = (self.n_samples,) + tuple(h.shape[2:])
+            u = torch.stack([torch.rand(shape, generator=g, device=h.device, dtype=h.dtype)[self.rows]
+                             for g in self.generators])
         shape = (-1,) + (1,) * (h.dim() - 1)
         keep = u >= self.rate.view(shape)
         return h * keep * self.scale.view(shape)
@@ -711,12 +723,13 @@ def _autograd_gradients(model, data: TaskData, views, batch, train_w, record, dr
 
 def _used_rows_first(data: TaskData, train_mask, val_mask, train_w):
     """Reorder samples so that rows carrying loss weight in some run come first; returns the reordered
-    data, masks, weights and the number of such rows (the backward pass always stops at them)."""
+    data, masks, weights, the number of such rows (the backward pass always stops at them) and the
+    original index of each reordered row."""
     used = train_mask.any(0)
     order = torch.cat([torch.nonzero(used).squeeze(1), torch.nonzero(~used).squeeze(1)])
     data = replace(data, inputs=data.inputs[order], labels=data.labels[order],
                    targets=None if data.targets is None else data.targets[order])
-    return data, train_mask[:, order], val_mask[:, order], train_w[:, order], int(used.sum())
+    return data, train_mask[:, order], val_mask[:, order], train_w[:, order], int(used.sum()), order
 
 
 def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list], train_mask: torch.Tensor,
@@ -737,10 +750,12 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
 
     minibatch = cfg.batch_size is not None and cfg.batch_size < int(n_train.min())
     batches = _Minibatches(train_mask, cfg.batch_size, values["init_seed"], device) if minibatch else None
-    dropout = Dropout(values["dropout"], values["init_seed"], device, dtype) if any(values["dropout"]) else None
+    dropout = Dropout(values["dropout"], values["init_seed"], device, dtype, data.n_samples) if any(values["dropout"]) else None
     n_rows = data.n_samples
     if (fast_grad or dropout is not None) and not minibatch:
-        data, train_mask, val_mask, train_w, n_rows = _used_rows_first(data, train_mask, val_mask, train_w)
+        data, train_mask, val_mask, train_w, n_rows, order = _used_rows_first(data, train_mask, val_mask, train_w)
+        if dropout is not None:
+            dropout.rows = order[:n_rows]
     grad_fn = fastgrad.MLPGradient(model) if fast_grad else None
 
     flat = params.flat
