@@ -101,9 +101,9 @@ cfg
 # $\mathrm{RQI} = |P(R)|/|P_0|$ (eq. 3) is 1.
 
 # %%
-P0 = theory.parallelograms(theory.all_pairs(cfg.p), cfg.p)
+P0 = theory.parallelograms(theory.unordered_pairs(cfg.p), cfg.p)
 rqi_line = theory.rqi(2.0 + 0.3 * np.arange(cfg.p), None, cfg.p)
-print(f"|D0| = {len(theory.all_pairs(cfg.p))}, |P0| = {len(P0)}, RQI of a line = {rqi_line:.2f}")
+print(f"|D0| = {len(theory.unordered_pairs(cfg.p))}, |P0| = {len(P0)}, RQI of a line = {rqi_line:.2f}")
 claims.check("|P0|: parallelograms of the full p = 10 table", len(P0), 70, kind="check", against="official code",
              tolerance=0, source="official toy/train_add.py: RQI = count / 70 (eq. 1, p = 10)")
 assert rqi_line == 1.0
@@ -444,7 +444,7 @@ glue("fig2_n_val", str(len(fig2_data_add.val_idx)), display=False)
 glue("fig2_n_mirror", str(len(fig2_data_add.val_idx) - n_unseen), display=False)
 glue("fig2_n_unseen", str(n_unseen), display=False)
 glue("fig2_n_seeds", str(len(fig2_cfgs["addition"].seeds)), display=False)
-glue("fig2_n_p0", str(len(theory.parallelograms(theory.all_pairs(fig2_cfgs["addition"].p), fig2_cfgs["addition"].p))),
+glue("fig2_n_p0", str(len(theory.parallelograms(theory.unordered_pairs(fig2_cfgs["addition"].p), fig2_cfgs["addition"].p))),
      display=False)
 glue("fig2_run_steps", approx(sum(len(c.seeds) * c.steps for c in fig2_cfgs.values()), digits=2), display=False)
 fig2 = {op: stored_fig2(c, "_results") for op, c in fig2_cfgs.items()}

@@ -43,7 +43,7 @@ def exact_nullity(train, p):
 
 def random_sets(p, n_sets, seed):
     rng = np.random.default_rng(seed)
-    pairs = L.all_pairs(p)
+    pairs = L.unordered_pairs(p)
     for _ in range(n_sets):
         k = int(rng.integers(1, len(pairs) + 1))
         yield [pairs[i] for i in sorted(rng.choice(len(pairs), k, replace=False))]
@@ -53,8 +53,8 @@ def random_sets(p, n_sets, seed):
 
 
 def test_full_p10_table_has_70_parallelograms():
-    assert len(L.all_pairs(10)) == 55
-    assert len(L.parallelograms(L.all_pairs(10), 10)) == 70
+    assert len(L.unordered_pairs(10)) == 55
+    assert len(L.parallelograms(L.unordered_pairs(10), 10)) == 70
 
 
 @pytest.mark.parametrize("p", [3, 4, 5, 7])
@@ -69,7 +69,7 @@ def test_parallelograms_match_exhaustive_search(p):
 
 def test_p4_example_of_appendix_e():
     # eqs (18)-(21): P0 = {E0+E2=2E1, E0+E3=E1+E2, E1+E3=2E2}; the 6-sample set implies all of them
-    full = {frozenset(map(tuple, [q[:2], q[2:]])) for q in L.parallelograms(L.all_pairs(4), 4).tolist()}
+    full = {frozenset(map(tuple, [q[:2], q[2:]])) for q in L.parallelograms(L.unordered_pairs(4), 4).tolist()}
     assert full == {frozenset([(0, 2), (1, 1)]), frozenset([(0, 3), (1, 2)]), frozenset([(1, 3), (2, 2)])}
     d = [(0, 2), (1, 1), (0, 3), (1, 2), (1, 3), (2, 2)]
     assert len(L.parallelograms(d, 4)) == 3
@@ -100,7 +100,7 @@ def test_nullity_matches_exact_rational_rank(p):
 def test_unique_structure_means_the_null_space_is_translation_and_scale():
     # exhaustive over every training set of p = 4 (2^10 sets): nullity 2 <=> null space = span(1, k)
     p = 4
-    pairs = L.all_pairs(p)
+    pairs = L.unordered_pairs(p)
     linear = sympy.Matrix([[1] * p, list(range(p))]).T
     for mask in range(1 << len(pairs)):
         train = [s for b, s in enumerate(pairs) if mask >> b & 1]
@@ -140,7 +140,7 @@ def test_gram_is_half_the_autograd_hessian_of_l0():
 def test_reference_values_of_lambda3():
     # our independent computation: full-data spectrum {0, 0, 30, ...} (Fig. 5a at fraction 1); the official default
     # split (toy/train_add.py, seed 58, 45/55) -> lambda_3 = 12.43, n_h = p / (2 lambda_3 eta) = 402
-    assert L.grokking_rate(L.all_pairs(10), 10) == pytest.approx(30.0, abs=1e-9)
+    assert L.grokking_rate(L.unordered_pairs(10), 10) == pytest.approx(30.0, abs=1e-9)
     data = build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
     train = [tuple(x) for x in data.inputs[torch.as_tensor(data.train_idx)].tolist()]
     rate = L.grokking_rate(train, 10)
@@ -155,7 +155,7 @@ def test_linear_structure_statistics_agree_with_single_set_functions():
     assert stats.p_unique[-1] == 1.0 and stats.p_unique[0] == 0.0  # full table is unique; 3 samples never
     assert np.all(np.diff(stats.p_unique) >= 0)
     # the batched statistics over all 21 sets of size 20 of p = 6 equal the per-set functions
-    pairs = L.all_pairs(6)
+    pairs = L.unordered_pairs(6)
     stats = L.linear_structure_statistics(6, [20], n_sets=300, seed=2)
     per_set = [[s for s in pairs if s != left_out] for left_out in pairs]
     rates = sorted({round(L.grokking_rate(t, 6), 9) for t in per_set})
@@ -176,7 +176,7 @@ def test_crossing_interpolates_linearly():
 def test_rqi_of_linear_embedding_is_one_and_of_random_is_small():
     p = 10
     assert L.rqi(3.0 + 0.7 * np.arange(p), None, p, 0.01) == 1.0
-    assert L.rqi(np.outer(np.arange(p), [1.0, -2.0]) + 5, L.all_pairs(p), p, 0.01) == 1.0  # 2-D line
+    assert L.rqi(np.outer(np.arange(p), [1.0, -2.0]) + 5, L.unordered_pairs(p), p, 0.01) == 1.0  # 2-D line
     rng = np.random.default_rng(0)
     assert np.mean([L.rqi(rng.standard_normal(p), None, p, 0.01) for _ in range(50)]) < 0.1
 
@@ -186,7 +186,7 @@ def test_rqi_counts_parallelograms_like_brute_force():
     rng = np.random.default_rng(5)
     e = np.arange(p, dtype=float)
     e[[2, 5]] += rng.normal(0, 1, 2)  # break every parallelogram that involves symbols 2 or 5
-    quads = L.parallelograms(L.all_pairs(p), p).tolist()
+    quads = L.parallelograms(L.unordered_pairs(p), p).tolist()
     norm = (e - e.mean()) / e.std(ddof=1)
     present = sum(abs(norm[i] + norm[j] - norm[m] - norm[n]) ** 2 < 0.01 for i, j, m, n in quads)
     assert L.rqi(e, None, p, 0.01) == pytest.approx(present / len(quads))
@@ -198,7 +198,7 @@ def test_rqi_counts_parallelograms_like_brute_force():
 
 def test_predicted_accuracy_matches_brute_force_deduction():
     p = 10
-    pairs = L.all_pairs(p)
+    pairs = L.unordered_pairs(p)
     rng = np.random.default_rng(2)
     e = np.arange(p, dtype=float)
     e[7] += 0.9  # a partly broken line
@@ -219,7 +219,7 @@ def test_predicted_accuracy_matches_brute_force_deduction():
 
 def test_effective_loss_is_invariant_to_affine_maps_and_zero_on_a_line():
     p = 9
-    train = L.all_pairs(p)[::2]
+    train = L.unordered_pairs(p)[::2]
     e = np.random.default_rng(1).standard_normal(p)
     assert L.effective_loss(3.0 * e - 2.0, train, p) == pytest.approx(L.effective_loss(e, train, p))
     assert L.effective_loss(np.arange(p, dtype=float), train, p) == pytest.approx(0.0, abs=1e-20)
@@ -229,7 +229,7 @@ def test_effective_loss_is_invariant_to_affine_maps_and_zero_on_a_line():
 
 def test_effective_step_is_gradient_descent_on_l0_over_z0():
     p = 10
-    train = [s for k, s in enumerate(L.all_pairs(p)) if k % 3]
+    train = [s for k, s in enumerate(L.unordered_pairs(p)) if k % 3]
     e0 = np.random.default_rng(4).standard_normal((1, p))
     traj = L.effective_trajectories(e0, [train], p, lr=1e-3, steps=1)
     start = torch.tensor(traj.embeddings[0, 0, :, 0], requires_grad=True)
@@ -245,7 +245,7 @@ def test_effective_step_is_gradient_descent_on_l0_over_z0():
 
 def test_effective_flow_conserves_z0_and_sum_and_reaches_the_line():
     p = 10
-    train = L.all_pairs(p)
+    train = L.unordered_pairs(p)
     e0 = np.random.default_rng(7).standard_normal((2, p))
     traj = L.effective_trajectories(e0, [train, train], p, lr=1e-3, steps=3000, record_every=100)
     e = traj.embeddings[..., 0]  # (R, T, p)
@@ -281,7 +281,7 @@ def test_s3_parallelograms_and_rqi_of_a_faithful_representation():
 def test_frozen_z0_starts_like_the_current_z0_and_drifts_more():
     p = 10
     rng = np.random.default_rng(3)
-    pairs = L.all_pairs(p)
+    pairs = L.unordered_pairs(p)
     train = [pairs[i] for i in rng.choice(len(pairs), 45, replace=False)]
     e0 = rng.uniform(-1, 1, (1, p))
     cur = L.effective_trajectories(e0, [train], p, lr=1e-3, steps=2000, record_every=1000)

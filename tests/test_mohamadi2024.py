@@ -60,7 +60,7 @@ def test_logit_and_pseudo_ntk_match_autograd():
 
 @pytest.mark.parametrize("p", range(3, 14))
 def test_fourier_construction_is_exact(p):
-    a, b = th.all_pairs(p)
+    a, b = th.ordered_pairs(p)
     target = p * (np.arange(p)[None, :] == ((a + b) % p)[:, None])
     versions = [False, True] if p % 2 else [False]
     for halved in versions:
@@ -84,7 +84,7 @@ def test_halved_construction_needs_odd_p():
 def test_duplication_keeps_function_and_shrinks_norm():
     p = 7
     W, V = th.fourier_construction(p)
-    a, b = th.all_pairs(p)
+    a, b = th.ordered_pairs(p)
     for r in (2, 8):
         W2, V2 = th.duplicate_neurons(W, V, r)
         assert W2.shape == (8 * p * r, 2 * p)
@@ -154,7 +154,7 @@ def test_safe_cross_entropy_weights():
 def test_manual_backward_matches_autograd():
     p, h = 5, 6
     W, V = mw.init_runs(p, h, [0, 1], [1.0, 0.5])
-    a, b = (torch.as_tensor(v) for v in th.all_pairs(p))
+    a, b = (torch.as_tensor(v) for v in th.ordered_pairs(p))
     G = torch.randn(2, p * p, p, dtype=torch.float64)
     Wg, Vg = W.clone().requires_grad_(True), V.clone().requires_grad_(True)
     gW, gV = torch.autograd.grad(mw.forward_pairs(Wg, Vg, a, b), [Wg, Vg], G)
@@ -167,7 +167,7 @@ def test_manual_backward_matches_autograd():
 def test_grid_forward_and_backward_match_autograd():
     p, h = 5, 6
     W, V = mw.init_runs(p, h, [0, 1], [1.0, 0.5])
-    a, b = (torch.as_tensor(v) for v in th.all_pairs(p))
+    a, b = (torch.as_tensor(v) for v in th.ordered_pairs(p))
     z = mw.grid_preacts(W)
     assert torch.allclose(z, W[:, :, a] + W[:, :, p + b], atol=0)
     G = torch.randn(2, p * p, p, dtype=torch.float64)
@@ -340,7 +340,7 @@ def _brute_force_ntk(forward, params, x, pick):
 def test_empirical_ntk_matches_brute_force_on_a_transformer(output):
     p = 5
     forward, params = _tiny_transformer(p)
-    a, b = th.all_pairs(p)
+    a, b = th.ordered_pairs(p)
     x = torch.as_tensor(np.stack([a, b, np.full_like(a, p)], 1))[::3]  # 9 sequences [a, b, =]
     pick = {"first": lambda o: o[0], "pntk": lambda o: o.sum() / math.sqrt(p), 3: lambda o: o[3]}[output]
     K = th.empirical_ntk(forward, params, x, output=output)
@@ -402,7 +402,7 @@ def test_classification_plain_gd_step_matches_autograd():
                                   init_seeds=(0, 1), lr=0.5, linf_reg=1e-3, steps=1, eval_every=1, optimizer="gd")
     W, V = mw.init_runs(5, cfg.width, cfg.init_seeds, cfg.init_scales)
     masks = cfg.train_masks()
-    a, b = (torch.as_tensor(v) for v in th.all_pairs(5))
+    a, b = (torch.as_tensor(v) for v in th.ordered_pairs(5))
     labels = (a + b) % 5
     Wg, Vg = W.clone().requires_grad_(True), V.clone().requires_grad_(True)
     logits = (Vg @ mw.grid_preacts(Wg).square()).transpose(1, 2)

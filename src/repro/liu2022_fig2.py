@@ -443,7 +443,7 @@ def integrate_from_starts(initial: np.ndarray, train_pairs, p: int, *, lr: float
         rqi[rows] = q
         crossing[rows] = first_step(rec, q, threshold, strict=True)
     rate_train = theory.grokking_rate(train_pairs, p)
-    rate_all = theory.grokking_rate(theory.all_pairs(p), p)
+    rate_all = theory.grokking_rate(theory.unordered_pairs(p), p)
     n_h = {"train": theory.theory_grokking_steps(rate_train, p, lr), "all": theory.theory_grokking_steps(rate_all, p, lr)}
     return IntegratorSpread(seeds=np.asarray(list(seeds)), steps=rec, rqi=rqi, crossing=crossing, n_h=n_h)
 

@@ -79,7 +79,7 @@ def backward_pairs(W, V, z, G, onehot_a, onehot_b) -> list[torch.Tensor]:
 
 
 def grid_preacts(W: torch.Tensor) -> torch.Tensor:
-    """z_k(a, b) = Q_ka + R_kb for every run on all p^2 pairs in row-major order (:func:`th.all_pairs`):
+    """z_k(a, b) = Q_ka + R_kb for every run on all p^2 pairs in row-major order (:func:`th.ordered_pairs`):
     (R, h, p^2), a broadcast sum instead of a gather."""
     p = W.shape[2] // 2
     R, h = W.shape[:2]
@@ -271,7 +271,7 @@ def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
 
 def _train_classification(cfg: ClassificationConfig) -> ClassificationResult:
     p = cfg.p
-    a, b = (torch.as_tensor(v) for v in th.all_pairs(p))  # row-major: grid_preacts / backward_grid rely on it
+    a, b = (torch.as_tensor(v) for v in th.ordered_pairs(p))  # row-major: grid_preacts / backward_grid rely on it
     labels = (a + b) % p
     masks = cfg.train_masks()
     W, V = init_runs(p, cfg.width, cfg.init_seeds, cfg.init_scales)
@@ -485,7 +485,7 @@ def _train_regression(cfg: RegressionConfig, progress: bool = False) -> Regressi
     R = len(cfg.run_scales)
     W, V = init_runs(p, cfg.width, cfg.run_seeds, cfg.run_scales)
     W, V = W.to(dev).requires_grad_(True), V.to(dev).requires_grad_(True)
-    a, b = (torch.as_tensor(v, device=dev) for v in th.all_pairs(p))
+    a, b = (torch.as_tensor(v, device=dev) for v in th.ordered_pairs(p))
     target_all = p * torch.nn.functional.one_hot((a + b) % p, p).double()  # (p^2, p): y over all triples
     mask_t = torch.as_tensor(mask.reshape(p * p, p), device=dev)
     test_y2 = (target_all.square() * ~mask_t).sum()
@@ -870,7 +870,7 @@ def construction_table(ps, rs=(1,)) -> list[dict]:
     full (8p) and, for odd p, the halved (4p − 3) construction; duplicated r times (Prop. 3.8)."""
     rows = []
     for p in ps:
-        a, b = th.all_pairs(p)
+        a, b = th.ordered_pairs(p)
         target = p * (np.arange(p)[None, :] == ((a + b) % p)[:, None])
         for halved in ([False, True] if p % 2 else [False]):
             for r in rs:
@@ -913,7 +913,7 @@ def kernel_regression_sweep(ps, fractions, width_factor: int, seed: int = 0) -> 
 def kernel_classifier_on_split(res: ClassificationResult, run: int = 0) -> tuple[float, float]:
     """Thm 4.3 on the very training set of a trained run: (pNTK-at-init test accuracy, relative test loss)."""
     p = res.config.p
-    a, b = th.all_pairs(p)
+    a, b = th.ordered_pairs(p)
     pairs = np.stack([a, b], 1)
     m = res.masks[run]
     return th.entk_classification(p, res.config.width, pairs[m], pairs[~m], res.config.init_seeds[run])

@@ -39,7 +39,7 @@ ZERO_EIGENVALUE_TOL = 1e-8
 # Samples and parallelograms
 
 
-def all_pairs(p: int) -> list[tuple[int, int]]:
+def unordered_pairs(p: int) -> list[tuple[int, int]]:
     """The full table D0: every unordered pair (i, j), 0 <= i <= j < p, in the official order (toy/train_add.py)."""
     check_int("p", p, minimum=2)
     return [(i, j) for i in range(p) for j in range(i, p)]
@@ -179,7 +179,7 @@ def rqi(embeddings, train=None, p: int | None = None, delta: float = 0.01, norma
     """Representation quality index RQI(R) = |P(R, delta)| / |P0| (eqs 2-3).
 
     ``embeddings``: (p,), (p, d), or batched (..., p, d). ``train``: the samples whose parallelograms are
-    counted; Eq. 3 uses the full table, which ``train=None`` (or ``all_pairs(p)``) selects. A parallelogram
+    counted; Eq. 3 uses the full table, which ``train=None`` (or ``unordered_pairs(p)``) selects. A parallelogram
     (i, j, m, n) is present when mean_d (E_i + E_j - E_m - E_n)^2 < ``delta`` on embeddings normalised per
     dimension (the official code's test; the paper, App. E, writes |.| <= delta with delta =
     0.01 on unnormalised ones). A linear representation E_k = a + k b has RQI = 1; a random one ~ 0.
@@ -189,7 +189,7 @@ def rqi(embeddings, train=None, p: int | None = None, delta: float = 0.01, norma
         p = np.asarray(embeddings).shape[0 if np.asarray(embeddings).ndim == 1 else -2]
     check_real("delta", delta, positive=True)
     e = _as_embeddings(embeddings, p)
-    quads = parallelograms(all_pairs(p) if train is None else train, p)
+    quads = parallelograms(unordered_pairs(p) if train is None else train, p)
     if len(quads) == 0:
         raise ValueError("train has no parallelograms, so RQI (a fraction of them) is undefined.")
     if normalize:
@@ -203,7 +203,7 @@ def present_parallelograms(embeddings, p: int, delta: float = 0.01, normalize: b
     e = _as_embeddings(embeddings, p)
     if e.ndim != 2:
         raise ValueError(f"present_parallelograms takes one representation (p, d); got shape {e.shape}.")
-    quads = parallelograms(all_pairs(p), p)
+    quads = parallelograms(unordered_pairs(p), p)
     if normalize:
         e = normalize_embeddings(e)
     return quads[parallelogram_deviation(e, quads) < delta]
@@ -225,7 +225,7 @@ def predicted_accuracy(embeddings, train, p: int, delta: float = 0.01, normalize
             augmented.add((i, j))
         if (i, j) in known:
             augmented.add((m, n))
-    return len(augmented) / len(all_pairs(p))
+    return len(augmented) / len(unordered_pairs(p))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -283,7 +283,7 @@ def effective_trajectories(initial, trains: Sequence, p: int, *, lr: float, step
     if len(trains) != e.shape[0]:
         raise ValueError(f"trains has {len(trains)} training sets for {e.shape[0]} initial representations.")
     e = normalize_embeddings(e, ddof=0)
-    full = gram_matrix(all_pairs(p), p)
+    full = gram_matrix(unordered_pairs(p), p)
     gram = np.stack([full if rows == "all" else gram_matrix(t, p) for t in trains])  # (R, p, p)
     rec_steps, rec_e, rec_loss = [], [], []
     for step in range(steps + 1):
@@ -336,7 +336,7 @@ def linear_structure_statistics(p: int, sizes: Sequence[int], n_sets: int, seed:
     """
     check_int("n_sets", n_sets, minimum=1)
     check_int("seed", seed, minimum=0)
-    samples = all_pairs(p)
+    samples = unordered_pairs(p)
     n_total = len(samples)
     for n in sizes:
         check_int("sizes", n, minimum=0, maximum=n_total)

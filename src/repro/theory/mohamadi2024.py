@@ -92,7 +92,7 @@ def quadratic_net(W, V, a, b):
     return (np.asarray(V) @ z ** 2).T
 
 
-def all_pairs(p: int) -> tuple[np.ndarray, np.ndarray]:
+def ordered_pairs(p: int) -> tuple[np.ndarray, np.ndarray]:
     """Every pair (a, b) in row-major order, as two integer arrays of length p^2."""
     a, b = np.meshgrid(np.arange(p), np.arange(p), indexing="ij")
     return a.ravel(), b.ravel()
