@@ -88,3 +88,21 @@ def test_projected_cpu_hours_counts_every_run_step():
     steps = paper_run_steps(cfg)
     assert steps == {"Fig. 7 left": 100 * 20_000, "Fig. 7 centre": 10 * 3 * 100_000, "Fig. 7 right": 15 * 19 * 100_000}
     assert projected_cpu_hours(cfg, 0.36)["Fig. 7 left"] == 100 * 20_000 * 0.36 / 3600
+
+
+def test_join_transformer_results_equals_one_run_of_all_seeds():
+    from dataclasses import replace
+
+    from repro.liu_transformer_images import join_transformer_results, run_transformer
+
+    cfg = replace(_tiny_transformer(), n_seeds=3, first_seed=1)
+    whole = run_transformer(cfg, progress=False)
+    parts = [run_transformer(replace(cfg, n_seeds=1), progress=False),
+             run_transformer(replace(cfg, first_seed=2, n_seeds=2), progress=False)]
+    joined = join_transformer_results(parts)
+    assert joined.config == cfg
+    np.testing.assert_allclose(joined.history["val_loss"], whole.history["val_loss"], rtol=1e-5)
+    np.testing.assert_allclose(joined.effective_dim, whole.effective_dim, rtol=1e-4)
+    assert list(joined.history.run_values["init_seed"]) == [1, 2, 3]
+    with pytest.raises(ValueError, match="consecutive seeds"):
+        join_transformer_results(parts[::-1])

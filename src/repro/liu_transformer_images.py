@@ -264,6 +264,35 @@ def stored_transformer_config() -> TransformerGrokConfig:
     return replace(TransformerGrokConfig(), n_seeds=1, steps=6000)
 
 
+def stored_transformer_configs() -> list[TransformerGrokConfig]:
+    """The stored paper-setting runs: seed 1 (:func:`stored_transformer_config`), then seeds 2 and 3 (two runs
+    on two cores, about an hour). A seed's run depends on its seed alone, so the parts are one 3-seed run made
+    in two pieces (:func:`join_transformer_results`)."""
+    first = stored_transformer_config()
+    return [first, replace(first, first_seed=2, n_seeds=2)]
+
+
+def join_transformer_results(parts: list[TransformerResult]) -> TransformerResult:
+    """One result from runs of consecutive seeds (the parts' seeds in order, same steps and snapshots)."""
+    from .train import join_blocks
+
+    first = parts[0]
+    seeds = [s for part in parts for s in part.config.seeds]
+    if seeds != list(range(seeds[0], seeds[0] + len(seeds))):
+        raise ValueError(f"parts must hold consecutive seeds in order; got seeds {seeds}.")
+    for part in parts[1:]:
+        if replace(part.config, first_seed=first.config.first_seed, n_seeds=first.config.n_seeds) != first.config:
+            raise ValueError("parts must differ in their seeds only.")
+        if not np.array_equal(part.history.steps, first.history.steps) or not np.array_equal(
+                np.asarray(part.embedding_steps), np.asarray(first.embedding_steps)):
+            raise ValueError("parts must share their logged steps and snapshot steps.")
+    run_values = {k: [v for part in parts for v in part.history.run_values[k]] for k in first.history.run_values}
+    history = join_blocks([part.history for part in parts], run_values)
+    return TransformerResult(replace(first.config, n_seeds=len(seeds)), history,
+                             np.concatenate([part.embeddings for part in parts]),
+                             np.concatenate([part.effective_dim for part in parts]), first.embedding_steps)
+
+
 def stored_transformer(cfg: TransformerGrokConfig, root) -> tuple[TransformerResult, dict] | None:
     """The stored transformer run for exactly ``cfg`` under ``root`` and its manifest, or None."""
     return ResultsStore(root).load_result(cfg, "transformer", lambda arrays: transformer_from_arrays(cfg, arrays))
@@ -612,7 +641,7 @@ def main(argv=None) -> int:
     """``python -m repro.liu_transformer_images --store book/_results [--runs images transformer dropout]``: train and
     store (curves, not weights, with provenance) :func:`stored_curve_config` (Fig. 8a: 5 seeds x 50 000 steps,
     about 6 minutes on one core) and :func:`stored_transformer_config` (Figs 1 and 7 left at the paper's
-    settings, one seed, 6,000 steps: about 45 minutes on one core) and :func:`stored_dropout_config` (Fig. 7
+    settings, seed 1, then seeds 2 and 3, 6,000 steps: about 45 minutes on one core per seed) and :func:`stored_dropout_config` (Fig. 7
     centre with the book's transformer, 30 runs x 5,000 steps: about 20 minutes on one core). A run already
     stored is not recomputed."""
     parser = store_parser("repro.liu_transformer_images", main.__doc__)
@@ -629,9 +658,9 @@ def main(argv=None) -> int:
 
         store.get_or_compute(cfg, compute_images, label="images")
     if "transformer" in args.runs:
-        tcfg = stored_transformer_config()
-        store.get_or_compute(tcfg, lambda: transformer_to_arrays(run_transformer(tcfg, progress=True)),
-                             label="transformer")
+        for tcfg in stored_transformer_configs():
+            store.get_or_compute(tcfg, lambda: transformer_to_arrays(run_transformer(tcfg, progress=True)),
+                                 label="transformer")
     if "dropout" in args.runs:
         dcfg = stored_dropout_config()
         store.get_or_compute(dcfg, lambda: dropout_to_arrays(run_dropout_sweep(dcfg, progress=True)), label="dropout")
