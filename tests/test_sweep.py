@@ -2,11 +2,10 @@ import numpy as np
 import pytest
 
 from repro.models import EmbedMLPConfig
-from repro.phases import PhaseRule, classify, classify_history, phase_counts
 from repro.store import ResultsStore
 from repro.sweep import bytes_per_run, expand_grid, sweep
 from repro.tasks import BinaryOpTask, Split, build_task_data
-from repro.train import History, TrainConfig, train
+from repro.train import TrainConfig, train
 
 MODEL = EmbedMLPConfig(hidden=(16, 16))
 CFG = TrainConfig(steps=30, lr_repr=1e-2, dtype="float64", device="cpu", eval_every=5)
@@ -77,32 +76,3 @@ def test_per_run_training_fraction_masks():
     result = sweep(MODEL, data, CFG, {"train_fraction": [0.3, 0.8], "data_seed": [0, 1]}, progress=False)
     assert result.shape == (2, 2)
     assert result.history["train_loss"].shape[0] == 4
-
-
-def test_classify_table_1():
-    tr = np.array([100, 100, 100, -1, 500])
-    te = np.array([500, 5000, -1, -1, 1500])
-    assert list(classify(tr, te, gap=1000)) == ["comprehension", "grokking", "memorization", "confusion", "grokking"]
-    assert phase_counts(classify(tr, te)) == {"comprehension": 1, "grokking": 2, "memorization": 1, "confusion": 1}
-
-
-def test_classify_history_with_budget():
-    h = History(steps=np.array([0, 100, 2000, 5000]),
-                metrics={"train_acc": np.array([[0, 1, 1, 1], [0, 0, 0, 0.95]]),
-                         "val_acc": np.array([[0, 0, 0, 1], [0, 0, 0, 0]])})
-    assert list(classify_history(h)) == ["grokking", "memorization"]
-    assert list(classify_history(h, PhaseRule(budget=3000))) == ["memorization", "confusion"]
-    with pytest.raises(ValueError, match="val_threshold"):
-        PhaseRule(val_threshold=1.5)
-
-
-def test_bench_runs_and_ends_with_speedup_line():
-    import io
-
-    from repro.bench import bench_sweep
-
-    out = io.StringIO()
-    speedup = bench_sweep(n_configs_one_by_one=1, steps=5, n_lr=2, n_wd=2, out=out)
-    lines = out.getvalue().strip().splitlines()
-    assert lines[-1] == f"speedup: {speedup:.1f}x" and speedup > 0
-    assert any("GFLOP/s" in line and "matmul" in line for line in lines)
