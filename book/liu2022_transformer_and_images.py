@@ -71,8 +71,8 @@ from repro.liu_phases import corner_fraction, sandwich_columns
 from repro.liu_transformer_images import (ImageGrokConfig, TransformerGrokConfig, fourier_variance_shares, plot_dropout_sweep,
                                           plot_image_curve, plot_images, plot_transformer, projected_cpu_hours,
                                           run_image_phase_diagram, run_transformer, stored_curve_config,
-                                          stored_dropout, stored_dropout_config, stored_images, stored_transformer,
-                                          stored_transformer_config)
+                                          join_transformer_results, stored_dropout, stored_dropout_config,
+                                          stored_images, stored_transformer, stored_transformer_configs)
 from repro.portable import approx, seed_median
 from repro.plotting import use_style
 from repro.scale import current_scale
@@ -205,37 +205,92 @@ glue("ed_start", approx(float(np.median(ed[:, 0])), 1), display=False)
 #
 # ## Figures 1 and 7 (left) at the paper's settings (stored)
 #
-# `stored_transformer_config()` is the official Fig. 1 run: $p = 59$, two 256-wide layers with one
-# head and feed-forward width 128, dropout 0.05, embeddings at lr $10^{-3}$ without decay, the rest
-# at lr $2\cdot10^{-4}$ with weight decay 1, seed 1 (the official run's), 80 % of the pairs for
-# training, full batch. It trains 6,000 of the official 20,000 steps in
-# {glue:text}`tf_minutes` minutes on one core (`python -m repro.liu_transformer_images --store
-# book/_results --runs transformer` recomputes it). The claims are those of the book-scale run, with
-# the paper's own numbers: the grokking gap is Table 1's $10^3$ steps (no time compression), and the
-# circle is scored as in the opening chapter: a clean circle has a PC1–PC2 fit of at least 0.9.
-# These bands were fixed before the run; each claim's kind (reproduction or deviation) was declared
-# after it.
+# `stored_transformer_configs()` are the official Fig. 1 run and two more seeds: $p = 59$, two
+# 256-wide layers with one head and feed-forward width 128, dropout 0.05, embeddings at lr
+# $10^{-3}$ without decay, the rest at lr $2\cdot10^{-4}$ with weight decay 1, seeds 1 (the official
+# run's), 2 and 3, 80 % of the pairs for training, full batch. Each seed trains 6,000 of the official
+# 20,000 steps (seed 1 took {glue:text}`tf_minutes` minutes on one core; `python -m
+# repro.liu_transformer_images --store book/_results --runs transformer` recomputes them). The claims
+# are those of the book-scale run, about the median of the three seeds, with the paper's own numbers:
+# the grokking gap is Table 1's $10^3$ steps (no time compression), and the circle is scored as in the
+# opening chapter, where a clean circle has a PC1–PC2 fit of at least 0.9. These bands were fixed
+# before the runs; each claim's kind (reproduction or deviation) was declared after them.
 
 # %%
-tf_cfg = stored_transformer_config()
-stf, tf_manifest = require_stored(stored_transformer(tf_cfg, "_results"), "Fig. 1 / Fig. 7 (left) run at the paper's settings",
-                                  "python -m repro.liu_transformer_images --store book/_results --runs transformer",
-                                  "about 45 minutes on one core")
-print(provenance_line(tf_manifest))
+tf_parts = [require_stored(stored_transformer(c, "_results"), f"Fig. 1 / Fig. 7 (left) run at the paper's settings, "
+                            f"seeds {c.seeds}", "python -m repro.liu_transformer_images --store book/_results --runs transformer",
+                            "about 45 minutes on one core per seed") for c in stored_transformer_configs()]
+for _, manifest in tf_parts:
+    print(provenance_line(manifest))
+stf = join_transformer_results([part for part, _ in tf_parts])
+tf_cfg, tf_manifest = stf.config, tf_parts[0][1]  # the seed-1 part ran alone on one core: its speed prices Fig. 7
 glue("tf_minutes", f"{tf_manifest['wall_time_s'] / 60:.0f}", display=False)
-s_mem, s_gen = int(stf.steps_to("train_acc")[0]), int(stf.steps_to("val_acc")[0])
-s_ed = stf.effective_dim[0]
-s_circle = stf.circle_fit(0)[1]
-print(f"p = {tf_cfg.p}, width {tf_cfg.d_model}, {tf_cfg.n_layers} layers, dropout {tf_cfg.dropout:g}, seed {tf_cfg.first_seed}, "
+s_mem, s_gen = stf.steps_to("train_acc"), stf.steps_to("val_acc")
+s_ed = stf.effective_dim
+s_circle = np.array([stf.circle_fit(r)[1] for r in range(tf_cfg.n_seeds)])
+s_share = np.array([fourier_variance_shares(stf.embeddings[r, -1], tf_cfg.p).max() for r in range(tf_cfg.n_seeds)])
+print(f"p = {tf_cfg.p}, width {tf_cfg.d_model}, {tf_cfg.n_layers} layers, dropout {tf_cfg.dropout:g}, "
       f"{tf_cfg.steps:,} steps")
-print(f"train 99 % at step {s_mem}, validation 99 % at step {s_gen} (-1: never); final train / validation accuracy "
-      f"{stf.history['train_acc'][0, -1]:.3f} / {stf.history['val_acc'][0, -1]:.3f}")
-print(f"e^S: {s_ed[0]:.1f} at step 0, peak {s_ed.max():.1f} at step {int(stf.history.steps[np.argmax(s_ed)])}, "
-      f"{s_ed[-1]:.1f} at the end")
-print(f"PC1-PC2 ordered-circle fit of the final embeddings: {s_circle:.2f}; largest share of one Fourier frequency: "
-      f"{fourier_variance_shares(stf.embeddings[0, -1], tf_cfg.p).max():.2f}")
+for r, seed in enumerate(tf_cfg.seeds):
+    print(f"seed {seed}: train 99 % at step {s_mem[r]}, validation 99 % at step {s_gen[r]} (-1: never); final "
+          f"train / validation accuracy {stf.history['train_acc'][r, -1]:.3f} / {stf.history['val_acc'][r, -1]:.3f}; "
+          f"e^S {s_ed[r, 0]:.1f} at step 0, peak {s_ed[r].max():.1f} at step {int(stf.history.steps[np.argmax(s_ed[r])])}, "
+          f"{s_ed[r, -1]:.1f} at the end; final PC1-PC2 circle fit {s_circle[r]:.2f}, largest Fourier share "
+          f"{s_share[r]:.2f}")
 fig_tf = plot_transformer(stf)
 glue("fig_transformer_stored", fig_tf, display=False)
+
+# %% [markdown]
+# ```{glue:figure} fig_transformer_stored
+# :name: fig-liu-transformer-stored
+#
+# Figs 1 and 7 (left) at the paper's settings (stored; seeds 1–3, 6,000 of the paper's 20,000 steps). Panels
+# as in the book-scale figure: accuracies and the effective dimension $e^S$ (each seed thin, the median
+# thick) with each seed's 99 % crossings, and seed 1's final embeddings on their first two principal
+# components.
+# ```
+#
+# The claims, bands as fixed above; `STORED_KINDS` records what the run showed.
+
+# %%
+STORED_KINDS = {  # declared after the stored runs; the bands were fixed before them
+    "paper settings (stored): validation accuracy reaches 99%: fraction of seeds": "KIND",
+    "paper settings (stored): val 99% step minus train 99% step, median over seeds": "KIND",
+    "paper settings (stored): final e^S over peak e^S, median over seeds": "KIND",
+    "paper settings (stored): peak e^S over e^S at step 0, median over seeds": "KIND",
+    "paper settings (stored): PC1-PC2 ordered-circle fit of the final embeddings, median over seeds": "KIND",
+    "dropout sweep (stored): median steps to val 99% at the best rate over that without dropout": "KIND",
+    "dropout sweep (stored): median train-to-validation gap at the best rate": "KIND",
+}
+STORED_EVIDENCE = {name: "EVIDENCE" for name in STORED_KINDS}
+
+
+def stored_claim(name, ours, reference, **kw):
+    """A claim on a stored run: its band from the text above, its kind (what the run showed) from STORED_KINDS."""
+    kind = STORED_KINDS[name]
+    return claims.check(name, ours, reference, kind=kind, evidence=STORED_EVIDENCE[name] if kind == "deviation" else "",
+                        **kw)
+
+
+# a seed that never generalizes: its gap is at least the rest of the run
+s_gap = np.where(s_gen >= 0, s_gen, tf_cfg.steps) - s_mem
+stored_claim("paper settings (stored): validation accuracy reaches 99%: fraction of seeds", float(np.mean(s_gen >= 0)),
+             1.0, tolerance=0.5, resolution=0.5,
+             source="Fig. 1 (100 % validation accuracy at 20,000 iterations) and Fig. 7 left; at least half the seeds")
+stored_claim("paper settings (stored): val 99% step minus train 99% step, median over seeds", float(np.median(s_gap)),
+             1000.0, comparison=">=", resolution=100,
+             source="§4.2 (the model first fits the training set with no generalization); Table 1 grokking gap 10^3 steps")
+stored_claim("paper settings (stored): final e^S over peak e^S, median over seeds",
+             float(np.median(s_ed[:, -1] / s_ed.max(axis=1))), 0.9, comparison="<=", resolution=0.05,
+             source="§4.2 and Fig. 7 left (the entropy decreases drastically after generalization)")
+stored_claim("paper settings (stored): peak e^S over e^S at step 0, median over seeds",
+             float(np.median(s_ed.max(axis=1) / s_ed[:, 0])), 1.1, comparison=">=", resolution=0.05,
+             source="§4.2 and Fig. 7 left (the entropy increases up to generalization time); band: a rise of 10 %, "
+                    "as at book scale")
+_ = stored_claim("paper settings (stored): PC1-PC2 ordered-circle fit of the final embeddings, median over seeds",
+                 float(np.median(s_circle)), 0.9, comparison=">=", resolution=0.05,
+                 source="Fig. 1 (the embeddings form an ordered circle after generalization); a clean circle scores "
+                        ">= 0.9 (the opening chapter)")
 
 # %% [markdown]
 # ## Figure 7 (centre): dropout and the length of the plateau (stored)
@@ -281,6 +336,27 @@ print(f"best rate {d_cfg.dropout_values[best]:.2f}: median steps to 99 % validat
       f"(dropout 0: {med_val[0]:g}); median train-to-validation gap there {best_gap:g} steps")
 fig_drop = plot_dropout_sweep(sdrop)
 glue("fig_dropout", fig_drop, display=False)
+# a median of runs that never generalize is unknown but beyond the run: bound the ratio and the gap by the budget
+if np.isfinite(med_val[0]):
+    speedup = float(med_val[best] / med_val[0])
+else:
+    speedup = float(min(med_val[best], d_cfg.dropout_steps) / d_cfg.dropout_steps)  # an upper bound
+stored_claim("dropout sweep (stored): median steps to val 99% at the best rate over that without dropout", speedup, 0.5,
+             comparison="<=", resolution=0.05,
+             source="§4.2 and Fig. 7 centre (dropout brings the generalization time down by about 10x); band: 2x")
+_ = stored_claim("dropout sweep (stored): median train-to-validation gap at the best rate",
+                 float(min(best_gap, d_cfg.dropout_steps)), 200.0, comparison="<=", resolution=50,
+                 source="§4.2 (with enough dropout 'the grokking phenomenon vanishes completely'); Table 1 grokking "
+                        "gap 10^3 steps / time compression 5")
+
+# %% [markdown]
+# ```{glue:figure} fig_dropout
+# :name: fig-liu-dropout
+#
+# Fig. 7 (centre) with the book's transformer (stored): steps to 99 % training (blue) and validation (red)
+# accuracy against the dropout rate, each seed a dot, the median of the three seeds a line; runs that
+# never reach 99 % sit on the dotted line at the end of training.
+# ```
 
 # %% [markdown]
 # ## What the paper's Fig. 7 would cost here
