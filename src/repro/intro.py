@@ -19,7 +19,7 @@ import numpy as np
 from .portable import ConfigRepr, seed_median
 from .metrics import circle_order, grokking_delay, pca
 from .models import EmbedMLPConfig, TransformerConfig
-from .plotting import TRAIN_COLOR, VAL_COLOR, plot_seed_band
+from .plotting import TRAIN_COLOR, VAL_COLOR, plot_seed_band, plot_token_pca
 from .scale import by_scale
 from .tasks import BinaryOpTask, Split, build_task_data
 from .train import History, TrainConfig, train
@@ -310,15 +310,8 @@ def plot_intro(result: IntroResult, run: int | None = None, step: int | None = N
     ax.legend(loc="center left", fontsize=8)
     ax.set_title(f"(a + b) mod {cfg.p}: {100 * cfg.train_fraction:g} % of pairs in training")
     for k, (at, title) in enumerate([(0, "at initialization"), (end, f"after {end} steps")]):
-        ax2 = fig.add_subplot(grid[k + 1])
-        proj, ratios = pca(result.embeddings_at(at, run))
-        ax2.scatter(proj[:, 0], proj[:, 1], c=np.arange(cfg.p), cmap="twilight", s=30)
-        for token in range(cfg.p):
-            ax2.annotate(str(token), proj[token, :2], fontsize=7, ha="center", va="bottom")
-        ax2.set_title(f"seed {cfg.seeds[run]}: embeddings {title}", fontsize=10)
-        ax2.set_xlabel(f"PC1 ({100 * ratios[0]:.0f} % of variance)")
-        ax2.set_ylabel(f"PC2 ({100 * ratios[1]:.0f} % of variance)")
-        ax2.set_aspect("equal", adjustable="datalim")
+        plot_token_pca(fig.add_subplot(grid[k + 1]), result.embeddings_at(at, run),
+                       f"seed {cfg.seeds[run]}: embeddings {title}", title_size=10)
     fig.tight_layout()
     return fig
 

@@ -34,7 +34,7 @@ from .datasets import image_task_data
 from .metrics import circle_order, explained_variance_entropy, pca
 from .models import EncoderTransformerConfig, MLPConfig
 from .phases import PHASES, PhaseRule, classify_history
-from .plotting import TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_seed_band
+from .plotting import TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_seed_band, plot_token_pca
 from .scale import by_scale
 from .store import ResultsStore, history_from_arrays, history_to_arrays, store_parser
 from .sweep import expand_grid, split_masks
@@ -421,15 +421,7 @@ def plot_transformer(result: TransformerResult):
     axes[1].set_ylabel("effective dimension e^S of embeddings")
     axes[1].set_title("PCA explained-variance entropy (Fig. 7 left)")
     axes[1].legend(loc="best", fontsize=8)
-    proj, ratios = pca(result.embeddings[0, -1])
-    ax = axes[2]
-    ax.scatter(proj[:, 0], proj[:, 1], c=np.arange(cfg.p), cmap="twilight", s=30)
-    for token in range(cfg.p):
-        ax.annotate(str(token), proj[token, :2], fontsize=7, ha="center", va="bottom")
-    ax.set_xlabel(f"PC1 ({100 * ratios[0]:.0f} % of variance)")
-    ax.set_ylabel(f"PC2 ({100 * ratios[1]:.0f} % of variance)")
-    ax.set_title(f"embeddings after {int(h.steps[-1]):,} steps (seed {cfg.first_seed})")
-    ax.set_aspect("equal", adjustable="datalim")
+    plot_token_pca(axes[2], result.embeddings[0, -1], f"embeddings after {int(h.steps[-1]):,} steps (seed {cfg.first_seed})")
     fig.tight_layout()
     return fig
 

@@ -145,3 +145,21 @@ def plot_seed_band(ax, x: np.ndarray, values: np.ndarray, *, label: str, color=N
     ax.plot(x, np.median(values, axis=0), color=color, lw=1.8,
             label=f"{label} (median of {values.shape[0]} seeds)" if values.shape[0] > 1 else label)
     return ax
+
+
+def plot_token_pca(ax, embeddings: np.ndarray, title: str, *, title_size: float | None = None):
+    """Token embeddings (p, d) on their first two principal components, each point coloured (cyclic colour
+    map) and labelled by its token, equal axes: the panel of Liu et al. 2022 Fig. 1, where an ordered circle
+    shows as the colours running once (or k times) around it."""
+    from .metrics import pca
+
+    proj, ratios = pca(embeddings)
+    p = len(embeddings)
+    ax.scatter(proj[:, 0], proj[:, 1], c=np.arange(p), cmap="twilight", s=30)
+    for token in range(p):
+        ax.annotate(str(token), proj[token, :2], fontsize=7, ha="center", va="bottom")
+    ax.set_xlabel(f"PC1 ({100 * ratios[0]:.0f} % of variance)")
+    ax.set_ylabel(f"PC2 ({100 * ratios[1]:.0f} % of variance)")
+    ax.set_title(title, fontsize=title_size)
+    ax.set_aspect("equal", adjustable="datalim")
+    return ax
