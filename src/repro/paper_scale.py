@@ -45,7 +45,7 @@ H100_STEP_FLOOR_S = 1e-3  # launch-bound floor per step
 # holds but a 24 GB CPU machine does not. It is computed every 10^4 steps, so the projected cost per
 # step does not depend on it.
 EVAL_CAPS = {"ntk_points": 1000}
-SEED_FIELDS = ("seeds",)  # per-run tuples (init_seeds, data_seeds) stay: they must match other per-run fields
+SEED_FIELDS = ("seeds", "dropout_seeds")  # per-run tuples (init_seeds, data_seeds) stay: they must match other per-run fields
 
 
 def shrink(cfg, steps: int, max_seeds: int | None = None):
@@ -156,6 +156,8 @@ def _registry() -> list[PaperExperiment]:
     exps += [
         PaperExperiment("liu2022_transformer_and_images", "transformer on p = 59 (Fig. 7)",
                         lti.TransformerGrokConfig.for_scale, lti.run_transformer),
+        PaperExperiment("liu2022_transformer_and_images", "dropout sweep on p = 59 (Fig. 7 centre)",
+                        lti.TransformerGrokConfig.for_scale, lti.run_dropout_sweep, "dropout_steps"),
         PaperExperiment("liu2022_transformer_and_images", "MNIST phase diagram (Fig. 8b)", lti.ImageGrokConfig.for_scale,
                         lti.run_image_phase_diagram),
         PaperExperiment("liu2023_omnigrok", "teacher-student landscape (Fig. 2a)", omnigrok.TeacherStudentConfig.for_scale,
