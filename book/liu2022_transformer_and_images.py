@@ -73,7 +73,7 @@ from repro.liu_transformer_images import (ImageGrokConfig, TransformerGrokConfig
                                           run_image_phase_diagram, run_transformer, stored_curve_config,
                                           join_transformer_results, stored_dropout, stored_dropout_config,
                                           stored_images, stored_transformer, stored_transformer_configs)
-from repro.portable import approx, seed_median
+from repro.portable import approx, config_differences, seed_median
 from repro.plotting import use_style
 from repro.scale import current_scale
 from repro.store import provenance_line, require_stored
@@ -105,14 +105,12 @@ def holds_in_seeds(name: str, fraction: float, source: str, **kw):
 # (both tested). Dropout acts where `nn.TransformerEncoderLayer` applies it: on the attention
 # probabilities, the attention output, the MLP's hidden units and the MLP output; accuracies are
 # always measured without it. The book scale keeps the two groups and their ratio but shrinks the
-# model and the vocabulary.
+# model and the vocabulary; the table lists every field it changes.
 
 # %%
 tcfg = TransformerGrokConfig.for_scale()
 print(f"scale: {current_scale()}")
-print(f"p = {tcfg.p}, train fraction {tcfg.train_fraction:g}, width {tcfg.d_model}, layers {tcfg.n_layers}, "
-      f"heads {tcfg.n_heads}, MLP {tcfg.d_mlp}, dropout {tcfg.dropout:g}\nlr: embeddings {tcfg.lr_repr:g} "
-      f"(wd {tcfg.wd_repr:g}), decoder {tcfg.lr_dec:g} (wd {tcfg.wd_dec:g}); {tcfg.steps:,} steps; seeds {tcfg.seeds}")
+print(config_differences(TransformerGrokConfig(), tcfg))  # the fields where this scale leaves the paper's settings
 
 # %% [markdown]
 # ## Sanity check: chance level
@@ -184,7 +182,7 @@ holds_in_seeds("transformer: final e^S <= 0.9 max e^S: fraction of seeds", float
                "§4.2 and Fig. 7 left (the entropy decreases drastically after generalization)")
 rise = ed.max(axis=1) / ed[:, 0]
 claims.check("transformer: peak e^S over e^S at step 0, median over seeds", float(np.median(rise)), 1.1,
-             kind="deviation", comparison=">=", resolution=0.1, set_after=True,
+             kind="deviation", comparison=">=", resolution=0.2, set_after=True,
              source="§4.2 and Fig. 7 left (the entropy increases up to generalization time); band: a rise of 10 %",
              evidence="the randomly initialized 48-d embeddings of 31 tokens start near the largest e^S they can have "
                       "(at most 30), so e^S barely rises before generalization and then falls; book scale: 1 layer, "
@@ -263,6 +261,7 @@ STORED_KINDS = {  # declared after the stored runs; the bands were fixed before 
     "dropout sweep (stored): median train-to-validation gap at the best rate": "KIND",
 }
 STORED_EVIDENCE = {name: "EVIDENCE" for name in STORED_KINDS}
+STORED_WHY = {"Fig. 7 left": "WHY", "Fig. 1": "WHY", "Fig. 7 centre": "WHY"}  # one line per ledger row
 
 
 def stored_claim(name, ours, reference, **kw):
@@ -548,14 +547,30 @@ claims.figure("liu2022", "Fig. 7 left", "partial", scale="book",
                       "transformer: val 99% at least 200 steps after train 99%: fraction of generalizing seeds",
                       "transformer: final e^S <= 0.9 max e^S: fraction of seeds",
                       "transformer: peak e^S over e^S at step 0, median over seeds"],
-              why="a small transformer (p = 31, width 48, lr x5, 5 seeds) fits first, generalizes later and its e^S "
-                  "falls after generalizing; e^S does not rise first")
-claims.figure("liu2022", "Fig. 7 centre", "not run at this scale", scale="book",
-              why="dropout is in neither the book's transformer nor its trainer; the paper's sweep is 10 dropout rates "
-                  "x 3 seeds x up to 1e5 steps of the p = 59 transformer, GPU scale")
+              why="the official architecture made small (p = 31, width 48, lr x5, 5 seeds) fits first, generalizes "
+                  "later and its e^S falls after generalizing; e^S barely rises first")
+
+
+def verdict_of(names):
+    """The ledger verdict that the kinds of these stored claims allow (the rules of the status page)."""
+    kinds = {STORED_KINDS[n] for n in names}
+    return "reproduced" if "deviation" not in kinds else "partial" if "reproduction" in kinds else "not reproduced"
+
+
+fig7_left = [n for n in claims.named("paper settings (stored): ") if "circle" not in n]
+fig1 = claims.named("paper settings (stored): validation") + claims.named("paper settings (stored): PC1-PC2")
+fig7_centre = claims.named("dropout sweep (stored): ")
+claims.figure("liu2022", "Fig. 7 left (paper settings)", verdict_of(fig7_left), scale="paper (CPU, stored)",
+              claims=fig7_left, why=STORED_WHY["Fig. 7 left"])
+claims.figure("liu2022", "Fig. 1 (paper settings)", verdict_of(fig1), scale="paper (CPU, stored)", claims=fig1,
+              why=STORED_WHY["Fig. 1"])
+claims.figure("liu2022", "Fig. 7 centre", verdict_of(fig7_centre), scale="book", claims=fig7_centre,
+              why=STORED_WHY["Fig. 7 centre"])
+hours = projected_cpu_hours(paper_tf, sec_per_run_step)
 claims.figure("liu2022", "Fig. 7 right", "not run at this scale", scale="book",
-              why="285 runs (15 decoder lr x 19 decoder wd) of up to 1e5 steps of the p = 59 transformer, GPU scale; "
-                  "run_transformer_phase_diagram runs it at REPRO_SCALE=paper, not run for this edition")
+              why=f"285 runs (15 decoder lr x 19 decoder wd) of up to 1e5 steps of the p = 59 transformer: about "
+                  f"{hours['Fig. 7 right']:,.0f} CPU-hours at the stored run's speed; run_transformer_phase_diagram "
+                  "runs it at REPRO_SCALE=paper, not run for this edition")
 claims.figure("liu2022", "Fig. 8a", "reproduced", scale="paper (CPU, stored)",
               claims=["images (stored, paper's rates): val 60% step minus train 90% step, median over seeds",
                       "images (stored, paper's rates): seeds in the grokking phase (Table 1), fraction"],

@@ -88,3 +88,24 @@ def test_other_capability():
     assert other_capability("AVX512") == "avx2"
     assert other_capability("AVX2") == "default"
     assert other_capability("DEFAULT") == ""
+
+
+def test_config_differences_lists_changed_fields_one_per_line():
+    from dataclasses import dataclass, replace
+
+    from repro.portable import ConfigRepr, config_differences
+
+    @dataclass(frozen=True, repr=False)
+    class C(ConfigRepr):
+        p: int = 59
+        lr: float = 1e-3
+        seeds: tuple = (1, 2)
+
+    table = config_differences(C(), replace(C(), p=31, lr=5e-3)).splitlines()
+    assert table[0].split() == ["field", "paper", "book"]
+    assert [line.split() for line in table[1:]] == [["p", "59", "31"], ["lr", "0.001", "0.005"]]
+    assert config_differences(C(), C()) == "the book config equals the paper config"
+    import pytest
+
+    with pytest.raises(ValueError, match="two configs of one dataclass"):
+        config_differences(C(), 3)

@@ -91,6 +91,21 @@ class ConfigRepr:
         return f"{type(self).__name__}(\n" + "\n".join(lines) + "\n)"
 
 
+def config_differences(reference, other, *, names: tuple[str, str] = ("paper", "book")) -> str:
+    """A text table of the fields where two configs of one class differ (``reference`` first, e.g. the
+    paper's defaults against the book scale), one field per line: what a chapter changed, at a glance."""
+    if type(reference) is not type(other) or not dataclasses.is_dataclass(reference):
+        raise ValueError(f"config_differences needs two configs of one dataclass; got {type(reference).__name__} "
+                         f"and {type(other).__name__}.")
+    rows = [("field", *names)]
+    rows += [(f.name, _short(getattr(reference, f.name)), _short(getattr(other, f.name)))
+             for f in dataclasses.fields(reference) if getattr(reference, f.name) != getattr(other, f.name)]
+    if len(rows) == 1:
+        return f"the {names[1]} config equals the {names[0]} config"
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows)
+
+
 def seed_median(values, *, never: float = -1) -> float:
     """Median over seeds of a per-seed statistic (e.g. a first-crossing step). Seeds that never reach it
     (``never``, -1 by convention of ``History.first_step``) count as +inf, so the median is +inf when
