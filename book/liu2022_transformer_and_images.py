@@ -368,7 +368,7 @@ _ = stored_claim("paper settings (stored): PC1-PC2 ordered-circle fit of the fin
 d_cfg = stored_dropout_config()
 sdrop, drop_manifest = require_stored(stored_dropout(d_cfg, "_results"), "Fig. 7 (centre) dropout sweep",
                                       "python -m repro.liu_transformer_images --store book/_results --runs dropout",
-                                      "about 20 minutes on two cores")
+                                      "about 45 minutes on two cores")
 print(provenance_line(drop_manifest))
 glue("drop_minutes", f"{drop_manifest['wall_time_s'] / 60:.0f}", display=False)
 d_train, d_val = sdrop.steps_to("train_acc"), sdrop.steps_to("val_acc")
@@ -570,7 +570,7 @@ _ = claims.check("images: Fig. 8a cell, val 60% step minus train 90% step, media
 # %%
 img_cfg = stored_curve_config()
 simg, img_manifest = require_stored(stored_images(img_cfg, "_results"), "Fig. 8(a) run",
-                                    "python -m repro.liu_transformer_images --store book/_results",
+                                    "python -m repro.liu_transformer_images --store book/_results --runs images",
                                     "a few minutes on one core")
 print(provenance_line(img_manifest))
 glue("img_minutes", f"{img_manifest['wall_time_s'] / 60:.0f}", display=False)

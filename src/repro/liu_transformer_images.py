@@ -332,7 +332,7 @@ def run_dropout_sweep(cfg: TransformerGrokConfig, progress: bool | None = None) 
 def stored_dropout_config() -> TransformerGrokConfig:
     """Fig. 7 (centre) with the book's transformer (p = 31, 1 layer of width 48, both learning rates x5) over
     the paper's grid: dropout in linspace(0, 0.5, 10), seeds {1, 2, 3} (official phasegrok/definitions.py),
-    5,000 steps (2.5 times the book's Fig. 7 left run), float32. 30 runs: about 20 minutes on one core."""
+    5,000 steps (2.5 times the book's Fig. 7 left run), float32. 30 runs: about 45 minutes on two shared cores."""
     return replace(TransformerGrokConfig.book(), dropout_steps=5000)
 
 
@@ -634,7 +634,7 @@ def main(argv=None) -> int:
     store (curves, not weights, with provenance) :func:`stored_curve_config` (Fig. 8a: 5 seeds x 50 000 steps,
     about 6 minutes on one core) and :func:`stored_transformer_config` (Figs 1 and 7 left at the paper's
     settings, seed 1, then seeds 2 and 3, 6,000 steps: about 45 minutes on one core per seed) and :func:`stored_dropout_config` (Fig. 7
-    centre with the book's transformer, 30 runs x 5,000 steps: about 20 minutes on one core). A run already
+    centre with the book's transformer, 30 runs x 5,000 steps: about 45 minutes on two shared cores). A run already
     stored is not recomputed."""
     parser = store_parser("repro.liu_transformer_images", main.__doc__)
     parser.add_argument("--runs", nargs="+", choices=STORED_RUNS, default=list(STORED_RUNS),

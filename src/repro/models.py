@@ -368,9 +368,6 @@ class EncoderTransformer(BatchedModel):
     def __init__(self, config: EncoderTransformerConfig):
         self.config = config
 
-    def input_ndim(self):
-        return 2
-
     def param_specs(self, init_scale=1.0, repr_init_scale=1.0):
         c = self.config
         d, w = c.d_model, c.d_mlp
