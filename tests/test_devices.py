@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from repro.devices import DEVICES, check_device, resolve_device
+from repro.devices import DEVICES, DTYPES, check_device, resolve_device, resolve_dtype
 
 
 def test_resolve_device():
@@ -22,3 +22,10 @@ def test_bad_device_names_the_field_and_the_choices():
 def test_cuda_without_a_gpu_is_refused():
     with pytest.raises(ValueError, match="no CUDA device"):
         resolve_device("cuda")
+
+
+def test_resolve_dtype():
+    assert resolve_dtype("float32") is torch.float32 and resolve_dtype("float64") is torch.float64
+    assert tuple(DTYPES) == ("float32", "float64")
+    with pytest.raises(ValueError, match="precision must be one of 'float32', 'float64'"):
+        resolve_dtype("float16", field="precision")

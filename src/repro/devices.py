@@ -1,4 +1,5 @@
-"""Where tensors live: the one resolution of the configs' ``device`` field ("auto", "cpu" or "cuda")."""
+"""Where tensors live and in what precision: the one resolution of the configs' ``device`` field ("auto",
+"cpu" or "cuda") and ``dtype`` field ("float32" or "float64")."""
 from __future__ import annotations
 
 import torch
@@ -6,6 +7,7 @@ import torch
 from .validation import check_choice
 
 DEVICES = ("auto", "cpu", "cuda")
+DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
 
 def check_device(name: str, field: str = "device") -> None:
@@ -21,3 +23,9 @@ def resolve_device(name: str) -> torch.device:
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     return torch.device(name)
+
+
+def resolve_dtype(name: str, field: str = "dtype") -> torch.dtype:
+    """The torch dtype for ``name`` ("float32" or "float64"); anything else is a ValueError naming ``field``."""
+    check_choice(field, name, tuple(DTYPES))
+    return DTYPES[name]

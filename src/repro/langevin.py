@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
-from .devices import resolve_device
+from .devices import resolve_device, resolve_dtype
 from .portable import ConfigRepr
 from .scale import by_scale
 from .store import required_arrays, result_arrays
@@ -286,7 +286,7 @@ def run_langevin(cfg: LangevinConfig, progress: bool = False) -> LangevinResult:
 
 
 def _run(cfg: LangevinConfig, progress: bool) -> LangevinResult:
-    dtype = {"float32": torch.float32, "float64": torch.float64}[cfg.dtype]
+    dtype = resolve_dtype(cfg.dtype)
     dev = resolve_device(cfg.device)
     S, R = len(cfg.sigma2s), cfg.n_nets
     E = S * R
@@ -301,13 +301,7 @@ def _run(cfg: LangevinConfig, progress: bool) -> LangevinResult:
     else:
         temp = (cfg.n / (2 * sig2))[:, None]  # U = prior + (n/2 sigma^2) E_x (f - y)^2
 
-    edges = cfg.edges
-    nb = len(edges) - 1
-    counts = torch.zeros((E, nb), dtype=torch.float64, device=dev)
-    r_sums = torch.zeros((E, nb), dtype=torch.float64, device=dev)
-    lin = torch.zeros((2, E), dtype=torch.float64, device=dev)
-    cub = torch.zeros((2, E), dtype=torch.float64, device=dev)
-    n_rec = [0, 0]
+    stats = _Recorded(cfg.edges, E, dev)
     start = int(cfg.burn_in * cfg.steps)
     half = start + (cfg.steps - start) // 2
     h = cfg.step_size
@@ -326,20 +320,11 @@ def _run(cfg: LangevinConfig, progress: bool) -> LangevinResult:
         grad_Wt = Wt + (temp[:, :, None] * sw) * gW
         grad_at = at + temp * sa * ga
         if t >= start and (t - start) % cfg.record_every == 0:
-            _record(W, a, edges, counts, r_sums, lin, cub, int(t >= half))
-            n_rec[int(t >= half)] += 1
+            stats.record(W, a, half=int(t >= half))
         Wt = ula_update(Wt, grad_Wt, h, gen)
         at = ula_update(at, grad_at, h, gen)
 
-    def per(x):
-        return x.cpu().numpy().reshape(S, R, *x.shape[1:])
-
-    tot = max(n_rec[0] + n_rec[1], 1)
-    lin_np, cub_np = lin.cpu().numpy(), cub.cpu().numpy()
-    hl = np.stack([lin_np[k] / max(n_rec[k], 1) for k in range(2)]).reshape(2, S, R)
-    hc = np.stack([cub_np[k] / max(n_rec[k], 1) for k in range(2)]).reshape(2, S, R)
-    return LangevinResult(cfg, edges, per(counts), per(r_sums), (lin_np.sum(0) / tot).reshape(S, R),
-                          (cub_np.sum(0) / tot).reshape(S, R), hl, hc)
+    return stats.result(cfg, S, R)
 
 
 def _chunked_finite_grads(W, a, X, y, chunk: int):
@@ -354,16 +339,40 @@ def _chunked_finite_grads(W, a, X, y, chunk: int):
     return gW, ga
 
 
-def _record(W, a, edges, counts, r_sums, lin, cub, k):
-    q = W[..., 0]
-    norm2 = (W * W).sum(-1)
-    r = norm2 - q * q
-    idx = torch.clamp((q.abs() / float(edges[1] - edges[0])).long(), max=len(edges) - 1)
-    keep = (idx < len(edges) - 1).to(torch.float64)  # beyond q_max: not histogrammed
-    idx = idx.clamp(max=len(edges) - 2)
-    counts.scatter_add_(1, idx, keep)
-    r_sums.scatter_add_(1, idx, keep * r.to(torch.float64))
-    rs = torch.rsqrt(1 + 2 * norm2)
-    # analytic projections of f on the target directions (exact Gaussian averages): E[f H1], E[f H3]/6
-    lin[k] += (a * TWO_OVER_SQRT_PI * q * rs).sum(-1).to(torch.float64)
-    cub[k] += (a * (-TWO_OVER_SQRT_PI / 3) * q**3 * rs**3).sum(-1).to(torch.float64)
+class _Recorded:
+    """What the sampler accumulates after burn-in, per ensemble member (float64 sums): the |q| histogram
+    ``counts`` and the sum of r = |w|^2 - q^2 in each of its bins, and the projections of f on the target's
+    linear and cubic directions, kept apart for the first and second half of the recording window (the
+    halves show whether the chain has settled)."""
+
+    def __init__(self, edges: np.ndarray, n_members: int, device):
+        zeros = lambda *shape: torch.zeros(shape, dtype=torch.float64, device=device)
+        self.edges = edges
+        self.counts, self.r_sums = zeros(n_members, len(edges) - 1), zeros(n_members, len(edges) - 1)
+        self.lin, self.cub = zeros(2, n_members), zeros(2, n_members)
+        self.n = [0, 0]  # records in each half
+
+    def record(self, W: torch.Tensor, a: torch.Tensor, half: int) -> None:
+        edges = self.edges
+        q = W[..., 0]
+        norm2 = (W * W).sum(-1)
+        r = norm2 - q * q
+        idx = torch.clamp((q.abs() / float(edges[1] - edges[0])).long(), max=len(edges) - 1)
+        keep = (idx < len(edges) - 1).to(torch.float64)  # beyond q_max: not histogrammed
+        idx = idx.clamp(max=len(edges) - 2)
+        self.counts.scatter_add_(1, idx, keep)
+        self.r_sums.scatter_add_(1, idx, keep * r.to(torch.float64))
+        rs = torch.rsqrt(1 + 2 * norm2)
+        # analytic projections of f on the target directions (exact Gaussian averages): E[f H1], E[f H3]/6
+        self.lin[half] += (a * TWO_OVER_SQRT_PI * q * rs).sum(-1).to(torch.float64)
+        self.cub[half] += (a * (-TWO_OVER_SQRT_PI / 3) * q**3 * rs**3).sum(-1).to(torch.float64)
+        self.n[half] += 1
+
+    def result(self, cfg: "LangevinConfig", S: int, R: int) -> "LangevinResult":
+        """Means over the records, reshaped to (sigma^2 index, network, ...)."""
+        per = lambda x: x.cpu().numpy().reshape(S, R, *x.shape[1:])
+        total = max(sum(self.n), 1)
+        lin, cub = self.lin.cpu().numpy(), self.cub.cpu().numpy()
+        halves = lambda x: np.stack([x[k] / max(self.n[k], 1) for k in range(2)]).reshape(2, S, R)
+        return LangevinResult(cfg, self.edges, per(self.counts), per(self.r_sums), (lin.sum(0) / total).reshape(S, R),
+                              (cub.sum(0) / total).reshape(S, R), halves(lin), halves(cub))

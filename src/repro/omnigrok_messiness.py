@@ -23,6 +23,7 @@ import numpy as np
 import torch
 
 from .crossings import crossing
+from .devices import resolve_dtype
 from .models import MLPConfig
 from .omnigrok import run_landscape
 from .portable import ConfigRepr
@@ -103,7 +104,7 @@ class MessinessConfig(ConfigRepr):
         rep = m * random + (1 - m) * line
         i, j = np.triu_indices(self.p)
         labels = (i + j) % self.p
-        dt = torch.float32 if self.dtype == "float32" else torch.float64
+        dt = resolve_dtype(self.dtype)
         return TaskData(inputs=torch.tensor(rep[i] + rep[j], dtype=dt), labels=torch.tensor(labels), n_classes=self.p,
                         train_idx=train, val_idx=test, loss="mse", targets=torch.tensor(templates[labels], dtype=dt),
                         templates=torch.tensor(templates, dtype=dt), accuracy="nearest_template")
