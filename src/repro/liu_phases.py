@@ -226,7 +226,7 @@ class ToyPhaseConfig(ConfigRepr):
     @classmethod
     def for_scale(cls, panel: str) -> "ToyPhaseConfig":
         book = cls.book(panel)
-        smoke = replace(book, lr_dec_values=book.lr_dec_values[::2], y_values=book.y_values[::2], steps=300, gap=20,
+        smoke = replace(book, lr_dec_values=book.lr_dec_values[::2], y_values=book.y_values[::2], steps=100, gap=10,
                         n_seeds=2)
         return by_scale(book=book, paper=cls.paper(panel), smoke=smoke)
 
