@@ -96,3 +96,27 @@ def test_digits_substitute_shapes_and_determinism():
     c = image_task_data("digits", n_train=100, n_test=50, data_seed=4)
     assert torch.equal(a.inputs, b.inputs) and not torch.equal(a.inputs, c.inputs)
     assert a.inputs.shape == (150, 64)
+
+
+def test_idx_directory_mixes_plain_and_gz_files_and_checks_consistency(tmp_path):
+    from repro.datasets import load_idx_directory
+
+    _mnist_dir(tmp_path, gz=False)
+    (tmp_path / "t10k-labels-idx1-ubyte").rename(tmp_path / "plain")  # replace one file by its .gz form
+    write_idx(tmp_path / "t10k-labels-idx1-ubyte.gz", read_idx(tmp_path / "plain"))
+    out = load_idx_directory(tmp_path)
+    assert {k: v.shape for k, v in out.items()} == {"train_images": (20, 4, 4), "train_labels": (20,),
+                                                      "test_images": (8, 4, 4), "test_labels": (8,)}
+    write_idx(tmp_path / "train-labels-idx1-ubyte", np.full(20, 10, dtype=np.uint8))  # label 10: not a digit
+    with pytest.raises(ValueError, match="train labels must lie in 0..9"):
+        load_idx_directory(tmp_path)
+    write_idx(tmp_path / "train-labels-idx1-ubyte", np.zeros(19, dtype=np.uint8))  # 20 images, 19 labels
+    with pytest.raises(ValueError, match="train images have shape"):
+        load_idx_directory(tmp_path)
+    write_idx(tmp_path / "train-labels-idx1-ubyte", np.zeros(20, dtype=np.uint8))
+    write_idx(tmp_path / "t10k-images-idx3-ubyte", np.zeros((8, 5, 5), dtype=np.uint8))
+    with pytest.raises(ValueError, match="differ in size"):
+        load_idx_directory(tmp_path)
+    (tmp_path / "t10k-images-idx3-ubyte").unlink()
+    with pytest.raises(FileNotFoundError, match="no test images file"):
+        load_idx_directory(tmp_path)

@@ -1,5 +1,8 @@
 """Tests of repro.langevin, the Langevin ensemble sampler of the droplets chapter (Rubin, Seroussi & Ringel 2024):
-gradients against autograd and Monte Carlo, ULA against its closed-form stationary law."""
+gradients against autograd and Monte Carlo, ULA against its closed-form stationary law, and the recorded
+statistics (histograms, data-set means, store form) by hand."""
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import torch
@@ -84,3 +87,54 @@ def test_langevin_config_errors_name_the_parameter():
         LangevinConfig(step_size=2.0)
     with pytest.raises(ValueError, match="sigma2s"):
         LangevinConfig(sigma2s=())
+
+
+# ---------------------------------------------------------------- recorded statistics and their store form
+
+
+def _synthetic_result(counts, r_sums, nets_per_dataset=1):
+    from repro.langevin import LangevinResult
+
+    S, R, nb = counts.shape
+    cfg = LangevinConfig(sigma2s=tuple(0.3 - 0.1 * s for s in range(S)), n_nets=R, nets_per_dataset=nets_per_dataset,
+                         q_max=nb * 0.5, q_bin_width=0.5)
+    learned = np.arange(S * R, dtype=float).reshape(S, R)
+    return LangevinResult(cfg, cfg.edges, counts, r_sums, learned, -learned, np.stack([learned, learned]),
+                          np.stack([-learned, -learned]))
+
+
+def test_histogram_statistics_by_hand():
+    counts = np.array([[[4, 2, 0, 2], [4, 6, 0, 2]]], dtype=float)  # one sigma^2, two networks, four |q| bins
+    r_sums = np.array([[[8, 4, 0, 1], [0, 8, 0, 3]]], dtype=float)
+    res = _synthetic_result(counts, r_sums)
+    # pooled counts 8, 8, 0, 4 of 20: -log p relative to the first bin
+    np.testing.assert_allclose(res.neg_log_p(0), [0.0, 0.0, np.inf, np.log(2)])
+    np.testing.assert_allclose(res.neg_log_p(0, nets=[0]), [0.0, np.log(2), np.inf, np.log(2)])
+    np.testing.assert_allclose(res.mean_r(0), [1.0, 1.5, np.nan, 1.0])  # r sums / counts, NaN where empty
+    err = res.neg_log_p_error(0)  # two subsets (one network each): std / sqrt(2) where both are finite
+    assert err[0] == 0.0 and err[1] == pytest.approx(np.std([np.log(2), np.log(4 / 6)], ddof=1) / np.sqrt(2))
+    assert np.isinf(err[2])
+
+
+def test_dataset_means_and_store_round_trip():
+    counts = np.ones((2, 5, 4))
+    res = _synthetic_result(counts, counts, nets_per_dataset=2)
+    assert res.config.n_datasets == 3 and res.config.dataset_of_net.tolist() == [0, 0, 1, 1, 2]
+    np.testing.assert_allclose(res.dataset_means("learned_linear"), [[0.5, 2.5, 4.0], [5.5, 7.5, 9.0]])
+    from repro.langevin import LangevinResult
+
+    back = LangevinResult.from_arrays(res.config, res.to_arrays())
+    for name in LangevinResult.ARRAYS:
+        np.testing.assert_array_equal(getattr(back, name), getattr(res, name))
+    with pytest.raises(ValueError, match="counts of shape"):
+        LangevinResult.from_arrays(replace(res.config, n_nets=4), res.to_arrays())
+
+
+def test_finite_data_sizes_follow_table_1():
+    base = LangevinConfig()
+    c = LangevinConfig.finite_data(0.25, n_nets=8)
+    assert (c.N, c.d, c.n) == (round(base.N / 4), round(base.d / 2), round(base.n / 4))
+    assert c.sigma_a2 == pytest.approx(base.sigma_a2 * 2) and c.likelihood == "finite" and c.n_nets == 8
+    assert c.sigma2s == base.sigma2s
+    with pytest.raises(ValueError, match="beta"):
+        LangevinConfig.finite_data(0.0)

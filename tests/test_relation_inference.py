@@ -89,3 +89,25 @@ def test_inconsistent_observations_are_rejected():
     relation = np.array([[0, 1], [1, 0]], dtype=np.int8)  # 0 < 1 and 1 < 0: not an order
     with pytest.raises(ValueError, match="inconsistent"):
         order_posterior(relation, np.ones((2, 2), dtype=bool), chains=2, sweeps=4)
+
+
+def test_relation_posterior_dispatches_by_name_and_checks_input():
+    from repro.relation_inference import relation_posterior
+    from repro.relations import relation_matrix
+
+    obs = np.stack([_observed(6, 10, 0), _observed(6, 0, 1)])  # two training sets at once; the second empty
+    post = relation_posterior("bipartite", obs, n=6)
+    np.testing.assert_array_equal(post.probability, bipartite_posterior(relation_matrix("bipartite", 6), obs).probability)
+    assert post.probability.shape == post.inferable.shape == (2, 6, 6)
+    # Posterior's summaries by hand: accuracy is the mean of max(p, 1 - p), inferable the share of forced cells
+    np.testing.assert_allclose(post.accuracy, np.maximum(post.probability, 1 - post.probability).mean(axis=(1, 2)))
+    np.testing.assert_allclose(post.inferable_fraction, post.inferable.mean(axis=(1, 2)))
+    assert post.accuracy[0] > post.accuracy[1]  # observations help
+    eq = relation_posterior("mod3", obs[:1], n=6, chains=20, sweeps=6)
+    assert eq.probability.shape == (1, 6, 6) and np.all((eq.probability >= 0) & (eq.probability <= 1))
+    with pytest.raises(ValueError, match="relation"):
+        relation_posterior("mod7", obs, n=6)
+    with pytest.raises(ValueError, match=r"observed \(S, n, n\)"):
+        bipartite_posterior(relation_matrix("bipartite", 6), np.ones((2, 5, 5), dtype=bool))
+    with pytest.raises(ValueError, match="k"):
+        equivalence_posterior(relation_matrix("mod3", 6), obs, 1)
