@@ -1,6 +1,6 @@
 """Omnigrok (Liu, Michaud, Tegmark, ICLR 2023) as shown in Z. Liu's 2023 talk: the LU mechanism.
 
-Experiments of the chapter ``liu2023_omnigrok`` (Omnigrok §2–§5), each a frozen config whose defaults are
+Experiments of the chapter ``book/liu2023_omnigrok`` (Omnigrok §2–§5), each a frozen config whose defaults are
 the paper's (or its official notebooks', KindXiaoming/Omnigrok) and whose ``for_scale()`` gives the book-scale
 variant:
 
