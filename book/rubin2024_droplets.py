@@ -288,7 +288,7 @@ glue("fig_modular", plot_modular(cfg, theory), display=False)
 # **The eigenvalue's normalization.** These numbers need the paper's droplet eigenvalue
 # $\lambda = \sigma_a^2\langle\Phi\Psi\rangle$. The eigenvalue of the $P^2\times P^2$ kernel matrix on the
 # target is $4P^2$ times larger (under the prior, $\langle\Phi\Psi\rangle = P^{-2}$ while the Gaussian-process
-# kernel's eigenvalue on a Fourier mode is $4\sigma_a^2$; `tests/test_rubin2024.py` checks it by brute force).
+# kernel's eigenvalue on a Fourier mode is $4\sigma_a^2$; `tests/test_theory_rubin2024.py` checks it by brute force).
 # With the exact eigenvalue the mixed phase starts at the same $\sigma^2_{c1}$ and $|a|$ is pinned the same
 # way, but a tiny droplet fraction already saturates the eigenvalue, so the droplets never take over:
 # at $\sigma^2 = 0.15$ their weight per mode is {glue:text}`p_exact_015` instead of about 1, and GMFL-II

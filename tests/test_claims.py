@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from repro.claims import PAPERS, ClaimBook, ClaimFailed, evaluate, load_all_claims, verdict_problem
-from repro.status import LedgerView, book_order, scorecard_html, tally_text
+from repro.claims import ClaimBook, ClaimFailed, evaluate, load_all_claims, verdict_problem
+from repro.status import book_order
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
 
@@ -116,31 +116,6 @@ def test_figure_ledger(tmp_path):
     html = view._repr_html_()
     assert "<table" in html and "Fig. 2" in html and "deviates" in html and "evidence" in html
     assert "Fig. 2: partial (book)" in repr(view)
-
-
-def test_tally_text():
-    f = lambda v: {"verdict": v}  # noqa: E731
-    assert tally_text([]) == "no figure judged"
-    assert tally_text([f("partial")]) == "1 figure partial"
-    assert tally_text([f("reproduced")] * 4 + [f("partial")] * 5 + [f("not reproduced")] * 2) == \
-        "4 figures reproduced, 5 partial, 2 not reproduced"
-
-
-def test_scorecard_groups_by_paper_in_book_order(tmp_path):
-    toc = tmp_path / "_toc.yml"
-    toc.write_text("root: intro\nparts:\n  - chapters:\n      - file: two\n      - file: one\n")
-    claims_dir = tmp_path / "_claims"
-    one = ClaimBook("one", claims_dir)
-    one.check("alpha", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="eq. 1")
-    one.figure("mohamadi2024", "Fig. 1", "reproduced", claims=["alpha"], why="w1")
-    two = ClaimBook("two", claims_dir)
-    two.check("beta", 5.0, 4.0, kind="deviation", tolerance=0.5, source="Fig. 3", evidence="e")
-    two.figure("liu2022", "Fig. 3", "not reproduced", claims=["beta"], why="w2")
-    assert book_order(toc) == ["two", "one"]
-    html = scorecard_html(claims_dir, toc)
-    assert html.index(PAPERS["liu2022"]) < html.index(PAPERS["mohamadi2024"])
-    assert 'href="two.html#paper-versus-ours"' in html and "<details>" in html
-    assert "1 reproductions, 1 registered deviations, 0 consistency checks" in html
 
 
 def test_committed_ledger_is_consistent():

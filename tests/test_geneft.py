@@ -107,3 +107,51 @@ def test_phase_diagram_round_trips_through_the_store(tmp_path):
     for rel in cfg.relations:
         assert (loaded.phases[rel] == res.phases[rel]).all() and (loaded.test_acc[rel] == res.test_acc[rel]).all()
     assert stored_phases(replace(cfg, steps=31), tmp_path) is None
+
+
+# ------------------------------------------------------------------ phase diagrams over seeds (repro.geneft)
+
+
+def _synthetic_phases(boundaries):
+    """A Fig. 5 PhaseResult whose seed k generalizes at encoder-lr row >= boundaries[k][column] (else memorizes)."""
+    from repro.geneft import PhaseConfig, PhaseResult
+
+    grid = tuple(10.0 ** np.arange(-4, -1.4, 0.5))
+    cfg = PhaseConfig(row_values=grid, lr_dec=grid, relations=("mod3",), seeds=tuple(range(len(boundaries))), steps=10)
+    ph = np.empty((len(boundaries), 6, 6), dtype=object)
+    for k, cols in enumerate(boundaries):
+        for j, first in enumerate(cols):
+            ph[k, :, j] = ["memorization" if i < first else "comprehension" for i in range(6)]
+    return PhaseResult(cfg, {"mod3": ph}, {"mod3": np.zeros((len(boundaries), 6, 6))})
+
+
+def test_fit_boundary_pools_seeds_and_fits_each_seed():
+    from repro.geneft import fit_boundary
+
+    # seed 0: boundary rises one row per column (slope 1); seed 1: the same, one row higher from column 3
+    result = _synthetic_phases([[0, 1, 2, 3, 4, 5], [0, 1, 2, 4, 5, 6]])
+    fit = fit_boundary(result)
+    # column 0 of both seeds and the last column of seed 1 have one phase only: not clean
+    np.testing.assert_array_equal(fit.seed_columns, [5, 4])
+    assert fit.seed_slopes[0] == pytest.approx(1.0)
+    assert fit.seed_slopes[1] > 1.0
+    assert fit.seed_slopes[0] < fit.slope < fit.seed_slopes[1]
+    assert len(fit.points["mod3"][0]) == 9
+    # the seed bootstrap: every resampling lies between the two seeds' own slopes, and it spreads
+    assert np.all((fit.boot_slopes >= fit.seed_slopes[0] - 1e-9) & (fit.boot_slopes <= fit.seed_slopes[1] + 1e-9))
+    assert np.std(fit.boot_slopes) > 0
+    same = fit_boundary(_synthetic_phases([[0, 1, 2, 3, 4, 5]] * 3))
+    np.testing.assert_allclose(same.boot_slopes, same.slope)  # identical seeds: no seed spread
+
+
+def test_majority_phase_fraction_and_memorization_onset():
+    from repro.geneft import memorization_onset
+
+    result = _synthetic_phases([[0, 1, 2, 3, 4, 5], [0, 1, 2, 3, 4, 5], [6, 6, 6, 6, 6, 6]])
+    assert result.majority_phase("mod3")[2, 1] == "comprehension"
+    assert result.majority_phase("mod3")[0, 3] == "memorization"
+    assert result.generalized_fraction("mod3")[2, 1] == pytest.approx(2 / 3)
+    onset = memorization_onset(result, "mod3")
+    assert onset.shape == (3, 6)
+    assert np.isnan(onset[0, 5])  # the top row of seed 0 never memorizes
+    assert onset[2, 0] == pytest.approx(-4.0)

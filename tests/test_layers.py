@@ -76,3 +76,19 @@ def test_the_checker_sees_every_import_form():
     assert repro_imports("metrics", source) == {"tasks", "plotting", "claims", "store", "theory.liu2022", "phases"}
     upward = [m for m in repro_imports("metrics", source) if LAYER_OF[m] > LAYER_OF["metrics"]]
     assert sorted(upward) == ["claims", "plotting", "theory.liu2022"]
+
+
+# Test files about the whole repository rather than one module.
+REPOSITORY_TESTS = ("book_text", "layers", "notebook_pairs", "smoke")
+
+
+def test_test_files_follow_the_modules():
+    """``tests/test_<name>.py`` tests one module, ``<name>`` being its name (``train``), its path below the
+    package with ``_`` for ``.`` (``theory_baek2024``), either followed by a topic (``train_relations``);
+    or it is one of the repository-wide files. A module renamed or removed takes its test file's name along."""
+    names = {m.removesuffix(".__init__") for m in MODULES if m != "__init__"}
+    stems = names | {n.replace(".", "_") for n in names} | {n.rsplit(".", 1)[-1] for n in names}
+    orphans = [p.name for p in sorted((SRC.parents[1] / "tests").glob("test_*.py"))
+               if p.stem[5:] not in REPOSITORY_TESTS and not any(p.stem[5:] == s or p.stem[5:].startswith(s + "_")
+                                                                 for s in stems)]
+    assert not orphans, f"test files that name no module of src/repro: {orphans}"

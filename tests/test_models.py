@@ -3,8 +3,8 @@ import math
 import pytest
 import torch
 
-from repro.models import (EmbedMLP, EmbedMLPConfig, EncoderTransformerConfig, Transformer, TransformerConfig,
-                          TwoLayerConfig, TwoLayerNet, activation, build_model)
+from repro.models import (EmbedMLP, EmbedMLPConfig, EncoderTransformerConfig, MLPConfig, Transformer,
+                          TransformerConfig, TwoLayerConfig, TwoLayerNet, activation, build_model)
 from repro.train import FlatParams, TrainConfig, per_run_values
 
 
@@ -207,3 +207,35 @@ def test_encoder_transformer_dropout_sites_match_torch_in_expectation():
     embeds = views["embed"][:, x].reshape(2, 2, -1)
     expected = torch.baddbmm(views[head + "bias"][:, None], embeds, views[head + "weight"].transpose(1, 2))
     assert torch.allclose(out, expected)
+
+
+# ---------------------------------------------------------------- MLPConfig (the Omnigrok chapter's MLP)
+
+
+def test_mlp_matches_torch_sequential_init_and_forward():
+    cfg = MLPConfig(d_in=7, hidden=(11, 5), d_out=3)
+    torch.manual_seed(4)
+    net = torch.nn.Sequential(torch.nn.Linear(7, 11), torch.nn.ReLU(), torch.nn.Linear(11, 5), torch.nn.ReLU(),
+                              torch.nn.Linear(5, 3))
+    _, values = per_run_values(TrainConfig(init_seed=4), None)
+    params = FlatParams(build_model(cfg), values, torch.float32, "cpu")
+    v = params.views()
+    for k in range(3):
+        torch.testing.assert_close(v[f"W{k}"][0], net[2 * k].weight.T)
+        torch.testing.assert_close(v[f"b{k}"][0], net[2 * k].bias)
+    x = torch.randn(6, 7)
+    torch.testing.assert_close(build_model(cfg).forward(v, x)[0], net(x))
+    torch.testing.assert_close(build_model(cfg).forward(v, x[None])[0], net(x))  # per-run inputs
+
+
+def test_mlp_groups_scales_and_validation():
+    model = build_model(MLPConfig(d_in=4, hidden=(3,), d_out=2, bias=False))
+    specs = model.param_specs(init_scale=2.0, repr_init_scale=0.5)
+    assert [(s.name, s.group) for s in specs] == [("W0", "repr"), ("W1", "dec")]
+    gen = torch.Generator().manual_seed(0)
+    w0 = specs[0].init(specs[0].shape, gen)
+    assert float(w0.abs().max()) <= 0.5 / 2.0 + 1e-7  # U(-1/sqrt(4), 1/sqrt(4)) x 0.5
+    assert model.n_params() == 4 * 3 + 3 * 2
+    for bad in (dict(d_in=0), dict(d_in=3, hidden=[200]), dict(d_in=3, activation="sigmoid"), dict(d_in=3, bias=1)):
+        with pytest.raises(ValueError):
+            MLPConfig(**bad)

@@ -1,4 +1,4 @@
-"""repro.portable: numbers at a stated resolution, seed medians, short config reprs; repro.kernels."""
+"""repro.portable: numbers at a stated resolution, seed medians, short config reprs."""
 import math
 from dataclasses import dataclass, field
 
@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from repro.claims import Claim, ClaimBook
-from repro.kernels import other_capability
 from repro.portable import ConfigRepr, approx, describe_seeds, round_sig, round_to, seed_median
 
 
@@ -82,12 +81,6 @@ def test_claim_is_stored_and_shown_at_its_resolution(tmp_path):
     assert d.ours == 0.912  # 3 significant digits by default
     # old claims files (no resolution) still load
     assert Claim(name="a", ours=1.0, paper=1.0, tolerance=0.1, source="s").resolution is None
-
-
-def test_other_capability():
-    assert other_capability("AVX512") == "avx2"
-    assert other_capability("AVX2") == "default"
-    assert other_capability("DEFAULT") == ""
 
 
 def test_config_differences_lists_changed_fields_one_per_line():

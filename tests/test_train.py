@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from repro.models import EmbedMLPConfig, TwoLayerConfig
-from repro.tasks import BinaryOpTask, Split, build_task_data
-from repro.train import History, Performance, TrainConfig, train
+from repro.models import EmbedMLPConfig, MLPConfig, TwoLayerConfig
+from repro.tasks import BinaryOpTask, Split, TaskData, build_task_data
+from repro.train import History, Performance, TrainConfig, project_to_norm, train
 
 TOY = EmbedMLPConfig(n_symbols=10, d_embed=1, hidden=(16, 16), d_out=30)
 
@@ -239,3 +239,78 @@ def test_dropout_needs_a_model_with_dropout_sites_and_a_rate_below_one():
         TrainConfig(dropout=1.0)
     with pytest.raises(ValueError, match="dropout"):
         TrainConfig(dropout=-0.1)
+
+
+# ---------------------------------------------------------------- norm-constrained training (fixed_norm, Omnigrok)
+
+
+def test_project_to_norm_stays_on_sphere():
+    flat = torch.randn(3, 50, dtype=torch.float64) * torch.tensor([[0.1], [1.0], [30.0]], dtype=torch.float64)
+    target = torch.tensor([2.0, 5.0, 0.3], dtype=torch.float64)
+    project_to_norm(flat, target, torch.tensor([True, False, True]))
+    norms = flat.norm(dim=1)
+    assert abs(float(norms[0]) - 2.0) < 1e-6 and abs(float(norms[2]) - 0.3) < 1e-6
+    assert abs(float(norms[1]) - 5.0) > 1e-3  # the unconstrained run is untouched
+    with pytest.raises(ValueError, match="zero"):
+        project_to_norm(torch.zeros(1, 4), torch.ones(1))
+
+
+def _regression_data(n=40, d=3):
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(n, d, generator=gen)
+    y = torch.sin(x[:, :2])
+    return TaskData(inputs=x, labels=torch.zeros(n, dtype=torch.int64), n_classes=1, train_idx=np.arange(n // 2),
+                    val_idx=np.arange(n // 2, n), loss="mse", targets=y, accuracy="none")
+
+
+@pytest.mark.parametrize("batch_size", [None, 7])
+def test_constrained_training_keeps_the_initial_norm(batch_size):
+    cfg = TrainConfig(steps=30, lr_repr=1e-2, lr_dec=1e-2, wd_repr=0.5, wd_dec=0.5, eval_every=1, batch_size=batch_size,
+                      dtype="float64")
+    model = MLPConfig(d_in=3, hidden=(8, 8), d_out=2, activation="tanh")
+    h = train(model, _regression_data(), cfg, runs={"init_scale": [0.5, 3.0, 3.0], "repr_init_scale": [0.5, 3.0, 3.0],
+                                             "fixed_norm": [True, True, False]}, mse_threshold=0.01, progress=False)
+    w = h["weight_norm"]
+    assert np.abs(w[:2] - w[:2, :1]).max() < 1e-6 * w[:2, :1].max()  # on the sphere at every step
+    assert w[2, -1] < 0.9 * w[2, 0]  # the free run with weight decay shrinks
+    assert h["train_loss"][0, -1] < h["train_loss"][0, 0]  # and constrained training still learns
+    assert set(h.metrics) >= {"train_acc", "val_acc"}
+
+
+def test_mse_threshold_accuracy_and_its_validation():
+    cfg = TrainConfig(steps=3, dtype="float64")
+    model = MLPConfig(d_in=3, hidden=(4,), d_out=2)
+    h = train(model, _regression_data(), cfg, mse_threshold=1e9, progress=False)  # every sample under the threshold
+    assert (h["train_acc"] == 1).all() and (h["val_acc"] == 1).all()
+    h = train(model, _regression_data(), cfg, mse_threshold=1e-12, progress=False)
+    assert (h["train_acc"] == 0).all()
+    with pytest.raises(ValueError, match="mse_threshold"):
+        train(model, _regression_data(), cfg, mse_threshold=-1.0, progress=False)
+    ce = replace(_regression_data(), loss="ce", targets=None, n_classes=2)
+    with pytest.raises(ValueError, match="mse_threshold"):
+        train(model, ce, cfg, mse_threshold=0.1, progress=False)
+
+
+def test_fixed_norm_training_is_reproducible_and_independent_of_threads():
+    """Blocks of runs on single-threaded workers: the same bits call after call (two intra-op threads did
+    not give that); another thread count changes the blocking, and with it float rounding, only."""
+    from repro.models import EmbedMLPConfig
+    from repro.tasks import BinaryOpTask, Split, build_task_data
+
+    data = build_task_data(BinaryOpTask("modular_addition", 7), Split(train_fraction=0.6, data_seed=0))
+    mc = EmbedMLPConfig(n_symbols=7, d_embed=8, hidden=(16,), d_out=7, activation="relu", combine="sum")
+    cfg = TrainConfig(steps=30, lr_repr=1e-2, lr_dec=1e-2, wd_repr=0.5, wd_dec=0.5, eval_every=5)
+    runs = {"init_seed": [0, 1, 2], "init_scale": [1.0, 2.0, 1.5], "repr_init_scale": [1.0, 2.0, 1.5]}
+    before = torch.get_num_threads()
+    try:
+        out = []
+        for threads in (2, 2, 1):
+            torch.set_num_threads(threads)
+            out.append(train(mc, data, cfg, runs={**runs, "fixed_norm": [False, True, False]}, progress=False))
+    finally:
+        torch.set_num_threads(before)
+    for k in out[0].metrics:
+        np.testing.assert_array_equal(out[1][k], out[0][k])
+        np.testing.assert_allclose(out[2][k], out[0][k], rtol=1e-5, atol=1e-6)
+    assert torch.get_num_threads() == before
+    np.testing.assert_allclose(out[0]["weight_norm"][1], out[0]["weight_norm"][1][0], rtol=1e-6)  # held on its sphere

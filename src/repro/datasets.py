@@ -1,7 +1,8 @@
 """Small image-classification datasets for the MNIST experiments, offline.
 
-Used by the Omnigrok chapter (``liu2023_omnigrok``: MNIST landscape and grokking with a large init,
-Omnigrok §3 and KindXiaoming/Omnigrok mnist/) and the effective-theory chapter (Liu et al. 2022 Fig. 8, App. J).
+Used by the Omnigrok chapter (``book/liu2023_omnigrok``: MNIST landscape and grokking with a large init,
+Omnigrok §3 and KindXiaoming/Omnigrok mnist/) and the transformer-and-images chapter
+(``book/liu2022_transformer_and_images``: Liu et al. 2022 Fig. 8, App. J).
 
 The book cannot download at run time, so three sources are supported:
 
@@ -16,7 +17,7 @@ The book cannot download at run time, so three sources are supported:
 
 Which samples are used (``data_seed``): with ``data_seed=0`` the training set is the *first*
 ``n_train`` samples of the training pool, as the official code does (``Subset(train, range(1000))``,
-Liu et al. 2022 App. J: the official code takes ``Subset(train, range(1000))``), and the test set the first ``n_test`` of the test pool. Any other seed draws both
+Liu et al. 2022 App. J), and the test set the first ``n_test`` of the test pool. Any other seed draws both
 subsets at random with ``numpy.random.RandomState(data_seed)``. For ``digits`` there is one pool of
 1797 images: the test set is taken from the images not used for training.
 

@@ -21,7 +21,7 @@ Two likelihoods:
   at book scale (no dataset) and free of finite-n corrections.
 
 Every run of the ensemble (a sigma^2 value x a network) is one slice of the leading axis; gradients are
-written out analytically (checked against autograd in ``tests/test_rubin2024.py``).
+written out analytically (checked against autograd in ``tests/test_langevin.py``).
 """
 from __future__ import annotations
 

@@ -24,7 +24,8 @@ book cell at decoder lr k·η is therefore compared with the official cell at η
 breaks for the largest learning rates (Adam at lr ≥ 10^-2 no longer follows gradient flow), which the
 chapter reports as a deviation. The grids are coarser (6 × 6 cells of the official grids).
 
-Used by ``book/liu2022_phase_diagrams.ipynb``.
+Used by ``book/liu2022_phase_diagrams`` (Fig. 6) and, for the statistics of the image phase maps (Fig. 8),
+``book/liu2022_transformer_and_images``.
 """
 from __future__ import annotations
 
@@ -226,7 +227,7 @@ class ToyPhaseConfig(ConfigRepr):
     @classmethod
     def for_scale(cls, panel: str) -> "ToyPhaseConfig":
         book = cls.book(panel)
-        smoke = replace(book, lr_dec_values=book.lr_dec_values[::2], y_values=book.y_values[::2], steps=300, gap=20,
+        smoke = replace(book, lr_dec_values=book.lr_dec_values[::2], y_values=book.y_values[::2], steps=100, gap=10,
                         n_seeds=2)
         return by_scale(book=book, paper=cls.paper(panel), smoke=smoke)
 

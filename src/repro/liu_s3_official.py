@@ -30,7 +30,8 @@ weight decay; full batch; float32; accuracy by the nearest template after every 
 committed sweeps 10 decoder lrs for 10^4 steps, while the paper's data file (``phase_diagram_plot/
 data_perm_r.h5``, :func:`repro.liu_phases.official_map`) has 16 lrs: it came from another run, with another
 grid and possibly another revision of the notebook. Used to decide whether our S3 phase map's missing
-comprehension is a bug or the seed (issue item "Fig. 6d and Fig. 18 (S3): bug or seed luck").
+comprehension is a bug or the seed (issue item "Fig. 6d and Fig. 18 (S3): bug or seed luck"). Used by
+``book/liu2022_phase_diagrams`` (the stored seed-luck run).
 """
 from __future__ import annotations
 

@@ -836,8 +836,10 @@ class WhyGrokConfig(ConfigRepr):
                    regression=RegressionConfig(p=11, init_scales=(0.5, 0.25, 0.1), init_seeds=(0, 1, 2),
                                                steps=3000, eval_every=50, ntk_points=1000, ntk_every=250),
                    transformer=TransformerGrokConfig.for_scale(), transformer_seeds=(0, 1, 2))
+        # Smoke: p = 11, the smallest prime with n = 2 p^(5/3) < p^2 pairs (at p = 7 the c = 2 runs would leave
+        # no test set, and ClassificationConfig rejects them).
         smoke = replace(book, construction_ps=(3, 4, 5), rank_widths=(20, 22), kernel_ps=(5,), kernel_fractions=(0.3,),
-                        rank_p=5, rank_n=100, grok_p=7, sample_ps=(7,), class_steps=50, class_eval_every=10, seeds=(0, 1),
+                        rank_p=5, rank_n=100, grok_p=11, sample_ps=(11,), class_steps=50, class_eval_every=10, seeds=(0, 1),
                         sample_seeds=None,
                         ntk_every=10, transformer_seeds=(0, 1),
                         regression=replace(book.regression, p=5, init_seeds=(0, 1), steps=50, eval_every=10,

@@ -1,6 +1,6 @@
 """Omnigrok (Liu, Michaud, Tegmark, ICLR 2023) as shown in Z. Liu's 2023 talk: the LU mechanism.
 
-Experiments of the chapter ``liu2023_omnigrok`` (Omnigrok §2–§5), each a frozen config whose defaults are
+Experiments of the chapter ``book/liu2023_omnigrok`` (Omnigrok §2–§5), each a frozen config whose defaults are
 the paper's (or its official notebooks', KindXiaoming/Omnigrok) and whose ``for_scale()`` gives the book-scale
 variant:
 
@@ -661,12 +661,14 @@ def plot_gamma_scaling(result: GrokResult, ax=None):
               label="train 95 % (median over seeds)")
     ax.loglog(g, np.where(result.test_steps[:n] > 0, result.test_steps[:n], np.nan), "s-", color="C1",
               label="test 95 % (median over seeds)")
-    slope, intercept = result.slope()
     if result.seed_test_steps is not None and result.seed_test_steps.shape[0] > 1:  # every seed faintly
         for row_tr, row_te in zip(result.seed_train_steps[:, :n], result.seed_test_steps[:, :n]):
             ax.loglog(g, np.where(row_tr > 0, row_tr, np.nan), "o", color="C0", alpha=0.25, ms=3)
             ax.loglog(g, np.where(row_te > 0, row_te, np.nan), "s", color="C1", alpha=0.25, ms=3)
-    ax.loglog(g, np.exp(intercept) * g**slope, "k:", label=f"fit: slope {slope:.1f}")
+    # A power law needs two sweep runs that generalized (as in seed_slopes); short runs may have fewer.
+    if int((result.test_steps[:n] > 0).sum()) >= 2:
+        slope, intercept = result.slope()
+        ax.loglog(g, np.exp(intercept) * g**slope, "k:", label=f"fit: slope {slope:.1f}")
     ax.set_xlabel(r"weight decay $\gamma$")
     ax.set_ylabel("steps")
     ax.legend()

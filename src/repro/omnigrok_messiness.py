@@ -12,7 +12,7 @@ messier representation needs a larger decoder norm to fit the training set, w_c(
 generalizes worse at every norm.
 
 One batched :func:`repro.omnigrok.run_landscape` per messiness (its runs: alphas x seeds); the messiness
-changes the inputs, so it cannot share a batch.
+changes the inputs, so it cannot share a batch. Used by ``book/liu2023_omnigrok``.
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Equation numbers are the paper's (arXiv 2205.10343 v2); "official code" is ejmichaud/grokking-squared
 (``toy/train_add.py`` unless named). Used by the chapters
-``liu2022_effective_theory`` (Figs 2, 4c-d, App. H) and ``liu2022_critical_data`` (Figs 3, 4a-b, 5).
+``book/liu2022_effective_theory`` (Figs 2, 4c-d, App. H) and ``book/liu2022_critical_data`` (Figs 3, 4a-b, 5).
 
 Setting: the toy addition task over symbols {0, ..., p-1}. A sample is an **unordered** pair (i, j) with
 ``0 <= i <= j < p`` whose label is i + j, so the full table D0 has p(p+1)/2 samples (55 for p = 10). A

@@ -1,7 +1,7 @@
 """The LU mechanism of Omnigrok (Liu, Michaud, Tegmark, ICLR 2023) as equations.
 
 Numbering: "B eq. n" is Omnigrok's (arXiv 2210.01117); "slides" is Z. Liu's 2023 talk "Physics of deep
-learning: understanding grokking via the lens of physics". Used by the chapter ``liu2023_omnigrok``.
+learning: understanding grokking via the lens of physics". Used by the chapter ``book/liu2023_omnigrok``.
 
 * Reduced landscape (B eq. 1): f̃(w) = f(θ*(w)) with θ*(w) = argmin_{‖θ‖₂ = w} l_train(θ). Training
   loss is L-shaped in w (≈ 0 above a critical norm w_c), test loss U-shaped (minimal near w_c).

@@ -3,14 +3,14 @@ representations: grokking as a first order phase transition in two layer network
 
 Used by the chapter ``book/rubin2024_droplets.ipynb``. Equation numbers are given twice: the text's
 (v1, as in ``shared/papers``) and v3's (the ICLR version). Statements that are not in the paper are
-marked "derived here", or "our correction (tested in tests/test_rubin2024.py)".
+marked "derived here", or "our correction (tested in tests/test_theory_rubin2024.py)".
 
 Two models.
 
 * **Teacher–student** (v1/v3 Eqs. 1–2): target y = H1(w*.x) + eps H3(w*.x), student
   f(x) = sum_i a_i erf(w_i.x). Everything reduces to the overlap q = w.w* of one neuron with the
   teacher and its orthogonal norm r = |w_perp|^2. The paper freezes r at its prior mean sigma_w^2
-  (v1 Eq. 14 / v3 Eq. 13: :func:`action_1d`); our correction (tested in tests/test_rubin2024.py):
+  (v1 Eq. 14 / v3 Eq. 13: :func:`action_1d`); our correction (tested in tests/test_theory_rubin2024.py):
   r must be marginalized (:func:`action_2d`), which moves the transition from sigma^2 ~ 0.179 to
   ~ 0.217. Both are here.
 * **Modular addition** (v1 Eqs. 3–5, 15–19 / v3 Eqs. 3–5, 15–16, App. B): square activation, two-hot
@@ -125,7 +125,7 @@ def action_2d(q, r, b, c, u, sigma_w2):
 
 def relaxed_action(q, b, c, u, sigma_w2, r_grid=None):
     """d -> infinity action of q with r at its saddle, min_r [action_2d - (1/2) ln r], relative to the
-    origin (q = 0, r = sigma_w^2). This is our correction (tested in tests/test_rubin2024.py) of the
+    origin (q = 0, r = sigma_w^2). This is our correction (tested in tests/test_theory_rubin2024.py) of the
     frozen-r action."""
     if r_grid is None:
         r_grid = np.linspace(0.02, 1.5, 2961)
@@ -155,7 +155,7 @@ def nngp_b(g, sigma_w2):
 def gfl_b(u, g, sigma_w2):
     """Linear discrepancy in the GFL phase (d -> infinity), the largest root with s''(0) > 0 of
     b = [1 + 4g / (pi (1 + 2 sigma_w^2) s''(0))]^-1 (derived here from v3 App. A.3 with our 4/pi
-    correction, tested in tests/test_rubin2024.py)."""
+    correction, tested in tests/test_theory_rubin2024.py)."""
     b_max = math.sqrt((1 / sigma_w2) * np.pi * (1 + 2 * sigma_w2) / (4 * u))  # s''(0) = 0 here
     b_max = min(b_max, 1.0)
 
@@ -200,7 +200,7 @@ def critical_point(model: TeacherStudent, relaxed: bool = False, bracket=(0.03, 
     """d -> infinity GFL -> GMFL-I transition along the sigma^2 path at fixed (n, d, N, sigma_a^2):
     the largest sigma^2 at which min_{q>0} s(q; b_GFL, c = eps) = s(0) (v1 §3.1 / v3 Claims III-IV;
     the d -> infinity definition is derived here). ``relaxed=False``: the paper's frozen-r action
-    (v1 Eq. 14), ``True``: our corrected one (tested in tests/test_rubin2024.py).
+    (v1 Eq. 14), ``True``: our corrected one (tested in tests/test_theory_rubin2024.py).
     """
     def h(s2):
         return _min_droplet_action(model, s2, relaxed)[0]
@@ -273,7 +273,7 @@ class _Grid:
 def self_consistent(model: TeacherStudent, sigma2: float, two_d: bool = False, start=None,
                     nq: int = 3001, nr: int = 400, q_max: float = 3.0) -> SelfConsistent:
     """Solve [b, sqrt6 c] = (I + (n/sigma^2) Q~)^-1 [1, sqrt6 eps], Q~ = sigma_a^2 <A A^T> under
-    p(q) ~ exp(-d s(q)) (v3 App. A.3 with our two corrections, tested in tests/test_rubin2024.py: 4/pi
+    p(q) ~ exp(-d s(q)) (v3 App. A.3 with our two corrections, tested in tests/test_theory_rubin2024.py: 4/pi
     in Q~_11 and the missing sigma^2/n) by exact quadrature at finite d. ``two_d=False``: the paper's
     frozen-r law (v1 Eq. 14); ``True``: our corrected (q, r) law (derived here). ``start``: (b, c) to
     warm-start from (continuation)."""
@@ -372,7 +372,7 @@ def mode_action(x, U, gamma):
 
 def mode_saddles(U, gamma):
     """x_{+-} = (U +- sqrt(U^2 - gamma)) / gamma (App. B.4: v1 Eq. 43 / v3 Eq. 39, with our typo
-    corrections, tested in tests/test_rubin2024.py): x_+ the droplet minimum, x_- the barrier. NaN
+    corrections, tested in tests/test_theory_rubin2024.py): x_+ the droplet minimum, x_- the barrier. NaN
     where U < sqrt(gamma) (no droplet minimum)."""
     U = np.asarray(U, float)
     disc = U**2 - gamma
@@ -435,7 +435,7 @@ class ModularBoundaries:
 
 def modular_boundaries(model: Modular) -> ModularBoundaries:
     """Closed-form large-P phase boundaries (derived here from App. B.4: v1 Eqs. 43-46 / v3 Eqs. 39-42;
-    tested in tests/test_rubin2024.py): s(x_+) = 0 needs U* = 2 sqrt(gamma/3) at x* = sqrt(3/gamma).
+    tested in tests/test_theory_rubin2024.py): s(x_+) = 0 needs U* = 2 sqrt(gamma/3) at x* = sqrt(3/gamma).
     GMFL-I starts when u(sigma^2) = U* with a = -1; inside it |a| = sqrt(U*/u) = k sigma^2 is pinned;
     GMFL-II starts when the droplet eigenvalue saturates at lambda = sigma_a^2 x*^2, i.e.
     k sigma^2 = sigma^2/(lambda_sat + sigma^2)."""

@@ -1,14 +1,11 @@
-"""Tests for the Rubin, Seroussi & Ringel (2024) chapter: theory (repro.theory.rubin2024) and the
-Langevin ensemble sampler (repro.langevin)."""
+"""Tests of repro.theory.rubin2024 (Rubin, Seroussi & Ringel 2024, droplets): kernels, actions and phase boundaries
+against Monte Carlo, sympy and brute-force minimization."""
 import math
 
 import numpy as np
 import pytest
 import sympy as sp
-import torch
 
-from repro.langevin import (LangevinConfig, finite_loss_grads, population_loss_grads, run_langevin,
-                            ula_update)
 from repro.theory.rubin2024 import (Modular, TeacherStudent, action_1d, action_2d, critical_point,
                                     erf_kernel, gfl_b, gfl_curvature, hermite_projections, mode_action,
                                     mode_saddles, modular_boundaries, modular_solve, nngp_b, relaxed_action,
@@ -173,82 +170,3 @@ def test_modular_exact_eigenvalue_keeps_the_onset_and_removes_gmfl2():
     assert sol.droplet_probability < 1e-2 and modular_solve(paper, 0.15).droplet_probability > 0.999
     with pytest.raises(ValueError, match="exact_eigenvalue"):
         Modular(exact_eigenvalue=1)
-
-
-# ---------------------------------------------------------------- Langevin sampler
-
-
-def test_population_gradients_match_autograd_and_monte_carlo():
-    torch.manual_seed(0)
-    W = (torch.randn(2, 6, 4, dtype=torch.float64) * 0.5).requires_grad_()
-    a = torch.randn(2, 6, dtype=torch.float64).requires_grad_()
-    loss, gW, ga = population_loss_grads(W.detach(), a.detach(), -0.3)
-    population_loss_grads(W, a, -0.3)[0].sum().backward()
-    assert torch.allclose(gW, W.grad, atol=1e-10) and torch.allclose(ga, a.grad, atol=1e-10)
-    x = torch.randn(400_000, 4, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
-    z = x[:, 0]
-    f = torch.erf(x @ W.detach()[1].T) @ a.detach()[1]
-    mc = ((f - (z - 0.3 * (z**3 - 3 * z))) ** 2).mean()
-    assert float(loss[1]) + 1 + 6 * 0.09 == pytest.approx(float(mc), rel=5e-3)
-
-
-def test_finite_gradients_match_autograd():
-    torch.manual_seed(0)
-    W = (torch.randn(2, 5, 4, dtype=torch.float64) * 0.5).requires_grad_()
-    a = torch.randn(2, 5, dtype=torch.float64).requires_grad_()
-    X, y = torch.randn(2, 7, 4, dtype=torch.float64), torch.randn(2, 7, dtype=torch.float64)
-    _, gW, ga = finite_loss_grads(W.detach(), a.detach(), X, y)
-    finite_loss_grads(W, a, X, y)[0].sum().backward()
-    assert torch.allclose(gW, W.grad, atol=1e-10) and torch.allclose(ga, a.grad, atol=1e-10)
-
-
-def test_ula_stationary_variance_is_closed_form():
-    # U = lambda theta^2 / 2: ULA's stationary variance is 1 / (lambda (1 - h lambda / 2)), not 1/lambda
-    lam = torch.tensor([0.5, 1.0, 4.0], dtype=torch.float64)[:, None]
-    h, gen = 0.2, torch.Generator().manual_seed(0)
-    theta = torch.zeros(3, 5_000, dtype=torch.float64)
-    acc = torch.zeros_like(lam[:, 0])
-    for t in range(400):
-        theta = ula_update(theta, lam * theta, h, gen)
-        if t >= 100:
-            acc += (theta**2).mean(1)
-    var = acc / 300
-    expected = 1 / (lam[:, 0] * (1 - h * lam[:, 0] / 2))
-    assert torch.allclose(var, expected, rtol=0.02)
-    assert not torch.allclose(var, 1 / lam[:, 0], rtol=0.02)  # the test can tell the two apart
-
-
-@pytest.mark.parametrize("likelihood", ["population", "finite"])
-def test_network_sampler_reaches_prior_when_data_term_vanishes(likelihood):
-    # huge sigma^2: the posterior is the prior, N(0, sigma_w^2/d) per input weight; in standardized
-    # coordinates ULA at step h has variance 1/(1 - h/2), and q = w.w* has variance sigma_w^2/d times it
-    cfg = LangevinConfig(d=8, N=20, n=10, sigma2s=(1e9,), n_nets=4, steps=600, step_size=0.2, burn_in=0.25,
-                         record_every=5, likelihood=likelihood, q_max=3.0, q_bin_width=0.05)
-    res = run_langevin(cfg)
-    centres = 0.5 * (res.edges[:-1] + res.edges[1:])
-    c = res.counts[0].sum(0)
-    var_q = float((c * centres**2).sum() / c.sum())
-    expected = cfg.sigma_w2 / cfg.d / (1 - cfg.step_size / 2)
-    assert var_q == pytest.approx(expected, rel=0.08)
-    r = np.nansum(res.r_sums[0].sum(0)) / c.sum()
-    assert r == pytest.approx((cfg.d - 1) * expected, rel=0.05)
-
-
-def test_sampler_shows_droplets_below_transition_smoke():
-    # u and g near the paper's base values (u ~ 1/sigma^4, g ~ 0.23/sigma^2) at a tiny size
-    cfg = LangevinConfig(d=20, N=30, n=150, sigma_a2=0.03,
-                         sigma2s=(0.3, 0.1), n_nets=2, steps=400, likelihood="population", record_every=5)
-    res = run_langevin(cfg)
-    # lower noise = more data: more of the target is learned, and neurons align more with the teacher
-    assert res.learned_linear[1].mean() > res.learned_linear[0].mean()
-    frac = res.counts[:, :, 5:].sum((1, 2)) / res.counts.sum((1, 2))
-    assert frac[1] > frac[0]
-
-
-def test_langevin_config_errors_name_the_parameter():
-    with pytest.raises(ValueError, match="likelihood"):
-        LangevinConfig(likelihood="batch")
-    with pytest.raises(ValueError, match="step_size"):
-        LangevinConfig(step_size=2.0)
-    with pytest.raises(ValueError, match="sigma2s"):
-        LangevinConfig(sigma2s=())

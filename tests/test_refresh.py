@@ -1,0 +1,58 @@
+"""Tests of repro.refresh on a two-cell notebook: outputs stored byte-stably (a second run rewrites nothing),
+the .py pair made and synced, ``--check`` reporting stale outputs without writing, and bad arguments refused.
+Each execution starts a Jupyter kernel (about a second)."""
+import os
+
+import nbformat
+import pytest
+
+from repro.refresh import main, write_atomic
+
+CODE = 'import os\nprint("progress:", os.environ.get("REPRO_PROGRESS"))'
+
+
+def _notebook(path):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_markdown_cell("# A chapter"), nbformat.v4.new_code_cell(CODE)]
+    nbformat.write(nb, path)
+    return path
+
+
+def test_refresh_stores_outputs_byte_stably_and_check_finds_stale_ones(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("REPRO_PROGRESS", "1")
+    path = _notebook(tmp_path / "chapter.ipynb")
+    assert main([str(path)]) == 0
+    assert (tmp_path / "chapter.py").exists()  # the py:percent pair
+    nb = nbformat.read(path, as_version=4)
+    code = nb.cells[1]
+    assert code.outputs[0]["text"] == "progress: 0\n"  # progress bars off in the kernel
+    assert "execution" not in code.metadata  # no per-cell timing
+    assert "ipynb,py:percent" in nb.metadata["jupytext"]["formats"]
+    assert os.environ["REPRO_PROGRESS"] == "1"  # restored in this process
+    stored = path.read_bytes()
+    assert stored.endswith(b"\n")
+    assert main(["--check", str(path)]) == 0  # re-running gives the same bytes
+    assert "unchanged" in capsys.readouterr().err
+    stale = path.read_text().replace("progress: 0", "progress: 1")
+    path.write_text(stale)
+    assert main(["--check", str(path)]) == 1
+    assert "changed" in capsys.readouterr().err
+    assert path.read_text() == stale  # --check never writes
+
+
+def test_write_atomic_round_trips(tmp_path):
+    path = _notebook(tmp_path / "a.ipynb")
+    nb = nbformat.read(path, as_version=4)
+    write_atomic(tmp_path / "b.ipynb", nb)
+    text = (tmp_path / "b.ipynb").read_text()
+    assert text.endswith("\n") and nbformat.reads(text, as_version=4) == nb
+
+
+@pytest.mark.parametrize("name", ["missing.ipynb", "chapter.py"])
+def test_bad_arguments_name_the_file(tmp_path, capsys, name):
+    (tmp_path / "chapter.py").write_text("# %%\n")
+    with pytest.raises(SystemExit) as err:
+        main([str(tmp_path / name)])
+    assert err.value.code == 2
+    assert f"{name}: expected an existing .ipynb file" in capsys.readouterr().err

@@ -1,0 +1,96 @@
+"""Tests of repro.status: the tally line, the figure and claims tables, a chapter's ledger view and the book's
+status page, rendered from claims files."""
+import html
+
+import pytest
+
+from repro.claims import PAPERS, ClaimBook, load_all_claims
+from repro.status import LedgerView, book_order, claims_table, figure_table, scorecard_html, tally_text
+
+def test_tally_text():
+    f = lambda v: {"verdict": v}  # noqa: E731
+    assert tally_text([]) == "no figure judged"
+    assert tally_text([f("partial")]) == "1 figure partial"
+    assert tally_text([f("reproduced")] * 4 + [f("partial")] * 5 + [f("not reproduced")] * 2) == \
+        "4 figures reproduced, 5 partial, 2 not reproduced"
+
+
+def test_scorecard_groups_by_paper_in_book_order(tmp_path):
+    toc = tmp_path / "_toc.yml"
+    toc.write_text("root: intro\nparts:\n  - chapters:\n      - file: two\n      - file: one\n")
+    claims_dir = tmp_path / "_claims"
+    one = ClaimBook("one", claims_dir)
+    one.check("alpha", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="eq. 1")
+    one.figure("mohamadi2024", "Fig. 1", "reproduced", claims=["alpha"], why="w1")
+    two = ClaimBook("two", claims_dir)
+    two.check("beta", 5.0, 4.0, kind="deviation", tolerance=0.5, source="Fig. 3", evidence="e")
+    two.figure("liu2022", "Fig. 3", "not reproduced", claims=["beta"], why="w2")
+    assert book_order(toc) == ["two", "one"]
+    html = scorecard_html(claims_dir, toc)
+    assert html.index(PAPERS["liu2022"]) < html.index(PAPERS["mohamadi2024"])
+    assert 'href="two.html#paper-versus-ours"' in html and "<details>" in html
+    assert "1 reproductions, 1 registered deviations, 0 consistency checks" in html
+
+
+
+def test_tally_counts_every_verdict_in_fixed_order():
+    f = lambda v: {"verdict": v}  # noqa: E731
+    figures = [f("not run at this scale"), f("not reproduced"), f("reproduced"), f("not reproduced")]
+    assert tally_text(figures) == "1 figure reproduced, 2 not reproduced, 1 not run at this scale"
+    assert tally_text([f("not reproduced")] * 2) == "2 figures not reproduced"
+    with pytest.raises(KeyError):
+        tally_text([{"figure": "Fig. 1"}])  # a figure without a verdict is a broken claims file
+
+
+def _chapter(tmp_path, name="ch"):
+    book = ClaimBook(name, tmp_path)
+    book.check("a < b & c", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="Eq. <1>")
+    book.check("gap", 5.0, 4.0, kind="deviation", tolerance=0.5, source="Fig. 3", evidence="seeds <differ>",
+               set_after=True)
+    book.figure("liu2022", "Fig. 3", "partial", claims=["a < b & c", "gap"], why="shape & value")
+    return load_all_claims(tmp_path)[0]
+
+
+def test_tables_escape_text_and_mark_outcomes(tmp_path):
+    data = _chapter(tmp_path)
+    view = LedgerView(data)
+    table = claims_table(view.claims)
+    assert table.count("<tr>") == 1 + 2  # header and one row per claim
+    assert "a &lt; b &amp; c" in table and "Eq. &lt;1&gt;" in table and "<1>" not in table
+    assert "<i>evidence:</i> seeds &lt;differ&gt;" in table  # a deviation shows its evidence
+    assert "&nbsp;†" in table  # the tolerance was set after the result
+    assert "✅ agrees" in table and "❌ deviates" in table
+    figs = figure_table(view.figures)
+    assert figs.count("<tr>") == 2 and "shape &amp; value" in figs and "chapter</th>" not in figs
+    linked = figure_table([dict(f, chapter="ch") for f in view.figures], {"ch": "ch.html#x"})
+    assert '<a href="ch.html#x">ch</a>' in linked
+
+
+def test_ledger_view_text_and_html_list_the_same(tmp_path):
+    view = LedgerView(_chapter(tmp_path))
+    text = repr(view).splitlines()
+    assert text[0] == f"{PAPERS['liu2022']} Fig. 3: partial (book)"
+    assert len(text) == 1 + 2 and text[2].startswith("[deviation] gap: ours")
+    page = view._repr_html_()
+    assert f"<b>{html.escape(PAPERS['liu2022'])}</b>: 1 figure partial." in page
+    assert "<b>Claims</b> (2)" in page
+
+
+def test_book_order_reads_file_entries(tmp_path):
+    toc = tmp_path / "_toc.yml"
+    toc.write_text("format: jb-book\nroot: intro\nparts:\n  - caption: A\n    chapters:\n"
+                   "      - file: b_chapter\n      - file: a_chapter\n  - chapters:\n      - file: status\n")
+    assert book_order(toc) == ["b_chapter", "a_chapter", "status"]  # root is not a file: entry
+
+
+def test_scorecard_names_claims_that_did_not_come_out(tmp_path):
+    toc = tmp_path / "_toc.yml"
+    toc.write_text("parts:\n  - chapters:\n      - file: ch\n")
+    book = ClaimBook("ch", tmp_path / "_claims")
+    book.check("ok", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="s")
+    book.figure("liu2022", "Fig. 1", "reproduced", claims=["ok"], why="w")
+    assert "all came out as registered." in scorecard_html(tmp_path / "_claims", toc)
+    path = tmp_path / "_claims" / "ch.json"
+    path.write_text(path.read_text().replace('"passed": true', '"passed": false'))
+    page = scorecard_html(tmp_path / "_claims", toc)
+    assert "1 did NOT come out as registered: ch: ok." in page
