@@ -114,18 +114,6 @@ def test_expected_entk_matches_monte_carlo():
     assert torch.allclose(mc, expected, rtol=0.05, atol=0.02 * float(expected.max()))
 
 
-def test_normalized_step_has_length_lr():
-    torch.manual_seed(0)
-    params = [torch.randn(3, 4, 5, dtype=torch.float64), torch.randn(3, 2, 4, dtype=torch.float64)]
-    grads = [torch.randn_like(t) for t in params]
-    grads[0][2] = 0
-    grads[1][2] = 0  # run 2 has a zero gradient: it must not move (no 0/0)
-    before = [t.clone() for t in params]
-    th.normalized_step(params, grads, 10.0)
-    moved = torch.sqrt(sum(((t - t0) ** 2).reshape(3, -1).sum(1) for t, t0 in zip(params, before)))
-    assert torch.allclose(moved, torch.tensor([10.0, 10.0, 0.0], dtype=torch.float64), atol=1e-12)
-
-
 def test_normalized_gd_training_step_length():
     cfg = mw.ClassificationConfig(p=5, width_factor=2, n_coeffs=(1.0,), steps=1, eval_every=1)
     W0, V0 = mw.init_runs(5, 10, [0], [1.0])

@@ -521,9 +521,10 @@ class TransformerGrokConfig(ConfigRepr):
     lr: float = 0.25  # App. A.3: learning rate 0.25
     weight_decay: float = 0.0  # App. A.3: no weight decay (the only regularizer is the ℓ∞ term below)
     beta2: float = 0.98  # AdamW only (Nanda et al.'s betas (0.9, 0.98)); unused by GD
-    # App. A.3: λ = 1e-20 on ‖θ‖∞. Not applied: repro.train has no ℓ∞ term. In float32, adding 1e-20·sign(θ_i)
-    # to a gradient entry changes it only where |∂L/∂θ_i| < ~1e-13, and then the step is below 1e-13: the
-    # term does nothing. Validation therefore accepts only strengths ≤ 1e-16, where this still holds.
+    # App. A.3: λ = 1e-20 on ‖θ‖∞. Not applied (not passed on as TrainConfig.linf_reg, so the stored runs stay as
+    # they were computed): in float32, adding 1e-20·sign(θ_i) to a gradient entry changes it only where
+    # |∂L/∂θ_i| < ~1e-13, and then the step is below 1e-13: the term does nothing. Validation therefore accepts
+    # only strengths ≤ 1e-16, where this still holds.
     linf_reg: float = 1e-20
     steps: int = 100_000  # [UNKNOWN] for Fig. 5; App. A.2's "up to 100 000" steps of the two-layer runs
     eval_every: int = 500  # metrics and eNTK every k steps (our choice)
@@ -553,8 +554,9 @@ class TransformerGrokConfig(ConfigRepr):
         check_real("beta2", self.beta2, nonnegative=True)
         check_real("linf_reg", self.linf_reg, nonnegative=True)
         if self.linf_reg > 1e-16:
-            raise ValueError(f"linf_reg={self.linf_reg!r} is not allowed: repro.train has no ℓ∞ penalty, so only "
-                             "strengths ≤ 1e-16 (a no-op in float32, like the paper's 1e-20) can be recorded.")
+            raise ValueError(f"linf_reg={self.linf_reg!r} is not allowed: the transformer trains without the ℓ∞ "
+                             "penalty, so only strengths ≤ 1e-16 (a no-op in float32, like the paper's 1e-20) can be "
+                             "recorded.")
         check_choice("ntk_output", self.ntk_output, ("first", "pntk"))
         for name in ("data_seed", "init_seed", "ntk_seed"):
             check_int(name, getattr(self, name), minimum=0)

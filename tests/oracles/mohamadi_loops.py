@@ -1,6 +1,7 @@
 """Reference for tests only: the training loops of Mohamadi et al. 2024 ("Why do you grok?") as they were in
 src/repro/mohamadi2024.py before they moved onto the batched trainer ``repro.train.train`` (copied verbatim,
-with their helpers). ``tests/test_train_mohamadi.py`` checks that the trainer reproduces every recorded array.
+with their helpers, and the optimizer helpers they called from ``repro.theory.mohamadi2024``, also verbatim).
+``tests/test_train_mohamadi.py`` checks that the trainer reproduces every recorded array.
 Do not import this from ``src/``.
 """
 from __future__ import annotations
@@ -14,6 +15,67 @@ import torch
 from repro.mohamadi2024 import ClassificationConfig, ClassificationResult, RegressionConfig, RegressionResult
 from repro.devices import resolve_device
 from repro.theory import mohamadi2024 as th
+
+# The optimizer helpers of repro.theory.mohamadi2024, as they were
+
+
+def safe_cross_entropy_weights(logits: torch.Tensor, labels: torch.Tensor,
+                               mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """∂(mean CE)/∂logits up to a positive per-run factor, computed without underflow (our addition).
+
+    At the paper's step size 10 the float64 softmax becomes one-hot within a few hundred steps, the naive
+    gradient is exactly 0 and the normalized step 0/0; normalizing removes the global factor, so this is exact.
+
+    ``logits`` (R, N, p); ``labels`` (N,) or (R, N); ``mask`` (R, N) bool marks each run's training points
+    (default: all). With logP_ic = log softmax, let m_r = max over run r's training points i and wrong
+    classes c ≠ y_i of logP_ic. Returns (G, log_scale): G_ic = exp(logP_ic − m_r) for c ≠ y_i,
+    G_{i,y_i} = −Σ_{c≠y_i} G_ic (zero off the mask), and log_scale_r = m_r − log n_r, so the true gradient
+    of run r's mean cross-entropy w.r.t. the logits is exp(log_scale_r)·G_r. The largest |G| entry is ≥ 1,
+    so G does not underflow even when the softmax is one-hot to machine precision (where the naive
+    P − Y is exactly 0 and a normalized step would be 0/0). ``log_scale`` lets a regularizer be added exactly.
+    """
+    R, N, p = logits.shape
+    labels = labels.expand(R, N) if labels.dim() == 1 else labels
+    mask = torch.ones(R, N, dtype=torch.bool, device=logits.device) if mask is None else mask
+    logp = torch.log_softmax(logits, dim=-1)
+    excluded = torch.nn.functional.one_hot(labels, p).bool() | ~mask[:, :, None]
+    wrong = logp.masked_fill(excluded, -math.inf)
+    m = wrong.amax(dim=(1, 2))  # (R,)
+    G = torch.exp(wrong - m[:, None, None])  # exp(-inf) = 0 on labels and off the mask
+    G = G - torch.nn.functional.one_hot(labels, p) * G.sum(-1, keepdim=True)
+    return G, m - torch.log(mask.sum(1).to(logits.dtype))
+
+
+def linf_subgradient(params: list[torch.Tensor]) -> list[torch.Tensor]:
+    """A subgradient of ‖θ‖∞ per run (Eq. 2.2's regularizer): sign(θ_i) on the entries achieving the max
+    |θ_i| (over all tensors), split equally among ties — what ``jax.grad`` of ``max(abs(θ))`` returns.
+    Each tensor has a leading run axis R."""
+    R = params[0].shape[0]
+    flat_abs = torch.cat([t.detach().abs().reshape(R, -1) for t in params], dim=1)
+    top = flat_abs.amax(dim=1)  # (R,)
+    out, n_ties = [], torch.zeros(R, dtype=params[0].dtype, device=params[0].device)
+    for t in params:
+        shape = (R,) + (1,) * (t.dim() - 1)
+        hit = (t.detach().abs() == top.view(shape)).to(t.dtype)
+        n_ties = n_ties + hit.reshape(R, -1).sum(1)
+        out.append(torch.sign(t.detach()) * hit)
+    return [g / n_ties.view((R,) + (1,) * (g.dim() - 1)) for g in out]
+
+
+def normalized_step(params: list[torch.Tensor], grads: list[torch.Tensor], lr) -> None:
+    """θ ← θ − η ∇/‖∇‖₂ per run (App. A.1), in place: every run moves exactly Euclidean length η (or not
+    at all where its gradient is exactly zero). ``lr``: float or (R,) tensor."""
+    R = params[0].shape[0]
+    sq = sum((g.reshape(R, -1) ** 2).sum(1) for g in grads)
+    norm = torch.sqrt(sq)
+    factor = torch.where(norm > 0, torch.as_tensor(lr, dtype=norm.dtype) / torch.where(norm > 0, norm, 1.0), 0.0)
+    with torch.no_grad():
+        for t, g in zip(params, grads):
+            t.sub_(factor.view((R,) + (1,) * (t.dim() - 1)) * g)
+
+
+# The loops' own helpers and the loops
+
 
 def init_runs(p: int, width: int, seeds, scales) -> tuple[torch.Tensor, torch.Tensor]:
     """Stack R independently initialized networks (PyTorch default init × α): W (R, h, 2p), V (R, p, h)."""
@@ -142,17 +204,17 @@ def _train_classification(cfg: ClassificationConfig) -> ClassificationResult:
                                             for r, k in zip(rows, Kt)])
         if step == cfg.steps:
             break
-        G, log_scale = th.safe_cross_entropy_weights(logits, labels, masks)
+        G, log_scale = safe_cross_entropy_weights(logits, labels, masks)
         grads = backward_grid(W, V, z, G)
         if cfg.optimizer == "gd":  # the true gradient: exp(log_scale)·G is ∂(mean CE)/∂logits
             scale = torch.exp(log_scale).view(-1, 1, 1)
-            reg = th.linf_subgradient([W, V])
+            reg = linf_subgradient([W, V])
             for t, g, r in zip((W, V), grads, reg):
                 t.sub_(cfg.lr * (scale * g + cfg.linf_reg * r))
             continue
         data_log_scale = log_scale if cfg.exact_regularizer else torch.zeros_like(log_scale)
-        grads = _combine_with_regularizer(grads, th.linf_subgradient([W, V]), data_log_scale, cfg.linf_reg)
-        th.normalized_step([W, V], grads, cfg.lr)
+        grads = _combine_with_regularizer(grads, linf_subgradient([W, V]), data_log_scale, cfg.linf_reg)
+        normalized_step([W, V], grads, cfg.lr)
 
     stack = lambda k: torch.stack(log[k], 1).numpy()
     K = len(ntk_log["step"])
@@ -229,7 +291,7 @@ def _train_regression(cfg: RegressionConfig, progress: bool = False) -> Regressi
         gW, gV = torch.autograd.grad(loss, [W, V])
         with torch.no_grad():
             if cfg.linf_reg:
-                rW, rV = th.linf_subgradient([W, V])
+                rW, rV = linf_subgradient([W, V])
                 gW, gV = gW + cfg.linf_reg * rW, gV + cfg.linf_reg * rV
             W -= cfg.lr * gW
             V -= cfg.lr * gV

@@ -19,8 +19,9 @@ Contents:
   by autograd (the one-layer transformer of Fig. 5).
 * :func:`kernel_regression` (App. B.1: ridgeless, initial network as prior mean) and the two end-to-end
   kernel predictors :func:`entk_regression` (Thm 3.4) and :func:`entk_classification` (Thm 4.3).
-* Normalized GD (App. A.1) with an underflow-safe cross-entropy gradient (our addition):
-  :func:`safe_cross_entropy_weights`, :func:`linf_subgradient`, :func:`normalized_step`.
+* The underflow-safe cross-entropy gradient of normalized GD (our addition) and the ℓ∞ subgradient:
+  :func:`safe_cross_entropy_weights`, :func:`linf_subgradient` (defined in :mod:`repro.fastgrad`, where the
+  trainer uses them; normalized GD itself is ``repro.train``'s optimizer ``normalized_gd``).
 * Sample sizes of App. A: :func:`regression_train_size`, :func:`classification_train_size`.
 """
 from __future__ import annotations
@@ -355,22 +356,6 @@ def entk_classification(p: int, width: int, train_pairs, test_pairs, seed: int) 
     y_te = onehot(te)
     acc = float((pred.argmax(1) == (te[:, 0] + te[:, 1]) % p).double().mean())
     return acc, float(((pred - y_te) ** 2).mean() / (y_te ** 2).mean())
-
-
-# --------------------------------------------------------------------------------------------------
-# Normalized GD (App. A.1) with an underflow-safe cross-entropy gradient (our addition)
-
-
-def normalized_step(params: list[torch.Tensor], grads: list[torch.Tensor], lr) -> None:
-    """θ ← θ − η ∇/‖∇‖₂ per run (App. A.1), in place: every run moves exactly Euclidean length η (or not
-    at all where its gradient is exactly zero). ``lr``: float or (R,) tensor."""
-    R = params[0].shape[0]
-    sq = sum((g.reshape(R, -1) ** 2).sum(1) for g in grads)
-    norm = torch.sqrt(sq)
-    factor = torch.where(norm > 0, torch.as_tensor(lr, dtype=norm.dtype) / torch.where(norm > 0, norm, 1.0), 0.0)
-    with torch.no_grad():
-        for t, g in zip(params, grads):
-            t.sub_(factor.view((R,) + (1,) * (t.dim() - 1)) * g)
 
 
 # --------------------------------------------------------------------------------------------------
