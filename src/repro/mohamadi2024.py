@@ -238,6 +238,7 @@ def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
     masks = cfg.train_masks()
     a, b = (torch.as_tensor(v) for v in th.ordered_pairs(p))  # row-major: the trainer's grid gradient relies on it
     inputs = torch.stack([a, b], dim=1)
+    # The data's own split is run 0's; train() gets every run's masks.
     data = TaskData(inputs=inputs, labels=(a + b) % p, n_classes=p, train_idx=np.flatnonzero(masks[0].numpy()),
                     val_idx=np.flatnonzero(~masks[0].numpy()))
     normalized = cfg.optimizer == "normalized"
