@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from repro import mohamadi2024 as mw
+from repro import fastgrad, mohamadi2024 as mw
+from repro.models import QuadraticNetConfig, build_model
 from repro.store import ResultsStore
 from repro.theory import mohamadi2024 as th
 
@@ -113,18 +114,6 @@ def test_expected_entk_matches_monte_carlo():
     assert torch.allclose(mc, expected, rtol=0.05, atol=0.02 * float(expected.max()))
 
 
-def test_normalized_step_has_length_lr():
-    torch.manual_seed(0)
-    params = [torch.randn(3, 4, 5, dtype=torch.float64), torch.randn(3, 2, 4, dtype=torch.float64)]
-    grads = [torch.randn_like(t) for t in params]
-    grads[0][2] = 0
-    grads[1][2] = 0  # run 2 has a zero gradient: it must not move (no 0/0)
-    before = [t.clone() for t in params]
-    th.normalized_step(params, grads, 10.0)
-    moved = torch.sqrt(sum(((t - t0) ** 2).reshape(3, -1).sum(1) for t, t0 in zip(params, before)))
-    assert torch.allclose(moved, torch.tensor([10.0, 10.0, 0.0], dtype=torch.float64), atol=1e-12)
-
-
 def test_normalized_gd_training_step_length():
     cfg = mw.ClassificationConfig(p=5, width_factor=2, n_coeffs=(1.0,), steps=1, eval_every=1)
     W0, V0 = mw.init_runs(5, 10, [0], [1.0])
@@ -151,30 +140,27 @@ def test_safe_cross_entropy_weights():
     assert float(G.abs().max()) >= 1.0 and torch.isfinite(G).all()
 
 
-def test_manual_backward_matches_autograd():
+@pytest.mark.parametrize("grid", [True, False], ids=["all-pairs-grid", "pair-subset"])
+def test_quadratic_gradient_matches_autograd(grid):
+    """repro.fastgrad.QuadraticGradient: exp(log_scale)·grads is autograd's gradient of each run's mean
+    cross-entropy on its training pairs, on the p^2 grid (reductions) and on other pairs (one-hot matmuls)."""
     p, h = 5, 6
+    model = build_model(QuadraticNetConfig(p=p, width=h))
     W, V = mw.init_runs(p, h, [0, 1], [1.0, 0.5])
     a, b = (torch.as_tensor(v) for v in th.ordered_pairs(p))
-    G = torch.randn(2, p * p, p, dtype=torch.float64)
+    x = torch.stack([a, b], 1) if grid else torch.stack([a, b], 1)[torch.randperm(p * p, generator=torch.Generator().manual_seed(0))[:15]]
+    labels = x.sum(1) % p
+    mask = torch.rand(2, len(x), generator=torch.Generator().manual_seed(1)) < 0.6
+    seen = []
+    grads, log_scale = fastgrad.QuadraticGradient(model, x)({"W": W, "V": V}, x, labels, mask,
+                                                            lambda out, params: seen.append(out))
     Wg, Vg = W.clone().requires_grad_(True), V.clone().requires_grad_(True)
-    gW, gV = torch.autograd.grad(mw.forward_pairs(Wg, Vg, a, b), [Wg, Vg], G)
-    z = W[:, :, a] + W[:, :, p + b]
-    mW, mV = mw.backward_pairs(W, V, z, G, torch.nn.functional.one_hot(a, p).double(),
-                               torch.nn.functional.one_hot(b, p).double())
-    assert torch.allclose(gW, mW, atol=1e-12) and torch.allclose(gV, mV, atol=1e-12)
-
-
-def test_grid_forward_and_backward_match_autograd():
-    p, h = 5, 6
-    W, V = mw.init_runs(p, h, [0, 1], [1.0, 0.5])
-    a, b = (torch.as_tensor(v) for v in th.ordered_pairs(p))
-    z = mw.grid_preacts(W)
-    assert torch.allclose(z, W[:, :, a] + W[:, :, p + b], atol=0)
-    G = torch.randn(2, p * p, p, dtype=torch.float64)
-    Wg, Vg = W.clone().requires_grad_(True), V.clone().requires_grad_(True)
-    gW, gV = torch.autograd.grad(mw.forward_pairs(Wg, Vg, a, b), [Wg, Vg], G)
-    mW, mV = mw.backward_grid(W, V, z, G)
-    assert torch.allclose(gW, mW, atol=1e-12) and torch.allclose(gV, mV, atol=1e-12)
+    logits = mw.forward_pairs(Wg, Vg, x[:, 0], x[:, 1])
+    assert torch.equal(seen[0], logits.detach())
+    ce = torch.nn.functional.cross_entropy(logits.reshape(-1, p), labels.repeat(2), reduction="none").view(2, -1)
+    gW, gV = torch.autograd.grad(((ce * mask).sum(1) / mask.sum(1)).sum(), [Wg, Vg])
+    scale = torch.exp(log_scale).view(-1, 1, 1)
+    assert torch.allclose(scale * grads["W"], gW, atol=1e-12) and torch.allclose(scale * grads["V"], gV, atol=1e-12)
 
 
 def test_classification_records_the_kernel_from_fitting_on():
@@ -405,7 +391,7 @@ def test_classification_plain_gd_step_matches_autograd():
     a, b = (torch.as_tensor(v) for v in th.ordered_pairs(5))
     labels = (a + b) % 5
     Wg, Vg = W.clone().requires_grad_(True), V.clone().requires_grad_(True)
-    logits = (Vg @ mw.grid_preacts(Wg).square()).transpose(1, 2)
+    logits = mw.forward_pairs(Wg, Vg, a, b)
     ce = torch.nn.functional.cross_entropy(logits.reshape(-1, 5), labels.repeat(2), reduction="none").view(2, -1)
     linf = torch.maximum(Wg.abs().amax((1, 2)), Vg.abs().amax((1, 2)))
     loss = ((ce * masks).sum(1) / masks.sum(1) + cfg.linf_reg * linf).sum()

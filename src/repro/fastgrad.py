@@ -11,20 +11,31 @@ matrix products over the run axis, and only over the rows that carry loss weight
 and the losses of :func:`repro.train.per_sample_loss` (MSE averaged over output dims, cross-entropy).
 ``tests/test_fastgrad.py`` checks it against torch autograd (float64, relative difference <= 1e-10).
 Anything else falls back to autograd in :func:`repro.train.train`.
+
+:class:`QuadraticGradient` does the same for Mohamadi et al. 2024's quadratic network
+(:class:`~repro.models.QuadraticNet`) under cross-entropy, with an underflow-safe output gradient
+(:func:`safe_cross_entropy_weights`): at their normalized-GD step length 10 the float64 softmax saturates
+within a few hundred steps and autograd's gradient becomes exactly zero, while the safe one keeps its
+direction. :func:`linf_subgradient` is the subgradient of their ℓ∞ regularizer (Eq. 2.2).
 """
 from __future__ import annotations
+
+import math
 
 import torch
 import torch.nn.functional as F
 
-from .models import EmbedMLP
+from .models import EmbedMLP, QuadraticNet
 
 FAST_ACTIVATIONS = ("tanh", "relu")
 FAST_COMBINES = ("sum", "concat")
 
 
 def supports(model, loss: str) -> bool:
-    """Whether :class:`MLPGradient` can differentiate this model and loss (else use autograd)."""
+    """Whether :class:`MLPGradient` or :class:`QuadraticGradient` can differentiate this model and loss (else
+    use autograd)."""
+    if isinstance(model, QuadraticNet):
+        return loss == "ce"
     return (
         isinstance(model, EmbedMLP)
         and model.config.activation in FAST_ACTIVATIONS
@@ -99,3 +110,98 @@ class MLPGradient:
             d_embed.scatter_add_(1, x[:, :n, 1:2].expand(-1, -1, width), second)
         grads["embed"] = d_embed
         return grads
+
+
+# --------------------------------------------------------------------------------------------------
+# Mohamadi et al. 2024's quadratic network (Eq. 2.1) under cross-entropy
+
+
+def safe_cross_entropy_weights(logits: torch.Tensor, labels: torch.Tensor,
+                               mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """∂(mean CE)/∂logits up to a positive per-run factor, computed without underflow (our addition).
+
+    At the paper's step size 10 the float64 softmax becomes one-hot within a few hundred steps, the naive
+    gradient is exactly 0 and the normalized step 0/0; normalizing removes the global factor, so this is exact.
+
+    ``logits`` (R, N, p); ``labels`` (N,) or (R, N); ``mask`` (R, N) bool marks each run's training points
+    (default: all). With logP_ic = log softmax, let m_r = max over run r's training points i and wrong
+    classes c ≠ y_i of logP_ic. Returns (G, log_scale): G_ic = exp(logP_ic − m_r) for c ≠ y_i,
+    G_{i,y_i} = −Σ_{c≠y_i} G_ic (zero off the mask), and log_scale_r = m_r − log n_r, so the true gradient
+    of run r's mean cross-entropy w.r.t. the logits is exp(log_scale_r)·G_r. The largest |G| entry is ≥ 1,
+    so G does not underflow even when the softmax is one-hot to machine precision (where the naive
+    P − Y is exactly 0 and a normalized step would be 0/0). ``log_scale`` lets a regularizer be added exactly.
+    """
+    R, N, p = logits.shape
+    labels = labels.expand(R, N) if labels.dim() == 1 else labels
+    mask = torch.ones(R, N, dtype=torch.bool, device=logits.device) if mask is None else mask
+    logp = torch.log_softmax(logits, dim=-1)
+    excluded = torch.nn.functional.one_hot(labels, p).bool() | ~mask[:, :, None]
+    wrong = logp.masked_fill(excluded, -math.inf)
+    m = wrong.amax(dim=(1, 2))  # (R,)
+    G = torch.exp(wrong - m[:, None, None])  # exp(-inf) = 0 on labels and off the mask
+    G = G - torch.nn.functional.one_hot(labels, p) * G.sum(-1, keepdim=True)
+    return G, m - torch.log(mask.sum(1).to(logits.dtype))
+
+
+def linf_subgradient(params: list[torch.Tensor]) -> list[torch.Tensor]:
+    """A subgradient of ‖θ‖∞ per run (Eq. 2.2's regularizer): sign(θ_i) on the entries achieving the max
+    |θ_i| (over all tensors), split equally among ties — what ``jax.grad`` of ``max(abs(θ))`` returns.
+    Each tensor has a leading run axis R."""
+    R = params[0].shape[0]
+    flat_abs = torch.cat([t.detach().abs().reshape(R, -1) for t in params], dim=1)
+    top = flat_abs.amax(dim=1)  # (R,)
+    out, n_ties = [], torch.zeros(R, dtype=params[0].dtype, device=params[0].device)
+    for t in params:
+        shape = (R,) + (1,) * (t.dim() - 1)
+        hit = (t.detach().abs() == top.view(shape)).to(t.dtype)
+        n_ties = n_ties + hit.reshape(R, -1).sum(1)
+        out.append(torch.sign(t.detach()) * hit)
+    return [g / n_ties.view((R,) + (1,) * (g.dim() - 1)) for g in out]
+
+
+class QuadraticGradient:
+    """Gradient of each run's mean cross-entropy on its training pairs for :class:`~repro.models.QuadraticNet`,
+    by hand (three batched matmuls), in the underflow-safe form of :func:`safe_cross_entropy_weights`: it
+    returns (grads, log_scale) with the true gradient exp(log_scale_r)·grads_r. Full batch: every step
+    forwards all the data's pairs (the evaluation rides on that forward). On the full grid of p^2 pairs in
+    row-major order (:func:`repro.theory.mohamadi2024.ordered_pairs`) the first layer's gradient is two
+    reductions of the (R, h, p, p) grid; on any other set of pairs, a matmul with one-hot matrices."""
+
+    def __init__(self, model: QuadraticNet, inputs: torch.Tensor):
+        if not isinstance(model, QuadraticNet) or inputs.dim() != 2 or inputs.shape[1] != 2:
+            raise ValueError("QuadraticGradient differentiates QuadraticNet on pairs (a, b): inputs of shape (n, 2).")
+        self.model, self.p = model, model.config.p
+        p = self.p
+        grid = torch.stack(torch.meshgrid(torch.arange(p), torch.arange(p), indexing="ij"), -1).reshape(-1, 2)
+        self.grid = inputs.shape[0] == p * p and torch.equal(inputs.cpu(), grid)
+        if not self.grid:
+            self.onehot_a = F.one_hot(inputs[:, 0], p).to(torch.float64)
+            self.onehot_b = F.one_hot(inputs[:, 1], p).to(torch.float64)
+
+    def grid_preacts(self, W: torch.Tensor) -> torch.Tensor:
+        """z_k(a, b) = Q_ka + R_kb on all p^2 pairs in row-major order: (R, h, p^2), a broadcast sum instead of
+        a gather (the same numbers)."""
+        p = self.p
+        R, h = W.shape[:2]
+        return (W[:, :, :p, None] + W[:, :, None, p:]).reshape(R, h, p * p)
+
+    def __call__(self, params: dict[str, torch.Tensor], x: torch.Tensor, labels: torch.Tensor,
+                 train_mask: torch.Tensor, record=None) -> tuple[dict[str, torch.Tensor], torch.Tensor]:
+        """(grads, log_scale) at ``params`` for the pairs ``x`` (n, 2) with ``labels`` (n,) and each run's
+        training pairs ``train_mask`` (R, n); ``record(out, params)`` sees the logits of every pair."""
+        W, V = params["W"], params["V"]
+        z = self.grid_preacts(W) if self.grid else self.model.preacts(W, x[:, 0], x[:, 1])
+        logits = (V @ z.square()).transpose(1, 2)  # (R, n, p), Eq. 2.1
+        if record is not None:
+            record(logits, params)
+        G, log_scale = safe_cross_entropy_weights(logits, labels, train_mask)
+        Gt = G.transpose(1, 2)  # (R, p, n)
+        # f = V s with s = z^2: ∂/∂V = G^T s^T; ∂/∂z = 2 z ⊙ (V^T G^T)
+        gV = Gt @ z.square().transpose(1, 2)  # (R, p, h)
+        gz = 2 * z * (V.transpose(1, 2) @ Gt)  # (R, h, n)
+        if self.grid:  # ∂/∂Q_ka sums ∂/∂z over b, ∂/∂R_kb sums it over a
+            gz = gz.view(*gz.shape[:2], self.p, self.p)
+            gW = torch.cat([gz.sum(3), gz.sum(2)], dim=2)
+        else:  # the one-hot first layer sends ∂/∂z of pair (a, b) to column a of Q and column b of R
+            gW = torch.cat([gz @ self.onehot_a.to(gz.dtype), gz @ self.onehot_b.to(gz.dtype)], dim=2)
+        return {"W": gW, "V": gV}, log_scale

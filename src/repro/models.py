@@ -13,7 +13,8 @@ for one run from a ``torch.Generator`` — so run r's initial weights depend on 
 * :class:`EncoderTransformer` — Liu et al. 2022's transformer for Figs 1 and 7: pre-LayerNorm encoder
   layers without mask or positions, both positions' outputs concatenated into a linear head, with dropout
   (official ejmichaud/grokking-squared phasegrok/models.py, ``Decoder(concat=True)``).
-* :class:`TwoLayerNet` — f(x) = act(x W + b) a with a chosen activation (Rubin et al., Mohamadi et al.).
+* :class:`TwoLayerNet` — f(x) = act(x W + b) a with a chosen activation (Rubin et al.).
+* :class:`QuadraticNet` — Mohamadi et al. 2024's two-layer quadratic network on one-hot pairs (Eq. 2.1).
 * :class:`MLP` — a plain multilayer perceptron on flat inputs with PyTorch's nn.Linear init (the
   784-200-200-10 MNIST network of Liu et al. 2022 App. J and Omnigrok, the 5-100-100-5 teacher-student).
 """
@@ -501,6 +502,65 @@ class TwoLayerNet(BatchedModel):
 
 
 # --------------------------------------------------------------------------------------------------
+# Mohamadi et al.'s quadratic network on pairs of one-hot tokens
+
+
+def _uniform_float64(fan_in: int, scale: float):
+    """U(±1/√fan_in) × ``scale``, drawn in float64: the init of Mohamadi et al. 2024 ("default PyTorch
+    initialization", App. A) as ``repro.theory.mohamadi2024.pytorch_default_init`` draws it, which the
+    chapter's runs have always used (float64 draws consume the generator otherwise than float32 ones)."""
+
+    def init(shape, gen):
+        return (torch.rand(shape, generator=gen, dtype=torch.float64) * 2 - 1) / math.sqrt(fan_in) * scale
+
+    return init
+
+
+@dataclass(frozen=True, repr=False)
+class QuadraticNetConfig(ConfigRepr):
+    """Mohamadi et al. 2024, Eq. 2.1: f(θ; (e_a, e_b)) = V (W (e_a, e_b))^{⊙2}, no biases, W (h, 2p) = [Q R],
+    V (p, h), modulus ``p`` and width h = ``width``."""
+
+    p: int = 97
+    width: int = 776
+
+    def __post_init__(self):
+        check_int("p", self.p, minimum=2)
+        check_int("width", self.width, minimum=1)
+
+
+class QuadraticNet(BatchedModel):
+    """:class:`QuadraticNetConfig`'s network. Inputs are shared integer rows: pairs (a, b), shape (n, 2), give
+    all p outputs f(θ; (a, b)) (R, n, p); triples (a, b, c), shape (n, 3), give the one output
+    g(θ; (a, b, c)) = f_c(θ; (a, b)) (R, n, 1) of the paper's regression task (§2). W is the representation
+    group (scaled by ``repr_init_scale``), V the decoder (``init_scale``); Mohamadi's α scales both."""
+
+    def __init__(self, config: QuadraticNetConfig):
+        self.config = config
+
+    def param_specs(self, init_scale=1.0, repr_init_scale=1.0):
+        p, h = self.config.p, self.config.width
+        return [ParamSpec("W", (h, 2 * p), "repr", _uniform_float64(2 * p, repr_init_scale)),
+                ParamSpec("V", (p, h), "dec", _uniform_float64(h, init_scale))]
+
+    def preacts(self, W: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        """z_k(a, b) = Q_ka + R_kb: (R, h, n). The one-hot first layer is a column gather."""
+        return W[:, :, a] + W[:, :, self.config.p + b]
+
+    def forward(self, params, x):
+        W, V = params["W"], params["V"]
+        z = self.preacts(W, x[:, 0], x[:, 1])
+        if x.shape[1] == 2:
+            return (V @ z.square()).transpose(1, 2)
+        if x.shape[1] == 3:
+            return (V[:, x[:, 2], :] * z.transpose(1, 2).square()).sum(-1, keepdim=True)
+        raise ValueError(f"QuadraticNet inputs have {x.shape[1]} columns; allowed: 2 (pairs a, b) or 3 (triples a, b, c).")
+
+    def matmul_flops_per_sample(self):
+        return 2 * self.config.width * self.config.p
+
+
+# --------------------------------------------------------------------------------------------------
 # Multilayer perceptron on flat inputs
 
 
@@ -590,6 +650,9 @@ def build_model(config) -> BatchedModel:
         return TwoLayerNet(config)
     if isinstance(config, MLPConfig):
         return MLP(config)
+    if isinstance(config, QuadraticNetConfig):
+        return QuadraticNet(config)
     raise ValueError(
-        f"model config of type {type(config).__name__} is not allowed: use EmbedMLPConfig, TransformerConfig, EncoderTransformerConfig, TwoLayerConfig or MLPConfig."
+        f"model config of type {type(config).__name__} is not allowed: use EmbedMLPConfig, TransformerConfig, "
+        "EncoderTransformerConfig, TwoLayerConfig, MLPConfig or QuadraticNetConfig."
     )

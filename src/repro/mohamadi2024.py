@@ -4,17 +4,18 @@ The two-layer quadratic network of Eq. 2.1, f(θ; (e_a, e_b)) = V (W (e_a, e_b))
 with the paper's optimizers (App. A), R runs at once along a leading run axis:
 
 * :func:`train_classification`: normalized GD (App. A.1/A.2: step length η = 10, cross-entropy, ℓ∞
-  penalty λ = 1e-20) with an underflow-safe gradient (the normalized step is exact, see
-  :func:`train_classification`). Per-run training sets (boolean
-  masks over the p^2 pairs) and init scales α, so a sample-size or α sweep is one tensor program.
+  penalty λ = 1e-20) with an underflow-safe gradient (:class:`repro.fastgrad.QuadraticGradient`; the
+  normalized step is exact). Per-run training sets (boolean masks over the p^2 pairs) and init scales α, so a
+  sample-size or α sweep is one tensor program.
 * :func:`train_regression`: vanilla full-batch GD (App. A.1: lr 1, square loss on y = p·1(a+b≡c),
   λ = 1e-4 ℓ∞ penalty), one shared training set of triples, per-run α.
 
-Both record the eNTK over training (‖K_t − K_0‖_F and the scale-free kernel distance). The generic
-trainer ``repro.train`` has neither normalized GD nor the ℓ∞ subgradient, hence this module. The model is
-written here rather than through ``repro.models.TwoLayerConfig``: that net draws N(0, 1/fan_in) weights,
-while the paper uses PyTorch's uniform default (Thm 3.1 and Prop. B.3 depend on the init's kurtosis), and
-the closed-form eNTKs need the (W = [Q R], V) layout of the paper.
+Both train with the batched trainer :func:`repro.train.train` (optimizers ``normalized_gd`` / ``gd``, the
+ℓ∞ term ``TrainConfig.linf_reg``) and record the eNTK over training (‖K_t − K_0‖_F and the scale-free kernel
+distance) through its callback. The network is :class:`repro.models.QuadraticNet` rather than
+``repro.models.TwoLayerConfig``: that net draws N(0, 1/fan_in) weights, while the paper uses PyTorch's uniform
+default (Thm 3.1 and Prop. B.3 depend on the init's kurtosis), and the closed-form eNTKs need the (W = [Q R], V)
+layout of the paper.
 
 Configs default to the paper's settings; ``for_scale()`` gives the book scale. Equations live in
 :mod:`repro.theory.mohamadi2024`. Used by ``book/mohamadi2024_why_grok``.
@@ -31,7 +32,7 @@ import torch
 
 from .plotting import plot_seed_band
 from .portable import ConfigRepr
-from .models import TransformerConfig, build_model
+from .models import QuadraticNetConfig, TransformerConfig, build_model
 from .crossings import first_step
 from .devices import DEVICES, resolve_device
 from .kernels import single_thread
@@ -39,7 +40,7 @@ from .scale import by_scale
 from .tasks import BinaryOpTask, Split, TaskData, build_task_data
 from .theory import mohamadi2024 as th
 from .store import ResultsStore, required_arrays, result_arrays, store_parser
-from .train import TrainConfig, progress_enabled, train
+from .train import Performance, TrainConfig, progress_enabled, train
 from .validation import check_choice, check_int, check_prime, check_real
 
 # --------------------------------------------------------------------------------------------------
@@ -47,7 +48,8 @@ from .validation import check_choice, check_int, check_prime, check_real
 
 
 def init_runs(p: int, width: int, seeds, scales) -> tuple[torch.Tensor, torch.Tensor]:
-    """Stack R independently initialized networks (PyTorch default init × α): W (R, h, 2p), V (R, p, h)."""
+    """Stack R independently initialized networks (PyTorch default init × α): W (R, h, 2p), V (R, p, h); the
+    trainer's :class:`repro.models.QuadraticNet` draws the same numbers from the same seeds and scales."""
     pairs = [th.pytorch_default_init(p, width, int(s), float(a)) for s, a in zip(seeds, scales)]
     return torch.stack([w for w, _ in pairs]), torch.stack([v for _, v in pairs])
 
@@ -59,57 +61,22 @@ def forward_pairs(W: torch.Tensor, V: torch.Tensor, a: torch.Tensor, b: torch.Te
     return (V @ z.square()).transpose(1, 2)
 
 
-def forward_triples(W: torch.Tensor, V: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
-    """g(θ; (a, b, c)) = Σ_k V_ck z_k(a, b)^2 for every run on shared triples ``x`` (n, 3): (R, n)."""
-    p = W.shape[2] // 2
-    z = W[:, :, x[:, 0]] + W[:, :, p + x[:, 1]]  # (R, h, n)
-    return (V[:, x[:, 2], :] * z.transpose(1, 2).square()).sum(-1)
-
-
-def backward_pairs(W, V, z, G, onehot_a, onehot_b) -> list[torch.Tensor]:
-    """Gradients of Σ_{r,i,c} G_ric f_c(θ_r; x_i) w.r.t. (W, V), by hand (3 batched matmuls, no autograd).
-
-    With s = z^2 and f = V s: ∂/∂V = G^T s^T; ∂/∂z = 2 z ⊙ (V^T G^T); the one-hot first layer sends
-    ∂/∂z of pair (a, b) to column a of Q and column b of R, a matmul with the (n, p) one-hot matrices.
-    """
-    Gt = G.transpose(1, 2)  # (R, p, n)
-    gV = Gt @ z.square().transpose(1, 2)  # (R, p, h)
-    gz = 2 * z * (V.transpose(1, 2) @ Gt)  # (R, h, n)
-    return [torch.cat([gz @ onehot_a, gz @ onehot_b], dim=2), gV]
-
-
-def grid_preacts(W: torch.Tensor) -> torch.Tensor:
-    """z_k(a, b) = Q_ka + R_kb for every run on all p^2 pairs in row-major order (:func:`th.ordered_pairs`):
-    (R, h, p^2), a broadcast sum instead of a gather."""
-    p = W.shape[2] // 2
-    R, h = W.shape[:2]
-    return (W[:, :, :p, None] + W[:, :, None, p:]).reshape(R, h, p * p)
-
-
-def backward_grid(W, V, z, G) -> list[torch.Tensor]:
-    """:func:`backward_pairs` on all p^2 pairs in row-major order: ∂/∂Q_ka sums ∂/∂z over b and ∂/∂R_kb sums
-    it over a, so the one-hot matmuls become two reductions of the (R, h, p, p) grid (same gradient, fewer
-    flops)."""
-    p = W.shape[2] // 2
-    R, h = W.shape[:2]
-    Gt = G.transpose(1, 2)  # (R, p, n)
-    gV = Gt @ z.square().transpose(1, 2)  # (R, p, h)
-    gz = (2 * z * (V.transpose(1, 2) @ Gt)).view(R, h, p, p)
-    return [torch.cat([gz.sum(3), gz.sum(2)], dim=2), gV]
-
-
 def linf_norms(W: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
     """‖θ‖∞ per run (R,)."""
     return torch.maximum(W.abs().amax(dim=(1, 2)), V.abs().amax(dim=(1, 2)))
 
 
-def _combine_with_regularizer(grads, reg, log_data_scale, lam: float):
-    """Exact λ-weighted sum e^{s}·g_data + λ·g_reg, rescaled by e^{−s} (a normalized step ignores the
-    per-run factor): g_data + λ e^{−s} g_reg, with the exponent capped so it cannot overflow."""
-    if lam == 0:
-        return grads
-    coef = torch.exp(torch.clamp(math.log(lam) - log_data_scale, max=600.0))
-    return [g + coef.view(-1, 1, 1) * r for g, r in zip(grads, reg)]
+def _eval_steps(steps: int, eval_every: int, ntk_every: int) -> tuple[list[int], list[int]]:
+    """The steps at which the metrics (every ``eval_every`` and the last) and the eNTK (every ``ntk_every`` and the
+    last; none for 0) are recorded."""
+    grid = lambda every: sorted(set(range(0, steps + 1, every)) | {steps}) if every else []
+    return grid(eval_every), grid(ntk_every)
+
+
+def _columns(history, steps: list[int]) -> list[int]:
+    """Indices of ``steps`` in the history's evaluated steps."""
+    where = {int(s): i for i, s in enumerate(history.steps)}
+    return [where[s] for s in steps]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -261,105 +228,99 @@ class ClassificationResult:
 
 
 def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
-    """Normalized GD on cross-entropy + λ‖θ‖∞ for every run of ``cfg`` at once.
+    """Normalized GD (or plain GD) on cross-entropy + λ‖θ‖∞ for every run of ``cfg`` at once, by
+    :func:`repro.train.train` on :class:`repro.models.QuadraticNet` with the underflow-safe hand-written gradient
+    (:class:`repro.fastgrad.QuadraticGradient`), float64 on the CPU, all p^2 pairs with per-run training masks.
 
-    On the CPU it runs on one thread (many small ops: on a shared 2-core machine two threads mostly wait for
-    each other; measured 4× less CPU time at the book scale)."""
-    with single_thread():  # the tensors live on the CPU (float64)
-        return _train_classification(cfg)
-
-
-def _train_classification(cfg: ClassificationConfig) -> ClassificationResult:
+    One block on one thread (many small ops: on a shared 2-core machine two threads mostly wait for each other;
+    measured 4× less CPU time at the book scale)."""
     p = cfg.p
-    a, b = (torch.as_tensor(v) for v in th.ordered_pairs(p))  # row-major: grid_preacts / backward_grid rely on it
-    labels = (a + b) % p
     masks = cfg.train_masks()
-    W, V = init_runs(p, cfg.width, cfg.init_seeds, cfg.init_scales)
+    a, b = (torch.as_tensor(v) for v in th.ordered_pairs(p))  # row-major: the trainer's grid gradient relies on it
+    inputs = torch.stack([a, b], dim=1)
+    # The data's own split is run 0's; train() gets every run's masks.
+    data = TaskData(inputs=inputs, labels=(a + b) % p, n_classes=p, train_idx=np.flatnonzero(masks[0].numpy()),
+                    val_idx=np.flatnonzero(~masks[0].numpy()))
+    normalized = cfg.optimizer == "normalized"
+    tcfg = TrainConfig(steps=cfg.steps, optimizer="normalized_gd" if normalized else "gd", lr_repr=cfg.lr, lr_dec=cfg.lr,
+                       linf_reg=cfg.linf_reg, linf_relative=normalized and not cfg.exact_regularizer,
+                       eval_every=cfg.eval_every, dtype="float64", device="cpu")
+    eval_steps, ntk_steps = _eval_steps(cfg.steps, cfg.eval_every, cfg.ntk_every)
     rows = list(range(cfg.n_runs)) if cfg.ntk_runs is None else sorted(set(cfg.ntk_runs))
-    train_idx = {r: torch.nonzero(masks[r]).squeeze(1) for r in rows}
+    recorder = _ClassificationRecorder(p, masks, rows if cfg.ntk_every else [], ntk_steps)
+    history = train(QuadraticNetConfig(p=p, width=cfg.width), data, tcfg,
+                    {"init_seed": list(cfg.init_seeds), "init_scale": list(cfg.init_scales),
+                     "repr_init_scale": list(cfg.init_scales)},
+                    train_mask=masks, val_mask=~masks, callback=recorder, keep_final_params=True,
+                    performance=Performance(block_runs=cfg.n_runs, workers=1), progress=False,
+                    eval_steps=sorted(set(eval_steps) | set(ntk_steps)))
+    ev, nt = _columns(history, eval_steps), _columns(history, ntk_steps)
+    curve = lambda key: history[key][:, ev]
+    kernel = lambda key: history[key][:, nt]
+    return ClassificationResult(
+        config=cfg, steps=np.array(eval_steps), train_acc=curve("train_acc"), test_acc=curve("val_acc"),
+        train_loss=curve("train_loss"), linf=curve("linf"), margin=curve("margin"), ntk_steps=np.array(ntk_steps, dtype=int),
+        ntk_change=kernel("ntk_change"), ntk_distance=kernel("ntk_distance"), ntk_norm0=recorder.norm0(cfg.n_runs),
+        masks=masks.numpy(), final_W=history.final_params["W"], final_V=history.final_params["V"], l2=curve("l2"),
+        ntk_norm=kernel("ntk_norm"), ntk_fit_step=np.array([recorder.fit_step.get(r, -1) for r in range(cfg.n_runs)]),
+        ntk_fit_distance=kernel("ntk_fit_distance"), unmirrored_acc=curve("unmirrored_acc"))
 
-    def first_logit_ntk():
-        return [th.entk_logit_kernel(W[r], V[r], a[train_idx[r]], b[train_idx[r]]) for r in rows]
 
-    log = {k: [] for k in ("step", "train_acc", "test_acc", "train_loss", "linf", "margin", "l2", "unmirrored_acc")}
-    # Test pairs (a, b) whose mirror (b, a) is not a training pair either: a net that only learned a + b = b + a
-    # cannot answer them (the pairs are ordered, N = p^2).
-    grid = masks.view(cfg.n_runs, p, p)
-    unmirrored = (~grid & ~grid.transpose(1, 2)).reshape(cfg.n_runs, -1)
-    ntk_log = {"step": [], "change": [], "distance": [], "norm": [], "fit_distance": []}
-    K0 = first_logit_ntk() if cfg.ntk_every else None
-    K_fit = {}  # run -> its eNTK at the first eNTK step with 100 % training accuracy
-    fit_step = {}
-    n_train = masks.sum(1).double()
-    for step in range(cfg.steps + 1):
-        z = grid_preacts(W)  # (R, h, p^2)
-        logits = (V @ z.square()).transpose(1, 2)  # (R, p^2, p), Eq. 2.1
-        ntk_now = cfg.ntk_every and (step % cfg.ntk_every == 0 or step == cfg.steps)
-        if step % cfg.eval_every == 0 or step == cfg.steps or ntk_now:
-            with torch.no_grad():
-                out = logits
-                correct = (out.argmax(-1) == labels).double()
-                train_acc = (correct * masks).sum(1) / n_train
-        if step % cfg.eval_every == 0 or step == cfg.steps:
-            with torch.no_grad():
-                ce = torch.nn.functional.cross_entropy(out.reshape(-1, p), labels.repeat(cfg.n_runs),
-                                                       reduction="none").view(cfg.n_runs, -1)
-                true = out.gather(-1, labels.expand(cfg.n_runs, -1)[..., None]).squeeze(-1)
-                others = out.scatter(-1, labels.expand(cfg.n_runs, -1)[..., None], -math.inf).amax(-1)
-                q = torch.where(masks, true - others, math.inf).amin(1)
-                lin = linf_norms(W, V)
-                log["step"].append(step)
-                log["train_acc"].append(train_acc)
-                log["test_acc"].append((correct * ~masks).sum(1) / (~masks).sum(1))
-                log["train_loss"].append((ce * masks).sum(1) / n_train)
-                log["linf"].append(lin)
-                log["margin"].append(q / lin ** 3)
-                log["l2"].append(torch.sqrt(W.square().sum((1, 2)) + V.square().sum((1, 2))))
-                log["unmirrored_acc"].append((correct * unmirrored).sum(1) / unmirrored.sum(1).clamp(min=1))
-        if ntk_now:
-            Kt = first_logit_ntk()
-            for r, k in zip(rows, Kt):
-                if r not in K_fit and float(train_acc[r]) == 1.0:
-                    K_fit[r], fit_step[r] = k, step
-            ntk_log["step"].append(step)
-            ntk_log["change"].append([float(torch.linalg.norm(k - k0)) for k, k0 in zip(Kt, K0)])
-            ntk_log["distance"].append([th.kernel_distance(k0, k) for k, k0 in zip(Kt, K0)])
-            ntk_log["norm"].append([float(torch.linalg.norm(k)) for k in Kt])
-            ntk_log["fit_distance"].append([th.kernel_distance(K_fit[r], k) if r in K_fit else math.nan
-                                            for r, k in zip(rows, Kt)])
-        if step == cfg.steps:
-            break
-        G, log_scale = th.safe_cross_entropy_weights(logits, labels, masks)
-        grads = backward_grid(W, V, z, G)
-        if cfg.optimizer == "gd":  # the true gradient: exp(log_scale)·G is ∂(mean CE)/∂logits
-            scale = torch.exp(log_scale).view(-1, 1, 1)
-            reg = th.linf_subgradient([W, V])
-            for t, g, r in zip((W, V), grads, reg):
-                t.sub_(cfg.lr * (scale * g + cfg.linf_reg * r))
-            continue
-        data_log_scale = log_scale if cfg.exact_regularizer else torch.zeros_like(log_scale)
-        grads = _combine_with_regularizer(grads, th.linf_subgradient([W, V]), data_log_scale, cfg.linf_reg)
-        th.normalized_step([W, V], grads, cfg.lr)
+class _ClassificationRecorder:
+    """The trainer's callback for :func:`train_classification`: at every evaluated step, ‖θ‖∞, ‖θ‖₂, the
+    normalized ℓ∞ margin q_min/‖θ‖∞^3 on the training pairs (§4.2) and the accuracy on test pairs whose mirror is
+    untrained too; at the eNTK steps, the first-logit eNTK Θ̂_t of the runs ``rows`` on their training pairs:
+    ‖Θ̂_t − Θ̂_0‖_F, 1 − cos(Θ̂_t, Θ̂_0), ‖Θ̂_t‖_F and 1 − cos(Θ̂_t, Θ̂_fit) from the first eNTK step with 100 %
+    training accuracy on (NaN elsewhere)."""
 
-    stack = lambda k: torch.stack(log[k], 1).numpy()
-    K = len(ntk_log["step"])
+    def __init__(self, p: int, masks: torch.Tensor, rows: list[int], ntk_steps: list[int]):
+        self.masks, self.rows, self.ntk_steps = masks, rows, set(ntk_steps)
+        self.a, self.b = (torch.as_tensor(v) for v in th.ordered_pairs(p))
+        self.labels = (self.a + self.b) % p
+        self.n_train = masks.sum(1).double()
+        # Test pairs (a, b) whose mirror (b, a) is not a training pair either: a net that only learned a + b = b + a
+        # cannot answer them (the pairs are ordered, N = p^2).
+        grid = masks.view(-1, p, p)
+        self.unmirrored = (~grid & ~grid.transpose(1, 2)).reshape(masks.shape[0], -1)
+        self.train_idx = {r: torch.nonzero(masks[r]).squeeze(1) for r in rows}
+        self.K0 = self.K_fit = None
+        self.fit_step = {}  # run -> its first eNTK step with 100 % training accuracy
 
-    def per_run(values, k):  # (k, len(rows)) -> (R, k), NaN for runs without an eNTK
-        out = np.full((cfg.n_runs, k), np.nan)
-        if rows and k:
-            out[rows] = np.array(values, dtype=float).reshape(k, len(rows)).T
+    def norm0(self, n_runs: int) -> np.ndarray:
+        """‖Θ̂_0‖_F per run (NaN for runs without an eNTK)."""
+        out = np.full(n_runs, np.nan)
+        for r, k in zip(self.rows, self.K0 or []):
+            out[r] = float(torch.linalg.norm(k))
         return out
 
-    return ClassificationResult(
-        config=cfg, steps=np.array(log["step"]), train_acc=stack("train_acc"), test_acc=stack("test_acc"),
-        train_loss=stack("train_loss"), linf=stack("linf"), margin=stack("margin"),
-        ntk_steps=np.array(ntk_log["step"], dtype=int),
-        ntk_change=per_run(ntk_log["change"], K), ntk_distance=per_run(ntk_log["distance"], K),
-        ntk_norm0=per_run([float(torch.linalg.norm(k)) for k in K0], 1)[:, 0] if K0 else np.full(cfg.n_runs, np.nan),
-        masks=masks.numpy(), final_W=W.numpy(), final_V=V.numpy(), l2=stack("l2"),
-        ntk_norm=per_run(ntk_log["norm"], K),
-        ntk_fit_step=np.array([fit_step.get(r, -1) for r in range(cfg.n_runs)]),
-        ntk_fit_distance=per_run(ntk_log["fit_distance"], K), unmirrored_acc=stack("unmirrored_acc"))
+    def __call__(self, step: int, views: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        W, V = views["W"], views["V"]
+        R = W.shape[0]
+        out = forward_pairs(W, V, self.a, self.b)
+        labels = self.labels.expand(R, -1)[..., None]
+        correct = (out.argmax(-1) == self.labels).double()
+        true = out.gather(-1, labels).squeeze(-1)
+        others = out.scatter(-1, labels, -math.inf).amax(-1)
+        q = torch.where(self.masks, true - others, math.inf).amin(1)
+        lin = linf_norms(W, V)
+        rec = {"linf": lin, "margin": q / lin ** 3, "l2": torch.sqrt(W.square().sum((1, 2)) + V.square().sum((1, 2))),
+               "unmirrored_acc": (correct * self.unmirrored).sum(1) / self.unmirrored.sum(1).clamp(min=1)}
+        kernels = {k: torch.full((R,), math.nan, dtype=torch.float64)
+                   for k in ("ntk_change", "ntk_distance", "ntk_norm", "ntk_fit_distance")}
+        if step in self.ntk_steps and self.rows:
+            Kt = [th.entk_logit_kernel(W[r], V[r], self.a[self.train_idx[r]], self.b[self.train_idx[r]]) for r in self.rows]
+            if self.K0 is None:
+                self.K0, self.K_fit = Kt, {}
+            train_acc = (correct * self.masks).sum(1) / self.n_train
+            for r, k, k0 in zip(self.rows, Kt, self.K0):
+                if r not in self.K_fit and float(train_acc[r]) == 1.0:
+                    self.K_fit[r], self.fit_step[r] = k, step
+                kernels["ntk_change"][r] = float(torch.linalg.norm(k - k0))
+                kernels["ntk_distance"][r] = th.kernel_distance(k0, k)
+                kernels["ntk_norm"][r] = float(torch.linalg.norm(k))
+                if r in self.K_fit:
+                    kernels["ntk_fit_distance"][r] = th.kernel_distance(self.K_fit[r], k)
+        return {**rec, **kernels}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -470,80 +431,72 @@ class RegressionResult:
 
 
 def train_regression(cfg: RegressionConfig, progress: bool | None = False) -> RegressionResult:
-    """Full-batch GD on (1/n)Σ(g − y)^2 + λ‖θ‖∞ for every α of ``cfg`` at once (one shared training set).
-    On the CPU it runs on one thread (small ops; see :func:`train_classification`). ``progress``: a tqdm bar
-    over steps on stderr (None: unless ``REPRO_PROGRESS=0``)."""
-    with single_thread() if resolve_device(cfg.device).type == "cpu" else contextlib.nullcontext():
-        return _train_regression(cfg, progress_enabled(progress))
-
-
-def _train_regression(cfg: RegressionConfig, progress: bool = False) -> RegressionResult:
-    p, dev = cfg.p, resolve_device(cfg.device)
+    """Full-batch GD on (1/n)Σ(g − y)^2 + λ‖θ‖∞ for every α of ``cfg`` at once (one shared training set), by
+    :func:`repro.train.train` on :class:`repro.models.QuadraticNet` (autograd, float64); the data are the n
+    training triples and the held-out triples are scored on the p^2-pair grid by the callback. One block on one
+    thread (small ops; see :func:`train_classification`). ``progress``: a tqdm bar on stderr (None: unless
+    ``REPRO_PROGRESS=0``)."""
+    p = cfg.p
     train_x, mask = cfg.split()
-    train_x = torch.as_tensor(train_x, device=dev)
-    y_train = th.regression_targets(train_x.cpu(), p).to(dev)
-    R = len(cfg.run_scales)
-    W, V = init_runs(p, cfg.width, cfg.run_seeds, cfg.run_scales)
-    W, V = W.to(dev).requires_grad_(True), V.to(dev).requires_grad_(True)
-    a, b = (torch.as_tensor(v, device=dev) for v in th.ordered_pairs(p))
-    target_all = p * torch.nn.functional.one_hot((a + b) % p, p).double()  # (p^2, p): y over all triples
-    mask_t = torch.as_tensor(mask.reshape(p * p, p), device=dev)
-    test_y2 = (target_all.square() * ~mask_t).sum()
-    n_test = (~mask_t).sum()
-    ntk_x = th.all_triples(p)[np.random.default_rng(cfg.data_seed + 1).permutation(p ** 3)[: min(cfg.ntk_points, p ** 3)]]
-    ntk_x = torch.as_tensor(ntk_x, device=dev)
-
-    def kernels():
-        return [th.entk_regression_kernel(W[r].detach(), V[r].detach(), ntk_x) for r in range(R)]
-
-    K0 = kernels()
-    log = {k: [] for k in ("step", "train_loss", "test_loss", "train_acc", "pair_acc", "linf")}
-    ntk_log = {"step": [], "change": [], "distance": []}
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=cfg.steps, desc=f"regression GD, {R} runs", unit="step", unit_scale=True, file=sys.stderr,
-                   mininterval=2.0)
-    for step in range(cfg.steps + 1):
-        if bar is not None and step and step % 1000 == 0:
-            bar.update(1000)
-        g = forward_triples(W, V, train_x)  # (R, n)
-        sq = (g - y_train).square()
-        if step % cfg.eval_every == 0 or step == cfg.steps:
-            with torch.no_grad():
-                out = forward_pairs(W.detach(), V.detach(), a, b)  # (R, p^2, p)
-                err = (out - target_all).square()
-                log["step"].append(step)
-                log["train_loss"].append(sq.detach().mean(1) / p)
-                log["test_loss"].append((err * ~mask_t).sum((1, 2)) / test_y2)
-                log["train_acc"].append((sq.detach() < (p / 2) ** 2).double().mean(1))
-                log["pair_acc"].append((out.argmax(-1) == (a + b) % p).double().mean(1))
-                log["linf"].append(linf_norms(W.detach(), V.detach()))
-        if step % cfg.ntk_every == 0 or step == cfg.steps:
-            Kt = kernels()
-            ntk_log["step"].append(step)
-            ntk_log["change"].append([float(torch.linalg.norm(k - k0)) for k, k0 in zip(Kt, K0)])
-            ntk_log["distance"].append([th.kernel_distance(k0, k) for k, k0 in zip(Kt, K0)])
-        if step == cfg.steps:
-            break
-        loss = sq.mean(1).sum()  # sum over runs: run r's gradient is its own loss's gradient
-        gW, gV = torch.autograd.grad(loss, [W, V])
-        with torch.no_grad():
-            if cfg.linf_reg:
-                rW, rV = th.linf_subgradient([W, V])
-                gW, gV = gW + cfg.linf_reg * rW, gV + cfg.linf_reg * rV
-            W -= cfg.lr * gW
-            V -= cfg.lr * gV
-
-    if bar is not None:
-        bar.close()
-    stack = lambda k: torch.stack(log[k], 1).cpu().numpy()
+    train_x = torch.as_tensor(train_x)
+    n, R = len(train_x), len(cfg.run_scales)
+    data = TaskData(inputs=train_x, labels=torch.zeros(n, dtype=torch.long), n_classes=1, train_idx=np.arange(n),
+                    val_idx=np.arange(0), loss="mse", targets=th.regression_targets(train_x, p)[:, None], accuracy="none")
+    tcfg = TrainConfig(steps=cfg.steps, optimizer="gd", lr_repr=cfg.lr, lr_dec=cfg.lr, linf_reg=cfg.linf_reg,
+                       eval_every=cfg.eval_every, dtype="float64", device=cfg.device)
+    eval_steps, ntk_steps = _eval_steps(cfg.steps, cfg.eval_every, cfg.ntk_every)
+    recorder = _RegressionRecorder(cfg, mask, ntk_steps, resolve_device(cfg.device))
+    history = train(QuadraticNetConfig(p=p, width=cfg.width), data, tcfg,
+                    {"init_seed": list(cfg.run_seeds), "init_scale": list(cfg.run_scales),
+                     "repr_init_scale": list(cfg.run_scales)},
+                    train_mask=torch.ones(R, n, dtype=torch.bool), val_mask=torch.zeros(R, n, dtype=torch.bool),
+                    callback=recorder, mse_threshold=(p / 2) ** 2,  # train_acc: |g − y| < p/2
+                    performance=Performance(block_runs=R, workers=1), progress=progress_enabled(progress),
+                    desc=f"regression GD, {R} runs", eval_steps=sorted(set(eval_steps) | set(ntk_steps)))
+    ev, nt = _columns(history, eval_steps), _columns(history, ntk_steps)
+    curve = lambda key: history[key][:, ev]
     return RegressionResult(
-        config=cfg, steps=np.array(log["step"]), train_loss=stack("train_loss"), test_loss=stack("test_loss"),
-        train_acc=stack("train_acc"), pair_acc=stack("pair_acc"), linf=stack("linf"),
-        ntk_steps=np.array(ntk_log["step"], dtype=int), ntk_change=np.array(ntk_log["change"]).T,
-        ntk_distance=np.array(ntk_log["distance"]).T,
-        ntk_norm0=np.array([float(torch.linalg.norm(k)) for k in K0]))
+        config=cfg, steps=np.array(eval_steps), train_loss=curve("train_loss") / p, test_loss=curve("test_loss"),
+        train_acc=curve("train_acc"), pair_acc=curve("pair_acc"), linf=curve("linf"),
+        ntk_steps=np.array(ntk_steps, dtype=int), ntk_change=history["ntk_change"][:, nt],
+        ntk_distance=history["ntk_distance"][:, nt], ntk_norm0=np.array([float(torch.linalg.norm(k)) for k in recorder.K0]))
+
+
+class _RegressionRecorder:
+    """The trainer's callback for :func:`train_regression`: at every evaluated step, the test loss on the triples
+    not trained on relative to the zero predictor's, the argmax accuracy over all p^2 pairs and ‖θ‖∞; at the eNTK
+    steps, ‖K_t − K_0‖_F and 1 − cos(K_t, K_0) of every run's eNTK on ``ntk_points`` random triples (NaN elsewhere)."""
+
+    def __init__(self, cfg: RegressionConfig, mask: np.ndarray, ntk_steps: list[int], dev: torch.device):
+        p = cfg.p
+        self.ntk_steps = set(ntk_steps)
+        self.a, self.b = (torch.as_tensor(v, device=dev) for v in th.ordered_pairs(p))
+        self.target_all = p * torch.nn.functional.one_hot((self.a + self.b) % p, p).double()  # (p^2, p): y of all triples
+        self.test = ~torch.as_tensor(mask.reshape(p * p, p), device=dev)
+        self.test_y2 = (self.target_all.square() * self.test).sum()
+        ntk_x = th.all_triples(p)[np.random.default_rng(cfg.data_seed + 1).permutation(p ** 3)[: min(cfg.ntk_points, p ** 3)]]
+        self.ntk_x = torch.as_tensor(ntk_x, device=dev)
+        self.K0 = None
+
+    def __call__(self, step: int, views: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        W, V = views["W"].detach(), views["V"].detach()
+        R = W.shape[0]
+        out = forward_pairs(W, V, self.a, self.b)  # (R, p^2, p)
+        err = (out - self.target_all).square()
+        p = out.shape[-1]
+        rec = {"test_loss": (err * self.test).sum((1, 2)) / self.test_y2,
+               "pair_acc": (out.argmax(-1) == (self.a + self.b) % p).double().mean(1), "linf": linf_norms(W, V),
+               "ntk_change": torch.full((R,), math.nan, dtype=torch.float64),
+               "ntk_distance": torch.full((R,), math.nan, dtype=torch.float64)}
+        if step in self.ntk_steps:
+            Kt = [th.entk_regression_kernel(W[r], V[r], self.ntk_x) for r in range(R)]
+            if self.K0 is None:
+                self.K0 = Kt
+            rec["ntk_change"] = torch.tensor([float(torch.linalg.norm(k - k0)) for k, k0 in zip(Kt, self.K0)],
+                                             dtype=torch.float64)
+            rec["ntk_distance"] = torch.tensor([th.kernel_distance(k0, k) for k, k0 in zip(Kt, self.K0)],
+                                               dtype=torch.float64)
+        return rec
 
 
 # --------------------------------------------------------------------------------------------------
@@ -569,9 +522,10 @@ class TransformerGrokConfig(ConfigRepr):
     lr: float = 0.25  # App. A.3: learning rate 0.25
     weight_decay: float = 0.0  # App. A.3: no weight decay (the only regularizer is the ℓ∞ term below)
     beta2: float = 0.98  # AdamW only (Nanda et al.'s betas (0.9, 0.98)); unused by GD
-    # App. A.3: λ = 1e-20 on ‖θ‖∞. Not applied: repro.train has no ℓ∞ term. In float32, adding 1e-20·sign(θ_i)
-    # to a gradient entry changes it only where |∂L/∂θ_i| < ~1e-13, and then the step is below 1e-13: the
-    # term does nothing. Validation therefore accepts only strengths ≤ 1e-16, where this still holds.
+    # App. A.3: λ = 1e-20 on ‖θ‖∞. Not applied (not passed on as TrainConfig.linf_reg, so the stored runs stay as
+    # they were computed): in float32, adding 1e-20·sign(θ_i) to a gradient entry changes it only where
+    # |∂L/∂θ_i| < ~1e-13, and then the step is below 1e-13: the term does nothing. Validation therefore accepts
+    # only strengths ≤ 1e-16, where this still holds.
     linf_reg: float = 1e-20
     steps: int = 100_000  # [UNKNOWN] for Fig. 5; App. A.2's "up to 100 000" steps of the two-layer runs
     eval_every: int = 500  # metrics and eNTK every k steps (our choice)
@@ -601,8 +555,9 @@ class TransformerGrokConfig(ConfigRepr):
         check_real("beta2", self.beta2, nonnegative=True)
         check_real("linf_reg", self.linf_reg, nonnegative=True)
         if self.linf_reg > 1e-16:
-            raise ValueError(f"linf_reg={self.linf_reg!r} is not allowed: repro.train has no ℓ∞ penalty, so only "
-                             "strengths ≤ 1e-16 (a no-op in float32, like the paper's 1e-20) can be recorded.")
+            raise ValueError(f"linf_reg={self.linf_reg!r} is not allowed: the transformer trains without the ℓ∞ "
+                             "penalty, so only strengths ≤ 1e-16 (a no-op in float32, like the paper's 1e-20) can be "
+                             "recorded.")
         check_choice("ntk_output", self.ntk_output, ("first", "pntk"))
         for name in ("data_seed", "init_seed", "ntk_seed"):
             check_int(name, getattr(self, name), minimum=0)

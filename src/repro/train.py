@@ -32,13 +32,13 @@ from .crossings import first_step
 from .devices import check_device, resolve_device
 from .portable import ConfigRepr
 from . import fastgrad
-from .models import BatchedModel, build_model
+from .models import BatchedModel, QuadraticNet, build_model
 from .tasks import TaskData
 from .validation import check_choice, check_int, check_open_unit, check_real
 
 PER_RUN_FIELDS = ("lr_repr", "lr_dec", "wd_repr", "wd_dec", "init_scale", "repr_init_scale", "init_seed", "fixed_norm",
                   "dropout")
-OPTIMIZERS = ("adamw", "sgd")
+OPTIMIZERS = ("adamw", "sgd", "gd", "normalized_gd")
 
 
 @dataclass(frozen=True, repr=False)
@@ -46,7 +46,9 @@ class TrainConfig(ConfigRepr):
     """How to train. Defaults are neutral; each chapter's config sets its paper's values."""
 
     steps: int = 1000
-    optimizer: str = "adamw"  # "adamw" (decoupled decay, torch.optim.AdamW semantics) or "sgd" (plain GD/SGD, L2 decay)
+    # "adamw" (decoupled decay, torch.optim.AdamW semantics), "sgd" (plain GD/SGD, L2 decay), "gd" (θ − lr·g, no
+    # decay or momentum) or "normalized_gd" (θ − lr·g/‖g‖₂ per run: Mohamadi et al. 2024, App. A.1/A.2)
+    optimizer: str = "adamw"
     lr_repr: float = 1e-3  # representation (embeddings / first layer)
     lr_dec: float = 1e-3  # decoder (everything else)
     wd_repr: float = 0.0
@@ -69,6 +71,14 @@ class TrainConfig(ConfigRepr):
     # EncoderTransformer). Evaluations never drop (as module.eval()). Run r's masks come from its own
     # generator seeded by init_seed + DROPOUT_SEED_OFFSET, so they do not depend on the other runs.
     dropout: float = 0.0
+    # Mohamadi et al. 2024's ℓ∞ penalty linf_reg·‖θ‖∞ on each run's whole parameter vector (Eq. 2.2's
+    # regularizer; App. A: λ = 1e-4 for regression, 1e-20 for classification), by the subgradient
+    # jax.grad takes of max|θ| (repro.fastgrad.linf_subgradient). Not in the logged losses.
+    linf_reg: float = 0.0
+    # True: weigh linf_reg against the data gradient as the underflow-safe cross-entropy gradient
+    # (repro.fastgrad.QuadraticGradient: largest wrong-class logit weight 1) scales it, not against the true
+    # gradient (repro.mohamadi2024's default recipe, see ClassificationConfig.exact_regularizer). normalized_gd only.
+    linf_relative: bool = False
     eval_every: int = 1
     dtype: str = "float32"
     device: str = "auto"  # "auto" = cuda when present, else cpu
@@ -78,7 +88,7 @@ class TrainConfig(ConfigRepr):
         check_choice("optimizer", self.optimizer, OPTIMIZERS)
         for name in ("lr_repr", "lr_dec"):
             check_real(name, getattr(self, name), positive=True)
-        for name in ("wd_repr", "wd_dec", "eps", "momentum", "embed_l1"):
+        for name in ("wd_repr", "wd_dec", "eps", "momentum", "embed_l1", "linf_reg"):
             check_real(name, getattr(self, name), nonnegative=True)
         check_open_unit("beta1", self.beta1)
         check_open_unit("beta2", self.beta2)
@@ -91,6 +101,13 @@ class TrainConfig(ConfigRepr):
         check_real("dropout", self.dropout, nonnegative=True)
         if self.dropout >= 1:
             raise ValueError(f"dropout={self.dropout!r} is not allowed: it must be a rate in [0, 1).")
+        check_choice("linf_relative", self.linf_relative, (True, False))
+        if self.linf_relative and self.optimizer != "normalized_gd":
+            raise ValueError(f"linf_relative=True is not allowed with optimizer={self.optimizer!r}: only normalized_gd "
+                             "ignores the scale of the data gradient; use linf_relative=False.")
+        if self.optimizer in ("gd", "normalized_gd") and (self.momentum or self.wd_repr or self.wd_dec):
+            raise ValueError(f"optimizer={self.optimizer!r} has no momentum or weight decay: momentum, wd_repr and "
+                             "wd_dec must be 0 (use 'sgd' for them).")
         if not isinstance(self.fixed_norm, (bool, np.bool_)):
             raise ValueError(f"fixed_norm={self.fixed_norm!r} is not allowed: it must be True or False.")
         check_choice("dtype", self.dtype, ("float32", "float64"))
@@ -293,7 +310,41 @@ class SGD:
             p.addcmul_(dd, lr, value=-1.0)
 
 
-_OPTIMIZER_CLASSES = {"adamw": AdamW, "sgd": SGD}
+class GD:
+    """Plain gradient descent θ ← θ − lr·g with per-run, per-group lr, no momentum or weight decay (Mohamadi et
+    al. 2024, App. A.1: full-batch GD). "sgd" with momentum 0 and no decay is the same update through extra
+    passes; this is the literal one."""
+
+    scale_free = False  # the step scales with the gradient
+
+    def __init__(self, flat: FlatParams, cfg: TrainConfig, values: dict[str, list]):
+        self.flat = flat
+        self.lr = dict(zip(("repr", "dec"), flat.per_group(values["lr_repr"], values["lr_dec"])))
+
+    @torch.no_grad()
+    def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
+        for (a, b, _), g, group in zip(self.flat.offsets.values(), grads, self.flat.param_groups):
+            param[:, a:b].sub_(self.lr[group] * g)
+
+
+class NormalizedGD(GD):
+    """Normalized gradient descent θ ← θ − lr·g/‖g‖₂ per run, the norm over all of the run's parameters
+    (Mohamadi et al. 2024, App. A.1; App. A.2 trains classification with lr 10): every run moves Euclidean
+    length lr, or stays where its gradient is exactly zero. The step ignores the gradient's scale, so it
+    takes a gradient source's gradient up to a positive per-run factor (see :class:`repro.fastgrad.QuadraticGradient`)."""
+
+    scale_free = True
+
+    @torch.no_grad()
+    def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
+        norm = torch.sqrt(sum((g ** 2).sum(1) for g in grads))
+        safe = torch.where(norm > 0, norm, 1.0)
+        for (a, b, _), g, group in zip(self.flat.offsets.values(), grads, self.flat.param_groups):
+            factor = torch.where(norm > 0, self.lr[group][:, 0] / safe, 0.0)
+            param[:, a:b].sub_(factor[:, None] * g)
+
+
+_OPTIMIZER_CLASSES = {"adamw": AdamW, "sgd": SGD, "gd": GD, "normalized_gd": NormalizedGD}
 
 DROPOUT_SEED_OFFSET = 2**32  # run r's dropout stream: seed init_seed + offset, apart from its init draws
 
@@ -459,6 +510,7 @@ def train(
     performance: Performance | None = None,
     progress: bool | None = None,
     desc: str = "training",
+    eval_steps: Sequence[int] | None = None,
 ) -> History:
     """Train R runs together and return their histories.
 
@@ -477,6 +529,9 @@ def train(
     init_params: initial values of some parameters, by name, of per-run shape (shared by every run) or
         ``(R, *shape)``; they replace the seeded draws of those parameters (the others keep theirs). For
         starting from another code's initial state (:mod:`repro.liu_s3_official`).
+    eval_steps: evaluate (metrics and ``callback``) at these steps instead of every ``cfg.eval_every``, for
+        recorders on another grid than the metrics (the eNTK of :mod:`repro.mohamadi2024`); the final
+        parameters (step ``cfg.steps``) are always evaluated.
 
     How it runs (never changes the result):
 
@@ -498,6 +553,7 @@ def train(
         if data.loss != "mse":
             raise ValueError(f"mse_threshold={mse_threshold} is only allowed with an MSE task; this task's loss is {data.loss!r}.")
     fast_grad = _resolve_fast_grad(model, data.loss, performance.fast_grad)
+    eval_steps = _check_gradient_source_options(model, cfg, fast_grad, eval_steps)
     if any(values["dropout"]) and not getattr(model, "dropout_sites", ()):
         raise ValueError(f"dropout={max(values['dropout'])} is not allowed for {type(model).__name__}: it has no "
                          "dropout sites; models with dropout: EncoderTransformer. Use dropout=0.")
@@ -521,7 +577,7 @@ def train(
     def run_block(block: slice) -> History:
         return _train_block(model, data, cfg, {k: v[block] for k, v in values.items()}, train_mask[block],
                             val_mask[block], callback, keep_final_params, bar, fast_grad, mse_threshold,
-                            {k: v[block] for k, v in given.items()})
+                            {k: v[block] for k, v in given.items()}, eval_steps)
 
     parts = run_blocks(run_block, blocks, workers)
     if bar is not None:
@@ -569,8 +625,28 @@ def _resolve_fast_grad(model, loss: str, fast_grad: bool | None) -> bool:
     if fast_grad and not supported:
         raise ValueError(f"fast_grad=True is not allowed for {type(model).__name__} with loss {loss!r}: "
                          f"repro.fastgrad supports EmbedMLP with activation in {fastgrad.FAST_ACTIVATIONS} and "
-                         f"combine in {fastgrad.FAST_COMBINES}; use fast_grad=None or False.")
+                         f"combine in {fastgrad.FAST_COMBINES}, and QuadraticNet with loss 'ce'; use fast_grad=None or False.")
     return fast_grad
+
+
+def _check_gradient_source_options(model, cfg: TrainConfig, fast_grad: bool, eval_steps) -> frozenset[int] | None:
+    """Validate what :class:`repro.fastgrad.QuadraticGradient` and the eNTK recorders of Mohamadi et al. 2024
+    need; returns ``eval_steps`` as a set (None: every ``cfg.eval_every``)."""
+    quadratic = fast_grad and isinstance(model, QuadraticNet)
+    if quadratic and cfg.batch_size is not None:
+        raise ValueError(f"batch_size={cfg.batch_size} is not allowed with QuadraticNet's hand-written gradient "
+                         "(full batch only); use batch_size=None or Performance(fast_grad=False).")
+    if cfg.linf_relative and not quadratic:
+        raise ValueError("linf_relative=True is not allowed here: it weighs the ℓ∞ term against the underflow-safe "
+                         "cross-entropy gradient of repro.fastgrad.QuadraticGradient (QuadraticNetConfig, loss 'ce', "
+                         "fast_grad not False); use linf_relative=False.")
+    if eval_steps is None:
+        return None
+    for s in eval_steps:
+        check_int("eval_steps", s, minimum=0)
+        if s > cfg.steps:
+            raise ValueError(f"eval_steps has {s}; allowed: steps in [0, steps={cfg.steps}].")
+    return frozenset(int(s) for s in eval_steps)
 
 
 def run_blocks(run_block, blocks: list[slice], workers: int) -> list[History]:
@@ -664,6 +740,23 @@ def _add_embed_l1_gradient(grads: dict[str, torch.Tensor], views, embed_l1: floa
     grads["embed"].add_(torch.sign(e), alpha=embed_l1 / e[0].numel())
 
 
+def _add_linf_gradient(grads: dict[str, torch.Tensor], views, lam: float, log_scale: torch.Tensor | None,
+                       relative: bool) -> None:
+    """The gradient of ``lam * ‖θ‖∞`` (per run, all parameters; Mohamadi et al. 2024, Eq. 2.2) added to the data
+    gradient ``grads``. With ``log_scale`` the data gradient is exp(log_scale)·grads (an underflow-safe gradient
+    source; scale-free optimizer only), and the exact sum is taken rescaled by exp(−log_scale): grads +
+    lam·exp(−log_scale)·∂‖θ‖∞, the exponent capped at 600 so that it cannot overflow. ``relative``: weigh
+    ``lam`` against ``grads`` as they are (log_scale taken as 0)."""
+    reg = fastgrad.linf_subgradient(list(views.values()))
+    if log_scale is None:
+        coef = lam
+    else:
+        exponent = math.log(lam) - (torch.zeros_like(log_scale) if relative else log_scale)
+        coef = torch.exp(torch.clamp(exponent, max=600.0))
+    for (name, g), r in zip(grads.items(), reg):
+        grads[name] = g + (coef if log_scale is None else coef.view((-1,) + (1,) * (g.dim() - 1))) * r
+
+
 def _fast_gradients(grad_fn, model, data: TaskData, views, batch, train_w, n_rows: int, record) -> dict:
     """Gradients by the hand-written backward pass; records the evaluation when ``record`` is given."""
     if batch is not None:
@@ -734,12 +827,15 @@ def _used_rows_first(data: TaskData, train_mask, val_mask, train_w):
 
 def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list], train_mask: torch.Tensor,
                  val_mask: torch.Tensor, callback, keep_final_params: bool, bar, fast_grad: bool,
-                 mse_threshold: float | None = None, given: Mapping[str, torch.Tensor] | None = None) -> History:
+                 mse_threshold: float | None = None, given: Mapping[str, torch.Tensor] | None = None,
+                 eval_steps: frozenset[int] | None = None) -> History:
     """Train one block of runs (all of :func:`train` but the blocking).
 
     Each step: pick the batch (all of each run's training set, or its minibatch), compute the gradients
     (hand-written or autograd; the evaluation rides on the same forward pass where it can), add the
-    gradient terms, take the optimizer step, then the post-step hook (``fixed_norm``).
+    gradient terms, take the optimizer step, then the post-step hook (``fixed_norm``). A gradient source
+    that returns its gradient up to a per-run factor (:class:`repro.fastgrad.QuadraticGradient`) gives the
+    optimizer the true gradient unless the optimizer is scale-free.
     """
     n_runs = len(values["init_seed"])
     device, dtype = cfg.torch_device, cfg.torch_dtype
@@ -752,11 +848,12 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
     batches = _Minibatches(train_mask, cfg.batch_size, values["init_seed"], device) if minibatch else None
     dropout = Dropout(values["dropout"], values["init_seed"], device, dtype, data.n_samples) if any(values["dropout"]) else None
     n_rows = data.n_samples
-    if (fast_grad or dropout is not None) and not minibatch:
+    quadratic = fastgrad.QuadraticGradient(model, data.inputs) if fast_grad and isinstance(model, QuadraticNet) else None
+    if (fast_grad and quadratic is None or dropout is not None) and not minibatch:
         data, train_mask, val_mask, train_w, n_rows, order = _used_rows_first(data, train_mask, val_mask, train_w)
         if dropout is not None:
             dropout.rows = order[:n_rows]
-    grad_fn = fastgrad.MLPGradient(model) if fast_grad else None
+    grad_fn = fastgrad.MLPGradient(model) if fast_grad and quadratic is None else None
 
     flat = params.flat
     recorder = _Recorder(data, flat, train_mask, val_mask, callback, mse_threshold)
@@ -765,16 +862,28 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
 
     update_every = max(1, cfg.steps // 200)
     for step in range(cfg.steps):
-        record = (lambda out, views, step=step: recorder(step, out, views)) if step % cfg.eval_every == 0 else None
+        evaluate = step % cfg.eval_every == 0 if eval_steps is None else step in eval_steps
+        record = (lambda out, views, step=step: recorder(step, out, views)) if evaluate else None
         batch = batches.indices(step) if batches is not None else None
         views = params.views(flat)
-        if grad_fn is not None:
+        log_scale = None  # the gradient is exp(log_scale) * grads where a source returns it scaled
+        if quadratic is not None:
+            with torch.no_grad():
+                grads, log_scale = quadratic(views, data.inputs, data.labels, train_mask, record)
+            if not getattr(optimizer, "scale_free", False):
+                scale = torch.exp(log_scale)
+                grads = {k: scale.view((-1,) + (1,) * (g.dim() - 1)) * g for k, g in grads.items()}
+                log_scale = None
+        elif grad_fn is not None:
             with torch.no_grad():
                 grads = _fast_gradients(grad_fn, model, data, views, batch, train_w, n_rows, record)
         else:
             grads = _autograd_gradients(model, data, views, batch, train_w, record, dropout, n_rows)
         if cfg.embed_l1:
             _add_embed_l1_gradient(grads, views, cfg.embed_l1)
+        if cfg.linf_reg:
+            with torch.no_grad():
+                _add_linf_gradient(grads, views, cfg.linf_reg, log_scale, cfg.linf_relative)
         optimizer.step(flat, [grads[name].reshape(n_runs, -1) for name in params.offsets])
         if norm_target is not None:
             project_to_norm(flat, norm_target, fixed)

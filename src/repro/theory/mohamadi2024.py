@@ -19,8 +19,9 @@ Contents:
   by autograd (the one-layer transformer of Fig. 5).
 * :func:`kernel_regression` (App. B.1: ridgeless, initial network as prior mean) and the two end-to-end
   kernel predictors :func:`entk_regression` (Thm 3.4) and :func:`entk_classification` (Thm 4.3).
-* Normalized GD (App. A.1) with an underflow-safe cross-entropy gradient (our addition):
-  :func:`safe_cross_entropy_weights`, :func:`linf_subgradient`, :func:`normalized_step`.
+* The underflow-safe cross-entropy gradient of normalized GD (our addition) and the ℓ∞ subgradient:
+  :func:`safe_cross_entropy_weights`, :func:`linf_subgradient` (defined in :mod:`repro.fastgrad`, where the
+  trainer uses them; normalized GD itself is ``repro.train``'s optimizer ``normalized_gd``).
 * Sample sizes of App. A: :func:`regression_train_size`, :func:`classification_train_size`.
 """
 from __future__ import annotations
@@ -30,6 +31,8 @@ import math
 import numpy as np
 import torch
 
+from ..fastgrad import linf_subgradient, safe_cross_entropy_weights  # noqa: F401 (this module's API; the
+#   trainer's gradient code needs them in a lower layer)
 from ..validation import check_int, check_real
 
 # --------------------------------------------------------------------------------------------------
@@ -353,65 +356,6 @@ def entk_classification(p: int, width: int, train_pairs, test_pairs, seed: int) 
     y_te = onehot(te)
     acc = float((pred.argmax(1) == (te[:, 0] + te[:, 1]) % p).double().mean())
     return acc, float(((pred - y_te) ** 2).mean() / (y_te ** 2).mean())
-
-
-# --------------------------------------------------------------------------------------------------
-# Normalized GD (App. A.1) with an underflow-safe cross-entropy gradient (our addition)
-
-
-def safe_cross_entropy_weights(logits: torch.Tensor, labels: torch.Tensor,
-                               mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-    """∂(mean CE)/∂logits up to a positive per-run factor, computed without underflow (our addition).
-
-    At the paper's step size 10 the float64 softmax becomes one-hot within a few hundred steps, the naive
-    gradient is exactly 0 and the normalized step 0/0; normalizing removes the global factor, so this is exact.
-
-    ``logits`` (R, N, p); ``labels`` (N,) or (R, N); ``mask`` (R, N) bool marks each run's training points
-    (default: all). With logP_ic = log softmax, let m_r = max over run r's training points i and wrong
-    classes c ≠ y_i of logP_ic. Returns (G, log_scale): G_ic = exp(logP_ic − m_r) for c ≠ y_i,
-    G_{i,y_i} = −Σ_{c≠y_i} G_ic (zero off the mask), and log_scale_r = m_r − log n_r, so the true gradient
-    of run r's mean cross-entropy w.r.t. the logits is exp(log_scale_r)·G_r. The largest |G| entry is ≥ 1,
-    so G does not underflow even when the softmax is one-hot to machine precision (where the naive
-    P − Y is exactly 0 and a normalized step would be 0/0). ``log_scale`` lets a regularizer be added exactly.
-    """
-    R, N, p = logits.shape
-    labels = labels.expand(R, N) if labels.dim() == 1 else labels
-    mask = torch.ones(R, N, dtype=torch.bool, device=logits.device) if mask is None else mask
-    logp = torch.log_softmax(logits, dim=-1)
-    excluded = torch.nn.functional.one_hot(labels, p).bool() | ~mask[:, :, None]
-    wrong = logp.masked_fill(excluded, -math.inf)
-    m = wrong.amax(dim=(1, 2))  # (R,)
-    G = torch.exp(wrong - m[:, None, None])  # exp(-inf) = 0 on labels and off the mask
-    G = G - torch.nn.functional.one_hot(labels, p) * G.sum(-1, keepdim=True)
-    return G, m - torch.log(mask.sum(1).to(logits.dtype))
-
-
-def linf_subgradient(params: list[torch.Tensor]) -> list[torch.Tensor]:
-    """A subgradient of ‖θ‖∞ per run (Eq. 2.2's regularizer): sign(θ_i) on the entries achieving the max
-    |θ_i| (over all tensors), split equally among ties — what ``jax.grad`` of ``max(abs(θ))`` returns.
-    Each tensor has a leading run axis R."""
-    R = params[0].shape[0]
-    flat_abs = torch.cat([t.detach().abs().reshape(R, -1) for t in params], dim=1)
-    top = flat_abs.amax(dim=1)  # (R,)
-    out, n_ties = [], torch.zeros(R, dtype=params[0].dtype, device=params[0].device)
-    for t in params:
-        shape = (R,) + (1,) * (t.dim() - 1)
-        hit = (t.detach().abs() == top.view(shape)).to(t.dtype)
-        n_ties = n_ties + hit.reshape(R, -1).sum(1)
-        out.append(torch.sign(t.detach()) * hit)
-    return [g / n_ties.view((R,) + (1,) * (g.dim() - 1)) for g in out]
-
-
-def normalized_step(params: list[torch.Tensor], grads: list[torch.Tensor], lr) -> None:
-    """θ ← θ − η ∇/‖∇‖₂ per run (App. A.1), in place: every run moves exactly Euclidean length η (or not
-    at all where its gradient is exactly zero). ``lr``: float or (R,) tensor."""
-    R = params[0].shape[0]
-    sq = sum((g.reshape(R, -1) ** 2).sum(1) for g in grads)
-    norm = torch.sqrt(sq)
-    factor = torch.where(norm > 0, torch.as_tensor(lr, dtype=norm.dtype) / torch.where(norm > 0, norm, 1.0), 0.0)
-    with torch.no_grad():
-        for t, g in zip(params, grads):
-            t.sub_(factor.view((R,) + (1,) * (t.dim() - 1)) * g)
 
 
 # --------------------------------------------------------------------------------------------------
