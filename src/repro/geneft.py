@@ -9,7 +9,6 @@ book-scale variant with ``dataclasses.replace``.
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field, replace
 from typing import Sequence
@@ -22,8 +21,9 @@ from .portable import ConfigRepr
 from .phases import PHASES, classify
 from .plotting import PHASE_COLORS, plot_phase_diagram, plot_seed_band
 from .kernels import single_thread
-from .relations import (RELATIONS, RelationModelConfig, RelationTrainConfig, check_relation_runs, init_params,
-                        relation_matrix, train_mask, train_relations)
+from .crossings import first_step
+from .relations import (RELATIONS, RelationModelConfig, RelationTrainConfig, relation_matrix, train_mask,
+                        train_relation_runs, train_relations)
 from .scale import by_scale
 from .store import ResultsStore, required_arrays, store_parser
 from .theory.baek2024 import (GUESS_PROBABILITY, accuracy_upper_bound, description_length,
@@ -314,8 +314,8 @@ def run_depth(cfg: DepthConfig, progress: bool = False) -> DepthResult:
             h = train_relations(*args, **kwargs)
             test_acc, train_acc = h.test_acc[:, -1], h.train_acc[:, -1]
         else:
-            # The same training (tests/test_geneft.py: equal to train_relations in float64) without the early
-            # exit; 2.5-4x faster, as it forwards only the training pairs between evaluations.
+            # The same training as train_relations (tests/test_train_relations.py), without the early exit;
+            # it records only the accuracies the sweep reads.
             h = train_until_decided(*args, **kwargs, stop=False, record=True)
             test_acc, train_acc = h.test_acc_history[:, -1], h.train_acc_history[:, -1]
         test[:, k] = test_acc.reshape(n_r, n_s)
@@ -456,13 +456,18 @@ class DecidedRuns:
     test_acc_history: np.ndarray | None = None
 
 
-def train_until_decided(*args, **kwargs) -> DecidedRuns:
-    """Train R networks of the phase diagrams at once (see :func:`_train_until_decided`), on one torch thread."""
-    with single_thread():
-        return _train_until_decided(*args, **kwargs)
+def decided(threshold: float):
+    """The stopping rule of :func:`train_until_decided` for :func:`repro.train.train`'s ``until``: a run stops at
+    the evaluation at which both its training and its test accuracy have exceeded ``threshold`` (at this or an
+    earlier evaluation). Its phase (comprehension or grokking) is then decided, since the phase rule of Table 4
+    only reads the two first crossings."""
+    def until(steps: np.ndarray, metrics: dict) -> np.ndarray:
+        crossed = lambda key: first_step(steps, metrics[key], threshold, strict=True) >= 0
+        return crossed("train_acc") & crossed("val_acc")
+    return until
 
 
-def _train_until_decided(
+def train_until_decided(
     model: RelationModelConfig,
     labels: np.ndarray,
     masks: np.ndarray,
@@ -476,173 +481,30 @@ def _train_until_decided(
     stop: bool = True,
     record: bool = False,
 ) -> DecidedRuns:
-    """The training of :func:`repro.relations.train_relations` (same initialization, loss and AdamW update,
-    full batch), with a hand-written backward pass, for the phase diagrams of Figs. 5–6.
+    """Train R networks of the phase diagrams of Figs. 5–6 at once, on one torch thread: the training of
+    :func:`repro.relations.train_relations` (same initialization, loss and AdamW update, full batch).
 
     It returns what the phase rule of Table 4 needs: per run, the first evaluation steps at which training
-    and test accuracy exceed ``threshold``. Three things make it several times cheaper than the general
-    trainer, none of which changes what a run computes:
+    and test accuracy exceed ``threshold``. With ``stop`` (the default), a run leaves the batch at the
+    evaluation at which both accuracies have crossed the threshold (:func:`decided`): runs are independent,
+    so the others continue unchanged. ``record``: also return the accuracy histories (nan after a stop).
 
-    * the gradient step forwards only each run's training pairs (the test pairs are forwarded at the
-      evaluation steps, every ``cfg.eval_every`` steps); the first layer of the concatenation model is
-      E_i W_a + E_j W_b + b, so it is built from two (n, width) tables instead of an (n², 2d) input;
-    * tanh z is evaluated as 2·sigmoid(2z) − 1 (the same function; PyTorch's vectorized sigmoid is several
-      times faster than its tanh on CPU), and the backward pass is the chain rule, layer by layer;
-    * with ``stop`` (the default), a run leaves the batch at the evaluation at which both accuracies have
-      crossed the threshold: its phase (comprehension or grokking) is then decided, since the rule only
-      reads the two first crossings. Runs are independent, so the others continue unchanged.
-
-    ``tests/test_geneft.py`` checks it against ``train_relations`` (autograd) in float64.
+    The model is the concatenation one with at least one hidden layer, which :mod:`repro.fastgrad`
+    differentiates by hand (each run forwarding only its training pairs between evaluations).
     """
     check_choice("mode", model.mode, ("concat",))
     check_int("hidden_layers", model.hidden_layers, minimum=1)
     check_real("threshold", threshold)
-    labels, masks, per_run = check_relation_runs(model, labels, masks, lr_enc, lr_dec, wd_dec, init_seeds)
-    n, d, width, depth = model.n, model.d_embed, model.width, model.hidden_layers
-    n_runs = labels.shape[0]
-    n_train = masks.sum(1)
-    dtype = torch.float32 if cfg.dtype == "float32" else torch.float64
-
-    init = init_params(model, init_seeds, dtype)  # [E, W_1, b_1, ..., W_out, b_out], as train_relations
-    sizes = [math.prod(p.shape[1:]) for p in init]
-    bounds = np.cumsum([0] + sizes)
-    shapes = [p.shape[1:] for p in init]
-    flat = torch.cat([p.reshape(n_runs, -1) for p in init], 1)
-    n_enc = sizes[0]
-    lr = torch.cat([torch.tensor(per_run["lr_enc"], dtype=dtype)[:, None].expand(-1, n_enc),
-                    torch.tensor(per_run["lr_dec"], dtype=dtype)[:, None].expand(-1, flat.shape[1] - n_enc)], 1)
-    decay = None
-    if any(per_run["wd_dec"]):  # AdamW's decoupled decay, decoder only
-        decay = torch.ones_like(flat)
-        decay[:, n_enc:] = 1 - (torch.tensor(per_run["lr_dec"], dtype=dtype)
-                                * torch.tensor(per_run["wd_dec"], dtype=dtype))[:, None]
-    m = torch.zeros_like(flat)
-    v = torch.zeros_like(flat)
-
-    # each run's training pairs (ascending), padded with weight-0 pairs to the largest training set
-    k_max = int(n_train.max())
-    order = np.argsort(~masks, axis=1, kind="stable")[:, :k_max]
-    in_train = np.take_along_axis(masks, order, 1)
-    state = {
-        "pair": torch.as_tensor(order),  # pair index i·n + j (relations.forward)
-        "i": torch.as_tensor(order // n),
-        "j": torch.as_tensor(order % n),
-        "weight": torch.as_tensor(in_train / n_train[:, None], dtype=dtype),  # the loss is the mean over training pairs
-        "y_train": torch.as_tensor(np.take_along_axis(labels, order, 1), dtype=dtype),
-        "y": torch.as_tensor(labels, dtype=torch.bool),
-        "train": torch.as_tensor(masks),
-        "flat": flat, "m": m, "v": v, "lr": lr, "decay": decay,
-        "runs": torch.arange(n_runs),
-    }
-    storage = [torch.empty(n_runs * k_max * width, dtype=dtype) for _ in range(depth + 2)]  # activations, dZ, dH
-    spread = torch.zeros(n_runs * n * n, width, dtype=dtype)  # the first layer's dZ spread over all n² pairs
-
-    def views(buffer):
-        return [buffer[:, a:b].view(buffer.shape[0], *s) for a, b, s in zip(bounds[:-1], bounds[1:], shapes)]
-
-    def sigmoid_tanh_(z2):
-        """tanh z from 2z, in place: 2 sigmoid(2z) − 1."""
-        return torch.sigmoid(z2, out=z2).mul_(2).sub_(1)
-
-    def forward(params, rows, hidden):
-        """Logits (R, K): of every pair (rows None, K = n²) or of the pairs whose flat row indices
-        ``rows = (r·n + i, r·n + j)`` (each (R·K,)) are given; fills ``hidden`` (or new tensors) with each
-        layer's tanh."""
-        emb, w_in, b_in = params[0], params[1], params[2]
-        runs = emb.shape[0]
-        tab_i = torch.bmm(emb, w_in[:, :d]).mul_(2)  # (R, n, width)
-        tab_j = torch.bmm(emb, w_in[:, d:]).mul_(2)
-        if rows is None:  # 2 z_1 of pair (i, j), row-major (relations.forward)
-            h = torch.add(tab_i[:, :, None, :], tab_j[:, None, :, :]).view(runs, n * n, width)
-        else:
-            h = torch.index_select(tab_i.view(-1, width), 0, rows[0], out=hidden[0].view(-1, width)).view(runs, -1, width)
-            h.add_(torch.index_select(tab_j.view(-1, width), 0, rows[1]).view(runs, -1, width))
-        h.add_(b_in[:, None, :], alpha=2)
-        sigmoid_tanh_(h)
-        for layer in range(1, depth):
-            h = torch.baddbmm(params[2 + 2 * layer].unsqueeze(1), h, params[1 + 2 * layer], beta=2, alpha=2,
-                              out=hidden[layer])  # 2 z
-            sigmoid_tanh_(h)
-        # the output layer as (1, width) @ (width, K): a matrix-vector product is much faster this way round
-        return torch.baddbmm(params[2 + 2 * depth].unsqueeze(-1), params[1 + 2 * depth].transpose(1, 2),
-                             h.transpose(1, 2)).squeeze(1)
-
-    eval_steps = [s for s in range(cfg.steps + 1) if s % cfg.eval_every == 0 or s == cfg.steps]
-    first_train = np.full(n_runs, -1)
-    first_test = np.full(n_runs, -1)
-    last_test = np.zeros(n_runs)
-    stopped_at = np.full(n_runs, cfg.steps)
-    hist = np.full((2, n_runs, len(eval_steps)), np.nan) if record else None
-    n_test = np.maximum(n * n - n_train, 1)
-    t_eval = 0
-    for step in range(cfg.steps + 1):
-        active = state["runs"].numpy()
-        params = views(state["flat"])
-        if step == eval_steps[t_eval]:
-            logits = forward(params, None, [None] * depth)
-            correct = (logits > 0) == state["y"]
-            tr = (correct & state["train"]).sum(1).numpy() / n_train[active]
-            te = (correct & ~state["train"]).sum(1).numpy() / n_test[active]
-            first_train[active] = np.where((first_train[active] < 0) & (tr > threshold), step, first_train[active])
-            first_test[active] = np.where((first_test[active] < 0) & (te > threshold), step, first_test[active])
-            last_test[active] = te
-            stopped_at[active] = step
-            if record:
-                hist[0, active, t_eval], hist[1, active, t_eval] = tr, te
-            t_eval += 1
-            if step == cfg.steps:
-                break
-            decided = (first_train[active] >= 0) & (first_test[active] >= 0)
-            if stop and decided.any():
-                keep = torch.as_tensor(~decided)
-                state = {key: None if value is None else value[keep] for key, value in state.items()}
-                spread.zero_()  # the training rows moved
-                if len(state["runs"]) == 0:
-                    break
-                active = state["runs"].numpy()
-                params = views(state["flat"])
-        runs = len(active)
-        hidden = [s[: runs * k_max * width].view(runs, k_max, width) for s in storage[:depth]]
-        dz = storage[depth][: runs * k_max * width].view(runs, k_max, width)
-        dh = storage[depth + 1][: runs * k_max * width].view(runs, k_max, width)
-        offset = torch.arange(runs)[:, None] * n
-        rows = ((state["i"] + offset).view(-1), (state["j"] + offset).view(-1))
-        logits = forward(params, rows, hidden)
-        grad = torch.empty_like(state["flat"])
-        grads = views(grad)
-        g = torch.sigmoid(logits).sub_(state["y_train"]).mul_(state["weight"])  # d loss / d logit, BCE with logits
-        grads[1 + 2 * depth].copy_(torch.bmm(g.unsqueeze(1), hidden[depth - 1]).transpose(1, 2))  # (1, K) @ (K, width)
-        torch.sum(g, 1, keepdim=True, out=grads[2 + 2 * depth])
-        torch.mul(g.unsqueeze(-1), params[1 + 2 * depth].transpose(1, 2), out=dh)
-        torch.ops.aten.tanh_backward.grad_input(dh, hidden[depth - 1], grad_input=dz)  # dh (1 − tanh²)
-        for layer in range(depth - 1, 0, -1):
-            torch.bmm(hidden[layer - 1].transpose(1, 2), dz, out=grads[1 + 2 * layer])
-            torch.sum(dz, 1, out=grads[2 + 2 * layer])
-            torch.bmm(dz, params[1 + 2 * layer].transpose(1, 2), out=dh)
-            torch.ops.aten.tanh_backward.grad_input(dh, hidden[layer - 1], grad_input=dz)
-        torch.sum(dz, 1, out=grads[2])
-        # d loss / d (E_i W_a) and d (E_j W_b), per element: dZ spread over all n² pairs, then summed over j and
-        # over i (the buffer is zero off the training rows, which are distinct; the same rows are overwritten
-        # every step until the batch shrinks)
-        d_all = spread[: runs * n * n].index_copy_(0, (state["pair"] + offset * n).view(-1),
-                                                   dz.view(-1, width)).view(runs, n, n, width)
-        d_p, d_q = d_all.sum(2), d_all.sum(1)
-        emb, w_in = params[0], params[1]
-        grads[1][:, :d] = torch.bmm(emb.transpose(1, 2), d_p)
-        grads[1][:, d:] = torch.bmm(emb.transpose(1, 2), d_q)
-        torch.bmm(d_p, w_in[:, :d].transpose(1, 2), out=grads[0])
-        grads[0].add_(torch.bmm(d_q, w_in[:, d:].transpose(1, 2)))
-        t = step + 1  # torch.optim.AdamW's update with per-run lr columns, as train_relations
-        flat_, m_, v_ = state["flat"], state["m"], state["v"]
-        if state["decay"] is not None:
-            flat_.mul_(state["decay"])
-        m_.lerp_(grad, 1 - cfg.beta1)
-        v_.mul_(cfg.beta2).addcmul_(grad, grad, value=1 - cfg.beta2)
-        denom = (v_.sqrt() / math.sqrt(1 - cfg.beta2**t)).add_(cfg.eps)
-        flat_.addcdiv_(m_ * state["lr"], denom, value=-1 / (1 - cfg.beta1**t))
-
-    return DecidedRuns(np.array(eval_steps), first_train, first_test, last_test, stopped_at,
-                       hist[0] if record else None, hist[1] if record else None)
+    with single_thread():
+        h = train_relation_runs(model, labels, masks, lr_enc=lr_enc, lr_dec=lr_dec, wd_dec=wd_dec,
+                                init_seeds=init_seeds, cfg=cfg, until=decided(threshold) if stop else None, fast_grad=True)
+    train_acc, test_acc = h["train_acc"], h["val_acc"]
+    # the run's last evaluation: the step budget, or the evaluation at which its phase was decided
+    last = train_acc.shape[1] - 1 - np.argmax(~np.isnan(train_acc[:, ::-1]), axis=1)
+    rows = np.arange(train_acc.shape[0])
+    return DecidedRuns(h.steps, first_step(h.steps, train_acc, threshold, strict=True),
+                       first_step(h.steps, test_acc, threshold, strict=True), test_acc[rows, last], h.steps[last],
+                       train_acc if record else None, test_acc if record else None)
 
 
 def run_phases(cfg: PhaseConfig) -> PhaseResult:

@@ -15,6 +15,8 @@ for one run from a ``torch.Generator`` — so run r's initial weights depend on 
   (official ejmichaud/grokking-squared phasegrok/models.py, ``Decoder(concat=True)``).
 * :class:`TwoLayerNet` — f(x) = act(x W + b) a with a chosen activation (Rubin et al.).
 * :class:`QuadraticNet` — Mohamadi et al. 2024's two-layer quadratic network on one-hot pairs (Eq. 2.1).
+* :class:`RelationModel` — the GenEFT encoder–decoder of Baek, Liu & Tegmark 2024 (§2–3): embeddings, a
+  combination of the pair (concatenation, difference or squared difference), a tanh MLP and one logit.
 * :class:`MLP` — a plain multilayer perceptron on flat inputs with PyTorch's nn.Linear init (the
   784-200-200-10 MNIST network of Liu et al. 2022 App. J and Omnigrok, the 5-100-100-5 teacher-student).
 """
@@ -54,6 +56,7 @@ class ParamSpec:
 
 # Draws use float32, torch's default dtype, whatever the training dtype: a float64 draw consumes the
 # generator differently, and only float32 draws reproduce the official code's initial weights.
+# (RelationModel is the exception: it draws in float64, as the GenEFT chapters' own initialization always did.)
 
 
 def _uniform(bound: float, transpose: bool = False):
@@ -638,6 +641,101 @@ class MLP(BatchedModel):
         return 2 * sum(a * b for a, b in zip(self.widths[:-1], self.widths[1:]))
 
 
+# --------------------------------------------------------------------------------------------------
+# GenEFT encoder-decoder (Baek, Liu & Tegmark 2024)
+
+RELATION_MODES = ("concat", "difference", "squared_difference")
+
+
+@dataclass(frozen=True, repr=False)
+class RelationModelConfig(ConfigRepr):
+    """The GenEFT encoder–decoder (Baek, Liu & Tegmark 2024, arXiv 2402.05916 v1, §2 and §3 "three modes";
+    defaults from Table 3): each of n elements is embedded in R^d, the two embeddings of a pair are combined,
+    and a tanh MLP decodes one logit (the relation holds when it is positive)."""
+
+    n: int = 30  # paper §2: n = 30 elements
+    d_embed: int = 2  # Table 3: embedding space dimension 2
+    hidden_layers: int = 3  # Table 3 "decoder depth 3", read as n_h = 3 hidden layers (Fig. 3's n_h; our reading)
+    width: int = 50  # Table 3: decoder width 50
+    mode: str = "concat"  # §3: mode 1 (concatenation) is the default
+
+    def __post_init__(self):
+        check_int("n", self.n, minimum=2)
+        check_int("d_embed", self.d_embed, minimum=1)
+        check_int("hidden_layers", self.hidden_layers, minimum=0)
+        check_int("width", self.width, minimum=1)
+        check_choice("mode", self.mode, RELATION_MODES)
+
+    @property
+    def decoder_input(self) -> int:
+        return 2 * self.d_embed if self.mode == "concat" else self.d_embed
+
+    def layer_shapes(self) -> list[tuple[int, int]]:
+        dims = [self.decoder_input] + [self.width] * self.hidden_layers + [1]
+        return list(zip(dims[:-1], dims[1:]))
+
+    def label(self) -> str:
+        return f"n_h={self.hidden_layers}, w={self.width}, {self.mode}, d={self.d_embed}"
+
+
+def _float64_normal(shape, gen):
+    # N(0, 1) as nn.Embedding, drawn in float64 (the GenEFT chapters' init since their first version: a float64
+    # draw consumes the generator differently from a float32 one, so it must stay float64 for the stored runs)
+    return torch.randn(shape, generator=gen, dtype=torch.float64)
+
+
+def _float64_uniform(bound: float):
+    # U(±bound) as (rand · 2 − 1) · bound, in float64 and in the stored (fan_in, fan_out) order (see above)
+    return lambda shape, gen: (torch.rand(shape, generator=gen, dtype=torch.float64) * 2 - 1) * bound
+
+
+class RelationModel(BatchedModel):
+    """The GenEFT encoder–decoder on pairs ``x`` (B, 2) or (R, B, 2) of element indices; output (R, B, 1) logits.
+
+    Parameters: ``embed`` (n, d) (group "repr": the encoder), then ``W{k}`` (fan_in, fan_out) and ``b{k}`` per
+    decoder layer (group "dec"). Run r draws them in that order from its own generator: embeddings ~ N(0, 1)
+    (nn.Embedding), weights and biases ~ U(±1/√fan_in) (nn.Linear's default), all in float64.
+    """
+
+    def __init__(self, config: RelationModelConfig):
+        self.config = config
+
+    def param_specs(self, init_scale=1.0, repr_init_scale=1.0):
+        c = self.config
+        specs = [ParamSpec("embed", (c.n, c.d_embed), "repr", _scaled(_float64_normal, repr_init_scale))]
+        for k, (fan_in, fan_out) in enumerate(c.layer_shapes()):
+            init = _scaled(_float64_uniform(1 / math.sqrt(fan_in)), init_scale)
+            specs += [ParamSpec(f"W{k}", (fan_in, fan_out), "dec", init), ParamSpec(f"b{k}", (fan_out,), "dec", init)]
+        return specs
+
+    def combine(self, e1: torch.Tensor, e2: torch.Tensor) -> torch.Tensor:
+        """Decoder input from the two embeddings of a pair (paper §3, modes 1–3)."""
+        mode = self.config.mode
+        if mode == "concat":
+            return torch.cat([e1, e2], dim=-1)
+        if mode == "difference":
+            return e1 - e2
+        return (e1 - e2) ** 2
+
+    def forward(self, params, x):
+        emb = params["embed"]
+        if x.dim() == 2:
+            e1, e2 = emb[:, x[:, 0]], emb[:, x[:, 1]]
+        else:
+            runs = torch.arange(emb.shape[0], device=emb.device)[:, None]
+            e1, e2 = emb[runs, x[..., 0]], emb[runs, x[..., 1]]
+        h = self.combine(e1, e2)
+        n_layers = len(self.config.layer_shapes())
+        for k in range(n_layers):
+            h = torch.baddbmm(params[f"b{k}"].unsqueeze(1), h, params[f"W{k}"])
+            if k < n_layers - 1:
+                h = torch.tanh(h)
+        return h
+
+    def matmul_flops_per_sample(self):
+        return 2 * sum(a * b for a, b in self.config.layer_shapes())
+
+
 def build_model(config) -> BatchedModel:
     """The model for a config dataclass."""
     if isinstance(config, EmbedMLPConfig):
@@ -652,7 +750,9 @@ def build_model(config) -> BatchedModel:
         return MLP(config)
     if isinstance(config, QuadraticNetConfig):
         return QuadraticNet(config)
+    if isinstance(config, RelationModelConfig):
+        return RelationModel(config)
     raise ValueError(
         f"model config of type {type(config).__name__} is not allowed: use EmbedMLPConfig, TransformerConfig, "
-        "EncoderTransformerConfig, TwoLayerConfig, MLPConfig or QuadraticNetConfig."
+        "EncoderTransformerConfig, TwoLayerConfig, MLPConfig, QuadraticNetConfig or RelationModelConfig."
     )

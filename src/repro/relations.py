@@ -10,11 +10,11 @@ and ``book/baek2024_geneft_dynamics``.
 
 Everything here is batched: parameters carry a leading run axis R, and each run has its own
 relation, training mask, learning rates, weight decay and initialization seed, so a phase diagram
-over (encoder lr × decoder lr) trains as one tensor program.
+over (encoder lr × decoder lr) trains as one tensor program. The model is
+:class:`repro.models.RelationModel`, and it trains with the one batched trainer, :func:`repro.train.train`.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -23,11 +23,13 @@ import torch
 
 from .crossings import first_step
 from .kernels import single_thread
+from .models import RELATION_MODES as MODES, RelationModel, RelationModelConfig
 from .portable import ConfigRepr
+from .tasks import TaskData
+from .train import History, Performance, TrainConfig, train
 from .validation import check_choice, check_fraction, check_int, check_real
 
 RELATIONS = ("mod3", "mod5", "greater_than", "bipartite")
-MODES = ("concat", "difference", "squared_difference")
 
 
 def bipartite_side(n: int) -> np.ndarray:
@@ -69,80 +71,29 @@ def train_mask(n_pairs: int, fraction: float, data_seed: int) -> np.ndarray:
     return mask
 
 
-@dataclass(frozen=True, repr=False)
-class RelationModelConfig(ConfigRepr):
-    """The GenEFT encoder–decoder (paper §2 and §3 "three modes"; defaults from Table 3)."""
-
-    n: int = 30  # paper §2: n = 30 elements
-    d_embed: int = 2  # Table 3: embedding space dimension 2
-    hidden_layers: int = 3  # Table 3 "decoder depth 3", read as n_h = 3 hidden layers (Fig. 3's n_h; our reading)
-    width: int = 50  # Table 3: decoder width 50
-    mode: str = "concat"  # §3: mode 1 (concatenation) is the default
-
-    def __post_init__(self):
-        check_int("n", self.n, minimum=2)
-        check_int("d_embed", self.d_embed, minimum=1)
-        check_int("hidden_layers", self.hidden_layers, minimum=0)
-        check_int("width", self.width, minimum=1)
-        check_choice("mode", self.mode, MODES)
-
-    @property
-    def decoder_input(self) -> int:
-        return 2 * self.d_embed if self.mode == "concat" else self.d_embed
-
-    def layer_shapes(self) -> list[tuple[int, int]]:
-        dims = [self.decoder_input] + [self.width] * self.hidden_layers + [1]
-        return list(zip(dims[:-1], dims[1:]))
-
-    def label(self) -> str:
-        return f"n_h={self.hidden_layers}, w={self.width}, {self.mode}, d={self.d_embed}"
-
-
 def init_params(cfg: RelationModelConfig, seeds: Sequence[int], dtype=torch.float32) -> list[torch.Tensor]:
-    """[E, W_1, b_1, …, W_out, b_out], each with a leading run axis, PyTorch's default init per run.
-
-    Embeddings ~ N(0, 1) (nn.Embedding); Linear weights and biases ~ U(±1/√fan_in) (nn.Linear).
-    Run r draws from its own generator seeded with ``seeds[r]``, so runs sharing a seed share an init.
-    """
-    shapes = [(cfg.n, cfg.d_embed)]
-    for fan_in, fan_out in cfg.layer_shapes():
-        shapes += [(fan_in, fan_out), (fan_out,)]
+    """[E, W_0, b_0, …, W_out, b_out], each with a leading run axis: :class:`~repro.models.RelationModel`'s
+    initialization (PyTorch's default per run, run r from its own generator seeded with ``seeds[r]``, so runs
+    sharing a seed share an init), drawn in float64 and cast to ``dtype``."""
+    specs = RelationModel(cfg).param_specs()
     per_run = []
     for seed in seeds:
         gen = torch.Generator().manual_seed(int(seed))
-        tensors = [torch.randn(shapes[0], generator=gen, dtype=torch.float64)]
-        for k in range(1, len(shapes), 2):
-            bound = 1 / math.sqrt(shapes[k][0])
-            tensors.append((torch.rand(shapes[k], generator=gen, dtype=torch.float64) * 2 - 1) * bound)
-            tensors.append((torch.rand(shapes[k + 1], generator=gen, dtype=torch.float64) * 2 - 1) * bound)
-        per_run.append(tensors)
-    return [torch.stack([run[i] for run in per_run]).to(dtype) for i in range(len(shapes))]
+        per_run.append([spec.init(spec.shape, gen) for spec in specs])
+    return [torch.stack([run[i] for run in per_run]).to(dtype) for i in range(len(specs))]
 
 
-def combine(e1: torch.Tensor, e2: torch.Tensor, mode: str) -> torch.Tensor:
-    """Decoder input from the two embeddings of a pair (paper §3, modes 1–3)."""
-    if mode == "concat":
-        return torch.cat([e1, e2], dim=-1)
-    if mode == "difference":
-        return e1 - e2
-    if mode == "squared_difference":
-        return (e1 - e2) ** 2
-    check_choice("mode", mode, MODES)
+def all_pairs(n: int) -> torch.Tensor:
+    """The n² ordered pairs (i, j) as (n², 2) element indices, row-major (pair index i·n + j)."""
+    idx = torch.arange(n)
+    return torch.stack([idx.repeat_interleave(n), idx.repeat(n)], 1)
 
 
 def forward(cfg: RelationModelConfig, params: list[torch.Tensor]) -> torch.Tensor:
     """Logits (R, n²) for every ordered pair (i, j), in row-major order (pair index i·n + j)."""
-    emb = params[0]
-    idx = torch.arange(cfg.n, device=emb.device)
-    e1 = emb[:, idx.repeat_interleave(cfg.n)]
-    e2 = emb[:, idx.repeat(cfg.n)]
-    h = combine(e1, e2, cfg.mode)
-    n_layers = (len(params) - 1) // 2
-    for k in range(n_layers):
-        h = torch.baddbmm(params[2 + 2 * k].unsqueeze(1), h, params[1 + 2 * k])
-        if k < n_layers - 1:
-            h = torch.tanh(h)
-    return h.squeeze(-1)
+    model = RelationModel(cfg)
+    named = {spec.name: p for spec, p in zip(model.param_specs(), params)}
+    return model.forward(named, all_pairs(cfg.n).to(params[0].device))[..., 0]
 
 
 @dataclass(frozen=True, repr=False)
@@ -210,13 +161,54 @@ def check_relation_runs(model: RelationModelConfig, labels, masks, lr_enc, lr_de
     return labels, masks, per_run
 
 
-def train_relations(*args, **kwargs) -> "RelationHistory":
-    """Train R networks at once (see :func:`_train_relations`), on one torch thread."""
-    with single_thread():
-        return _train_relations(*args, **kwargs)
+def relation_task_data(model: RelationModelConfig, labels: np.ndarray) -> TaskData:
+    """All n² pairs as one data set, with one row of 0/1 labels per run (R, n²), for binary cross-entropy.
+
+    Its default split (every pair in training) is never used: each run passes its own training mask."""
+    n_pairs = model.n**2
+    return TaskData(inputs=all_pairs(model.n), labels=torch.as_tensor(np.asarray(labels), dtype=torch.int64),
+                    n_classes=2, train_idx=np.arange(n_pairs), val_idx=np.arange(0), loss="bce", accuracy="binary",
+                    meta={"n": model.n})
 
 
-def _train_relations(
+def train_relation_runs(
+    model: RelationModelConfig,
+    labels: np.ndarray,
+    masks: np.ndarray,
+    *,
+    lr_enc: Sequence[float],
+    lr_dec: Sequence[float],
+    wd_dec: Sequence[float],
+    init_seeds: Sequence[int],
+    cfg: RelationTrainConfig = RelationTrainConfig(),
+    keep_final_params: bool = False,
+    until=None,
+    fast_grad: bool | None = False,
+) -> History:
+    """R runs of the GenEFT model through :func:`repro.train.train`: full batch, AdamW with the encoder
+    (embeddings) at ``lr_enc`` and the decoder at ``lr_dec`` with decoupled decay ``wd_dec`` (decoder only),
+    binary cross-entropy on the sigmoid output averaged over each run's training pairs, on the CPU.
+
+    ``labels``: (R, n²) 0/1 targets; ``masks``: (R, n²) bool training masks (validation = the rest);
+    ``until``: see :func:`repro.train.train`. The history's ``val_acc`` is the test accuracy.
+
+    ``fast_grad``: autograd by default (False), or :mod:`repro.fastgrad`'s hand-written gradient (True; None:
+    where it supports the model), which forwards only each run's training pairs between evaluations. The
+    optimizer runs as whole-buffer elementwise ops, which are faster than the fused kernel for these many
+    tiny runs; with both settings the float32 runs keep the bits of the GenEFT chapters' former loops."""
+    labels, masks, per_run = check_relation_runs(model, labels, masks, lr_enc, lr_dec, wd_dec, init_seeds)
+    n_runs = labels.shape[0]
+    tcfg = TrainConfig(steps=cfg.steps, optimizer="adamw", beta1=cfg.beta1, beta2=cfg.beta2, eps=cfg.eps,
+                       eval_every=cfg.eval_every, dtype=cfg.dtype, device="cpu")
+    runs = {"lr_repr": per_run["lr_enc"], "lr_dec": per_run["lr_dec"], "wd_repr": [0.0] * n_runs,
+            "wd_dec": per_run["wd_dec"], "init_seed": [int(s) for s in init_seeds]}
+    train_mask = torch.as_tensor(masks)
+    return train(model, relation_task_data(model, labels), tcfg, runs, train_mask=train_mask, val_mask=~train_mask,
+                 keep_final_params=keep_final_params, until=until, progress=False,
+                 performance=Performance(fast_grad=fast_grad, fused_optimizer=False))
+
+
+def train_relations(
     model: RelationModelConfig,
     labels: np.ndarray,
     masks: np.ndarray,
@@ -228,71 +220,25 @@ def _train_relations(
     cfg: RelationTrainConfig = RelationTrainConfig(),
     keep_final_params: bool = False,
 ) -> RelationHistory:
-    """Train R networks at once, full batch, Adam(W) with per-run encoder/decoder lr and decoder decay.
+    """Train R networks at once, full batch, Adam(W) with per-run encoder/decoder lr and decoder decay, on one
+    torch thread (see :func:`train_relation_runs`).
 
     ``labels``: (R, n²) 0/1 targets; ``masks``: (R, n²) bool training masks (test = the rest).
     Loss: binary cross-entropy on the sigmoid output, averaged over each run's training pairs.
     The update is torch.optim.AdamW's (decoupled decay on the decoder only; unstated in the paper, our choice).
     """
-    labels, masks, per_run = check_relation_runs(model, labels, masks, lr_enc, lr_dec, wd_dec, init_seeds)
-    n_runs = labels.shape[0]
-    lr_e, lr_d, wd = per_run["lr_enc"], per_run["lr_dec"], per_run["wd_dec"]
+    with single_thread():
+        h = train_relation_runs(model, labels, masks, lr_enc=lr_enc, lr_dec=lr_dec, wd_dec=wd_dec,
+                                init_seeds=init_seeds, cfg=cfg, keep_final_params=keep_final_params)
+    masks = np.asarray(masks, dtype=bool)
+    n_train, n_test = masks.sum(1)[:, None], (~masks).sum(1)[:, None]
+    # accuracy over all n² pairs (paper Fig. 3) from the two splits' exact counts
+    correct = np.rint(h["train_acc"] * n_train) + np.where(n_test > 0, np.rint(np.nan_to_num(h["val_acc"]) * n_test), 0)
     dtype = torch.float32 if cfg.dtype == "float32" else torch.float64
-
-    # all parameters of a run live in one (R, P) buffer, so Adam is a handful of whole-buffer ops
-    init = init_params(model, init_seeds, dtype)
-    sizes = [math.prod(p.shape[1:]) for p in init]
-    flat = torch.cat([p.reshape(n_runs, -1) for p in init], 1)
-    bounds = np.cumsum([0] + sizes)
-    shapes = [p.shape[1:] for p in init]
-
-    def views(buffer):
-        return [buffer[:, a:b].view(n_runs, *shape) for a, b, shape in zip(bounds[:-1], bounds[1:], shapes)]
-
-    y = torch.as_tensor(labels, dtype=dtype)
-    train = torch.as_tensor(masks)
-    w_train = train.to(dtype) / train.sum(1, keepdim=True).to(dtype)
-    test = ~train
-    n_test = test.sum(1).clamp(min=1).to(dtype)
-
-    n_enc = sizes[0]  # the embedding table (encoder) is the first block; the decoder is the rest
-    lr = torch.cat([torch.tensor(lr_e, dtype=dtype)[:, None].expand(-1, n_enc),
-                    torch.tensor(lr_d, dtype=dtype)[:, None].expand(-1, flat.shape[1] - n_enc)], 1)
-    decay = None
-    if any(wd):
-        decay = torch.ones_like(flat)
-        decay[:, n_enc:] = 1 - (torch.tensor(lr_d, dtype=dtype) * torch.tensor(wd, dtype=dtype))[:, None]
-    m = torch.zeros_like(flat)
-    v = torch.zeros_like(flat)
-    flat.requires_grad_(True)
-
-    rec_steps, tr_acc, te_acc, all_acc, losses = [], [], [], [], []
-    for step in range(cfg.steps + 1):
-        logits = forward(model, views(flat))
-        per_pair = torch.nn.functional.binary_cross_entropy_with_logits(logits, y, reduction="none")
-        loss = (per_pair * w_train).sum(1)
-        if step % cfg.eval_every == 0 or step == cfg.steps:
-            with torch.no_grad():
-                correct = ((logits > 0).to(dtype) == y).to(dtype)
-                rec_steps.append(step)
-                tr_acc.append((correct * w_train).sum(1))
-                te_acc.append((correct * test).sum(1) / n_test)
-                all_acc.append(correct.mean(1))
-                losses.append(loss.detach())
-        if step == cfg.steps:
-            break
-        (grad,) = torch.autograd.grad(loss.sum(), flat)
-        t = step + 1
-        with torch.no_grad():  # torch.optim.AdamW's update, per-run lr columns
-            if decay is not None:
-                flat.mul_(decay)
-            m.lerp_(grad, 1 - cfg.beta1)
-            v.mul_(cfg.beta2).addcmul_(grad, grad, value=1 - cfg.beta2)
-            denom = (v.sqrt() / math.sqrt(1 - cfg.beta2**t)).add_(cfg.eps)
-            flat.addcdiv_(m * lr, denom, value=-1 / (1 - cfg.beta1**t))
-
-    stack = lambda xs: torch.stack(xs, 1).double().numpy()
-    return RelationHistory(
-        steps=np.array(rec_steps), train_acc=stack(tr_acc), test_acc=stack(te_acc), all_acc=stack(all_acc),
-        train_loss=stack(losses), final_params=[p.detach().clone() for p in views(flat)] if keep_final_params else None,
-    )
+    final = [torch.as_tensor(h.final_params[spec.name]).to(dtype) for spec in RelationModel(model).param_specs()] \
+        if keep_final_params else None
+    all_acc = correct / masks.shape[1]
+    if cfg.dtype == "float32":  # rounded to float32, as a float32 mean over the pairs (the chapters' stored outputs)
+        all_acc = all_acc.astype(np.float32).astype(np.float64)
+    return RelationHistory(steps=h.steps, train_acc=h["train_acc"], test_acc=h["val_acc"], all_acc=all_acc,
+                           train_loss=h["train_loss"], final_params=final)

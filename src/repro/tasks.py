@@ -24,6 +24,7 @@ from .validation import check_choice, check_fraction, check_int, check_prime
 
 OPERATIONS = ("addition", "modular_addition", "s3")
 TARGETS = ("classification", "regression")
+LOSSES = ("ce", "mse", "bce")
 _DEFAULT_P = {"addition": 10, "modular_addition": 97, "s3": 6}
 S3_ELEMENTS = tuple(itertools.permutations(range(3)))
 
@@ -134,27 +135,38 @@ class TaskData:
     """
 
     inputs: torch.Tensor  # (N, ...) model inputs
-    labels: torch.Tensor  # (N,) int64 class of each sample
+    # (N,) int64 class of each sample; or (R, N), one row per run, when each run of a batched training has its
+    # own labels on the same inputs (the GenEFT chapters train several relations on the same pairs at once)
+    labels: torch.Tensor
     n_classes: int
     train_idx: np.ndarray
     val_idx: np.ndarray
-    loss: str = "ce"  # "ce" or "mse"
+    loss: str = "ce"  # "ce" (softmax cross-entropy), "mse" or "bce" (binary cross-entropy on one logit, labels 0/1)
     targets: torch.Tensor | None = None  # (N, k) float for mse
     templates: torch.Tensor | None = None  # (C, k) when accuracy is by nearest template
-    accuracy: str = "argmax"  # "argmax" | "nearest_template" | "none"
+    accuracy: str = "argmax"  # "argmax" | "nearest_template" | "binary" (logit > 0 predicts 1) | "none"
     meta: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        check_choice("loss", self.loss, ("ce", "mse"))
-        check_choice("accuracy", self.accuracy, ("argmax", "nearest_template", "none"))
+        check_choice("loss", self.loss, LOSSES)
+        check_choice("accuracy", self.accuracy, ("argmax", "nearest_template", "binary", "none"))
         if self.loss == "mse" and self.targets is None:
             raise ValueError("targets must be given when loss='mse'.")
+        if self.labels.dim() not in (1, 2):
+            raise ValueError(f"labels must have shape (N,) or (R, N) (one row per run); got {tuple(self.labels.shape)}.")
+        if self.loss == "bce" and not bool(((self.labels == 0) | (self.labels == 1)).all()):
+            raise ValueError("labels must be 0/1 when loss='bce'.")
         if len(self.train_idx) == 0:
             raise ValueError("train_idx is empty: a training split needs at least one sample.")
 
     @property
     def n_samples(self) -> int:
-        return int(self.labels.shape[0])
+        return int(self.labels.shape[-1])
+
+    @property
+    def per_run_labels(self) -> bool:
+        """Whether ``labels`` has one row per run, (R, N)."""
+        return self.labels.dim() == 2
 
     def masks(self) -> tuple[torch.Tensor, torch.Tensor]:
         """Boolean (N,) masks of the training and validation samples."""

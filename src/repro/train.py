@@ -239,14 +239,25 @@ class AdamW:
         self.beta1, self.beta2, self.eps = cfg.beta1, cfg.beta2, cfg.eps
         self.t = 0
         self.fused = hasattr(torch, "_fused_adamw_") and flat.flat.device.type in ("cpu", "cuda") if fused is None else fused
+        self.step_count = torch.zeros((), dtype=torch.float32, device=flat.flat.device)
+        self._build(values)
+
+    def _build(self, values):
         if self.fused:
             self._build_fused_calls(values)
         else:
-            self.buf = torch.empty_like(flat.flat)
-            self.grad_flat = torch.empty_like(flat.flat)
+            self.buf = torch.empty_like(self.flat.flat)
+            self.grad_flat = torch.empty_like(self.flat.flat)
+
+    def select(self, keep: torch.Tensor, values: dict[str, list]) -> None:
+        """Keep the state of the runs ``keep`` (bool (R,)) only, after ``flat.flat`` was cut to them (runs that
+        stopped early); ``values``: the kept runs' per-run values."""
+        self.lr = tuple(lr[keep] for lr in self.lr)
+        self.decay = [None if d is None else d[keep] for d in self.decay]
+        self.m, self.v = self.m[keep], self.v[keep]
+        self._build(values)
 
     def _build_fused_calls(self, values):
-        self.step_count = torch.zeros((), dtype=torch.float32, device=self.flat.flat.device)
         group_values = {"repr": (values["lr_repr"], values["wd_repr"]), "dec": (values["lr_dec"], values["wd_dec"])}
         calls: dict[tuple, list[tuple[int, int]]] = {}
         for k, spec_group in enumerate(self.flat.param_groups):
@@ -276,26 +287,35 @@ class AdamW:
         self.m.lerp_(grad, 1 - self.beta1)
         self.v.mul_(self.beta2).addcmul_(grad, grad, value=1 - self.beta2)
         denom = torch.sqrt(self.v, out=self.buf).div_(bc2_sqrt).add_(self.eps)
-        ratio = torch.div(self.m, denom, out=self.buf)
         split = self.flat.groups
-        for p, r, lr, decay in zip(split(param), split(ratio), self.lr, self.decay):
+        for p, m, d, lr, decay in zip(split(param), split(self.m), split(denom), self.lr, self.decay):
             if p.shape[1] == 0:
                 continue
             if decay is not None:
                 p.mul_(decay)
-            p.addcmul_(r, lr, value=-1.0 / bc1)
+            # lr · m / denom in this order, as the GenEFT chapters' own AdamW did before it moved here: their
+            # float32 runs then keep their bits (tests/test_train_relations.py)
+            p.addcdiv_(m * lr, d, value=-1.0 / bc1)
 
 
 class SGD:
     """Plain (full-batch: gradient descent) SGD with L2 weight decay and optional momentum, like torch.optim.SGD."""
 
-    def __init__(self, flat: FlatParams, cfg: TrainConfig, values: dict[str, list]):
+    def __init__(self, flat: FlatParams, cfg: TrainConfig, values: dict[str, list], fused: bool | None = None):
+        # fused: accepted as AdamW's; there is no fused SGD kernel to choose
         self.flat = flat
         self.lr = flat.per_group(values["lr_repr"], values["lr_dec"])
         self.wd = flat.per_group(values["wd_repr"], values["wd_dec"])
         self.momentum = cfg.momentum
         self.buf = None
         self.grad_flat = torch.empty_like(flat.flat)
+
+    def select(self, keep: torch.Tensor, values: dict[str, list]) -> None:
+        """Keep the state of the runs ``keep`` (bool (R,)) only (see :meth:`AdamW.select`)."""
+        self.lr = tuple(lr[keep] for lr in self.lr)
+        self.wd = tuple(wd[keep] for wd in self.wd)
+        self.buf = None if self.buf is None else self.buf[keep]
+        self.grad_flat = torch.empty_like(self.flat.flat)
 
     @torch.no_grad()
     def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
@@ -317,9 +337,14 @@ class GD:
 
     scale_free = False  # the step scales with the gradient
 
-    def __init__(self, flat: FlatParams, cfg: TrainConfig, values: dict[str, list]):
+    def __init__(self, flat: FlatParams, cfg: TrainConfig, values: dict[str, list], fused: bool | None = None):
+        # fused: accepted as AdamW's; there is no fused kernel to choose
         self.flat = flat
         self.lr = dict(zip(("repr", "dec"), flat.per_group(values["lr_repr"], values["lr_dec"])))
+
+    def select(self, keep: torch.Tensor, values: dict[str, list]) -> None:
+        """Keep the runs ``keep`` (bool (R,)) only (see :meth:`AdamW.select`)."""
+        self.lr = {group: lr[keep] for group, lr in self.lr.items()}
 
     @torch.no_grad()
     def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
@@ -423,15 +448,26 @@ def progress_enabled(progress: bool | None) -> bool:
     return os.environ.get("REPRO_PROGRESS", "1") != "0"
 
 
+def sample_labels(data: TaskData, idx: torch.Tensor | None = None) -> torch.Tensor:
+    """The labels of every sample, (N,) or per run (R, N), or of the samples ``idx`` (R, B) of each run."""
+    if idx is None:
+        return data.labels
+    return data.labels.gather(1, idx) if data.per_run_labels else data.labels[idx]
+
+
 def per_sample_loss(out: torch.Tensor, data: TaskData, idx: torch.Tensor | None = None) -> torch.Tensor:
-    """(R, n) loss of each sample: cross-entropy, or MSE averaged over output dims (as toy/train_add.py's mean over batch and dims).
+    """(R, n) loss of each sample: cross-entropy, MSE averaged over output dims (as toy/train_add.py's mean over
+    batch and dims), or binary cross-entropy on the one logit ``out[..., 0]`` (the sigmoid output's, computed
+    from the logit as ``binary_cross_entropy_with_logits``: GenEFT, Baek, Liu & Tegmark 2024 §2).
 
     ``out`` covers every sample (n = N), or the minibatch ``idx`` (R, B) when given.
     """
-    labels = data.labels.expand(out.shape[0], -1) if idx is None else data.labels[idx]
+    labels = sample_labels(data, idx).expand(out.shape[0], -1)
     if data.loss == "ce":
         R, n, C = out.shape
         return F.cross_entropy(out.reshape(R * n, C), labels.reshape(-1), reduction="none").view(R, n)
+    if data.loss == "bce":
+        return F.binary_cross_entropy_with_logits(out[..., 0], labels.to(out.dtype), reduction="none")
     targets = data.targets if idx is None else data.targets[idx]
     return (out - targets).pow(2).mean(-1)
 
@@ -441,6 +477,8 @@ def per_sample_correct(out: torch.Tensor, data: TaskData, labels: torch.Tensor |
     labels = data.labels if labels is None else labels
     if data.accuracy == "argmax":
         return out.argmax(-1) == labels
+    if data.accuracy == "binary":  # the one logit's sign: sigmoid > 1/2 predicts 1
+        return (out[..., 0] > 0) == labels.bool()
     if data.accuracy == "nearest_template":
         t = data.templates
         # argmin_c |o - t_c|^2 = argmin_c (|t_c|^2 - 2 o.t_c)
@@ -481,18 +519,23 @@ class Performance(ConfigRepr):
         runs form one block.
     fast_grad: use the hand-written backward pass of :mod:`repro.fastgrad` (default: whenever it
         supports the model and loss; otherwise autograd). ``True`` where unsupported is an error.
+    fused_optimizer: AdamW through PyTorch's fused kernel (default: where it exists, on CPU and CUDA; see
+        :class:`AdamW`) or as whole-buffer elementwise ops (False). For many small runs (hundreds of runs
+        of a thousand parameters) the elementwise update is the faster one: the fused kernel pays per tensor.
     """
 
     block_runs: int | None = None
     workers: int | None = None
     fast_grad: bool | None = None
+    fused_optimizer: bool | None = None
 
     def __post_init__(self):
         for name in ("block_runs", "workers"):
             if getattr(self, name) is not None:
                 check_int(name, getattr(self, name), minimum=1)
-        if self.fast_grad not in (None, True, False):
-            raise ValueError(f"fast_grad={self.fast_grad!r} is not allowed: use None (automatic), True or False.")
+        for name in ("fast_grad", "fused_optimizer"):
+            if getattr(self, name) not in (None, True, False):
+                raise ValueError(f"{name}={getattr(self, name)!r} is not allowed: use None (automatic), True or False.")
 
 
 def train(
@@ -507,6 +550,7 @@ def train(
     keep_final_params: bool = False,
     mse_threshold: float | None = None,
     init_params: Mapping[str, torch.Tensor] | None = None,
+    until: Callable[[np.ndarray, dict[str, np.ndarray]], np.ndarray] | None = None,
     performance: Performance | None = None,
     progress: bool | None = None,
     desc: str = "training",
@@ -516,9 +560,10 @@ def train(
 
     What is trained:
 
-    model_config: an ``EmbedMLPConfig``, ``TransformerConfig``, ``EncoderTransformerConfig``, ``TwoLayerConfig``
-        or ``MLPConfig``.
-    data: the dataset with its default split (``data.train_idx`` / ``data.val_idx``).
+    model_config: an ``EmbedMLPConfig``, ``TransformerConfig``, ``EncoderTransformerConfig``, ``TwoLayerConfig``,
+        ``MLPConfig`` or ``RelationModelConfig``.
+    data: the dataset with its default split (``data.train_idx`` / ``data.val_idx``); its labels are shared
+        (N,) or one row per run (R, N).
     cfg: shared training settings; ``runs`` overrides any of :data:`PER_RUN_FIELDS` per run.
     train_mask, val_mask: optional ``(R, N)`` boolean masks replacing the default split per run.
     callback: called at every evaluation step with the parameter views ``(R, ...)``; returns a dict of
@@ -532,6 +577,13 @@ def train(
     eval_steps: evaluate (metrics and ``callback``) at these steps instead of every ``cfg.eval_every``, for
         recorders on another grid than the metrics (the eNTK of :mod:`repro.mohamadi2024`); the final
         parameters (step ``cfg.steps``) are always evaluated.
+    until: stops runs early. At every evaluation step before the last, after recording it, ``until(steps,
+        metrics)`` gets the evaluation steps so far (T,) and every metric so far as ``(R_block, T)`` float64
+        arrays of the runs of one block (see :class:`Performance`; nan once a run has stopped), and returns a
+        bool array (R_block,): the runs to stop now. A stopped run takes no further step and leaves the batch
+        (the others continue exactly as without it); its later history entries are nan and its final
+        parameters are those at its stop. It must decide from the history alone (blocks call it separately).
+        Full batch without dropout only.
 
     How it runs (never changes the result):
 
@@ -548,6 +600,11 @@ def train(
         raise ValueError(f"embed_l1={cfg.embed_l1} is not allowed for {type(model).__name__}: it penalizes the "
                          "embedding table 'embed', which this model does not have; use embed_l1=0.")
     train_mask, val_mask = _run_masks(data, n_runs, train_mask, val_mask, device)
+    if data.per_run_labels and data.labels.shape[0] != n_runs:
+        raise ValueError(f"data.labels has {data.labels.shape[0]} rows (one per run); this call trains {n_runs} runs.")
+    if until is not None and (cfg.batch_size is not None or any(values["dropout"])):
+        raise ValueError("until is only allowed with full-batch training without dropout: use batch_size=None and "
+                         "dropout=0.")
     if mse_threshold is not None:
         check_real("mse_threshold", mse_threshold, positive=True)
         if data.loss != "mse":
@@ -575,9 +632,10 @@ def train(
         bar = tqdm(total=cfg.steps * n_runs, desc=desc, unit="run-step", unit_scale=True, file=sys.stderr, mininterval=1.0)
 
     def run_block(block: slice) -> History:
-        return _train_block(model, data, cfg, {k: v[block] for k, v in values.items()}, train_mask[block],
+        block_data = replace(data, labels=data.labels[block]) if data.per_run_labels else data
+        return _train_block(model, block_data, cfg, {k: v[block] for k, v in values.items()}, train_mask[block],
                             val_mask[block], callback, keep_final_params, bar, fast_grad, mse_threshold,
-                            {k: v[block] for k, v in given.items()}, eval_steps)
+                            {k: v[block] for k, v in given.items()}, eval_steps, until, performance.fused_optimizer)
 
     parts = run_blocks(run_block, blocks, workers)
     if bar is not None:
@@ -624,8 +682,7 @@ def _resolve_fast_grad(model, loss: str, fast_grad: bool | None) -> bool:
         return supported
     if fast_grad and not supported:
         raise ValueError(f"fast_grad=True is not allowed for {type(model).__name__} with loss {loss!r}: "
-                         f"repro.fastgrad supports EmbedMLP with activation in {fastgrad.FAST_ACTIVATIONS} and "
-                         f"combine in {fastgrad.FAST_COMBINES}, and QuadraticNet with loss 'ce'; use fast_grad=None or False.")
+                         f"repro.fastgrad supports {fastgrad.SUPPORTED}; use fast_grad=None or False.")
     return fast_grad
 
 
@@ -675,12 +732,46 @@ def join_blocks(parts: list[History], run_values: dict) -> History:
 
 class _Recorder:
     """The evaluations of one block: losses and accuracies over each run's train / validation split,
-    weight norms, and whatever the callback returns, at every evaluation step."""
+    weight norms, and whatever the callback returns, at every evaluation step.
+
+    With ``until`` some runs stop early; the recorder then sees the ``active`` runs only and stores nan for
+    the stopped ones."""
 
     def __init__(self, data: TaskData, flat: torch.Tensor, train_mask, val_mask, callback, mse_threshold):
         self.data, self.flat, self.train_mask, self.val_mask = data, flat, train_mask, val_mask
         self.callback, self.mse_threshold = callback, mse_threshold
         self.steps, self.rows, self.extras = [], [], []
+        self.n_runs = flat.shape[0]
+        self.active: torch.Tensor | None = None  # block indices of the runs still training (None: all)
+
+    def _full(self, values: torch.Tensor) -> torch.Tensor:
+        """``values`` (R_active, ...) spread over the block's runs, nan for the stopped ones."""
+        if self.active is None:
+            return values
+        if not values.is_floating_point():
+            raise ValueError(f"with until, a callback must return floating-point tensors (nan marks a stopped run); "
+                             f"got {values.dtype}.")
+        full = torch.full((self.n_runs, *values.shape[1:]), float("nan"), dtype=values.dtype, device=values.device)
+        full[self.active] = values
+        return full
+
+    def select(self, keep: torch.Tensor, flat: torch.Tensor, data: TaskData, train_mask, val_mask) -> None:
+        """Keep recording only the runs ``keep`` (bool over the active runs), now at ``flat``."""
+        active = torch.arange(self.n_runs, device=keep.device) if self.active is None else self.active
+        self.active = active[keep]
+        self.flat, self.data, self.train_mask, self.val_mask = flat, data, train_mask, val_mask
+
+    def pad(self, schedule: np.ndarray) -> None:
+        """nan rows for the evaluation steps of ``schedule`` after the last recorded one (every run stopped)."""
+        for step in schedule[len(self.steps):]:
+            self.rows.append({k: torch.full_like(v, float("nan")) for k, v in self.rows[-1].items()})
+            if self.extras:
+                self.extras.append({k: torch.full_like(v, float("nan")) for k, v in self.extras[-1].items()})
+            self.steps.append(int(step))
+
+    def metrics_so_far(self) -> dict[str, np.ndarray]:
+        """Every recorded metric as (R, T) float64 arrays (nan where a run had stopped)."""
+        return {k: torch.stack([r[k] for r in self.rows], dim=1).cpu().numpy() for k in self.rows[0]}
 
     @torch.no_grad()
     def __call__(self, step: int, out: torch.Tensor, views) -> None:
@@ -700,10 +791,10 @@ class _Recorder:
         if data.accuracy != "none" or self.mse_threshold is not None:
             row["train_acc"] = _masked_mean(correct, self.train_mask)
             row["val_acc"] = _masked_mean(correct, self.val_mask)
-        self.rows.append(row)
+        self.rows.append({k: self._full(v) for k, v in row.items()})
         self.steps.append(step)
         if self.callback is not None:
-            self.extras.append({k: v.detach().clone() for k, v in self.callback(step, views).items()})
+            self.extras.append({k: self._full(v.detach().clone()) for k, v in self.callback(step, views).items()})
 
     def history(self, final_params: dict, values: dict) -> History:
         to_numpy = lambda rows: {k: torch.stack([r[k] for r in rows], dim=1).cpu().double().numpy() for k in rows[0]}
@@ -763,8 +854,8 @@ def _fast_gradients(grad_fn, model, data: TaskData, views, batch, train_w, n_row
         x = data.inputs[batch]
         out, cache = grad_fn.forward(views, x)
         weights = torch.full(batch.shape, 1.0 / batch.shape[1], dtype=train_w.dtype, device=train_w.device)
-        dout = grad_fn.output_gradient(out, None if data.targets is None else data.targets[batch], data.labels[batch],
-                                       weights, data.loss)
+        dout = grad_fn.output_gradient(out, None if data.targets is None else data.targets[batch],
+                                       sample_labels(data, batch), weights, data.loss)
         if record is not None:
             record(model.forward(views, data.inputs), views)
     else:
@@ -775,7 +866,7 @@ def _fast_gradients(grad_fn, model, data: TaskData, views, batch, train_w, n_row
         if record is not None:
             record(out, views)
         dout = grad_fn.output_gradient(out[:, :n_rows], None if data.targets is None else data.targets[:n_rows],
-                                       data.labels[:n_rows], train_w[:, :n_rows], data.loss)
+                                       data.labels[..., :n_rows], train_w[:, :n_rows], data.loss)
     return grad_fn.backward(views, x, cache, dout)
 
 
@@ -793,7 +884,7 @@ def _autograd_gradients(model, data: TaskData, views, batch, train_w, record, dr
         if batch is not None:
             objective = per_sample_loss(out, data, batch).mean(-1).sum()
         else:
-            sub = replace(data, inputs=x, labels=data.labels[rows],
+            sub = replace(data, inputs=x, labels=data.labels[..., rows],
                           targets=None if data.targets is None else data.targets[rows])
             objective = (per_sample_loss(out, sub) * train_w[:, rows]).sum()
         if record is not None:
@@ -820,60 +911,148 @@ def _used_rows_first(data: TaskData, train_mask, val_mask, train_w):
     original index of each reordered row."""
     used = train_mask.any(0)
     order = torch.cat([torch.nonzero(used).squeeze(1), torch.nonzero(~used).squeeze(1)])
-    data = replace(data, inputs=data.inputs[order], labels=data.labels[order],
+    data = replace(data, inputs=data.inputs[order], labels=data.labels[..., order],
                    targets=None if data.targets is None else data.targets[order])
     return data, train_mask[:, order], val_mask[:, order], train_w[:, order], int(used.sum()), order
+
+
+class _RunRows:
+    """Full batch, each run forwarding its own training rows (for gradients that ask for it,
+    ``grad_fn.per_run_rows``): run r's training samples in ascending order, padded with zero-weight samples of
+    its own to the largest training set, as inputs (R, K, ...), labels (R, K) and loss weights (R, K)."""
+
+    def __init__(self, data: TaskData, train_mask: torch.Tensor, train_w: torch.Tensor):
+        k_max = int(train_mask.sum(-1).max())
+        # a stable sort of "not in training" puts each run's training rows first, in ascending order
+        self.index = torch.sort((~train_mask).to(torch.int8), dim=1, stable=True).indices[:, :k_max]
+        self.weight = train_w.gather(1, self.index)
+        self._gather(data)
+
+    def _gather(self, data: TaskData) -> None:
+        self.inputs = data.inputs[self.index]
+        self.labels = sample_labels(data, self.index)
+        self.targets = None if data.targets is None else data.targets[self.index]
+        self.loss = data.loss
+
+    def select(self, keep: torch.Tensor, data: TaskData) -> None:
+        """Keep the runs ``keep`` only; ``data``: the data of the kept runs."""
+        self.index, self.weight = self.index[keep], self.weight[keep]
+        self._gather(data)
+
+    def gradients(self, grad_fn, views) -> dict:
+        out, cache = grad_fn.forward(views, self.inputs)
+        dout = grad_fn.output_gradient(out, self.targets, self.labels, self.weight, self.loss)
+        return grad_fn.backward(views, self.inputs, cache, dout)
+
+
+def evaluation_steps(cfg: TrainConfig, eval_steps=None) -> np.ndarray:
+    """The steps :func:`train` evaluates at: every ``eval_every`` steps from 0 (or the given ``eval_steps``),
+    and the last step."""
+    due = (lambda s: s % cfg.eval_every == 0) if eval_steps is None else (lambda s: s in eval_steps)
+    return np.asarray([s for s in range(cfg.steps) if due(s)] + [cfg.steps], dtype=np.int64)
+
+
+def _stopping(until, recorder: "_Recorder") -> np.ndarray | None:
+    """Which active runs ``until`` stops after this evaluation (bool (R_active,)), or None when none."""
+    metrics = recorder.metrics_so_far()
+    stop = np.asarray(until(np.asarray(recorder.steps, dtype=np.int64), metrics))
+    if stop.shape != (recorder.n_runs,) or stop.dtype != bool:
+        raise ValueError(f"until must return a bool array of shape ({recorder.n_runs},) (one per run of the block); "
+                         f"got {stop.dtype} {stop.shape}.")
+    if recorder.active is not None:
+        stop = stop[recorder.active.cpu().numpy()]
+    return stop if stop.any() else None
 
 
 def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list], train_mask: torch.Tensor,
                  val_mask: torch.Tensor, callback, keep_final_params: bool, bar, fast_grad: bool,
                  mse_threshold: float | None = None, given: Mapping[str, torch.Tensor] | None = None,
-                 eval_steps: frozenset[int] | None = None) -> History:
+                 eval_steps: frozenset[int] | None = None, until=None, fused_optimizer: bool | None = None) -> History:
     """Train one block of runs (all of :func:`train` but the blocking).
 
     Each step: pick the batch (all of each run's training set, or its minibatch), compute the gradients
     (hand-written or autograd; the evaluation rides on the same forward pass where it can), add the
     gradient terms, take the optimizer step, then the post-step hook (``fixed_norm``). A gradient source
     that returns its gradient up to a per-run factor (:class:`repro.fastgrad.QuadraticGradient`) gives the
-    optimizer the true gradient unless the optimizer is scale-free.
+    optimizer the true gradient unless the optimizer is scale-free. With ``until``, an evaluation step first
+    evaluates, then lets the runs that ``until`` stops leave the block.
     """
     n_runs = len(values["init_seed"])
+    values_all = values  # the history reports every run's values, also of runs that stop early
     device, dtype = cfg.torch_device, cfg.torch_dtype
     params = FlatParams(model, values, dtype, device, given)
-    optimizer = _OPTIMIZER_CLASSES[cfg.optimizer](params, cfg, values)
+    optimizer = _OPTIMIZER_CLASSES[cfg.optimizer](params, cfg, values, fused=fused_optimizer)
     n_train = train_mask.sum(-1)
     train_w = train_mask.to(dtype) / n_train[:, None].to(dtype)  # per-run mean over its own training set
 
     minibatch = cfg.batch_size is not None and cfg.batch_size < int(n_train.min())
     batches = _Minibatches(train_mask, cfg.batch_size, values["init_seed"], device) if minibatch else None
     dropout = Dropout(values["dropout"], values["init_seed"], device, dtype, data.n_samples) if any(values["dropout"]) else None
-    n_rows = data.n_samples
+    # the gradient source: autograd, or a hand-written one (QuadraticGradient returns a scaled gradient and
+    # records its own forward; RelationGradient forwards each run's own rows: _RunRows)
     quadratic = fastgrad.QuadraticGradient(model, data.inputs) if fast_grad and isinstance(model, QuadraticNet) else None
-    if (fast_grad and quadratic is None or dropout is not None) and not minibatch:
+    grad_fn = fastgrad.gradient(model, data.loss) if fast_grad and quadratic is None else None
+    run_rows = _RunRows(data, train_mask, train_w) if grad_fn is not None and grad_fn.per_run_rows and not minibatch else None
+    n_rows = data.n_samples
+    if (fast_grad and quadratic is None or dropout is not None) and not minibatch and run_rows is None:
         data, train_mask, val_mask, train_w, n_rows, order = _used_rows_first(data, train_mask, val_mask, train_w)
         if dropout is not None:
             dropout.rows = order[:n_rows]
-    grad_fn = fastgrad.MLPGradient(model) if fast_grad and quadratic is None else None
+
+    def evaluate(views) -> torch.Tensor:
+        """Outputs over all samples, for an evaluation separate from the gradient's forward pass."""
+        if run_rows is not None:  # the same forward as the gradient's (for the hand-written one: its own)
+            return grad_fn.forward(views, data.inputs)[0]
+        return model.forward(views, data.inputs)
 
     flat = params.flat
     recorder = _Recorder(data, flat, train_mask, val_mask, callback, mse_threshold)
     fixed = torch.as_tensor([bool(v) for v in values["fixed_norm"]], device=device)
     norm_target = flat.norm(dim=1).clone() if bool(fixed.any()) else None  # the initial norms
+    final = flat.detach().clone() if until is not None and keep_final_params else None  # rows of stopped runs
 
     update_every = max(1, cfg.steps // 200)
     for step in range(cfg.steps):
-        evaluate = step % cfg.eval_every == 0 if eval_steps is None else step in eval_steps
-        record = (lambda out, views, step=step: recorder(step, out, views)) if evaluate else None
+        due = step % cfg.eval_every == 0 if eval_steps is None else step in eval_steps  # (evaluation_steps)
+        record = (lambda out, views, step=step: recorder(step, out, views)) if due else None
+        if record is not None and (until is not None or run_rows is not None):
+            views = params.views(flat)
+            with torch.no_grad():
+                record(evaluate(views), views)
+            record = None
+            if until is not None:
+                stop = _stopping(until, recorder)
+                if stop is not None:  # runs that stop leave the block: every per-run state keeps the others
+                    keep = torch.as_tensor(~stop, device=device)
+                    if final is not None:
+                        final[recorder.active if recorder.active is not None else slice(None)] = flat
+                    values = {k: [v for v, kept in zip(vals, keep.tolist()) if kept] for k, vals in values.items()}
+                    flat = params.flat = flat[keep].contiguous()
+                    optimizer.select(keep, values)
+                    train_w, train_mask, val_mask = train_w[keep], train_mask[keep], val_mask[keep]
+                    if data.per_run_labels:
+                        data = replace(data, labels=data.labels[keep])
+                    if run_rows is not None:
+                        run_rows.select(keep, data)
+                    if norm_target is not None:
+                        norm_target, fixed = norm_target[keep], fixed[keep]
+                    recorder.select(keep, flat, data, train_mask, val_mask)
+                    n_runs = int(keep.sum())
+                    if n_runs == 0:
+                        break
         batch = batches.indices(step) if batches is not None else None
         views = params.views(flat)
         log_scale = None  # the gradient is exp(log_scale) * grads where a source returns it scaled
         if quadratic is not None:
             with torch.no_grad():
-                grads, log_scale = quadratic(views, data.inputs, data.labels, train_mask, record)
+                grads, log_scale = quadratic(views, data.inputs, sample_labels(data), train_mask, record)
             if not getattr(optimizer, "scale_free", False):
                 scale = torch.exp(log_scale)
                 grads = {k: scale.view((-1,) + (1,) * (g.dim() - 1)) * g for k, g in grads.items()}
                 log_scale = None
+        elif run_rows is not None:
+            with torch.no_grad():
+                grads = run_rows.gradients(grad_fn, views)
         elif grad_fn is not None:
             with torch.no_grad():
                 grads = _fast_gradients(grad_fn, model, data, views, batch, train_w, n_rows, record)
@@ -889,9 +1068,18 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
             project_to_norm(flat, norm_target, fixed)
         if bar is not None and (step + 1) % update_every == 0:
             bar.update(update_every * n_runs)
-    views = params.views(flat)  # the final parameters are evaluated too
-    with torch.no_grad():
-        recorder(cfg.steps, model.forward(views, data.inputs), views)
+    if n_runs:
+        views = params.views(flat)  # the final parameters are evaluated too
+        with torch.no_grad():
+            recorder(cfg.steps, evaluate(views), views)
+    else:  # every run stopped: the rest of the schedule is nan, as for any stopped run
+        recorder.pad(evaluation_steps(cfg, eval_steps))
 
-    final = {k: v.detach().cpu().double().numpy() for k, v in params.views().items()} if keep_final_params else {}
-    return recorder.history(final, values)
+    if final is not None:
+        final[recorder.active if recorder.active is not None else slice(None)] = flat
+        final = {name: v.detach().cpu().double().numpy() for name, v in params.views(final).items()}
+    elif keep_final_params:
+        final = {k: v.detach().cpu().double().numpy() for k, v in params.views().items()}
+    else:
+        final = {}
+    return recorder.history(final, values_all)
