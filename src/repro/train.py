@@ -1011,60 +1011,70 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
     norm_target = flat.norm(dim=1).clone() if bool(fixed.any()) else None  # the initial norms
     final = flat.detach().clone() if until is not None and keep_final_params else None  # rows of stopped runs
 
+    def leave(stop: np.ndarray) -> None:
+        """The runs ``stop`` (bool over the active runs) leave the block: every per-run state keeps the others."""
+        nonlocal values, flat, train_w, train_mask, val_mask, data, norm_target, fixed, n_runs
+        keep = torch.as_tensor(~stop, device=device)
+        if final is not None:
+            final[recorder.active if recorder.active is not None else slice(None)] = flat
+        values = {k: [v for v, kept in zip(vals, keep.tolist()) if kept] for k, vals in values.items()}
+        flat = params.flat = flat[keep].contiguous()
+        optimizer.select(keep, values)
+        train_w, train_mask, val_mask = train_w[keep], train_mask[keep], val_mask[keep]
+        if data.per_run_labels:
+            data = replace(data, labels=data.labels[keep])
+        if run_rows is not None:
+            run_rows.select(keep, data)
+        if norm_target is not None:
+            norm_target, fixed = norm_target[keep], fixed[keep]
+        recorder.select(keep, flat, data, train_mask, val_mask)
+        n_runs = int(keep.sum())
+
+    def gradients(views, batch, record) -> tuple[dict, torch.Tensor | None]:
+        """The data gradient from the block's source, and its per-run log scale (None: unscaled)."""
+        if quadratic is not None:
+            with torch.no_grad():
+                grads, log_scale = quadratic(views, data.inputs, sample_labels(data), train_mask, record)
+            if getattr(optimizer, "scale_free", False):
+                return grads, log_scale
+            scale = torch.exp(log_scale)
+            return {k: scale.view((-1,) + (1,) * (g.dim() - 1)) * g for k, g in grads.items()}, None
+        if run_rows is not None:
+            with torch.no_grad():
+                return run_rows.gradients(grad_fn, views), None
+        if grad_fn is not None:
+            with torch.no_grad():
+                return _fast_gradients(grad_fn, model, data, views, batch, train_w, n_rows, record), None
+        return _autograd_gradients(model, data, views, batch, train_w, record, dropout, n_rows), None
+
+    # an evaluation rides on the gradient's forward pass, except where runs may stop (until) or the
+    # gradient forwards each run's own rows (run_rows): there it is a forward of its own, first
+    separate_evaluation = until is not None or run_rows is not None
     update_every = max(1, cfg.steps // 200)
     for step in range(cfg.steps):
         due = step % cfg.eval_every == 0 if eval_steps is None else step in eval_steps  # (evaluation_steps)
         record = (lambda out, views, step=step: recorder(step, out, views)) if due else None
-        if record is not None and (until is not None or run_rows is not None):
+        if record is not None and separate_evaluation:
             views = params.views(flat)
             with torch.no_grad():
                 record(evaluate(views), views)
             record = None
-            if until is not None:
-                stop = _stopping(until, recorder)
-                if stop is not None:  # runs that stop leave the block: every per-run state keeps the others
-                    keep = torch.as_tensor(~stop, device=device)
-                    if final is not None:
-                        final[recorder.active if recorder.active is not None else slice(None)] = flat
-                    values = {k: [v for v, kept in zip(vals, keep.tolist()) if kept] for k, vals in values.items()}
-                    flat = params.flat = flat[keep].contiguous()
-                    optimizer.select(keep, values)
-                    train_w, train_mask, val_mask = train_w[keep], train_mask[keep], val_mask[keep]
-                    if data.per_run_labels:
-                        data = replace(data, labels=data.labels[keep])
-                    if run_rows is not None:
-                        run_rows.select(keep, data)
-                    if norm_target is not None:
-                        norm_target, fixed = norm_target[keep], fixed[keep]
-                    recorder.select(keep, flat, data, train_mask, val_mask)
-                    n_runs = int(keep.sum())
-                    if n_runs == 0:
-                        break
+            stop = _stopping(until, recorder) if until is not None else None
+            if stop is not None:
+                leave(stop)
+                if n_runs == 0:
+                    break
         batch = batches.indices(step) if batches is not None else None
         views = params.views(flat)
-        log_scale = None  # the gradient is exp(log_scale) * grads where a source returns it scaled
-        if quadratic is not None:
-            with torch.no_grad():
-                grads, log_scale = quadratic(views, data.inputs, sample_labels(data), train_mask, record)
-            if not getattr(optimizer, "scale_free", False):
-                scale = torch.exp(log_scale)
-                grads = {k: scale.view((-1,) + (1,) * (g.dim() - 1)) * g for k, g in grads.items()}
-                log_scale = None
-        elif run_rows is not None:
-            with torch.no_grad():
-                grads = run_rows.gradients(grad_fn, views)
-        elif grad_fn is not None:
-            with torch.no_grad():
-                grads = _fast_gradients(grad_fn, model, data, views, batch, train_w, n_rows, record)
-        else:
-            grads = _autograd_gradients(model, data, views, batch, train_w, record, dropout, n_rows)
+        grads, log_scale = gradients(views, batch, record)
+        # gradient terms, not in the logged losses
         if cfg.embed_l1:
             _add_embed_l1_gradient(grads, views, cfg.embed_l1)
         if cfg.linf_reg:
             with torch.no_grad():
                 _add_linf_gradient(grads, views, cfg.linf_reg, log_scale, cfg.linf_relative)
         optimizer.step(flat, [grads[name].reshape(n_runs, -1) for name in params.offsets])
-        if norm_target is not None:
+        if norm_target is not None:  # the post-step hook: fixed_norm
             project_to_norm(flat, norm_target, fixed)
         if bar is not None and (step + 1) % update_every == 0:
             bar.update(update_every * n_runs)
