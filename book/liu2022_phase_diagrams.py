@@ -66,7 +66,7 @@ from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, ToyPhaseConfig, corner_fr
 from repro.liu_s3_official import SeedLuckConfig, stored_seed_luck
 from repro.plotting import use_style
 from repro.scale import current_scale
-from repro.store import provenance_line, require_stored
+from repro.store import load_stored, provenance_line, require_stored
 
 use_style()
 claims = ClaimBook("liu2022_phase_diagrams")
@@ -472,10 +472,9 @@ _ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "c
 
 # %%
 luck_cfg = SeedLuckConfig()
-luck, luck_manifest = require_stored(stored_seed_luck(luck_cfg, "_results"), "S3 seed-luck run",
-                                     "python -m repro.liu_s3_official --store book/_results", "about 15 minutes on one core")
-print(provenance_line(luck_manifest))
-glue("luck_minutes", f"{luck_manifest['wall_time_s'] / 60:.0f}", display=False)
+luck, luck_manifest = load_stored(stored_seed_luck(luck_cfg, "_results"), "S3 seed-luck run",
+                                  "python -m repro.liu_s3_official --store book/_results", "about 15 minutes on one core",
+                                  glue_minutes="luck_minutes")
 official_letters = luck_cfg.official_letters()
 # A stored run is loaded, not recomputed: the same letters and steps on every machine.
 print("official seed-0 start, 1e5 steps: ours | official (train step / val step to 90 %)")
