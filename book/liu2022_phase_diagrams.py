@@ -563,12 +563,9 @@ claims.figure("liu2022", "Fig. 6d", "partial", scale="book",
                       "(d) cells with the official phase, away from official phase boundaries"],
               why="the corners (memorization top right, confusion bottom right) reproduce; the wide comprehension "
                   "region of the official S3 map, and with it the sandwich, does not")
-for panel, sm in stored_maps.items():
-    names = [n for n in STORED_KINDS if n.startswith(f"({panel})")]
-    kinds = {STORED_KINDS[n] for n in names}
-    verdict = "reproduced" if kinds <= {"reproduction", "check"} else "partial" if "reproduction" in kinds else "not reproduced"
-    claims.figure("liu2022", f"Fig. 6{panel} (paper settings)", verdict, scale="paper (CPU, stored)",
-                  claims=[PAPER + n for n in names], why=STORED_WHY[panel])
+for panel in stored_maps:  # each verdict follows from the kinds STORED_KINDS gave its claims after the runs
+    claims.figure_from("liu2022", f"Fig. 6{panel} (paper settings)", f"{PAPER}({panel})", scale="paper (CPU, stored)",
+                       why=STORED_WHY[panel])
 claims.figure("liu2022", "Fig. 6d (official start)", "partial", scale="paper (CPU, stored)",
               claims=["official seed-0 start: the cells at decoder lr 4e-5 and 1.6e-4 have the official phase",
                       "official seed-0 start: share of the official comprehension cells (9 of 12) that comprehend",

@@ -625,22 +625,14 @@ claims.figure("liu2022", "Fig. 7 left", "partial", scale="book",
               why="the official architecture made small (p = 31, width 48, lr x5, 5 seeds) fits first, generalizes "
                   "later and its e^S falls after generalizing; e^S barely rises first")
 
-
-def verdict_of(names):
-    """The ledger verdict that the kinds of these stored claims allow (the rules of the status page)."""
-    kinds = {STORED_KINDS[n] for n in names}
-    return "reproduced" if "deviation" not in kinds else "partial" if "reproduction" in kinds else "not reproduced"
-
-
+# The stored runs' verdicts follow from the kinds their claims were given (STORED_KINDS) after the runs.
 fig7_left = [n for n in claims.named("paper settings (stored): ") if "circle" not in n]
 fig1 = claims.named("paper settings (stored): validation") + claims.named("paper settings (stored): PC1-PC2")
-fig7_centre = claims.named("dropout sweep (stored): ")
-claims.figure("liu2022", "Fig. 7 left (paper settings)", verdict_of(fig7_left), scale="paper (CPU, stored)",
+claims.figure("liu2022", "Fig. 7 left (paper settings)", claims.verdict(fig7_left), scale="paper (CPU, stored)",
               claims=fig7_left, why=STORED_WHY["Fig. 7 left"])
-claims.figure("liu2022", "Fig. 1 (paper settings)", verdict_of(fig1), scale="paper (CPU, stored)", claims=fig1,
+claims.figure("liu2022", "Fig. 1 (paper settings)", claims.verdict(fig1), scale="paper (CPU, stored)", claims=fig1,
               why=STORED_WHY["Fig. 1"])
-claims.figure("liu2022", "Fig. 7 centre", verdict_of(fig7_centre), scale="book", claims=fig7_centre,
-              why=STORED_WHY["Fig. 7 centre"])
+claims.figure_from("liu2022", "Fig. 7 centre", "dropout sweep (stored): ", scale="book", why=STORED_WHY["Fig. 7 centre"])
 hours = projected_cpu_hours(paper_tf, sec_per_run_step)
 claims.figure("liu2022", "Fig. 7 right", "not run at this scale", scale="book",
               why=f"285 runs (15 decoder lr x 19 decoder wd) of up to 1e5 steps of the p = 59 transformer: about "
