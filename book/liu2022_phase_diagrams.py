@@ -344,8 +344,8 @@ for panel, sm in stored_maps.items():
 # :name: fig-liu-phases-stored
 #
 # **Top:** the book's cells of every panel at the paper's settings ($10^5$ steps, no time
-# compression, the official seed), colours as in the first figure; the title gives the fraction of cells with the
-# official phase. **Bottom:** the official maps.
+# compression, the official seed), colours as in the first figure; the title gives the fraction of
+# cells with the official phase. **Bottom:** the official maps.
 # ```
 
 # %%
@@ -453,12 +453,13 @@ _ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "c
 # %% [markdown]
 # ## Fig. 6(d): a bug or the seed?
 #
-# Neither map of (d), compressed or not, comprehends where the official one does. Is our S3 code wrong, or is the official
-# map one lucky start? The official notebook (`toy/Figure5d_permutation.ipynb`) draws, for seed $s$: the
-# templates and the 24/12 split from numpy (our data path draws the same, bit for bit), then from torch an
-# encoder that the S3 runs never use, the decoder, and last the matrices. Our trainer draws the matrices
-# first and has no encoder: the same distributions, other numbers. `repro.liu_s3_official` redraws the
-# notebook's start in our parameter layout (a unit test re-enacts the notebook's draws with torch's own
+# Neither map of (d), compressed or not, comprehends where the official one does. Is our S3 code
+# wrong, or is the official map one lucky start? The official notebook
+# (`toy/Figure5d_permutation.ipynb`) draws, for seed $s$: the templates and the 24/12 split from
+# numpy (our data path draws the same, bit for bit), then from torch an encoder that the S3 runs
+# never use, the decoder, and last the matrices. Our trainer draws the matrices first and has no
+# encoder: the same distributions, other numbers. `repro.liu_s3_official` redraws the notebook's
+# start in our parameter layout (a unit test re-enacts the notebook's draws with torch's own
 # `nn.Linear` and checks it value for value) and hands it to our trainer. Two runs decide it, stored
 # (`python -m repro.liu_s3_official --store book/_results`, {glue:text}`luck_minutes` minutes):
 #
@@ -592,9 +593,9 @@ claims.ledger()
 # - **At the paper's settings, (b) and (c) still differ cell by cell** at the strongest weight decays
 #   (the stored maps' deviations above): single cells grok, comprehend or fail to fit where the
 #   official one-seed maps memorize or grok. The uncompressed (d) map still has no comprehension: it
-#   starts from our trainer's seed-0 draws, not the notebook's. These are one map each, like the official ones, and a
-#   cell's phase there depends on its start (the S3 runs above show how much), so they do not say which
-#   map is typical.
+#   starts from our trainer's seed-0 draws, not the notebook's. These are one map each, like the
+#   official ones, and a cell's phase there depends on its start (the S3 runs above show how much),
+#   so they do not say which map is typical.
 # - **Adam at large learning rates.** The compression assumes Adam follows gradient flow. At the
 #   largest book learning rates ($5\cdot10^{-2}$, i.e. paper-equivalent $10^{-2}$) it does not:
 #   the runs become unstable and several cells that memorize in the paper are confused here, e.g.
