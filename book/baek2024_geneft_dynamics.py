@@ -60,7 +60,7 @@ from repro.geneft import (LABELS, PhaseConfig, ReponConfig, fit_boundary, memori
 from repro.plotting import use_style
 from repro.portable import approx, describe_seeds
 from repro.scale import current_scale
-from repro.store import provenance_line, require_stored
+from repro.store import load_stored
 from repro.theory.baek2024 import (conserved_quantity, integrate_repons, repon_fixed_point, repon_probability,
                                    repon_probability_monte_carlo)
 
@@ -226,10 +226,9 @@ for rel, on in onsets.items():
 
 # %%
 s6_cfg = stored_fig6_config()
-s6, s6_manifest = require_stored(stored_phases(s6_cfg, "_results"), "Fig. 6 run",
-                                 "python -m repro.geneft --store book/_results --only fig6", "a few minutes on one core")
-print(provenance_line(s6_manifest))
-glue("fig6_minutes", f"{s6_manifest['wall_time_s'] / 60:.0f}", display=False)
+s6, s6_manifest = load_stored(stored_phases(s6_cfg, "_results"), "Fig. 6 run",
+                              "python -m repro.geneft --store book/_results --only fig6", "a few minutes on one core",
+                              glue_minutes="fig6_minutes")
 s6_beyond = float(np.log10(s6_cfg.lr_dec[-1])) + 0.25  # a row where most seeds never memorize: half a step beyond
 s6_rows, s6_spread, s6_spread_small = {}, {}, {}
 small = np.asarray(s6_cfg.row_values) <= 1e-2  # the rows up to weight decay 1e-2

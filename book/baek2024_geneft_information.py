@@ -57,7 +57,7 @@ from repro.plotting import use_style
 from repro.portable import approx, describe_seeds
 from repro.relations import RELATIONS, relation_matrix
 from repro.scale import current_scale
-from repro.store import provenance_line, require_stored
+from repro.store import load_stored
 from repro.theory.baek2024 import (GUESS_PROBABILITY, accuracy_upper_bound, critical_fraction,
                                    description_length)
 
@@ -251,11 +251,9 @@ for i, rel in enumerate(depth_cfg.relations):
 
 # %%
 sdepth_cfg = stored_depth_config()
-sdepth, sdepth_manifest = require_stored(stored_depth(sdepth_cfg, "_results"), "depth sweep",
-                                         "python -m repro.geneft --store book/_results --only depth",
-                                         "about 15 minutes on one core")
-print(provenance_line(sdepth_manifest))
-glue("depth_minutes", f"{sdepth_manifest['wall_time_s'] / 60:.0f}", display=False)
+sdepth, sdepth_manifest = load_stored(stored_depth(sdepth_cfg, "_results"), "depth sweep",
+                                      "python -m repro.geneft --store book/_results --only depth",
+                                      "about 15 minutes on one core", glue_minutes="depth_minutes")
 fitted = sdepth.train_acc >= 0.99  # (relations, depths, seeds)
 fit_test = np.where(fitted, sdepth.test_acc, np.nan)
 with warnings.catch_warnings():

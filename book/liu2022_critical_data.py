@@ -57,6 +57,7 @@ from repro.liu2022_representations import (OFFICIAL_FIG4B_SEEDS, OFFICIAL_FIG4B_
 from repro.plotting import use_style
 from repro.portable import approx
 from repro.scale import current_scale
+from repro.store import load_stored
 
 use_style()
 claims = ClaimBook("liu2022_critical_data")
@@ -177,13 +178,9 @@ glue("fig_critical", fig, display=False)
 
 # %%
 paper_cfg = ToyConfig()
-stored4b = stored_fraction_sweep(paper_cfg, "_results")
-if stored4b is None:
-    raise FileNotFoundError("the stored Fig. 4(b) sweep is missing: run `python -m repro.liu2022_representations "
-                            "--store book/_results` from the repository root (tens of minutes on two CPU cores).")
-p4b, manifest4b = stored4b
-print(f"stored sweep: {manifest4b['device']}, torch {manifest4b['torch_version']}, "
-      f"commit {manifest4b['git_commit'][:10]}, {manifest4b['wall_time_s'] / 60:.0f} min")
+p4b, manifest4b = load_stored(stored_fraction_sweep(paper_cfg, "_results"), "Fig. 4(b) sweep",
+                              "python -m repro.liu2022_representations --store book/_results",
+                              "tens of minutes on two CPU cores", glue_minutes="p4b_minutes")
 p_counts, p_share = p4b.success_rate()
 _, p_median = p4b.median_steps()
 p_seeds = len(paper_cfg.seeds)
@@ -220,7 +217,6 @@ glue("p4b_low_sizes", ", ".join(f"{n}/55" for n in p_low_sizes) or "none", displ
 glue("p4b_high", f"{int((p4b.rqi_step[p_high] >= 0).sum())} of {int(p_high.sum())}", display=False)
 glue("p4b_mid", f"{int((p4b.rqi_step[p_mid] >= 0).sum())} of {int(p_mid.sum())}", display=False)
 glue("p4b_rho", approx(p_rho, 0.1), display=False)
-glue("p4b_minutes", f"{manifest4b['wall_time_s'] / 60:.0f}", display=False)
 p_boot = p4b.bootstrap_transition(0.5, n_boot=2000, seed=0)
 p_boot_lo, p_boot_hi = int(np.quantile(p_boot, 0.05, method="lower")), int(np.quantile(p_boot, 0.95, method="higher"))
 p_boot_near = float(np.mean(np.abs(p_boot / paper_cfg.n_total - 0.4) <= 0.1))

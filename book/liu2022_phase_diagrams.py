@@ -66,7 +66,7 @@ from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, ToyPhaseConfig, corner_fr
 from repro.liu_s3_official import SeedLuckConfig, stored_seed_luck
 from repro.plotting import use_style
 from repro.scale import current_scale
-from repro.store import provenance_line, require_stored
+from repro.store import load_stored, provenance_line, require_stored
 
 use_style()
 claims = ClaimBook("liu2022_phase_diagrams")
@@ -344,8 +344,8 @@ for panel, sm in stored_maps.items():
 # :name: fig-liu-phases-stored
 #
 # **Top:** the book's cells of every panel at the paper's settings ($10^5$ steps, no time
-# compression, the official seed), colours as in the first figure; the title gives the fraction of cells with the
-# official phase. **Bottom:** the official maps.
+# compression, the official seed), colours as in the first figure; the title gives the fraction of
+# cells with the official phase. **Bottom:** the official maps.
 # ```
 
 # %%
@@ -453,12 +453,13 @@ _ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "c
 # %% [markdown]
 # ## Fig. 6(d): a bug or the seed?
 #
-# Neither map of (d), compressed or not, comprehends where the official one does. Is our S3 code wrong, or is the official
-# map one lucky start? The official notebook (`toy/Figure5d_permutation.ipynb`) draws, for seed $s$: the
-# templates and the 24/12 split from numpy (our data path draws the same, bit for bit), then from torch an
-# encoder that the S3 runs never use, the decoder, and last the matrices. Our trainer draws the matrices
-# first and has no encoder: the same distributions, other numbers. `repro.liu_s3_official` redraws the
-# notebook's start in our parameter layout (a unit test re-enacts the notebook's draws with torch's own
+# Neither map of (d), compressed or not, comprehends where the official one does. Is our S3 code
+# wrong, or is the official map one lucky start? The official notebook
+# (`toy/Figure5d_permutation.ipynb`) draws, for seed $s$: the templates and the 24/12 split from
+# numpy (our data path draws the same, bit for bit), then from torch an encoder that the S3 runs
+# never use, the decoder, and last the matrices. Our trainer draws the matrices first and has no
+# encoder: the same distributions, other numbers. `repro.liu_s3_official` redraws the notebook's
+# start in our parameter layout (a unit test re-enacts the notebook's draws with torch's own
 # `nn.Linear` and checks it value for value) and hands it to our trainer. Two runs decide it, stored
 # (`python -m repro.liu_s3_official --store book/_results`, {glue:text}`luck_minutes` minutes):
 #
@@ -472,10 +473,9 @@ _ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "c
 
 # %%
 luck_cfg = SeedLuckConfig()
-luck, luck_manifest = require_stored(stored_seed_luck(luck_cfg, "_results"), "S3 seed-luck run",
-                                     "python -m repro.liu_s3_official --store book/_results", "about 15 minutes on one core")
-print(provenance_line(luck_manifest))
-glue("luck_minutes", f"{luck_manifest['wall_time_s'] / 60:.0f}", display=False)
+luck, luck_manifest = load_stored(stored_seed_luck(luck_cfg, "_results"), "S3 seed-luck run",
+                                  "python -m repro.liu_s3_official --store book/_results", "about 15 minutes on one core",
+                                  glue_minutes="luck_minutes")
 official_letters = luck_cfg.official_letters()
 # A stored run is loaded, not recomputed: the same letters and steps on every machine.
 print("official seed-0 start, 1e5 steps: ours | official (train step / val step to 90 %)")
@@ -564,12 +564,9 @@ claims.figure("liu2022", "Fig. 6d", "partial", scale="book",
                       "(d) cells with the official phase, away from official phase boundaries"],
               why="the corners (memorization top right, confusion bottom right) reproduce; the wide comprehension "
                   "region of the official S3 map, and with it the sandwich, does not")
-for panel, sm in stored_maps.items():
-    names = [n for n in STORED_KINDS if n.startswith(f"({panel})")]
-    kinds = {STORED_KINDS[n] for n in names}
-    verdict = "reproduced" if kinds <= {"reproduction", "check"} else "partial" if "reproduction" in kinds else "not reproduced"
-    claims.figure("liu2022", f"Fig. 6{panel} (paper settings)", verdict, scale="paper (CPU, stored)",
-                  claims=[PAPER + n for n in names], why=STORED_WHY[panel])
+for panel in stored_maps:  # each verdict follows from the kinds STORED_KINDS gave its claims after the runs
+    claims.figure_from("liu2022", f"Fig. 6{panel} (paper settings)", f"{PAPER}({panel})", scale="paper (CPU, stored)",
+                       why=STORED_WHY[panel])
 claims.figure("liu2022", "Fig. 6d (official start)", "partial", scale="paper (CPU, stored)",
               claims=["official seed-0 start: the cells at decoder lr 4e-5 and 1.6e-4 have the official phase",
                       "official seed-0 start: share of the official comprehension cells (9 of 12) that comprehend",
@@ -596,9 +593,9 @@ claims.ledger()
 # - **At the paper's settings, (b) and (c) still differ cell by cell** at the strongest weight decays
 #   (the stored maps' deviations above): single cells grok, comprehend or fail to fit where the
 #   official one-seed maps memorize or grok. The uncompressed (d) map still has no comprehension: it
-#   starts from our trainer's seed-0 draws, not the notebook's. These are one map each, like the official ones, and a
-#   cell's phase there depends on its start (the S3 runs above show how much), so they do not say which
-#   map is typical.
+#   starts from our trainer's seed-0 draws, not the notebook's. These are one map each, like the
+#   official ones, and a cell's phase there depends on its start (the S3 runs above show how much),
+#   so they do not say which map is typical.
 # - **Adam at large learning rates.** The compression assumes Adam follows gradient flow. At the
 #   largest book learning rates ($5\cdot10^{-2}$, i.e. paper-equivalent $10^{-2}$) it does not:
 #   the runs become unstable and several cells that memorize in the paper are confused here, e.g.

@@ -76,7 +76,7 @@ from repro.liu_transformer_images import (ImageGrokConfig, TransformerGrokConfig
 from repro.portable import approx, config_differences, seed_median
 from repro.plotting import use_style
 from repro.scale import current_scale
-from repro.store import provenance_line, require_stored
+from repro.store import load_stored, stored_minutes
 
 use_style()
 claims = ClaimBook("liu2022_transformer_and_images")
@@ -215,15 +215,13 @@ glue("ed_start", approx(float(np.median(ed[:, 0])), 1), display=False)
 # before the runs; each claim's kind (reproduction or deviation) was declared after them.
 
 # %%
-tf_parts = [require_stored(stored_transformer(c, "_results"), f"Fig. 1 / Fig. 7 (left) run at the paper's settings, "
-                            f"seeds {c.seeds}", "python -m repro.liu_transformer_images --store book/_results --runs transformer",
-                            "about 45 minutes on one core per seed") for c in stored_transformer_configs()]
-for _, manifest in tf_parts:
-    print(provenance_line(manifest))
+tf_parts = [load_stored(stored_transformer(c, "_results"), f"Fig. 1 / Fig. 7 (left) run at the paper's settings, "
+                         f"seeds {c.seeds}", "python -m repro.liu_transformer_images --store book/_results --runs transformer",
+                         "about 45 minutes on one core per seed") for c in stored_transformer_configs()]
 stf = join_transformer_results([part for part, _ in tf_parts])
 tf_cfg = stf.config
 (tf_first, tf_manifest), = tf_parts[:1]  # the seed-1 part ran alone on one core: its speed prices Fig. 7
-glue("tf_minutes", f"{tf_manifest['wall_time_s'] / 60:.0f}", display=False)
+glue("tf_minutes", stored_minutes(tf_manifest), display=False)  # after all the parts' provenance lines
 s_mem, s_gen = stf.steps_to("train_acc"), stf.steps_to("val_acc")
 s_ed = stf.effective_dim
 s_circle = np.array([stf.circle_fit(r)[1] for r in range(tf_cfg.n_seeds)])
@@ -366,11 +364,9 @@ _ = stored_claim("paper settings (stored): PC1-PC2 ordered-circle fit of the fin
 
 # %%
 d_cfg = stored_dropout_config()
-sdrop, drop_manifest = require_stored(stored_dropout(d_cfg, "_results"), "Fig. 7 (centre) dropout sweep",
-                                      "python -m repro.liu_transformer_images --store book/_results --runs dropout",
-                                      "about 45 minutes on two cores")
-print(provenance_line(drop_manifest))
-glue("drop_minutes", f"{drop_manifest['wall_time_s'] / 60:.0f}", display=False)
+sdrop, drop_manifest = load_stored(stored_dropout(d_cfg, "_results"), "Fig. 7 (centre) dropout sweep",
+                                   "python -m repro.liu_transformer_images --store book/_results --runs dropout",
+                                   "about 45 minutes on two cores", glue_minutes="drop_minutes")
 d_train, d_val = sdrop.steps_to("train_acc"), sdrop.steps_to("val_acc")
 print(f"{len(d_cfg.dropout_values)} dropout rates x seeds {list(d_cfg.dropout_seeds)}, {d_cfg.dropout_steps:,} steps; "
       "steps to 99 % (train / validation, -1: never):")
@@ -569,11 +565,9 @@ _ = claims.check("images: Fig. 8a cell, val 60% step minus train 90% step, media
 
 # %%
 img_cfg = stored_curve_config()
-simg, img_manifest = require_stored(stored_images(img_cfg, "_results"), "Fig. 8(a) run",
-                                    "python -m repro.liu_transformer_images --store book/_results --runs images",
-                                    "a few minutes on one core")
-print(provenance_line(img_manifest))
-glue("img_minutes", f"{img_manifest['wall_time_s'] / 60:.0f}", display=False)
+simg, img_manifest = load_stored(stored_images(img_cfg, "_results"), "Fig. 8(a) run",
+                                 "python -m repro.liu_transformer_images --store book/_results --runs images",
+                                 "a few minutes on one core", glue_minutes="img_minutes")
 s_runs = simg.curve_runs()
 s_fit = simg.history.first_step("train_acc", img_cfg.train_threshold)[s_runs]
 s_val = simg.history.first_step("val_acc", img_cfg.val_threshold)[s_runs]
@@ -631,22 +625,14 @@ claims.figure("liu2022", "Fig. 7 left", "partial", scale="book",
               why="the official architecture made small (p = 31, width 48, lr x5, 5 seeds) fits first, generalizes "
                   "later and its e^S falls after generalizing; e^S barely rises first")
 
-
-def verdict_of(names):
-    """The ledger verdict that the kinds of these stored claims allow (the rules of the status page)."""
-    kinds = {STORED_KINDS[n] for n in names}
-    return "reproduced" if "deviation" not in kinds else "partial" if "reproduction" in kinds else "not reproduced"
-
-
+# The stored runs' verdicts follow from the kinds their claims were given (STORED_KINDS) after the runs.
 fig7_left = [n for n in claims.named("paper settings (stored): ") if "circle" not in n]
 fig1 = claims.named("paper settings (stored): validation") + claims.named("paper settings (stored): PC1-PC2")
-fig7_centre = claims.named("dropout sweep (stored): ")
-claims.figure("liu2022", "Fig. 7 left (paper settings)", verdict_of(fig7_left), scale="paper (CPU, stored)",
+claims.figure("liu2022", "Fig. 7 left (paper settings)", claims.verdict(fig7_left), scale="paper (CPU, stored)",
               claims=fig7_left, why=STORED_WHY["Fig. 7 left"])
-claims.figure("liu2022", "Fig. 1 (paper settings)", verdict_of(fig1), scale="paper (CPU, stored)", claims=fig1,
+claims.figure("liu2022", "Fig. 1 (paper settings)", claims.verdict(fig1), scale="paper (CPU, stored)", claims=fig1,
               why=STORED_WHY["Fig. 1"])
-claims.figure("liu2022", "Fig. 7 centre", verdict_of(fig7_centre), scale="book", claims=fig7_centre,
-              why=STORED_WHY["Fig. 7 centre"])
+claims.figure_from("liu2022", "Fig. 7 centre", "dropout sweep (stored): ", scale="book", why=STORED_WHY["Fig. 7 centre"])
 hours = projected_cpu_hours(paper_tf, sec_per_run_step)
 claims.figure("liu2022", "Fig. 7 right", "not run at this scale", scale="book",
               why=f"285 runs (15 decoder lr x 19 decoder wd) of up to 1e5 steps of the p = 59 transformer: about "

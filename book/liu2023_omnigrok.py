@@ -58,6 +58,7 @@ from repro.omnigrok_messiness import MessinessConfig, plot_messiness, run_messin
 from repro.plotting import use_style
 from repro.portable import approx
 from repro.scale import current_scale
+from repro.store import load_stored
 from repro.theory.omnigrok import integrate_norm_dynamics, time_to_grok
 
 use_style()
@@ -460,13 +461,10 @@ claims.check("Mod: median delay 95 % train -> 95 % val, fixed norm / free", dela
 
 # %%
 tr_cfg = stored_modular_config()
-stored_tr = stored_modular(tr_cfg, "_results")
 glue("tr_steps", f"{tr_cfg.steps:,}", display=False)
-if stored_tr is None:
-    raise FileNotFoundError("The stored transformer runs are missing: run `python -m repro.omnigrok --store book/_results`.")
-tr, tr_manifest = stored_tr
+tr, tr_manifest = load_stored(stored_modular(tr_cfg, "_results"), "transformer runs",
+                              "python -m repro.omnigrok --store book/_results", "about 85 minutes on two CPU cores")
 glue("tr_wall", approx(tr_manifest["wall_time_s"] / 60, 10), display=False)
-print(f"stored {tr_manifest['created'][:10]} on {tr_manifest['device']}, commit {tr_manifest['git_commit'][:10]}")
 fig_tr = plot_modular(tr, title_prefix=f"transformer, mod {tr_cfg.p}: ")
 glue("fig_tr", fig_tr, display=False)
 plt.close(fig_tr)

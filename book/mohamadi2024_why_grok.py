@@ -75,7 +75,7 @@ from repro.claims import ClaimBook
 from repro.plotting import use_style
 from repro.portable import approx
 from repro.scale import current_scale
-from repro.store import provenance_line, require_stored
+from repro.store import load_stored
 from repro.theory import mohamadi2024 as th
 
 # One thread: every computation here is many small tensor ops, which two threads on a shared 2-core machine
@@ -425,11 +425,9 @@ claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 
 
 # %%
 gdi_cfg = mw.gd_init_scale_config()
-gdi, gdi_manifest = require_stored(mw.stored_classification(gdi_cfg, "_results"), "plain-GD init-scale run",
-                                   "python -m repro.mohamadi2024 --store book/_results --only gd-init-scale",
-                                   "about 10 minutes")
-print(provenance_line(gdi_manifest))
-glue("gdi_minutes", f"{gdi_manifest['wall_time_s'] / 60:.0f}", display=False)
+gdi, gdi_manifest = load_stored(mw.stored_classification(gdi_cfg, "_results"), "plain-GD init-scale run",
+                                "python -m repro.mohamadi2024 --store book/_results --only gd-init-scale",
+                                "about 10 minutes", glue_minutes="gdi_minutes")
 gdi_fit = gdi.first_step("train", 1.0)
 gdi_k = np.array([int(np.searchsorted(gdi.steps, f)) if f >= 0 else -1 for f in gdi_fit])
 gdi_finite = np.isfinite(gdi.l2[:, -1])
@@ -567,10 +565,9 @@ glue("fig_class", fig_class, display=False)
 
 # %%
 scfg = mws.SampleComplexityConfig()
-sc, sc_manifest = require_stored(mws.stored_sample_complexity(scfg, "_results"), "sample-complexity run",
-                                 "python -m repro.mohamadi2024_sample --store book/_results", "about 45 minutes on one core")
-print(provenance_line(sc_manifest))
-glue("sc_minutes", f"{sc_manifest['wall_time_s'] / 60:.0f}", display=False)
+sc, sc_manifest = load_stored(mws.stored_sample_complexity(scfg, "_results"), "sample-complexity run",
+                              "python -m repro.mohamadi2024_sample --store book/_results", "about 45 minutes on one core",
+                              glue_minutes="sc_minutes")
 n_crit = mws.critical_sizes(sc)
 k_fit = mws.fit_exponent(scfg.ps, n_crit)
 k_boot = mws.bootstrap_exponent(sc)
@@ -772,11 +769,9 @@ claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fittin
 
 # %%
 gd_cfg = mw.gd_transformer_config()
-gtfs, tf_manifest = require_stored(mw.stored_transformer(gd_cfg, mw.GD_TRANSFORMER_SEEDS, "_results"),
-                                   "GD transformer run", "python -m repro.mohamadi2024 --store book/_results --only transformer-gd",
-                                   "about 15 minutes")
-print(provenance_line(tf_manifest))
-glue("tfgd_minutes", f"{tf_manifest['wall_time_s'] / 60:.0f}", display=False)
+gtfs, tf_manifest = load_stored(mw.stored_transformer(gd_cfg, mw.GD_TRANSFORMER_SEEDS, "_results"),
+                                "GD transformer run", "python -m repro.mohamadi2024 --store book/_results --only transformer-gd",
+                                "about 15 minutes", glue_minutes="tfgd_minutes")
 g_fit = np.array([t.first_step("train", 1.0) for t in gtfs])
 g_k = [t.index(f) for t, f in zip(gtfs, g_fit)]
 g_before = np.array([unit(t.kernel_distance()[k]) for t, k in zip(gtfs, g_k)])
@@ -919,11 +914,9 @@ claims.check(f"regression: final test loss / zero predictor's, median of the {in
 
 # %%
 reg_cfg = mw.grokking_regression_config()
-sreg, reg_manifest = require_stored(mw.stored_regression(reg_cfg, "_results"), "regression run",
-                                   "python -m repro.mohamadi2024 --store book/_results --only regression",
-                                   "about 50 minutes on one core")
-print(provenance_line(reg_manifest))
-glue("reg_stored_minutes", f"{reg_manifest['wall_time_s'] / 60:.0f}", display=False)
+sreg, reg_manifest = load_stored(mw.stored_regression(reg_cfg, "_results"), "regression run",
+                                 "python -m repro.mohamadi2024 --store book/_results --only regression",
+                                 "about 50 minutes on one core", glue_minutes="reg_stored_minutes")
 s_finite = np.isfinite(sreg.test_loss[:, -1]) & np.isfinite(sreg.train_loss[:, -1])
 s_fit = np.where(s_finite, sreg.first_step("train_loss", 0.01), -1)
 s_gen = np.where(s_finite, sreg.first_step("test_loss", 0.5), -1)

@@ -51,7 +51,7 @@ from repro.intro import IntroConfig, median_standard_error, plot_intro, run_intr
 from repro.plotting import use_style
 from repro.portable import approx
 from repro.scale import current_scale
-from repro.store import provenance_line, require_stored
+from repro.store import load_stored
 
 use_style()
 claims = ClaimBook("power2022_what_is_grokking")
@@ -282,10 +282,9 @@ glue("n_val_never", f"{int(np.sum(stats.val_steps < 0))}", display=False)
 
 # %%
 pcfg = stored_paper_config()
-prun, pmanifest = require_stored(stored_intro(pcfg, "_results"), "Power et al. run",
-                                 "python -m repro.intro --store book/_results", "about 45 minutes on one core")
-print(provenance_line(pmanifest))
-glue("power_minutes", f"{pmanifest['wall_time_s'] / 60:.0f}", display=False)
+prun, pmanifest = load_stored(stored_intro(pcfg, "_results"), "Power et al. run",
+                              "python -m repro.intro --store book/_results", "about 45 minutes on one core",
+                              glue_minutes="power_minutes")
 ph = prun.history
 p_fit, p_gen = int(prun.train_steps[0]), int(prun.val_steps[0])
 p_val_at_fit = float(ph["val_acc"][0, int(np.searchsorted(ph.steps, p_fit))]) if p_fit >= 0 else float("nan")

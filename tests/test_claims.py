@@ -90,6 +90,34 @@ def test_verdict_follows_from_claim_kinds(verdict, kinds, ok):
     assert (verdict_problem(verdict, kinds) is None) is ok
 
 
+@pytest.mark.parametrize("kinds, verdict", [
+    (["reproduction", "check"], "reproduced"), (["reproduction", "deviation", "check"], "partial"),
+    (["deviation", "check"], "not reproduced"), (["deviation"], "not reproduced"),
+])
+def test_verdict_from_the_kinds_of_checked_claims(tmp_path, kinds, verdict):
+    book = ClaimBook("ch", tmp_path)
+    for i, kind in enumerate(kinds):
+        book.check(f"run: {i}", 5.0 if kind == "deviation" else 1.0, 1.0, kind=kind, tolerance=0.1, source="Fig. 1",
+                   against="paper" if kind != "check" else "derivation", evidence="e" if kind == "deviation" else "")
+    names = book.named("run: ")
+    assert book.verdict(names) == verdict and verdict_problem(verdict, kinds) is None
+    entry = book.figure_from("liu2022", "Fig. 1", "run: ", scale="paper (CPU, stored)", why="what the run showed")
+    assert (entry.verdict, entry.claims, entry.scale) == (verdict, tuple(names), "paper (CPU, stored)")
+
+
+def test_verdict_refuses_what_no_verdict_follows_from(tmp_path):
+    book = ClaimBook("ch", tmp_path)
+    book.check("c", 1.0, 1.0, kind="check", against="derivation", tolerance=0.1, source="eq. 1")
+    with pytest.raises(ValueError, match="all checks"):
+        book.verdict(["c"])
+    with pytest.raises(ValueError, match=r"not checked: \['nope'\]"):
+        book.verdict(["c", "nope"])
+    with pytest.raises(ValueError, match="none given"):
+        book.verdict([])
+    with pytest.raises(ValueError, match="prefix='x'"):
+        book.figure_from("liu2022", "Fig. 1", "x", why="w")
+
+
 def test_figure_ledger(tmp_path):
     book = ClaimBook("ch", tmp_path)
     book.check("r", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="Fig. 1")

@@ -4,9 +4,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, PhaseDiagram, ToyPhaseConfig, corner_fraction, majority_phase,
-                              official_map, phase_letters, plot_phase_diagrams, run_phase_diagram, sandwich_columns,
-                              seed_fraction)
+from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, PHASE_LETTERS, PhaseDiagram, ToyPhaseConfig, corner_fraction,
+                              majority_phase, official_map, phase_letters, plot_phase_diagrams, run_phase_diagram,
+                              sandwich_columns, seed_fraction)
 from repro.liu_transformer_images import (ImageGrokConfig, TransformerGrokConfig, plot_images, plot_transformer,
                                           run_image_phase_diagram, run_transformer, standardized_effective_dimension)
 from repro.phases import phase_counts
@@ -16,6 +16,48 @@ from repro.phases import phase_counts
 def test_official_maps_match_their_phase_counts(panel):
     off = official_map(panel)
     assert phase_counts(off.phases) == OFFICIAL_COUNTS[panel]
+
+
+# The official maps as they were held in repro.liu_phases before they moved to a data file (2026-11-25).
+OLD_LITERAL = {
+    "b": """GGGGGCCCMMMMMMMM GGGGGCCCMMMMMMMM GGGGGCCCMMMMMMMM GGGGGCCCMMMMMMMX GGGGGGCCMMMMMXXX
+            GGGGGGGCCMMMXXXX GGGGGGGGCXXXXXXX GGGGGGGGGXXXXXXX MGGGGGGGMMXXXXXX MMMMMGGGMMMXXXXX
+            MMMMMMMMMMXXXXXX""",
+    "c": """GCCCCCCCCCMMMMMM GCCCCCCCCCMMMMMM GGGGCCCCCCCMMMMM GGGGGGGGGCCCCMMC GGGGGGGGGGGGGGGM
+            GGGGGGGGGGGGGGMM GGGGGGGGGGGGGMMM GGGGGGGGGGGGGMXX MMMMGGGGGGGGGMXX MMMMMMGGGGGGMMXX
+            XXMMMMMMMMMMMXXX""",
+    "d": """CCCCCCCMMMMMMMMM CCCCCCCGMMMMMMMM CCCCCCCGMMMMMMMM CCCCCCCGGGMMMMMM CCCCCCCGMGGMMMMM
+            CCCCCCCCGGMGGGGM CCCCCCCCCGGGMMMM CCCCCCCCCCCCCCGG CCGGGGCCCCCGGGMM GGGGGMMMMMMMMMMM
+            MMMMXXMXMXXXXXXX""",
+    "a": """GGGGGCCCCCCCM GGGGGCCCCCMMM GGGGCCCCCMMMM GGGGCCCCMMMMM GGGGCCMMMMMMM GGGCCMMMMMMMM
+            GGCCMMMMMMMMM GGCMMMMMMMMMM GCMMMMMMMMMMM GMMMMMMMMMMMM MMMMMMMMMMMMM MMMMMMMMMMMMM
+            MMMMMMMMMMMMM""",
+}
+
+
+def test_official_maps_load_from_their_data_file_unchanged():
+    from repro.files import load_paper_data
+
+    assert load_paper_data("liu2022_fig6_official_phases") == {k: v.split() for k, v in OLD_LITERAL.items()}
+    letter = {phase: c for c, phase in PHASE_LETTERS.items()}
+    for panel in PANELS:
+        assert ["".join(letter[p] for p in row) for row in official_map(panel).phases] == OLD_LITERAL[panel].split()
+
+
+def test_paper_data_files_need_a_provenance_header(tmp_path, monkeypatch):
+    import json
+
+    from repro import files
+
+    monkeypatch.setattr(files, "DATA_DIR", tmp_path)
+    (tmp_path / "bare.json").write_text(json.dumps({"data": [1], "provenance": {"what": "x", "repository": "r"}}))
+    with pytest.raises(ValueError, match=r"it lacks \['files', 'commit', 'derived'\]"):
+        files.load_paper_data("bare")
+    with pytest.raises(ValueError, match="name='nope' is not allowed: name must be one of bare"):
+        files.load_paper_data("nope")
+    header = {"what": "x", "repository": "r", "files": ["f"], "commit": None, "derived": "read off"}
+    (tmp_path / "ok.json").write_text(json.dumps({"data": [1, 2], "provenance": header}))
+    assert files.load_paper_data("ok") == [1, 2]  # an unknown commit is allowed, said as null
 
 
 def test_official_map_orientation():

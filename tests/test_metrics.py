@@ -1,6 +1,8 @@
 import numpy as np
+import pytest
 
-from repro.metrics import circle_order, circularity, effective_dimension, explained_variance_entropy, grokking_delay, pca
+from repro.metrics import (circle_order, circularity, effective_dimension, explained_variance_entropy, grokking_delay, pca,
+                           snapshot_at)
 
 
 def test_pca_against_numpy_covariance():
@@ -33,3 +35,13 @@ def test_circle_measures():
 def test_grokking_delay():
     assert grokking_delay(100, 3000) == 30
     assert np.isnan(grokking_delay(100, -1)) and grokking_delay(0, 10) == float("inf")
+
+
+def test_snapshot_at_takes_the_first_snapshot_at_or_after_the_step():
+    snapshots = np.arange(3 * 2).reshape(3, 2)  # logged at steps 0, 10, 20
+    steps = np.array([0, 10, 20])
+    assert [snapshot_at(snapshots, steps, s)[0] for s in (-5, 0, 1, 10, 11, 20, 99)] == [0, 0, 2, 2, 4, 4, 4]
+    with pytest.raises(ValueError, match="one step per snapshot"):
+        snapshot_at(snapshots, steps[:2], 0)
+    with pytest.raises(ValueError, match="one step per snapshot"):
+        snapshot_at(snapshots[:0], steps[:0], 0)

@@ -116,6 +116,28 @@ def test_require_stored_names_the_command(tmp_path):
     assert line.endswith(f"commit {manifest['git_commit'][:10]}")
 
 
+def test_load_stored_prints_provenance_then_glues_the_minutes(tmp_path, monkeypatch, capsys):
+    import myst_nb
+
+    from repro.store import load_stored, provenance_line, stored_minutes
+
+    glued = []
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: glued.append((name, value, display)))
+    store = ResultsStore(tmp_path)
+    _, manifest = store.get_or_compute(Cfg(), lambda: {"a": np.arange(3)})
+    manifest = dict(manifest, wall_time_s=2700.0)
+    result, back = load_stored((7, manifest), "Fig. 9 run", "cmd", "a minute", glue_minutes="fig9_minutes")
+    assert (result, back) == (7, manifest)
+    assert capsys.readouterr().out == provenance_line(manifest) + "\n"
+    assert glued == [("fig9_minutes", "45", False)] and stored_minutes(manifest) == "45"
+    load_stored((7, manifest), "Fig. 9 run", "cmd", "a minute")  # no glue asked for: none made
+    assert len(glued) == 1
+    with pytest.raises(FileNotFoundError, match=r"stored Fig\. 9 run is missing: run `cmd`"):
+        load_stored(None, "Fig. 9 run", "cmd", "a minute", glue_minutes="fig9_minutes")
+    with pytest.raises(ValueError, match="glue_minutes=''"):
+        load_stored((7, manifest), "Fig. 9 run", "cmd", "a minute", glue_minutes="")
+
+
 def test_store_parser_requires_the_store_folder(capsys):
     from repro.store import store_parser
 

@@ -250,6 +250,30 @@ class ClaimBook:
                              f"{', '.join(c.name for c in self.claims) or 'none yet'}.")
         return names
 
+    def verdict(self, names: list[str] | tuple) -> str:
+        """The figure verdict that the kinds of these checked claims call for, by the rules of
+        :func:`verdict_problem`: reproduced (reproductions, no deviation), partial (both) or not reproduced
+        (deviations, no reproduction). For a figure judged by what its claims showed, e.g. a stored run's whose
+        kinds were declared after it ran."""
+        by_name = {c.name: c for c in self.claims}
+        missing = [n for n in names if n not in by_name]
+        if not names or missing:
+            raise ValueError(f"names={list(names)!r} must be claims already checked in chapter {self.chapter!r}"
+                             + (f"; not checked: {missing!r}." if missing else "; none given."))
+        kinds = [by_name[n].kind for n in names]
+        n_rep, n_dev = kinds.count("reproduction"), kinds.count("deviation")
+        if not (n_rep or n_dev):
+            # Only checks: nothing was compared with the paper, so no verdict follows (and "not run at this
+            # scale" is a decision about scale, not something the claims can show).
+            raise ValueError(f"names={list(names)!r} are all checks: a verdict needs a reproduction or a deviation.")
+        return "partial" if n_rep and n_dev else "reproduced" if n_rep else "not reproduced"
+
+    def figure_from(self, paper: str, figure: str, prefix: str, *, scale: str = "book", why: str) -> FigureVerdict:
+        """Record a figure whose claims are all those named ``prefix...`` (:meth:`named`), with the verdict
+        their kinds call for (:meth:`verdict`)."""
+        names = self.named(prefix)
+        return self.figure(paper, figure, self.verdict(names), scale=scale, claims=names, why=why)
+
     def to_dict(self) -> dict:
         return {"chapter": self.chapter, "claims": [asdict(c) for c in self.claims],
                 "figures": [f.to_dict() for f in self.figures]}

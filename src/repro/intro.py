@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .portable import ConfigRepr, seed_median
-from .metrics import circle_order, grokking_delay, pca
+from .metrics import circle_order, grokking_delay, pca, snapshot_at
 from .models import EmbedMLPConfig, TransformerConfig
 from .plotting import TRAIN_COLOR, VAL_COLOR, plot_seed_band, plot_token_pca
 from .scale import by_scale
@@ -113,10 +113,9 @@ class IntroResult:
         return np.array([grokking_delay(int(t), int(v)) for t, v in zip(self.train_steps, self.val_steps)])
 
     def embeddings_at(self, step: int, run: int = 0) -> np.ndarray:
-        """The snapshot at ``step``, or the first one after it."""
+        """Run ``run``'s embeddings at ``step``, or the first snapshot after it (the last one past the end)."""
         steps = self.history.steps if self.embedding_steps is None else self.embedding_steps
-        k = int(np.searchsorted(steps, step))
-        return self.embeddings[run, min(k, self.embeddings.shape[1] - 1)]
+        return snapshot_at(self.embeddings[run], steps, step)
 
     def circle(self, step: int, run: int = 0) -> tuple[int, float]:
         """(k, fit) of the ordered-circle test on the first two principal components at ``step``."""

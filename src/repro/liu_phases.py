@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .files import load_paper_data
 from .portable import ConfigRepr
 from .models import EmbedMLPConfig
 from .phases import PHASES, PhaseRule, phase_counts
@@ -62,23 +63,10 @@ def _log_grid(lo: float, hi: float, n: int) -> tuple[float, ...]:
 _PAPER_LRS = _log_grid(-5, -2, 16)  # decoder lr 10^linspace(-5,-2,16), the grid of the official Fig. 6 HDF5 files
 
 # Official phase maps: our classification of the HDF5 files of the paper's Fig. 6 (ejmichaud/grokking-squared,
-# phase_diagram_plot/*.h5) with the official rule (phase_diagram_plot/simple_phase_diagram.ipynb, Table 1).
-# Rows: y values (top = first); columns: decoder lr. C/G/M/X = comprehension/grokking/memorization/confusion.
-_OFFICIAL_ROWS = {
-    "b": """GGGGGCCCMMMMMMMM GGGGGCCCMMMMMMMM GGGGGCCCMMMMMMMM GGGGGCCCMMMMMMMX GGGGGGCCMMMMMXXX
-            GGGGGGGCCMMMXXXX GGGGGGGGCXXXXXXX GGGGGGGGGXXXXXXX MGGGGGGGMMXXXXXX MMMMMGGGMMMXXXXX
-            MMMMMMMMMMXXXXXX""",
-    "c": """GCCCCCCCCCMMMMMM GCCCCCCCCCMMMMMM GGGGCCCCCCCMMMMM GGGGGGGGGCCCCMMC GGGGGGGGGGGGGGGM
-            GGGGGGGGGGGGGGMM GGGGGGGGGGGGGMMM GGGGGGGGGGGGGMXX MMMMGGGGGGGGGMXX MMMMMMGGGGGGMMXX
-            XXMMMMMMMMMMMXXX""",
-    "d": """CCCCCCCMMMMMMMMM CCCCCCCGMMMMMMMM CCCCCCCGMMMMMMMM CCCCCCCGGGMMMMMM CCCCCCCGMGGMMMMM
-            CCCCCCCCGGMGGGGM CCCCCCCCCGGGMMMM CCCCCCCCCCCCCCGG CCGGGGCCCCCGGGMM GGGGGMMMMMMMMMMM
-            MMMMXXMXMXXXXXXX""",
-    # (a): rows representation lr 10^-2 (top) down to 10^-5; columns decoder lr 10^-5 ... 10^-2
-    "a": """GGGGGCCCCCCCM GGGGGCCCCCMMM GGGGCCCCCMMMM GGGGCCCCMMMMM GGGGCCMMMMMMM GGGCCMMMMMMMM
-            GGCCMMMMMMMMM GGCMMMMMMMMMM GCMMMMMMMMMMM GMMMMMMMMMMMM MMMMMMMMMMMMM MMMMMMMMMMMMM
-            MMMMMMMMMMMMM""",
-}
+# phase_diagram_plot/*.h5) with the official rule (phase_diagram_plot/simple_phase_diagram.ipynb, Table 1), kept
+# with their provenance in data_files/liu2022_fig6_official_phases.json. Per panel, rows: y values (top = first);
+# columns: decoder lr. C/G/M/X = comprehension/grokking/memorization/confusion.
+_OFFICIAL_ROWS = load_paper_data("liu2022_fig6_official_phases")
 _OFFICIAL_Y = {
     "a": _log_grid(-2, -5, 13),  # representation lr, top row first
     "b": tuple(float(v) for v in range(11)),  # decoder wd 0..10
@@ -126,7 +114,7 @@ class OfficialMap:
 
 def official_map(panel: str) -> OfficialMap:
     check_choice("panel", panel, PANELS)
-    rows = _OFFICIAL_ROWS[panel].split()
+    rows = _OFFICIAL_ROWS[panel]
     phases = np.array([[PHASE_LETTERS[c] for c in row] for row in rows], dtype=object)
     assert phases.shape == (len(_OFFICIAL_Y[panel]), len(_OFFICIAL_X[panel]))
     return OfficialMap(panel, phases, _OFFICIAL_X[panel], _OFFICIAL_Y[panel])

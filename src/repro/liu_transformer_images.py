@@ -31,7 +31,7 @@ import numpy as np
 
 from .portable import ConfigRepr
 from .datasets import image_task_data
-from .metrics import circle_order, explained_variance_entropy, pca
+from .metrics import circle_order, explained_variance_entropy, pca, snapshot_at
 from .models import EncoderTransformerConfig, MLPConfig
 from .phases import PHASES, PhaseRule, classify_history
 from .plotting import TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_seed_band, plot_token_pca
@@ -197,10 +197,9 @@ class TransformerResult:
     embedding_steps: np.ndarray | None = None  # (T',) steps of the snapshots; None: every logged step
 
     def embeddings_at(self, step: int, run: int = 0) -> np.ndarray:
-        """The snapshot at ``step``, or the first one after it (the last one past the end)."""
+        """Run ``run``'s embeddings at ``step``, or the first snapshot after it (the last one past the end)."""
         steps = self.history.steps if self.embedding_steps is None else self.embedding_steps
-        k = int(np.searchsorted(steps, step))
-        return self.embeddings[run, min(k, self.embeddings.shape[1] - 1)]
+        return snapshot_at(self.embeddings[run], steps, step)
 
     def steps_to(self, key: str) -> np.ndarray:
         """Per seed, the first logged step with ``key`` (train_acc / val_acc) >= threshold (-1: never)."""

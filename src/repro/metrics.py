@@ -5,6 +5,7 @@
   Liu et al. 2022 §4.2; official: grokking-squared prototype branch, plotting_nbs/EntropyAndTraining.ipynb). Used by the opening chapter (the circle after grokking) and the effective-theory chapter.
 * Circle-ness of a 2-D point cloud (how evenly points spread around a circle), for the opening chapter.
 * Grokking delay from threshold steps.
+* The snapshot of a quantity logged along training at (or just after) a given step.
 """
 from __future__ import annotations
 
@@ -82,3 +83,16 @@ def grokking_delay(train_step: int, val_step: int) -> float:
     if train_step == 0:
         return float("inf")
     return val_step / train_step
+
+
+def snapshot_at(snapshots: np.ndarray, steps: np.ndarray, step: int) -> np.ndarray:
+    """The snapshot logged at ``step``, or the first one after it; the last one for a step past the end.
+
+    ``snapshots``: (T, ...) values logged at the increasing ``steps`` (T,), e.g. one run's token embeddings.
+    Taking the next snapshot rather than the nearest means a figure "at step s" never shows an earlier state.
+    """
+    steps = np.asarray(steps)
+    if steps.ndim != 1 or len(steps) != len(snapshots) or len(steps) == 0:
+        raise ValueError(f"steps (shape {steps.shape}) must be 1-D with one step per snapshot: snapshots has "
+                         f"{len(snapshots)} along its first axis (at least one).")
+    return snapshots[min(int(np.searchsorted(steps, step)), len(steps) - 1)]

@@ -234,6 +234,30 @@ def provenance_line(manifest: dict) -> str:
     return f"stored run: {manifest['device']}, torch {manifest['torch_version']}, commit {manifest['git_commit'][:10]}"
 
 
+def stored_minutes(manifest: dict) -> str:
+    """A stored run's wall time in whole minutes, as text for a chapter's prose (e.g. "45")."""
+    return f"{manifest['wall_time_s'] / 60:.0f}"
+
+
+def load_stored(stored, what: str, command: str, cost: str, *, glue_minutes: str | None = None):
+    """How a chapter opens a stored run: :func:`require_stored`, then print its :func:`provenance_line`, then (if
+    ``glue_minutes`` names a glue key) glue its :func:`stored_minutes` for the prose. Returns ``(result, manifest)``.
+
+    The print comes before the glue, the order the chapters always used, so their stored outputs do not change.
+    """
+    if glue_minutes is not None and (not isinstance(glue_minutes, str) or not glue_minutes):
+        raise ValueError(f"glue_minutes={glue_minutes!r} is not allowed: it must be a non-empty glue key such as "
+                         "'fig6_minutes', or None for no glue.")
+    result, manifest = require_stored(stored, what, command, cost)
+    print(provenance_line(manifest))
+    if glue_minutes is not None:
+        # Imported here: myst_nb comes with the book's dev extra, and only a chapter asks for glue.
+        from myst_nb import glue
+
+        glue(glue_minutes, stored_minutes(manifest), display=False)
+    return result, manifest
+
+
 def history_to_arrays(history) -> dict[str, np.ndarray]:
     """Flatten a :class:`repro.train.History` into named numeric arrays for the store."""
     arrays = {"steps": history.steps}
