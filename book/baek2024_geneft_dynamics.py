@@ -54,13 +54,13 @@ warnings.filterwarnings("ignore", category=UserWarning)
 import numpy as np
 from myst_nb import glue
 
-from repro.claims import ClaimBook
-from repro.geneft import (LABELS, PhaseConfig, ReponConfig, fit_boundary, memorization_onset, plot_phases, plot_repons,
+from repro.book.claims import ClaimBook
+from repro.experiments.baek2024_geneft import (LABELS, PhaseConfig, ReponConfig, fit_boundary, memorization_onset, plot_phases, plot_repons,
                           run_phases, stored_fig6_config, stored_phases)
-from repro.plotting import use_style
-from repro.portable import approx, describe_seeds
-from repro.scale import current_scale
-from repro.store import load_stored
+from repro.plotting.shared import use_style
+from repro.core.portable import approx, describe_seeds
+from repro.core.scale import current_scale
+from repro.training.store import load_stored
 from repro.theory.baek2024 import (conserved_quantity, integrate_repons, repon_fixed_point, repon_probability,
                                    repon_probability_monte_carlo)
 
@@ -221,13 +221,13 @@ for rel, on in onsets.items():
 # three tasks of Fig. 6 (a)-(c) and seven weight-decay rows (0 and $10^{-4}$ to 10, the paper-scale config's
 # range; the paper does not state its own), on the same decoder learning rates and encoder learning rate, with
 # three seeds and 3 000 steps, twice the live budget ({glue:text}`fig6_minutes` minutes on one core;
-# `python -m repro.geneft --store book/_results --only fig6` recomputes it). Each row's memorization onset
+# `python -m repro.experiments.baek2024_geneft --store book/_results --only fig6` recomputes it). Each row's memorization onset
 # is read as in the live run.
 
 # %%
 s6_cfg = stored_fig6_config()
 s6, s6_manifest = load_stored(stored_phases(s6_cfg, "_results"), "Fig. 6 run",
-                              "python -m repro.geneft --store book/_results --only fig6", "a few minutes on one core",
+                              "python -m repro.experiments.baek2024_geneft --store book/_results --only fig6", "a few minutes on one core",
                               glue_minutes="fig6_minutes")
 s6_beyond = float(np.log10(s6_cfg.lr_dec[-1])) + 0.25  # a row where most seeds never memorize: half a step beyond
 s6_rows, s6_spread, s6_spread_small = {}, {}, {}

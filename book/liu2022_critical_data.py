@@ -29,7 +29,7 @@
 # random training sets); Figs 3, 4(b) and 5(b) from a batched sweep of trained networks over ten
 # training fractions with five seeds each; and Fig. 4(b) once more at the official driver's settings
 # (sizes 5…54, $10^4$ steps) with ten seeds per size, from a stored run that
-# `python -m repro.liu2022_representations --store book/_results` recomputes (about
+# `python -m repro.experiments.liu2022_critical_data --store book/_results` recomputes (about
 # {glue:text}`p4b_minutes` minutes on two CPU cores). That run puts the networks' transition, where half
 # of the seeds find the linear representation, at fraction {glue:text}`p4b_transition`, not at the paper's
 # $r_c = 0.4$, while the first networks find it near $r_c$ (fraction {glue:text}`p4b_onset`).
@@ -49,15 +49,15 @@ warnings.filterwarnings("ignore", category=UserWarning)
 from myst_nb import glue
 from scipy.stats import spearmanr
 
-from repro.claims import ClaimBook
-from repro.liu2022_representations import (OFFICIAL_FIG4B_SEEDS, OFFICIAL_FIG4B_SUCCESSES, ToyConfig, linear_structure,
+from repro.book.claims import ClaimBook
+from repro.experiments.liu2022_critical_data import (OFFICIAL_FIG4B_SEEDS, OFFICIAL_FIG4B_SUCCESSES, ToyConfig, linear_structure,
                                            plot_accuracy_vs_predicted, plot_critical_fraction, plot_grokking_rate,
                                            plot_stored_fig4b, run_fraction_sweep, stored_fraction_sweep,
                                            transition_size)
-from repro.plotting import use_style
-from repro.portable import approx
-from repro.scale import current_scale
-from repro.store import load_stored
+from repro.plotting.shared import use_style
+from repro.core.portable import approx
+from repro.core.scale import current_scale
+from repro.training.store import load_stored
 
 use_style()
 claims = ClaimBook("liu2022_critical_data")
@@ -155,7 +155,7 @@ glue("fig_critical", fig, display=False)
 # (`toy/produce_figure_data.py`) trains the sizes 5, 10, …, 50, 54 for $10^4$ steps, evaluating every
 # step; we run the same with ten seeds per size (the driver ran three; the paper does not say how many)
 # and the same code as above: 110 networks, $1.1 \times 10^6$ run-steps. That takes tens of minutes on
-# two CPU cores, so it does not run with the book: `python -m repro.liu2022_representations --store
+# two CPU cores, so it does not run with the book: `python -m repro.experiments.liu2022_critical_data --store
 # book/_results` runs it and stores the result with its provenance, and this section reads it back (the
 # store refuses an entry whose config or content does not match).
 #
@@ -179,7 +179,7 @@ glue("fig_critical", fig, display=False)
 # %%
 paper_cfg = ToyConfig()
 p4b, manifest4b = load_stored(stored_fraction_sweep(paper_cfg, "_results"), "Fig. 4(b) sweep",
-                              "python -m repro.liu2022_representations --store book/_results",
+                              "python -m repro.experiments.liu2022_critical_data --store book/_results",
                               "tens of minutes on two CPU cores", glue_minutes="p4b_minutes")
 p_counts, p_share = p4b.success_rate()
 _, p_median = p4b.median_steps()

@@ -58,17 +58,17 @@ warnings.filterwarnings("ignore", category=UserWarning)
 
 from myst_nb import glue
 
-from repro.claims import ClaimBook
-from repro.liu2022_fig2 import (Fig2Config, fig2_data, initial_embeddings, integrate_from_starts,
+from repro.book.claims import ClaimBook
+from repro.experiments.liu2022_effective_theory import (Fig2Config, fig2_data, initial_embeddings, integrate_from_starts,
                                 pizza_purity, plot_fig2, plot_fig2_curves, plot_integrators, stored_fig2,
                                 unseen_validation)
-from repro.liu2022_representations import (ToyConfig, effective_rqi_steps, plot_embedding_comparison, plot_seed_spread,
+from repro.experiments.liu2022_critical_data import (ToyConfig, effective_rqi_steps, plot_embedding_comparison, plot_seed_spread,
                                            plot_trajectories, run_reference, run_seed_spread)
-from repro.liu_s3 import S3Config, hexagon_shape, plot_s3, run_s3_sweep, stored_s3_sweep
-from repro.metrics import pca
-from repro.plotting import use_style
-from repro.portable import approx, describe_seeds, seed_median
-from repro.scale import by_scale, current_scale
+from repro.experiments.liu2022_effective_theory_s3 import S3Config, hexagon_shape, plot_s3, run_s3_sweep, stored_s3_sweep
+from repro.metrics.representation import pca
+from repro.plotting.shared import use_style
+from repro.core.portable import approx, describe_seeds, seed_median
+from repro.core.scale import by_scale, current_scale
 from repro.theory import liu2022 as theory
 
 use_style()
@@ -422,7 +422,7 @@ _ = claims.check("2-D embeddings, median over init seeds: final RQI", np.median(
 # checks our data, split and first training steps against a plain-PyTorch transcription of the official
 # cell. We train {glue:text}`fig2_n_seeds` init seeds of each task in one batched call (the notebooks show
 # one). That is {glue:text}`fig2_run_steps` run-steps, minutes on a CPU, so the chapter loads the result
-# from the store; `python -m repro.liu2022_fig2 --store book/_results` recomputes it with the same code.
+# from the store; `python -m repro.experiments.liu2022_effective_theory --store book/_results` recomputes it with the same code.
 #
 # **Which validation samples test generalization.** With ordered pairs, the mirror $(j, i)$ of a training
 # pair $(i, j)$ lands in the validation set, and a decoder that reads $E_i + E_j$ answers it exactly as it
@@ -450,7 +450,7 @@ glue("fig2_run_steps", approx(sum(len(c.seeds) * c.steps for c in fig2_cfgs.valu
 fig2 = {op: stored_fig2(c, "_results") for op, c in fig2_cfgs.items()}
 fig2_stored = all(v is not None for v in fig2.values())
 if not fig2_stored:
-    print("No stored Fig. 2 runs: run `python -m repro.liu2022_fig2 --store book/_results` to add them.")
+    print("No stored Fig. 2 runs: run `python -m repro.experiments.liu2022_effective_theory --store book/_results` to add them.")
 else:
     add_run, mod_run = fig2["addition"][0], fig2["modular_addition"][0]
     print(f"stored runs: {fig2['addition'][1]['device']}, torch {fig2['addition'][1]['torch_version']}, "
@@ -697,7 +697,7 @@ print(f"solved runs, variance in the top four principal components: {describe_se
 #
 # The paper-scale sweep has 10 fractions × 11 seeds × $10^4$ steps at the official rates, about
 # $10^6$ run-steps. That is minutes on a CPU, so it does not run with the book. The command
-# `python -m repro.liu_s3 --store book/_results` runs it with the same code and stores the result with
+# `python -m repro.experiments.liu2022_effective_theory_s3 --store book/_results` runs it with the same code and stores the result with
 # its provenance. The chapter reads it from the store, which refuses an entry whose config or content
 # does not match. We compare its transition with the paper's $r_c \approx 0.5$; before running it we
 # set the tolerance at one step of the fraction grid (3/36). The paper draws Fig. 17 from one run; we
@@ -707,7 +707,7 @@ print(f"solved runs, variance in the top four principal components: {describe_se
 # %%
 stored = stored_s3_sweep(S3Config(), "_results")
 if stored is None:
-    print("No stored paper-scale S3 sweep: run `python -m repro.liu_s3 --store book/_results` to add it.")
+    print("No stored paper-scale S3 sweep: run `python -m repro.experiments.liu2022_effective_theory_s3 --store book/_results` to add it.")
     for name in ("s3_paper_rc", "s3_paper_solved", "s3_paper_hexagons"):
         glue(name, "n/a (not stored)", display=False)
     stored_claims = []
@@ -799,9 +799,9 @@ if fig2_stored:
                       f"accuracy {fig2_best['mod_val']:.2f}), no ordered circle, decoder maps only partly sectors")
 else:
     claims.figure("liu2022", "Fig. 2b", "not run at this scale", scale="book",
-                  why="the official 2-D setting is stored, not live: run python -m repro.liu2022_fig2 --store book/_results")
+                  why="the official 2-D setting is stored, not live: run python -m repro.experiments.liu2022_effective_theory --store book/_results")
     claims.figure("liu2022", "Fig. 2c-d", "not run at this scale", scale="book",
-                  why="the official 2-D setting is stored, not live: run python -m repro.liu2022_fig2 --store book/_results")
+                  why="the official 2-D setting is stored, not live: run python -m repro.experiments.liu2022_effective_theory --store book/_results")
 claims.figure("liu2022", "Fig. 4c-d", "partial", scale="book",
               claims=["reference run: step of train acc >= 0.9", "reference run: step of val acc >= 0.9",
                       "reference run: step of RQI > 0.95", "reference run: final validation accuracy (step 5000)",
@@ -867,7 +867,7 @@ claims.ledger()
 # - **Fig. 2: three details of the official setting are not run.** The official notebooks initialize the
 #   embeddings as `randn + 1`, feed the decoder $(E_i + E_j)/2$ (addition), and, through a list
 #   comprehension that drops the last element, have no ReLU between the decoder's second and third linear
-#   layers. The book's trainer (`repro.train` with `EmbedMLPConfig`) draws `randn` embeddings, feeds
+#   layers. The book's trainer (`repro.training.trainer` with `EmbedMLPConfig`) draws `randn` embeddings, feeds
 #   $E_i + E_j$ and puts a ReLU after every hidden layer, so the stored runs use that variant
 #   (`Fig2Config.runnable()`); `Fig2Config`'s defaults keep the official values, and `model_config()`
 #   refuses them by name until the trainer supports them. Every other value is official. The addition

@@ -59,14 +59,14 @@ warnings.filterwarnings("ignore", category=UserWarning)
 import numpy as np
 from myst_nb import glue
 
-from repro.claims import ClaimBook
-from repro.liu_phases import (OFFICIAL_COUNTS, PANELS, ToyPhaseConfig, corner_fraction,
+from repro.book.claims import ClaimBook
+from repro.experiments.liu2022_phase_diagrams import (OFFICIAL_COUNTS, PANELS, ToyPhaseConfig, corner_fraction,
                               generalizing_fraction_fast_decoder, official_map, phase_letters, plot_phase_diagrams,
                               run_phase_diagram, sandwich_columns, seed_fraction, stored_uncompressed)
-from repro.liu_s3_official import SeedLuckConfig, stored_seed_luck
-from repro.plotting import use_style
-from repro.scale import current_scale
-from repro.store import load_stored, provenance_line, require_stored
+from repro.experiments.liu2022_phase_diagrams_s3_official import SeedLuckConfig, stored_seed_luck
+from repro.plotting.shared import use_style
+from repro.core.scale import current_scale
+from repro.training.store import load_stored, provenance_line, require_stored
 
 use_style()
 claims = ClaimBook("liu2022_phase_diagrams")
@@ -312,7 +312,7 @@ _ = claims.check("(d) fraction of cells that comprehend", float((d.seed_phases =
 # every 10 steps (the official code reads every step; this moves a first step by less than 10, against
 # a gap of 1000), and (d) keeps the official notebook's loss term $10^{-3}\cdot\mathrm{mean}|E|$. The four
 # panels took {glue:text}`fig6_stored_minutes` minutes on two shared CPU cores and are stored
-# (`python -m repro.liu_phases --store book/_results` recomputes them); the chapter loads them, so the
+# (`python -m repro.experiments.liu2022_phase_diagrams --store book/_results` recomputes them); the chapter loads them, so the
 # maps and letters below are the same on every machine.
 #
 # The claims are the layout claims of §4.1 and the cell-by-cell comparison, on these maps, with the
@@ -326,7 +326,7 @@ stored_maps, stored_minutes = {}, 0.0
 for panel in PANELS:
     stored_maps[panel], stored_manifest = require_stored(
         stored_uncompressed(panel, "_results"), f"uncompressed Fig. 6({panel}) map",
-        "python -m repro.liu_phases --store book/_results", "about an hour on two cores")
+        "python -m repro.experiments.liu2022_phase_diagrams --store book/_results", "about an hour on two cores")
     print(f"({panel}) {provenance_line(stored_manifest)}, {stored_manifest['wall_time_s'] / 60:.0f} min")
     stored_minutes += stored_manifest["wall_time_s"] / 60
 glue("fig6_stored_minutes", f"{stored_minutes:.0f}", display=False)
@@ -458,10 +458,10 @@ _ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "c
 # (`toy/Figure5d_permutation.ipynb`) draws, for seed $s$: the templates and the 24/12 split from
 # numpy (our data path draws the same, bit for bit), then from torch an encoder that the S3 runs
 # never use, the decoder, and last the matrices. Our trainer draws the matrices first and has no
-# encoder: the same distributions, other numbers. `repro.liu_s3_official` redraws the notebook's
+# encoder: the same distributions, other numbers. `repro.experiments.liu2022_phase_diagrams_s3_official` redraws the notebook's
 # start in our parameter layout (a unit test re-enacts the notebook's draws with torch's own
 # `nn.Linear` and checks it value for value) and hands it to our trainer. Two runs decide it, stored
-# (`python -m repro.liu_s3_official --store book/_results`, {glue:text}`luck_minutes` minutes):
+# (`python -m repro.experiments.liu2022_phase_diagrams_s3_official --store book/_results`, {glue:text}`luck_minutes` minutes):
 #
 # 1. **The official start.** The official seed-0 start, with the paper's settings and the notebook's L1
 #    term, at 12 cells of the official grid: weight decay 0, 1 and 3, decoder lr $10^{-5}$, $4\cdot10^{-5}$,
@@ -474,7 +474,7 @@ _ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "c
 # %%
 luck_cfg = SeedLuckConfig()
 luck, luck_manifest = load_stored(stored_seed_luck(luck_cfg, "_results"), "S3 seed-luck run",
-                                  "python -m repro.liu_s3_official --store book/_results", "about 15 minutes on one core",
+                                  "python -m repro.experiments.liu2022_phase_diagrams_s3_official --store book/_results", "about 15 minutes on one core",
                                   glue_minutes="luck_minutes")
 official_letters = luck_cfg.official_letters()
 # A stored run is loaded, not recomputed: the same letters and steps on every machine.

@@ -66,17 +66,17 @@ warnings.filterwarnings("ignore", category=UserWarning)
 import numpy as np
 from myst_nb import glue
 
-from repro.claims import ClaimBook
-from repro.liu_phases import corner_fraction, sandwich_columns
-from repro.liu_transformer_images import (ImageGrokConfig, TransformerGrokConfig, fourier_variance_shares, plot_dropout_sweep,
+from repro.book.claims import ClaimBook
+from repro.experiments.liu2022_phase_diagrams import corner_fraction, sandwich_columns
+from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig, fourier_variance_shares, plot_dropout_sweep,
                                           plot_image_curve, plot_images, plot_transformer, projected_cpu_hours,
                                           run_image_phase_diagram, run_transformer, stored_curve_config,
                                           join_transformer_results, stored_dropout, stored_dropout_config,
                                           stored_images, stored_transformer, stored_transformer_configs)
-from repro.portable import approx, config_differences, seed_median
-from repro.plotting import use_style
-from repro.scale import current_scale
-from repro.store import load_stored, stored_minutes
+from repro.core.portable import approx, config_differences, seed_median
+from repro.plotting.shared import use_style
+from repro.core.scale import current_scale
+from repro.training.store import load_stored, stored_minutes
 
 use_style()
 claims = ClaimBook("liu2022_transformer_and_images")
@@ -98,7 +98,7 @@ def holds_in_seeds(name: str, fraction: float, source: str, **kw):
 # `phasegrok/definitions.py`): $p = 59$, 80 % of the $p^2$ ordered pairs for training, 256-d
 # embeddings, two pre-LayerNorm blocks with one head and feed-forward width 128, dropout 0.05, AdamW
 # with the two parameter groups above, 20,000 full-batch steps, embeddings logged every 20 steps. The
-# model is `repro.models.EncoderTransformer`: PyTorch's `nn.TransformerEncoderLayer` stack of the
+# model is `repro.models.networks.EncoderTransformer`: PyTorch's `nn.TransformerEncoderLayer` stack of the
 # official `phasegrok/models.py` (`Decoder(concat=True)`), with no attention mask and no positional
 # encoding, the two positions' outputs concatenated into a linear head; its initial weights equal the
 # official module's, drawn from the same seed, and its forward pass equals the official module's
@@ -208,7 +208,7 @@ glue("ed_start", approx(float(np.median(ed[:, 0])), 1), display=False)
 # $10^{-3}$ without decay, the rest at lr $2\cdot10^{-4}$ with weight decay 1, seeds 1 (the official
 # run's), 2 and 3, 80 % of the pairs for training, full batch. Each seed trains 6,000 of the official
 # 20,000 steps (seed 1 took {glue:text}`tf_minutes` minutes on one core; `python -m
-# repro.liu_transformer_images --store book/_results --runs transformer` recomputes them). The claims
+# repro.experiments.liu2022_transformer_and_images --store book/_results --runs transformer` recomputes them). The claims
 # are those of the book-scale run, about the median of the three seeds, with the paper's own numbers:
 # the grokking gap is Table 1's $10^3$ steps (no time compression), and the circle is scored as in the
 # opening chapter, where a clean circle has a PC1–PC2 fit of at least 0.9. These bands were fixed
@@ -216,7 +216,7 @@ glue("ed_start", approx(float(np.median(ed[:, 0])), 1), display=False)
 
 # %%
 tf_parts = [load_stored(stored_transformer(c, "_results"), f"Fig. 1 / Fig. 7 (left) run at the paper's settings, "
-                         f"seeds {c.seeds}", "python -m repro.liu_transformer_images --store book/_results --runs transformer",
+                         f"seeds {c.seeds}", "python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs transformer",
                          "about 45 minutes on one core per seed") for c in stored_transformer_configs()]
 stf = join_transformer_results([part for part, _ in tf_parts])
 tf_cfg = stf.config
@@ -348,7 +348,7 @@ _ = stored_claim("paper settings (stored): PC1-PC2 ordered-circle fit of the fin
 # far beyond a CPU (see the cost table below), so `stored_dropout_config()` trains the same grid with
 # the book's transformer (the run above: $p = 31$, width 48, learning rates ×5) for 5,000 steps, all
 # 30 runs in one batched program ({glue:text}`drop_minutes` minutes on two cores shared with other
-# runs; `python -m repro.liu_transformer_images --store book/_results --runs dropout` recomputes it).
+# runs; `python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs dropout` recomputes it).
 # A seed shares its split and initial weights across the rates, so each rate's effect is read seed by
 # seed.
 #
@@ -365,7 +365,7 @@ _ = stored_claim("paper settings (stored): PC1-PC2 ordered-circle fit of the fin
 # %%
 d_cfg = stored_dropout_config()
 sdrop, drop_manifest = load_stored(stored_dropout(d_cfg, "_results"), "Fig. 7 (centre) dropout sweep",
-                                   "python -m repro.liu_transformer_images --store book/_results --runs dropout",
+                                   "python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs dropout",
                                    "about 45 minutes on two cores", glue_minutes="drop_minutes")
 d_train, d_val = sdrop.steps_to("train_acc"), sdrop.steps_to("val_acc")
 print(f"{len(d_cfg.dropout_values)} dropout rates x seeds {list(d_cfg.dropout_seeds)}, {d_cfg.dropout_steps:,} steps; "
@@ -559,14 +559,14 @@ _ = claims.check("images: Fig. 8a cell, val 60% step minus train 90% step, media
 # `stored_curve_config()` trains the paper's cell itself on the same substitute digits: last-layer learning
 # rate $10^{-3}$ and weight decay 0.01 (the official notebook's), $\alpha = 8$, batch 200, five
 # initializations, 50,000 steps, half the paper's budget ({glue:text}`img_minutes` minutes on one core;
-# `python -m repro.liu_transformer_images --store book/_results` recomputes it). The criterion is the one above,
+# `python -m repro.experiments.liu2022_transformer_and_images --store book/_results` recomputes it). The criterion is the one above,
 # fixed before this run: Table 1's grokking gap of $10^3$ steps between 90 % training and 60 % validation
 # accuracy (App. J's threshold).
 
 # %%
 img_cfg = stored_curve_config()
 simg, img_manifest = load_stored(stored_images(img_cfg, "_results"), "Fig. 8(a) run",
-                                 "python -m repro.liu_transformer_images --store book/_results --runs images",
+                                 "python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs images",
                                  "a few minutes on one core", glue_minutes="img_minutes")
 s_runs = simg.curve_runs()
 s_fit = simg.history.first_step("train_acc", img_cfg.train_threshold)[s_runs]
@@ -662,7 +662,7 @@ claims.ledger()
 #
 # - **Transformer architecture: now the official one.** Earlier editions used the book's shared
 #   decoder-only transformer (causal mask, learned positions, no dropout) and found no circle at book
-#   scale. `repro.models.EncoderTransformer` is the official model (see the configuration), and the
+#   scale. `repro.models.networks.EncoderTransformer` is the official model (see the configuration), and the
 #   trainer has per-run dropout, so Fig. 7 (centre) can be run. Accuracies are measured without
 #   dropout; the official script logs its training accuracy in training mode, with dropout on.
 # - **Transformer size.** At book scale: $p = 31$, width 48, one layer and both learning rates ×5,

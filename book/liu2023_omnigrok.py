@@ -49,16 +49,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 from myst_nb import glue
 
-from repro.claims import ClaimBook
-from repro.omnigrok import (ImageConfig, ModularConfig, TeacherStudentConfig, image_landscape, plot_gamma_scaling,
+from repro.book.claims import ClaimBook
+from repro.experiments.liu2023_omnigrok import (ImageConfig, ModularConfig, TeacherStudentConfig, image_landscape, plot_gamma_scaling,
                             plot_grokking, plot_landscape, plot_modular, run_image_grokking, run_modular,
                             run_teacher_student_grokking, seed_fraction, seed_slopes, stored_modular,
                             stored_modular_config, teacher_student_landscape)
-from repro.omnigrok_messiness import MessinessConfig, plot_messiness, run_messiness
-from repro.plotting import use_style
-from repro.portable import approx
-from repro.scale import current_scale
-from repro.store import load_stored
+from repro.experiments.liu2023_omnigrok_messiness import MessinessConfig, plot_messiness, run_messiness
+from repro.plotting.shared import use_style
+from repro.core.portable import approx
+from repro.core.scale import current_scale
+from repro.training.store import load_stored
 from repro.theory.omnigrok import integrate_norm_dynamics, time_to_grok
 
 use_style()
@@ -456,14 +456,14 @@ claims.check("Mod: median delay 95 % train -> 95 % val, fixed norm / free", dela
 # $0.8\times$ the standard initialization and held at that norm, weight decay 0. We run the same code at
 # $p = 59$ instead of 113 and in float32 instead of float64, two initializations of each, for
 # {glue:text}`tr_steps` steps (the notebook: 15,000; with fewer training pairs grokking comes later), and
-# store the runs; the chapter loads them. `python -m repro.omnigrok --store book/_results` recomputes
+# store the runs; the chapter loads them. `python -m repro.experiments.liu2023_omnigrok --store book/_results` recomputes
 # them ({glue:text}`tr_wall` minutes on two CPU cores).
 
 # %%
 tr_cfg = stored_modular_config()
 glue("tr_steps", f"{tr_cfg.steps:,}", display=False)
 tr, tr_manifest = load_stored(stored_modular(tr_cfg, "_results"), "transformer runs",
-                              "python -m repro.omnigrok --store book/_results", "about 85 minutes on two CPU cores")
+                              "python -m repro.experiments.liu2023_omnigrok --store book/_results", "about 85 minutes on two CPU cores")
 glue("tr_wall", approx(tr_manifest["wall_time_s"] / 60, 10), display=False)
 fig_tr = plot_modular(tr, title_prefix=f"transformer, mod {tr_cfg.p}: ")
 glue("fig_tr", fig_tr, display=False)

@@ -69,13 +69,13 @@ import numpy as np
 import torch
 from myst_nb import glue
 
-from repro import mohamadi2024 as mw
-from repro import mohamadi2024_sample as mws
-from repro.claims import ClaimBook
-from repro.plotting import use_style
-from repro.portable import approx
-from repro.scale import current_scale
-from repro.store import load_stored
+from repro.experiments import mohamadi2024_why_grok as mw
+from repro.experiments import mohamadi2024_why_grok_sample as mws
+from repro.book.claims import ClaimBook
+from repro.plotting.shared import use_style
+from repro.core.portable import approx
+from repro.core.scale import current_scale
+from repro.training.store import load_stored
 from repro.theory import mohamadi2024 as th
 
 # One thread: every computation here is many small tensor ops, which two threads on a shared 2-core machine
@@ -415,7 +415,7 @@ claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 
 # full-batch GD on the mean cross-entropy (plus the $10^{-20}\|\theta\|_\infty$ term), whose steps scale with
 # the gradient: $p = 23$, $n = 2p^{5/3}$, $\alpha \in \{1, 0.3, 0.1, 0.03\}$, four seeds each (init and split),
 # learning rate 3 (at 10 some small-$\alpha$ runs diverged in our trials), 20 000 steps
-# (`python -m repro.mohamadi2024 --store book/_results --only gd-init-scale` recomputes it,
+# (`python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only gd-init-scale` recomputes it,
 # {glue:text}`gdi_minutes` minutes on one core). Besides the test accuracy we track the accuracy on the test
 # pairs whose mirror $(b, a)$ is not a training pair either: the pairs are ordered, and a network that has only
 # learned $a + b = b + a$ answers the others. The criteria, fixed before the run: Fig. 1 (middle) reproduces if
@@ -426,7 +426,7 @@ claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 
 # %%
 gdi_cfg = mw.gd_init_scale_config()
 gdi, gdi_manifest = load_stored(mw.stored_classification(gdi_cfg, "_results"), "plain-GD init-scale run",
-                                "python -m repro.mohamadi2024 --store book/_results --only gd-init-scale",
+                                "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only gd-init-scale",
                                 "about 10 minutes", glue_minutes="gdi_minutes")
 gdi_fit = gdi.first_step("train", 1.0)
 gdi_k = np.array([int(np.searchsorted(gdi.steps, f)) if f >= 0 else -1 for f in gdi_fit])
@@ -560,13 +560,13 @@ glue("fig_class", fig_class, display=False)
 # fixed before the run: the exponent reproduces Thm 4.5 if it is within 0.3 of 5/3 (one power of $\log p$,
 # which $\tilde O$ allows, tilts the slope by $1/\ln p$, 0.27 to 0.42 over this range), and the networks beat
 # the kernel rate if the bootstrap's 97.5th percentile is below 2. The run took
-# {glue:text}`sc_minutes` minutes on one core; `python -m repro.mohamadi2024_sample --store book/_results`
+# {glue:text}`sc_minutes` minutes on one core; `python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results`
 # recomputes it.
 
 # %%
 scfg = mws.SampleComplexityConfig()
 sc, sc_manifest = load_stored(mws.stored_sample_complexity(scfg, "_results"), "sample-complexity run",
-                              "python -m repro.mohamadi2024_sample --store book/_results", "about 45 minutes on one core",
+                              "python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results", "about 45 minutes on one core",
                               glue_minutes="sc_minutes")
 n_crit = mws.critical_sizes(sc)
 k_fit = mws.fit_exponent(scfg.ps, n_crit)
@@ -761,7 +761,7 @@ claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fittin
 # 100 steps (`mw.gd_transformer_config()`, float32). GD fits the training set early in this run (below), so
 # most of the run comes after fitting, where Fig. 5 places the kernel's movement and the generalization.
 # It is stored; the chapter loads it, and
-# `python -m repro.mohamadi2024 --store book/_results --only transformer-gd` recomputes it
+# `python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only transformer-gd` recomputes it
 # ({glue:text}`tfgd_minutes` minutes on one core). The claims use the criteria of the AdamW run, fixed before
 # this run: the kernel's change is *negligible* before fitting if its unit-norm distance
 # $\|\bar K_{\rm fit} - \bar K_0\|_F$ is at most 0.1 ($\cos \ge 0.995$), and Fig. 5's pattern needs the
@@ -770,7 +770,7 @@ claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fittin
 # %%
 gd_cfg = mw.gd_transformer_config()
 gtfs, tf_manifest = load_stored(mw.stored_transformer(gd_cfg, mw.GD_TRANSFORMER_SEEDS, "_results"),
-                                "GD transformer run", "python -m repro.mohamadi2024 --store book/_results --only transformer-gd",
+                                "GD transformer run", "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only transformer-gd",
                                 "about 15 minutes", glue_minutes="tfgd_minutes")
 g_fit = np.array([t.first_step("train", 1.0) for t in gtfs])
 g_k = [t.index(f) for t, f in zip(gtfs, g_fit)]
@@ -906,7 +906,7 @@ claims.check(f"regression: final test loss / zero predictor's, median of the {in
 # $1.2\cdot 10^5$, inside the paper's $5\cdot 10^4$ to $2\cdot 10^5$ steps at learning rate 1 (App. A.1). The
 # penalty can then lower $\|\theta\|_\infty$ by up to 12, far more than fitting raises it. The run took
 # {glue:text}`reg_stored_minutes` minutes on one CPU core; the chapter loads it, and
-# `python -m repro.mohamadi2024 --store book/_results` recomputes it.
+# `python -m repro.experiments.mohamadi2024_why_grok --store book/_results` recomputes it.
 #
 # The criterion is fixed before looking: a run *generalizes* when its test loss falls below half the zero
 # predictor's (the level Thm 3.4 shows no kernel method reaches, section 2), and it has *fitted* the training
@@ -915,7 +915,7 @@ claims.check(f"regression: final test loss / zero predictor's, median of the {in
 # %%
 reg_cfg = mw.grokking_regression_config()
 sreg, reg_manifest = load_stored(mw.stored_regression(reg_cfg, "_results"), "regression run",
-                                 "python -m repro.mohamadi2024 --store book/_results --only regression",
+                                 "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression",
                                  "about 50 minutes on one core", glue_minutes="reg_stored_minutes")
 s_finite = np.isfinite(sreg.test_loss[:, -1]) & np.isfinite(sreg.train_loss[:, -1])
 s_fit = np.where(s_finite, sreg.first_step("train_loss", 0.01), -1)
@@ -1103,7 +1103,7 @@ claims.ledger()
 #   is open. The live run uses AdamW (learning rate $3\cdot 10^{-3}$, weight decay 1, betas (0.9, 0.98): Nanda et
 #   al.'s recipe with a 3× larger learning rate, for speed), which reproduces late generalization, but not a
 #   kernel that stands still until fitting.
-# * **Transformer details.** The $\ell_\infty$ term of App. A.3 is not applied. `repro.train` has no such term,
+# * **Transformer details.** The $\ell_\infty$ term of App. A.3 is not applied. `repro.training.trainer` has no such term,
 #   and at $10^{-20}$ it is a no-op in float32 anyway: it changes a gradient entry only where that entry is
 #   below about $10^{-13}$. The init is TransformerLens' $N(0, (0.8/\sqrt{d_\text{model}})^2)$ for every
 #   weight, not the unstated "default PyTorch initialization (migrated to JAX)" of an unstated model. The

@@ -46,12 +46,12 @@ warnings.filterwarnings("ignore", category=UserWarning)
 import numpy as np
 from myst_nb import glue
 
-from repro.claims import ClaimBook
-from repro.intro import IntroConfig, median_standard_error, plot_intro, run_intro, stored_intro, stored_paper_config
-from repro.plotting import use_style
-from repro.portable import approx
-from repro.scale import current_scale
-from repro.store import load_stored
+from repro.book.claims import ClaimBook
+from repro.experiments.power2022_what_is_grokking import IntroConfig, median_standard_error, plot_intro, run_intro, stored_intro, stored_paper_config
+from repro.plotting.shared import use_style
+from repro.core.portable import approx
+from repro.core.scale import current_scale
+from repro.training.store import load_stored
 
 use_style()
 claims = ClaimBook("power2022_what_is_grokking")
@@ -269,7 +269,7 @@ glue("n_val_never", f"{int(np.sum(stats.val_steps < 0))}", display=False)
 # CPU core it trains at about 11 steps per second, so we ran one seed (init seed 0, data seed 0) for
 # $3\cdot10^4$ of their $10^5$ steps, {glue:text}`power_minutes` minutes, and stored its curves and
 # sixteen snapshots of its embeddings, spread evenly in log(step)
-# (`python -m repro.intro --store book/_results` recomputes it). The chapter loads the run, so its numbers
+# (`python -m repro.experiments.power2022_what_is_grokking --store book/_results` recomputes it). The chapter loads the run, so its numbers
 # are the same on every machine. It is the same code as the live run above, with another config.
 #
 # The claims are those of the book-scale run, with the same bands, fixed before this run was made:
@@ -283,7 +283,7 @@ glue("n_val_never", f"{int(np.sum(stats.val_steps < 0))}", display=False)
 # %%
 pcfg = stored_paper_config()
 prun, pmanifest = load_stored(stored_intro(pcfg, "_results"), "Power et al. run",
-                              "python -m repro.intro --store book/_results", "about 45 minutes on one core",
+                              "python -m repro.experiments.power2022_what_is_grokking --store book/_results", "about 45 minutes on one core",
                               glue_minutes="power_minutes")
 ph = prun.history
 p_fit, p_gen = int(prun.train_steps[0]), int(prun.val_steps[0])

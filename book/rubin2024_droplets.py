@@ -69,14 +69,14 @@ warnings.filterwarnings("ignore", category=UserWarning)
 import numpy as np
 from myst_nb import glue
 
-from repro.claims import ClaimBook
-from repro.droplets import (FINITE_BETAS, DropletsConfig, beta_label, component_stats, droplet_significance,
+from repro.book.claims import ClaimBook
+from repro.experiments.rubin2024_droplets import (FINITE_BETAS, DropletsConfig, beta_label, component_stats, droplet_significance,
                             finite_data_config, finite_theory_curves, histogram_deviation, load_finite,
                             plot_components, plot_finite_components, plot_finite_histograms, plot_histograms,
                             plot_landau, plot_modular, run_experiments, run_theory, second_minimum)
-from repro.plotting import use_style
-from repro.portable import approx
-from repro.scale import current_scale
+from repro.plotting.shared import use_style
+from repro.core.portable import approx
+from repro.core.scale import current_scale
 from repro.theory.rubin2024 import erf_kernel, hermite_projections
 
 use_style()
@@ -345,7 +345,7 @@ glue("s2_c2", f"{bd.sigma2_c2:.3f}", display=False)
 # Langevin dynamics with noise $\sqrt{2\eta\sigma^2}$ (v3 Eq. 6 prints $2\sigma$, a typo: only
 # $\sqrt 2\sigma$ gives the stated posterior), in standardized coordinates where the prior is
 # $N(0, 1)$ and a step of 0.05 is stable. All networks at all $\sigma^2$ run as one batched tensor
-# program (`repro.langevin.run_langevin`). The likelihood is the **infinite-data limit** the theory
+# program (`repro.training.langevin.run_langevin`). The likelihood is the **infinite-data limit** the theory
 # describes, $\frac{n}{2\sigma^2}\mathbb E_x(f-y)^2$ (our derivation: closed form for erf networks), not
 # the paper's finite data sets: what follows tests the mean-field theory against the exact posterior of
 # its own limit, at the paper's smallest size ($\beta = 1/8$ of v3 Table 1: $d = 53$, $N = 88$, with $u$ and
@@ -472,7 +472,7 @@ glue("r_drop", approx(r_drop, 0.1), display=False)
 # paper's 360k epochs at a learning rate of $2\cdot10^{-3}$ whose time unit is not ours: what matters is
 # that the ensembles reach equilibrium, which we check by comparing the two halves of the recorded
 # samples. Together they took {glue:text}`fin_wall` minutes on a shared CPU core, too long for the book.
-# The command `python -m repro.droplets --store book/_results` runs them with the same code and stores
+# The command `python -m repro.experiments.rubin2024_droplets --store book/_results` runs them with the same code and stores
 # the result with its provenance; the chapter reads it from the store, which refuses an entry whose config or
 # content does not match.
 #
@@ -488,7 +488,7 @@ glue("r_drop", approx(r_drop, 0.1), display=False)
 finite = load_finite("_results")
 have_finite = all(b in finite for b in FINITE_BETAS)
 if not have_finite:
-    print("Stored finite-data ensembles are missing: run `python -m repro.droplets --store book/_results`.")
+    print("Stored finite-data ensembles are missing: run `python -m repro.experiments.rubin2024_droplets --store book/_results`.")
 for beta, fe in finite.items():
     c, m = fe.langevin.config, fe.manifest
     print(f"beta = {beta_label(beta)}: d={c.d}, N={c.N}, n={c.n}, sigma_a^2={c.sigma_a2:.4f}, sigma^2 in {c.sigma2s}, "
@@ -792,8 +792,8 @@ claims.figure("rubin2024", "Fig. 3", "partial", claims=[
         "with the exact kernel eigenvalue GMFL-II is never reached")
 claims.figure("rubin2024", "Fig. 4 (v3 App. D)", "not run at this scale", claims=[],
               why="-log p(w·w*) at N = 2800, 1400, 700 (n = 600, 50 networks, 7·10⁶ epochs): the paper-scale "
-                  "configs exist (repro.droplets.time_dependent_config); their projected cost, thousands of CPU "
-                  "core-hours or hours of one GPU, is in the README (python -m repro.paper_scale --chapter "
+                  "configs exist (repro.experiments.rubin2024_droplets.time_dependent_config); their projected cost, thousands of CPU "
+                  "core-hours or hours of one GPU, is in the README (python -m repro.book.paper_scale --chapter "
                   "rubin2024_droplets); no reduced run was attempted, as the effect develops over millions of epochs")
 for fig, what in (("Fig. 5 (v3 App. D)", "train and test loss over 7·10⁶ epochs"),
                   ("Fig. 6 (v3 App. D)", "output projections on H1 and H3 over training")):

@@ -31,6 +31,6 @@
 # %%
 from IPython.display import HTML
 
-from repro.status import scorecard_html
+from repro.book.status import scorecard_html
 
 HTML(scorecard_html("_claims", "_toc.yml"))

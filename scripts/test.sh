@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 . .venv/bin/activate
 python -m pytest -q tests/
-native=$(python -m repro.kernels native)
-other=$(python -m repro.kernels other)
+native=$(python -m repro.core.kernels native)
+other=$(python -m repro.core.kernels other)
 echo "nbval pass 1 of 2: native PyTorch CPU kernels ($native)"
 python -m pytest -q --nbval book/
 if [ -n "$other" ]; then

@@ -1,7 +1,7 @@
 def test_bench_runs_and_ends_with_speedup_line():
     import io
 
-    from repro.bench import bench_sweep
+    from repro.book.bench import bench_sweep
 
     out = io.StringIO()
     speedup = bench_sweep(n_configs_one_by_one=1, steps=5, n_lr=2, n_wd=2, out=out)

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from repro.claims import ClaimBook, ClaimFailed, evaluate, load_all_claims, verdict_problem
-from repro.status import book_order
+from repro.book.claims import ClaimBook, ClaimFailed, evaluate, load_all_claims, verdict_problem
+from repro.book.status import book_order
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
 

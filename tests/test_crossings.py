@@ -1,8 +1,8 @@
-"""The one first-crossing helper (repro.crossings) against a brute-force loop."""
+"""The one first-crossing helper (repro.core.crossings) against a brute-force loop."""
 import numpy as np
 import pytest
 
-from repro.crossings import first_hit, first_step
+from repro.core.crossings import first_hit, first_step
 
 
 def brute(steps, row, threshold, above, strict):

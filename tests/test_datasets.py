@@ -1,10 +1,10 @@
-"""Tests of repro.datasets (the image data of the Omnigrok chapter, Liu, Michaud & Tegmark 2023 §3.1): the IDX
+"""Tests of repro.data.datasets (the image data of the Omnigrok chapter, Liu, Michaud & Tegmark 2023 §3.1): the IDX
 format, MNIST from IDX files and the scikit-learn digits substitute."""
 import numpy as np
 import pytest
 import torch
 
-from repro.datasets import image_task_data, read_idx, write_idx
+from repro.data.datasets import image_task_data, read_idx, write_idx
 
 # ---------------------------------------------------------------- IDX and datasets
 
@@ -99,7 +99,7 @@ def test_digits_substitute_shapes_and_determinism():
 
 
 def test_idx_directory_mixes_plain_and_gz_files_and_checks_consistency(tmp_path):
-    from repro.datasets import load_idx_directory
+    from repro.data.datasets import load_idx_directory
 
     _mnist_dir(tmp_path, gz=False)
     (tmp_path / "t10k-labels-idx1-ubyte").rename(tmp_path / "plain")  # replace one file by its .gz form

@@ -1,8 +1,8 @@
-"""The one resolution of a config's device field (repro.devices)."""
+"""The one resolution of a config's device field (repro.core.devices)."""
 import pytest
 import torch
 
-from repro.devices import DEVICES, DTYPES, check_device, resolve_device, resolve_dtype
+from repro.core.devices import DEVICES, DTYPES, check_device, resolve_device, resolve_dtype
 
 
 def test_resolve_device():

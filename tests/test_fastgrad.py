@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 import torch
 
-from repro import fastgrad
-from repro.models import EmbedMLPConfig, TransformerConfig, build_model
-from repro.tasks import BinaryOpTask, Split, build_task_data
-from repro.train import FlatParams, Performance, TrainConfig, per_run_values, per_sample_loss, train
+from repro.models import fastgrad
+from repro.models.networks import EmbedMLPConfig, TransformerConfig, build_model
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
+from repro.training.trainer import FlatParams, Performance, TrainConfig, per_run_values, per_sample_loss, train
 
 
 def _setup(model_cfg, target, seed=3, runs=3):
@@ -90,7 +90,7 @@ def test_fast_path_blocks_and_threads_do_not_change_results(optimizer):
 
 
 def test_fused_adamw_matches_elementwise_adamw():
-    from repro import train as train_module
+    from repro.training import trainer as train_module
 
     data = build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
     cfg = TrainConfig(steps=25, lr_repr=3e-3, wd_repr=0.1, dtype="float64", device="cpu")
@@ -106,7 +106,7 @@ def test_fused_adamw_matches_elementwise_adamw():
 
 
 def test_default_blocks_cover_the_workers_within_the_byte_cap():
-    from repro.train import BLOCK_BYTES, default_block_runs
+    from repro.training.trainer import BLOCK_BYTES, default_block_runs
 
     model = build_model(EmbedMLPConfig())  # 46k parameters: ~1 MB of hot state per run in float32
     assert default_block_runs(model, 55, 4, 100, 2) == 50  # one block per worker

@@ -1,12 +1,12 @@
-"""Tests of repro.files: atomic writes (a reader sees the old file or the new one, never half of one) and
+"""Tests of repro.core.files: atomic writes (a reader sees the old file or the new one, never half of one) and
 deterministic JSON."""
 import json
 import os
 
 import pytest
 
-from repro import files
-from repro.files import write_bytes_atomic, write_json_atomic
+from repro.core import files
+from repro.core.files import write_bytes_atomic, write_json_atomic
 
 
 def test_write_bytes_creates_folders_and_replaces_without_leftovers(tmp_path):

@@ -1,9 +1,9 @@
-"""Tests of repro.kernels: the CPU kernel set of this process, the other set the book is validated with,
+"""Tests of repro.core.kernels: the CPU kernel set of this process, the other set the book is validated with,
 the command line, and the one-thread context."""
 import pytest
 import torch
 
-from repro.kernels import OTHER, main, native_capability, other_capability, single_thread
+from repro.core.kernels import OTHER, main, native_capability, other_capability, single_thread
 
 
 def test_other_capability():
@@ -31,7 +31,7 @@ def test_command_line(capsys, monkeypatch):
     assert capsys.readouterr().out.strip() == other_capability(native_capability())
     for bad in ([], ["both"], ["native", "other"]):
         assert main(bad) == 2
-        assert "usage: python -m repro.kernels native|other" in capsys.readouterr().err
+        assert "usage: python -m repro.core.kernels native|other" in capsys.readouterr().err
     monkeypatch.setenv("ATEN_CPU_CAPABILITY", "avx2")  # an override hides the native set: refuse to guess
     assert main(["native"]) == 2
     assert "unset it" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""Tests of repro.langevin, the Langevin ensemble sampler of the droplets chapter (Rubin, Seroussi & Ringel 2024):
+"""Tests of repro.training.langevin, the Langevin ensemble sampler of the droplets chapter (Rubin, Seroussi & Ringel 2024):
 gradients against autograd and Monte Carlo, ULA against its closed-form stationary law, and the recorded
 statistics (histograms, data-set means, store form) by hand."""
 from dataclasses import replace
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from repro.langevin import (LangevinConfig, finite_loss_grads, population_loss_grads, run_langevin,
+from repro.training.langevin import (LangevinConfig, finite_loss_grads, population_loss_grads, run_langevin,
                             ula_update)
 
 # ---------------------------------------------------------------- Langevin sampler
@@ -93,7 +93,7 @@ def test_langevin_config_errors_name_the_parameter():
 
 
 def _synthetic_result(counts, r_sums, nets_per_dataset=1):
-    from repro.langevin import LangevinResult
+    from repro.training.langevin import LangevinResult
 
     S, R, nb = counts.shape
     cfg = LangevinConfig(sigma2s=tuple(0.3 - 0.1 * s for s in range(S)), n_nets=R, nets_per_dataset=nets_per_dataset,
@@ -121,7 +121,7 @@ def test_dataset_means_and_store_round_trip():
     res = _synthetic_result(counts, counts, nets_per_dataset=2)
     assert res.config.n_datasets == 3 and res.config.dataset_of_net.tolist() == [0, 0, 1, 1, 2]
     np.testing.assert_allclose(res.dataset_means("learned_linear"), [[0.5, 2.5, 4.0], [5.5, 7.5, 9.0]])
-    from repro.langevin import LangevinResult
+    from repro.training.langevin import LangevinResult
 
     back = LangevinResult.from_arrays(res.config, res.to_arrays())
     for name in LangevinResult.ARRAYS:

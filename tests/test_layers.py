@@ -1,7 +1,7 @@
 """The package's layers import downward only: core -> data -> models -> training -> metrics -> theory ->
-experiments / plotting -> book tooling (the developers' guide). Every module of ``src/repro`` must be
-placed in a layer here, so a new module forces a decision, and no import (top-level or inside a
-function) may reach a higher layer."""
+experiments / plotting -> book tooling (the developers' guide). The layers are the sub-packages of
+``src/repro``: a module's layer is its package's, so a new module takes the layer of the folder it is
+put in, and no import (top-level or inside a function) may reach a higher layer."""
 import ast
 from pathlib import Path
 
@@ -10,23 +10,25 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "repro"
 
 LAYERS = {
-    0: ("__init__", "validation", "portable", "scale", "kernels", "files", "crossings", "devices"),  # core
-    1: ("tasks", "datasets"),  # data
-    2: ("models", "fastgrad"),  # models and their hand-written gradients
-    3: ("train", "relations", "langevin", "store"),  # trainers; the store rebuilds a training History
-    4: ("metrics", "phases", "relation_inference"),  # what is measured on trained networks and data
-    5: ("theory.__init__", "theory.liu2022", "theory.omnigrok", "theory.rubin2024", "theory.baek2024",
-        "theory.mohamadi2024"),  # each paper's equations
-    6: ("plotting", "sweep", "intro", "liu2022_fig2", "liu2022_representations", "liu_phases", "liu_s3",
-        "liu_s3_official", "liu_transformer_images", "omnigrok", "omnigrok_messiness", "droplets", "geneft",
-        "mohamadi2024", "mohamadi2024_sample"),
-    7: ("claims", "status", "refresh", "paper_scale", "sweep_cli", "bench"),  # book tooling
+    "__init__": 0,
+    "core": 0,  # validation, scale, portable printing, files, kernels and threads, devices, crossings
+    "data": 1,  # tasks, image data sets, relations
+    "models": 2,  # batched networks and their hand-written gradients
+    "training": 3,  # the trainer, sweeps, the Langevin sampler, the results store
+    "metrics": 4,  # what is measured on trained networks and data
+    "theory": 5,  # each paper's equations
+    "experiments": 6,  # one module per chapter
+    "plotting": 6,  # house style and shared panels
+    "book": 7,  # claims, status, refresh, paper-scale dry runs, cluster CLI, benchmarks
 }
-LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
 
 
 def module_name(path: Path) -> str:
     return ".".join(path.relative_to(SRC).with_suffix("").parts)
+
+
+def layer_of(module: str) -> int:
+    return LAYERS[module.split(".")[0]]
 
 
 def repro_imports(name: str, source: str) -> set[str]:
@@ -42,40 +44,42 @@ def repro_imports(name: str, source: str) -> set[str]:
                 parts = node.module.split(".")[1:]
             else:
                 continue
-            for alias in node.names:  # "from .theory import liu2022" imports a module; "from .tasks import X" a name
+            # "from repro.core import scale" imports module core.scale; "from repro.core.scale import f" a name
+            for alias in node.names:
                 sub = ".".join(parts + [alias.name])
-                out.add(sub if sub in LAYER_OF else ".".join(parts))
+                out.add(sub if SRC.joinpath(*sub.split(".")).with_suffix(".py").exists() else ".".join(parts))
         elif isinstance(node, ast.Import):
             out.update(a.name.split(".", 1)[1] for a in node.names if a.name.startswith("repro."))
-    # a name imported from a package ("from . import __version__", "from .theory import x") comes from its __init__
-    return {(m + ".__init__").lstrip(".") if (m + ".__init__").lstrip(".") in LAYER_OF else m for m in out}
+    return {m or "__init__" for m in out}
 
 
 MODULES = sorted(module_name(p) for p in SRC.rglob("*.py"))
 
 
-def test_every_module_has_a_layer():
-    missing = [m for m in MODULES if m not in LAYER_OF]
-    assert not missing, f"place these modules in a layer of tests/test_layers.py: {missing}"
-    stale = [m for m in LAYER_OF if m not in MODULES]
-    assert not stale, f"these layered modules no longer exist: {stale}"
+def test_every_module_is_in_a_layer_package():
+    loose = [m for m in MODULES if m.split(".")[0] not in LAYERS]
+    assert not loose, f"put these modules into a layer package ({', '.join(LAYERS)}): {loose}"
+    assert not [m for m in MODULES if "." not in m and m != "__init__"], "no module outside the layer packages"
 
 
 @pytest.mark.parametrize("module", MODULES)
 def test_imports_go_downward(module):
     path = SRC.joinpath(*module.split(".")).with_suffix(".py")
-    upward = sorted(m for m in repro_imports(module, path.read_text()) if LAYER_OF.get(m, -1) > LAYER_OF[module])
-    assert not upward, f"repro.{module} (layer {LAYER_OF[module]}) imports higher layers: " + ", ".join(
-        f"{m} (layer {LAYER_OF[m]})" for m in upward)
+    upward = sorted(m for m in repro_imports(module, path.read_text()) if layer_of(m) > layer_of(module))
+    assert not upward, f"repro.{module} (layer {layer_of(module)}) imports higher layers: " + ", ".join(
+        f"{m} (layer {layer_of(m)})" for m in upward)
 
 
 def test_the_checker_sees_every_import_form():
-    source = ("from .tasks import TaskData\nfrom . import plotting\nimport repro.claims\nfrom repro.store import x\n"
-              "def f():\n    from .theory import liu2022\n    from .phases import PHASES\n")
-    assert repro_imports("theory.omnigrok", "from ..tasks import a\nfrom ..validation import b\n") == {"tasks", "validation"}
-    assert repro_imports("metrics", source) == {"tasks", "plotting", "claims", "store", "theory.liu2022", "phases"}
-    upward = [m for m in repro_imports("metrics", source) if LAYER_OF[m] > LAYER_OF["metrics"]]
-    assert sorted(upward) == ["claims", "plotting", "theory.liu2022"]
+    source = ("from repro.data.tasks import TaskData\nfrom repro.plotting import shared\nimport repro.book.claims\n"
+              "from repro.training.store import x\ndef f():\n    from repro.theory import liu2022\n"
+              "    from repro.metrics.phases import PHASES\n    from repro import __version__\n")
+    assert repro_imports("metrics.representation", source) == {
+        "data.tasks", "plotting.shared", "book.claims", "training.store", "theory.liu2022", "metrics.phases", "__init__"}
+    upward = [m for m in repro_imports("metrics.representation", source) if layer_of(m) > layer_of("metrics.x")]
+    assert sorted(upward) == ["book.claims", "plotting.shared", "theory.liu2022"]
+    assert repro_imports("theory.omnigrok", "from ..data.tasks import a\nfrom ..core import validation\n") == {
+        "data.tasks", "core.validation"}
 
 
 # Test files about the whole repository rather than one module.
@@ -83,9 +87,10 @@ REPOSITORY_TESTS = ("book_text", "layers", "notebook_pairs", "smoke")
 
 
 def test_test_files_follow_the_modules():
-    """``tests/test_<name>.py`` tests one module, ``<name>`` being its name (``train``), its path below the
-    package with ``_`` for ``.`` (``theory_baek2024``), either followed by a topic (``train_relations``);
-    or it is one of the repository-wide files. A module renamed or removed takes its test file's name along."""
+    """``tests/test_<name>.py`` tests one module, ``<name>`` being its name (``trainer``), its path below the
+    package with ``_`` for ``.`` (``theory_baek2024``, ``plotting_shared``), either followed by a topic
+    (``trainer_relations``); or it is one of the repository-wide files. A module renamed or removed takes
+    its test file's name along."""
     names = {m.removesuffix(".__init__") for m in MODULES if m != "__init__"}
     stems = names | {n.replace(".", "_") for n in names} | {n.rsplit(".", 1)[-1] for n in names}
     orphans = [p.name for p in sorted((SRC.parents[1] / "tests").glob("test_*.py"))

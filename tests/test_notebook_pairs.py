@@ -28,7 +28,7 @@ def test_stored_outputs_are_clean(path):
     """Stored outputs carry no errors, no progress bars and no timing metadata."""
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
-        assert "execution" not in cell.get("metadata", {}), f"{path.name}: timing metadata; refresh with python -m repro.refresh"
+        assert "execution" not in cell.get("metadata", {}), f"{path.name}: timing metadata; refresh with python -m repro.book.refresh"
         for out in cell.get("outputs", []):
             assert out.get("output_type") != "error", f"{path.name}: a stored error output"
             assert not (out.get("output_type") == "stream" and out.get("name") == "stderr"), f"{path.name}: stderr stored"

@@ -3,9 +3,9 @@ two training steps: the paper-scale switch is proven to run, not only to build c
 
 import pytest
 
-from repro import paper_scale as ps
-from repro.intro import IntroConfig
-from repro.mohamadi2024 import WhyGrokConfig
+from repro.book import paper_scale as ps
+from repro.experiments.power2022_what_is_grokking import IntroConfig
+from repro.experiments.mohamadi2024_why_grok import WhyGrokConfig
 
 EXPERIMENTS = ps.experiments()
 
@@ -29,7 +29,7 @@ def test_shrink_cuts_lengths_only():
     nested = ps.shrink(WhyGrokConfig(), 2)
     assert nested.class_steps == 2 and nested.regression.steps == 2 and nested.transformer.steps == 2
     assert nested.grok_p == WhyGrokConfig().grok_p
-    from repro.liu_transformer_images import TransformerGrokConfig
+    from repro.experiments.liu2022_transformer_and_images import TransformerGrokConfig
 
     few = ps.shrink(TransformerGrokConfig(), 2, max_seeds=2)
     assert few.n_seeds == 2 and few.d_model == TransformerGrokConfig().d_model

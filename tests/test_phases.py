@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from repro.phases import PhaseRule, classify, classify_history, phase_counts
-from repro.train import History
+from repro.metrics.phases import PhaseRule, classify, classify_history, phase_counts
+from repro.training.trainer import History
 
 
 def test_classify_table_1():

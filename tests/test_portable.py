@@ -1,12 +1,12 @@
-"""repro.portable: numbers at a stated resolution, seed medians, short config reprs."""
+"""repro.core.portable: numbers at a stated resolution, seed medians, short config reprs."""
 import math
 from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
 
-from repro.claims import Claim, ClaimBook
-from repro.portable import ConfigRepr, approx, describe_seeds, round_sig, round_to, seed_median
+from repro.book.claims import Claim, ClaimBook
+from repro.core.portable import ConfigRepr, approx, describe_seeds, round_sig, round_to, seed_median
 
 
 @pytest.mark.parametrize("x, res, text", [(2673, 100, "2,700"), (0.3634, 0.05, "0.35"), (812, 20, "820"),
@@ -86,7 +86,7 @@ def test_claim_is_stored_and_shown_at_its_resolution(tmp_path):
 def test_config_differences_lists_changed_fields_one_per_line():
     from dataclasses import dataclass, replace
 
-    from repro.portable import ConfigRepr, config_differences
+    from repro.core.portable import ConfigRepr, config_differences
 
     @dataclass(frozen=True, repr=False)
     class C(ConfigRepr):

@@ -1,4 +1,4 @@
-"""Tests of repro.refresh on a two-cell notebook: outputs stored byte-stably (a second run rewrites nothing),
+"""Tests of repro.book.refresh on a two-cell notebook: outputs stored byte-stably (a second run rewrites nothing),
 the .py pair made and synced, ``--check`` reporting stale outputs without writing, and bad arguments refused.
 Each execution starts a Jupyter kernel (about a second)."""
 import os
@@ -6,7 +6,7 @@ import os
 import nbformat
 import pytest
 
-from repro.refresh import main, write_atomic
+from repro.book.refresh import main, write_atomic
 
 CODE = 'import os\nprint("progress:", os.environ.get("REPRO_PROGRESS"))'
 

@@ -1,12 +1,12 @@
-"""Tests of repro.relation_inference (GenEFT, Baek, Liu & Tegmark 2024 §3): Bayes-optimal inference of a relation
+"""Tests of repro.metrics.relation_inference (GenEFT, Baek, Liu & Tegmark 2024 §3): Bayes-optimal inference of a relation
 from observed cells, against brute-force enumeration."""
 import itertools
 
 import numpy as np
 import pytest
 
-from repro.relation_inference import bipartite_posterior, equivalence_posterior, order_posterior, transitive_closure
-from repro.relations import bipartite_side
+from repro.metrics.relation_inference import bipartite_posterior, equivalence_posterior, order_posterior, transitive_closure
+from repro.data.relations import bipartite_side
 
 # ------------------------------------------------------------------ Monte-Carlo inference vs brute force
 
@@ -92,8 +92,8 @@ def test_inconsistent_observations_are_rejected():
 
 
 def test_relation_posterior_dispatches_by_name_and_checks_input():
-    from repro.relation_inference import relation_posterior
-    from repro.relations import relation_matrix
+    from repro.metrics.relation_inference import relation_posterior
+    from repro.data.relations import relation_matrix
 
     obs = np.stack([_observed(6, 10, 0), _observed(6, 0, 1)])  # two training sets at once; the second empty
     post = relation_posterior("bipartite", obs, n=6)

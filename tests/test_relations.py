@@ -1,10 +1,10 @@
-"""Tests of repro.relations (GenEFT, Baek, Liu & Tegmark 2024): the relations of Table 1, the train split and the
+"""Tests of repro.data.relations (GenEFT, Baek, Liu & Tegmark 2024): the relations of Table 1, the train split and the
 batched encoder-decoder."""
 import numpy as np
 import pytest
 import torch
 
-from repro.relations import (RelationModelConfig, RelationTrainConfig, bipartite_side, forward, init_params,
+from repro.data.relations import (RelationModelConfig, RelationTrainConfig, bipartite_side, forward, init_params,
                              relation_matrix, train_mask, train_relations)
 
 # ------------------------------------------------------------------ relations against their definitions

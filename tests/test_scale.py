@@ -1,6 +1,6 @@
 import pytest
 
-from repro.scale import by_scale, current_scale
+from repro.core.scale import by_scale, current_scale
 
 
 def test_scale_switch(monkeypatch):

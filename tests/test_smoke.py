@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from repro.scale import by_scale, current_scale  # noqa: E402
+from repro.core.scale import by_scale, current_scale  # noqa: E402
 
 CHAPTERS = ("power2022_what_is_grokking", "liu2022_effective_theory", "liu2022_critical_data", "liu2022_phase_diagrams",
             "liu2022_transformer_and_images", "liu2023_omnigrok", "rubin2024_droplets", "baek2024_geneft_information",
@@ -56,7 +56,7 @@ def _accuracy(a):
 
 
 def test_power2022_what_is_grokking():
-    from repro.intro import IntroConfig, plot_intro, run_intro
+    from repro.experiments.power2022_what_is_grokking import IntroConfig, plot_intro, run_intro
 
     cfg = IntroConfig.for_scale()
     data = cfg.task_data()
@@ -76,12 +76,12 @@ def test_power2022_what_is_grokking():
 
 
 def test_liu2022_effective_theory():
-    from repro.liu2022_fig2 import Fig2Config, fig2_data, initial_embeddings, integrate_from_starts, plot_integrators, \
+    from repro.experiments.liu2022_effective_theory import Fig2Config, fig2_data, initial_embeddings, integrate_from_starts, plot_integrators, \
         unseen_validation
-    from repro.liu2022_representations import (ToyConfig, effective_rqi_steps, plot_embedding_comparison,
+    from repro.experiments.liu2022_critical_data import (ToyConfig, effective_rqi_steps, plot_embedding_comparison,
                                                plot_seed_spread, plot_trajectories, run_reference, run_seed_spread)
-    from repro.liu_s3 import S3Config, hexagon_shape, plot_s3, run_s3_sweep
-    from repro.metrics import pca
+    from repro.experiments.liu2022_effective_theory_s3 import S3Config, hexagon_shape, plot_s3, run_s3_sweep
+    from repro.metrics.representation import pca
     from repro.theory import liu2022 as theory
 
     cfg = ToyConfig.for_scale()
@@ -119,7 +119,7 @@ def test_liu2022_effective_theory():
 
 
 def test_liu2022_critical_data():
-    from repro.liu2022_representations import (ToyConfig, linear_structure, plot_accuracy_vs_predicted,
+    from repro.experiments.liu2022_critical_data import (ToyConfig, linear_structure, plot_accuracy_vs_predicted,
                                                plot_critical_fraction, plot_grokking_rate, run_fraction_sweep)
 
     cfg = ToyConfig.for_scale()
@@ -140,9 +140,9 @@ def test_liu2022_critical_data():
 
 
 def test_liu2022_phase_diagrams():
-    from repro.liu_phases import (PANELS, ToyPhaseConfig, corner_fraction, generalizing_fraction_fast_decoder,
+    from repro.experiments.liu2022_phase_diagrams import (PANELS, ToyPhaseConfig, corner_fraction, generalizing_fraction_fast_decoder,
                                   plot_phase_diagrams, run_phase_diagram, sandwich_columns, seed_fraction)
-    from repro.phases import PHASES
+    from repro.metrics.phases import PHASES
 
     configs = {panel: ToyPhaseConfig.for_scale(panel) for panel in PANELS}
     diagrams = {panel: run_phase_diagram(cfg) for panel, cfg in configs.items()}
@@ -163,8 +163,8 @@ def test_liu2022_phase_diagrams():
 
 
 def test_liu2022_transformer_and_images():
-    from repro.liu_phases import corner_fraction, sandwich_columns
-    from repro.liu_transformer_images import (ImageGrokConfig, TransformerGrokConfig, plot_images, plot_transformer,
+    from repro.experiments.liu2022_phase_diagrams import corner_fraction, sandwich_columns
+    from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig, plot_images, plot_transformer,
                                               run_image_phase_diagram, run_transformer)
 
     tcfg = TransformerGrokConfig.for_scale()
@@ -189,10 +189,10 @@ def test_liu2022_transformer_and_images():
 
 
 def test_liu2023_omnigrok():
-    from repro.omnigrok import (ImageConfig, ModularConfig, TeacherStudentConfig, image_landscape, plot_gamma_scaling,
+    from repro.experiments.liu2023_omnigrok import (ImageConfig, ModularConfig, TeacherStudentConfig, image_landscape, plot_gamma_scaling,
                                 plot_grokking, plot_landscape, plot_modular, run_image_grokking, run_modular,
                                 run_teacher_student_grokking, seed_fraction, seed_slopes, teacher_student_landscape)
-    from repro.omnigrok_messiness import MessinessConfig, plot_messiness, run_messiness
+    from repro.experiments.liu2023_omnigrok_messiness import MessinessConfig, plot_messiness, run_messiness
 
     ts_cfg, img_cfg = TeacherStudentConfig.for_scale(), ImageConfig.for_scale()
     mod_cfg, wm_cfg = ModularConfig.for_scale(), MessinessConfig.for_scale()
@@ -230,7 +230,7 @@ def test_liu2023_omnigrok():
 
 
 def test_rubin2024_droplets():
-    from repro.droplets import (DropletsConfig, plot_components, plot_histograms, plot_landau, plot_modular,
+    from repro.experiments.rubin2024_droplets import (DropletsConfig, plot_components, plot_histograms, plot_landau, plot_modular,
                                 run_experiments, run_theory, second_minimum)
 
     cfg = DropletsConfig.for_scale()
@@ -255,9 +255,9 @@ def test_rubin2024_droplets():
 
 
 def test_baek2024_geneft_information():
-    from repro.geneft import (BoundConfig, DataSizeConfig, DepthConfig, induction_gap, induction_gap_seeds, plot_bound,
+    from repro.experiments.baek2024_geneft import (BoundConfig, DataSizeConfig, DepthConfig, induction_gap, induction_gap_seeds, plot_bound,
                               plot_data_size, plot_depth, run_bound, run_data_size, run_depth)
-    from repro.relations import RELATIONS
+    from repro.data.relations import RELATIONS
 
     bound_cfg = BoundConfig.for_scale()
     bound = run_bound(bound_cfg)
@@ -283,7 +283,7 @@ def test_baek2024_geneft_information():
 
 
 def test_baek2024_geneft_dynamics():
-    from repro.geneft import PhaseConfig, ReponConfig, fit_boundary, memorization_onset, plot_phases, plot_repons, \
+    from repro.experiments.baek2024_geneft import PhaseConfig, ReponConfig, fit_boundary, memorization_onset, plot_phases, plot_repons, \
         run_phases
     from repro.theory.baek2024 import (conserved_quantity, integrate_repons, repon_fixed_point, repon_probability,
                                        repon_probability_monte_carlo)
@@ -313,7 +313,7 @@ def test_baek2024_geneft_dynamics():
 
 
 def test_mohamadi2024_why_grok():
-    from repro import mohamadi2024 as mw
+    from repro.experiments import mohamadi2024_why_grok as mw
     from repro.theory import mohamadi2024 as th
 
     cfg = mw.WhyGrokConfig.for_scale()

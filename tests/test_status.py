@@ -1,11 +1,11 @@
-"""Tests of repro.status: the tally line, the figure and claims tables, a chapter's ledger view and the book's
+"""Tests of repro.book.status: the tally line, the figure and claims tables, a chapter's ledger view and the book's
 status page, rendered from claims files."""
 import html
 
 import pytest
 
-from repro.claims import PAPERS, ClaimBook, load_all_claims
-from repro.status import LedgerView, book_order, claims_table, figure_table, scorecard_html, tally_text
+from repro.book.claims import PAPERS, ClaimBook, load_all_claims
+from repro.book.status import LedgerView, book_order, claims_table, figure_table, scorecard_html, tally_text
 
 def test_tally_text():
     f = lambda v: {"verdict": v}  # noqa: E731

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from repro.store import ResultsStore, StoreMismatch, config_key, history_from_arrays, history_to_arrays
-from repro.train import History, TrainConfig
+from repro.training.store import ResultsStore, StoreMismatch, config_key, history_from_arrays, history_to_arrays
+from repro.training.trainer import History, TrainConfig
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def test_history_roundtrip(tmp_path):
 
 
 def test_require_stored_names_the_command(tmp_path):
-    from repro.store import provenance_line, require_stored
+    from repro.training.store import provenance_line, require_stored
 
     with pytest.raises(FileNotFoundError, match=r"stored Fig\. 9 run is missing: run `python -m repro.x --store d`"):
         require_stored(None, "Fig. 9 run", "python -m repro.x --store d", "a minute")
@@ -119,7 +119,7 @@ def test_require_stored_names_the_command(tmp_path):
 def test_load_stored_prints_provenance_then_glues_the_minutes(tmp_path, monkeypatch, capsys):
     import myst_nb
 
-    from repro.store import load_stored, provenance_line, stored_minutes
+    from repro.training.store import load_stored, provenance_line, stored_minutes
 
     glued = []
     monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: glued.append((name, value, display)))
@@ -139,7 +139,7 @@ def test_load_stored_prints_provenance_then_glues_the_minutes(tmp_path, monkeypa
 
 
 def test_store_parser_requires_the_store_folder(capsys):
-    from repro.store import store_parser
+    from repro.training.store import store_parser
 
     parser = store_parser("repro.example", "An example.")
     parser.add_argument("--only", choices=("a", "b"))

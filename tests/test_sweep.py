@@ -1,11 +1,11 @@
 import numpy as np
 import pytest
 
-from repro.models import EmbedMLPConfig
-from repro.store import ResultsStore
-from repro.sweep import bytes_per_run, expand_grid, sweep
-from repro.tasks import BinaryOpTask, Split, build_task_data
-from repro.train import TrainConfig, train
+from repro.models.networks import EmbedMLPConfig
+from repro.training.store import ResultsStore
+from repro.training.sweep import bytes_per_run, expand_grid, sweep
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
+from repro.training.trainer import TrainConfig, train
 
 MODEL = EmbedMLPConfig(hidden=(16, 16))
 CFG = TrainConfig(steps=30, lr_repr=1e-2, dtype="float64", device="cpu", eval_every=5)
@@ -50,7 +50,7 @@ def test_resume_loads_finished_chunks(tmp_path, monkeypatch):
     data = _data()
     store = ResultsStore(tmp_path)
     axes = {"lr_dec": [1e-3, 2e-3, 3e-3, 4e-3]}
-    import repro.sweep as sweep_module
+    import repro.training.sweep as sweep_module
 
     calls = []
     real_train = sweep_module.train

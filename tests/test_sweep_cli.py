@@ -1,4 +1,4 @@
-"""repro.sweep on a Dask cluster (the optional ``cluster`` extra): a LocalCluster of 2 worker processes
+"""repro.training.sweep on a Dask cluster (the optional ``cluster`` extra): a LocalCluster of 2 worker processes
 gives the same histories as the in-process sweep, writes every chunk to the store, survives a killed
 worker, and a sweep interrupted on the cluster resumes in-process with only the missing chunks."""
 import os
@@ -11,12 +11,12 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from repro.models import EmbedMLPConfig  # noqa: E402
-from repro.store import ResultsStore  # noqa: E402
-from repro.sweep import check_client, sweep  # noqa: E402
-from repro.sweep_cli import connect  # noqa: E402
-from repro.tasks import BinaryOpTask, Split, build_task_data  # noqa: E402
-from repro.train import TrainConfig  # noqa: E402
+from repro.models.networks import EmbedMLPConfig  # noqa: E402
+from repro.training.store import ResultsStore  # noqa: E402
+from repro.training.sweep import check_client, sweep  # noqa: E402
+from repro.book.sweep_cli import connect  # noqa: E402
+from repro.data.tasks import BinaryOpTask, Split, build_task_data  # noqa: E402
+from repro.training.trainer import TrainConfig  # noqa: E402
 
 MODEL = EmbedMLPConfig(hidden=(32, 32))
 AXES = {"lr_dec": [1e-3, 2e-3, 3e-3, 4e-3], "wd_dec": [0.0, 1.0]}
@@ -111,7 +111,7 @@ def test_clear_errors(tmp_path):
 
 
 def test_sweep_cli_runs_a_chapter_sweep_on_a_local_cluster(tmp_path, capsys, monkeypatch):
-    from repro.sweep_cli import main
+    from repro.book.sweep_cli import main
 
     monkeypatch.setenv("REPRO_PROGRESS", "0")
     monkeypatch.setenv("REPRO_SCALE", "book")  # main() sets REPRO_SCALE; monkeypatch restores it afterwards

@@ -3,7 +3,7 @@ import itertools
 import numpy as np
 import pytest
 
-from repro.tasks import BinaryOpTask, Split, build_task_data, make_split
+from repro.data.tasks import BinaryOpTask, Split, build_task_data, make_split
 
 
 def test_addition_unordered_has_55_samples_for_p10():

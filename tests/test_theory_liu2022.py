@@ -7,7 +7,7 @@ import pytest
 import sympy
 import torch
 
-from repro.tasks import BinaryOpTask, Split, build_task_data
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.theory import liu2022 as L
 
 
@@ -265,7 +265,7 @@ def test_s3_parallelograms_and_rqi_of_a_faithful_representation():
     inputs, labels = BinaryOpTask("s3").table()
     out = {tuple(x): y for x, y in zip(inputs.tolist(), labels.tolist())}
     assert all(out[(a, b)] == out[(c, d)] for a, b, c, d in L.s3_parallelograms().tolist())
-    from repro.tasks import S3_ELEMENTS
+    from repro.data.tasks import S3_ELEMENTS
 
     perm = np.zeros((6, 3, 3))
     for g, s in enumerate(S3_ELEMENTS):
@@ -292,7 +292,7 @@ def test_frozen_z0_starts_like_the_current_z0_and_drifts_more():
 
 
 def test_seed_spread_trains_every_init_seed_in_both_dimensions():
-    from repro.liu2022_representations import ToyConfig, run_reference, run_seed_spread
+    from repro.experiments.liu2022_critical_data import ToyConfig, run_reference, run_seed_spread
 
     cfg = ToyConfig(reference_steps=20, effective_steps=20, eval_every=10, spread_seeds=(58, 1, 2))
     ref = run_reference(cfg, progress=False)
@@ -307,7 +307,7 @@ def test_seed_spread_trains_every_init_seed_in_both_dimensions():
 
 
 def test_effective_rqi_steps_agree_with_the_reference_run_and_resolve_every_step():
-    from repro.liu2022_representations import ToyConfig, effective_rqi_steps, run_reference
+    from repro.experiments.liu2022_critical_data import ToyConfig, effective_rqi_steps, run_reference
 
     cfg = ToyConfig(reference_steps=10, effective_steps=3000, eval_every=10)
     ref = run_reference(cfg, progress=False)

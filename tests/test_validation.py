@@ -1,4 +1,4 @@
-from repro.validation import is_prime
+from repro.core.validation import is_prime
 
 
 def test_is_prime():

@@ -1,6 +1,6 @@
 """Reference implementations for tests only: the two GenEFT training loops as they were before they were
-merged into :func:`repro.train.train` (copied verbatim from src/repro/relations.py and src/repro/geneft.py at
-commit 560e216, with the helpers they call). ``tests/test_train_relations.py`` checks the trainer against them."""
+merged into :func:`repro.training.trainer.train` (copied verbatim from src/repro/data/relations.py and src/repro/experiments/baek2024_geneft.py at
+commit 560e216, with the helpers they call). ``tests/test_trainer_relations.py`` checks the trainer against them."""
 from __future__ import annotations
 
 import math
@@ -9,9 +9,9 @@ from typing import Sequence
 import numpy as np
 import torch
 
-from repro.geneft import DecidedRuns
-from repro.relations import MODES, RelationHistory, RelationModelConfig, RelationTrainConfig
-from repro.validation import check_choice, check_int, check_real
+from repro.experiments.baek2024_geneft import DecidedRuns
+from repro.data.relations import MODES, RelationHistory, RelationModelConfig, RelationTrainConfig
+from repro.core.validation import check_choice, check_int, check_real
 
 
 def init_params(cfg: RelationModelConfig, seeds: Sequence[int], dtype=torch.float32) -> list[torch.Tensor]:
@@ -189,7 +189,7 @@ def _train_until_decided(
     stop: bool = True,
     record: bool = False,
 ) -> DecidedRuns:
-    """The training of :func:`repro.relations.train_relations` (same initialization, loss and AdamW update,
+    """The training of :func:`repro.data.relations.train_relations` (same initialization, loss and AdamW update,
     full batch), with a hand-written backward pass, for the phase diagrams of Figs. 5–6.
 
     It returns what the phase rule of Table 4 needs: per run, the first evaluation steps at which training
@@ -205,7 +205,7 @@ def _train_until_decided(
       crossed the threshold: its phase (comprehension or grokking) is then decided, since the rule only
       reads the two first crossings. Runs are independent, so the others continue unchanged.
 
-    ``tests/test_geneft.py`` checks it against ``train_relations`` (autograd) in float64.
+    ``tests/test_baek2024_geneft.py`` checks it against ``train_relations`` (autograd) in float64.
     """
     check_choice("mode", model.mode, ("concat",))
     check_int("hidden_layers", model.hidden_layers, minimum=1)

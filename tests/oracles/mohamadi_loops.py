@@ -1,7 +1,7 @@
 """Reference for tests only: the training loops of Mohamadi et al. 2024 ("Why do you grok?") as they were in
-src/repro/mohamadi2024.py before they moved onto the batched trainer ``repro.train.train`` (copied verbatim,
+src/repro/experiments/mohamadi2024_why_grok.py before they moved onto the batched trainer ``repro.training.trainer.train`` (copied verbatim,
 with their helpers, and the optimizer helpers they called from ``repro.theory.mohamadi2024``, also verbatim).
-``tests/test_train_mohamadi.py`` checks that the trainer reproduces every recorded array.
+``tests/test_trainer_mohamadi.py`` checks that the trainer reproduces every recorded array.
 Do not import this from ``src/``.
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ import sys
 import numpy as np
 import torch
 
-from repro.mohamadi2024 import ClassificationConfig, ClassificationResult, RegressionConfig, RegressionResult
-from repro.devices import resolve_device
+from repro.experiments.mohamadi2024_why_grok import ClassificationConfig, ClassificationResult, RegressionConfig, RegressionResult
+from repro.core.devices import resolve_device
 from repro.theory import mohamadi2024 as th
 
 # The optimizer helpers of repro.theory.mohamadi2024, as they were

@@ -5,7 +5,7 @@ Equation numbers are the paper's (v1). Used by the chapters
 
 * Static (§3): description lengths b (Table 2), the balls-in-buckets inferable fraction f(m) (Eq. 2),
   the critical training fraction p_c (Eq. 3), the accuracy upper bound f_UB (Eq. 4), and the
-  Monte-Carlo "theoretical maximum accuracy" of Fig. 2 (algorithm in :mod:`repro.relation_inference`).
+  Monte-Carlo "theoretical maximum accuracy" of Fig. 2 (algorithm in :mod:`repro.metrics.relation_inference`).
 * Dynamic (§5, App. C): two interacting repons under a linearized decoder, the reduced ODE (Eq. 9),
   its conserved quantity C (Eq. 10) and the representation-learning probability p_r (Eq. 11).
 """
@@ -16,9 +16,9 @@ import math
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from ..relation_inference import relation_posterior
-from ..relations import RELATIONS, relation_matrix, train_mask
-from ..validation import check_choice, check_fraction, check_int, check_real
+from repro.metrics.relation_inference import relation_posterior
+from repro.data.relations import RELATIONS, relation_matrix, train_mask
+from repro.core.validation import check_choice, check_fraction, check_int, check_real
 
 # ---------------------------------------------------------------- static theory (§3)
 
@@ -82,7 +82,7 @@ def monte_carlo_upper_bound(relation: str, fractions, data_seeds=(0, 1, 2), *, n
     """Fig. 2 solid curves: Bayes-optimal accuracy (and inferable fraction) over all n² pairs.
 
     Returns two (len(fractions), len(data_seeds)) arrays. The training set of (fraction, seed) is the
-    same random subset :func:`repro.relations.train_mask` gives the networks.
+    same random subset :func:`repro.data.relations.train_mask` gives the networks.
     """
     fractions = list(fractions)
     seeds = list(data_seeds)

@@ -27,8 +27,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ..crossings import crossing  # re-exported: the critical fraction of Fig. 4(a) reads it here
-from ..validation import check_int, check_real
+from repro.core.crossings import crossing  # re-exported: the critical fraction of Fig. 4(a) reads it here
+from repro.core.validation import check_int, check_real
 
 # Eigenvalues of the integer Gram matrix A^T A below this count as zero. The official code uses the
 # same absolute tolerance (toy/train_add.py, "dof"); the unit tests check it against exact rational rank.
@@ -366,11 +366,11 @@ def linear_structure_statistics(p: int, sizes: Sequence[int], n_sets: int, seed:
 def s3_parallelograms(train: Sequence[tuple[int, int]] | None = None) -> np.ndarray:
     """Pairs of distinct ordered samples (a, b), (c, d) of S3 with a*b = c*d: rows (a, b, c, d).
 
-    Group elements are indexed as in :mod:`repro.tasks` (product ``b[a[k]]``). The full table of 36
+    Group elements are indexed as in :mod:`repro.data.tasks` (product ``b[a[k]]``). The full table of 36
     samples has 6 samples per product, hence 6 * C(6, 2) = 90 rows (as in the official
     toy/Figure5d_permutation.ipynb).
     """
-    from ..tasks import BinaryOpTask
+    from repro.data.tasks import BinaryOpTask
 
     inputs, labels = BinaryOpTask("s3").table()
     product = {tuple(x): int(y) for x, y in zip(inputs.tolist(), labels.tolist())}

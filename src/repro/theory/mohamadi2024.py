@@ -20,8 +20,8 @@ Contents:
 * :func:`kernel_regression` (App. B.1: ridgeless, initial network as prior mean) and the two end-to-end
   kernel predictors :func:`entk_regression` (Thm 3.4) and :func:`entk_classification` (Thm 4.3).
 * The underflow-safe cross-entropy gradient of normalized GD (our addition) and the ℓ∞ subgradient:
-  :func:`safe_cross_entropy_weights`, :func:`linf_subgradient` (defined in :mod:`repro.fastgrad`, where the
-  trainer uses them; normalized GD itself is ``repro.train``'s optimizer ``normalized_gd``).
+  :func:`safe_cross_entropy_weights`, :func:`linf_subgradient` (defined in :mod:`repro.models.fastgrad`, where the
+  trainer uses them; normalized GD itself is ``repro.training.trainer``'s optimizer ``normalized_gd``).
 * Sample sizes of App. A: :func:`regression_train_size`, :func:`classification_train_size`.
 """
 from __future__ import annotations
@@ -31,9 +31,9 @@ import math
 import numpy as np
 import torch
 
-from ..fastgrad import linf_subgradient, safe_cross_entropy_weights  # noqa: F401 (this module's API; the
+from repro.models.fastgrad import linf_subgradient, safe_cross_entropy_weights  # noqa: F401 (this module's API; the
 #   trainer's gradient code needs them in a lower layer)
-from ..validation import check_int, check_real
+from repro.core.validation import check_int, check_real
 
 # --------------------------------------------------------------------------------------------------
 # The explicit Fourier construction (App. F)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..validation import check_real
+from repro.core.validation import check_real
 
 
 def norm_decay(w0: float, gamma: float, t, lr: float = 1.0):

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special
 
-from ..validation import check_int, check_real
+from repro.core.validation import check_int, check_real
 
 SQRT6 = math.sqrt(6.0)
 

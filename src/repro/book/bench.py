@@ -1,0 +1,183 @@
+"""Benchmarks: ``python -m repro.book.bench sweep``.
+
+The toy model of Liu et al. 2022 (p = 10 addition, 45 training samples, 1-D embeddings, tanh decoder
+1-200-200-30, full batch, MSE on random templates): a 10 x 10 grid of decoder learning rate x decoder
+weight decay (100 configs) for 2000 steps. Everything is measured in the same process:
+
+* this machine's dense fp32 matmul rate (a 2048 x 2048 product, best over 2 s of repeats);
+* config by config: the official code's way, one ``nn.Module`` with ``torch.optim.AdamW`` per config
+  (timed on a few configs, reported per run-step);
+* batched: all 100 configs as one program through :func:`repro.training.sweep.sweep`;
+* the matmul-only bound: the batched step's matrix products alone, in the trainer's shapes and
+  threading (:func:`matmul_bound_gflops`). No trainer built on these products can be faster.
+
+Achieved GFLOP/s counts the model's matmul FLOPs actually needed per run-step: the forward pass over
+all 55 samples (it also yields the validation metrics) and the backward pass over the 45 training
+samples (2 x forward). The last line is ``speedup: <batched / config-by-config>x``.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+import torch
+
+from repro.models.networks import EmbedMLPConfig, build_model
+from repro.training.sweep import sweep
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
+from repro.training.trainer import TrainConfig, default_block_runs, run_blocks
+
+
+def matmul_gflops(n: int = 2048, min_seconds: float = 2.0, dtype=torch.float32) -> float:
+    """This machine's dense matmul rate: the best of repeated n x n products over at least ``min_seconds``.
+    The best, not the mean, because the rate is a ceiling; repeating for seconds, not a fixed count,
+    because on a shared virtual machine single products were seen to vary by 2x."""
+    a = torch.randn(n, n, dtype=dtype)
+    b = torch.randn(n, n, dtype=dtype)
+    a @ b  # warm-up
+    best = float("inf")
+    start = time.perf_counter()
+    while time.perf_counter() - start < min_seconds:
+        t = time.perf_counter()
+        a @ b
+        best = min(best, time.perf_counter() - t)
+    return 2 * n**3 / best / 1e9
+
+
+def matmul_bound_gflops(model_config, data, block_runs: int, workers: int, steps: int = 40, repeats: int = 3) -> float:
+    """GFLOP/s of the batched trainer's matrix products alone, nothing else: each of ``workers`` threads
+    (single-threaded, as :func:`repro.training.trainer.run_blocks` runs blocks) repeats one step's products for a
+    block of ``block_runs`` runs — per layer the forward ``baddbmm`` over all samples, and the weight-
+    and input-gradient ``bmm`` over the training samples, in the shapes and layouts of
+    :class:`repro.models.fastgrad.MLPGradient`. The trainer cannot beat this rate; it bounds what the
+    batched side can reach on this machine, whatever the rest of a step costs."""
+    widths = build_model(model_config).widths
+    n_all, n_train = data.n_samples, len(data.train_idx)
+    gen = torch.Generator().manual_seed(0)
+    rand = lambda *shape: torch.randn(*shape, generator=gen)
+
+    def one_worker(_block) -> float:
+        layers = [(rand(block_runs, n_all, a), rand(block_runs, a, b), rand(block_runs, 1, b), rand(block_runs, n_train, b))
+                  for a, b in zip(widths[:-1], widths[1:])]
+
+        def step():
+            for h, w, bias, d in layers:
+                torch.baddbmm(bias, h, w)
+                torch.bmm(h[:, :n_train].transpose(1, 2), d)
+                torch.bmm(d, w.transpose(1, 2))
+
+        step()  # warm-up
+        t = time.perf_counter()
+        for _ in range(steps):
+            step()
+        return time.perf_counter() - t
+
+    elapsed = float("inf")
+    for _ in range(repeats):  # best of a few, like the peak: a ceiling, on a machine with noisy neighbours
+        t = time.perf_counter()
+        run_blocks(one_worker, list(range(workers)), workers)
+        elapsed = min(elapsed, time.perf_counter() - t)
+    flops = workers * block_runs * steps * flops_per_run_step(model_config, data)
+    return flops / elapsed / 1e9
+
+
+def toy_setup():
+    data = build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
+    return EmbedMLPConfig(), data  # Liu et al. 2022 §2 / toy/train_add.py: 1-D embeddings, 1-200-200-30 tanh
+
+
+def toy_grid(n_lr: int = 10, n_wd: int = 10) -> dict[str, list]:
+    return {"lr_dec": list(np.logspace(-5, -2, n_lr)), "wd_dec": list(np.linspace(0, 10, n_wd))}
+
+
+def flops_per_run_step(model_config, data) -> int:
+    per_sample = build_model(model_config).matmul_flops_per_sample()
+    return per_sample * (data.n_samples + 2 * len(data.train_idx))
+
+
+def one_config_official_style(data, lr_dec: float, wd_dec: float, steps: int, seed: int = 58) -> None:
+    """The official toy loop (grokking-squared toy/train_add.py): nn.Linear decoder, AdamW on embeddings and decoder."""
+    torch.manual_seed(seed)
+    embed = torch.nn.Parameter((torch.rand(10, 1) - 0.5))
+    dec = torch.nn.Sequential(torch.nn.Linear(1, 200), torch.nn.Tanh(), torch.nn.Linear(200, 200), torch.nn.Tanh(),
+                              torch.nn.Linear(200, 30))
+    opt_r = torch.optim.AdamW([embed], lr=1e-3, weight_decay=0.0)
+    opt_d = torch.optim.AdamW(dec.parameters(), lr=lr_dec, weight_decay=wd_dec)
+    x, y = data.inputs, data.targets
+    train_idx = torch.as_tensor(data.train_idx)
+    for _ in range(steps):
+        out = dec(embed[x[:, 0]] + embed[x[:, 1]])  # all samples: train loss and validation metrics
+        loss = (out[train_idx] - y[train_idx]).pow(2).mean()
+        with torch.no_grad():  # the official code logs accuracies every step
+            score = data.templates.pow(2).sum(-1) - 2 * out @ data.templates.T
+            (score.argmin(-1) == data.labels).float().mean()
+        opt_r.zero_grad(set_to_none=True)
+        opt_d.zero_grad(set_to_none=True)
+        loss.backward()
+        opt_r.step()
+        opt_d.step()
+
+
+def bench_sweep(n_configs_one_by_one: int = 3, steps: int = 2000, n_lr: int = 10, n_wd: int = 10, out=sys.stdout,
+                phase_diagram_steps: int = 0) -> float:
+    torch.manual_seed(0)
+    model_config, data = toy_setup()
+    grid = toy_grid(n_lr, n_wd)
+    n_runs = n_lr * n_wd
+    flops = flops_per_run_step(model_config, data)
+    print(f"threads: {torch.get_num_threads()}, torch {torch.__version__}", file=out)
+    peak = matmul_gflops()
+    print(f"dense fp32 matmul (2048^2): {peak:.1f} GFLOP/s", file=out)
+    print(f"toy model: {flops / 1e6:.2f} MFLOP per run-step (matmuls, fwd on 55 + bwd on 45 samples)", file=out)
+
+    t = time.perf_counter()
+    pairs = list(zip(np.repeat(grid["lr_dec"], n_wd), np.tile(grid["wd_dec"], n_lr)))
+    for lr, wd in pairs[:: max(1, len(pairs) // n_configs_one_by_one)][:n_configs_one_by_one]:
+        one_config_official_style(data, float(lr), float(wd), steps)
+    seq_time = time.perf_counter() - t
+    seq_rate = n_configs_one_by_one * steps / seq_time
+    print(f"config by config (nn.Module + torch.optim.AdamW, {n_configs_one_by_one} configs x {steps} steps): "
+          f"{seq_rate / 1e3:.2f}k run-steps/s, {seq_rate * flops / 1e9:.1f} GFLOP/s "
+          f"({100 * seq_rate * flops / 1e9 / peak:.0f} % of matmul peak)", file=out)
+
+    cfg = TrainConfig(steps=steps, lr_repr=1e-3, init_seed=58, eval_every=1, device="cpu")
+    t = time.perf_counter()
+    result = sweep(model_config, data, cfg, grid, progress=False)
+    batch_time = time.perf_counter() - t
+    batch_rate = n_runs * steps / batch_time
+    gflops = batch_rate * flops / 1e9
+    block = default_block_runs(build_model(model_config), data.n_samples, 4, n_runs, torch.get_num_threads())
+    print(f"batched ({n_runs} configs x {steps} steps, blocks of {block} runs on {torch.get_num_threads()} threads): "
+          f"{batch_rate / 1e3:.2f}k run-steps/s, "
+          f"{gflops:.1f} GFLOP/s ({100 * gflops / peak:.0f} % of matmul peak)", file=out)
+    bound = matmul_bound_gflops(model_config, data, block, torch.get_num_threads())
+    print(f"matmul-only bound (the same products, {torch.get_num_threads()} threads x blocks of {block} runs, nothing else): "
+          f"{bound:.1f} GFLOP/s ({100 * bound / peak:.0f} % of matmul peak), {bound * 1e9 / flops / 1e3:.2f}k run-steps/s, "
+          f"at most {bound * 1e9 / flops / seq_rate:.1f}x config by config", file=out)
+    if phase_diagram_steps:
+        cfg = TrainConfig(steps=phase_diagram_steps, lr_repr=1e-3, init_seed=58, eval_every=10, device="cpu")
+        t = time.perf_counter()
+        sweep(model_config, data, cfg, grid, progress=False)
+        elapsed = time.perf_counter() - t
+        print(f"phase diagram ({n_runs} cells x {phase_diagram_steps} steps, metrics every 10 steps): {elapsed:.0f} s", file=out)
+    speedup = batch_rate / seq_rate
+    print(f"speedup: {speedup:.1f}x", file=out)
+    return speedup
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m repro.book.bench", description="Benchmarks of the batched trainer.")
+    parser.add_argument("which", choices=["sweep"], help="sweep: the toy-model phase-diagram benchmark")
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--one-by-one", type=int, default=3, help="configs timed one at a time (default 3)")
+    parser.add_argument("--phase-diagram", type=int, default=0, metavar="STEPS",
+                        help="also time the whole 10 x 10 grid for STEPS steps (e.g. 10000), metrics every 10 steps")
+    args = parser.parse_args(argv)
+    bench_sweep(n_configs_one_by_one=args.one_by_one, steps=args.steps, phase_diagram_steps=args.phase_diagram)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

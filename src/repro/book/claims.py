@@ -1,0 +1,312 @@
+"""Claims and the figure ledger: each chapter compares its numbers with the paper's, and says per figure
+what was reproduced.
+
+**A claim** is a name, our value, a reference value with a tolerance, what that reference is, and a
+*kind* that registers what we expect:
+
+* ``"reproduction"`` — ours against a number or statement **of the paper** (``against="paper"``) or of
+  its official code (``against="official code"``). Expected to agree: if it does not,
+  :meth:`ClaimBook.check` raises :class:`ClaimFailed` and the chapter (and nbval) fails.
+* ``"deviation"`` — a registered non-reproduction: the paper's value, ours, and the ``evidence``.
+  Expected to *disagree*: it does not stop the chapter, but if ours moves inside the paper's tolerance
+  the deviation has silently disappeared, and :meth:`ClaimBook.check` raises so that the ledger is
+  re-judged. The ledger can go stale in neither direction.
+* ``"check"`` — internal consistency (an integrator against its closed form, an oracle, a construction,
+  a bound this book chose). Expected to hold, raises otherwise, and never counts as a reproduction.
+
+``against`` says what the reference is: ``"paper"`` (the ``source`` then cites figure / equation /
+text, or "read off Fig. N"), ``"official code"``, ``"derivation"`` (a result derived in this book) or
+``"book bound"`` (a threshold this book chose). ``set_after=True`` says the tolerance was set after the
+result was seen; the ledger marks it.
+
+Comparisons:
+
+* ``"abs"``:  |ours - reference| <= tolerance
+* ``"rel"``:  |ours - reference| <= tolerance * |reference|
+* ``">="`` / ``"<="``: ours >= reference (or <=); the reference is the bound, tolerance is unused.
+
+**The figure ledger.** :meth:`ClaimBook.figure` records, for one figure (table, theorem) of a paper,
+a verdict — reproduced, partial, not reproduced, or not run at this scale — the scale it was judged at,
+the claims behind it and one line on why. The verdict must agree with the kinds of its claims (a
+"reproduced" figure rests on at least one reproduction and no deviation, and so on: see
+:func:`verdict_problem`), so a verdict always traces to computed numbers.
+
+Portability: a verdict is computed from the exact value, but what is stored and printed is ours at the
+claim's ``resolution`` (a grid step; by default 3 significant digits), chosen from the tolerance and the
+seed spread, so the committed outputs do not depend on one CPU's floating-point rounding.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from repro.core.files import write_json_atomic
+from repro.core.portable import approx, round_sig, round_to
+
+COMPARISONS = ("abs", "rel", ">=", "<=")
+KINDS = ("reproduction", "deviation", "check")
+AGAINST = ("paper", "official code", "derivation", "book bound")
+VERDICTS = ("reproduced", "partial", "not reproduced", "not run at this scale")
+SCALES = ("book", "paper (CPU, stored)", "paper (GPU, stored)")
+
+# The papers the book reproduces, in book order: key -> how the ledger names it.
+PAPERS = {
+    "power2022": "Power et al. 2022 (grokking)",
+    "liu2022": "Liu et al. 2022 (effective theory)",
+    "liu2023": "Liu, Michaud & Tegmark 2023 (Omnigrok)",
+    "rubin2024": "Rubin, Seroussi & Ringel 2024 (droplets)",
+    "baek2024": "Baek, Liu & Tegmark 2024 (GenEFT)",
+    "mohamadi2024": "Mohamadi et al. 2024 (Why do you grok?)",
+}
+
+VERDICT_MARKS = {"reproduced": "✅", "partial": "🟡", "not reproduced": "❌", "not run at this scale": "⏳"}
+
+
+class ClaimFailed(AssertionError):
+    """A claim did not come out as registered: a reproduction or check outside its tolerance, or a
+    deviation that now agrees with the paper (re-judge it)."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    name: str
+    ours: float
+    paper: float  # the reference value: the paper's, unless `against` says otherwise
+    tolerance: float | None
+    source: str
+    comparison: str = "abs"
+    passed: bool = False  # came out as registered (a deviation: ours outside the paper's tolerance)
+    resolution: float | None = None  # grid step ours is shown at; None: 3 significant digits
+    kind: str = "reproduction"
+    against: str = "paper"
+    agrees: bool = False  # ours within the reference's tolerance
+    set_after: bool = False  # tolerance chosen after the result was seen
+    evidence: str = ""  # deviations: why ours differs, what was tried
+
+    def ours_text(self) -> str:
+        return approx(self.ours, self.resolution) if self.resolution else approx(self.ours, digits=3)
+
+    def __repr__(self) -> str:
+        verdict = {True: "as registered", False: "NOT as registered"}[self.passed]
+        return f"Claim({self.kind} {self.name!r}: ours {self.ours_text()}, {self.against} {self.describe()}; {verdict})"
+
+    def describe(self) -> str:
+        if self.comparison == "abs":
+            return f"{self.paper:g} ± {self.tolerance:g}"
+        if self.comparison == "rel":
+            return f"{self.paper:g} ± {100 * self.tolerance:g} %"
+        return f"{self.comparison} {self.paper:g}"
+
+    def outcome(self) -> str:
+        """One word for the ledger: what this claim's comparison found."""
+        if not self.passed:
+            return "FAILS" if self.kind != "deviation" else "DEVIATION GONE"
+        return {"reproduction": "agrees", "deviation": "deviates", "check": "holds"}[self.kind]
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Claim":
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+
+@dataclass(frozen=True)
+class FigureVerdict:
+    paper: str  # a key of PAPERS
+    figure: str  # "Fig. 2", "Fig. 6c", "Table 1", "Thm. 3.1"
+    verdict: str  # one of VERDICTS
+    scale: str  # one of SCALES
+    claims: tuple[str, ...]
+    why: str
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["claims"] = list(self.claims)
+        return d
+
+
+def evaluate(ours: float, paper: float, tolerance: float | None, comparison: str) -> bool:
+    """Whether ours agrees with the reference under ``comparison`` (NaN / inf never agree)."""
+    if comparison not in COMPARISONS:
+        raise ValueError(f"comparison={comparison!r} is not allowed: comparison must be one of {', '.join(COMPARISONS)}.")
+    if ours is None or not math.isfinite(ours):
+        return False
+    if comparison == ">=":
+        return ours >= paper
+    if comparison == "<=":
+        return ours <= paper
+    if tolerance is None or not tolerance >= 0:
+        raise ValueError(f"tolerance={tolerance!r} is not allowed for comparison={comparison!r}: it must be a number >= 0.")
+    bound = tolerance if comparison == "abs" else tolerance * abs(paper)
+    return abs(ours - paper) <= bound
+
+
+def verdict_problem(verdict: str, kinds: list[str]) -> str | None:
+    """Why a figure verdict does not follow from the kinds of its claims (None if it does).
+
+    * reproduced: at least one reproduction claim, no deviation;
+    * partial: at least one reproduction and at least one deviation;
+    * not reproduced: at least one deviation, no reproduction;
+    * not run at this scale: no reproduction and no deviation (checks of what did run are allowed).
+    """
+    n_rep, n_dev = kinds.count("reproduction"), kinds.count("deviation")
+    if verdict == "reproduced" and not (n_rep >= 1 and n_dev == 0):
+        return "a 'reproduced' figure needs at least one reproduction claim and no deviation"
+    if verdict == "partial" and not (n_rep >= 1 and n_dev >= 1):
+        return "a 'partial' figure needs at least one reproduction claim and at least one deviation"
+    if verdict == "not reproduced" and not (n_dev >= 1 and n_rep == 0):
+        return "a 'not reproduced' figure needs at least one deviation and no reproduction claim"
+    if verdict == "not run at this scale" and (n_rep or n_dev):
+        return "a 'not run at this scale' figure cannot rest on reproduction or deviation claims"
+    return None
+
+
+class ClaimBook:
+    """The claims and figure verdicts of one chapter, written to ``<directory>/<chapter>.json`` after
+    every call.
+
+    ``digits``: significant digits kept for our values in the file when a claim gives no ``resolution``,
+    so the committed JSON does not churn with the last bits of floating point between machines.
+    """
+
+    def __init__(self, chapter: str, directory: str | os.PathLike = "_claims", digits: int = 3):
+        if not chapter or any(c in chapter for c in "/\\"):
+            raise ValueError(f"chapter={chapter!r} is not allowed: chapter must be a plain file stem like 'intro_grokking'.")
+        self.chapter = chapter
+        self.path = Path(directory) / f"{chapter}.json"
+        self.digits = digits
+        self.claims: list[Claim] = []
+        self.figures: list[FigureVerdict] = []
+
+    def check(self, name: str, ours: float, paper: float, *, kind: str, tolerance: float | None = None, source: str,
+              comparison: str = "abs", resolution: float | None = None, against: str = "paper",
+              set_after: bool = False, evidence: str = "") -> Claim:
+        """Record a claim; raise :class:`ClaimFailed` if it does not come out as its ``kind`` registers.
+
+        ``resolution``: the grid step at which ours is stored and shown (e.g. 100 for a step count whose
+        tolerance is several hundred steps); the verdict always uses the exact value.
+        """
+        if kind not in KINDS:
+            raise ValueError(f"kind={kind!r} is not allowed: kind must be one of {', '.join(KINDS)}.")
+        if against not in AGAINST:
+            raise ValueError(f"against={against!r} is not allowed: against must be one of {', '.join(AGAINST)}.")
+        if not source:
+            raise ValueError("source must say where the reference value comes from, e.g. 'Fig. 4a, read off the plot'.")
+        if kind == "reproduction" and against not in ("paper", "official code"):
+            raise ValueError(f"a reproduction compares with the paper or its official code, not against={against!r}: "
+                             "use kind='check' for a derivation or a bound this book chose.")
+        if kind == "deviation" and not evidence:
+            raise ValueError("a deviation needs evidence: say what differs and what was tried.")
+        ours = float(ours)
+        agrees = evaluate(ours, float(paper), tolerance, comparison)
+        passed = (not agrees) if kind == "deviation" else agrees
+        shown = round_to(ours, resolution) if resolution is not None else round_sig(ours, self.digits)
+        claim = Claim(name, shown, float(paper), tolerance, source, comparison, passed, resolution, kind, against,
+                      agrees, set_after, evidence)
+        self.claims = [c for c in self.claims if c.name != name] + [claim]
+        self.write()
+        if not passed:
+            if kind == "deviation":
+                raise ClaimFailed(f"deviation {name!r} disappeared: ours = {ours:.6g} now agrees with the paper "
+                                  f"({claim.describe()}, {source}); re-judge it as a reproduction and update the ledger.")
+            raise ClaimFailed(f"claim {name!r} failed: ours = {ours:.6g}, {against} {claim.describe()} ({source}).")
+        return claim
+
+    def figure(self, paper: str, figure: str, verdict: str, *, scale: str = "book", claims: list[str] | tuple = (),
+               why: str) -> FigureVerdict:
+        """Record the verdict on one figure (table, theorem) of ``paper`` (a key of :data:`PAPERS`).
+
+        ``claims`` names claims already checked in this chapter; the verdict must follow from their kinds
+        (:func:`verdict_problem`), and ``why`` gives the one-line reason shown in the ledger.
+        """
+        if paper not in PAPERS:
+            raise ValueError(f"paper={paper!r} is not allowed: paper must be one of {', '.join(PAPERS)}.")
+        if verdict not in VERDICTS:
+            raise ValueError(f"verdict={verdict!r} is not allowed: verdict must be one of {', '.join(VERDICTS)}.")
+        if scale not in SCALES:
+            raise ValueError(f"scale={scale!r} is not allowed: scale must be one of {', '.join(SCALES)}.")
+        if not figure or not why:
+            raise ValueError("figure and why must be non-empty: name the figure and say in one line why this verdict.")
+        by_name = {c.name: c for c in self.claims}
+        missing = [n for n in claims if n not in by_name]
+        if missing:
+            raise ValueError(f"claims={missing!r} are not claims of chapter {self.chapter!r}: check them before the figure.")
+        problem = verdict_problem(verdict, [by_name[n].kind for n in claims])
+        if problem:
+            raise ValueError(f"{figure} ({paper}): verdict {verdict!r} does not follow from its claims: {problem}.")
+        entry = FigureVerdict(paper, figure, verdict, scale, tuple(claims), why)
+        self.figures = [f for f in self.figures if (f.paper, f.figure) != (paper, figure)] + [entry]
+        self.write()
+        return entry
+
+    def named(self, prefix: str) -> list[str]:
+        """The names of the claims checked so far that start with ``prefix``, in the order they were checked
+        (a figure row over one run's claims: ``claims=book.named("stored run: ")``)."""
+        names = [c.name for c in self.claims if c.name.startswith(prefix)]
+        if not names:
+            raise ValueError(f"prefix={prefix!r} names no claim of chapter {self.chapter!r}; its claims: "
+                             f"{', '.join(c.name for c in self.claims) or 'none yet'}.")
+        return names
+
+    def verdict(self, names: list[str] | tuple) -> str:
+        """The figure verdict that the kinds of these checked claims call for, by the rules of
+        :func:`verdict_problem`: reproduced (reproductions, no deviation), partial (both) or not reproduced
+        (deviations, no reproduction). For a figure judged by what its claims showed, e.g. a stored run's whose
+        kinds were declared after it ran."""
+        by_name = {c.name: c for c in self.claims}
+        missing = [n for n in names if n not in by_name]
+        if not names or missing:
+            raise ValueError(f"names={list(names)!r} must be claims already checked in chapter {self.chapter!r}"
+                             + (f"; not checked: {missing!r}." if missing else "; none given."))
+        kinds = [by_name[n].kind for n in names]
+        n_rep, n_dev = kinds.count("reproduction"), kinds.count("deviation")
+        if not (n_rep or n_dev):
+            # Only checks: nothing was compared with the paper, so no verdict follows (and "not run at this
+            # scale" is a decision about scale, not something the claims can show).
+            raise ValueError(f"names={list(names)!r} are all checks: a verdict needs a reproduction or a deviation.")
+        return "partial" if n_rep and n_dev else "reproduced" if n_rep else "not reproduced"
+
+    def figure_from(self, paper: str, figure: str, prefix: str, *, scale: str = "book", why: str) -> FigureVerdict:
+        """Record a figure whose claims are all those named ``prefix...`` (:meth:`named`), with the verdict
+        their kinds call for (:meth:`verdict`)."""
+        names = self.named(prefix)
+        return self.figure(paper, figure, self.verdict(names), scale=scale, claims=names, why=why)
+
+    def to_dict(self) -> dict:
+        return {"chapter": self.chapter, "claims": [asdict(c) for c in self.claims],
+                "figures": [f.to_dict() for f in self.figures]}
+
+    def write(self) -> None:
+        write_json_atomic(self.path, self.to_dict())
+
+    def table(self) -> str:
+        """A small text table of the claims (values shown to the stored precision)."""
+        rows = [("claim", "kind", "ours", "reference", "against", "outcome")]
+        rows += [(c.name, c.kind, c.ours_text(), c.describe(), c.against, c.outcome()) for c in self.claims]
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows)
+
+    def ledger(self):
+        """The chapter's "Paper versus ours" section: its figure ledger and its claims, as HTML tables."""
+        from repro.book.status import LedgerView  # rendering lives with the status page (one implementation)
+
+        return LedgerView(self.to_dict())
+
+    def tally(self) -> str:
+        """One line, e.g. '2 figures reproduced, 1 partial, 1 not reproduced' (for glue in prose)."""
+        from repro.book.status import tally_text
+
+        return tally_text([f.to_dict() for f in self.figures])
+
+
+def load_all_claims(directory: str | os.PathLike = "_claims") -> list[dict]:
+    """Every chapter's claims file, sorted by chapter name (``figures`` defaults to an empty list)."""
+    out = []
+    for path in sorted(Path(directory).glob("*.json")):
+        with open(path) as f:
+            data = json.load(f)
+        data.setdefault("figures", [])
+        out.append(data)
+    return out

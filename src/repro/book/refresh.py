@@ -1,0 +1,87 @@
+"""Re-execute chapters and store their outputs byte-stably: ``python -m repro.book.refresh book/*.ipynb``.
+
+* Each notebook runs with nbclient in its own folder (as nbval does), with no per-cell timing
+  metadata, so re-running an unchanged chapter rewrites the same bytes.
+* The kernel gets ``REPRO_PROGRESS=0``: progress bars never reach stored outputs.
+* The ``.py`` pair is synced first (jupytext: the text file wins when it is newer), so edit the
+  ``.py`` in any editor and then refresh.
+* ``--check`` executes without writing and reports whether the stored outputs would change.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+
+def _sync_pair(path: Path) -> None:
+    from jupytext.cli import jupytext as jupytext_cli
+
+    pair = path.with_suffix(".py")
+    if pair.exists():
+        jupytext_cli(["--sync", "--quiet", str(pair)])
+    else:
+        jupytext_cli(["--set-formats", "ipynb,py:percent", "--quiet", str(path)])
+
+
+def execute(path: Path, timeout: int = 1200):
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    env_before = os.environ.get("REPRO_PROGRESS")
+    os.environ["REPRO_PROGRESS"] = "0"  # inherited by the kernel
+    try:
+        client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+                                resources={"metadata": {"path": str(path.parent)}})
+        client.execute()
+    finally:
+        if env_before is None:
+            os.environ.pop("REPRO_PROGRESS", None)
+        else:
+            os.environ["REPRO_PROGRESS"] = env_before
+    for cell in nb.cells:  # nbclient leaves no timing, but strip anything a previous tool left
+        cell.get("metadata", {}).pop("execution", None)
+    return nb
+
+
+def write_atomic(path: Path, nb) -> None:
+    import nbformat
+
+    from repro.core.files import write_bytes_atomic
+
+    text = nbformat.writes(nb)
+    write_bytes_atomic(path, (text if text.endswith("\n") else text + "\n").encode("utf8"))  # as nbformat.write
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m repro.book.refresh", description=__doc__.splitlines()[0])
+    parser.add_argument("notebooks", nargs="+", type=Path, help="chapter notebooks (.ipynb) to re-execute")
+    parser.add_argument("--check", action="store_true", help="execute without writing; exit 1 if outputs would change")
+    parser.add_argument("--timeout", type=int, default=1200, help="seconds per cell (default 1200)")
+    args = parser.parse_args(argv)
+    changed = 0
+    for path in args.notebooks:
+        if path.suffix != ".ipynb" or not path.exists():
+            parser.error(f"{path}: expected an existing .ipynb file")
+        if not args.check:
+            _sync_pair(path)
+        start = time.perf_counter()
+        nb = execute(path, args.timeout)
+        import nbformat
+
+        new = nbformat.writes(nb) + "\n"
+        old = path.read_text()
+        status = "unchanged" if new == old else "changed"
+        changed += new != old
+        if not args.check and new != old:
+            write_atomic(path, nb)
+            _sync_pair(path)
+        print(f"{path}: {status} ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
+    return 1 if (args.check and changed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,702 @@
+"""Runs and figures for Liu et al. 2022, part A: representations and the effective theory.
+
+Used by ``book/liu2022_effective_theory`` (Fig. 2, Fig. 4c-d, App. H) and ``book/liu2022_critical_data``
+(Figs 3, 4a-b, 5). The equations live in :mod:`repro.theory.liu2022`; this module trains the toy
+model (``repro.training.trainer`` with ``EmbedMLPConfig``: 1-D embeddings summed into a tanh 1-200-200-30
+decoder, MSE on random 30-d templates; paper §2 and official ``toy/train_add.py``) and draws the paper's figures.
+
+Config defaults are the paper's / official code's values (``ejmichaud/grokking-squared``: ``toy/train_add.py``,
+``toy/produce_figure_data.py``, ``phase_diagram_plot/effective_linear_eq.ipynb``); ``for_scale()`` gives the
+book-scale variant (fewer seeds and steps, evaluation every 10 steps).
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+from repro.core.crossings import first_step
+from repro.core.portable import ConfigRepr
+from repro.metrics.representation import pca
+from repro.models.networks import EmbedMLPConfig
+from repro.plotting.shared import TRAIN_COLOR, VAL_COLOR, seed_jitter
+from repro.core.scale import by_scale
+from repro.training.store import ResultsStore, required_arrays, result_arrays, store_parser
+from repro.training.sweep import split_masks
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
+from repro.theory import liu2022 as theory
+from repro.training.trainer import History, TrainConfig, train
+from repro.core.validation import check_int, check_real
+
+
+# --------------------------------------------------------------------------------------------------
+# The toy model on p = 10 addition: reference run (Fig. 4c-d) and fraction sweep (Figs 3, 4b, 5b)
+
+
+@dataclass(frozen=True, repr=False)
+class ToyConfig(ConfigRepr):
+    p: int = 10  # paper §2 toy addition: symbols 0..9, 55 unordered samples
+    d_embed: int = 1  # Figs 3-5: 1-D embeddings (train_add.py)
+    hidden: tuple[int, ...] = (200, 200)  # train_add.py: tanh 1-200-200-30 decoder
+    d_out: int = 30  # train_add.py: 30-d N(0, 1) regression templates
+    lr_repr: float = 1e-3  # train_add.py: Adam 1e-3 on the embeddings (eta of n_h, Fig. 5b)
+    lr_dec: float = 1e-4  # train_add.py: AdamW 1e-4 on the decoder
+    wd_dec: float = 0.0  # train_add.py: weight decay 0
+    reference_seed: int = 58  # default seed of train_add.py (split, templates and init)
+    reference_train_count: int = 45  # train_add.py: 45/10 split
+    reference_steps: int = 5000  # train_add.py / Fig. 4c-d: 5000 steps
+    effective_steps: int = 5000  # official integrator (train_add.py): eff_steps Euler steps at the embedding lr
+    train_counts: tuple[int, ...] = (5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 54)  # official toy/produce_figure_data.py
+    seeds: tuple[int, ...] = tuple(range(10))  # paper: not stated; official driver: seeds 0-2; Fig. 4b shows more
+    sweep_steps: int = 10_000  # official produce_figure_data.py, train_many_fig4: steps=int(1e4) (Fig. 3: 5000)
+    eval_every: int = 1  # official code logs every step
+    template_seed: int = 58  # templates of the fraction sweep (shared by its runs; splits vary by seed)
+    rqi_delta: float = 0.01  # train_add.py: mean squared deviation < 0.01 on normalised embeddings
+    rqi_threshold: float = 0.95  # Fig. 4b: steps to RQI > 0.95
+    n_random_sets: int = 10_000  # effective_linear_eq.ipynb: 10^4 random sets per size (Figs 4a, 5a)
+    theory_seed: int = 0
+    # ours: init seeds of the reference setting's seed spread (seed-58 split and templates; Fig. 2, 3 n_h claim)
+    spread_seeds: tuple[int, ...] = (58, 0, 1, 2, 3, 4, 5, 6, 7)
+
+    def __post_init__(self):
+        for name in ("p", "d_embed", "d_out", "reference_train_count", "reference_steps", "effective_steps", "sweep_steps",
+                     "eval_every", "n_random_sets"):
+            check_int(name, getattr(self, name), minimum=1)
+        n_total = self.p * (self.p + 1) // 2
+        for n in (*self.train_counts, self.reference_train_count):
+            check_int("train_counts", n, minimum=1, maximum=n_total - 1)
+        if not self.seeds:
+            raise ValueError("seeds must hold at least one seed.")
+        for s in self.seeds:
+            check_int("seeds", s, minimum=0)
+        if not self.spread_seeds:
+            raise ValueError("spread_seeds must hold at least one seed.")
+        for s in self.spread_seeds:
+            check_int("spread_seeds", s, minimum=0)
+        for name in ("lr_repr", "lr_dec", "rqi_delta"):
+            check_real(name, getattr(self, name), positive=True)
+        check_real("wd_dec", self.wd_dec, nonnegative=True)
+        if not 0 < self.rqi_threshold < 1:
+            raise ValueError(f"rqi_threshold={self.rqi_threshold!r} is not allowed: it must be in (0, 1).")
+
+    @classmethod
+    def for_scale(cls) -> "ToyConfig":
+        """Paper: the defaults. Book: 5 seeds, 3000 steps, evaluation every 10 steps; 9 init seeds for the
+        reference setting's spread. Smoke: seconds."""
+        book = cls(reference_steps=2000, effective_steps=4000, train_counts=(10, 15, 20, 25, 30, 35, 40, 45, 50, 54), seeds=tuple(range(5)),
+                   sweep_steps=3000, eval_every=10, n_random_sets=2000)
+        smoke = replace(book, reference_steps=100, effective_steps=100, train_counts=(20, 45), seeds=(0,), sweep_steps=100,
+                        n_random_sets=100, spread_seeds=(58, 0))
+        return by_scale(book=book, paper=cls(), smoke=smoke)
+
+    @property
+    def n_total(self) -> int:
+        return self.p * (self.p + 1) // 2
+
+    def model_config(self) -> EmbedMLPConfig:
+        return EmbedMLPConfig(n_symbols=self.p, d_embed=self.d_embed, hidden=self.hidden, d_out=self.d_out,
+                              activation="tanh", combine="sum", embed_init="uniform")
+
+    def train_config(self, steps: int, eval_every: int | None = None) -> TrainConfig:
+        return TrainConfig(steps=steps, optimizer="adamw", lr_repr=self.lr_repr, lr_dec=self.lr_dec, wd_repr=0.0,
+                           wd_dec=self.wd_dec, init_seed=self.reference_seed,
+                           eval_every=self.eval_every if eval_every is None else eval_every)
+
+    def task(self) -> BinaryOpTask:
+        return BinaryOpTask("addition", self.p, ordered=False)
+
+
+def _record_embeddings(step, params):
+    return {"embed": params["embed"]}
+
+
+def _pairs(data, idx) -> list[tuple[int, int]]:
+    return [tuple(x) for x in data.inputs[torch.as_tensor(idx)].tolist()]
+
+
+@dataclass
+class ReferenceRun:
+    """The default run (seed 58, 45/10): network and effective-theory trajectories (Fig. 4c-d)."""
+
+    config: ToyConfig
+    history: History
+    train_pairs: list[tuple[int, int]]
+    embeddings: np.ndarray  # (T, p) network embeddings at history.steps
+    rqi: np.ndarray  # (T,)
+    effective: theory.EffectiveTrajectory  # from the network's initial embeddings, rows P0(D) (eq. 5)
+    effective_rqi: np.ndarray  # (T_eff,)
+    effective_all_rqi: np.ndarray  # (T_eff,) same, rows = all of P0 (the official integrator in train_add.py)
+    train_step: int  # first step with train acc >= 0.9
+    val_step: int
+    rqi_step: int  # first step with RQI > 0.95
+    effective_rqi_step: int
+    effective_all_rqi_step: int
+    grokking_rate: float  # lambda_3 of this training set
+    n_h: float  # p / (2 lambda_3 eta)
+
+
+def run_reference(cfg: ToyConfig, progress: bool | None = None) -> ReferenceRun:
+    """Train the default toy run, recording embeddings at every evaluation step, and integrate the
+    effective theory (eq. 4, rows P0(D)) from the same initial embeddings with the embedding lr."""
+    data = build_task_data(cfg.task(), Split(train_count=cfg.reference_train_count, data_seed=cfg.reference_seed),
+                           target="regression", target_dim=cfg.d_out)
+    tc = cfg.train_config(cfg.reference_steps)
+    history = train(cfg.model_config(), data, tc, callback=_record_embeddings, progress=progress, desc="reference run")
+    emb = history.extra["embed"][0, :, :, 0]
+    rqi = theory.rqi(emb[..., None], None, cfg.p, cfg.rqi_delta)
+    pairs = _pairs(data, data.train_idx)
+    eff = theory.effective_trajectories(emb[:1], [pairs], cfg.p, lr=cfg.lr_repr, steps=cfg.effective_steps,
+                                        record_every=tc.eval_every)
+    eff_rqi = theory.rqi(eff.embeddings[0], None, cfg.p, cfg.rqi_delta)
+    eff_all = theory.effective_trajectories(emb[:1], [pairs], cfg.p, lr=cfg.lr_repr, steps=cfg.effective_steps,
+                                            record_every=tc.eval_every, rows="all")
+    eff_all_rqi = theory.rqi(eff_all.embeddings[0], None, cfg.p, cfg.rqi_delta)
+    rate = theory.grokking_rate(pairs, cfg.p)
+    return ReferenceRun(
+        config=cfg, history=history, train_pairs=pairs, embeddings=emb, rqi=rqi, effective=eff, effective_rqi=eff_rqi,
+        effective_all_rqi=eff_all_rqi,
+        effective_all_rqi_step=int(first_step(eff.steps, eff_all_rqi, cfg.rqi_threshold, strict=True)),
+        train_step=int(history.first_step("train_acc", 0.9)[0]), val_step=int(history.first_step("val_acc", 0.9)[0]),
+        rqi_step=int(first_step(history.steps, rqi, cfg.rqi_threshold, strict=True)),
+        effective_rqi_step=int(first_step(eff.steps, eff_rqi, cfg.rqi_threshold, strict=True)),
+        grokking_rate=rate, n_h=theory.theory_grokking_steps(rate, cfg.p, cfg.lr_repr),
+    )
+
+
+@dataclass
+class FractionSweep:
+    """One network per (training count, seed): final accuracies, Acc-hat, RQI and grokking steps."""
+
+    config: ToyConfig
+    counts: np.ndarray  # (R,) training samples of each run
+    seeds: np.ndarray  # (R,)
+    accuracy: np.ndarray  # (R,) final accuracy on the whole table (train and validation)
+    predicted_accuracy: np.ndarray  # (R,) Acc-hat of the final representation (eq. 13)
+    final_rqi: np.ndarray  # (R,)
+    rqi_step: np.ndarray  # (R,) first step with RQI > threshold, -1 if never
+    grokking_rate: np.ndarray  # (R,) lambda_3 of each run's training set
+    theory_steps: np.ndarray  # (R,) n_h = p / (2 lambda_3 eta), inf when lambda_3 = 0
+    steps: int  # training budget
+
+    @property
+    def fractions(self) -> np.ndarray:
+        return self.counts / self.config.n_total
+
+    def success_rate(self) -> tuple[np.ndarray, np.ndarray]:
+        """(sorted counts, fraction of seeds reaching RQI > threshold within the budget)."""
+        u = np.unique(self.counts)
+        return u, np.array([(self.rqi_step[self.counts == n] >= 0).mean() for n in u])
+
+    def median_steps(self) -> tuple[np.ndarray, np.ndarray]:
+        """(sorted counts, median steps to RQI > threshold over all seeds; a failed run counts as the
+        budget, so the median is the budget when fewer than half succeed) — Fig. 4b's line."""
+        u = np.unique(self.counts)
+        capped = np.where(self.rqi_step >= 0, self.rqi_step, self.steps)
+        return u, np.array([np.median(capped[self.counts == n]) for n in u])
+
+    # what the results store keeps (``steps`` is the config's ``sweep_steps``)
+    ARRAYS = ("counts", "seeds", "accuracy", "predicted_accuracy", "final_rqi", "rqi_step", "grokking_rate",
+              "theory_steps")
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The numeric results, for :class:`repro.training.store.ResultsStore`."""
+        return result_arrays(self, self.ARRAYS)
+
+    @classmethod
+    def from_arrays(cls, config: ToyConfig, arrays: dict[str, np.ndarray]) -> "FractionSweep":
+        arrays = required_arrays(arrays, cls.ARRAYS, "stored fraction sweep")
+        expected = len(config.train_counts) * len(config.seeds)
+        if any(np.asarray(arrays[name]).shape != (expected,) for name in cls.ARRAYS):
+            raise ValueError(f"stored fraction sweep arrays must have shape ({expected},) for this config "
+                             f"({len(config.train_counts)} counts x {len(config.seeds)} seeds).")
+        return cls(config=config, steps=config.sweep_steps, **{name: np.asarray(arrays[name]) for name in cls.ARRAYS})
+
+    def transition_count(self, share: float = 0.5) -> int:
+        """The smallest training count from which on at least ``share`` of the seeds reach RQI > threshold
+        at that count and at every larger one; -1 if the largest count falls short."""
+        u, rate = self.success_rate()
+        return transition_size(u, rate, share)
+
+    def bootstrap_transition(self, share: float = 0.5, n_boot: int = 2000, seed: int = 0) -> np.ndarray:
+        """``transition_count(share)`` over ``n_boot`` bootstrap resamples of the seeds: the spread of the
+        transition that the finite number of seeds leaves. A seed is resampled as a whole, at every count at
+        once, because its runs share the initialization and nested training sets (a seed that fails at one
+        size tends to fail at the next)."""
+        check_int("n_boot", n_boot, minimum=1)
+        u, seeds = np.unique(self.counts), np.unique(self.seeds)
+        hits = np.zeros((len(u), len(seeds)), dtype=bool)
+        for i, n in enumerate(u):
+            at = self.counts == n
+            if sorted(self.seeds[at].tolist()) != seeds.tolist():
+                raise ValueError(f"bootstrap_transition needs the same seeds at every count; count {n} differs.")
+            hits[i, np.searchsorted(seeds, self.seeds[at])] = self.rqi_step[at] >= 0
+        rng = np.random.default_rng(seed)
+        draws = rng.integers(0, len(seeds), (n_boot, len(seeds)))
+        return np.array([transition_size(u, hits[:, d].mean(axis=1), share) for d in draws])
+
+
+def transition_size(counts, shares, share: float = 0.5) -> int:
+    """The smallest of the (sorted) ``counts`` from which on ``shares`` stays >= ``share`` (at that count and
+    every larger one); -1 if the share at the largest count falls short."""
+    if not 0 < share <= 1:
+        raise ValueError(f"share={share!r} is not allowed: it must be in (0, 1].")
+    counts, shares = np.asarray(counts), np.asarray(shares, dtype=float)
+    if counts.shape != shares.shape or counts.ndim != 1 or len(counts) == 0 or np.any(np.diff(counts) <= 0):
+        raise ValueError("counts must be a non-empty increasing 1-D array with one share per count.")
+    ok = shares >= share - 1e-12
+    if not ok[-1]:
+        return -1
+    k = len(counts) - 1
+    while k > 0 and ok[k - 1]:
+        k -= 1
+    return int(counts[k])
+
+
+def run_fraction_sweep(cfg: ToyConfig, progress: bool | None = None) -> FractionSweep:
+    """Train every (count, seed) pair as one batched program; each run's split is drawn from its seed,
+    its initialization from the same seed (as in the official code), the templates are shared."""
+    data = build_task_data(cfg.task(), Split(train_count=cfg.reference_train_count, data_seed=cfg.template_seed),
+                           target="regression", target_dim=cfg.d_out)
+    counts = [n for n in cfg.train_counts for _ in cfg.seeds]
+    seeds = [s for _ in cfg.train_counts for s in cfg.seeds]
+    train_mask, val_mask = split_masks(data, [n / cfg.n_total for n in counts], seeds)
+    history = train(cfg.model_config(), data, cfg.train_config(cfg.sweep_steps), runs={"init_seed": seeds},
+                    train_mask=train_mask, val_mask=val_mask, callback=_record_embeddings, progress=progress,
+                    desc="fraction sweep")
+    emb = history.extra["embed"]  # (R, T, p, d)
+    rqi = theory.rqi(emb, None, cfg.p, cfg.rqi_delta)  # (R, T)
+    n_train = train_mask.sum(1).numpy()
+    acc = (history["train_acc"][:, -1] * n_train + history["val_acc"][:, -1] * (cfg.n_total - n_train)) / cfg.n_total
+    pairs = [_pairs(data, np.nonzero(m.numpy())[0]) for m in train_mask]
+    acc_hat = np.array([theory.predicted_accuracy(emb[r, -1], pairs[r], cfg.p, cfg.rqi_delta) for r in range(len(pairs))])
+    rates = np.array([theory.grokking_rate(t, cfg.p) for t in pairs])
+    return FractionSweep(
+        config=cfg, counts=np.asarray(counts), seeds=np.asarray(seeds), accuracy=acc, predicted_accuracy=acc_hat,
+        final_rqi=rqi[:, -1], rqi_step=first_step(history.steps, rqi, cfg.rqi_threshold, strict=True), grokking_rate=rates,
+        theory_steps=theory.theory_grokking_steps(rates, cfg.p, cfg.lr_repr), steps=cfg.sweep_steps,
+    )
+
+
+SWEEP_LABEL = "fig4b-sweep"
+
+
+def stored_fraction_sweep(cfg: ToyConfig, root) -> tuple[FractionSweep, dict] | None:
+    """The fraction sweep stored for exactly ``cfg`` under ``root`` (a :class:`repro.training.store.ResultsStore`
+    folder) and its provenance manifest, or None when none is stored. The store verifies config and content."""
+    return ResultsStore(root).load_result(cfg, SWEEP_LABEL, lambda arrays: FractionSweep.from_arrays(cfg, arrays))
+
+
+def main(argv=None) -> int:
+    """``python -m repro.experiments.liu2022_critical_data --store book/_results``: run the paper-scale fraction
+    sweep of Fig. 4(b) (``ToyConfig()``: the official sizes 5-54, 10 seeds, 10^4 steps, every step
+    evaluated; 1.1 x 10^6 run-steps, about 10 CPU-minutes: 28 minutes of wall time on two shared cores) and store
+    it with provenance for the chapter."""
+    parser = store_parser("repro.experiments.liu2022_critical_data", main.__doc__)
+    parser.add_argument("--recompute", action="store_true", help="recompute even if a matching entry is stored")
+    args = parser.parse_args(argv)
+    cfg = ToyConfig()
+    _, manifest = ResultsStore(args.store).get_or_compute(cfg, lambda: run_fraction_sweep(cfg, progress=True).to_arrays(),
+                                                          label=SWEEP_LABEL, recompute=args.recompute)
+    print(f"stored {SWEEP_LABEL} ({manifest['key']}): wall time {manifest['wall_time_s']} s on {manifest['device']}")
+    return 0
+
+
+def linear_structure(cfg: ToyConfig) -> theory.LinearStructureStats:
+    """P(unique linear structure) and lambda_3 over random training sets of every size 1..|D0| (Figs 4a, 5a)."""
+    return theory.linear_structure_statistics(cfg.p, list(range(1, cfg.n_total + 1)), cfg.n_random_sets, cfg.theory_seed)
+
+
+# --------------------------------------------------------------------------------------------------
+# Figures
+
+
+def plot_accuracy_vs_predicted(sweep: FractionSweep):
+    """Fig. 3: (a) Acc and (b) Acc-hat vs training fraction; (c) Acc against Acc-hat."""
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
+    x = seed_jitter(sweep.fractions, sweep.seeds, 0.02)
+    for ax, values, label in ((axes[0], sweep.accuracy, "accuracy Acc"), (axes[1], sweep.predicted_accuracy,
+                                                                          "predicted accuracy Acc-hat")):
+        ax.scatter(x, values, s=18, color=TRAIN_COLOR if ax is axes[0] else VAL_COLOR, alpha=0.8)
+        ax.plot([0, 1], [0, 1], "--", color="red", lw=1, label="memorization only (y = x)")
+        ax.set_xlabel("training fraction")
+        ax.set_ylabel(label)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1.05)
+        ax.legend(loc="lower right")
+    axes[0].set_title("(a) accuracy on the whole table")
+    axes[1].set_title("(b) accuracy predicted from the representation")
+    ax = axes[2]
+    sc = ax.scatter(sweep.predicted_accuracy, sweep.accuracy, c=sweep.fractions, cmap="viridis", s=18, vmin=0, vmax=1)
+    ax.plot([0, 1], [0, 1], "--", color="red", lw=1)
+    fig.colorbar(sc, ax=ax, label="training fraction")
+    ax.set_xlabel("predicted accuracy Acc-hat")
+    ax.set_ylabel("accuracy Acc")
+    ax.set_title("(c) Acc against Acc-hat")
+    fig.tight_layout()
+    return fig
+
+
+def plot_critical_fraction(stats: theory.LinearStructureStats, sweep: FractionSweep):
+    """Fig. 4a (theory: P(unique linear structure)) and 4b (network: steps to RQI > 0.95)."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    rc = stats.critical_fraction()
+    ax = axes[0]
+    ax.plot(stats.fractions, stats.p_unique, "o-", ms=3, color=TRAIN_COLOR)
+    ax.axvline(rc, ls="--", color="0.4", lw=1)
+    ax.annotate(f"50 % at {rc:.2f}", (rc, 0.5), xytext=(6, 0), textcoords="offset points", fontsize=9, va="center")
+    ax.set_xlabel("training fraction")
+    ax.set_ylabel("P(unique linear structure)")
+    ax.set_title(f"(a) theory: nullity = 2, {stats.rates.shape[1]} random sets per size")
+    ax = axes[1]
+    ok = sweep.rqi_step >= 0
+    x = seed_jitter(sweep.fractions, sweep.seeds, 0.02)
+    ax.scatter(x[ok], sweep.rqi_step[ok], s=18, color=VAL_COLOR, label="one seed")
+    ax.scatter(x[~ok], np.full((~ok).sum(), sweep.steps), s=22, marker="x", color="0.3",
+               label=f"never within {sweep.steps} steps")
+    u, med = sweep.median_steps()
+    ax.plot(u / sweep.config.n_total, med, "-", color=TRAIN_COLOR, lw=1.8, label="median over seeds")
+    ax.axvline(rc, ls="--", color="0.4", lw=1)
+    ax.set_yscale("log")
+    ax.set_xlabel("training fraction")
+    ax.set_ylabel(f"steps to RQI > {sweep.config.rqi_threshold}")
+    ax.set_title("(b) networks: time to a linear representation")
+    ax.set_xlim(0, 1)
+    ax.legend(loc="upper right", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+# Official Fig. 4(b) data (ejmichaud/grokking-squared, toy/results/fig4/rqistep_num_<n>_seed_<s>.txt, seeds 0-2,
+# 10^4 steps; 9999 = never): how many of the three seeds reach RQI > 0.95 at each training size.
+OFFICIAL_FIG4B_SEEDS = 3
+OFFICIAL_FIG4B_SUCCESSES = {5: 0, 10: 0, 15: 0, 20: 0, 25: 1, 30: 1, 35: 1, 40: 2, 45: 3, 50: 3, 54: 3}
+
+
+def binomial_interval(successes, trials, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval (default 95 %) for a share of ``successes`` out of ``trials`` (arrays or scalars)."""
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    if np.any(n < 1) or np.any((k < 0) | (k > n)):
+        raise ValueError("binomial_interval needs 0 <= successes <= trials and trials >= 1.")
+    check_real("z", z, positive=True)
+    q = k / n
+    centre = (q + z**2 / (2 * n)) / (1 + z**2 / n)
+    half = z * np.sqrt(q * (1 - q) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def plot_stored_fig4b(sweep: FractionSweep, stats: theory.LinearStructureStats, transition: float):
+    """Fig. 4(b) at the paper's settings: (a) share of seeds reaching RQI > threshold per training size with a
+    95 % binomial band, the official data (three seeds) and Fig. 4(a)'s P(unique linear structure);
+    (b) steps to RQI > threshold per seed with the median over seeds (a failed seed counts as the budget).
+    Both mark Fig. 4(a)'s 50 % crossing r_c and the networks' transition fraction ``transition``."""
+    cfg = sweep.config
+    rc = stats.critical_fraction()
+    counts, share = sweep.success_rate()
+    n_seeds = len(cfg.seeds)
+    lo, hi = binomial_interval(np.round(share * n_seeds), n_seeds)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    ax = axes[0]
+    f = counts / cfg.n_total
+    ax.fill_between(f, lo, hi, color=VAL_COLOR, alpha=0.2, lw=0, label="95 % binomial band")
+    ax.plot(f, share, "o-", color=VAL_COLOR, ms=4, label=f"networks, {n_seeds} seeds (ours)")
+    off = np.array(sorted(OFFICIAL_FIG4B_SUCCESSES))
+    ax.plot(off / cfg.n_total, [OFFICIAL_FIG4B_SUCCESSES[n] / OFFICIAL_FIG4B_SEEDS for n in off], "s", ms=5,
+            mfc="none", color="0.2", label=f"official data, {OFFICIAL_FIG4B_SEEDS} seeds")
+    ax.plot(stats.fractions, stats.p_unique, "-", color=TRAIN_COLOR, lw=1.2, alpha=0.8,
+            label="Fig. 4(a): P(unique linear structure)")
+    ax.axvline(rc, ls="--", color="0.4", lw=1)
+    if np.isfinite(transition):
+        ax.axvline(transition, ls=":", color=VAL_COLOR, lw=1.2)
+    ax.set_xlabel("training fraction")
+    ax.set_ylabel(f"share reaching RQI > {cfg.rqi_threshold}")
+    ax.set_title(f"(a) success within {sweep.steps} steps (dashed: r_c)")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(-0.03, 1.03)
+    ax.legend(loc="upper left", fontsize=7)
+    ax = axes[1]
+    ok = sweep.rqi_step >= 0
+    x = seed_jitter(sweep.fractions, sweep.seeds, 0.02)
+    ax.scatter(x[ok], sweep.rqi_step[ok], s=14, color=VAL_COLOR, alpha=0.8, label="one seed")
+    ax.scatter(x[~ok], np.full((~ok).sum(), sweep.steps), s=18, marker="x", color="0.3",
+               label=f"never within {sweep.steps} steps")
+    u, med = sweep.median_steps()
+    ax.plot(u / cfg.n_total, med, "-", color=TRAIN_COLOR, lw=1.8, label="median over seeds")
+    ax.axvline(rc, ls="--", color="0.4", lw=1)
+    if np.isfinite(transition):
+        ax.axvline(transition, ls=":", color=VAL_COLOR, lw=1.2)
+    ax.set_yscale("log")
+    ax.set_xlabel("training fraction")
+    ax.set_ylabel(f"steps to RQI > {cfg.rqi_threshold}")
+    ax.set_title("(b) time to a linear representation (Fig. 4b)")
+    ax.set_xlim(0, 1)
+    ax.legend(loc="lower left", fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def plot_trajectories(ref: ReferenceRun):
+    """Fig. 4c (effective theory) and 4d (network) trajectories of the normalised 1-D embeddings."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.0), sharey=True)
+    p = ref.config.p
+    colors = plt.cm.viridis(np.linspace(0, 1, p))
+    nn = theory.normalize_embeddings(ref.embeddings[..., None])[..., 0]  # (T, p), normalised over symbols
+    eff = ref.effective.embeddings[0, :, :, 0] * np.sqrt(p / (p - 1))  # population -> unbiased std, like nn
+    for ax, steps, traj, title in ((axes[0], ref.effective.steps, eff, "(c) effective theory"),
+                                   (axes[1], ref.history.steps, nn, "(d) neural network")):
+        # the overall sign of a 1-D representation is arbitrary; orient both so that E_9 > E_0 at the end
+        sign = np.sign(traj[-1, -1] - traj[-1, 0]) or 1.0
+        for k in range(p):
+            ax.plot(steps, sign * traj[:, k], color=colors[k], lw=1.3)
+            ax.annotate(str(k), (steps[-1], sign * traj[-1, k]), xytext=(3, 0), textcoords="offset points",
+                        fontsize=7, va="center", color=colors[k])
+            ax.annotate(str(k), (steps[0], sign * traj[0, k]), xytext=(-8, 0), textcoords="offset points",
+                        fontsize=7, va="center", color=colors[k])
+        ax.axvline(3 * ref.n_h, ls="--", color="0.4", lw=1)
+        ax.annotate("3 n_h", (3 * ref.n_h, 0.02), xycoords=("data", "axes fraction"), rotation=90, fontsize=8,
+                    ha="right", va="bottom", color="0.3")
+        ax.set_xlabel("step")
+        ax.set_title(title)
+    axes[0].set_ylabel("normalized embedding E_k")
+    fig.tight_layout()
+    return fig
+
+
+def plot_grokking_rate(stats: theory.LinearStructureStats, sweep: FractionSweep):
+    """Fig. 5a: lambda_3 vs training fraction; 5b: network steps to RQI > 0.95 against the theory's n_h."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    ax = axes[0]
+    rng = np.random.default_rng(0)
+    n_show = min(50, stats.rates.shape[1])
+    for k, f in enumerate(stats.fractions):
+        sample = stats.rates[k, :n_show]
+        ax.scatter(f + 0.004 * rng.standard_normal(n_show), sample, s=3, color="0.6", alpha=0.5)
+    ax.plot(stats.fractions, stats.rates.mean(axis=1), "-", color=TRAIN_COLOR, lw=1.8, label="mean over sets")
+    ax.axvline(stats.critical_fraction(), ls="--", color="0.4", lw=1)
+    ax.set_xlabel("training fraction")
+    ax.set_ylabel("grokking rate λ3 of A_D^T A_D")
+    ax.set_title("(a) grokking rate")
+    ax.legend(loc="upper left")
+    ax = axes[1]
+    ok = (sweep.rqi_step >= 0) & np.isfinite(sweep.theory_steps)
+    x = seed_jitter(sweep.fractions, sweep.seeds, 0.02)
+    ax.scatter(x[ok], sweep.rqi_step[ok], s=18, color=VAL_COLOR, label="network: steps to RQI > 0.95")
+    finite = np.isfinite(sweep.theory_steps)
+    ax.scatter(x[finite], sweep.theory_steps[finite], s=18, marker="s", facecolors="none", edgecolors=TRAIN_COLOR,
+               label="theory: n_h = p / (2 λ3 η)")
+    ax.set_yscale("log")
+    ax.set_xlabel("training fraction")
+    ax.set_ylabel("steps")
+    ax.set_title("(b) grokking steps: network vs theory")
+    ax.set_xlim(0, 1)
+    ax.legend(loc="upper right", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------------------------------
+# Fig. 2: what a generalizing and a memorizing representation look like
+
+
+@dataclass
+class EmbeddingComparison:
+    """Final embeddings of the reference run trained with 1-D and with 2-D embeddings (same data, seed)."""
+
+    config: ToyConfig
+    embeddings: dict[int, np.ndarray]  # d_embed -> (p, d) final embeddings
+    val_acc: dict[int, float]
+    rqi: dict[int, float]
+    class_map: tuple[np.ndarray, np.ndarray, np.ndarray]  # (xs, ys, class index (len(ys), len(xs))) of the 2-D decoder
+
+
+def decoder_classes(model_config: EmbedMLPConfig, params: dict[str, np.ndarray], points: np.ndarray,
+                    templates: torch.Tensor) -> np.ndarray:
+    """The class the trained decoder assigns to each point of embedding space (nearest template).
+
+    The decoder is fed ``points`` as E_a + E_b with E_a = point and E_b = 0, through the model's own
+    forward pass: a table of the points plus one zero row stands in for the embeddings.
+    """
+    from repro.models.networks import build_model
+
+    model = build_model(model_config)
+    pts = torch.as_tensor(points, dtype=torch.float64)
+    table = torch.cat([pts, torch.zeros(1, pts.shape[1], dtype=torch.float64)])[None]
+    views = {k: torch.as_tensor(v[:1], dtype=torch.float64) for k, v in params.items()}
+    views["embed"] = table
+    pairs = torch.stack([torch.arange(len(pts)), torch.full((len(pts),), len(pts))], dim=1)
+    with torch.no_grad():
+        out = model.forward(views, pairs)[0]
+    t = templates.to(torch.float64)
+    return (t.pow(2).sum(-1) - 2 * out @ t.T).argmin(-1).numpy()
+
+
+def run_embedding_comparison(ref: ReferenceRun, grid: int = 60, progress: bool | None = None) -> EmbeddingComparison:
+    """Retrain the reference setting with 2-D embeddings (the 1-D run is ``ref``) and map the 2-D
+    decoder's classes over embedding space."""
+    cfg = ref.config
+    data = build_task_data(cfg.task(), Split(train_count=cfg.reference_train_count, data_seed=cfg.reference_seed),
+                           target="regression", target_dim=cfg.d_out)
+    emb = {1: ref.embeddings[-1][:, None]}
+    val = {1: float(ref.history["val_acc"][0, -1])}
+    q = {1: float(ref.rqi[-1])}
+    cmap = None
+    for d in (2,):
+        mc = replace(cfg.model_config(), d_embed=d)
+        h = train(mc, data, cfg.train_config(cfg.reference_steps, eval_every=cfg.reference_steps), keep_final_params=True,
+                  progress=progress, desc=f"{d}-D embeddings")
+        emb[d] = h.final_params["embed"][0]
+        val[d] = float(h["val_acc"][0, -1])
+        q[d] = theory.rqi(emb[d], None, cfg.p, cfg.rqi_delta)
+        if d == 2:
+            lo, hi = emb[d].min(0), emb[d].max(0)
+            pad = 0.25 * (hi - lo)
+            # E_a + E_b spans twice the embeddings' range: map the decoder on the sums' box
+            xs = np.linspace(2 * lo[0] - pad[0], 2 * hi[0] + pad[0], grid)
+            ys = np.linspace(2 * lo[1] - pad[1], 2 * hi[1] + pad[1], grid)
+            pts = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+            classes = decoder_classes(mc, h.final_params, pts, data.templates)
+            cmap = (xs, ys, classes.reshape(grid, grid))
+    return EmbeddingComparison(cfg, emb, val, q, cmap)
+
+
+@dataclass
+class SeedSpread:
+    """The reference setting (seed-58 split and templates, ``reference_steps``) trained from several init
+    seeds, with 1-D and with 2-D embeddings: the spread over seeds behind the Fig. 2 and "about 3 n_h" claims."""
+
+    config: ToyConfig
+    seeds: np.ndarray  # (S,) init seeds
+    steps: np.ndarray  # (T,) evaluation steps of the 1-D runs
+    rqi_curves: np.ndarray  # (S, T) RQI of the 1-D embeddings
+    rqi_step: np.ndarray  # (S,) first step with RQI > threshold (1-D), -1 if never
+    val_acc: dict[int, np.ndarray]  # d_embed -> (S,) final validation accuracy
+    rqi: dict[int, np.ndarray]  # d_embed -> (S,) final RQI
+    n_h: float  # of the (shared) training set
+    initial: np.ndarray  # (S, p) 1-D embeddings of every seed at step 0 (starting points for the effective theory)
+    comparison: EmbeddingComparison  # the 1-D reference run and the 2-D run of the reference init seed (Fig. 2 panels)
+
+
+def run_seed_spread(ref: ReferenceRun, grid: int = 60, progress: bool | None = None) -> SeedSpread:
+    """Train the reference setting from every init seed of ``spread_seeds``: one batched call with 1-D
+    embeddings (RQI recorded at every evaluation) and one with 2-D embeddings (final parameters kept). The
+    2-D run of the reference init seed (or the first seed) supplies Fig. 2's decoder class map."""
+    cfg = ref.config
+    data = build_task_data(cfg.task(), Split(train_count=cfg.reference_train_count, data_seed=cfg.reference_seed),
+                           target="regression", target_dim=cfg.d_out)
+    seeds = list(cfg.spread_seeds)
+    h1 = train(cfg.model_config(), data, cfg.train_config(cfg.reference_steps), runs={"init_seed": seeds},
+               callback=_record_embeddings, progress=progress, desc="1-D seed spread")
+    rqi1 = theory.rqi(h1.extra["embed"], None, cfg.p, cfg.rqi_delta)  # (S, T)
+    mc2 = replace(cfg.model_config(), d_embed=2)
+    h2 = train(mc2, data, cfg.train_config(cfg.reference_steps, eval_every=cfg.reference_steps), runs={"init_seed": seeds},
+               keep_final_params=True, progress=progress, desc="2-D seed spread")
+    emb2 = h2.final_params["embed"]  # (S, p, 2)
+    rqi2 = np.array([theory.rqi(e, None, cfg.p, cfg.rqi_delta) for e in emb2])
+    val = {1: np.asarray(h1["val_acc"][:, -1], dtype=float), 2: np.asarray(h2["val_acc"][:, -1], dtype=float)}
+    i = seeds.index(cfg.reference_seed) if cfg.reference_seed in seeds else 0
+    lo, hi = emb2[i].min(0), emb2[i].max(0)
+    pad = 0.25 * (hi - lo)
+    xs = np.linspace(2 * lo[0] - pad[0], 2 * hi[0] + pad[0], grid)
+    ys = np.linspace(2 * lo[1] - pad[1], 2 * hi[1] + pad[1], grid)
+    pts = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    params_i = {k: np.asarray(v)[i:i + 1] for k, v in h2.final_params.items()}
+    classes = decoder_classes(mc2, params_i, pts, data.templates)
+    comp = EmbeddingComparison(cfg, {1: ref.embeddings[-1][:, None], 2: emb2[i]},
+                               {1: float(ref.history["val_acc"][0, -1]), 2: float(val[2][i])},
+                               {1: float(ref.rqi[-1]), 2: float(rqi2[i])}, (xs, ys, classes.reshape(grid, grid)))
+    return SeedSpread(config=cfg, seeds=np.asarray(seeds), steps=h1.steps, rqi_curves=rqi1,
+                      rqi_step=first_step(h1.steps, rqi1, cfg.rqi_threshold, strict=True), val_acc=val,
+                      rqi={1: rqi1[:, -1], 2: rqi2}, n_h=ref.n_h,
+                      initial=np.asarray(h1.extra["embed"][:, 0, :, 0], dtype=np.float64), comparison=comp)
+
+
+def effective_rqi_steps(cfg: ToyConfig, initial, train_pairs, *, rows: str = "train", freeze_z0: bool = False,
+                        record_every: int | None = None) -> np.ndarray:
+    """First step at which the effective theory, integrated from each starting representation in ``initial``
+    ((R, p) or (R, p, d)) with the embeddings' learning rate for ``cfg.effective_steps`` Euler steps, reaches
+    RQI > ``cfg.rqi_threshold``; -1 where it never does. ``rows``: ``'train'`` (eq. 5, the training set's
+    parallelograms) or ``'all'`` (the official integrator); ``freeze_z0`` as in
+    :func:`repro.theory.liu2022.effective_trajectories`. Steps are resolved to ``record_every``
+    (default ``cfg.eval_every``)."""
+    initial = np.asarray(initial, dtype=np.float64)
+    every = cfg.eval_every if record_every is None else record_every
+    traj = theory.effective_trajectories(initial, [train_pairs] * len(initial), cfg.p, lr=cfg.lr_repr,
+                                         steps=cfg.effective_steps, record_every=every, rows=rows, freeze_z0=freeze_z0)
+    q = theory.rqi(traj.embeddings, None, cfg.p, cfg.rqi_delta)  # (R, T)
+    return first_step(traj.steps, q, cfg.rqi_threshold, strict=True)
+
+
+def plot_embedding_comparison(comp: EmbeddingComparison):
+    """Fig. 2 (scoped): 2-D embeddings that memorize vs 1-D embeddings that generalize, same data and seed."""
+    p = comp.config.p
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [1.3, 1]})
+    ax = axes[0]
+    xs, ys, classes = comp.class_map
+    ax.pcolormesh(xs, ys, classes, cmap="tab20", shading="nearest", alpha=0.35, vmin=0, vmax=19)
+    e = comp.embeddings[2]
+    sums = e[:, None, :] + e[None, :, :]
+    ax.scatter(sums[..., 0].ravel(), sums[..., 1].ravel(), s=4, color="0.5", label="E_i + E_j")
+    ax.scatter(e[:, 0], e[:, 1], s=30, color="k", label="E_k")
+    for k in range(p):
+        ax.annotate(str(k), e[k], xytext=(3, 3), textcoords="offset points", fontsize=8)
+    ax.set_title(f"(a) 2-D embeddings: memorization\nval acc {comp.val_acc[2]:.1f}, RQI {comp.rqi[2]:.2f}")
+    ax.set_xlabel("embedding dim 1 (colour: decoder's class)")
+    ax.set_ylabel("embedding dim 2")
+    ax.legend(loc="upper left", fontsize=8)
+    ax = axes[1]
+    e1 = theory.normalize_embeddings(comp.embeddings[1])[:, 0]
+    ax.scatter(np.arange(p), e1, s=30, color="k")
+    fit = np.polyfit(np.arange(p), e1, 1)
+    ax.plot(np.arange(p), np.polyval(fit, np.arange(p)), "--", color=VAL_COLOR, lw=1, label="linear fit a + k b")
+    ax.set_title(f"(b) 1-D embeddings: generalization\nval acc {comp.val_acc[1]:.1f}, RQI {comp.rqi[1]:.2f}")
+    ax.set_xlabel("symbol k")
+    ax.set_ylabel("normalized embedding E_k")
+    ax.legend(loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def plot_seed_spread(spread: SeedSpread):
+    """The reference setting over init seeds: (a) RQI of the 1-D embeddings against step (every seed
+    faintly, median and quartile band), with the median step to RQI > threshold in units of n_h;
+    (b) final validation accuracy and RQI of every seed, 1-D against 2-D embeddings."""
+    from repro.plotting.shared import plot_seed_band
+    from repro.core.portable import seed_median
+
+    cfg = spread.config
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    ax = axes[0]
+    plot_seed_band(ax, spread.steps, spread.rqi_curves, label="1-D network RQI", color=TRAIN_COLOR)
+    ax.axhline(cfg.rqi_threshold, ls=":", color="0.4", lw=1)
+    ax.axvline(3 * spread.n_h, ls="--", color="0.4", lw=1)
+    ax.annotate("3 n_h", (3 * spread.n_h, 0.02), xycoords=("data", "axes fraction"), rotation=90, fontsize=8,
+                ha="right", va="bottom", color="0.3")
+    med = seed_median(spread.rqi_step)
+    if np.isfinite(med):
+        ax.axvline(med, ls="-", color=VAL_COLOR, lw=1, label=f"median step to RQI > {cfg.rqi_threshold}")
+    ax.set_xlabel("step")
+    ax.set_ylabel("RQI")
+    ax.set_title(f"(a) 1-D embeddings, {len(spread.seeds)} init seeds, seed-{cfg.reference_seed} split")
+    ax.legend(loc="lower right", fontsize=8)
+    ax = axes[1]
+    for d, marker, color in ((1, "o", TRAIN_COLOR), (2, "s", VAL_COLOR)):
+        jitter = seed_jitter(np.zeros(len(spread.seeds)), spread.seeds, 0.02)
+        ax.scatter(spread.val_acc[d] + jitter, spread.rqi[d], s=24, marker=marker, color=color, alpha=0.7,
+                   label=f"{d}-D embeddings")
+    ax.axvline(0.9, ls=":", color="0.4", lw=1)
+    ax.axhline(cfg.rqi_threshold, ls=":", color="0.4", lw=1)
+    ax.set_xlim(-0.05, 1.05)
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel(f"final validation accuracy (step {cfg.reference_steps})")
+    ax.set_ylabel("final RQI")
+    ax.set_title("(b) every seed: generalization goes with parallelograms")
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,500 @@
+"""Fig. 2 of Liu et al. 2022 at the official 2-D settings, and the integrator comparison of Fig. 4(c, d).
+
+Used by ``book/liu2022_effective_theory``.
+
+**Fig. 2** shows 2-D embeddings of p = 11 symbols with the class map of the trained decoder: toy addition
+forms parallelograms when it generalizes (b), toy modular addition a circle whose decoder cuts the plane
+into "pizza slices" (d). The official notebooks ``plotting_nbs/VisualizingAddition.ipynb`` and
+``plotting_nbs/VisualizingModular.ipynb`` (prototype branch of ejmichaud/grokking-squared) train
+
+* the embeddings ``torch.randn(11, 2) + 1`` (``torch.manual_seed(seed_weights)``, seed 0: "0 is a great
+  seed") with AdamW, lr 1e-3, no weight decay;
+* a decoder ``Linear(2, 128), ReLU, Linear(128, 128), Linear(128, C)`` (width 128, depth 2; the list
+  comprehension that builds it drops the ReLU after the second layer) with AdamW, lr 9e-5, weight decay 5
+  ("5 is decent");
+* full batch for 20 000 steps on ``generate_data(11, seed=0, split_ratio=0.8)``: ``int(0.8 N)`` samples drawn
+  by ``np.random.seed(0); np.random.choice``, plus samples 0 and 1 forced into the training set;
+* addition: ordered pairs (``ignore_symmetric=False``, 121 samples, 21 classes), MSE on one-hot targets,
+  decoder input ``(E_i + E_j) / 2``; modular addition: unordered pairs (``ignore_symmetric=True``, 66 samples,
+  11 classes), cross-entropy, input ``E_i + E_j``. The hyperparameters of the generalizing modular run are not
+  in the repository; we use the addition run's.
+
+:class:`Fig2Config` holds these values as its defaults. Three of them the project's trainer
+(:func:`repro.training.trainer.train` with :class:`repro.models.networks.EmbedMLPConfig`) cannot express: the ``+ 1`` of the
+embedding init, the input scale 1/2, and the missing ReLU after the last hidden layer.
+:meth:`Fig2Config.runnable` returns the closest setting it does run (``randn`` init, input ``E_i + E_j``,
+a ReLU after every hidden layer); :meth:`Fig2Config.model_config` refuses the official values by name.
+
+**Fig. 4(c, d)**: :func:`initial_embeddings` draws the toy model's initial 1-D embeddings of any init seed
+exactly as the trainer does (without training), so the effective theory can be integrated from many starts;
+:func:`plot_integrators` puts both integrators and the network on one axis, each in its own n_h.
+"""
+from __future__ import annotations
+
+import itertools
+import sys
+from dataclasses import dataclass, replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+from repro.metrics.representation import circle_order, circularity
+from repro.models.networks import EmbedMLP, EmbedMLPConfig, build_model
+from repro.plotting.shared import TRAIN_COLOR, VAL_COLOR
+from repro.core.crossings import first_step
+from repro.core.portable import ConfigRepr
+from repro.core.scale import by_scale
+from repro.training.store import ResultsStore, required_arrays, result_arrays, store_parser
+from repro.data.tasks import TaskData
+from repro.theory import liu2022 as theory
+from repro.training.trainer import TrainConfig, train
+from repro.core.validation import check_choice, check_fraction, check_int, check_prime, check_real
+
+OPERATIONS = ("addition", "modular_addition")
+# Per operation, the official notebooks' data, loss and decoder input (see the module docstring).
+OFFICIAL = {
+    "addition": {"ordered": True, "loss": "mse", "input_scale": 0.5},  # VisualizingAddition.ipynb
+    "modular_addition": {"ordered": False, "loss": "ce", "input_scale": 1.0},  # VisualizingModular.ipynb
+}
+# What repro.training.trainer's EmbedMLP can express, for the three fields it cannot set to the official values.
+TRAINER_SUPPORTS = {"embed_mean": 0.0, "input_scale": 1.0, "relu_after_last_hidden": True}
+
+
+@dataclass(frozen=True, repr=False)
+class Fig2Config(ConfigRepr):
+    """One Fig. 2 setting (one operation), trained from every init seed of ``seeds`` in one batched call.
+
+    Defaults are the official notebooks' values; ``ordered``, ``loss`` and ``input_scale`` default (None) to
+    the official value of the operation (:data:`OFFICIAL`)."""
+
+    operation: str = "addition"
+    p: int = 11  # official notebooks: p = 11 (m = 1 for addition, m = 11 for modular addition)
+    ordered: bool | None = None  # generate_data(ignore_symmetric=...): addition False -> ordered, modular True
+    loss: str | None = None  # addition: get_loss('mse') on one-hot targets; modular: cross_entropy
+    train_fraction: float = 0.8  # split_ratio = 0.8 (int(0.8 N) drawn, then samples 0 and 1 forced in)
+    data_seed: int = 0  # seed = 0 (np.random.seed before the split)
+    seeds: tuple[int, ...] = tuple(range(8))  # official: seed_weights = 0 only; ours: 8 init seeds
+    d_embed: int = 2  # latent_dim = 2
+    hidden: tuple[int, ...] = (128, 128)  # width = 128, depth = 2
+    relu_after_last_hidden: bool = False  # official quirk: [...][:-1] drops the ReLU before the output layer
+    embed_mean: float = 1.0  # torch.randn(p, latent_dim) + 1
+    input_scale: float | None = None  # addition: x = E[idx].sum(1) / 2; modular: x.sum(1)
+    lr_repr: float = 1e-3  # param group of the representation: lr 1e-3, weight_decay 0
+    wd_repr: float = 0.0
+    lr_dec: float = 9e-5  # decoder param group: lr 9e-5
+    wd_dec: float = 5.0  # weight_decay = 5 ("5 is decent")
+    steps: int = 20_000  # epochs = 20000, one full-batch step each
+    eval_every: int = 100  # log_step = 100
+
+    def __post_init__(self):
+        check_choice("operation", self.operation, OPERATIONS)
+        for name, value in OFFICIAL[self.operation].items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, value)
+        check_int("p", self.p, minimum=2)
+        if self.operation == "modular_addition":
+            check_prime("p", self.p)
+        check_choice("ordered", self.ordered, (True, False))
+        check_choice("loss", self.loss, ("mse", "ce"))
+        check_fraction("train_fraction", self.train_fraction)
+        if self.train_fraction == 1.0:
+            raise ValueError("train_fraction=1.0 is not allowed: it leaves no validation samples; use a value in (0, 1).")
+        check_int("data_seed", self.data_seed, minimum=0)
+        if not isinstance(self.seeds, tuple) or not self.seeds:
+            raise ValueError(f"seeds={self.seeds!r} is not allowed: seeds must be a non-empty tuple of ints >= 0.")
+        for s in self.seeds:
+            check_int("seeds", s, minimum=0)
+        check_int("d_embed", self.d_embed, minimum=2)
+        if not isinstance(self.hidden, tuple) or not self.hidden or not all(isinstance(h, int) and h >= 1 for h in self.hidden):
+            raise ValueError(f"hidden={self.hidden!r} is not allowed: hidden must be a non-empty tuple of positive ints.")
+        check_choice("relu_after_last_hidden", self.relu_after_last_hidden, (True, False))
+        check_real("embed_mean", self.embed_mean)
+        check_real("input_scale", self.input_scale, positive=True)
+        for name in ("lr_repr", "lr_dec"):
+            check_real(name, getattr(self, name), positive=True)
+        for name in ("wd_repr", "wd_dec"):
+            check_real(name, getattr(self, name), nonnegative=True)
+        check_int("steps", self.steps, minimum=1)
+        check_int("eval_every", self.eval_every, minimum=1)
+
+    # -- what the trainer can run --------------------------------------------------------------
+
+    def unsupported(self) -> dict[str, object]:
+        """The fields whose values repro.training.trainer's EmbedMLP cannot express, with those values."""
+        return {k: getattr(self, k) for k, v in TRAINER_SUPPORTS.items() if getattr(self, k) != v}
+
+    def runnable(self) -> "Fig2Config":
+        """The closest setting the trainer runs: ``randn`` init (no ``+ 1``), decoder input ``E_i + E_j``,
+        a ReLU after every hidden layer. Everything else stays as it is."""
+        return replace(self, **TRAINER_SUPPORTS)
+
+    @classmethod
+    def for_scale(cls, operation: str = "addition") -> "Fig2Config":
+        """Paper and book: the official setting as the trainer runs it (the chapter loads it from the store,
+        computed by ``python -m repro.experiments.liu2022_effective_theory --store book/_results``). Smoke: seconds."""
+        paper = cls(operation=operation).runnable()
+        return by_scale(book=paper, paper=paper, smoke=replace(paper, seeds=(0, 1), steps=60, eval_every=20))
+
+    # -- the model and its training -----------------------------------------------------------
+
+    @property
+    def n_classes(self) -> int:
+        return 2 * self.p - 1 if self.operation == "addition" else self.p
+
+    def model_config(self) -> EmbedMLPConfig:
+        bad = self.unsupported()
+        if bad:
+            names = ", ".join(f"{k}={v!r}" for k, v in bad.items())
+            raise ValueError(f"{names} cannot be trained: repro.training.trainer's EmbedMLP supports only "
+                             f"{', '.join(f'{k}={v!r}' for k, v in TRAINER_SUPPORTS.items())}; "
+                             "use Fig2Config.runnable() (the official values are kept as documentation).")
+        return EmbedMLPConfig(n_symbols=self.p, d_embed=self.d_embed, hidden=self.hidden, d_out=self.n_classes,
+                              activation="relu", combine="sum", embed_init="normal")
+
+    def train_config(self) -> TrainConfig:
+        return TrainConfig(steps=self.steps, optimizer="adamw", lr_repr=self.lr_repr, lr_dec=self.lr_dec,
+                           wd_repr=self.wd_repr, wd_dec=self.wd_dec, eval_every=self.eval_every)
+
+
+def official_split(n_total: int, train_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``generate_data``'s split: ``np.random.seed(seed)``, ``int(fraction * n)`` indices drawn without
+    replacement, then samples 0 and 1 forced into the training set. Returns sorted (train, validation)."""
+    check_int("n_total", n_total, minimum=3)
+    rng = np.random.RandomState(seed)
+    train = set(rng.choice(n_total, int(n_total * train_fraction), replace=False).tolist()) | {0, 1}
+    val = sorted(set(range(n_total)) - train)
+    if not val:
+        raise ValueError(f"train_fraction={train_fraction} leaves no validation sample of {n_total}; use a smaller one.")
+    return np.asarray(sorted(train), dtype=np.int64), np.asarray(val, dtype=np.int64)
+
+
+def fig2_data(cfg: Fig2Config) -> TaskData:
+    """The table, split and targets of the official notebooks (pairs in ``itertools`` order, as there)."""
+    p = cfg.p
+    pairs = list(itertools.product(range(p), range(p))) if cfg.ordered else list(itertools.combinations_with_replacement(range(p), 2))
+    inputs = torch.as_tensor(pairs, dtype=torch.int64)
+    labels = inputs.sum(1) if cfg.operation == "addition" else inputs.sum(1) % p
+    train_idx, val_idx = official_split(len(pairs), cfg.train_fraction, cfg.data_seed)
+    targets = torch.nn.functional.one_hot(labels, cfg.n_classes).to(torch.float32) if cfg.loss == "mse" else None
+    return TaskData(inputs=inputs, labels=labels, n_classes=cfg.n_classes, train_idx=train_idx, val_idx=val_idx,
+                    loss=cfg.loss, targets=targets, accuracy="argmax",
+                    meta={"operation": cfg.operation, "p": p, "ordered": cfg.ordered, "data_seed": cfg.data_seed})
+
+
+def unseen_validation(data: TaskData) -> np.ndarray:
+    """Indices of the validation samples none of whose orderings is a training sample. With ordered pairs,
+    the mirror (j, i) of a training pair (i, j) sits in the validation set, and a model that reads
+    E_i + E_j answers it as it answers (i, j): only the others test generalization."""
+    train = {tuple(sorted(x)) for x in data.inputs[torch.as_tensor(data.train_idx)].tolist()}
+    return np.asarray([k for k in data.val_idx.tolist() if tuple(sorted(data.inputs[k].tolist())) not in train], dtype=np.int64)
+
+
+@dataclass
+class Fig2Run:
+    """Every init seed of one :class:`Fig2Config`: curves, embeddings along training, final decoder."""
+
+    config: Fig2Config
+    seeds: np.ndarray  # (S,)
+    steps: np.ndarray  # (T,) evaluation steps
+    train_acc: np.ndarray  # (S, T)
+    val_acc: np.ndarray  # (S, T) on the official validation split
+    unseen_acc: np.ndarray  # (S, T) on the validation samples whose mirror is not trained (= val_acc if unordered)
+    embeddings: np.ndarray  # (S, T, p, d) along training
+    params: dict[str, np.ndarray]  # final parameters, name -> (S, ...)
+
+    ARRAYS = ("seeds", "steps", "train_acc", "val_acc", "unseen_acc", "embeddings")
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The numeric results, for :class:`repro.training.store.ResultsStore`."""
+        out = result_arrays(self, self.ARRAYS)
+        out.update({f"param/{k}": np.asarray(v) for k, v in self.params.items()})
+        return out
+
+    @classmethod
+    def from_arrays(cls, config: Fig2Config, arrays: dict[str, np.ndarray]) -> "Fig2Run":
+        fields_ = required_arrays(arrays, cls.ARRAYS, "stored Fig. 2 run")
+        params = {k[len("param/"):]: v for k, v in arrays.items() if k.startswith("param/")}
+        if "embed" not in params:
+            raise ValueError("stored Fig. 2 run lacks its final parameters (param/embed).")
+        return cls(config=config, params=params, **fields_)
+
+    # -- structure of the final representation ------------------------------------------------
+
+    @property
+    def final_embeddings(self) -> np.ndarray:
+        return self.params["embed"]  # (S, p, d)
+
+    def rqi(self) -> np.ndarray:
+        """(S,) RQI (eq. 3) of the final embeddings over the full unordered addition table of p symbols
+        (integer sums: the parallelograms of Fig. 2b)."""
+        return np.asarray(theory.rqi(self.final_embeddings, None, self.config.p), dtype=float).reshape(-1)
+
+    def circle(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(S,) each: circularity 1 - std(r)/mean(r) of the final embeddings around their centroid, the step k
+        of their cyclic order (symbol s at angle ~ 2 pi k s / p) and its fit in [0, 1]
+        (:func:`repro.metrics.representation.circle_order`)."""
+        e = self.final_embeddings
+        circ = np.array([circularity(x) for x in e])
+        order = [circle_order(x, self.config.p) for x in e]
+        return circ, np.array([k for k, _ in order]), np.array([f for _, f in order])
+
+    def final(self, key: str) -> np.ndarray:
+        return getattr(self, key)[:, -1]
+
+
+def run_fig2(cfg: Fig2Config, progress: bool | None = None) -> Fig2Run:
+    """Train every init seed of ``cfg`` in one batched call of :func:`repro.training.trainer.train`, recording the
+    embeddings and the accuracy on the unseen validation samples (:func:`unseen_validation`) at every
+    evaluation step."""
+    data = fig2_data(cfg)
+    unseen = torch.as_tensor(unseen_validation(data))
+    model = build_model(cfg.model_config())
+    x_unseen, y_unseen = data.inputs[unseen], data.labels[unseen]
+
+    def record(step, params):
+        with torch.no_grad():
+            out = model.forward(params, x_unseen.to(params["embed"].device))
+            acc = (out.argmax(-1).cpu() == y_unseen).double().mean(-1) if len(unseen) else torch.full(out.shape[:1], float("nan"))
+        return {"embed": params["embed"], "unseen_acc": acc}
+
+    seeds = list(cfg.seeds)
+    history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, callback=record,
+                    keep_final_params=True, progress=progress, desc=f"Fig. 2 {cfg.operation}")
+    return Fig2Run(config=cfg, seeds=np.asarray(seeds), steps=history.steps, train_acc=history["train_acc"],
+                   val_acc=history["val_acc"], unseen_acc=history.extra["unseen_acc"],
+                   embeddings=history.extra["embed"], params=history.final_params)
+
+
+# --------------------------------------------------------------------------------------------------
+# The stored runs (paper scale: minutes on a CPU, so not live in the chapter)
+
+STORE_LABEL = "liu2022-fig2"
+
+
+def stored_fig2(cfg: Fig2Config, root) -> tuple[Fig2Run, dict] | None:
+    """The run stored for exactly ``cfg`` under ``root`` (a :class:`repro.training.store.ResultsStore` folder) and its
+    provenance manifest, or None when none is stored. The store verifies config and content."""
+    return ResultsStore(root).load_result(cfg, f"{STORE_LABEL}-{cfg.operation}", lambda arrays: Fig2Run.from_arrays(cfg, arrays))
+
+
+def main(argv=None) -> int:
+    """``python -m repro.experiments.liu2022_effective_theory --store book/_results``: train both Fig. 2 settings (addition and
+    modular addition, 8 init seeds x 2 x 10^4 full-batch steps each, the official setting as the trainer
+    runs it) and store them with provenance for the chapter."""
+    parser = store_parser("repro.experiments.liu2022_effective_theory", main.__doc__)
+    parser.add_argument("--operation", choices=OPERATIONS, action="append",
+                        help="only this operation (repeatable; default: both)")
+    args = parser.parse_args(argv)
+    for op in args.operation or OPERATIONS:
+        cfg = Fig2Config(operation=op).runnable()
+        ResultsStore(args.store).get_or_compute(cfg, lambda: run_fig2(cfg).to_arrays(),
+                                                label=f"{STORE_LABEL}-{op}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------
+# The decoder's class map (Fig. 2's colours) and the "pizza" measure
+
+
+def decoder_classes(run: Fig2Run, index: int, midpoints: np.ndarray) -> np.ndarray:
+    """The class the trained decoder of seed ``index`` assigns to a sample whose embeddings have the
+    midpoint ``(E_i + E_j) / 2`` at each of ``midpoints`` (M, d): argmax of the decoder's output.
+
+    This is the plane Fig. 2 colours ("the decoder is evaluated on a grid of points in embedding-space";
+    its decoder reads (E_i + E_j) / 2, ours E_i + E_j, i.e. twice the midpoint): the embeddings, the
+    midpoints of the samples and the class regions live in one picture. Computed in float64 through the
+    model's own forward pass, with the points as an embedding table and each point paired with itself."""
+    cfg = run.config
+    model = build_model(cfg.model_config())
+    # the decoder reads s (E_i + E_j) = 2 s x for midpoint x; a table row y paired with itself gives 2 y
+    pts = torch.as_tensor(np.asarray(midpoints, dtype=np.float64) * cfg.input_scale)
+    params = {k: torch.as_tensor(np.asarray(v)[index:index + 1], dtype=torch.float64) for k, v in run.params.items()}
+    params["embed"] = pts[None]
+    pairs = torch.arange(len(pts))[:, None].expand(-1, 2)
+    with torch.no_grad():
+        out = model.forward(params, pairs)[0]
+    return out.argmax(-1).numpy()
+
+
+def class_map(run: Fig2Run, index: int, grid: int = 120, pad: float = 0.35):
+    """(xs, ys, classes (grid, grid)) over a box around the final embeddings of seed ``index``."""
+    e = run.final_embeddings[index]
+    lo, hi = e.min(0), e.max(0)
+    span = (hi - lo).max()
+    centre = (lo + hi) / 2
+    xs = np.linspace(centre[0] - (0.5 + pad) * span, centre[0] + (0.5 + pad) * span, grid)
+    ys = np.linspace(centre[1] - (0.5 + pad) * span, centre[1] + (0.5 + pad) * span, grid)
+    pts = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+    return xs, ys, decoder_classes(run, index, pts).reshape(grid, grid)
+
+
+def pizza_purity(run: Fig2Run, index: int, n_angles: int = 360, radii: tuple[float, float] = (0.2, 1.0),
+                 n_radii: int = 17) -> float:
+    """How far the decoder's class regions are angular sectors ("pizza slices", Fig. 2d): on rays from the
+    embeddings' centroid, at radii from ``radii[0]`` to ``radii[1]`` times their mean distance from it, the
+    share of points whose class is the most common class of their ray. 1 for a map of pure sectors."""
+    e = run.final_embeddings[index]
+    centre = e.mean(0)
+    r_mean = np.linalg.norm(e - centre, axis=1).mean()
+    theta = np.linspace(0, 2 * np.pi, n_angles, endpoint=False)
+    r = np.linspace(radii[0], radii[1], n_radii) * r_mean
+    pts = centre + np.stack([np.cos(theta)[:, None] * r, np.sin(theta)[:, None] * r], -1).reshape(-1, 2)
+    cls = decoder_classes(run, index, pts).reshape(n_angles, n_radii)
+    majority = np.array([np.bincount(row).max() for row in cls])
+    return float(majority.sum() / cls.size)
+
+
+def plot_fig2(panels: list[tuple[str, Fig2Run, int]]):
+    """Fig. 2, one panel per (title, run, seed index) in ``panels``: the final embeddings (black, labelled),
+    the midpoints (E_i + E_j) / 2 of the training samples (blue dots) and of the unseen validation samples
+    (red crosses), and the decoder's class at every point of the plane (colour, :func:`class_map`)."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.3 * len(panels), 4.6), squeeze=False)
+    for ax, (title, run, i) in zip(axes[0], panels):
+        cfg = run.config
+        xs, ys, classes = class_map(run, i)
+        ax.pcolormesh(xs, ys, classes, cmap="tab20" if cfg.n_classes > 11 else "tab20b", shading="nearest",
+                      alpha=0.45, vmin=0, vmax=max(cfg.n_classes - 1, 1), rasterized=True)
+        e = run.final_embeddings[i]
+        data = fig2_data(cfg)
+        pairs = data.inputs.numpy()
+        mid = (e[pairs[:, 0]] + e[pairs[:, 1]]) / 2
+        unseen = unseen_validation(data)
+        ax.scatter(mid[data.train_idx, 0], mid[data.train_idx, 1], s=6, color=TRAIN_COLOR, alpha=0.6,
+                   label="(E_i + E_j) / 2, training")
+        ax.scatter(mid[unseen, 0], mid[unseen, 1], s=16, marker="x", color=VAL_COLOR, label="unseen validation")
+        ax.scatter(e[:, 0], e[:, 1], s=30, color="k", zorder=3)
+        for k in range(cfg.p):
+            ax.annotate(str(k), e[k], xytext=(3, 3), textcoords="offset points", fontsize=8, zorder=4)
+        ax.set_xlim(xs[0], xs[-1])
+        ax.set_ylim(ys[0], ys[-1])
+        ax.set_aspect("equal")
+        stat = f"RQI {run.rqi()[i]:.2f}" if cfg.operation == "addition" else f"circle fit {run.circle()[2][i]:.2f}"
+        ax.set_title(f"{title}\nseed {run.seeds[i]}: val acc {run.final('val_acc')[i]:.2f}, "
+                     f"unseen {run.final('unseen_acc')[i]:.2f}, {stat}", fontsize=9)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    axes[0][0].legend(loc="lower left", fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def plot_fig2_curves(addition: Fig2Run, modular: Fig2Run):
+    """Accuracy against step for every seed: training (blue) and unseen validation (red)."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.4), sharey=True)
+    for ax, run, name in ((axes[0], addition, "addition"), (axes[1], modular, "modular addition")):
+        for r in range(len(run.seeds)):
+            ax.plot(run.steps, run.train_acc[r], color=TRAIN_COLOR, alpha=0.5, lw=1,
+                    label="train" if r == 0 else None)
+            ax.plot(run.steps, run.unseen_acc[r], color=VAL_COLOR, alpha=0.5, lw=1,
+                    label="unseen validation" if r == 0 else None)
+        ax.set_xlabel("step")
+        ax.set_title(f"{name}: {len(run.seeds)} init seeds")
+        ax.set_ylim(-0.03, 1.03)
+    axes[0].set_ylabel("accuracy")
+    axes[0].legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------------------------------
+# Fig. 4(c, d): both integrators from many starts, each in its own n_h
+
+
+def initial_embeddings(model_config: EmbedMLPConfig, seeds) -> np.ndarray:
+    """(S, p, d) float64: the initial embedding table of each init seed, drawn exactly as
+    :func:`repro.training.trainer.train` draws it (the first parameter of :class:`repro.models.networks.EmbedMLP`, from a
+    ``torch.Generator`` seeded with the init seed), without training anything."""
+    spec = EmbedMLP(model_config).param_specs()[0]
+    if spec.name != "embed":
+        raise RuntimeError("EmbedMLP no longer declares its embedding table first; initial_embeddings needs updating.")
+    return np.stack([spec.init(spec.shape, torch.Generator().manual_seed(int(s))).double().numpy() for s in seeds])
+
+
+@dataclass
+class IntegratorSpread:
+    """The effective theory integrated from many starts with the training set's parallelograms (eq. 5,
+    ``train``) and with all of P0 (the official integrator, ``all``): RQI curves and crossing steps."""
+
+    seeds: np.ndarray  # (S,)
+    steps: np.ndarray  # (T,) recorded steps
+    rqi: dict[str, np.ndarray]  # 'train' / 'all' -> (S, T)
+    crossing: dict[str, np.ndarray]  # 'train' / 'all' -> (S,) first recorded step with RQI > threshold, -1 never
+    n_h: dict[str, float]  # 'train': p / (2 lambda_3(A_D^T A_D) eta); 'all': the same for the full table
+
+    def ratio(self, rows: str) -> np.ndarray:
+        """(S,) steps to RQI > threshold in units of that integrator's own n_h (-1 where never)."""
+        c = self.crossing[rows]
+        return np.where(c >= 0, c / self.n_h[rows], -1.0)
+
+
+def integrate_from_starts(initial: np.ndarray, train_pairs, p: int, *, lr: float, steps: int, record_every: int,
+                          seeds, delta: float = 0.01, threshold: float = 0.95) -> IntegratorSpread:
+    """Both integrators (:func:`repro.theory.liu2022.effective_trajectories`, rows 'train' and 'all') from every
+    start in ``initial`` (S, p) or (S, p, d), with Euler steps at the embeddings' learning rate ``lr``."""
+    initial = np.asarray(initial, dtype=np.float64)
+    rqi, crossing = {}, {}
+    rec = None
+    for rows in ("train", "all"):
+        traj = theory.effective_trajectories(initial, [train_pairs] * len(initial), p, lr=lr, steps=steps,
+                                             record_every=record_every, rows=rows)
+        q = np.asarray(theory.rqi(traj.embeddings, None, p, delta)).reshape(len(initial), -1)
+        rec = traj.steps
+        rqi[rows] = q
+        crossing[rows] = first_step(rec, q, threshold, strict=True)
+    rate_train = theory.grokking_rate(train_pairs, p)
+    rate_all = theory.grokking_rate(theory.unordered_pairs(p), p)
+    n_h = {"train": theory.theory_grokking_steps(rate_train, p, lr), "all": theory.theory_grokking_steps(rate_all, p, lr)}
+    return IntegratorSpread(seeds=np.asarray(list(seeds)), steps=rec, rqi=rqi, crossing=crossing, n_h=n_h)
+
+
+def plot_integrators(spread: IntegratorSpread, network_steps: np.ndarray, network_rqi: np.ndarray,
+                     network_crossing: np.ndarray, network_n_h: float, reference_seed: int, threshold: float = 0.95,
+                     band: tuple[float, float] = (1.5, 4.5)):
+    """(a) RQI against steps / n_h, each integrator in its own n_h and the network in the training set's:
+    medians over starts with their 10-90 % band, the reference start dashed. (b) Every start's steps to
+    RQI > threshold in its own n_h (the network's seeds: the training set's), with the paper's "about 3"
+    (``band``) shaded and the reference start ringed."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 3.9), gridspec_kw={"width_ratios": [1.5, 1]})
+    ax = axes[0]
+    ref = int(np.nonzero(spread.seeds == reference_seed)[0][0]) if reference_seed in spread.seeds else None
+    curves = (("train", "eq. (5): P0(D), training set's n_h", TRAIN_COLOR),
+              ("all", "official integrator: all of P0, its own n_h", "#2ca02c"))
+    for rows, label, color in curves:
+        x = spread.steps / spread.n_h[rows]
+        q = spread.rqi[rows]
+        lo, med, hi = np.quantile(q, [0.1, 0.5, 0.9], axis=0)
+        ax.fill_between(x, lo, hi, color=color, alpha=0.18, lw=0)
+        ax.plot(x, med, color=color, lw=1.8, label=f"{label} (median of {len(q)} starts)")
+        if ref is not None:
+            ax.plot(x, q[ref], color=color, lw=1.2, ls="--")
+    ax.plot(np.asarray(network_steps) / network_n_h, np.median(network_rqi, axis=0), color=VAL_COLOR, lw=1.8,
+            label=f"network, training set's n_h (median of {len(network_rqi)} seeds)")
+    ax.axvspan(*band, color="0.85", alpha=0.5, lw=0)
+    ax.axhline(threshold, ls=":", color="0.4", lw=1)
+    ax.set_xlim(0, 9)
+    ax.set_xlabel("steps / n_h")
+    ax.set_ylabel("RQI")
+    ax.set_title(f"(a) RQI against steps / n_h; dashed: the reference start (seed {reference_seed})")
+    ax.legend(loc="lower right", fontsize=7)
+    ax = axes[1]
+    rng = np.random.default_rng(0)  # fixed jitter for the strip plot
+    rows_net = np.where(np.asarray(network_crossing) >= 0, np.asarray(network_crossing) / network_n_h, -1.0)
+    strips = [(spread.ratio("train"), TRAIN_COLOR, ref), (spread.ratio("all"), "#2ca02c", ref), (rows_net, VAL_COLOR, None)]
+    for k, (r, color, ring) in enumerate(strips):
+        ok = r >= 0
+        y = k + 0.3 * (rng.random(len(r)) - 0.5)
+        ax.scatter(r[ok], y[ok], s=10, color=color, alpha=0.6)
+        if ring is not None and ok[ring]:
+            ax.scatter([r[ring]], [y[ring]], s=90, facecolors="none", edgecolors="k", lw=1.3)
+    ax.set_yticks([0, 1, 2], ["eq. (5)", "official\nintegrator", "network"])
+    ax.axvspan(*band, color="0.85", alpha=0.5, lw=0)
+    ax.set_xlabel(f"steps to RQI > {threshold} / own n_h")
+    ax.set_title("(b) every start (ringed: the reference start)")
+    ax.set_xlim(0, 9)
+    fig.tight_layout()
+    return fig
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+"""Omnigrok's backup slides, "Algorithmic: Landscape analysis" (the talk's Fig. 6; official notebook
+KindXiaoming/Omnigrok mod-addition/landscape/addition-landscape.ipynb): the reduced training and test loss
+over two variables, the decoder's weight norm w (as a multiple alpha of its standard initialization) and the
+*representation messiness* m of frozen 2-d embeddings,
+
+    R = m R_random + (1 - m) R_linear                                      (Omnigrok, backup slide)
+
+on p = 10 symbols. The decoder reads R_i + R_j and is trained on 45 of the 55 unordered pairs to output the
+N(0, 1) template of (i + j) mod 10; its norm is held at alpha times its initial norm (repro.training.trainer's
+``fixed_norm``), the embeddings stay fixed. The slide's statement tested here is Omnigrok's Eq. (2): a
+messier representation needs a larger decoder norm to fit the training set, w_c(bad) > w_c(good), and
+generalizes worse at every norm.
+
+One batched :func:`repro.experiments.liu2023_omnigrok.run_landscape` per messiness (its runs: alphas x seeds); the messiness
+changes the inputs, so it cannot share a batch. Used by ``book/liu2023_omnigrok``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+from repro.core.crossings import crossing
+from repro.core.devices import resolve_dtype
+from repro.models.networks import MLPConfig
+from repro.experiments.liu2023_omnigrok import run_landscape
+from repro.core.portable import ConfigRepr
+from repro.core.scale import by_scale
+from repro.data.tasks import TaskData
+from repro.training.trainer import TrainConfig
+from repro.core.validation import check_choice, check_int, check_real
+
+
+@dataclass(frozen=True, repr=False)
+class MessinessConfig(ConfigRepr):
+    """The (w, m) landscape. Data and grids follow the official notebook (the figure comes from it); the
+    optimizer and budget follow the Omnigrok paper's description of it (App. D: Adam, lr 1e-3, 10^4 steps)
+    because our trainer has no learning-rate schedule (the notebook: Adam lr 1e-2, betas (0.9, 0.99),
+    x0.2 every 5000 steps, 15 000 steps)."""
+
+    p: int = 10  # official notebook: p = 10, unordered pairs (55)
+    n_train: int = 45  # official notebook: train_num = 45
+    data_seed: int = 58  # official notebook: seed 58 (our draws use numpy in the notebook's order, not torch's)
+    d_out: int = 30  # official notebook: 30-d N(0, 1) output templates
+    hidden: tuple = (200, 200)  # official notebook: decoder 2-200-200-30
+    activation: str = "relu"  # Omnigrok App. D: ReLU (the notebook uses LeakyReLU(0.2))
+    line_noise: float = 0.3  # official notebook: R_linear's second coordinate is U(-1, 1) x 0.3
+    messiness: tuple = tuple(np.round(np.linspace(0, 0.2, 21), 4).tolist())  # official coarse grid
+    alphas: tuple = tuple(np.round(np.linspace(0, 9, 21)[1:], 4).tolist())  # official coarse grid, without 0
+    lr: float = 1e-3  # Omnigrok App. D
+    steps: int = 10_000  # Omnigrok App. D
+    seeds: tuple = (0,)  # decoder initializations; the notebook has one (seed 58)
+    fit_level: float = 0.02  # the notebook's training-loss contour (plot-addition-data-dependence.ipynb)
+    dtype: str = "float32"
+
+    def __post_init__(self):
+        for name in ("p", "n_train", "d_out", "steps"):
+            check_int(name, getattr(self, name), minimum=1)
+        if self.n_train >= self.p * (self.p + 1) // 2:
+            raise ValueError(f"n_train={self.n_train} is not allowed: n_train must be below the {self.p * (self.p + 1) // 2} "
+                             "unordered pairs, to leave a test set.")
+        check_choice("activation", self.activation, ("relu", "tanh", "gelu"))
+        for name in ("lr", "fit_level"):
+            check_real(name, getattr(self, name), positive=True)
+        check_real("line_noise", self.line_noise, nonnegative=True)
+        for name in ("messiness", "alphas"):
+            values = getattr(self, name)
+            if not isinstance(values, tuple) or len(values) < 2 or list(values) != sorted(values):
+                raise ValueError(f"{name}={values!r} is not allowed: {name} must be an increasing tuple of >= 2 numbers.")
+        if not all(0 <= m <= 1 for m in self.messiness):
+            raise ValueError(f"messiness={self.messiness!r} is not allowed: every m must lie in [0, 1].")
+        if not all(a > 0 for a in self.alphas):
+            raise ValueError(f"alphas={self.alphas!r} is not allowed: every alpha must be > 0.")
+        if not self.seeds:
+            raise ValueError("seeds=() is not allowed: give at least one initialization seed.")
+        check_choice("dtype", self.dtype, ("float32", "float64"))
+
+    @classmethod
+    def for_scale(cls) -> "MessinessConfig":
+        # Book: 5 messiness values x 8 norms x 3 initializations, 2500 steps (about a minute on 2 cores).
+        book = cls(messiness=(0.0, 0.05, 0.1, 0.15, 0.2), alphas=tuple(np.round(np.linspace(0, 9, 11)[1:9], 4).tolist()),
+                   steps=2500, seeds=(0, 1, 2))
+        return by_scale(book=book, paper=cls(), smoke=replace(book, messiness=(0.0, 0.2), steps=20, seeds=(0,)))
+
+    def representations(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(R_linear, R_random, templates, training pair indices, test pair indices), drawn in the notebook's
+        order: unused input templates, output templates, the split, R_linear's noise, R_random."""
+        rng = np.random.RandomState(self.data_seed)
+        rng.normal(size=(self.p, self.d_out))  # the notebook's input templates (unused by the decoder)
+        templates = rng.normal(size=(self.p, self.d_out))
+        n_pairs = self.p * (self.p + 1) // 2
+        train = np.sort(rng.choice(n_pairs, self.n_train, replace=False))
+        test = np.setdiff1d(np.arange(n_pairs), train)
+        line = (2 * rng.rand(self.p, 2) - 1) * self.line_noise
+        line[:, 0] = 2 * np.linspace(0, 1, self.p) - 1
+        random = 2 * rng.rand(self.p, 2) - 1
+        return line, random, templates, train, test
+
+    def task_data(self, m: float) -> TaskData:
+        """The pairs (i <= j) with inputs R_i + R_j at messiness m and targets the template of (i + j) mod p."""
+        line, random, templates, train, test = self.representations()
+        rep = m * random + (1 - m) * line
+        i, j = np.triu_indices(self.p)
+        labels = (i + j) % self.p
+        dt = resolve_dtype(self.dtype)
+        return TaskData(inputs=torch.tensor(rep[i] + rep[j], dtype=dt), labels=torch.tensor(labels), n_classes=self.p,
+                        train_idx=train, val_idx=test, loss="mse", targets=torch.tensor(templates[labels], dtype=dt),
+                        templates=torch.tensor(templates, dtype=dt), accuracy="nearest_template")
+
+    def model_config(self) -> MLPConfig:
+        return MLPConfig(d_in=2, hidden=self.hidden, d_out=self.d_out, activation=self.activation)
+
+
+@dataclass
+class MessinessResult:
+    """Final reduced losses and accuracies, each ``(S, M, A)``: seeds x messiness x alpha."""
+
+    config: MessinessConfig
+    train_loss: np.ndarray
+    test_loss: np.ndarray
+    train_acc: np.ndarray
+    test_acc: np.ndarray
+
+    def median(self, key: str) -> np.ndarray:
+        """``(M, A)``: the median over seeds of ``key``."""
+        return np.median(getattr(self, key), axis=0)
+
+    def critical_alpha(self) -> np.ndarray:
+        """``(S, M)``: w_c per seed and messiness, the smallest alpha at which the training loss falls below
+        ``fit_level`` (log-linear interpolation between grid points; nan if it never does)."""
+        a = np.asarray(self.config.alphas, dtype=float)
+        out = np.full(self.train_loss.shape[:2], np.nan)
+        for idx in np.ndindex(*out.shape):  # -log loss rises through -log fit_level: interpolated linearly in alpha
+            out[idx] = crossing(a, -np.log(self.train_loss[idx]), -np.log(self.config.fit_level))
+        return out
+
+
+def run_messiness(cfg: MessinessConfig, progress=None) -> MessinessResult:
+    """The landscape: for each messiness, one batched norm-constrained run per alpha and seed."""
+    tc = TrainConfig(steps=cfg.steps, lr_repr=cfg.lr, lr_dec=cfg.lr, eval_every=cfg.steps, dtype=cfg.dtype)
+    out = {k: [] for k in ("train_loss", "test_loss", "train_acc", "test_acc")}
+    for m in cfg.messiness:
+        res = run_landscape(cfg.model_config(), cfg.task_data(m), cfg.alphas, tc, progress, seeds=cfg.seeds)
+        for k in out:
+            out[k].append(getattr(res, "seed_" + k))  # (S, A)
+    return MessinessResult(cfg, **{k: np.stack(v, axis=1) for k, v in out.items()})
+
+
+def plot_messiness(result: MessinessResult):
+    """Three panels: log10 training loss and log10 test loss over (alpha, m) (medians over seeds), with
+    w_c(m) (the ``fit_level`` training-loss contour) marked; then the test loss against alpha per m."""
+    cfg = result.config
+    a, m = np.asarray(cfg.alphas), np.asarray(cfg.messiness)
+    wc = np.median(result.critical_alpha(), axis=0)
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.0))
+    for ax, key, title in ((axes[0], "train_loss", "training"), (axes[1], "test_loss", "test")):
+        im = ax.pcolormesh(a, m, np.log10(result.median(key)), shading="nearest", cmap="viridis")
+        fig.colorbar(im, ax=ax, label=f"log10 {title} loss (MSE)")
+        ax.plot(wc, m, "w-o", ms=3, lw=1.5, label=f"$w_c$: training loss {cfg.fit_level:g}")
+        ax.set_xlabel(r"decoder norm $w$ ($\alpha$ x standard init)")
+        ax.set_ylabel("representation messiness $m$")
+        ax.set_title(f"reduced {title} loss")
+        ax.legend(loc="upper right", fontsize=8)
+    ax = axes[2]
+    colors = plt.cm.plasma(np.linspace(0, 0.85, len(m)))
+    for k, color in enumerate(colors):
+        ax.plot(a, result.median("test_loss")[k], "-o", ms=3, color=color, label=f"m = {m[k]:g}")
+    ax.set_yscale("log")
+    ax.set_xlabel(r"decoder norm $w$ ($\alpha$ x standard init)")
+    ax.set_ylabel("test loss (MSE)")
+    ax.set_title("test loss against the norm, per messiness")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

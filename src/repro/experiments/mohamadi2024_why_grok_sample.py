@@ -1,0 +1,250 @@
+"""Sample complexity of classification against p, stored (Mohamadi et al. 2024, Fig. 1 right, Fig. 4, Thm 4.5).
+
+Thm 4.5 says Õ(p^{5/3}) training pairs suffice for a network with normalized ℓ∞ margin Ω(p); Thm 4.3 says
+kernel methods need Ω(p²). The chapter's live runs test three p at n = c·p^{5/3}, c ∈ {0.5, 1, 2}, which
+cannot tell n ∝ p^{5/3} from n ∝ p² or from a constant fraction of the p² pairs. This module trains the
+paper's recipe (normalized GD, App. A.2) at nine p from 11 to 41 on a fine grid of n, finds for each p the
+training size n* at which the seed-mean final test accuracy crosses 1/2, and fits the exponent k of
+n* ∝ p^k with a bootstrap over seeds. The same runs give ‖θ‖∞ and the normalized margin against p
+(Figs 3-4, right).
+
+``python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results`` recomputes the stored run (about 45 minutes
+on one CPU core). Used by ``book/mohamadi2024_why_grok``.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from repro.core.crossings import crossing as interpolated_crossing
+from repro.experiments.mohamadi2024_why_grok import ClassificationConfig, train_classification
+from repro.core.portable import ConfigRepr
+from repro.training.store import ResultsStore, required_arrays, store_parser
+from repro.theory import mohamadi2024 as th
+from repro.core.validation import check_int, check_prime, check_real
+
+PER_P = ("train_acc", "test_acc", "linf", "margin", "l2")  # (R, T) arrays stored for every p
+
+
+@dataclass(frozen=True, repr=False)
+class SampleComplexityConfig(ConfigRepr):
+    """Normalized GD (App. A.2: step length 10, λ = 1e-20, h = 8p, α = 1) at every p and n = c·p^{5/3} of a
+    grid with n < p², each (p, c) once per seed (init and training split). Our choices: the p list (the paper's
+    Fig. 4 list is unstated), the c grid (factors of 2^{1/4} from 0.5, wide enough for n* ∝ p^{5/3}, p² or a
+    constant fraction to stay inside it from p = 11 to 41) and the budget (1 500 steps: every generalizing
+    run of the chapter's live p reaches 99 % within 1 000; the paper trains up to 10^5)."""
+
+    ps: tuple[int, ...] = (11, 13, 17, 19, 23, 29, 31, 37, 41)
+    n_coeffs: tuple[float, ...] = tuple(round(0.5 * 2 ** (k / 4), 4) for k in range(12))  # 0.5 ... 3.36
+    seeds: tuple[int, ...] = (0, 1, 2)
+    steps: int = 1500
+    eval_every: int = 50
+    lr: float = 10.0  # App. A.2
+    width_factor: int = 8  # h = 8p (Thm 4.5 needs h ≥ 8p)
+
+    def __post_init__(self):
+        if not self.ps or len(set(self.ps)) != len(self.ps):
+            raise ValueError(f"ps={self.ps!r} is not allowed: give at least one prime, each once.")
+        for p in self.ps:
+            check_prime("ps", p)
+        if not self.n_coeffs or list(self.n_coeffs) != sorted(set(self.n_coeffs)):
+            raise ValueError(f"n_coeffs={self.n_coeffs!r} is not allowed: give increasing, distinct coefficients.")
+        for c in self.n_coeffs:
+            check_real("n_coeffs", c, positive=True)
+        if not self.seeds or len(set(self.seeds)) != len(self.seeds):
+            raise ValueError(f"seeds={self.seeds!r} is not allowed: give at least one seed, each once.")
+        for s in self.seeds:
+            check_int("seeds", s, minimum=0)
+        check_int("steps", self.steps, minimum=1)
+        check_int("eval_every", self.eval_every, minimum=1)
+        check_real("lr", self.lr, positive=True)
+        check_int("width_factor", self.width_factor, minimum=1)
+
+    def coeffs_at(self, p: int) -> tuple[float, ...]:
+        """The grid's coefficients whose n = c·p^{5/3} leaves a test set (n < p²)."""
+        return tuple(c for c in self.n_coeffs if th.classification_train_size(p, c) < p * p)
+
+    def classification_config(self, p: int) -> ClassificationConfig:
+        """All runs of one p, seed-major: run s·C + j is seed ``seeds[s]`` at ``coeffs_at(p)[j]``."""
+        coeffs = self.coeffs_at(p)
+        runs = [(c, s) for s in self.seeds for c in coeffs]
+        return ClassificationConfig(p=p, width_factor=self.width_factor, n_coeffs=tuple(c for c, _ in runs),
+                                    init_scales=(1.0,) * len(runs), data_seeds=tuple(s for _, s in runs),
+                                    init_seeds=tuple(s for _, s in runs), lr=self.lr, steps=self.steps,
+                                    eval_every=self.eval_every)
+
+
+@dataclass
+class SampleComplexityResult:
+    config: SampleComplexityConfig
+    steps: np.ndarray  # (T,)
+    runs: dict  # p -> {name: (S, C_p, T) array} for name in PER_P
+
+    def n_values(self, p: int) -> np.ndarray:
+        return np.array([th.classification_train_size(p, c) for c in self.config.coeffs_at(p)])
+
+    def final(self, p: int, name: str = "test_acc") -> np.ndarray:
+        """(S, C_p): ``name`` at the last step, per seed and n."""
+        return self.runs[p][name][..., -1]
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        out = {"steps": self.steps}
+        for p, arrays in self.runs.items():
+            out.update({f"p{p}_{name}": arrays[name] for name in PER_P})
+        return out
+
+    @classmethod
+    def from_arrays(cls, config: SampleComplexityConfig, arrays: dict[str, np.ndarray]) -> "SampleComplexityResult":
+        arrays = required_arrays(arrays, ["steps"] + [f"p{p}_{n}" for p in config.ps for n in PER_P],
+                                 "stored sample-complexity run")
+        return cls(config=config, steps=arrays["steps"],
+                   runs={p: {n: arrays[f"p{p}_{n}"] for n in PER_P} for p in config.ps})
+
+
+def run_sample_complexity(cfg: SampleComplexityConfig, progress: bool = True) -> SampleComplexityResult:
+    """Train every p of ``cfg`` (one batched program per p), largest p first, printing one line per p."""
+    runs, steps = {}, None
+    for p in sorted(cfg.ps, reverse=True):
+        t0 = time.time()
+        res = train_classification(cfg.classification_config(p))
+        S, C = len(cfg.seeds), len(cfg.coeffs_at(p))
+        runs[p] = {name: getattr(res, name).reshape(S, C, -1) for name in PER_P}
+        steps = res.steps
+        if progress:
+            print(f"p = {p}: {S * C} runs x {cfg.steps} steps in {time.time() - t0:.0f} s", flush=True)
+    return SampleComplexityResult(config=cfg, steps=steps, runs=dict(sorted(runs.items())))
+
+
+def crossing(n: np.ndarray, acc: np.ndarray, level: float = 0.5) -> float:
+    """The training size at which ``acc`` (one value per n, increasing n) first rises through ``level``,
+    interpolated linearly in log n (:func:`repro.core.crossings.crossing`). NaN when it never crosses, or when it is
+    already at or above ``level`` at the smallest n (the crossing lies off the grid)."""
+    n, acc = np.asarray(n, dtype=float), np.asarray(acc, dtype=float)
+    if acc[0] >= level:
+        return float("nan")
+    return float(np.exp(interpolated_crossing(np.log(n), acc, level)))
+
+
+def critical_sizes(res: SampleComplexityResult, seeds=None) -> np.ndarray:
+    """n*(p) for every p of the config: where the mean over ``seeds`` (indices; default all) of the final
+    test accuracy crosses 1/2."""
+    out = []
+    for p in res.config.ps:
+        acc = res.final(p)
+        acc = acc if seeds is None else acc[np.asarray(seeds)]
+        out.append(crossing(res.n_values(p), acc.mean(axis=0)))
+    return np.array(out)
+
+
+def fit_exponent(ps, n_crit) -> float:
+    """Least-squares slope k of log n* = k log p + b over the p with a finite n*."""
+    ps, n_crit = np.asarray(ps, dtype=float), np.asarray(n_crit, dtype=float)
+    ok = np.isfinite(n_crit)
+    if ok.sum() < 2:
+        return float("nan")
+    return float(np.polyfit(np.log(ps[ok]), np.log(n_crit[ok]), 1)[0])
+
+
+def bootstrap_exponent(res: SampleComplexityResult, n_boot: int = 2000, seed: int = 0) -> np.ndarray:
+    """The fitted exponent for ``n_boot`` resamplings of the seeds (with replacement, independently per p):
+    its spread is the seed-to-seed uncertainty of k."""
+    rng = np.random.default_rng(seed)
+    S = len(res.config.seeds)
+    ps = res.config.ps
+    finals = {p: res.final(p) for p in ps}
+    ks = np.empty(n_boot)
+    for i in range(n_boot):
+        crit = [crossing(res.n_values(p), finals[p][rng.integers(0, S, S)].mean(axis=0)) for p in ps]
+        ks[i] = fit_exponent(ps, crit)
+    return ks
+
+
+def plot_sample_complexity(res: SampleComplexityResult):
+    """Left and middle: seed-mean final test accuracy against n/p^{5/3} and n/p² (one line per p). Right:
+    n* against p on log axes with the p^{5/3} and p² slopes through the fitted line's middle."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    cmap = plt.get_cmap("viridis")
+    ps = res.config.ps
+    for i, p in enumerate(ps):
+        n, acc = res.n_values(p), res.final(p).mean(axis=0)
+        color = cmap(i / max(len(ps) - 1, 1))
+        axes[0].plot(n / p ** (5 / 3), acc, "o-", ms=3, color=color, label=f"p = {p}")
+        axes[1].plot(n / p ** 2, acc, "o-", ms=3, color=color)
+    for ax, xlabel in zip(axes[:2], ("$n / p^{5/3}$", "$n / p^2$ (fraction of all pairs)")):
+        ax.axhline(0.5, color="grey", lw=0.8, ls=":")
+        ax.set_xscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("final test accuracy (mean of seeds)")
+    axes[0].legend(fontsize=7, ncol=2)
+    axes[0].set_title("against $n/p^{5/3}$ (Thm 4.5)")
+    axes[1].set_title("against $n/p^2$ (kernel rate, Thm 4.3)")
+    crit = critical_sizes(res)
+    ok = np.isfinite(crit)
+    ax = axes[2]
+    ax.plot(np.array(ps)[ok], crit[ok], "ko", label="$n^*$: mean test accuracy crosses 1/2")
+    if ok.sum() >= 2:
+        lp = np.log(np.array(ps, dtype=float)[ok])
+        k, b = np.polyfit(lp, np.log(crit[ok]), 1)
+        grid = np.linspace(lp.min(), lp.max(), 20)
+        mid = lp.mean()
+        ax.plot(np.exp(grid), np.exp(k * grid + b), "k-", lw=1, label=f"fit: slope {k:.2f}")
+        for slope, style in ((5 / 3, "--"), (2.0, ":")):
+            ax.plot(np.exp(grid), np.exp(k * mid + b + slope * (grid - mid)), style, color="C3",
+                    label=f"slope {slope:.2f}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("p")
+    ax.set_ylabel("$n^*$ (training pairs)")
+    ax.set_title("critical training size")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def plot_norm_margin(res: SampleComplexityResult, c: float = 2.0):
+    """Figs 3-4 (right) from the same runs at n = c·p^{5/3}: final ‖θ‖∞ and normalized margin q_min/‖θ‖∞³
+    against p (median and range over seeds); the construction's margin p (App. F) for reference."""
+    import matplotlib.pyplot as plt
+
+    ps = [p for p in res.config.ps if c in res.config.coeffs_at(p)]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
+    for ax, name, label in ((axes[0], "linf", r"$\|\theta\|_\infty$"),
+                            (axes[1], "margin", r"normalized margin $q_{\min}/\|\theta\|_\infty^3$")):
+        vals = [res.final(p, name)[:, res.config.coeffs_at(p).index(c)] for p in ps]
+        med = np.array([np.median(v) for v in vals])
+        lo, hi = np.array([v.min() for v in vals]), np.array([v.max() for v in vals])
+        ax.errorbar(ps, med, yerr=[med - lo, hi - med], fmt="o-", color="C0", capsize=3,
+                    label=f"trained, n = {c:g}p$^{{5/3}}$, after {res.config.steps} steps")
+        ax.set_xlabel("p")
+        ax.set_ylabel(label)
+    axes[1].plot(ps, ps, "--", color="C3", label="Fourier construction (App. F): p")
+    axes[1].set_yscale("log")
+    for ax in axes:
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def stored_sample_complexity(cfg: SampleComplexityConfig, root) -> tuple[SampleComplexityResult, dict] | None:
+    """The stored run for exactly ``cfg`` under ``root`` and its manifest, or None when none is stored."""
+    return ResultsStore(root).load_result(cfg, "sample-complexity", lambda arrays: SampleComplexityResult.from_arrays(cfg, arrays))
+
+
+def main(argv=None) -> int:
+    """``python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results``: train :class:`SampleComplexityConfig`'s
+    defaults and store them with provenance for the chapter."""
+    parser = store_parser("repro.experiments.mohamadi2024_why_grok_sample", main.__doc__)
+    args = parser.parse_args(argv)
+    cfg = SampleComplexityConfig()
+    ResultsStore(args.store).get_or_compute(cfg, lambda: run_sample_complexity(cfg).to_arrays(),
+                                            label="sample-complexity")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

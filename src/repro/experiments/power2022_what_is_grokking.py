@@ -1,0 +1,321 @@
+"""The opening chapter, "What is grokking?": the phenomenon of Power et al. (2022) on modular addition.
+
+Config defaults are Power et al.'s setting (arXiv 2201.02177, §3 and App. A.1: a 2-layer decoder-only
+transformer, width 128, 4 heads, AdamW lr 1e-3, weight decay 1, betas (0.9, 0.98), batch 512, p = 97,
+half the table for training, 10^5 steps). ``for_scale()`` shrinks it for a laptop CPU: an
+embeddings + MLP model (the sum of the two token embeddings into a one-hidden-layer ReLU MLP, the
+toy architecture of Liu et al. 2022) on the unordered pairs of p = 31, full batch, which groks in a few
+thousand steps.
+Used by ``book/power2022_what_is_grokking.ipynb``. Book scale trains 8 seeds in one batched call; the
+chapter's claims are statistics over them (:class:`SeedSummary`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from repro.core.portable import ConfigRepr, seed_median
+from repro.metrics.representation import circle_order, grokking_delay, pca, snapshot_at
+from repro.models.networks import EmbedMLPConfig, TransformerConfig
+from repro.plotting.shared import TRAIN_COLOR, VAL_COLOR, plot_seed_band, plot_token_pca
+from repro.core.scale import by_scale
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
+from repro.training.trainer import History, TrainConfig, train
+from repro.core.validation import check_choice, check_fraction, check_int, check_real
+
+
+@dataclass(frozen=True, repr=False)
+class IntroConfig(ConfigRepr):
+    p: int = 97  # Power et al. Fig. 1: modular arithmetic mod 97
+    train_fraction: float = 0.5  # Power et al. Fig. 1 uses 50 % of the table
+    # Power et al. train on ordered pairs. The CPU model sums the two embeddings, so it is symmetric by
+    # construction: with ordered pairs, the mirror (b, a) of every training pair would be answered for
+    # free in validation (we measured ~46 % validation accuracy the moment training fits). It trains on
+    # unordered pairs instead, so validation measures generalization only.
+    ordered_pairs: bool = True
+    data_seed: int = 0
+    init_seed: int = 0  # seeds init_seed, init_seed + 1, ... (one batched run each)
+    n_seeds: int = 1  # Power et al. Fig. 1 shows one run; book scale trains 8 seeds and reports medians
+    model: str = "transformer"  # Power et al.: decoder-only transformer; "embed_mlp" for the CPU scale
+    d_model: int = 128  # Power et al. App. A.1: width 128 (embedding width for embed_mlp)
+    n_layers: int = 2  # Power et al. App. A.1
+    n_heads: int = 4  # Power et al. App. A.1
+    d_mlp: int = 512  # 4 x width, the standard transformer ratio (hidden width for embed_mlp)
+    lr: float = 1e-3  # Power et al. App. A.1
+    weight_decay: float = 1.0  # Power et al. App. A.1 (AdamW, applied to all weights)
+    beta2: float = 0.98  # Power et al. App. A.1: betas (0.9, 0.98)
+    batch_size: int | None = 512  # Power et al. App. A.1; None = full batch
+    steps: int = 100_000  # Power et al.: optimization budget 10^5 steps
+    eval_every: int = 100
+    threshold: float = 0.99  # "fits" / "generalizes" = 99 % accuracy (Power et al. §3.1.1, Fig. 1 center)
+    dtype: str = "float32"
+
+    def __post_init__(self):
+        check_choice("model", self.model, ("transformer", "embed_mlp"))
+        BinaryOpTask("modular_addition", self.p)  # validates p (prime)
+        check_fraction("train_fraction", self.train_fraction)
+        for name in ("d_model", "n_layers", "n_heads", "d_mlp", "steps", "eval_every", "n_seeds"):
+            check_int(name, getattr(self, name), minimum=1)
+        check_real("lr", self.lr, positive=True)
+        check_real("weight_decay", self.weight_decay, nonnegative=True)
+        check_fraction("threshold", self.threshold)
+
+    @classmethod
+    def for_scale(cls) -> "IntroConfig":
+        """Paper scale: the defaults. Book scale: ~1 min on 2 CPU cores. Smoke: seconds."""
+        book = cls(p=31, train_fraction=0.7, ordered_pairs=False, model="embed_mlp", d_model=32, d_mlp=128, lr=3e-3,
+                   batch_size=None, steps=5000, eval_every=10, n_seeds=32)
+        return by_scale(book=book, paper=cls(), smoke=replace(book, steps=300, eval_every=10, n_seeds=2))
+
+    @property
+    def seeds(self) -> list[int]:
+        return [self.init_seed + i for i in range(self.n_seeds)]
+
+    def task_data(self):
+        return build_task_data(BinaryOpTask("modular_addition", self.p, ordered=self.ordered_pairs),
+                               Split(train_fraction=self.train_fraction, data_seed=self.data_seed))
+
+    def model_config(self):
+        if self.model == "embed_mlp":
+            return EmbedMLPConfig(n_symbols=self.p, d_embed=self.d_model, hidden=(self.d_mlp,), d_out=self.p,
+                                  activation="relu", combine="sum", embed_init="normal")
+        return TransformerConfig(d_vocab=self.p + 1, n_ctx=3, d_model=self.d_model, n_heads=self.n_heads,
+                                 d_head=self.d_model // self.n_heads, d_mlp=self.d_mlp, n_layers=self.n_layers,
+                                 d_vocab_out=self.p, act_fn="relu", normalization_type="LN")
+
+    def train_config(self):
+        return TrainConfig(steps=self.steps, optimizer="adamw", lr_repr=self.lr, lr_dec=self.lr,
+                           wd_repr=self.weight_decay, wd_dec=self.weight_decay, beta2=self.beta2,
+                           batch_size=self.batch_size, eval_every=self.eval_every, init_seed=self.init_seed,
+                           dtype=self.dtype)
+
+
+@dataclass
+class IntroResult:
+    """Every seed of one batched training run (run r = seed ``config.seeds[r]``)."""
+
+    config: IntroConfig
+    history: History  # R runs
+    embeddings: np.ndarray  # (R, T, p, d): token embeddings of every run at every evaluation step
+    train_steps: np.ndarray  # (R,) first step with train accuracy >= threshold (-1: never)
+    val_steps: np.ndarray  # (R,)
+    embedding_steps: np.ndarray | None = None  # (T,) steps of the snapshots; None: every evaluation step
+
+    @property
+    def n_runs(self) -> int:
+        return len(self.train_steps)
+
+    @property
+    def delays(self) -> np.ndarray:
+        """(R,) steps to the validation threshold / steps to the training threshold (nan: never)."""
+        return np.array([grokking_delay(int(t), int(v)) for t, v in zip(self.train_steps, self.val_steps)])
+
+    def embeddings_at(self, step: int, run: int = 0) -> np.ndarray:
+        """Run ``run``'s embeddings at ``step``, or the first snapshot after it (the last one past the end)."""
+        steps = self.history.steps if self.embedding_steps is None else self.embedding_steps
+        return snapshot_at(self.embeddings[run], steps, step)
+
+    def circle(self, step: int, run: int = 0) -> tuple[int, float]:
+        """(k, fit) of the ordered-circle test on the first two principal components at ``step``."""
+        proj, _ = pca(self.embeddings_at(step, run))
+        return circle_order(proj[:, :2], self.config.p)
+
+    def circle_fits(self, step: int) -> np.ndarray:
+        """(R,) ordered-circle fit of every run at ``step`` (plane of PC1 and PC2)."""
+        return np.array([self.circle(step, r)[1] for r in range(self.n_runs)])
+
+    def summary(self, circle_bound: float = 0.9) -> "SeedSummary":
+        return summarize_seeds(self.train_steps, self.val_steps, self.history["val_acc"][:, -1],
+                               self.circle_fits(int(self.history.steps[-1])), self.circle_fits(0), circle_bound)
+
+
+@dataclass
+class SeedSummary:
+    """The chapter's statistics over seeds. Seeds that never reach a threshold count as +inf in the
+    step medians (:func:`repro.core.portable.seed_median`) and as nan delays (excluded by ``median_delay``
+    only if every seed has one; otherwise the median is taken with never = +inf)."""
+
+    n: int
+    train_steps: np.ndarray
+    val_steps: np.ndarray
+    delays: np.ndarray
+    final_val_acc: np.ndarray
+    fit_end: np.ndarray
+    fit_init: np.ndarray
+    circle_bound: float
+
+    @property
+    def median_train_step(self) -> float:
+        return seed_median(self.train_steps)
+
+    @property
+    def median_val_step(self) -> float:
+        return seed_median(self.val_steps)
+
+    @property
+    def median_delay(self) -> float:
+        """Median over seeds of the delay; a seed that never fits or never generalizes counts as 0 (no
+        grokking delay shown), so it pulls the median down, never up."""
+        return float(np.median(np.nan_to_num(self.delays, nan=0.0)))
+
+    @property
+    def median_final_val_acc(self) -> float:
+        return float(np.median(self.final_val_acc))
+
+    @property
+    def min_final_val_acc(self) -> float:
+        return float(np.min(self.final_val_acc))
+
+    @property
+    def n_circle(self) -> int:
+        """Seeds whose PC1-PC2 embeddings fit an ordered circle at the end (fit >= circle_bound)."""
+        return int(np.sum(self.fit_end >= self.circle_bound))
+
+    @property
+    def share_circle(self) -> float:
+        return self.n_circle / self.n
+
+
+def summarize_seeds(train_steps, val_steps, final_val_acc, fit_end, fit_init, circle_bound: float = 0.9) -> SeedSummary:
+    """Collect per-seed values (one entry per seed, same order) into a :class:`SeedSummary`."""
+    arrays = [np.asarray(a, dtype=float).ravel() for a in (train_steps, val_steps, final_val_acc, fit_end, fit_init)]
+    n = arrays[0].size
+    if n == 0 or any(a.size != n for a in arrays):
+        raise ValueError(f"summarize_seeds: every argument needs one value per seed; got sizes {[a.size for a in arrays]}.")
+    check_fraction("circle_bound", circle_bound)
+    delays = np.array([grokking_delay(int(t), int(v)) for t, v in zip(arrays[0], arrays[1])])
+    return SeedSummary(n, arrays[0], arrays[1], delays, arrays[2], arrays[3], arrays[4], circle_bound)
+
+
+def median_standard_error(values, *, never: float | None = None, n_boot: int = 2000, seed: int = 0) -> float:
+    """Bootstrap standard error of the median over seeds (``n_boot`` resamples with a fixed RNG seed).
+    With ``never`` given, entries equal to it count as +inf (a seed that never reached the threshold);
+    a resample whose median is infinite is left out of the spread."""
+    v = np.asarray(values, dtype=float).ravel()
+    if v.size == 0:
+        raise ValueError("median_standard_error: values is empty; give one value per seed.")
+    if never is not None:
+        v = np.where(v == never, np.inf, v)
+    rng = np.random.default_rng(seed)
+    medians = np.median(v[rng.integers(0, v.size, size=(n_boot, v.size))], axis=1)
+    medians = medians[np.isfinite(medians)]
+    return float(np.std(medians)) if medians.size > 1 else float("nan")
+
+
+def run_intro(cfg: IntroConfig, progress: bool | None = None) -> IntroResult:
+    """Train ``cfg.n_seeds`` networks on modular addition in one batched call (one run per init seed) and
+    record their token embeddings along the way."""
+    data = cfg.task_data()
+    if cfg.model == "transformer":  # inputs "a b =": the '=' token is index p
+        import torch
+
+        data.inputs = torch.cat([data.inputs, torch.full((data.n_samples, 1), cfg.p)], dim=1)
+    embed_name = "embed" if cfg.model == "embed_mlp" else "W_E"
+
+    def record_embeddings(step, params):
+        return {"embeddings": params[embed_name][:, : cfg.p]}
+
+    history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": cfg.seeds},
+                    callback=record_embeddings, progress=progress, desc="grokking")
+    train_steps = history.first_step("train_acc", cfg.threshold)
+    val_steps = history.first_step("val_acc", cfg.threshold)
+    return IntroResult(cfg, history, np.asarray(history.extra["embeddings"]), train_steps, val_steps)
+
+
+def stored_paper_config() -> IntroConfig:
+    """Power et al.'s setting (the defaults: 2-layer transformer, p = 97, half of the ordered pairs, AdamW lr
+    1e-3, weight decay 1, β₂ 0.98, batch 512), one seed, trained for 3·10^4 of the paper's 10^5 steps: the
+    budget that fits about 45 minutes of one CPU core (~11 steps/s). Stored: loaded, not recomputed."""
+    return replace(IntroConfig(), steps=30_000, eval_every=100)
+
+
+def _snapshot_indices(steps: np.ndarray, n: int = 16) -> np.ndarray:
+    """Indices of about ``n`` evaluation steps spread evenly in log(step), always with the first and last:
+    the embedding snapshots a stored run keeps (all of them would be ~15 MB at paper scale)."""
+    targets = np.geomspace(max(int(steps[1]), 1), int(steps[-1]), n - 1) if len(steps) > 1 else []
+    picked = {0, len(steps) - 1} | {int(np.argmin(np.abs(steps - t))) for t in targets}
+    return np.array(sorted(picked), dtype=np.int64)
+
+
+def intro_to_arrays(result: IntroResult) -> dict[str, np.ndarray]:
+    """The curves of every run and a log-spaced subset of its embedding snapshots, for the results store."""
+    from repro.training.store import history_to_arrays
+
+    arrays = {k: v for k, v in history_to_arrays(result.history).items() if not k.startswith(("param/", "extra/"))}
+    keep = _snapshot_indices(result.history.steps)
+    arrays["embedding_steps"] = result.history.steps[keep]
+    arrays["embeddings"] = result.embeddings[:, keep]
+    return arrays
+
+
+def intro_from_arrays(cfg: IntroConfig, arrays: dict[str, np.ndarray]) -> IntroResult:
+    """The :class:`IntroResult` of :func:`intro_to_arrays` (the thresholds' first steps recomputed)."""
+    from repro.training.store import history_from_arrays, required_arrays
+
+    required_arrays(arrays, ("steps", "embedding_steps", "embeddings"), "stored opening-chapter run")
+    history = history_from_arrays({k: v for k, v in arrays.items() if k not in ("embedding_steps", "embeddings")})
+    return IntroResult(cfg, history, arrays["embeddings"], history.first_step("train_acc", cfg.threshold),
+                       history.first_step("val_acc", cfg.threshold), embedding_steps=arrays["embedding_steps"])
+
+
+def stored_intro(cfg: IntroConfig, root) -> tuple[IntroResult, dict] | None:
+    """The stored run for exactly ``cfg`` under ``root`` and its manifest, or None."""
+    from repro.training.store import ResultsStore
+
+    return ResultsStore(root).load_result(cfg, "power2022", lambda arrays: intro_from_arrays(cfg, arrays))
+
+
+def main(argv=None) -> int:
+    """``python -m repro.experiments.power2022_what_is_grokking --store book/_results``: train :func:`stored_paper_config` (Power et al.'s
+    transformer and optimizer, one seed, 3·10^4 steps; about 45 minutes on one core) and store its curves and
+    embedding snapshots with provenance."""
+    from repro.training.store import ResultsStore, store_parser
+
+    parser = store_parser("repro.experiments.power2022_what_is_grokking", main.__doc__)
+    args = parser.parse_args(argv)
+    cfg = stored_paper_config()
+    ResultsStore(args.store).get_or_compute(cfg, lambda: intro_to_arrays(run_intro(cfg, progress=True)),
+                                            label="power2022")
+    return 0
+
+
+def plot_intro(result: IntroResult, run: int | None = None, step: int | None = None):
+    """Left: accuracy vs step (log axis) over all seeds: every seed faintly, the median thickly, the
+    inter-quartile band shaded; dashed lines at the median crossing steps. Right: token embeddings of one
+    run (default: the run with the best final circle fit) on their first two principal components at
+    initialization and at ``step`` (default: the end of training), each point labelled by its token."""
+    h, cfg = result.history, result.config
+    end = int(h.steps[-1]) if step is None else int(step)
+    if run is None:
+        run = int(np.argmax(result.circle_fits(end)))
+    fig = plt.figure(figsize=(11.5, 3.8))
+    grid = fig.add_gridspec(1, 3, width_ratios=[1.5, 1, 1])
+    ax = fig.add_subplot(grid[0])
+    pct = f"{100 * cfg.threshold:g} %"
+    x = np.maximum(h.steps, 1)
+    plot_seed_band(ax, x, h["train_acc"], label="train", color=TRAIN_COLOR)
+    plot_seed_band(ax, x, h["val_acc"], label="validation", color=VAL_COLOR)
+    for label, steps in ((f"train {pct}", result.train_steps), (f"val {pct}", result.val_steps)):
+        step = seed_median(steps)
+        if np.isfinite(step) and step > 0:
+            ax.axvline(step, ls="--", lw=1, color="0.4")
+            ax.annotate(f"{label} (median)", (step, 0.02), xycoords=("data", "axes fraction"), rotation=90,
+                        va="bottom", ha="right", fontsize=8, color="0.3")
+    ax.set_xscale("log")
+    ax.set_xlabel("optimization step")
+    ax.set_ylabel("accuracy")
+    ax.legend(loc="center left", fontsize=8)
+    ax.set_title(f"(a + b) mod {cfg.p}: {100 * cfg.train_fraction:g} % of pairs in training")
+    for k, (at, title) in enumerate([(0, "at initialization"), (end, f"after {end} steps")]):
+        plot_token_pca(fig.add_subplot(grid[k + 1]), result.embeddings_at(at, run),
+                       f"seed {cfg.seeds[run]}: embeddings {title}", title_size=10)
+    fig.tight_layout()
+    return fig
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())

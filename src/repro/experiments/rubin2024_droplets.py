@@ -1,0 +1,502 @@
+"""Run and plot helpers of the chapter "Droplets of good representations" (Rubin, Seroussi & Ringel
+2024, arXiv 2310.03789), ``book/rubin2024_droplets.ipynb``.
+
+The equations live in :mod:`repro.theory.rubin2024`, the Langevin sampler in :mod:`repro.training.langevin`;
+this module wires them to the chapter's config (:class:`DropletsConfig`), computes every number the
+chapter shows (:func:`run_theory`, :func:`run_experiments`) and draws its figures.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, replace
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from repro.core.portable import ConfigRepr
+from repro.training.langevin import LangevinConfig, LangevinResult, run_langevin
+from repro.core.scale import by_scale
+from repro.training.store import ResultsStore, store_parser
+from repro.theory.rubin2024 import (Modular, TeacherStudent, action_1d, binned_neg_log_p, critical_point,
+                               gfl_b, gfl_curvature, mode_action, modular_boundaries, modular_onset,
+                               modular_solve, nngp_b, relaxed_action, sweep_self_consistent)
+from repro.core.validation import check_int
+
+
+@dataclass(frozen=True, repr=False)
+class DropletsConfig(ConfigRepr):
+    """Everything the chapter computes. Defaults: the paper's settings (v3 App. C, Fig. 3)."""
+
+    teacher: TeacherStudent = TeacherStudent()  # v3 App. C base scale: d=150, N=700, n=3000, eps=-0.3
+    modular: Modular = Modular()  # v3 Fig. 3: P=401, N=1000, sigma_a^2=0.002/N, gamma=1e-4
+    langevin: LangevinConfig = LangevinConfig()  # v3 App. C protocol (finite data, 200 nets x 360k steps)
+    # sigma^2 grid of the theory curves (v3 Fig. 2c spans 0.10-0.30)
+    curve_sigma2s: tuple[float, ...] = tuple(np.round(np.arange(0.30, 0.0999, -0.01), 3).tolist())
+    d_sharp: int = 10_000  # stand-in for d -> infinity in the paper's 1-D theory
+    d_sharp_2d: int = 2000  # the corrected theory's large-d curve
+    landau_sigma2s: tuple[float, ...] = (0.25, 0.217, 0.179, 0.15)  # action curves of the Landau figure
+    modular_sigma2s: tuple[float, ...] = (0.30, 0.25, 0.236, 0.21, 0.19, 0.176, 0.15, 0.10)  # v3 Fig. 3a
+
+    def __post_init__(self):
+        check_int("d_sharp", self.d_sharp, minimum=1)
+        check_int("d_sharp_2d", self.d_sharp_2d, minimum=1)
+
+    @classmethod
+    def for_scale(cls) -> "DropletsConfig":
+        """The theory is cheap at every scale; only the Langevin ensembles change (see
+        :meth:`repro.training.langevin.LangevinConfig.for_scale`)."""
+        base = cls()
+        # Smoke: nine sigma^2 of the book curve, with the 0.15 and 0.10 the chapter reads. The self-consistent
+        # solutions are continued from one sigma^2 to the next; 0.15 -> 0.10 in one step does not converge.
+        return replace(base, langevin=LangevinConfig.for_scale(),
+                       curve_sigma2s=by_scale(book=base.curve_sigma2s, paper=base.curve_sigma2s,
+                                              smoke=(0.30, 0.25, 0.20, 0.17, 0.15, 0.13, 0.12, 0.11, 0.10)))
+
+    @property
+    def langevin_theory(self) -> TeacherStudent:
+        """The theory at the Langevin ensembles' sizes (same u and g as the paper's base scale)."""
+        return langevin_teacher(self.langevin)
+
+
+@dataclass
+class TheoryResult:
+    crit_paper: object  # CriticalPoint, frozen-r action (v1 Eq. 14)
+    crit_corrected: object  # CriticalPoint, r marginalized (the corrected theory)
+    gfl_table: dict  # sigma^2 -> (b_GFL, b_NNGP, d<q^2>)
+    sharp_1d: list  # SelfConsistent along curve_sigma2s at d_sharp (paper's theory)
+    sharp_2d: list  # SelfConsistent along curve_sigma2s at d_sharp_2d (corrected)
+    finite_1d: list  # at the Langevin d along curve_sigma2s
+    finite_2d: list
+    profile_d150: object  # paper's 1-D theory at d = 150, sigma^2 = 0.10 (v1 Fig. 1)
+    modular_bounds: object
+    modular_curve: list  # ModularSolution along a fine sigma^2 grid
+    modular_onsets: dict  # kappa -> onset sigma^2
+    modular_exact_curve: list = None  # ModularSolution along the same grid with the exact kernel eigenvalue
+
+
+def run_theory(cfg: DropletsConfig) -> TheoryResult:
+    ts = cfg.teacher
+    crit_paper = critical_point(ts)
+    crit_corr = critical_point(ts, relaxed=True)
+    table = {}
+    for s2 in (0.30, 0.25, 0.20, 0.18):
+        u, g = float(ts.u(s2)), float(ts.g(s2))
+        b = gfl_b(u, g, ts.sigma_w2)
+        table[s2] = (b, float(nngp_b(g, ts.sigma_w2)), 1 / gfl_curvature(b, u, ts.sigma_w2))
+    curve = list(cfg.curve_sigma2s)
+    sharp_1d = sweep_self_consistent(ts.at_dimension(cfg.d_sharp), curve, nq=20_001)
+    coarse = curve[::2]
+    sharp_2d = sweep_self_consistent(ts.at_dimension(cfg.d_sharp_2d), coarse, two_d=True, nq=1201, nr=240)
+    lt = cfg.langevin_theory
+    finite_1d = sweep_self_consistent(lt, curve)
+    finite_2d = sweep_self_consistent(lt, curve, two_d=True, nq=601, nr=160)
+    profile = sweep_self_consistent(ts, [0.30, 0.20, 0.15, 0.12, 0.10])[-1]
+    mod = cfg.modular
+    grid = np.round(np.arange(0.300, 0.0995, -0.001), 4)
+    mcurve = [modular_solve(mod, float(s)) for s in grid]
+    onsets = {k: modular_onset(mod, k) for k in (1.0, 5.0)}
+    exact = replace(mod, exact_eigenvalue=True)
+    mexact = [modular_solve(exact, float(s)) for s in grid]
+    return TheoryResult(crit_paper, crit_corr, table, sharp_1d, sharp_2d, finite_1d, finite_2d, profile,
+                        modular_boundaries(mod), mcurve, onsets, mexact)
+
+
+def second_minimum(neg_log_p: np.ndarray, centres: np.ndarray, q_from: float = 0.3):
+    """Position and depth of an interior minimum of -log p(|q|) beyond ``q_from``: the bin k that lies
+    deepest below the highest bin between ``q_from`` and k (the barrier), its position refined by a
+    parabola through k and its neighbours. Depth 0 when the curve rises monotonically."""
+    ok = np.isfinite(neg_log_p) & (centres > q_from)
+    idx = np.nonzero(ok)[0]
+    vals = neg_log_p[idx]
+    depths = np.maximum.accumulate(vals) - vals  # barrier (running max) above each bin
+    j = int(np.argmax(depths))
+    k = idx[j]
+    depth = float(depths[j])
+    if depth <= 0 or k + 1 >= len(neg_log_p) or not np.isfinite(neg_log_p[k + 1]):
+        return float(centres[k]), max(depth, 0.0)
+    f0, f1, f2 = neg_log_p[k - 1:k + 2]
+    h = centres[1] - centres[0]
+    shift = 0.5 * h * (f0 - f2) / (f0 - 2 * f1 + f2)
+    return float(centres[k] + shift), depth
+
+
+@dataclass
+class ExperimentResult:
+    langevin: LangevinResult
+    theory_1d: list  # SelfConsistent at the Langevin d, one per Langevin sigma^2
+    theory_2d: list
+
+
+def run_experiments(cfg: DropletsConfig) -> ExperimentResult:
+    lv = run_langevin(cfg.langevin)
+    s2 = list(cfg.langevin.sigma2s)
+    lt = cfg.langevin_theory
+    return ExperimentResult(lv, sweep_self_consistent(lt, s2),
+                            sweep_self_consistent(lt, s2, two_d=True, nq=601, nr=160))
+
+
+# ------------------------------------------------------------------------ finite-data ensembles (stored)
+
+FINITE_LABEL = "droplets-finite"
+FINITE_BETAS = (1 / 8, 1 / 2)
+
+
+def finite_data_config(beta: float) -> LangevinConfig:
+    """The stored finite-data ensembles: the paper's experiment (v3 App. C: n samples per data set, several
+    networks per data set, sigma^2 driving the transition) at beta = alpha = 1/8 and 1/2 of v3 Table 1,
+    shrunk to fit a 2-core CPU. beta = 1/8 (d = 53, N = 88, n = 375): all five sigma^2 of v3 App. C,
+    50 data sets x 2 networks (the paper: 50 x 4). beta = 1/2 (d = 106, N = 350, n = 1500): sigma^2 = 0.25,
+    0.15, 0.10 (before, near and after the transition), 10 data sets x 1 network. Both 4000 Langevin steps
+    (h = 0.05 in standardized coordinates, 25 % burn-in) in place of the paper's 360k epochs at lr 2e-3,
+    whose time unit is not that of our sampler: what matters is equilibrium, checked by comparing the two
+    halves of the recorded samples."""
+    if beta == 1 / 8:
+        return LangevinConfig.finite_data(beta, sigma2s=(0.30, 0.25, 0.20, 0.15, 0.10), n_nets=100,
+                                          nets_per_dataset=2, steps=4000, dtype="float32")
+    if beta == 1 / 2:
+        return LangevinConfig.finite_data(beta, sigma2s=(0.25, 0.15, 0.10), n_nets=10, nets_per_dataset=1,
+                                          steps=4000, dtype="float32")
+    raise ValueError(f"beta={beta!r} is not allowed: the stored finite-data ensembles have beta in {FINITE_BETAS}.")
+
+
+# v3 App. D, "time-dependent grokking" (Figs 4-6): the paper-scale configs, not run here (see the chapter's ledger)
+TIME_DEPENDENT_WIDTHS = (2800, 1400, 700)  # v3 App. D: N = 2800 (before), 1400 (just after), 700 (GMFL-I)
+
+
+def time_dependent_config(N: int) -> LangevinConfig:
+    """v3 App. D at width N: n = 600 training points, d = 150, eps = -1.2, sigma^2 = 0.05, sigma_a^2 = 0.011,
+    sigma_w^2 = 0.5, 50 networks, 7e6 full-batch epochs (App. D; the transition is driven by decreasing N).
+    Our readings: one data set per network (App. D does not say how the 50 networks share data) and our
+    sampler's step h = 0.05 in standardized coordinates counted as one epoch (App. D's learning rate is not
+    given). :func:`repro.training.langevin.run_langevin` records the |w.w*| histograms of Fig. 4 and the learned
+    components; the loss curves of Fig. 5 and the projections over time of Fig. 6 would need a recorder of
+    train and test loss over time, which it does not have. ``python -m repro.book.paper_scale --chapter
+    rubin2024_droplets`` projects the cost."""
+    if N not in TIME_DEPENDENT_WIDTHS:
+        raise ValueError(f"N={N!r} is not allowed: v3 App. D has widths N in {TIME_DEPENDENT_WIDTHS}.")
+    return LangevinConfig(d=150, N=N, n=600, sigma_w2=0.5, sigma_a2=0.011, eps=-1.2, sigma2s=(0.05,), n_nets=50,
+                          nets_per_dataset=1, steps=7_000_000, likelihood="finite")
+
+
+def stored_finite_ensembles(cfg: LangevinConfig, root) -> tuple[LangevinResult, dict] | None:
+    """The finite-data ensembles stored for exactly ``cfg`` under ``root`` (a :class:`repro.training.store.ResultsStore`
+    folder) with their provenance manifest, or None when none is stored. The store verifies config and content."""
+    return ResultsStore(root).load_result(cfg, FINITE_LABEL, lambda arrays: LangevinResult.from_arrays(cfg, arrays))
+
+
+def langevin_teacher(c: LangevinConfig) -> TeacherStudent:
+    """The theory at a Langevin ensemble's sizes."""
+    return TeacherStudent(d=c.d, N=c.N, n=c.n, sigma_w2=c.sigma_w2, sigma_a2=c.sigma_a2, eps=c.eps)
+
+
+@dataclass
+class FiniteEnsemble:
+    """One stored finite-data ensemble with the theory (both versions) at its size."""
+
+    beta: float
+    langevin: LangevinResult
+    manifest: dict
+    theory_1d: list  # SelfConsistent at the ensemble's d, one per ensemble sigma^2 (the paper's theory)
+    theory_2d: list  # the corrected theory, same points
+
+
+def load_finite(root, betas=FINITE_BETAS) -> dict:
+    """beta -> :class:`FiniteEnsemble` for every stored finite-data ensemble under ``root`` (missing ones are
+    left out), with the self-consistent theory at its size and noise levels."""
+    out = {}
+    for beta in betas:
+        cfg = finite_data_config(beta)
+        stored = stored_finite_ensembles(cfg, root)
+        if stored is None:
+            continue
+        lv, manifest = stored
+        ts, s2 = langevin_teacher(cfg), list(cfg.sigma2s)
+        out[beta] = FiniteEnsemble(beta, lv, manifest, sweep_self_consistent(ts, s2),
+                                   sweep_self_consistent(ts, s2, two_d=True, nq=601, nr=160))
+    return out
+
+
+def component_stats(lv: LangevinResult, attr: str) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, standard error) per sigma^2 of a learned component: averaged over data sets, error = std over
+    data sets / sqrt(#data sets) (v3 App. C: "computed as an average over the different datasets")."""
+    per = lv.dataset_means(attr)
+    k = per.shape[1]
+    se = per.std(axis=1, ddof=1) / np.sqrt(k) if k > 1 else np.full(per.shape[0], np.nan)
+    return per.mean(axis=1), se
+
+
+def droplet_significance(lv: LangevinResult, s: int, q_from: float = 0.3, n_subsets: int = 5) -> dict:
+    """The deepest interior minimum of -log p(|q|) beyond ``q_from`` (see :func:`second_minimum`) and its
+    significance: the depth below the barrier, its standard error from ``n_subsets`` disjoint groups of
+    networks (v3 App. C: five subsets; groups keep the networks of a data set together when the data
+    sets divide evenly), and z = depth / error. z = 0 when the curve rises monotonically."""
+    edges = lv.edges
+    centres = 0.5 * (edges[:-1] + edges[1:])
+    curve = lv.neg_log_p(s)
+    position, depth = second_minimum(curve, centres, q_from)
+    ok = np.isfinite(curve) & (centres > q_from)
+    idx = np.nonzero(ok)[0]
+    vals = curve[idx]
+    run = np.maximum.accumulate(vals)
+    j = int(np.argmax(run - vals))
+    k_min = idx[j]
+    k_bar = idx[int(np.argmax(vals[:j + 1]))]
+    if depth <= 0:
+        return {"position": position, "depth": 0.0, "error": float("nan"), "z": 0.0}
+    parts = np.array_split(np.arange(lv.counts.shape[1]), n_subsets)
+    sub = np.array([lv.neg_log_p(s, p) for p in parts])
+    d_sub = sub[:, k_bar] - sub[:, k_min]
+    error = float(d_sub.std(ddof=1) / np.sqrt(n_subsets)) if np.all(np.isfinite(d_sub)) else float("inf")
+    return {"position": position, "depth": float(depth), "error": error, "z": float(depth / error)}
+
+
+def histogram_deviation(lv: LangevinResult, s: int, sol, max_nats: float = 5.0) -> float:
+    """Largest |-log p| difference (nats) between the ensembles' histogram and a theory's over the bins
+    where the theory lies within ``max_nats`` of the first bin (inf if such a bin was never visited)."""
+    theory = binned_neg_log_p(sol, lv.edges)
+    ours = lv.neg_log_p(s)
+    mask = theory <= max_nats
+    with np.errstate(invalid="ignore"):
+        return float(np.max(np.abs(ours[mask] - theory[mask])))
+
+
+def main(argv=None) -> int:
+    """``python -m repro.experiments.rubin2024_droplets --store book/_results``: run the finite-data Langevin ensembles at
+    beta = 1/8 and 1/2 (:func:`finite_data_config`; about an hour on one busy CPU core) and store them with
+    provenance for the chapter."""
+    parser = store_parser("repro.experiments.rubin2024_droplets", main.__doc__)
+    parser.add_argument("--beta", type=float, nargs="+", default=list(FINITE_BETAS),
+                        help="sizes of the (alpha = beta) family to run (default: 0.125 0.5)")
+    parser.add_argument("--recompute", action="store_true", help="recompute even when a result is stored")
+    parser.add_argument("--progress", action="store_true", help="show a progress bar")
+    args = parser.parse_args(argv)
+    store = ResultsStore(args.store)
+    for beta in args.beta:
+        cfg = finite_data_config(beta)
+        _, manifest = store.get_or_compute(cfg, lambda: run_langevin(cfg, progress=args.progress).to_arrays(),
+                                           label=FINITE_LABEL, recompute=args.recompute)
+        print(f"beta = {beta:g}: stored at {store.path(cfg, FINITE_LABEL)} ({manifest['wall_time_s']} s)")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------- figures
+
+SIGMA_COLORS = {0.30: "#4c72b0", 0.25: "#55a868", 0.20: "#c44e52", 0.15: "#8172b2", 0.12: "#ccb974",
+                0.10: "#64b5cd"}
+
+
+def plot_landau(cfg: DropletsConfig, theory: TheoryResult):
+    """The single-neuron action along the teacher direction at the GFL discrepancy (d -> infinity):
+    the paper's frozen-r action (v1 Eq. 14) and the corrected one with r at its saddle (our correction)."""
+    ts = cfg.teacher
+    q = np.linspace(0, 1.6, 321)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    cmap = plt.get_cmap("viridis")
+    for j, s2 in enumerate(cfg.landau_sigma2s):
+        u, g = float(ts.u(s2)), float(ts.g(s2))
+        b = gfl_b(u, g, ts.sigma_w2)
+        col = cmap(j / max(len(cfg.landau_sigma2s) - 1, 1))
+        axes[0].plot(q, action_1d(q, b, ts.eps, u, ts.sigma_w2), color=col, label=f"σ² = {s2:g}")
+        axes[1].plot(q, relaxed_action(q, b, ts.eps, u, ts.sigma_w2), color=col, label=f"σ² = {s2:g}")
+    for ax, title in zip(axes, ("paper: |w⊥|² frozen at σ_w² (v1 Eq. 14)", "corrected: |w⊥|² at its saddle")):
+        ax.axhline(0, color="k", lw=0.8)
+        ax.set_xlabel("overlap with the teacher q = w·w*")
+        ax.set_title(title)
+        ax.set_ylim(-0.15, 0.6)
+    axes[0].set_ylabel("action per input dimension, s(q) − s(0)")
+    axes[1].legend(loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def plot_histograms(exp: ExperimentResult):
+    """v1 Fig. 1: -log p(|w·w*|) of trained networks against both theories at the same d."""
+    lv = exp.langevin
+    edges = lv.edges
+    centres = 0.5 * (edges[:-1] + edges[1:])
+    S = len(lv.sigma2s)
+    fig, axes = plt.subplots(1, S, figsize=(3.0 * S, 3.4), sharey=True)
+    axes = np.atleast_1d(axes)
+    for s, ax in enumerate(axes):
+        y, err = lv.neg_log_p(s), lv.neg_log_p_error(s)
+        ok = np.isfinite(y)
+        ax.errorbar(centres[ok], y[ok], yerr=np.where(np.isfinite(err[ok]), err[ok], 0), fmt="x", color="k",
+                    label="Langevin ensembles")
+        ax.plot(centres, binned_neg_log_p(exp.theory_2d[s], edges), color="#c44e52", label="corrected theory")
+        ax.plot(centres, binned_neg_log_p(exp.theory_1d[s], edges), color="#4c72b0", ls="--",
+                label="paper's theory (Eq. 14)")
+        ax.set_title(f"σ² = {lv.sigma2s[s]:g}")
+        ax.set_xlabel("|q| = |w·w*|")
+        ax.set_ylim(-0.3, 8)
+    axes[0].set_ylabel("−log p(|q|) (nats, 0 at the first bin)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    return fig
+
+
+def plot_components(cfg: DropletsConfig, theory: TheoryResult, exp: ExperimentResult | None = None):
+    """v1 Fig. 2: learned linear (1 - b) and cubic (eps - c) components of the mean predictor vs sigma^2."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.3))
+    s1 = [s.sigma2 for s in theory.sharp_1d]
+    s2 = [s.sigma2 for s in theory.sharp_2d]
+    sf = [s.sigma2 for s in theory.finite_2d]
+    d = cfg.langevin.d
+    ts = cfg.teacher
+    nngp = [1 - float(nngp_b(ts.g(x), ts.sigma_w2)) for x in s1]
+    axes[0].plot(s1, nngp, color="gray", ls=":", label="NNGP (no feature learning)")
+    for ax, attr in zip(axes, ("learned_linear", "learned_cubic")):
+        ax.plot(s1, [getattr(s, attr) for s in theory.sharp_1d], color="#4c72b0", ls="--",
+                label=f"paper's theory, d = {cfg.d_sharp:,}")
+        ax.plot(s2, [getattr(s, attr) for s in theory.sharp_2d], color="#c44e52",
+                label=f"corrected theory, d = {cfg.d_sharp_2d:,}")
+        ax.plot(sf, [getattr(s, attr) for s in theory.finite_2d], color="#c44e52", alpha=0.45, lw=3,
+                label=f"corrected theory, d = {d}")
+        if exp is not None:
+            lv = exp.langevin
+            vals = getattr(lv, attr)
+            ax.errorbar(lv.sigma2s, vals.mean(1), yerr=vals.std(1, ddof=1) / np.sqrt(vals.shape[1]), fmt="x",
+                        color="k", label=f"Langevin ensembles, d = {d}")
+        ax.axvline(theory.crit_paper.sigma2, color="k", lw=1)
+        ax.axvline(theory.crit_corrected.sigma2, color="k", lw=1, ls="-.")
+        ax.set_xlabel("noise σ² (lower = more effective data n/σ²)")
+    axes[0].axhline(1, color="k", ls="--", lw=0.8)
+    axes[0].set_ylabel("learned linear component 1 − b")
+    axes[1].set_ylabel("learned cubic component ε − c")
+    h0, l0 = axes[0].get_legend_handles_labels()
+    fig.legend(h0, l0, loc="lower center", ncol=3, fontsize=8)
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
+    return fig
+
+
+BETA_COLORS = {1 / 8: "#dd8452", 1 / 2: "#4c72b0", 1.0: "#55a868", 2.0: "#c44e52"}
+
+
+def beta_label(beta: float) -> str:
+    """'1/8', '1/2', '1', '2' for the sizes of v3 Table 1's family."""
+    from fractions import Fraction
+
+    return str(Fraction(beta).limit_denominator(64))
+
+
+def finite_theory_curves(finite: dict, sigma2s) -> dict:
+    """beta -> (paper's theory, corrected theory) along ``sigma2s`` at each stored ensemble's size."""
+    out = {}
+    for beta, fe in finite.items():
+        ts = langevin_teacher(fe.langevin.config)
+        out[beta] = (sweep_self_consistent(ts, list(sigma2s)),
+                     sweep_self_consistent(ts, list(sigma2s)[::2], two_d=True, nq=601, nr=160))
+    return out
+
+
+def plot_finite_histograms(finite: dict, sigma2s=(0.25, 0.15, 0.10)):
+    """v1 Fig. 1 / v3 Fig. 2(a, b) with finite data: -log p(|w.w*|) of the stored ensembles (crosses, error
+    bars from five subsets of networks) at each beta, against the paper's theory (solid) and the corrected
+    one (dashed) at the same size."""
+    fig, axes = plt.subplots(1, len(sigma2s), figsize=(3.4 * len(sigma2s), 3.6), sharey=True)
+    axes = np.atleast_1d(axes)
+    for ax, s2 in zip(axes, sigma2s):
+        for beta, fe in finite.items():
+            lv = fe.langevin
+            if s2 not in lv.sigma2s:
+                continue
+            s = lv.sigma2s.index(s2)
+            centres = 0.5 * (lv.edges[:-1] + lv.edges[1:])
+            col = BETA_COLORS.get(beta, "k")
+            y, err = lv.neg_log_p(s), lv.neg_log_p_error(s)
+            ok = np.isfinite(y)
+            ax.errorbar(centres[ok], y[ok], yerr=np.where(np.isfinite(err[ok]), err[ok], 0), fmt="x", color=col,
+                        label=f"β = {beta_label(beta)}: d = {lv.config.d}, finite data")
+            ax.plot(centres, binned_neg_log_p(fe.theory_1d[s], lv.edges), color=col, lw=1.2)
+            ax.plot(centres, binned_neg_log_p(fe.theory_2d[s], lv.edges), color=col, lw=1.2, ls="--")
+        ax.set_title(f"σ² = {s2:g}")
+        ax.set_xlabel("|q| = |w·w*|")
+        ax.set_ylim(-0.3, 10)
+    axes[0].set_ylabel("−log p(|q|) (nats, 0 at the first bin)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    handles += [plt.Line2D([], [], color="gray", lw=1.2), plt.Line2D([], [], color="gray", lw=1.2, ls="--")]
+    labels += ["paper's theory (Eq. 14), same d", "corrected theory, same d"]
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    return fig
+
+
+def plot_finite_components(theory: TheoryResult, finite: dict, curves: dict, exp: ExperimentResult | None = None):
+    """v1 Fig. 2 / v3 Fig. 2(c) with finite data: learned linear and cubic components of the mean predictor
+    against sigma^2 for each beta (mean ± standard error over data sets), the paper's theory (solid) and the
+    corrected one (dashed) at each size, and the infinite-data ensembles at d = 53 (grey)."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.3))
+    for ax, attr in zip(axes, ("learned_linear", "learned_cubic")):
+        for beta, fe in finite.items():
+            col = BETA_COLORS.get(beta, "k")
+            one, two = curves[beta]
+            ax.plot([x.sigma2 for x in one], [getattr(x, attr) for x in one], color=col, lw=1.2)
+            ax.plot([x.sigma2 for x in two], [getattr(x, attr) for x in two], color=col, lw=1.2, ls="--")
+            mean, se = component_stats(fe.langevin, attr)
+            ax.errorbar(fe.langevin.sigma2s, mean, yerr=se, fmt="o", ms=4, color=col, capsize=2,
+                        label=f"β = {beta_label(beta)} (d = {fe.langevin.config.d}), finite data")
+        if exp is not None:
+            lv = exp.langevin
+            vals = getattr(lv, attr)
+            ax.errorbar(lv.sigma2s, vals.mean(1), yerr=vals.std(1, ddof=1) / np.sqrt(vals.shape[1]), fmt="x",
+                        color="0.4", label=f"infinite data, d = {lv.config.d}")
+        ax.axvline(theory.crit_paper.sigma2, color="k", lw=1)
+        ax.axvline(theory.crit_corrected.sigma2, color="k", lw=1, ls="-.")
+        ax.set_xlabel("noise σ²")
+    axes[0].set_ylabel("learned linear component 1 − b")
+    axes[1].set_ylabel("learned cubic component ε − c")
+    h0, l0 = axes[0].get_legend_handles_labels()
+    h0 += [plt.Line2D([], [], color="gray", lw=1.2), plt.Line2D([], [], color="gray", lw=1.2, ls="--")]
+    l0 += ["paper's theory, same d", "corrected theory, same d"]
+    fig.legend(h0, l0, loc="lower center", ncol=3, fontsize=8)
+    fig.tight_layout(rect=(0, 0.16, 1, 1))
+    return fig
+
+
+def plot_modular(cfg: DropletsConfig, theory: TheoryResult):
+    """v3 Fig. 3: (a) per-mode action s(x) along |w_k|^2 = |v_k|^2 = x for several sigma^2, with an inset of
+    the droplet-saddle heights P s(x_+) across the mixed phase; (b) the target component 1 - |a|."""
+    mod = cfg.modular
+    bd = theory.modular_bounds
+    by_s2 = {round(s.sigma2, 4): s for s in theory.modular_curve}
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    x = np.linspace(0, 260, 521)
+    cmap = plt.get_cmap("plasma")
+    for j, s2 in enumerate(cfg.modular_sigma2s):
+        sol = by_s2.get(round(s2, 4)) or modular_solve(mod, s2)
+        U = float(mod.u(s2)) * sol.a**2
+        phase = "GFL" if s2 > bd.sigma2_c1 else ("GMFL-I" if s2 > bd.sigma2_c2 else "GMFL-II")
+        axes[0].plot(x, mode_action(x, U, mod.gamma), color=cmap(j / len(cfg.modular_sigma2s)),
+                     label=f"σ² = {s2:g} ({phase})")
+    axes[0].axhline(0, color="k", lw=0.8)
+    axes[0].set_ylim(-30, 60)
+    axes[0].set_xlabel("mode power x = |w_k|² = |v_k|²")
+    axes[0].set_ylabel("action per P, s(x) = S_k / P")
+    axes[0].legend(loc="lower left", fontsize=7)
+    inset = axes[0].inset_axes([0.58, 0.62, 0.38, 0.33])
+    mixed = [s for s in theory.modular_curve if bd.sigma2_c2 - 1e-9 <= s.sigma2 <= bd.sigma2_c1 + 1e-9]
+    inset.plot([s.sigma2 for s in mixed], [s.saddle_nats for s in mixed], color="k")
+    inset.axhline(0, color="gray", lw=0.6)
+    inset.set_xlabel("σ²", fontsize=7)
+    inset.set_ylabel("P·s(x₊) (nats)", fontsize=7)
+    inset.tick_params(labelsize=6)
+    s = np.array([m.sigma2 for m in theory.modular_curve])
+    a = np.array([m.a for m in theory.modular_curve])
+    axes[1].plot(s, 1 - np.abs(a), color="k", label="1 − |a| (target learned)")
+    axes[1].plot(s, np.abs(a), color="#c44e52", ls="--", label="|a| (test-RMSE proxy)")
+    if theory.modular_exact_curve:
+        ae = np.array([m.a for m in theory.modular_exact_curve])
+        axes[1].plot(s, 1 - np.abs(ae), color="#4c72b0", ls=":", lw=1.5,
+                     label="1 − |a|, exact kernel eigenvalue (no GMFL-II)")
+    for v, lab in ((bd.sigma2_c1, "σ²_c1"), (bd.sigma2_c2, "σ²_c2")):
+        axes[1].axvline(v, color="gray", lw=1)
+        axes[1].text(v, 0.85, lab, rotation=90, ha="right", va="center", fontsize=8)
+    axes[1].set_xlabel("noise σ²")
+    axes[1].set_ylabel("component of the mean predictor")
+    axes[1].legend(loc="center left", bbox_to_anchor=(0.0, 0.3), fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,281 @@
+"""A results store for expensive runs (paper-scale sweeps, GPU results committed to the book).
+
+Each entry is a folder ``<root>/<label>-<key>/`` where ``key`` hashes the canonical JSON of the config
+together with :data:`SCHEMA_VERSION`. It holds
+
+* ``config.json`` — the full config the arrays were computed from;
+* ``arrays.npz`` — the numeric results (loaded with ``allow_pickle=False``: nothing loads pickles);
+* ``manifest.json`` — provenance: package version, git commit (and whether tracked files differed from it),
+  torch version, device, wall time, and the SHA-256 of ``arrays.npz``.
+
+Loading re-checks the stored config against the requested one and the file hash against the
+manifest, and refuses a mismatch. Entries are written to a temporary folder and renamed into place,
+so an interrupted write never leaves a half entry behind.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import json
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+
+from repro import __version__
+
+SCHEMA_VERSION = 1
+
+
+class StoreMismatch(ValueError):
+    """A stored entry does not match what was asked for (config, schema or content hash)."""
+
+
+def canonical(config) -> object:
+    """A JSON-ready form of a config: dataclasses to dicts (with their class name), tuples to lists."""
+    if dataclasses.is_dataclass(config) and not isinstance(config, type):
+        out = {"__class__": type(config).__name__}
+        out.update({f.name: canonical(getattr(config, f.name)) for f in dataclasses.fields(config)})
+        return out
+    if isinstance(config, dict):
+        return {str(k): canonical(v) for k, v in sorted(config.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(config, (list, tuple)):
+        return [canonical(v) for v in config]
+    if isinstance(config, (np.integer,)):
+        return int(config)
+    if isinstance(config, (np.floating,)):
+        return float(config)
+    if isinstance(config, np.ndarray):
+        return canonical(config.tolist())
+    if config is None or isinstance(config, (bool, int, float, str)):
+        return config
+    raise TypeError(f"cannot store a config value of type {type(config).__name__}: use dataclasses, dicts, lists and scalars.")
+
+
+def config_json(config) -> str:
+    return json.dumps({"schema": SCHEMA_VERSION, "config": canonical(config)}, sort_keys=True, separators=(",", ":"))
+
+
+def config_key(config) -> str:
+    return hashlib.sha256(config_json(config).encode()).hexdigest()[:16]
+
+
+def _git_commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
+                             cwd=Path(__file__).resolve().parent)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def _git_dirty() -> bool | None:
+    """Whether tracked files differ from the commit (the stored run's code is then not exactly the commit's);
+    None outside a git checkout."""
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True,
+                             timeout=5, cwd=Path(__file__).resolve().parent)
+        return bool(out.stdout.strip()) if out.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _device_name() -> str:
+    if torch.cuda.is_available():
+        return torch.cuda.get_device_name(0)
+    return f"cpu ({platform.machine()}, {os.cpu_count()} cores)"
+
+
+class ResultsStore:
+    def __init__(self, root: str | os.PathLike):
+        self.root = Path(root)
+
+    def path(self, config, label: str = "run") -> Path:
+        if not label or any(c in label for c in "/\\ "):
+            raise ValueError(f"label={label!r} is not allowed: use letters, digits, '-' and '_'.")
+        return self.root / f"{label}-{config_key(config)}"
+
+    def has(self, config, label: str = "run") -> bool:
+        return (self.path(config, label) / "manifest.json").exists()
+
+    def save(self, config, arrays: dict[str, np.ndarray], *, label: str = "run", wall_time_s: float | None = None,
+             extra_manifest: dict | None = None) -> Path:
+        """Store ``arrays`` for ``config`` atomically; returns the entry's folder."""
+        final = self.path(config, label)
+        self.root.mkdir(parents=True, exist_ok=True)
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, **{k: np.asarray(v) for k, v in arrays.items()})
+        blob = buffer.getvalue()
+        for k, v in arrays.items():
+            if np.asarray(v).dtype == object:
+                raise TypeError(f"array {k!r} has dtype object; only numeric arrays are stored (no pickles).")
+        manifest = {
+            "schema": SCHEMA_VERSION,
+            "key": config_key(config),
+            "package_version": __version__,
+            "git_commit": _git_commit(),
+            "git_dirty": _git_dirty(),
+            "torch_version": torch.__version__,
+            "device": _device_name(),
+            "wall_time_s": None if wall_time_s is None else round(float(wall_time_s), 3),
+            "arrays_sha256": hashlib.sha256(blob).hexdigest(),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        manifest.update(extra_manifest or {})
+        tmp = Path(tempfile.mkdtemp(dir=self.root, prefix=".tmp-"))
+        try:
+            (tmp / "config.json").write_text(json.dumps(json.loads(config_json(config)), indent=2, sort_keys=True) + "\n")
+            (tmp / "arrays.npz").write_bytes(blob)
+            (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+            if final.exists():  # replace an older entry for the same key
+                shutil.rmtree(final)
+            os.rename(tmp, final)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return final
+
+    def load(self, config, label: str = "run") -> tuple[dict[str, np.ndarray], dict]:
+        """The arrays and manifest stored for ``config``; raises StoreMismatch if anything disagrees."""
+        folder = self.path(config, label)
+        if not (folder / "manifest.json").exists():
+            raise FileNotFoundError(f"no stored result for this config at {folder}.")
+        manifest = json.loads((folder / "manifest.json").read_text())
+        if manifest.get("schema") != SCHEMA_VERSION:
+            raise StoreMismatch(f"{folder}: schema {manifest.get('schema')} != current {SCHEMA_VERSION}; recompute.")
+        stored = json.loads((folder / "config.json").read_text())
+        wanted = json.loads(config_json(config))
+        if stored != wanted:
+            diff = _first_difference(stored, wanted)
+            raise StoreMismatch(f"{folder}: stored config differs from the requested one at {diff}; refusing to serve it.")
+        blob = (folder / "arrays.npz").read_bytes()
+        if hashlib.sha256(blob).hexdigest() != manifest.get("arrays_sha256"):
+            raise StoreMismatch(f"{folder}: arrays.npz does not match the hash in its manifest (corrupted or edited).")
+        with np.load(io.BytesIO(blob), allow_pickle=False) as npz:
+            arrays = {k: npz[k] for k in npz.files}
+        return arrays, manifest
+
+    def load_if_stored(self, config, label: str = "run") -> tuple[dict[str, np.ndarray], dict] | None:
+        """:meth:`load` the entry for ``config``, or None when none is stored (a stored entry that does not
+        match still raises)."""
+        return self.load(config, label) if self.has(config, label) else None
+
+    def load_result(self, config, label: str, from_arrays: Callable[[dict[str, np.ndarray]], object]):
+        """``(from_arrays(arrays), manifest)`` for the entry stored for ``config``, or None when none is stored:
+        the body of every chapter's ``stored_*`` loader (a stored entry that does not match still raises)."""
+        stored = self.load_if_stored(config, label)
+        return None if stored is None else (from_arrays(stored[0]), stored[1])
+
+    def get_or_compute(self, config, compute: Callable[[], dict[str, np.ndarray]], *, label: str = "run",
+                       recompute: bool = False) -> tuple[dict[str, np.ndarray], dict]:
+        """Serve the stored result for ``config``, or compute, store and serve it."""
+        if not recompute and self.has(config, label):
+            return self.load(config, label)
+        start = time.perf_counter()
+        arrays = compute()
+        self.save(config, arrays, label=label, wall_time_s=time.perf_counter() - start)
+        return self.load(config, label)
+
+
+def _first_difference(a, b, path="config") -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if a.get(k, "<missing>") != b.get(k, "<missing>"):
+                return _first_difference(a.get(k, "<missing>"), b.get(k, "<missing>"), f"{path}.{k}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path} (stored {a!r}, requested {b!r})"
+
+
+def result_arrays(result, names) -> dict[str, np.ndarray]:
+    """The fields ``names`` of a result object as arrays, for :meth:`ResultsStore.save`."""
+    return {name: np.asarray(getattr(result, name)) for name in names}
+
+
+def required_arrays(arrays: dict[str, np.ndarray], names, what: str) -> dict[str, np.ndarray]:
+    """``arrays`` restricted to ``names``; raises naming ``what`` (e.g. "stored S3 sweep") and the missing ones."""
+    missing = set(names) - set(arrays)
+    if missing:
+        raise ValueError(f"{what} lacks arrays {sorted(missing)}.")
+    return {name: arrays[name] for name in names}
+
+
+def store_parser(module: str, description: str | None):
+    """The command line of a chapter's stored run, ``python -m <module> --store FOLDER``: an argparse parser
+    with the required ``--store`` option (add a module's own options to it)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog=f"python -m {module}", description=description)
+    parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
+    return parser
+
+
+def require_stored(stored, what: str, command: str, cost: str):
+    """The ``(result, manifest)`` pair a ``stored_*`` loader returned, or a FileNotFoundError that names the
+    command recomputing it: how a chapter loads a stored run (``what``: e.g. "Fig. 6 run"; ``cost``: e.g.
+    "a few minutes on one core")."""
+    if stored is None:
+        raise FileNotFoundError(f"the stored {what} is missing: run `{command}` from the repository root ({cost}).")
+    return stored
+
+
+def provenance_line(manifest: dict) -> str:
+    """One line saying where a stored run was computed: machine, torch version and commit."""
+    return f"stored run: {manifest['device']}, torch {manifest['torch_version']}, commit {manifest['git_commit'][:10]}"
+
+
+def stored_minutes(manifest: dict) -> str:
+    """A stored run's wall time in whole minutes, as text for a chapter's prose (e.g. "45")."""
+    return f"{manifest['wall_time_s'] / 60:.0f}"
+
+
+def load_stored(stored, what: str, command: str, cost: str, *, glue_minutes: str | None = None):
+    """How a chapter opens a stored run: :func:`require_stored`, then print its :func:`provenance_line`, then (if
+    ``glue_minutes`` names a glue key) glue its :func:`stored_minutes` for the prose. Returns ``(result, manifest)``.
+
+    The print comes before the glue, the order the chapters always used, so their stored outputs do not change.
+    """
+    if glue_minutes is not None and (not isinstance(glue_minutes, str) or not glue_minutes):
+        raise ValueError(f"glue_minutes={glue_minutes!r} is not allowed: it must be a non-empty glue key such as "
+                         "'fig6_minutes', or None for no glue.")
+    result, manifest = require_stored(stored, what, command, cost)
+    print(provenance_line(manifest))
+    if glue_minutes is not None:
+        # Imported here: myst_nb comes with the book's dev extra, and only a chapter asks for glue.
+        from myst_nb import glue
+
+        glue(glue_minutes, stored_minutes(manifest), display=False)
+    return result, manifest
+
+
+def history_to_arrays(history) -> dict[str, np.ndarray]:
+    """Flatten a :class:`repro.training.trainer.History` into named numeric arrays for the store."""
+    arrays = {"steps": history.steps}
+    arrays.update({f"metric/{k}": v for k, v in history.metrics.items()})
+    arrays.update({f"extra/{k}": v for k, v in history.extra.items()})
+    arrays.update({f"param/{k}": v for k, v in history.final_params.items()})
+    arrays.update({f"run/{k}": np.asarray(v, dtype=np.float64) for k, v in history.run_values.items()})
+    return arrays
+
+
+def history_from_arrays(arrays: dict[str, np.ndarray]):
+    from repro.training.trainer import History
+
+    def part(prefix):
+        return {k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)}
+
+    runs = {k: v.tolist() for k, v in part("run/").items()}
+    if "init_seed" in runs:
+        runs["init_seed"] = [int(s) for s in runs["init_seed"]]
+    return History(steps=arrays["steps"], metrics=part("metric/"), extra=part("extra/"),
+                   final_params=part("param/"), run_values=runs)

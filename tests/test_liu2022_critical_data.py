@@ -1,0 +1,95 @@
+"""Fig. 4(b) fraction sweep: the results-store round trip, the CLI, and the transition count."""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from repro.experiments.liu2022_critical_data import (SWEEP_LABEL, FractionSweep, ToyConfig, main, run_fraction_sweep,
+                                           stored_fraction_sweep)
+from repro.training.store import ResultsStore, StoreMismatch
+
+
+def tiny_config() -> ToyConfig:
+    return replace(ToyConfig(), train_counts=(20, 45), seeds=(0, 1), sweep_steps=30, eval_every=10)
+
+
+def test_paper_defaults_follow_the_official_fig4b_driver():
+    """Official toy/produce_figure_data.py (train_many_fig4): sizes 5, 10, ..., 50, 54, 10^4 steps, every step
+    evaluated; ten seeds (the driver ran three, the paper does not say)."""
+    cfg = ToyConfig()
+    assert cfg.train_counts == (5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 54)
+    assert cfg.sweep_steps == 10_000 and cfg.eval_every == 1 and len(cfg.seeds) == 10
+    assert cfg.rqi_threshold == 0.95
+
+
+def test_store_round_trip_of_a_tiny_sweep(tmp_path):
+    cfg = tiny_config()
+    sweep = run_fraction_sweep(cfg, progress=False)
+    assert stored_fraction_sweep(cfg, tmp_path) is None
+    ResultsStore(tmp_path).save(cfg, sweep.to_arrays(), label=SWEEP_LABEL)
+    loaded, manifest = stored_fraction_sweep(cfg, tmp_path)
+    assert manifest["key"] and loaded.steps == sweep.steps == cfg.sweep_steps
+    for name in FractionSweep.ARRAYS:
+        assert np.array_equal(getattr(loaded, name), getattr(sweep, name)), name
+    assert np.array_equal(loaded.success_rate()[1], sweep.success_rate()[1])
+    # a different config is not served from this entry; a forged config file is refused
+    assert stored_fraction_sweep(replace(cfg, seeds=(0, 1, 2)), tmp_path) is None
+    folder = ResultsStore(tmp_path).path(cfg, SWEEP_LABEL)
+    text = (folder / "config.json").read_text().replace('"sweep_steps": 30', '"sweep_steps": 31')
+    (folder / "config.json").write_text(text)
+    with pytest.raises(StoreMismatch, match="sweep_steps"):
+        stored_fraction_sweep(cfg, tmp_path)
+
+
+def test_from_arrays_refuses_missing_or_misshapen_arrays():
+    cfg = tiny_config()
+    arrays = {name: np.zeros(4) for name in FractionSweep.ARRAYS}
+    assert FractionSweep.from_arrays(cfg, arrays).steps == cfg.sweep_steps
+    with pytest.raises(ValueError, match="lacks arrays"):
+        FractionSweep.from_arrays(cfg, {"counts": np.zeros(4)})
+    with pytest.raises(ValueError, match="shape"):
+        FractionSweep.from_arrays(replace(cfg, seeds=(0, 1, 2)), arrays)
+
+
+def test_transition_count_is_the_start_of_the_last_run_of_majorities():
+    cfg = replace(tiny_config(), train_counts=(10, 20, 30, 40), seeds=(0, 1))
+    steps = np.array([5, -1,  -1, -1,  5, 5,  -1, 5])  # shares 0.5, 0, 1, 0.5
+    sweep = FractionSweep(cfg, counts=np.repeat([10, 20, 30, 40], 2), seeds=np.tile([0, 1], 4),
+                          accuracy=np.zeros(8), predicted_accuracy=np.zeros(8), final_rqi=np.zeros(8),
+                          rqi_step=steps, grokking_rate=np.zeros(8), theory_steps=np.zeros(8), steps=30)
+    assert sweep.transition_count(0.5) == 30
+    assert sweep.transition_count(1.0) == -1
+    with pytest.raises(ValueError, match="share"):
+        sweep.transition_count(0)
+
+
+def test_cli_requires_a_store_folder():
+    with pytest.raises(SystemExit):
+        main([])
+
+
+def test_wilson_interval_known_values():
+    from repro.experiments.liu2022_critical_data import binomial_interval
+
+    lo, hi = binomial_interval(0, 10)
+    assert lo == 0 and hi == pytest.approx(0.2775, abs=1e-4)  # 1.96^2 / (10 + 1.96^2)
+    lo, hi = binomial_interval(np.array([5]), np.array([10]))
+    assert lo[0] == pytest.approx(1 - hi[0]) and lo[0] == pytest.approx(0.2366, abs=1e-4)
+    with pytest.raises(ValueError, match="successes"):
+        binomial_interval(11, 10)
+
+
+def test_transition_size_and_its_bootstrap():
+    from repro.experiments.liu2022_critical_data import transition_size
+
+    assert transition_size([5, 10, 15], [0.6, 0.2, 0.5]) == 15
+    assert transition_size([5, 10, 15], [0.6, 0.7, 0.5]) == 5
+    with pytest.raises(ValueError, match="increasing"):
+        transition_size([10, 5], [0.5, 0.5])
+    cfg = replace(tiny_config(), train_counts=(10, 20), seeds=(0, 1, 2, 3))
+    sweep = FractionSweep(cfg, counts=np.repeat([10, 20], 4), seeds=np.tile(np.arange(4), 2),
+                          accuracy=np.zeros(8), predicted_accuracy=np.zeros(8), final_rqi=np.zeros(8),
+                          rqi_step=np.array([-1, -1, -1, -1, 5, 5, 5, 5]), grokking_rate=np.zeros(8),
+                          theory_steps=np.zeros(8), steps=30)
+    boot = sweep.bootstrap_transition(n_boot=50)
+    assert boot.shape == (50,) and (boot == 20).all()  # no resample can change an all-or-nothing count

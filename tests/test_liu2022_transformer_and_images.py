@@ -1,0 +1,108 @@
+import numpy as np
+import pytest
+
+
+def test_stored_image_curve_round_trips(tmp_path):
+    from dataclasses import replace
+
+    from repro.experiments.liu2022_transformer_and_images import (plot_image_curve, run_image_phase_diagram, stored_curve_config,
+                                              stored_images)
+    from repro.training.store import ResultsStore, history_to_arrays
+
+    cfg = replace(stored_curve_config(), n_seeds=2, steps=30, eval_every=10, n_train=100, n_test=50)
+    res = run_image_phase_diagram(cfg, progress=False)
+    ResultsStore(tmp_path).get_or_compute(
+        cfg, lambda: {k: v for k, v in history_to_arrays(res.history).items() if not k.startswith("param/")},
+        label="images")
+    loaded, _ = stored_images(cfg, tmp_path)
+    assert (loaded.history["val_acc"] == res.history["val_acc"]).all()
+    assert (loaded.seed_phases == res.seed_phases).all() and loaded.curve_runs() == res.curve_runs()
+    assert len(plot_image_curve(loaded).axes) == 1
+
+
+def _tiny_transformer(**over):
+    from dataclasses import replace
+
+    from repro.experiments.liu2022_transformer_and_images import TransformerGrokConfig
+
+    return replace(TransformerGrokConfig.book(), p=11, d_model=8, d_mlp=8, steps=30, eval_every=10, n_seeds=2, **over)
+
+
+def test_transformer_config_is_the_official_architecture_and_validates_dropout():
+    from repro.experiments.liu2022_transformer_and_images import TransformerGrokConfig
+    from repro.models.networks import EncoderTransformerConfig
+
+    cfg = TransformerGrokConfig()
+    m = cfg.model_config()
+    assert isinstance(m, EncoderTransformerConfig)
+    assert (m.d_vocab, m.d_model, m.n_heads, m.d_mlp, m.n_layers, m.n_ctx) == (59, 256, 1, 128, 2, 2)
+    assert cfg.train_config().dropout == cfg.dropout == 0.05
+    assert len(cfg.dropout_values) == 10 and cfg.dropout_values[0] == 0 and cfg.dropout_values[-1] == 0.5
+    for bad, match in ((dict(dropout=1.0), "dropout"), (dict(dropout_values=(0.0, 1.2)), "dropout_values"),
+                       (dict(dropout_seeds=()), "dropout_seeds"), (dict(dropout_steps=0), "dropout_steps")):
+        with pytest.raises(ValueError, match=match):
+            TransformerGrokConfig(**bad)
+
+
+def test_stored_transformer_round_trips(tmp_path):
+    from repro.experiments.liu2022_transformer_and_images import (plot_transformer, run_transformer, stored_transformer,
+                                              transformer_to_arrays)
+    from repro.training.store import ResultsStore
+
+    cfg = _tiny_transformer()
+    res = run_transformer(cfg, progress=False)
+    ResultsStore(tmp_path).get_or_compute(cfg, lambda: transformer_to_arrays(res, every=20), label="transformer")
+    loaded, _ = stored_transformer(cfg, tmp_path)
+    assert (loaded.effective_dim == res.effective_dim).all()
+    assert list(loaded.embedding_steps) == [0, 20, 30]  # every 20 steps and the last
+    np.testing.assert_allclose(loaded.embeddings[:, -1], res.embeddings[:, -1], rtol=1e-6)  # stored as float32
+    np.testing.assert_allclose(loaded.embeddings_at(25), res.embeddings[0, -1], rtol=1e-6)  # the first one after
+    assert loaded.circle_fit()[1] == pytest.approx(res.circle_fit()[1], abs=1e-5)
+    plot_transformer(loaded)
+
+
+def test_dropout_sweep_layout_medians_and_round_trip(tmp_path):
+    from repro.experiments.liu2022_transformer_and_images import (DropoutResult, dropout_to_arrays, plot_dropout_sweep, run_dropout_sweep,
+                                              stored_dropout)
+    from repro.training.store import ResultsStore
+
+    cfg = _tiny_transformer(dropout_values=(0.0, 0.3), dropout_seeds=(1, 2, 3), dropout_steps=20)
+    res = run_dropout_sweep(cfg, progress=False)
+    assert list(res.history.run_values["dropout"]) == [0.0, 0.0, 0.0, 0.3, 0.3, 0.3]  # rate-major
+    assert list(res.history.run_values["init_seed"]) == [1, 2, 3, 1, 2, 3]
+    assert res.steps_to("val_acc").shape == (2, 3)
+    ResultsStore(tmp_path).get_or_compute(cfg, lambda: dropout_to_arrays(res), label="dropout")
+    loaded, _ = stored_dropout(cfg, tmp_path)
+    assert (loaded.steps_to("train_acc") == res.steps_to("train_acc")).all()
+    plot_dropout_sweep(loaded)
+    # medians count a run that never reaches the threshold as infinitely slow
+    fake = DropoutResult(cfg, res.history)
+    fake.steps_to = lambda key: np.array([[100, -1, -1], [50, 70, -1]])
+    assert list(fake.median_steps_to("val_acc")) == [np.inf, 70.0]
+
+
+def test_projected_cpu_hours_counts_every_run_step():
+    from repro.experiments.liu2022_transformer_and_images import TransformerGrokConfig, paper_run_steps, projected_cpu_hours
+
+    cfg = TransformerGrokConfig()
+    steps = paper_run_steps(cfg)
+    assert steps == {"Fig. 7 left": 100 * 20_000, "Fig. 7 centre": 10 * 3 * 100_000, "Fig. 7 right": 15 * 19 * 100_000}
+    assert projected_cpu_hours(cfg, 0.36)["Fig. 7 left"] == 100 * 20_000 * 0.36 / 3600
+
+
+def test_join_transformer_results_equals_one_run_of_all_seeds():
+    from dataclasses import replace
+
+    from repro.experiments.liu2022_transformer_and_images import join_transformer_results, run_transformer
+
+    cfg = replace(_tiny_transformer(), n_seeds=3, first_seed=1)
+    whole = run_transformer(cfg, progress=False)
+    parts = [run_transformer(replace(cfg, n_seeds=1), progress=False),
+             run_transformer(replace(cfg, first_seed=2, n_seeds=2), progress=False)]
+    joined = join_transformer_results(parts)
+    assert joined.config == cfg
+    np.testing.assert_allclose(joined.history["val_loss"], whole.history["val_loss"], rtol=1e-5)
+    np.testing.assert_allclose(joined.effective_dim, whole.effective_dim, rtol=1e-4)
+    assert list(joined.history.run_values["init_seed"]) == [1, 2, 3]
+    with pytest.raises(ValueError, match="consecutive seeds"):
+        join_transformer_results(parts[::-1])

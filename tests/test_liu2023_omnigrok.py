@@ -1,0 +1,146 @@
+"""Tests of repro.experiments.liu2023_omnigrok, the experiments of the Omnigrok chapter (Liu, Michaud & Tegmark 2023): the modular
+runs with the weight norm held or free, their delays and norm statistics, the held-out rows evaluated in a callback,
+the teacher-student landscape and the results store."""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import torch
+
+from repro.models.networks import MLPConfig
+from repro.data.tasks import TaskData
+from repro.training.trainer import TrainConfig, train
+
+def test_modular_config_labels_and_validation():
+    from repro.experiments.liu2023_omnigrok import ModularConfig
+
+    cfg = ModularConfig()
+    assert cfg.run_labels() == ["free, alpha 1, wd 1", "norm held at alpha 0.8, wd 0"]
+    with pytest.raises(ValueError, match="constrained_alpha"):
+        ModularConfig(constrained_alpha=0.0)
+
+
+def test_modular_delays_ratio_and_norm_stats():
+    from repro.experiments.liu2023_omnigrok import ModularResult, median_steps
+    from repro.training.trainer import History
+
+    steps = np.arange(0, 50, 10)
+    # two seeds x (free, fixed); seed-major runs: s0 free, s0 fixed, s1 free, s1 fixed
+    norm = np.array([[1, 2, 3, 2, 1.5], [2, 2, 2, 2, 2], [1, 1.5, 2, 1, 0.5], [2, 2, 2, 2, 2]], dtype=float)
+    val = np.array([[0, 0, 0.5, 1, 1], [0, 0, 0, 1, 1], [0, 0.2, 0.9, 1, 1], [0, 1, 1, 1, 1]], dtype=float)
+    h = History(steps=steps, metrics={"weight_norm": norm, "val_acc": val})
+    tr = np.array([[10, 10], [10, 10]])
+    te = np.array([[30, 30], [30, -1]])
+    res = ModularResult(h, ["free", "fixed"], median_steps(tr), median_steps(te), tr, te)
+    assert res.seed_delays(0).tolist() == [20.0, 20.0]
+    assert res.seed_delays(1)[0] == 20.0 and np.isinf(res.seed_delays(1)[1])
+    assert np.isinf(res.delay_ratio())  # the fixed-norm median is never (one of two seeds)
+    te[1, 1] = 20
+    assert res.delay_ratio() == pytest.approx(15.0 / 20.0)
+    st = res.norm_stats()
+    np.testing.assert_allclose(st["peak"], [3.0, 2.0])
+    np.testing.assert_allclose(st["final"], [1.5, 0.5])
+    np.testing.assert_allclose(st["fall"], [0.5, 0.25])
+    np.testing.assert_allclose(st["val_at_peak"], [0.5, 0.9])
+    np.testing.assert_allclose(res.norm_stats(1)["peak"], [1.0, 1.0])
+
+
+def test_median_steps_seed_fraction_and_per_seed_slopes():
+    from repro.experiments.liu2023_omnigrok import GrokResult, median_steps, seed_fraction, seed_slopes
+    from repro.training.trainer import History
+
+    steps = np.array([[10, -1, 40], [20, -1, -1], [30, 5, -1]])
+    assert median_steps(steps).tolist() == [20, -1, -1]
+    assert seed_fraction([True, False, True, True]) == 0.75
+    with pytest.raises(ValueError, match="empty"):
+        seed_fraction([])
+    g = [0.1, 0.2, 0.4, 0.0]
+    seed_te = np.array([[800, 400, 200, -1], [1600, 800, 400, -1], [900, -1, -1, -1]])
+    res = GrokResult([2.0] * 4, g, History(steps=np.arange(2), metrics={}), median_steps(seed_te), median_steps(seed_te), 3,
+                     seed_te, seed_te)
+    s = seed_slopes(res)
+    assert np.allclose(s[:2], -1.0) and np.isnan(s[2])
+
+
+def _toy_data(n=40, d=3):
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(n, d, generator=gen)
+    y = torch.sin(x[:, :2])
+    return TaskData(inputs=x, labels=torch.zeros(n, dtype=torch.int64), n_classes=1, train_idx=np.arange(n // 2),
+                    val_idx=np.arange(n // 2, n), loss="mse", targets=y, accuracy="none")
+
+
+# ---------------------------------------------------------------- held-out rows evaluated in a callback
+
+
+def test_split_heldout_rows_and_errors():
+    from repro.experiments.liu2023_omnigrok import split_heldout
+
+    data = _toy_data(n=10)
+    tr, held = split_heldout(data)
+    assert tr.n_samples == 5 and held.n_samples == 5
+    torch.testing.assert_close(tr.inputs, data.inputs[:5])
+    torch.testing.assert_close(held.targets, data.targets[5:])
+    assert len(tr.val_idx) == 0 and len(held.val_idx) == 0
+    np.testing.assert_array_equal(held.train_idx, np.arange(5))
+    with pytest.raises(ValueError, match="val_idx"):
+        split_heldout(replace(data, val_idx=np.zeros(0, dtype=np.int64)))
+
+
+@pytest.mark.parametrize("batch_size", [None, 7])
+def test_heldout_in_callback_matches_train(batch_size):
+    """The same history as training on all rows (float64: up to the summation order of the evaluation),
+    also with minibatches over a training split given in shuffled order."""
+    from repro.experiments.liu2023_omnigrok import train_heldout_in_callback
+
+    data = _toy_data()
+    perm = np.random.RandomState(0).permutation(40)
+    data = replace(data, train_idx=perm[:20], val_idx=np.sort(perm[20:]))
+    model = MLPConfig(d_in=3, hidden=(8, 8), d_out=2, activation="tanh")
+    cfg = TrainConfig(steps=20, lr_repr=1e-2, lr_dec=1e-2, eval_every=5, batch_size=batch_size, dtype="float64")
+    runs = {"init_scale": [0.5, 2.0], "repr_init_scale": [0.5, 2.0], "wd_repr": [0.0, 0.3], "wd_dec": [0.0, 0.3],
+            "fixed_norm": [True, False], "init_seed": [0, 1]}
+    a = train(model, data, cfg, runs=runs, mse_threshold=0.05, progress=False)
+    b = train_heldout_in_callback(model, data, cfg, runs=runs, mse_threshold=0.05, progress=False)
+    assert set(a.metrics) == set(b.metrics) and not b.extra
+    np.testing.assert_array_equal(a.steps, b.steps)
+    for k in a.metrics:
+        np.testing.assert_allclose(b[k], a[k], rtol=1e-9, atol=1e-12, err_msg=k)
+
+
+def test_landscape_seed_values_and_half_way_evaluation():
+    from repro.experiments.liu2023_omnigrok import TeacherStudentConfig, teacher_student_landscape
+
+    cfg = TeacherStudentConfig(width=8, alphas=(0.5, 2.0), landscape_steps=6, n_seeds=2)
+    res = teacher_student_landscape(cfg, progress=False)
+    np.testing.assert_array_equal(res.history.steps, [0, 3, 6])  # start, half way, end
+    np.testing.assert_array_equal(res.seed_values("train_loss"), res.seed_train_loss)
+    assert res.seed_values("val_loss", -2).shape == (2, 2)
+    assert np.isfinite(res.seed_test_loss).all()
+
+
+def test_transformer_modular_trains_on_training_rows_and_stores(tmp_path, monkeypatch):
+    """run_modular with the transformer trains on the training pairs only (train_heldout_in_callback); its
+    history equals repro.training.trainer.train's on all pairs in float64, and a stored run loads back (through the
+    results store) to the same delays."""
+    import repro.experiments.liu2023_omnigrok as og
+    from repro.training.store import ResultsStore, history_to_arrays
+
+    cfg = og.ModularConfig(p=7, steps=6, eval_every=2, n_seeds=2, dtype="float64")
+    res = og.run_modular(cfg, progress=False)
+    direct = train(cfg.model_config(), cfg.task_data(),
+                   TrainConfig(steps=6, lr_repr=cfg.lr, lr_dec=cfg.lr, beta2=cfg.beta2, eval_every=2, dtype="float64"),
+                   runs={"init_scale": [1.0, 0.8] * 2, "repr_init_scale": [1.0, 0.8] * 2, "wd_repr": [1.0, 0.0] * 2,
+                         "wd_dec": [1.0, 0.0] * 2, "fixed_norm": [False, True] * 2, "init_seed": [0, 0, 1, 1]},
+                   progress=False)
+    for k in ("train_loss", "val_loss", "train_acc", "val_acc", "weight_norm"):
+        np.testing.assert_allclose(res.history[k], direct[k], rtol=1e-9, atol=1e-12, err_msg=k)
+    assert og.stored_modular(cfg, tmp_path) is None
+    ResultsStore(tmp_path).save(cfg, history_to_arrays(res.history), label=og.MODULAR_STORE_LABEL)
+    loaded, manifest = og.stored_modular(cfg, tmp_path)
+    np.testing.assert_array_equal(loaded.seed_test_steps, res.seed_test_steps)
+    np.testing.assert_array_equal(loaded.history["weight_norm"], res.history["weight_norm"])
+    assert "git_commit" in manifest
+    c = og.stored_modular_config()
+    assert (c.model, c.model_config().d_mlp, c.train_fraction, c.lr, c.weight_decay, c.constrained_alpha) == \
+        ("transformer", 512, 0.3, 1e-3, 1.0, 0.8)

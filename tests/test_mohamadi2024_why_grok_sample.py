@@ -1,0 +1,58 @@
+"""repro.experiments.mohamadi2024_why_grok_sample: the critical size, the exponent fit and its seed bootstrap, on synthetic data
+with a known answer, and a tiny end-to-end run through the store."""
+import numpy as np
+import pytest
+
+from repro.experiments import mohamadi2024_why_grok_sample as ms
+from repro.training.store import ResultsStore
+
+
+def test_crossing_interpolates_in_log_n():
+    n = np.array([10.0, 20.0, 40.0])
+    assert ms.crossing(n, [0.0, 0.25, 0.75]) == pytest.approx(np.sqrt(20 * 40))  # halfway in log n
+    assert ms.crossing(n, [0.0, 0.5, 1.0]) == pytest.approx(20.0)
+    assert np.isnan(ms.crossing(n, [0.0, 0.1, 0.2]))  # never crosses
+    assert np.isnan(ms.crossing(n, [0.6, 0.9, 1.0]))  # already above at the smallest n: off the grid
+
+
+def _synthetic(ps, k, seeds=3, jitter=0.0):
+    """A result whose seed-mean accuracy steps from 0 to 1 at n* = 2 p^k (exactly on a fine grid)."""
+    cfg = ms.SampleComplexityConfig(ps=ps, n_coeffs=tuple(np.round(0.5 * 2 ** (np.arange(12) / 4), 4)),
+                                    seeds=tuple(range(seeds)), steps=1, eval_every=1)
+    rng = np.random.default_rng(0)
+    runs = {}
+    for p in ps:
+        C = len(cfg.coeffs_at(p))
+        n = np.array([ms.th.classification_train_size(p, c) for c in cfg.coeffs_at(p)])
+        acc = np.clip((np.log(n) - np.log(p ** k)) / 0.5 + 0.5, 0, 1)  # linear in log n around p^k
+        per_seed = np.clip(acc[None] + jitter * rng.standard_normal((seeds, C)), 0, 1)
+        runs[p] = {name: np.zeros((seeds, C, 2)) for name in ms.PER_P}
+        runs[p]["test_acc"][..., -1] = per_seed
+    return ms.SampleComplexityResult(config=cfg, steps=np.array([0, 1]), runs=runs)
+
+
+def test_fit_recovers_a_known_exponent_and_identical_seeds_do_not_spread():
+    res = _synthetic((11, 13, 17, 19, 23, 29, 31, 37, 41), k=1.6)
+    crit = ms.critical_sizes(res)
+    assert np.all(np.isfinite(crit))
+    assert ms.fit_exponent(res.config.ps, crit) == pytest.approx(1.6, abs=1e-6)
+    boot = ms.bootstrap_exponent(res, n_boot=20)
+    np.testing.assert_allclose(boot, 1.6, atol=1e-6)
+    noisy = ms.bootstrap_exponent(_synthetic((11, 17, 23, 31, 41), k=1.6, jitter=0.1), n_boot=50)
+    assert np.nanstd(noisy) > 0
+
+
+def test_store_round_trip_and_bad_input(tmp_path):
+    cfg = ms.SampleComplexityConfig(ps=(5, 7), n_coeffs=(0.5, 1.0), seeds=(0,), steps=3, eval_every=1)
+    ResultsStore(tmp_path).get_or_compute(cfg, lambda: ms.run_sample_complexity(cfg, progress=False).to_arrays(),
+                                          label="sample-complexity")
+    res, manifest = ms.stored_sample_complexity(cfg, tmp_path)
+    assert res.final(7).shape == (1, 2) and manifest["wall_time_s"] >= 0
+    assert ms.stored_sample_complexity(ms.SampleComplexityConfig(ps=(5,), n_coeffs=(0.5,), seeds=(0,), steps=3),
+                                       tmp_path) is None
+    with pytest.raises(ValueError, match="ps"):
+        ms.SampleComplexityConfig(ps=(4,))
+    with pytest.raises(ValueError, match="n_coeffs"):
+        ms.SampleComplexityConfig(n_coeffs=(2.0, 1.0))
+    with pytest.raises(ValueError, match="seeds"):
+        ms.SampleComplexityConfig(seeds=())

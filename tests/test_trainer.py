@@ -1,0 +1,316 @@
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import torch
+
+from repro.models.networks import EmbedMLPConfig, MLPConfig, TwoLayerConfig
+from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
+from repro.training.trainer import History, Performance, TrainConfig, project_to_norm, train
+
+TOY = EmbedMLPConfig(n_symbols=10, d_embed=1, hidden=(16, 16), d_out=30)
+
+
+def _toy_data(seed=58):
+    return build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=seed), target="regression")
+
+
+def _torch_reference(model_cfg, data, cfg, optimizer_cls, **opt_kwargs):
+    """The same toy model as nn.Modules trained with torch.optim: the oracle for the batched trainer."""
+    torch.manual_seed(cfg.init_seed)
+    embed = torch.nn.Parameter(((torch.rand(10, 1) - 0.5) * cfg.repr_init_scale).double())
+    dims = (1, *model_cfg.hidden, model_cfg.d_out)
+    layers = [torch.nn.Linear(a, b).double() for a, b in zip(dims[:-1], dims[1:])]
+    dec = [p for layer in layers for p in layer.parameters()]
+    opt_r = optimizer_cls([embed], lr=cfg.lr_repr, weight_decay=cfg.wd_repr, **opt_kwargs)
+    opt_d = optimizer_cls(dec, lr=cfg.lr_dec, weight_decay=cfg.wd_dec, **opt_kwargs)
+    x, y = data.inputs[data.train_idx], data.targets[data.train_idx].double()
+    losses = []
+    for _ in range(cfg.steps):
+        h = embed[x[:, 0]] + embed[x[:, 1]]
+        for k, layer in enumerate(layers):
+            h = layer(h)
+            if k < len(layers) - 1:
+                h = torch.tanh(h)
+        loss = (h - y).pow(2).mean()
+        losses.append(loss.item())
+        opt_r.zero_grad(); opt_d.zero_grad()
+        loss.backward()
+        opt_r.step(); opt_d.step()
+    return np.array(losses), embed.detach().numpy()
+
+
+@pytest.mark.parametrize("optimizer", ["adamw", "sgd"])
+def test_matches_torch_optim_oracle(optimizer):
+    data = _toy_data()
+    cfg = TrainConfig(steps=40, optimizer=optimizer, lr_repr=3e-3, lr_dec=1e-2, wd_repr=0.1, wd_dec=0.5,
+                      init_seed=58, dtype="float64", device="cpu")
+    hist = train(TOY, data, cfg, keep_final_params=True, progress=False)
+    if optimizer == "adamw":
+        ref_losses, ref_embed = _torch_reference(TOY, data, cfg, torch.optim.AdamW, betas=(0.9, 0.999), eps=1e-8)
+    else:
+        ref_losses, ref_embed = _torch_reference(TOY, data, cfg, torch.optim.SGD)
+    np.testing.assert_allclose(hist["train_loss"][0, :-1], ref_losses, rtol=1e-9)
+    np.testing.assert_allclose(hist.final_params["embed"][0], ref_embed, rtol=1e-8)
+
+
+def test_batched_runs_equal_runs_one_by_one():
+    """K runs trained together match the same runs trained alone (float64, rel diff <= 1e-6)."""
+    data = _toy_data()
+    base = TrainConfig(steps=60, lr_repr=1e-3, lr_dec=1e-3, dtype="float64", device="cpu", eval_every=5)
+    runs = {"lr_dec": [1e-4, 1e-3, 3e-3], "wd_dec": [0.0, 1.0, 5.0], "init_seed": [1, 2, 3], "lr_repr": [1e-3, 3e-3, 1e-2]}
+    batched = train(TOY, data, base, runs=runs, progress=False)
+    for r in range(3):
+        single_cfg = TrainConfig(**{**base.__dict__, **{k: v[r] for k, v in runs.items()}})
+        single = train(TOY, data, single_cfg, progress=False)
+        for key in ("train_loss", "val_loss", "train_acc", "val_acc", "weight_norm"):
+            np.testing.assert_allclose(batched[key][r], single[key][0], rtol=1e-6, atol=1e-12)
+
+
+def test_per_run_masks_train_on_their_own_split():
+    data = _toy_data()
+    a, _ = data.masks()
+    b = torch.zeros_like(a)
+    b[:20] = True
+    masks = torch.stack([a, b])
+    cfg = TrainConfig(steps=5, dtype="float64", device="cpu")
+    hist = train(TOY, data, cfg, runs={"init_seed": [0, 0]}, train_mask=masks, val_mask=~masks, progress=False)
+    assert not np.allclose(hist["train_loss"][0], hist["train_loss"][1])
+    with pytest.raises(ValueError, match="train_mask"):
+        train(TOY, data, cfg, runs={"init_seed": [0, 0]}, train_mask=masks[:1], progress=False)
+
+
+def test_minibatch_and_eval_every():
+    data = build_task_data(BinaryOpTask("modular_addition", 11), Split(train_fraction=0.5, data_seed=0))
+    model = EmbedMLPConfig(n_symbols=11, d_embed=8, hidden=(32,), d_out=11, activation="relu")
+    cfg = TrainConfig(steps=50, batch_size=16, eval_every=10, lr_repr=1e-2, lr_dec=1e-2, device="cpu")
+    hist = train(model, data, cfg, runs={"init_seed": [0, 1]}, progress=False)
+    assert list(hist.steps) == [0, 10, 20, 30, 40, 50]
+    assert hist["train_loss"].shape == (2, 6)
+    assert hist["train_loss"][:, -1].max() < hist["train_loss"][:, 0].min()
+
+
+def test_training_reduces_loss_and_reaches_accuracy():
+    data = _toy_data()
+    cfg = TrainConfig(steps=400, lr_repr=1e-2, lr_dec=3e-3, init_seed=58, device="cpu", eval_every=10)
+    hist = train(EmbedMLPConfig(hidden=(64, 64)), data, cfg, progress=False)
+    assert hist["train_loss"][0, -1] < 0.1 * hist["train_loss"][0, 0]
+    assert hist["train_acc"][0, -1] == 1.0
+
+
+def test_first_step_thresholds():
+    h = History(steps=np.array([0, 10, 20, 30]),
+                metrics={"acc": np.array([[0.0, 0.5, 0.9, 1.0], [0.0, 0.1, 0.2, 0.3]])})
+    assert list(h.first_step("acc", 0.9)) == [20, -1]
+    assert list(h.first_step("acc", 0.05, above=False)) == [0, 0]
+    with pytest.raises(KeyError, match="no metric"):
+        h["nope"]
+
+
+def test_callback_records_extras():
+    data = _toy_data()
+    cfg = TrainConfig(steps=20, eval_every=10, device="cpu")
+    hist = train(TOY, data, cfg, runs={"init_seed": [0, 1]}, callback=lambda step, p: {"emb": p["embed"]}, progress=False)
+    assert hist.extra["emb"].shape == (2, 3, 10, 1)
+
+
+def test_two_layer_regression_without_accuracy():
+    from repro.data.tasks import TaskData
+
+    x = torch.randn(40, 3, generator=torch.Generator().manual_seed(0))
+    y = x[:, :1] ** 3
+    data = TaskData(inputs=x, labels=torch.zeros(40, dtype=torch.long), n_classes=1, train_idx=np.arange(30),
+                    val_idx=np.arange(30, 40), loss="mse", targets=y, accuracy="none")
+    hist = train(TwoLayerConfig(d_in=3, width=32, activation="erf"), data,
+                 TrainConfig(steps=200, lr_repr=1e-2, lr_dec=1e-2, device="cpu"), progress=False)
+    assert "train_acc" not in hist.metrics and hist["train_loss"][0, -1] < hist["train_loss"][0, 0]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(lr_dec=0.0), "lr_dec"),
+    (dict(lr_repr=-1e-3), "lr_repr"),
+    (dict(steps=0), "steps"),
+    (dict(optimizer="lbfgs"), "optimizer"),
+    (dict(beta2=1.0), "beta2"),
+    (dict(dtype="float16"), "dtype"),
+    (dict(wd_dec=-1.0), "wd_dec"),
+    (dict(batch_size=0), "batch_size"),
+])
+def test_bad_train_config_raises(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        TrainConfig(**kwargs)
+
+
+def test_bad_per_run_values_raise():
+    data = _toy_data()
+    with pytest.raises(ValueError, match="cannot vary per run"):
+        train(TOY, data, TrainConfig(steps=1), runs={"steps": [1, 2]}, progress=False)
+    with pytest.raises(ValueError, match="same length"):
+        train(TOY, data, TrainConfig(steps=1), runs={"lr_dec": [1e-3], "wd_dec": [0, 1]}, progress=False)
+    with pytest.raises(ValueError, match="lr_dec"):
+        train(TOY, data, TrainConfig(steps=1), runs={"lr_dec": [1e-3, 0.0]}, progress=False)
+
+
+def test_reproduces_official_toy_reference_run():
+    """grokking-squared toy/train_add.py: the official toy run (seed 58, 45/10, 1-D, Adam 1e-3 on embeddings, AdamW 1e-4
+    decoder, tanh 1-200-200-30, MSE on N(0,1) templates) reaches train acc >= 0.9 at iteration 1130 (logged
+    after that iteration's update, i.e. after 1131 updates: our step 1131) and test acc >= 0.9 at 1530
+    (logged before the update, i.e. our step 1530)."""
+    data = _toy_data(58)
+    cfg = TrainConfig(steps=1600, lr_repr=1e-3, lr_dec=1e-4, init_seed=58, device="cpu")
+    hist = train(EmbedMLPConfig(), data, cfg, progress=False)
+    assert int(hist.first_step("train_acc", 0.9)[0]) == 1131
+    assert int(hist.first_step("val_acc", 0.9)[0]) == 1530
+
+
+def _encoder_setup(p=11):
+    from repro.models.networks import EncoderTransformerConfig
+
+    data = build_task_data(BinaryOpTask("modular_addition", p), Split(train_fraction=0.8, data_seed=1))
+    model = EncoderTransformerConfig(d_vocab=p, d_vocab_out=p, d_model=8, n_heads=2, d_mlp=8, n_layers=1)
+    return model, data, TrainConfig(steps=12, lr_repr=1e-3, lr_dec=1e-3, wd_dec=1.0, eval_every=4, dtype="float64")
+
+
+def test_dropout_runs_are_independent_of_their_block_and_rate_zero_is_no_dropout():
+    """Runs with their own splits: a block forwards the union of its runs' training rows, so a run's dropout
+    masks must not depend on that union (they are drawn per sample)."""
+    from repro.training.sweep import split_masks
+
+    model, data, tc = _encoder_setup()
+    seeds = [0, 0, 1]
+    masks = split_masks(data, [0.8] * 3, seeds)
+    alone = train(model, data, tc, train_mask=masks[0][:1], val_mask=masks[1][:1], progress=False)
+    mixed = train(model, data, tc, runs={"dropout": [0.0, 0.4, 0.4], "init_seed": seeds}, train_mask=masks[0],
+                  val_mask=masks[1], progress=False)
+    single = train(model, data, tc, runs={"dropout": [0.4], "init_seed": [1]}, train_mask=masks[0][2:],
+                   val_mask=masks[1][2:], progress=False)
+    blocked = train(model, data, tc, runs={"dropout": [0.0, 0.4, 0.4], "init_seed": seeds}, train_mask=masks[0],
+                    val_mask=masks[1], progress=False, performance=Performance(block_runs=1, workers=1))
+    assert not bool((masks[0][0] == masks[0][2]).all())  # the splits differ
+    for key in ("train_loss", "val_loss", "train_acc"):
+        np.testing.assert_allclose(mixed[key][0], alone[key][0], rtol=1e-10)  # rate 0: no dropout
+        np.testing.assert_allclose(mixed[key][2], single[key][0], rtol=1e-12)  # own generator per run
+        np.testing.assert_allclose(mixed[key], blocked[key], rtol=1e-12)  # batched matmuls round per R
+    assert not np.allclose(mixed["train_loss"][1], mixed["train_loss"][0])  # dropout changes training
+
+
+def test_dropout_gradient_is_the_masked_networks_gradient():
+    """One AdamW step with dropout equals the step on the autograd gradient of the same network with the
+    same masks drawn by hand (AdamW's first update is lr * g / (|g| + eps), wd 0)."""
+    from repro.models.networks import build_model
+    from repro.training.trainer import Dropout, FlatParams, per_run_values
+
+    model_cfg, data, tc = _encoder_setup()
+    tc = replace(tc, steps=1, wd_dec=0.0, dropout=0.5)
+    h = train(model_cfg, data, tc, keep_final_params=True, progress=False)
+    model = build_model(model_cfg)
+    _, values = per_run_values(tc, None)
+    leaves = {k: v.detach().clone().requires_grad_()
+              for k, v in FlatParams(model, values, torch.float64, torch.device("cpu")).views().items()}
+    drop = Dropout([0.5], [tc.init_seed], torch.device("cpu"), torch.float64, data.n_samples)
+    train_rows = torch.nonzero(data.masks()[0]).squeeze(1)  # the trainer forwards the training rows in order
+    drop.rows = train_rows  # and draws each sample's mask by its index
+    out = model.forward(leaves, data.inputs[train_rows], dropout=drop)
+    loss = torch.nn.functional.cross_entropy(out[0], data.labels[train_rows])
+    grads = torch.autograd.grad(loss, list(leaves.values()), allow_unused=True)
+    for (name, start), g in zip(leaves.items(), grads):
+        g = torch.zeros_like(start) if g is None else g
+        expected = start - tc.lr_dec * g / (g.abs() + tc.eps)  # lr_repr == lr_dec here
+        np.testing.assert_allclose(h.final_params[name], expected.detach().numpy(), rtol=0, atol=1e-12, err_msg=name)
+
+
+def test_dropout_mask_rate_and_scale():
+    from repro.training.trainer import Dropout
+
+    drop = Dropout([0.0, 0.25, 0.5], [0, 1, 2], torch.device("cpu"), torch.float64)
+    out = drop(torch.ones(3, 200, 100))
+    assert torch.equal(out[0], torch.ones(200, 100))
+    for r, rate in ((1, 0.25), (2, 0.5)):
+        kept = out[r] != 0
+        assert abs(kept.double().mean().item() - (1 - rate)) < 0.01
+        assert torch.allclose(out[r][kept], torch.full_like(out[r][kept], 1 / (1 - rate)))
+
+
+def test_dropout_needs_a_model_with_dropout_sites_and_a_rate_below_one():
+    data = build_task_data(BinaryOpTask("modular_addition", 5), Split(train_fraction=0.8, data_seed=0))
+    with pytest.raises(ValueError, match="dropout=0.2 is not allowed for EmbedMLP"):
+        train(EmbedMLPConfig(n_symbols=5, d_out=5), data, TrainConfig(steps=2, dropout=0.2), progress=False)
+    with pytest.raises(ValueError, match="dropout"):
+        TrainConfig(dropout=1.0)
+    with pytest.raises(ValueError, match="dropout"):
+        TrainConfig(dropout=-0.1)
+
+
+# ---------------------------------------------------------------- norm-constrained training (fixed_norm, Omnigrok)
+
+
+def test_project_to_norm_stays_on_sphere():
+    flat = torch.randn(3, 50, dtype=torch.float64) * torch.tensor([[0.1], [1.0], [30.0]], dtype=torch.float64)
+    target = torch.tensor([2.0, 5.0, 0.3], dtype=torch.float64)
+    project_to_norm(flat, target, torch.tensor([True, False, True]))
+    norms = flat.norm(dim=1)
+    assert abs(float(norms[0]) - 2.0) < 1e-6 and abs(float(norms[2]) - 0.3) < 1e-6
+    assert abs(float(norms[1]) - 5.0) > 1e-3  # the unconstrained run is untouched
+    with pytest.raises(ValueError, match="zero"):
+        project_to_norm(torch.zeros(1, 4), torch.ones(1))
+
+
+def _regression_data(n=40, d=3):
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(n, d, generator=gen)
+    y = torch.sin(x[:, :2])
+    return TaskData(inputs=x, labels=torch.zeros(n, dtype=torch.int64), n_classes=1, train_idx=np.arange(n // 2),
+                    val_idx=np.arange(n // 2, n), loss="mse", targets=y, accuracy="none")
+
+
+@pytest.mark.parametrize("batch_size", [None, 7])
+def test_constrained_training_keeps_the_initial_norm(batch_size):
+    cfg = TrainConfig(steps=30, lr_repr=1e-2, lr_dec=1e-2, wd_repr=0.5, wd_dec=0.5, eval_every=1, batch_size=batch_size,
+                      dtype="float64")
+    model = MLPConfig(d_in=3, hidden=(8, 8), d_out=2, activation="tanh")
+    h = train(model, _regression_data(), cfg, runs={"init_scale": [0.5, 3.0, 3.0], "repr_init_scale": [0.5, 3.0, 3.0],
+                                             "fixed_norm": [True, True, False]}, mse_threshold=0.01, progress=False)
+    w = h["weight_norm"]
+    assert np.abs(w[:2] - w[:2, :1]).max() < 1e-6 * w[:2, :1].max()  # on the sphere at every step
+    assert w[2, -1] < 0.9 * w[2, 0]  # the free run with weight decay shrinks
+    assert h["train_loss"][0, -1] < h["train_loss"][0, 0]  # and constrained training still learns
+    assert set(h.metrics) >= {"train_acc", "val_acc"}
+
+
+def test_mse_threshold_accuracy_and_its_validation():
+    cfg = TrainConfig(steps=3, dtype="float64")
+    model = MLPConfig(d_in=3, hidden=(4,), d_out=2)
+    h = train(model, _regression_data(), cfg, mse_threshold=1e9, progress=False)  # every sample under the threshold
+    assert (h["train_acc"] == 1).all() and (h["val_acc"] == 1).all()
+    h = train(model, _regression_data(), cfg, mse_threshold=1e-12, progress=False)
+    assert (h["train_acc"] == 0).all()
+    with pytest.raises(ValueError, match="mse_threshold"):
+        train(model, _regression_data(), cfg, mse_threshold=-1.0, progress=False)
+    ce = replace(_regression_data(), loss="ce", targets=None, n_classes=2)
+    with pytest.raises(ValueError, match="mse_threshold"):
+        train(model, ce, cfg, mse_threshold=0.1, progress=False)
+
+
+def test_fixed_norm_training_is_reproducible_and_independent_of_threads():
+    """Blocks of runs on single-threaded workers: the same bits call after call (two intra-op threads did
+    not give that); another thread count changes the blocking, and with it float rounding, only."""
+    from repro.models.networks import EmbedMLPConfig
+    from repro.data.tasks import BinaryOpTask, Split, build_task_data
+
+    data = build_task_data(BinaryOpTask("modular_addition", 7), Split(train_fraction=0.6, data_seed=0))
+    mc = EmbedMLPConfig(n_symbols=7, d_embed=8, hidden=(16,), d_out=7, activation="relu", combine="sum")
+    cfg = TrainConfig(steps=30, lr_repr=1e-2, lr_dec=1e-2, wd_repr=0.5, wd_dec=0.5, eval_every=5)
+    runs = {"init_seed": [0, 1, 2], "init_scale": [1.0, 2.0, 1.5], "repr_init_scale": [1.0, 2.0, 1.5]}
+    before = torch.get_num_threads()
+    try:
+        out = []
+        for threads in (2, 2, 1):
+            torch.set_num_threads(threads)
+            out.append(train(mc, data, cfg, runs={**runs, "fixed_norm": [False, True, False]}, progress=False))
+    finally:
+        torch.set_num_threads(before)
+    for k in out[0].metrics:
+        np.testing.assert_array_equal(out[1][k], out[0][k])
+        np.testing.assert_allclose(out[2][k], out[0][k], rtol=1e-5, atol=1e-6)
+    assert torch.get_num_threads() == before
+    np.testing.assert_allclose(out[0]["weight_norm"][1], out[0]["weight_norm"][1][0], rtol=1e-6)  # held on its sphere
