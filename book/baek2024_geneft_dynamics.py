@@ -55,14 +55,15 @@ import numpy as np
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.experiments.baek2024_geneft import (LABELS, PhaseConfig, ReponConfig, fit_boundary, memorization_onset, plot_phases, plot_repons,
-                          run_phases, stored_fig6_config, stored_phases)
-from repro.plotting.shared import use_style
 from repro.core.portable import approx, describe_seeds
 from repro.core.scale import current_scale
-from repro.training.store import load_stored
+from repro.experiments.baek2024_geneft import (LABELS, PhaseConfig, ReponConfig, fit_boundary, memorization_onset,
+                                               run_phases, stored_fig6_config, stored_phases)
+from repro.plotting.baek2024_geneft import plot_phases, plot_repons
+from repro.plotting.shared import use_style
 from repro.theory.baek2024 import (conserved_quantity, integrate_repons, repon_fixed_point, repon_probability,
                                    repon_probability_monte_carlo)
+from repro.training.store import load_stored
 
 use_style()
 claims = ClaimBook("baek2024_geneft_dynamics")

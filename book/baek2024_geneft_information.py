@@ -50,16 +50,16 @@ import numpy as np
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.experiments.baek2024_geneft import (LABELS, BoundConfig, DataSizeConfig, DepthConfig, induction_gap, induction_gap_seeds,
-                          plot_bound, plot_data_size, plot_depth, run_bound, run_data_size, run_depth,
-                          stored_depth, stored_depth_config)
-from repro.plotting.shared import use_style
 from repro.core.portable import approx, describe_seeds
-from repro.data.relations import RELATIONS, relation_matrix
 from repro.core.scale import current_scale
+from repro.data.relations import RELATIONS, relation_matrix
+from repro.experiments.baek2024_geneft import (LABELS, BoundConfig, DataSizeConfig, DepthConfig, induction_gap,
+                                               induction_gap_seeds, run_bound, run_data_size, run_depth, stored_depth,
+                                               stored_depth_config)
+from repro.plotting.baek2024_geneft import plot_bound, plot_data_size, plot_depth
+from repro.plotting.shared import use_style
+from repro.theory.baek2024 import GUESS_PROBABILITY, accuracy_upper_bound, critical_fraction, description_length
 from repro.training.store import load_stored
-from repro.theory.baek2024 import (GUESS_PROBABILITY, accuracy_upper_bound, critical_fraction,
-                                   description_length)
 
 use_style()
 claims = ClaimBook("baek2024_geneft_information")

@@ -50,13 +50,14 @@ from myst_nb import glue
 from scipy.stats import spearmanr
 
 from repro.book.claims import ClaimBook
-from repro.experiments.liu2022_critical_data import (OFFICIAL_FIG4B_SEEDS, OFFICIAL_FIG4B_SUCCESSES, ToyConfig, linear_structure,
-                                           plot_accuracy_vs_predicted, plot_critical_fraction, plot_grokking_rate,
-                                           plot_stored_fig4b, run_fraction_sweep, stored_fraction_sweep,
-                                           transition_size)
-from repro.plotting.shared import use_style
 from repro.core.portable import approx
 from repro.core.scale import current_scale
+from repro.experiments.liu2022_critical_data import (OFFICIAL_FIG4B_SEEDS, OFFICIAL_FIG4B_SUCCESSES, ToyConfig,
+                                                     linear_structure, run_fraction_sweep, stored_fraction_sweep,
+                                                     transition_size)
+from repro.plotting.liu2022_critical_data import (plot_accuracy_vs_predicted, plot_critical_fraction,
+                                                  plot_grokking_rate, plot_stored_fig4b)
+from repro.plotting.shared import use_style
 from repro.training.store import load_stored
 
 use_style()

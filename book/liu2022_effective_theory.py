@@ -59,16 +59,18 @@ warnings.filterwarnings("ignore", category=UserWarning)
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.experiments.liu2022_effective_theory import (Fig2Config, fig2_data, initial_embeddings, integrate_from_starts,
-                                pizza_purity, plot_fig2, plot_fig2_curves, plot_integrators, stored_fig2,
-                                unseen_validation)
-from repro.experiments.liu2022_critical_data import (ToyConfig, effective_rqi_steps, plot_embedding_comparison, plot_seed_spread,
-                                           plot_trajectories, run_reference, run_seed_spread)
-from repro.experiments.liu2022_effective_theory_s3 import S3Config, hexagon_shape, plot_s3, run_s3_sweep, stored_s3_sweep
-from repro.metrics.representation import pca
-from repro.plotting.shared import use_style
 from repro.core.portable import approx, describe_seeds, seed_median
 from repro.core.scale import by_scale, current_scale
+from repro.experiments.liu2022_critical_data import ToyConfig, effective_rqi_steps, run_reference, run_seed_spread
+from repro.experiments.liu2022_effective_theory import (Fig2Config, fig2_data, initial_embeddings,
+                                                        integrate_from_starts, pizza_purity, stored_fig2,
+                                                        unseen_validation)
+from repro.experiments.liu2022_effective_theory_s3 import S3Config, hexagon_shape, run_s3_sweep, stored_s3_sweep
+from repro.metrics.representation import pca
+from repro.plotting.liu2022_critical_data import plot_embedding_comparison, plot_seed_spread, plot_trajectories
+from repro.plotting.liu2022_effective_theory import plot_fig2, plot_fig2_curves, plot_integrators
+from repro.plotting.liu2022_effective_theory_s3 import plot_s3
+from repro.plotting.shared import use_style
 from repro.theory import liu2022 as theory
 
 use_style()

@@ -60,12 +60,14 @@ import numpy as np
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.experiments.liu2022_phase_diagrams import (OFFICIAL_COUNTS, PANELS, ToyPhaseConfig, corner_fraction,
-                              generalizing_fraction_fast_decoder, official_map, phase_letters, plot_phase_diagrams,
-                              run_phase_diagram, sandwich_columns, seed_fraction, stored_uncompressed)
-from repro.experiments.liu2022_phase_diagrams_s3_official import SeedLuckConfig, stored_seed_luck
-from repro.plotting.shared import use_style
 from repro.core.scale import current_scale
+from repro.experiments.liu2022_phase_diagrams import (OFFICIAL_COUNTS, PANELS, ToyPhaseConfig, corner_fraction,
+                                                      generalizing_fraction_fast_decoder, official_map, phase_letters,
+                                                      run_phase_diagram, sandwich_columns, seed_fraction,
+                                                      stored_uncompressed)
+from repro.experiments.liu2022_phase_diagrams_s3_official import SeedLuckConfig, stored_seed_luck
+from repro.plotting.liu2022_phase_diagrams import plot_phase_diagrams
+from repro.plotting.shared import use_style
 from repro.training.store import load_stored, provenance_line, require_stored
 
 use_style()

@@ -67,15 +67,18 @@ import numpy as np
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.experiments.liu2022_phase_diagrams import corner_fraction, sandwich_columns
-from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig, fourier_variance_shares, plot_dropout_sweep,
-                                          plot_image_curve, plot_images, plot_transformer, projected_cpu_hours,
-                                          run_image_phase_diagram, run_transformer, stored_curve_config,
-                                          join_transformer_results, stored_dropout, stored_dropout_config,
-                                          stored_images, stored_transformer, stored_transformer_configs)
 from repro.core.portable import approx, config_differences, seed_median
-from repro.plotting.shared import use_style
 from repro.core.scale import current_scale
+from repro.experiments.liu2022_phase_diagrams import corner_fraction, sandwich_columns
+from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig,
+                                                              fourier_variance_shares, projected_cpu_hours,
+                                                              run_image_phase_diagram, run_transformer,
+                                                              stored_curve_config, join_transformer_results,
+                                                              stored_dropout, stored_dropout_config, stored_images,
+                                                              stored_transformer, stored_transformer_configs)
+from repro.plotting.liu2022_transformer_and_images import (plot_dropout_sweep, plot_image_curve, plot_images,
+                                                           plot_transformer)
+from repro.plotting.shared import use_style
 from repro.training.store import load_stored, stored_minutes
 
 use_style()

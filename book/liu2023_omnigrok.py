@@ -50,16 +50,18 @@ import numpy as np
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.experiments.liu2023_omnigrok import (ImageConfig, ModularConfig, TeacherStudentConfig, image_landscape, plot_gamma_scaling,
-                            plot_grokking, plot_landscape, plot_modular, run_image_grokking, run_modular,
-                            run_teacher_student_grokking, seed_fraction, seed_slopes, stored_modular,
-                            stored_modular_config, teacher_student_landscape)
-from repro.experiments.liu2023_omnigrok_messiness import MessinessConfig, plot_messiness, run_messiness
-from repro.plotting.shared import use_style
 from repro.core.portable import approx
 from repro.core.scale import current_scale
-from repro.training.store import load_stored
+from repro.experiments.liu2023_omnigrok import (ImageConfig, ModularConfig, TeacherStudentConfig, image_landscape,
+                                                run_image_grokking, run_modular, run_teacher_student_grokking,
+                                                seed_fraction, seed_slopes, stored_modular, stored_modular_config,
+                                                teacher_student_landscape)
+from repro.experiments.liu2023_omnigrok_messiness import MessinessConfig, run_messiness
+from repro.plotting.liu2023_omnigrok import plot_gamma_scaling, plot_grokking, plot_landscape, plot_modular
+from repro.plotting.liu2023_omnigrok_messiness import plot_messiness
+from repro.plotting.shared import use_style
 from repro.theory.omnigrok import integrate_norm_dynamics, time_to_grok
+from repro.training.store import load_stored
 
 use_style()
 claims = ClaimBook("liu2023_omnigrok")

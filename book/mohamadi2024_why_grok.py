@@ -69,14 +69,17 @@ import numpy as np
 import torch
 from myst_nb import glue
 
-from repro.experiments import mohamadi2024_why_grok as mw
-from repro.experiments import mohamadi2024_why_grok_sample as mws
 from repro.book.claims import ClaimBook
-from repro.plotting.shared import use_style
 from repro.core.portable import approx
 from repro.core.scale import current_scale
-from repro.training.store import load_stored
+from repro.experiments import mohamadi2024_why_grok as mw
+from repro.experiments import mohamadi2024_why_grok_sample as mws
+from repro.plotting.mohamadi2024_why_grok import (plot_classification, plot_init_scale_gd, plot_kernel_regime,
+                                                  plot_regression, plot_transformer)
+from repro.plotting.mohamadi2024_why_grok_sample import plot_norm_margin, plot_sample_complexity
+from repro.plotting.shared import use_style
 from repro.theory import mohamadi2024 as th
+from repro.training.store import load_stored
 
 # One thread: every computation here is many small tensor ops, which two threads on a shared 2-core machine
 # only slow down (the eNTK rank sweep took 100× more CPU time on two threads under load than on one).
@@ -206,7 +209,7 @@ print("relative test loss (eNTK at init / expected NTK)")
 print("   p  " + "  ".join(f"frac {f:.1f}  " for f in ksweep["fractions"]))
 for i, p in enumerate(ksweep["ps"]):
     print(f"{p:4d}  " + "  ".join(f"{e:4.1f} / {x:4.1f}" for e, x in zip(ksweep["empirical"][i], ksweep["expected"][i])))
-fig_kernel = mw.plot_kernel_regime(rank, ksweep)
+fig_kernel = plot_kernel_regime(rank, ksweep)
 glue("fig_kernel", fig_kernel, display=False)
 kernel_min = min(ksweep["empirical"].min(), ksweep["expected"].min())
 glue("kernel_min", approx(kernel_min, 0.05), display=False)
@@ -452,7 +455,7 @@ for key, val in {"gdi_gain": gdi_gain, "gdi_unm_lo": gdi_unm_lo,
                  "gdi_end_hi": np.median(gdi.test_acc[hi_rows, -1]), "gdi_end_lo": np.median(gdi.test_acc[lo_rows, -1])}.items():
     glue(key, f"{val:.2f}", display=False)
 glue("gdi_alpha_lo", f"{a_lo:g}", display=False)
-fig_gdi = mw.plot_init_scale_gd(gdi)
+fig_gdi = plot_init_scale_gd(gdi)
 glue("fig_gdi", fig_gdi, display=False)
 gdi_budget = (f"stored: p = {gdi_cfg.p}, h = 8p, n = 2p^(5/3), plain GD at lr {gdi_cfg.lr:g} for {gdi_cfg.steps:,} steps, "
               f"α ∈ {tuple(gdi_alphas)}, {len(gdi_rows[1.0])} seeds each")
@@ -521,7 +524,7 @@ claims.check(f"‖θ‖∞ after {cfg.class_steps} steps, p = {ps[-1]} over p = 
              kind="check", against="paper", comparison="<=", resolution=0.5,
              source="Fig. 4 (right): the ℓ∞ norm does not grow with p; a check, since under normalized GD ‖θ‖₂ "
                     "is set by the number of steps, not by p")
-fig_class = mw.plot_classification(results, cfg)
+fig_class = plot_classification(results, cfg)
 glue("fig_class", fig_class, display=False)
 
 # %% [markdown]
@@ -583,7 +586,7 @@ glue("k_lo", f"{k_lo:.2f}", display=False)
 glue("sc_frac_lo", f"{n_crit[0] / scfg.ps[0] ** 2:.2f}", display=False)
 glue("sc_frac_hi", f"{n_crit[-1] / scfg.ps[-1] ** 2:.2f}", display=False)
 glue("k_hi", f"{k_hi:.2f}", display=False)
-fig_sc = mws.plot_sample_complexity(sc)
+fig_sc = plot_sample_complexity(sc)
 glue("fig_sc", fig_sc, display=False)
 sc_budget = (f"stored: normalized GD (App. A.2), h = 8p, p = {scfg.ps[0]}-{scfg.ps[-1]} ({len(scfg.ps)} primes), "
              f"{len(scfg.n_coeffs)} sizes per p, {len(scfg.seeds)} seeds, {scfg.steps:,} steps")
@@ -620,7 +623,7 @@ claims.check(f"sample complexity (stored): min over p of the median final test a
 # normalized margin $q_{\min}/\|\theta\|_\infty^3$ at $n = 2p^{5/3}$ after the same number of steps.
 
 # %%
-fig_nm = mws.plot_norm_margin(sc)
+fig_nm = plot_norm_margin(sc)
 glue("fig_norm_margin", fig_nm, display=False)
 j2 = {p: scfg.coeffs_at(p).index(2.0) for p in scfg.ps}
 sc_linf = {p: float(np.median(sc.final(p, "linf")[:, j2[p]])) for p in scfg.ps}
@@ -709,7 +712,7 @@ print(f"raw eNTK change after fitting, ‖K_t − K_fit‖_F, >= 10 x the change
 print(f"unit-norm eNTK: change after fitting >= 10x the change up to fitting: {count(tf_shape_ratio >= 10)}; "
       f"below twice it: {count(tf_shape_ratio < 2)}")
 glue("tf_shape_ratio", approx(np.median(tf_shape_ratio), 1), display=False)
-fig_tf = mw.plot_transformer(tfs)
+fig_tf = plot_transformer(tfs)
 glue("fig_transformer", fig_tf, display=False)
 # Medians over seeds, shown at 0.01 (accuracies near 1) and at 0.05 for the unmirrored accuracy at fitting
 # (a few percent per seed, against a threshold of 0.1).
@@ -794,7 +797,7 @@ for key, val in {"gtf_before": np.median(g_before), "gtf_after": np.median(g_aft
 glue("gtf_fit", f"{int(np.median(g_fit)):,}", display=False)
 glue("tfgd_steps", f"{gd_cfg.steps:,}", display=False)
 glue("gtf_raw", f"{np.median(g_raw):.0f}", display=False)
-fig_tf_gd = mw.plot_transformer(gtfs)
+fig_tf_gd = plot_transformer(gtfs)
 glue("fig_transformer_gd", fig_tf_gd, display=False)
 gd_budget = (f"stored: p = {gd_cfg.p}, d_model {gd_cfg.d_model}, d_mlp {gd_cfg.d_mlp}, full-batch GD at lr {gd_cfg.lr:g} "
              f"(App. A.3), {gd_cfg.steps:,} steps, {len(gtfs)} inits")
@@ -862,7 +865,7 @@ for alpha in cfg.regression.init_scales:
           f"{count(reg.linf[r, -1][ok] < reg.linf[r][ok].max(axis=1))}")
 reg_test = np.median(reg.test_loss[finite, -1])
 glue("reg_test", approx(reg_test, 1), display=False)
-fig_reg = mw.plot_regression(reg)
+fig_reg = plot_regression(reg)
 glue("fig_reg", fig_reg, display=False)
 claims.check("regression: fraction of GD runs (every α and seed) that stay finite", np.mean(finite), 0.5,
              kind="check", against="book bound", comparison=">=", resolution=0.1,
@@ -927,7 +930,7 @@ for alpha in reg_cfg.init_scales:
           f"(test loss < 1/2 zero predictor's): {count(s_gen[r] >= 0)}; median final test loss / zero "
           f"predictor's: {approx(np.median(sreg.test_loss[r, -1][ok]), 0.5) if ok.any() else 'n/a'}; "
           f"median final ‖θ‖∞: {approx(np.median(sreg.linf[r, -1][ok]), 0.5) if ok.any() else 'n/a'}")
-fig_reg_stored = mw.plot_regression(sreg)
+fig_reg_stored = plot_regression(sreg)
 glue("fig_reg_stored", fig_reg_stored, display=False)
 
 # %% [markdown]

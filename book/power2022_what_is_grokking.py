@@ -47,10 +47,12 @@ import numpy as np
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.experiments.power2022_what_is_grokking import IntroConfig, median_standard_error, plot_intro, run_intro, stored_intro, stored_paper_config
-from repro.plotting.shared import use_style
 from repro.core.portable import approx
 from repro.core.scale import current_scale
+from repro.experiments.power2022_what_is_grokking import (IntroConfig, median_standard_error, run_intro, stored_intro,
+                                                          stored_paper_config)
+from repro.plotting.power2022_what_is_grokking import plot_intro
+from repro.plotting.shared import use_style
 from repro.training.store import load_stored
 
 use_style()

@@ -70,13 +70,15 @@ import numpy as np
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.experiments.rubin2024_droplets import (FINITE_BETAS, DropletsConfig, beta_label, component_stats, droplet_significance,
-                            finite_data_config, finite_theory_curves, histogram_deviation, load_finite,
-                            plot_components, plot_finite_components, plot_finite_histograms, plot_histograms,
-                            plot_landau, plot_modular, run_experiments, run_theory, second_minimum)
-from repro.plotting.shared import use_style
 from repro.core.portable import approx
 from repro.core.scale import current_scale
+from repro.experiments.rubin2024_droplets import (FINITE_BETAS, DropletsConfig, beta_label, component_stats,
+                                                  droplet_significance, finite_data_config, finite_theory_curves,
+                                                  histogram_deviation, load_finite, run_experiments, run_theory,
+                                                  second_minimum)
+from repro.plotting.rubin2024_droplets import (plot_components, plot_finite_components, plot_finite_histograms,
+                                               plot_histograms, plot_landau, plot_modular)
+from repro.plotting.shared import use_style
 from repro.theory.rubin2024 import erf_kernel, hermite_projections
 
 use_style()

@@ -3,8 +3,10 @@ general autograd trainer (repro.data.relations.train_relations)."""
 import numpy as np
 import pytest
 
+from repro.data.relations import relation_matrix, train_mask
 from repro.experiments.baek2024_geneft import PhaseConfig, run_phases, train_until_decided
-from repro.data.relations import RelationModelConfig, RelationTrainConfig, relation_matrix, train_mask, train_relations
+from repro.models.networks import RelationModelConfig
+from repro.training.relation_runs import RelationTrainConfig, train_relations
 
 
 def _runs(n=8, runs=6, fractions=(0.75,)):

@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 import torch
 
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.models import fastgrad
 from repro.models.networks import EmbedMLPConfig, TransformerConfig, build_model
-from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.training.trainer import FlatParams, Performance, TrainConfig, per_run_values, per_sample_loss, train
 
 

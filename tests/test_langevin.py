@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from repro.training.langevin import (LangevinConfig, finite_loss_grads, population_loss_grads, run_langevin,
-                            ula_update)
+from repro.training.langevin import LangevinConfig, finite_loss_grads, population_loss_grads, run_langevin, ula_update
 
 # ---------------------------------------------------------------- Langevin sampler
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from repro.experiments.liu2022_critical_data import (SWEEP_LABEL, FractionSweep, ToyConfig, main, run_fraction_sweep,
-                                           stored_fraction_sweep)
+                                                     stored_fraction_sweep)
 from repro.training.store import ResultsStore, StoreMismatch
 
 

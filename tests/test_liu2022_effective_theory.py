@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 import torch
 
-from repro.experiments.liu2022_effective_theory import (Fig2Config, Fig2Run, decoder_classes, fig2_data, initial_embeddings,
-                                integrate_from_starts, official_split, pizza_purity, run_fig2, stored_fig2,
-                                unseen_validation, STORE_LABEL)
 from repro.experiments.liu2022_critical_data import ToyConfig, effective_rqi_steps
+from repro.experiments.liu2022_effective_theory import (Fig2Config, Fig2Run, decoder_classes, fig2_data,
+                                                        initial_embeddings, integrate_from_starts, official_split,
+                                                        pizza_purity, run_fig2, stored_fig2, unseen_validation,
+                                                        STORE_LABEL)
+from repro.theory import liu2022 as theory
 from repro.training.store import ResultsStore
 from repro.training.trainer import TrainConfig, train
-from repro.theory import liu2022 as theory
 
 TINY = dict(seeds=(0, 3), steps=40, eval_every=10)
 

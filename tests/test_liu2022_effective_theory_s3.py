@@ -4,8 +4,8 @@ import itertools
 import numpy as np
 import pytest
 
-from repro.experiments.liu2022_effective_theory_s3 import S3Config, hexagon_shape, run_s3_sweep
 from repro.data.tasks import S3_ELEMENTS, BinaryOpTask
+from repro.experiments.liu2022_effective_theory_s3 import S3Config, hexagon_shape, run_s3_sweep
 from repro.theory.liu2022 import s3_predicted_accuracy
 
 

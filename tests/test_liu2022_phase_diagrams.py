@@ -4,12 +4,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from repro.experiments.liu2022_phase_diagrams import (OFFICIAL_COUNTS, PANELS, PHASE_LETTERS, PhaseDiagram, ToyPhaseConfig, corner_fraction,
-                              majority_phase, official_map, phase_letters, plot_phase_diagrams, run_phase_diagram,
-                              sandwich_columns, seed_fraction)
-from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig, plot_images, plot_transformer,
-                                          run_image_phase_diagram, run_transformer, standardized_effective_dimension)
+from repro.experiments.liu2022_phase_diagrams import (OFFICIAL_COUNTS, PANELS, PHASE_LETTERS, PhaseDiagram,
+                                                      ToyPhaseConfig, corner_fraction, majority_phase, official_map,
+                                                      phase_letters, run_phase_diagram, sandwich_columns,
+                                                      seed_fraction)
+from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig,
+                                                              run_image_phase_diagram, run_transformer,
+                                                              standardized_effective_dimension)
 from repro.metrics.phases import phase_counts
+from repro.plotting.liu2022_phase_diagrams import plot_phase_diagrams
+from repro.plotting.liu2022_transformer_and_images import plot_images, plot_transformer
 
 
 @pytest.mark.parametrize("panel", PANELS)

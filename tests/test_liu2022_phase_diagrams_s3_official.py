@@ -8,7 +8,8 @@ import pytest
 import torch
 import torch.nn as nn
 
-from repro.experiments.liu2022_phase_diagrams_s3_official import official_init_params, official_s3_state, train_official_s3
+from repro.experiments.liu2022_phase_diagrams_s3_official import (official_init_params, official_s3_state,
+                                                                  train_official_s3)
 from repro.models.networks import EmbedMLPConfig
 from repro.training.trainer import TrainConfig, train
 

@@ -5,8 +5,9 @@ import pytest
 def test_stored_image_curve_round_trips(tmp_path):
     from dataclasses import replace
 
-    from repro.experiments.liu2022_transformer_and_images import (plot_image_curve, run_image_phase_diagram, stored_curve_config,
-                                              stored_images)
+    from repro.experiments.liu2022_transformer_and_images import (run_image_phase_diagram, stored_curve_config,
+                                                                  stored_images)
+    from repro.plotting.liu2022_transformer_and_images import plot_image_curve
     from repro.training.store import ResultsStore, history_to_arrays
 
     cfg = replace(stored_curve_config(), n_seeds=2, steps=30, eval_every=10, n_train=100, n_test=50)
@@ -45,8 +46,9 @@ def test_transformer_config_is_the_official_architecture_and_validates_dropout()
 
 
 def test_stored_transformer_round_trips(tmp_path):
-    from repro.experiments.liu2022_transformer_and_images import (plot_transformer, run_transformer, stored_transformer,
-                                              transformer_to_arrays)
+    from repro.experiments.liu2022_transformer_and_images import (run_transformer, stored_transformer,
+                                                                  transformer_to_arrays)
+    from repro.plotting.liu2022_transformer_and_images import plot_transformer
     from repro.training.store import ResultsStore
 
     cfg = _tiny_transformer()
@@ -62,8 +64,9 @@ def test_stored_transformer_round_trips(tmp_path):
 
 
 def test_dropout_sweep_layout_medians_and_round_trip(tmp_path):
-    from repro.experiments.liu2022_transformer_and_images import (DropoutResult, dropout_to_arrays, plot_dropout_sweep, run_dropout_sweep,
-                                              stored_dropout)
+    from repro.experiments.liu2022_transformer_and_images import (DropoutResult, dropout_to_arrays, run_dropout_sweep,
+                                                                  stored_dropout)
+    from repro.plotting.liu2022_transformer_and_images import plot_dropout_sweep
     from repro.training.store import ResultsStore
 
     cfg = _tiny_transformer(dropout_values=(0.0, 0.3), dropout_seeds=(1, 2, 3), dropout_steps=20)
@@ -82,7 +85,8 @@ def test_dropout_sweep_layout_medians_and_round_trip(tmp_path):
 
 
 def test_projected_cpu_hours_counts_every_run_step():
-    from repro.experiments.liu2022_transformer_and_images import TransformerGrokConfig, paper_run_steps, projected_cpu_hours
+    from repro.experiments.liu2022_transformer_and_images import (TransformerGrokConfig, paper_run_steps,
+                                                                  projected_cpu_hours)
 
     cfg = TransformerGrokConfig()
     steps = paper_run_steps(cfg)

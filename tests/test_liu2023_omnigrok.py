@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from repro.models.networks import MLPConfig
 from repro.data.tasks import TaskData
+from repro.models.networks import MLPConfig
 from repro.training.trainer import TrainConfig, train
 
 def test_modular_config_labels_and_validation():

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 import torch
 
-from repro.models import fastgrad
 from repro.experiments import mohamadi2024_why_grok as mw
+from repro.models import fastgrad
 from repro.models.networks import QuadraticNetConfig, build_model
-from repro.training.store import ResultsStore
+from repro.plotting.mohamadi2024_why_grok import plot_transformer
 from repro.theory import mohamadi2024 as th
+from repro.training.store import ResultsStore
 
 
 def _net_output(theta, p, h, x):
@@ -277,7 +278,7 @@ def test_transformer_seeds_are_runs_of_one_call(monkeypatch):
     assert [r.config.init_seed for r in both] == [0, 1]
     assert np.array_equal(both[0].kernels, alone.kernels) and np.array_equal(both[0].test_acc, alone.test_acc)
     assert not np.array_equal(both[0].kernels, both[1].kernels)
-    fig = mw.plot_transformer(both)
+    fig = plot_transformer(both)
     assert len(fig.axes) >= 3
 
 

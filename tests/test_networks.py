@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from repro.models.networks import (EmbedMLP, EmbedMLPConfig, EncoderTransformerConfig, MLPConfig, Transformer,
-                          TransformerConfig, TwoLayerConfig, TwoLayerNet, activation, build_model)
+                                   TransformerConfig, TwoLayerConfig, TwoLayerNet, activation, build_model)
 from repro.training.trainer import FlatParams, TrainConfig, per_run_values
 
 

@@ -4,8 +4,8 @@ two training steps: the paper-scale switch is proven to run, not only to build c
 import pytest
 
 from repro.book import paper_scale as ps
-from repro.experiments.power2022_what_is_grokking import IntroConfig
 from repro.experiments.mohamadi2024_why_grok import WhyGrokConfig
+from repro.experiments.power2022_what_is_grokking import IntroConfig
 
 EXPERIMENTS = ps.experiments()
 

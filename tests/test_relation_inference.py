@@ -5,8 +5,9 @@ import itertools
 import numpy as np
 import pytest
 
-from repro.metrics.relation_inference import bipartite_posterior, equivalence_posterior, order_posterior, transitive_closure
 from repro.data.relations import bipartite_side
+from repro.metrics.relation_inference import (bipartite_posterior, equivalence_posterior, order_posterior,
+                                              transitive_closure)
 
 # ------------------------------------------------------------------ Monte-Carlo inference vs brute force
 
@@ -92,8 +93,8 @@ def test_inconsistent_observations_are_rejected():
 
 
 def test_relation_posterior_dispatches_by_name_and_checks_input():
-    from repro.metrics.relation_inference import relation_posterior
     from repro.data.relations import relation_matrix
+    from repro.metrics.relation_inference import relation_posterior
 
     obs = np.stack([_observed(6, 10, 0), _observed(6, 0, 1)])  # two training sets at once; the second empty
     post = relation_posterior("bipartite", obs, n=6)

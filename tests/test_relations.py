@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from repro.data.relations import (RelationModelConfig, RelationTrainConfig, bipartite_side, forward, init_params,
-                             relation_matrix, train_mask, train_relations)
+from repro.data.relations import bipartite_side, relation_matrix, train_mask
+from repro.models.networks import RelationModelConfig
+from repro.training.relation_runs import RelationTrainConfig, forward, init_params, train_relations
 
 # ------------------------------------------------------------------ relations against their definitions
 

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from repro.metrics.representation import (circle_order, circularity, effective_dimension, explained_variance_entropy, grokking_delay, pca,
-                           snapshot_at)
+from repro.metrics.representation import (circle_order, circularity, effective_dimension, explained_variance_entropy,
+                                          grokking_delay, pca, snapshot_at)
 
 
 def test_pca_against_numpy_covariance():

@@ -8,12 +8,13 @@ import pytest
 import torch
 
 from repro.experiments import rubin2024_droplets as droplets
-from repro.experiments.rubin2024_droplets import (FINITE_LABEL, beta_label, component_stats, droplet_significance, finite_data_config,
-                            histogram_deviation, langevin_teacher, stored_finite_ensembles)
-from repro.training.langevin import (LangevinConfig, LangevinResult, _chunked_finite_grads, finite_loss_grads,
-                            run_langevin, teacher_data)
-from repro.training.store import ResultsStore, StoreMismatch
+from repro.experiments.rubin2024_droplets import (FINITE_LABEL, beta_label, component_stats, droplet_significance,
+                                                  finite_data_config, histogram_deviation, langevin_teacher,
+                                                  stored_finite_ensembles)
 from repro.theory.rubin2024 import TeacherStudent, self_consistent
+from repro.training.langevin import (LangevinConfig, LangevinResult, _chunked_finite_grads, finite_loss_grads,
+                                     run_langevin, teacher_data)
+from repro.training.store import ResultsStore, StoreMismatch
 
 
 def tiny_finite(**kw) -> LangevinConfig:

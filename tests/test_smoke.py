@@ -56,7 +56,8 @@ def _accuracy(a):
 
 
 def test_power2022_what_is_grokking():
-    from repro.experiments.power2022_what_is_grokking import IntroConfig, plot_intro, run_intro
+    from repro.experiments.power2022_what_is_grokking import IntroConfig, run_intro
+    from repro.plotting.power2022_what_is_grokking import plot_intro
 
     cfg = IntroConfig.for_scale()
     data = cfg.task_data()
@@ -76,11 +77,13 @@ def test_power2022_what_is_grokking():
 
 
 def test_liu2022_effective_theory():
-    from repro.experiments.liu2022_effective_theory import Fig2Config, fig2_data, initial_embeddings, integrate_from_starts, plot_integrators, \
-        unseen_validation
-    from repro.experiments.liu2022_critical_data import (ToyConfig, effective_rqi_steps, plot_embedding_comparison,
-                                               plot_seed_spread, plot_trajectories, run_reference, run_seed_spread)
-    from repro.experiments.liu2022_effective_theory_s3 import S3Config, hexagon_shape, plot_s3, run_s3_sweep
+    from repro.experiments.liu2022_effective_theory import (Fig2Config, fig2_data, initial_embeddings,
+                                                            integrate_from_starts, unseen_validation)
+    from repro.plotting.liu2022_effective_theory import plot_integrators
+    from repro.experiments.liu2022_critical_data import ToyConfig, effective_rqi_steps, run_reference, run_seed_spread
+    from repro.plotting.liu2022_critical_data import plot_embedding_comparison, plot_seed_spread, plot_trajectories
+    from repro.experiments.liu2022_effective_theory_s3 import S3Config, hexagon_shape, run_s3_sweep
+    from repro.plotting.liu2022_effective_theory_s3 import plot_s3
     from repro.metrics.representation import pca
     from repro.theory import liu2022 as theory
 
@@ -119,8 +122,9 @@ def test_liu2022_effective_theory():
 
 
 def test_liu2022_critical_data():
-    from repro.experiments.liu2022_critical_data import (ToyConfig, linear_structure, plot_accuracy_vs_predicted,
-                                               plot_critical_fraction, plot_grokking_rate, run_fraction_sweep)
+    from repro.experiments.liu2022_critical_data import ToyConfig, linear_structure, run_fraction_sweep
+    from repro.plotting.liu2022_critical_data import (plot_accuracy_vs_predicted, plot_critical_fraction,
+                                                      plot_grokking_rate)
 
     cfg = ToyConfig.for_scale()
     stats = linear_structure(cfg)
@@ -140,8 +144,10 @@ def test_liu2022_critical_data():
 
 
 def test_liu2022_phase_diagrams():
-    from repro.experiments.liu2022_phase_diagrams import (PANELS, ToyPhaseConfig, corner_fraction, generalizing_fraction_fast_decoder,
-                                  plot_phase_diagrams, run_phase_diagram, sandwich_columns, seed_fraction)
+    from repro.experiments.liu2022_phase_diagrams import (PANELS, ToyPhaseConfig, corner_fraction,
+                                                          generalizing_fraction_fast_decoder, run_phase_diagram,
+                                                          sandwich_columns, seed_fraction)
+    from repro.plotting.liu2022_phase_diagrams import plot_phase_diagrams
     from repro.metrics.phases import PHASES
 
     configs = {panel: ToyPhaseConfig.for_scale(panel) for panel in PANELS}
@@ -164,8 +170,9 @@ def test_liu2022_phase_diagrams():
 
 def test_liu2022_transformer_and_images():
     from repro.experiments.liu2022_phase_diagrams import corner_fraction, sandwich_columns
-    from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig, plot_images, plot_transformer,
-                                              run_image_phase_diagram, run_transformer)
+    from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig,
+                                                                  run_image_phase_diagram, run_transformer)
+    from repro.plotting.liu2022_transformer_and_images import plot_images, plot_transformer
 
     tcfg = TransformerGrokConfig.for_scale()
     result = run_transformer(tcfg)
@@ -189,10 +196,12 @@ def test_liu2022_transformer_and_images():
 
 
 def test_liu2023_omnigrok():
-    from repro.experiments.liu2023_omnigrok import (ImageConfig, ModularConfig, TeacherStudentConfig, image_landscape, plot_gamma_scaling,
-                                plot_grokking, plot_landscape, plot_modular, run_image_grokking, run_modular,
-                                run_teacher_student_grokking, seed_fraction, seed_slopes, teacher_student_landscape)
-    from repro.experiments.liu2023_omnigrok_messiness import MessinessConfig, plot_messiness, run_messiness
+    from repro.experiments.liu2023_omnigrok import (ImageConfig, ModularConfig, TeacherStudentConfig, image_landscape,
+                                                    run_image_grokking, run_modular, run_teacher_student_grokking,
+                                                    seed_fraction, seed_slopes, teacher_student_landscape)
+    from repro.plotting.liu2023_omnigrok import plot_gamma_scaling, plot_grokking, plot_landscape, plot_modular
+    from repro.experiments.liu2023_omnigrok_messiness import MessinessConfig, run_messiness
+    from repro.plotting.liu2023_omnigrok_messiness import plot_messiness
 
     ts_cfg, img_cfg = TeacherStudentConfig.for_scale(), ImageConfig.for_scale()
     mod_cfg, wm_cfg = ModularConfig.for_scale(), MessinessConfig.for_scale()
@@ -230,8 +239,8 @@ def test_liu2023_omnigrok():
 
 
 def test_rubin2024_droplets():
-    from repro.experiments.rubin2024_droplets import (DropletsConfig, plot_components, plot_histograms, plot_landau, plot_modular,
-                                run_experiments, run_theory, second_minimum)
+    from repro.experiments.rubin2024_droplets import DropletsConfig, run_experiments, run_theory, second_minimum
+    from repro.plotting.rubin2024_droplets import plot_components, plot_histograms, plot_landau, plot_modular
 
     cfg = DropletsConfig.for_scale()
     theory = run_theory(cfg)
@@ -255,8 +264,9 @@ def test_rubin2024_droplets():
 
 
 def test_baek2024_geneft_information():
-    from repro.experiments.baek2024_geneft import (BoundConfig, DataSizeConfig, DepthConfig, induction_gap, induction_gap_seeds, plot_bound,
-                              plot_data_size, plot_depth, run_bound, run_data_size, run_depth)
+    from repro.experiments.baek2024_geneft import (BoundConfig, DataSizeConfig, DepthConfig, induction_gap,
+                                                   induction_gap_seeds, run_bound, run_data_size, run_depth)
+    from repro.plotting.baek2024_geneft import plot_bound, plot_data_size, plot_depth
     from repro.data.relations import RELATIONS
 
     bound_cfg = BoundConfig.for_scale()
@@ -283,8 +293,9 @@ def test_baek2024_geneft_information():
 
 
 def test_baek2024_geneft_dynamics():
-    from repro.experiments.baek2024_geneft import PhaseConfig, ReponConfig, fit_boundary, memorization_onset, plot_phases, plot_repons, \
-        run_phases
+    from repro.experiments.baek2024_geneft import (PhaseConfig, ReponConfig, fit_boundary, memorization_onset,
+                                                   run_phases)
+    from repro.plotting.baek2024_geneft import plot_phases, plot_repons
     from repro.theory.baek2024 import (conserved_quantity, integrate_repons, repon_fixed_point, repon_probability,
                                        repon_probability_monte_carlo)
 
@@ -314,6 +325,8 @@ def test_baek2024_geneft_dynamics():
 
 def test_mohamadi2024_why_grok():
     from repro.experiments import mohamadi2024_why_grok as mw
+    from repro.plotting.mohamadi2024_why_grok import (plot_classification, plot_kernel_regime, plot_regression,
+                                                      plot_transformer)
     from repro.theory import mohamadi2024 as th
 
     cfg = mw.WhyGrokConfig.for_scale()
@@ -324,7 +337,7 @@ def test_mohamadi2024_why_grok():
     assert len(rank["rank"]) == len(rank["widths"]) == len(rank["bound"])
     ksweep = mw.kernel_regression_sweep(cfg.kernel_ps, cfg.kernel_fractions, cfg.kernel_width_factor, cfg.seed)
     _finite(ksweep["empirical"], ksweep["expected"])
-    mw.plot_kernel_regime(rank, ksweep)
+    plot_kernel_regime(rank, ksweep)
     results = {p: mw.train_classification(cfg.classification_config(p)) for p in sorted(set(cfg.sample_ps) | {cfg.grok_p})}
     main = results[cfg.grok_p]
     runs = main.runs_of(2.0, 1.0)
@@ -337,16 +350,16 @@ def test_mohamadi2024_why_grok():
     kernel = np.array([mw.kernel_classifier_on_split(main, run=r) for r in runs])
     assert kernel.shape == (len(runs), 2)
     _finite(kernel)
-    mw.plot_classification(results, cfg)
+    plot_classification(results, cfg)
     tfs = mw.run_transformer_seeds(cfg.transformer, cfg.transformer_seeds)
     assert len(tfs) == len(cfg.transformer_seeds)
     for t in tfs:
         k = t.index(t.steps[-1])  # the chapter reads the kernel's change and distance at its fitting step
         _finite(t.kernel_change()[k], th.unit_kernel_distance(t.kernel_distance()[k]))
         _accuracy(t.test_acc)
-    mw.plot_transformer(tfs)
+    plot_transformer(tfs)
     reg = mw.train_regression(cfg.regression)
     assert reg.test_loss.shape[0] == reg.train_loss.shape[0] == len(cfg.regression.run_scales)
     finite = np.isfinite(reg.test_loss[:, -1]) & np.isfinite(reg.train_loss[:, -1])  # the chapter's mask:
     assert finite.any()  # large init scales may diverge, the chapter reports those runs as such
-    mw.plot_regression(reg)
+    plot_regression(reg)

@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.models.networks import EmbedMLPConfig
 from repro.training.store import ResultsStore
 from repro.training.sweep import bytes_per_run, expand_grid, sweep
-from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.training.trainer import TrainConfig, train
 
 MODEL = EmbedMLPConfig(hidden=(16, 16))

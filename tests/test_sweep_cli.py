@@ -11,12 +11,12 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from repro.models.networks import EmbedMLPConfig  # noqa: E402
-from repro.training.store import ResultsStore  # noqa: E402
-from repro.training.sweep import check_client, sweep  # noqa: E402
-from repro.book.sweep_cli import connect  # noqa: E402
-from repro.data.tasks import BinaryOpTask, Split, build_task_data  # noqa: E402
-from repro.training.trainer import TrainConfig  # noqa: E402
+from repro.book.sweep_cli import connect
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
+from repro.models.networks import EmbedMLPConfig
+from repro.training.store import ResultsStore
+from repro.training.sweep import check_client, sweep
+from repro.training.trainer import TrainConfig
 
 MODEL = EmbedMLPConfig(hidden=(32, 32))
 AXES = {"lr_dec": [1e-3, 2e-3, 3e-3, 4e-3], "wd_dec": [0.0, 1.0]}

@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from repro.theory.rubin2024 import (Modular, TeacherStudent, action_1d, action_2d, critical_point,
-                                    erf_kernel, gfl_b, gfl_curvature, hermite_projections, mode_action,
-                                    mode_saddles, modular_boundaries, modular_solve, nngp_b, relaxed_action,
-                                    self_consistent)
+from repro.theory.rubin2024 import (Modular, TeacherStudent, action_1d, action_2d, critical_point, erf_kernel, gfl_b,
+                                    gfl_curvature, hermite_projections, mode_action, mode_saddles, modular_boundaries,
+                                    modular_solve, nngp_b, relaxed_action, self_consistent)
 
 # ---------------------------------------------------------------- integrals against Monte Carlo / sympy
 

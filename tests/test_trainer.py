@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 import torch
 
-from repro.models.networks import EmbedMLPConfig, MLPConfig, TwoLayerConfig
 from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
+from repro.models.networks import EmbedMLPConfig, MLPConfig, TwoLayerConfig
 from repro.training.trainer import History, Performance, TrainConfig, project_to_norm, train
 
 TOY = EmbedMLPConfig(n_symbols=10, d_embed=1, hidden=(16, 16), d_out=30)
@@ -294,8 +294,8 @@ def test_mse_threshold_accuracy_and_its_validation():
 def test_fixed_norm_training_is_reproducible_and_independent_of_threads():
     """Blocks of runs on single-threaded workers: the same bits call after call (two intra-op threads did
     not give that); another thread count changes the blocking, and with it float rounding, only."""
-    from repro.models.networks import EmbedMLPConfig
     from repro.data.tasks import BinaryOpTask, Split, build_task_data
+    from repro.models.networks import EmbedMLPConfig
 
     data = build_task_data(BinaryOpTask("modular_addition", 7), Split(train_fraction=0.6, data_seed=0))
     mc = EmbedMLPConfig(n_symbols=7, d_embed=8, hidden=(16,), d_out=7, activation="relu", combine="sum")

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 import torch
 
-from repro.experiments import mohamadi2024_why_grok as mw
-from repro.training import trainer as tr
-from repro.models.networks import QuadraticNetConfig, build_model
 from repro.data.tasks import TaskData
+from repro.experiments import mohamadi2024_why_grok as mw
+from repro.models.networks import QuadraticNetConfig, build_model
 from repro.theory import mohamadi2024 as th
+from repro.training import trainer as tr
 from oracles import mohamadi_loops as oracle
 
 RTOL, ATOL = 1e-10, 1e-12

@@ -5,11 +5,11 @@ import pytest
 import torch
 
 from oracles import geneft_loops as old
-from repro.models.fastgrad import RelationGradient
+from repro.data.relations import all_pairs, relation_matrix, train_mask
 from repro.experiments.baek2024_geneft import train_until_decided
+from repro.models.fastgrad import RelationGradient
 from repro.models.networks import RelationModel, RelationModelConfig, build_model
-from repro.data.relations import (RelationTrainConfig, all_pairs, init_params, relation_matrix, relation_task_data, train_mask,
-                             train_relations)
+from repro.training.relation_runs import RelationTrainConfig, init_params, relation_task_data, train_relations
 from repro.training.trainer import Performance, TrainConfig, train
 
 RELS = ("mod3", "greater_than", "bipartite", "mod5")

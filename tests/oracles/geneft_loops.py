@@ -9,9 +9,10 @@ from typing import Sequence
 import numpy as np
 import torch
 
-from repro.experiments.baek2024_geneft import DecidedRuns
-from repro.data.relations import MODES, RelationHistory, RelationModelConfig, RelationTrainConfig
 from repro.core.validation import check_choice, check_int, check_real
+from repro.experiments.baek2024_geneft import DecidedRuns
+from repro.models.networks import RelationModelConfig, RELATION_MODES as MODES
+from repro.training.relation_runs import RelationHistory, RelationTrainConfig
 
 
 def init_params(cfg: RelationModelConfig, seeds: Sequence[int], dtype=torch.float32) -> list[torch.Tensor]:

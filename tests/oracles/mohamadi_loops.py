@@ -12,8 +12,9 @@ import sys
 import numpy as np
 import torch
 
-from repro.experiments.mohamadi2024_why_grok import ClassificationConfig, ClassificationResult, RegressionConfig, RegressionResult
 from repro.core.devices import resolve_device
+from repro.experiments.mohamadi2024_why_grok import (ClassificationConfig, ClassificationResult, RegressionConfig,
+                                                     RegressionResult)
 from repro.theory import mohamadi2024 as th
 
 # The optimizer helpers of repro.theory.mohamadi2024, as they were

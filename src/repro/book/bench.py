@@ -24,9 +24,9 @@ import time
 import numpy as np
 import torch
 
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.models.networks import EmbedMLPConfig, build_model
 from repro.training.sweep import sweep
-from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.training.trainer import TrainConfig, default_block_runs, run_blocks
 
 

@@ -290,7 +290,7 @@ class ClaimBook:
 
     def ledger(self):
         """The chapter's "Paper versus ours" section: its figure ledger and its claims, as HTML tables."""
-        from repro.book.status import LedgerView  # rendering lives with the status page (one implementation)
+        from repro.book.status import LedgerView
 
         return LedgerView(self.to_dict())
 

@@ -133,16 +133,16 @@ class PaperExperiment:
 
 def _registry() -> list[PaperExperiment]:
     # Imported here: this is book tooling, above every experiment module.
-    from repro.experiments import rubin2024_droplets as droplets
     from repro.experiments import baek2024_geneft as geneft
-    from repro.experiments import power2022_what_is_grokking as intro
     from repro.experiments import liu2022_critical_data as rep
-    from repro.experiments import liu2022_phase_diagrams as liu_phases
     from repro.experiments import liu2022_effective_theory_s3 as liu_s3
+    from repro.experiments import liu2022_phase_diagrams as liu_phases
     from repro.experiments import liu2022_transformer_and_images as lti
-    from repro.experiments import mohamadi2024_why_grok as mw
     from repro.experiments import liu2023_omnigrok as omnigrok
     from repro.experiments import liu2023_omnigrok_messiness as omnigrok_messiness
+    from repro.experiments import mohamadi2024_why_grok as mw
+    from repro.experiments import power2022_what_is_grokking as intro
+    from repro.experiments import rubin2024_droplets as droplets
     from repro.training.langevin import run_langevin
 
     def why(build):

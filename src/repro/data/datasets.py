@@ -37,8 +37,8 @@ import numpy as np
 import torch
 
 from repro.core.files import write_bytes_atomic
-from repro.data.tasks import TaskData
 from repro.core.validation import check_choice, check_int
+from repro.data.tasks import TaskData
 
 SOURCES = ("digits", "mnist", "idx")
 LOSSES = ("mse", "ce")

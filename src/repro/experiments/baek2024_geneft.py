@@ -10,25 +10,22 @@ book-scale variant with ``dataclasses.replace``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Sequence
 
-import matplotlib.pyplot as plt
 import numpy as np
-import torch
 
-from repro.core.portable import ConfigRepr
-from repro.metrics.phases import PHASES, classify
-from repro.plotting.shared import PHASE_COLORS, plot_phase_diagram, plot_seed_band
-from repro.core.kernels import single_thread
 from repro.core.crossings import first_step
-from repro.data.relations import (RELATIONS, RelationModelConfig, RelationTrainConfig, relation_matrix, train_mask,
-                        train_relation_runs, train_relations)
+from repro.core.kernels import single_thread
+from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
-from repro.training.store import ResultsStore, required_arrays, store_parser
-from repro.theory.baek2024 import (GUESS_PROBABILITY, accuracy_upper_bound, description_length,
-                              monte_carlo_upper_bound)
 from repro.core.validation import check_choice, check_int, check_real
+from repro.data.relations import RELATIONS, relation_matrix, train_mask
+from repro.metrics.phases import PHASES, classify
+from repro.models.networks import RelationModelConfig
+from repro.theory.baek2024 import GUESS_PROBABILITY, accuracy_upper_bound, description_length, monte_carlo_upper_bound
+from repro.training.relation_runs import RelationTrainConfig, train_relation_runs, train_relations
+from repro.training.store import ResultsStore, required_arrays, store_parser
 
 LABELS = {"mod3": "mod 3", "mod5": "mod 5", "greater_than": "greater-than", "bipartite": "bipartite"}
 COLORS = {"mod3": "C0", "mod5": "C1", "greater_than": "C2", "bipartite": "C3"}
@@ -108,21 +105,6 @@ def run_bound(cfg: BoundConfig) -> BoundResult:
         acc[rel], inf[rel] = monte_carlo_upper_bound(rel, cfg.fractions, cfg.data_seeds, n=cfg.n, chains=cfg.chains,
                                                      sweeps=sweeps, seed=cfg.mc_seed)
     return BoundResult(cfg, acc, inf)
-
-
-def plot_bound(result: BoundResult):
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    fine = np.linspace(0, max(result.config.fractions), 200)
-    for rel in result.config.relations:
-        mc = result.accuracy[rel]
-        ax.errorbar(result.config.fractions, mc.mean(1), yerr=mc.std(1), color=COLORS[rel], lw=1.8, capsize=2,
-                    label=f"{LABELS[rel]}: Monte Carlo")
-        ax.plot(fine, result.eq4(rel, fine), ls=":", color=COLORS[rel], lw=1.8, label=f"{LABELS[rel]}: Eq. 4")
-    ax.set_xlabel("training data fraction")
-    ax.set_ylabel("upper bound on accuracy $f_{UB}$ (all $n^2$ pairs)")
-    ax.set_ylim(0.45, 1.02)
-    ax.legend(fontsize=8, ncol=2, loc="lower right")
-    return fig
 
 
 # ======================================================================= Fig. 3: accuracy vs data
@@ -212,24 +194,6 @@ def induction_gap_seeds(result: DataSizeResult, bound: BoundResult, relation: st
     fr = np.asarray(result.config.fractions)
     mc = np.interp(fr, bound.config.fractions, bound.mc_mean(relation))
     return (mc[:, None] - result.accuracy[relation, arch]).mean(0)
-
-
-def plot_data_size(result: DataSizeResult, bound: BoundResult):
-    cfg = result.config
-    fig, axes = plt.subplots(1, len(cfg.relations), figsize=(5.6 * len(cfg.relations), 4.0), squeeze=False)
-    for ax, rel in zip(axes[0], cfg.relations):
-        ax.plot(bound.config.fractions, bound.mc_mean(rel), color="k", lw=2, label="Monte-Carlo bound (Fig. 2)")
-        for a in range(len(cfg.architectures)):
-            plot_seed_band(ax, np.asarray(cfg.fractions), result.accuracy[rel, a].T, label=result.labels[rel, a],
-                           color=f"C{a + 4}")
-        ax.axvline(description_length(rel) / 900, color="grey", ls="--", lw=1, label="$b/n^2$")
-        ax.set_xlabel("training data fraction")
-        ax.set_ylabel("accuracy over all pairs")
-        ax.set_title(f"({'ab'[cfg.relations.index(rel)]}) {LABELS[rel]}")
-        ax.set_ylim(0.45, 1.02)
-        ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    return fig
 
 
 # ======================================================================= Fig. 4: Goldilocks depth
@@ -323,23 +287,6 @@ def run_depth(cfg: DepthConfig, progress: bool = False) -> DepthResult:
         if progress:
             print(f"depth {depth}: {R} runs x {cfg.steps} steps done ({time.strftime('%H:%M:%S')})", flush=True)
     return DepthResult(cfg, test, train)
-
-
-def plot_depth(result: DepthResult):
-    cfg = result.config
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.0))
-    for i, rel in enumerate(cfg.relations):
-        for ax, values in zip(axes, (result.test_acc, result.train_acc)):
-            plot_seed_band(ax, np.asarray(cfg.depths), values[i].T, label=LABELS[rel], color=COLORS[rel])
-    for ax, what in zip(axes, ("test", "training")):
-        ax.set_xlabel("decoder depth $n_h$ (hidden layers of width %d)" % cfg.width)
-        ax.set_ylabel(f"{what} accuracy")
-        ax.set_ylim(0.3, 1.02)
-        ax.legend(fontsize=8)
-    axes[0].set_title("test accuracy (paper Fig. 4)")
-    axes[1].set_title("training accuracy (confusion vs memorization)")
-    fig.tight_layout()
-    return fig
 
 
 # ======================================================================= Figs. 5 and 6: phase diagrams
@@ -640,36 +587,6 @@ def memorization_onset(result: PhaseResult, relation: str) -> np.ndarray:
     return out
 
 
-def plot_phases(result: PhaseResult, fit: BoundaryFit | None = None):
-    cfg = result.config
-    n = len(cfg.relations)
-    fig, axes = plt.subplots(1, n, figsize=(4.6 * n + 1.6, 4.0), squeeze=False)
-    ylabel = "encoder learning rate $\\eta_{enc}$" if cfg.rows == "lr_enc" else "decoder weight decay $wd_{dec}$"
-    row_vals = np.asarray(cfg.row_values, dtype=float)
-    if cfg.rows == "wd_dec":  # weight decay 0 cannot sit on a log axis: show it one step below the rest
-        pos = row_vals[row_vals > 0]
-        row_vals = np.where(row_vals > 0, row_vals, pos.min() / (pos[1] / pos[0] if len(pos) > 1 else 10))
-    n_seeds = len(cfg.seeds)
-    for i, (ax, rel) in enumerate(zip(axes[0], cfg.relations)):
-        plot_phase_diagram(result.majority_phase(rel), cfg.lr_dec, row_vals, ax=ax,
-                           xlabel="decoder learning rate $\\eta_{dec}$", ylabel=ylabel,
-                           title=f"({'abc'[i]}) {LABELS[rel]}", logy=True, legend=i == n - 1)
-        counts = result.generalized(rel).sum(0)
-        for (r, c), k in np.ndenumerate(counts):  # how many seeds generalize in each cell
-            ax.text(np.log10(cfg.lr_dec[c]), np.log10(row_vals[r]), f"{k}/{n_seeds}", ha="center", va="center",
-                    fontsize=7, color="k")
-        if fit is not None and rel in fit.intercepts:
-            xs = np.log10(cfg.lr_dec)
-            pts = np.stack(fit.points[rel], 1)
-            uniq, mult = np.unique(pts, axis=0, return_counts=True)
-            ax.scatter(uniq[:, 0] + 0.12, uniq[:, 1], s=8 + 10 * mult, c="w", edgecolors="k", zorder=3,
-                       label="boundary (size: seeds)")
-            ax.plot(xs, fit.slope * xs + fit.intercepts[rel], "w--", lw=1.5)
-            ax.set_ylim(np.log10(row_vals).min() - fit.half_step, np.log10(row_vals).max() + fit.half_step)
-    fig.tight_layout()
-    return fig
-
-
 # ======================================================================= repon theory (Eq. 9–11)
 
 @dataclass(frozen=True, repr=False)
@@ -691,34 +608,6 @@ class ReponConfig(ConfigRepr):
         check_int("samples", self.samples, minimum=1)
         for r in self.ratios:
             check_real("ratios", r, positive=True)
-
-
-def plot_repons(cfg: ReponConfig, trajectories, p_theory, p_mc):
-    from repro.theory.baek2024 import conserved_quantity
-
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    ax = axes[0]
-    grid_a, grid_c = np.meshgrid(np.linspace(-0.05, 1.3, 200), np.linspace(-0.05, 0.8, 200))
-    ax.contour(grid_a, grid_c, conserved_quantity(grid_a, grid_c, cfg.eta_x, cfg.eta_A), levels=[0], colors="k",
-               linewidths=1)
-    for (a0, c0), (t, a, c) in zip(cfg.starts, trajectories):
-        C = conserved_quantity(a0, c0, cfg.eta_x, cfg.eta_A)
-        ax.plot(a, c, lw=2, color=PHASE_COLORS["comprehension"] if C > 0 else PHASE_COLORS["memorization"])
-        ax.plot([a0], [c0], "ko", ms=4)
-        ax.plot([a[-1]], [c[-1]], "k*", ms=8)
-    ax.set_xlabel("decoder strength along the pair, $a_2$")
-    ax.set_ylabel("half separation of the repons, $c$")
-    ax.set_title("Eq. 9: collision (C > 0) or not (C < 0); black: C = 0")
-    ax = axes[1]
-    fine = np.logspace(np.log10(min(cfg.ratios)), np.log10(max(cfg.ratios)), 200)
-    ax.plot(fine, [2 / np.pi * np.arctan(np.sqrt(r / 2)) for r in fine], "k-", label="Eq. 11")
-    ax.plot(cfg.ratios, p_mc, "o", color="C3", label=f"Monte Carlo, {cfg.samples:,} initial conditions")
-    ax.set_xscale("log")
-    ax.set_xlabel("learning-rate ratio $\\eta_x / \\eta_A$ (encoder / decoder)")
-    ax.set_ylabel("probability of representation learning $p_r$")
-    ax.legend()
-    fig.tight_layout()
-    return fig
 
 
 def stored_fig6_config() -> PhaseConfig:

@@ -31,19 +31,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from repro.core.files import load_paper_data
 from repro.core.portable import ConfigRepr
-from repro.models.networks import EmbedMLPConfig
-from repro.metrics.phases import PHASES, PhaseRule, classify_history, phase_counts
-from repro.plotting.shared import plot_phase_diagram
 from repro.core.scale import by_scale
-from repro.training.sweep import sweep
-from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
-from repro.training.trainer import TrainConfig
 from repro.core.validation import check_choice, check_fraction, check_int, check_real
+from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
+from repro.metrics.phases import PHASES, PhaseRule, classify_history, phase_counts
+from repro.models.networks import EmbedMLPConfig
+from repro.training.sweep import sweep
+from repro.training.trainer import TrainConfig
 
 PANELS = ("a", "b", "c", "d")
 PANEL_TITLES = {
@@ -473,64 +471,6 @@ def phase_letters(phases: np.ndarray) -> list[str]:
     """Rows of one-letter phase codes (C/G/M/X), for printing a map."""
     inverse = {v: k for k, v in PHASE_LETTERS.items()}
     return [" ".join(inverse[p] for p in row) for row in np.asarray(phases, dtype=object)]
-
-
-def annotate_consensus(ax, seed_phases: np.ndarray, majority: np.ndarray, x_plot, y_plot) -> None:
-    """Write "k/S" on each cell of a drawn majority map where only k of the S seeds are in the majority
-    phase (cells where every seed agrees stay clean). ``x_plot``/``y_plot``: the cell centres as drawn."""
-    sp = _with_seed_axis(np.asarray(seed_phases, dtype=object))
-    n = sp.shape[0]
-    if n == 1:
-        return
-    agree = (sp == np.asarray(majority, dtype=object)[None]).sum(axis=0)
-    for j, y in enumerate(y_plot):
-        for i, x in enumerate(x_plot):
-            if agree[j, i] < n:
-                ax.text(x, y, f"{agree[j, i]}/{n}", ha="center", va="center", fontsize=7, color="w",
-                        bbox=dict(boxstyle="round,pad=0.1", fc="0.2", ec="none", alpha=0.6))
-
-
-def plot_phase_diagrams(diagrams: dict[str, PhaseDiagram], *, official: bool = False):
-    """Fig. 6: one phase map per panel (x: decoder lr; y: representation lr or decoder weight decay).
-
-    Book-scale axes show the paper-equivalent learning rates (actual lr / time_scale), so the maps line
-    up with the paper's. Our maps show each cell's majority phase over seeds, with "k/S" on the cells
-    where only k of the S seeds agree, and the agreement with the official map (mean over seeds) in the
-    title (a figure is not compared by nbval, so trajectory-level numbers live here). With
-    ``official=True`` a second row shows the official maps.
-    """
-    n = len(diagrams)
-    rows = 2 if official else 1
-    fig, axes = plt.subplots(rows, n, figsize=(3.3 * n + 1.6, 3.1 * rows), squeeze=False)
-    for col, (panel, d) in enumerate(diagrams.items()):
-        cfg = d.config
-        suffix = f"\nours: {cfg.steps:,} steps" + ("" if cfg.time_scale == 1 else f" at lr x{cfg.time_scale:g}")
-        if d.n_seeds > 1:
-            suffix += f", majority of {d.n_seeds} seeds"
-        suffix += f"\ncells with the official phase: {d.agreement():.2f}"
-        for row in range(rows):
-            ax = axes[row, col]
-            if row == 0:
-                phases, xs, ys, title = d.phases, cfg.lr_dec_values, cfg.y_values, PANEL_TITLES[panel] + suffix
-            else:
-                off = official_map(panel)
-                phases, xs, ys, title = off.phases, off.x_values, off.y_values, f"official {panel}: 10^5 steps"
-            order = np.argsort(ys)  # pcolormesh wants increasing y; (b)-(d) are flipped below
-            phases = np.asarray(phases, dtype=object)[order]
-            ys = np.asarray(ys, dtype=float)[order]
-            uneven = panel == "d"  # wd 0 ... 200 on a ragged grid: draw rows evenly, label them by value
-            y_plot = np.arange(len(ys), dtype=float) if uneven else ys
-            plot_phase_diagram(phases, xs, y_plot, ax=ax, xlabel="decoder lr (paper-equivalent)" if row == 0 else "decoder lr",
-                               ylabel=cfg.y_label, title=title, logy=panel == "a", legend=col == n - 1 and row == 0)
-            if row == 0:
-                annotate_consensus(ax, d.seed_phases[:, order], phases, np.log10(xs),
-                                   np.log10(y_plot) if panel == "a" else y_plot)
-            if uneven:
-                ax.set_yticks(y_plot, [f"{v:g}" for v in ys])
-            if panel != "a":  # weight decay increases downward, as in the paper (imshow default)
-                ax.invert_yaxis()
-    fig.tight_layout()
-    return fig
 
 
 if __name__ == "__main__":

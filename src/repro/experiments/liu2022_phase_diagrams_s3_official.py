@@ -41,13 +41,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 
+from repro.core.portable import ConfigRepr
+from repro.core.validation import check_int, check_real
+from repro.data.tasks import TaskData
 from repro.experiments.liu2022_phase_diagrams import _PAPER_LRS, ToyPhaseConfig, official_map
 from repro.metrics.phases import PHASES, PhaseRule, classify_history
-from repro.core.portable import ConfigRepr
 from repro.training.store import ResultsStore, required_arrays, store_parser
-from repro.data.tasks import TaskData
 from repro.training.trainer import History, TrainConfig, train
-from repro.core.validation import check_int, check_real
 
 N_ELEMENTS = 6  # |S3|
 MATRIX_ENTRIES = 9  # each element is a learnable 3 x 3 matrix ("latent_dim = p**2")

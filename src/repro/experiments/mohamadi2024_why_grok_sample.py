@@ -20,11 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from repro.core.crossings import crossing as interpolated_crossing
-from repro.experiments.mohamadi2024_why_grok import ClassificationConfig, train_classification
 from repro.core.portable import ConfigRepr
-from repro.training.store import ResultsStore, required_arrays, store_parser
-from repro.theory import mohamadi2024 as th
 from repro.core.validation import check_int, check_prime, check_real
+from repro.experiments.mohamadi2024_why_grok import ClassificationConfig, train_classification
+from repro.theory import mohamadi2024 as th
+from repro.training.store import ResultsStore, required_arrays, store_parser
 
 PER_P = ("train_acc", "test_acc", "linf", "margin", "l2")  # (R, T) arrays stored for every p
 
@@ -160,74 +160,6 @@ def bootstrap_exponent(res: SampleComplexityResult, n_boot: int = 2000, seed: in
         crit = [crossing(res.n_values(p), finals[p][rng.integers(0, S, S)].mean(axis=0)) for p in ps]
         ks[i] = fit_exponent(ps, crit)
     return ks
-
-
-def plot_sample_complexity(res: SampleComplexityResult):
-    """Left and middle: seed-mean final test accuracy against n/p^{5/3} and n/p² (one line per p). Right:
-    n* against p on log axes with the p^{5/3} and p² slopes through the fitted line's middle."""
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
-    cmap = plt.get_cmap("viridis")
-    ps = res.config.ps
-    for i, p in enumerate(ps):
-        n, acc = res.n_values(p), res.final(p).mean(axis=0)
-        color = cmap(i / max(len(ps) - 1, 1))
-        axes[0].plot(n / p ** (5 / 3), acc, "o-", ms=3, color=color, label=f"p = {p}")
-        axes[1].plot(n / p ** 2, acc, "o-", ms=3, color=color)
-    for ax, xlabel in zip(axes[:2], ("$n / p^{5/3}$", "$n / p^2$ (fraction of all pairs)")):
-        ax.axhline(0.5, color="grey", lw=0.8, ls=":")
-        ax.set_xscale("log")
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel("final test accuracy (mean of seeds)")
-    axes[0].legend(fontsize=7, ncol=2)
-    axes[0].set_title("against $n/p^{5/3}$ (Thm 4.5)")
-    axes[1].set_title("against $n/p^2$ (kernel rate, Thm 4.3)")
-    crit = critical_sizes(res)
-    ok = np.isfinite(crit)
-    ax = axes[2]
-    ax.plot(np.array(ps)[ok], crit[ok], "ko", label="$n^*$: mean test accuracy crosses 1/2")
-    if ok.sum() >= 2:
-        lp = np.log(np.array(ps, dtype=float)[ok])
-        k, b = np.polyfit(lp, np.log(crit[ok]), 1)
-        grid = np.linspace(lp.min(), lp.max(), 20)
-        mid = lp.mean()
-        ax.plot(np.exp(grid), np.exp(k * grid + b), "k-", lw=1, label=f"fit: slope {k:.2f}")
-        for slope, style in ((5 / 3, "--"), (2.0, ":")):
-            ax.plot(np.exp(grid), np.exp(k * mid + b + slope * (grid - mid)), style, color="C3",
-                    label=f"slope {slope:.2f}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("p")
-    ax.set_ylabel("$n^*$ (training pairs)")
-    ax.set_title("critical training size")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
-
-
-def plot_norm_margin(res: SampleComplexityResult, c: float = 2.0):
-    """Figs 3-4 (right) from the same runs at n = c·p^{5/3}: final ‖θ‖∞ and normalized margin q_min/‖θ‖∞³
-    against p (median and range over seeds); the construction's margin p (App. F) for reference."""
-    import matplotlib.pyplot as plt
-
-    ps = [p for p in res.config.ps if c in res.config.coeffs_at(p)]
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
-    for ax, name, label in ((axes[0], "linf", r"$\|\theta\|_\infty$"),
-                            (axes[1], "margin", r"normalized margin $q_{\min}/\|\theta\|_\infty^3$")):
-        vals = [res.final(p, name)[:, res.config.coeffs_at(p).index(c)] for p in ps]
-        med = np.array([np.median(v) for v in vals])
-        lo, hi = np.array([v.min() for v in vals]), np.array([v.max() for v in vals])
-        ax.errorbar(ps, med, yerr=[med - lo, hi - med], fmt="o-", color="C0", capsize=3,
-                    label=f"trained, n = {c:g}p$^{{5/3}}$, after {res.config.steps} steps")
-        ax.set_xlabel("p")
-        ax.set_ylabel(label)
-    axes[1].plot(ps, ps, "--", color="C3", label="Fourier construction (App. F): p")
-    axes[1].set_yscale("log")
-    for ax in axes:
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
 
 
 def stored_sample_complexity(cfg: SampleComplexityConfig, root) -> tuple[SampleComplexityResult, dict] | None:

@@ -13,17 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from repro.core.portable import ConfigRepr, seed_median
+from repro.core.scale import by_scale
+from repro.core.validation import check_choice, check_fraction, check_int, check_real
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.metrics.representation import circle_order, grokking_delay, pca, snapshot_at
 from repro.models.networks import EmbedMLPConfig, TransformerConfig
-from repro.plotting.shared import TRAIN_COLOR, VAL_COLOR, plot_seed_band, plot_token_pca
-from repro.core.scale import by_scale
-from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.training.trainer import History, TrainConfig, train
-from repro.core.validation import check_choice, check_fraction, check_int, check_real
 
 
 @dataclass(frozen=True, repr=False)
@@ -279,40 +277,6 @@ def main(argv=None) -> int:
     ResultsStore(args.store).get_or_compute(cfg, lambda: intro_to_arrays(run_intro(cfg, progress=True)),
                                             label="power2022")
     return 0
-
-
-def plot_intro(result: IntroResult, run: int | None = None, step: int | None = None):
-    """Left: accuracy vs step (log axis) over all seeds: every seed faintly, the median thickly, the
-    inter-quartile band shaded; dashed lines at the median crossing steps. Right: token embeddings of one
-    run (default: the run with the best final circle fit) on their first two principal components at
-    initialization and at ``step`` (default: the end of training), each point labelled by its token."""
-    h, cfg = result.history, result.config
-    end = int(h.steps[-1]) if step is None else int(step)
-    if run is None:
-        run = int(np.argmax(result.circle_fits(end)))
-    fig = plt.figure(figsize=(11.5, 3.8))
-    grid = fig.add_gridspec(1, 3, width_ratios=[1.5, 1, 1])
-    ax = fig.add_subplot(grid[0])
-    pct = f"{100 * cfg.threshold:g} %"
-    x = np.maximum(h.steps, 1)
-    plot_seed_band(ax, x, h["train_acc"], label="train", color=TRAIN_COLOR)
-    plot_seed_band(ax, x, h["val_acc"], label="validation", color=VAL_COLOR)
-    for label, steps in ((f"train {pct}", result.train_steps), (f"val {pct}", result.val_steps)):
-        step = seed_median(steps)
-        if np.isfinite(step) and step > 0:
-            ax.axvline(step, ls="--", lw=1, color="0.4")
-            ax.annotate(f"{label} (median)", (step, 0.02), xycoords=("data", "axes fraction"), rotation=90,
-                        va="bottom", ha="right", fontsize=8, color="0.3")
-    ax.set_xscale("log")
-    ax.set_xlabel("optimization step")
-    ax.set_ylabel("accuracy")
-    ax.legend(loc="center left", fontsize=8)
-    ax.set_title(f"(a + b) mod {cfg.p}: {100 * cfg.train_fraction:g} % of pairs in training")
-    for k, (at, title) in enumerate([(0, "at initialization"), (end, f"after {end} steps")]):
-        plot_token_pca(fig.add_subplot(grid[k + 1]), result.embeddings_at(at, run),
-                       f"seed {cfg.seeds[run]}: embeddings {title}", title_size=10)
-    fig.tight_layout()
-    return fig
 
 
 if __name__ == "__main__":

@@ -29,8 +29,8 @@ import numpy as np
 import torch
 
 from repro.core.kernels import single_thread
-from repro.data.relations import RELATIONS, relation_matrix
 from repro.core.validation import check_choice, check_int
+from repro.data.relations import RELATIONS, relation_matrix
 
 EQUIVALENCE_CLASSES = {"mod3": 3, "mod5": 5}
 

@@ -27,7 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
-from repro.core.crossings import crossing  # re-exported: the critical fraction of Fig. 4(a) reads it here
+from repro.core.crossings import crossing
 from repro.core.validation import check_int, check_real
 
 # Eigenvalues of the integer Gram matrix A^T A below this count as zero. The official code uses the

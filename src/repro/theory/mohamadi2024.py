@@ -31,7 +31,7 @@ import math
 import numpy as np
 import torch
 
-from repro.models.fastgrad import linf_subgradient, safe_cross_entropy_weights  # noqa: F401 (this module's API; the
+from repro.models.fastgrad import linf_subgradient, safe_cross_entropy_weights
 #   trainer's gradient code needs them in a lower layer)
 from repro.core.validation import check_int, check_real
 

@@ -27,9 +27,9 @@ from typing import Mapping, Sequence
 import numpy as np
 import torch
 
+from repro.data.tasks import Split, TaskData, make_split
 from repro.models.networks import build_model
 from repro.training.store import ResultsStore, config_key, history_from_arrays, history_to_arrays
-from repro.data.tasks import Split, TaskData, make_split
 from repro.training.trainer import PER_RUN_FIELDS, History, TrainConfig, train
 
 SPLIT_FIELDS = ("train_fraction", "data_seed")

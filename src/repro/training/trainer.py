@@ -31,10 +31,10 @@ import torch.nn.functional as F
 from repro.core.crossings import first_step
 from repro.core.devices import check_device, resolve_device
 from repro.core.portable import ConfigRepr
+from repro.core.validation import check_choice, check_int, check_open_unit, check_real
+from repro.data.tasks import TaskData
 from repro.models import fastgrad
 from repro.models.networks import BatchedModel, QuadraticNet, build_model
-from repro.data.tasks import TaskData
-from repro.core.validation import check_choice, check_int, check_open_unit, check_real
 
 PER_RUN_FIELDS = ("lr_repr", "lr_dec", "wd_repr", "wd_dec", "init_scale", "repr_init_scale", "init_seed", "fixed_norm",
                   "dropout")

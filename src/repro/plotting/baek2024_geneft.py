@@ -1,0 +1,119 @@
+"""Figures of the chapters ``book/baek2024_geneft_dynamics`` and ``book/baek2024_geneft_information``; the runs they show are made by
+:mod:`repro.experiments.baek2024_geneft`."""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from repro.experiments.baek2024_geneft import (BoundResult, BoundaryFit, COLORS, DataSizeResult, DepthResult, LABELS,
+                                               PhaseResult, ReponConfig)
+from repro.plotting.shared import PHASE_COLORS, plot_phase_diagram, plot_seed_band
+from repro.theory.baek2024 import description_length
+
+
+def plot_bound(result: BoundResult):
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    fine = np.linspace(0, max(result.config.fractions), 200)
+    for rel in result.config.relations:
+        mc = result.accuracy[rel]
+        ax.errorbar(result.config.fractions, mc.mean(1), yerr=mc.std(1), color=COLORS[rel], lw=1.8, capsize=2,
+                    label=f"{LABELS[rel]}: Monte Carlo")
+        ax.plot(fine, result.eq4(rel, fine), ls=":", color=COLORS[rel], lw=1.8, label=f"{LABELS[rel]}: Eq. 4")
+    ax.set_xlabel("training data fraction")
+    ax.set_ylabel("upper bound on accuracy $f_{UB}$ (all $n^2$ pairs)")
+    ax.set_ylim(0.45, 1.02)
+    ax.legend(fontsize=8, ncol=2, loc="lower right")
+    return fig
+
+
+def plot_data_size(result: DataSizeResult, bound: BoundResult):
+    cfg = result.config
+    fig, axes = plt.subplots(1, len(cfg.relations), figsize=(5.6 * len(cfg.relations), 4.0), squeeze=False)
+    for ax, rel in zip(axes[0], cfg.relations):
+        ax.plot(bound.config.fractions, bound.mc_mean(rel), color="k", lw=2, label="Monte-Carlo bound (Fig. 2)")
+        for a in range(len(cfg.architectures)):
+            plot_seed_band(ax, np.asarray(cfg.fractions), result.accuracy[rel, a].T, label=result.labels[rel, a],
+                           color=f"C{a + 4}")
+        ax.axvline(description_length(rel) / 900, color="grey", ls="--", lw=1, label="$b/n^2$")
+        ax.set_xlabel("training data fraction")
+        ax.set_ylabel("accuracy over all pairs")
+        ax.set_title(f"({'ab'[cfg.relations.index(rel)]}) {LABELS[rel]}")
+        ax.set_ylim(0.45, 1.02)
+        ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def plot_depth(result: DepthResult):
+    cfg = result.config
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.0))
+    for i, rel in enumerate(cfg.relations):
+        for ax, values in zip(axes, (result.test_acc, result.train_acc)):
+            plot_seed_band(ax, np.asarray(cfg.depths), values[i].T, label=LABELS[rel], color=COLORS[rel])
+    for ax, what in zip(axes, ("test", "training")):
+        ax.set_xlabel("decoder depth $n_h$ (hidden layers of width %d)" % cfg.width)
+        ax.set_ylabel(f"{what} accuracy")
+        ax.set_ylim(0.3, 1.02)
+        ax.legend(fontsize=8)
+    axes[0].set_title("test accuracy (paper Fig. 4)")
+    axes[1].set_title("training accuracy (confusion vs memorization)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_phases(result: PhaseResult, fit: BoundaryFit | None = None):
+    cfg = result.config
+    n = len(cfg.relations)
+    fig, axes = plt.subplots(1, n, figsize=(4.6 * n + 1.6, 4.0), squeeze=False)
+    ylabel = "encoder learning rate $\\eta_{enc}$" if cfg.rows == "lr_enc" else "decoder weight decay $wd_{dec}$"
+    row_vals = np.asarray(cfg.row_values, dtype=float)
+    if cfg.rows == "wd_dec":  # weight decay 0 cannot sit on a log axis: show it one step below the rest
+        pos = row_vals[row_vals > 0]
+        row_vals = np.where(row_vals > 0, row_vals, pos.min() / (pos[1] / pos[0] if len(pos) > 1 else 10))
+    n_seeds = len(cfg.seeds)
+    for i, (ax, rel) in enumerate(zip(axes[0], cfg.relations)):
+        plot_phase_diagram(result.majority_phase(rel), cfg.lr_dec, row_vals, ax=ax,
+                           xlabel="decoder learning rate $\\eta_{dec}$", ylabel=ylabel,
+                           title=f"({'abc'[i]}) {LABELS[rel]}", logy=True, legend=i == n - 1)
+        counts = result.generalized(rel).sum(0)
+        for (r, c), k in np.ndenumerate(counts):  # how many seeds generalize in each cell
+            ax.text(np.log10(cfg.lr_dec[c]), np.log10(row_vals[r]), f"{k}/{n_seeds}", ha="center", va="center",
+                    fontsize=7, color="k")
+        if fit is not None and rel in fit.intercepts:
+            xs = np.log10(cfg.lr_dec)
+            pts = np.stack(fit.points[rel], 1)
+            uniq, mult = np.unique(pts, axis=0, return_counts=True)
+            ax.scatter(uniq[:, 0] + 0.12, uniq[:, 1], s=8 + 10 * mult, c="w", edgecolors="k", zorder=3,
+                       label="boundary (size: seeds)")
+            ax.plot(xs, fit.slope * xs + fit.intercepts[rel], "w--", lw=1.5)
+            ax.set_ylim(np.log10(row_vals).min() - fit.half_step, np.log10(row_vals).max() + fit.half_step)
+    fig.tight_layout()
+    return fig
+
+
+def plot_repons(cfg: ReponConfig, trajectories, p_theory, p_mc):
+    from repro.theory.baek2024 import conserved_quantity
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    ax = axes[0]
+    grid_a, grid_c = np.meshgrid(np.linspace(-0.05, 1.3, 200), np.linspace(-0.05, 0.8, 200))
+    ax.contour(grid_a, grid_c, conserved_quantity(grid_a, grid_c, cfg.eta_x, cfg.eta_A), levels=[0], colors="k",
+               linewidths=1)
+    for (a0, c0), (t, a, c) in zip(cfg.starts, trajectories):
+        C = conserved_quantity(a0, c0, cfg.eta_x, cfg.eta_A)
+        ax.plot(a, c, lw=2, color=PHASE_COLORS["comprehension"] if C > 0 else PHASE_COLORS["memorization"])
+        ax.plot([a0], [c0], "ko", ms=4)
+        ax.plot([a[-1]], [c[-1]], "k*", ms=8)
+    ax.set_xlabel("decoder strength along the pair, $a_2$")
+    ax.set_ylabel("half separation of the repons, $c$")
+    ax.set_title("Eq. 9: collision (C > 0) or not (C < 0); black: C = 0")
+    ax = axes[1]
+    fine = np.logspace(np.log10(min(cfg.ratios)), np.log10(max(cfg.ratios)), 200)
+    ax.plot(fine, [2 / np.pi * np.arctan(np.sqrt(r / 2)) for r in fine], "k-", label="Eq. 11")
+    ax.plot(cfg.ratios, p_mc, "o", color="C3", label=f"Monte Carlo, {cfg.samples:,} initial conditions")
+    ax.set_xscale("log")
+    ax.set_xlabel("learning-rate ratio $\\eta_x / \\eta_A$ (encoder / decoder)")
+    ax.set_ylabel("probability of representation learning $p_r$")
+    ax.legend()
+    fig.tight_layout()
+    return fig

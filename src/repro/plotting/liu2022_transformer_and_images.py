@@ -1,0 +1,110 @@
+"""Figures of the chapter ``book/liu2022_transformer_and_images``; the runs they show are made by
+:mod:`repro.experiments.liu2022_transformer_and_images`."""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from repro.experiments.liu2022_transformer_and_images import DropoutResult, ImageResult, TransformerResult
+from repro.plotting.shared import TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_seed_band, plot_token_pca
+
+
+def plot_dropout_sweep(result: DropoutResult):
+    """Fig. 7 (centre): steps to 99 % train and validation accuracy against the dropout rate, each seed as a
+    dot and the median over seeds as a line; runs that never generalize sit on the top edge."""
+    cfg = result.config
+    rates = np.asarray(cfg.dropout_values)
+    fig, ax = plt.subplots(figsize=(5.6, 3.8))
+    cap = cfg.dropout_steps
+    for key, color, label in (("train_acc", TRAIN_COLOR, "train"), ("val_acc", VAL_COLOR, "validation")):
+        steps = result.steps_to(key).astype(float)
+        shown = np.where(steps < 0, cap, steps)
+        for k in range(steps.shape[1]):
+            ax.scatter(rates, np.maximum(shown[:, k], 1), s=14, color=color, alpha=0.5)
+        med = result.median_steps_to(key)
+        ax.plot(rates, np.maximum(np.where(np.isinf(med), cap, med), 1), color=color,
+                label=f"{label}: median of {steps.shape[1]} seeds")
+    ax.axhline(cap, color="0.5", ls=":", lw=1, label=f"end of training ({cap:,} steps; never reached)")
+    ax.set_yscale("log")
+    ax.set_xlabel("dropout rate")
+    ax.set_ylabel(f"steps to {100 * cfg.threshold:g} % accuracy")
+    ax.set_title(f"(a + b) mod {cfg.p}: time to generalize vs dropout (Fig. 7 centre)")
+    ax.legend(loc="best", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_transformer(result: TransformerResult):
+    """Fig. 7 (left) and Fig. 1 (right end): accuracy and e^S over training (every seed faintly, the median
+    and the inter-quartile band), final embeddings of the first seed on PC1-PC2."""
+    h, cfg = result.history, result.config
+    mem, gen = result.steps_to("train_acc"), result.steps_to("val_acc")
+    pct = f"{100 * cfg.threshold:g} %"
+    fig, axes = plt.subplots(1, 3, figsize=(13.5, 3.8), gridspec_kw={"width_ratios": [1.3, 1.3, 1]})
+    x = np.maximum(h.steps, 1)
+    plot_seed_band(axes[0], x, h["train_acc"], label="train", color=TRAIN_COLOR)
+    plot_seed_band(axes[0], x, h["val_acc"], label="validation", color=VAL_COLOR)
+    axes[0].set_xscale("log")
+    axes[0].set_xlabel("optimization step")
+    axes[0].set_ylabel("accuracy")
+    axes[0].set_title(f"(a + b) mod {cfg.p}, {len(cfg.seeds)} seeds")
+    axes[0].legend(loc="best", fontsize=8)
+    plot_seed_band(axes[1], x, result.effective_dim, label="e^S", color="k")
+    for steps, color, label in ((mem, TRAIN_COLOR, f"train {pct}"), (gen, VAL_COLOR, f"val {pct}")):
+        for k, s in enumerate(steps):
+            if s > 0:
+                axes[1].axvline(s, color=color, ls="--", lw=1, label=label if k == 0 else None)
+    axes[1].set_xscale("log")
+    axes[1].set_xlabel("optimization step")
+    axes[1].set_ylabel("effective dimension e^S of embeddings")
+    axes[1].set_title("PCA explained-variance entropy (Fig. 7 left)")
+    axes[1].legend(loc="best", fontsize=8)
+    plot_token_pca(axes[2], result.embeddings[0, -1], f"embeddings after {int(h.steps[-1]):,} steps (seed {cfg.first_seed})")
+    fig.tight_layout()
+    return fig
+
+
+def _plot_curve(ax, result: ImageResult):
+    """Fig. 8(a): train and validation accuracy of the curve cell, every seed faintly, median and band."""
+    cfg, h = result.config, result.history
+    runs = result.curve_runs()
+    x = np.maximum(h.steps, 1)
+    plot_seed_band(ax, x, h["train_acc"][runs], label="train", color=TRAIN_COLOR)
+    plot_seed_band(ax, x, h["val_acc"][runs], label="validation", color=VAL_COLOR)
+    for value, color in ((cfg.train_threshold, TRAIN_COLOR), (cfg.val_threshold, VAL_COLOR)):
+        ax.axhline(value, color=color, ls=":", lw=1)
+    ax.set_xscale("log")
+    ax.set_xlabel("optimization step")
+    ax.set_ylabel("accuracy")
+    ax.legend(loc="best", fontsize=8)
+    ax.set_title(f"(a) {cfg.label}, alpha = {cfg.alpha:g}, last-layer lr {cfg.curve_lr_dec:g}, wd {cfg.curve_wd:g}",
+                 fontsize=10)
+
+
+def plot_image_curve(result: ImageResult):
+    """Fig. 8(a) alone (for a run of the curve cell only, e.g. the stored one)."""
+    fig, ax = plt.subplots(figsize=(6.5, 3.9))
+    _plot_curve(ax, result)
+    fig.tight_layout()
+    return fig
+
+
+def plot_images(result: ImageResult):
+    """Fig. 8: (a) train / validation accuracy of the curve cell (every seed faintly, median and
+    inter-quartile band); (b) the phase diagram (majority over seeds, "k/S" where only k seeds agree)."""
+    from repro.plotting.liu2022_phase_diagrams import annotate_consensus
+
+    cfg = result.config
+    fig, axes = plt.subplots(1, 2, figsize=(11.5, 3.9))
+    _plot_curve(axes[0], result)
+    wds = np.asarray(cfg.wd_values, dtype=float)
+    y_plot = np.arange(len(wds), dtype=float)
+    suffix = f", majority of {cfg.n_seeds} seeds" if cfg.n_seeds > 1 else ""
+    plot_phase_diagram(result.phases, cfg.lr_dec_values, y_plot, ax=axes[1],
+                       xlabel="last-layer (decoder) learning rate", ylabel="weight decay",
+                       title=f"(b) {cfg.label}: {cfg.steps:,} steps{suffix}")
+    annotate_consensus(axes[1], result.seed_phases, result.phases, np.log10(cfg.lr_dec_values), y_plot)
+    axes[1].set_yticks(y_plot, [f"{w:g}" for w in wds])
+    axes[1].invert_yaxis()  # weight decay increases downward, as in Fig. 8(b)
+    fig.tight_layout()
+    return fig
