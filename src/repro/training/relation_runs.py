@@ -14,6 +14,7 @@ import torch
 
 from repro.core.crossings import first_step
 from repro.core.kernels import single_thread
+from repro.core.devices import resolve_dtype
 from repro.core.portable import ConfigRepr
 from repro.core.validation import check_choice, check_int, check_real
 from repro.data.relations import all_pairs
@@ -179,7 +180,7 @@ def train_relations(
     n_train, n_test = masks.sum(1)[:, None], (~masks).sum(1)[:, None]
     # accuracy over all n² pairs (paper Fig. 3) from the two splits' exact counts
     correct = np.rint(h["train_acc"] * n_train) + np.where(n_test > 0, np.rint(np.nan_to_num(h["val_acc"]) * n_test), 0)
-    dtype = torch.float32 if cfg.dtype == "float32" else torch.float64
+    dtype = resolve_dtype(cfg.dtype)
     final = [torch.as_tensor(h.final_params[spec.name]).to(dtype) for spec in RelationModel(model).param_specs()] \
         if keep_final_params else None
     all_acc = correct / masks.shape[1]

@@ -29,7 +29,7 @@ import torch
 import torch.nn.functional as F
 
 from repro.core.crossings import first_step
-from repro.core.devices import check_device, resolve_device
+from repro.core.devices import DTYPES, check_device, resolve_device, resolve_dtype
 from repro.core.portable import ConfigRepr
 from repro.core.validation import check_choice, check_int, check_open_unit, check_real
 from repro.data.tasks import TaskData
@@ -110,12 +110,12 @@ class TrainConfig(ConfigRepr):
                              "wd_dec must be 0 (use 'sgd' for them).")
         if not isinstance(self.fixed_norm, (bool, np.bool_)):
             raise ValueError(f"fixed_norm={self.fixed_norm!r} is not allowed: it must be True or False.")
-        check_choice("dtype", self.dtype, ("float32", "float64"))
+        check_choice("dtype", self.dtype, tuple(DTYPES))
         check_device(self.device)
 
     @property
     def torch_dtype(self) -> torch.dtype:
-        return torch.float64 if self.dtype == "float64" else torch.float32
+        return resolve_dtype(self.dtype)
 
     @property
     def torch_device(self) -> torch.device:
