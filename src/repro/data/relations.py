@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from repro.core.validation import check_choice, check_fraction, check_int, check_real
+from repro.core.validation import check_choice, check_int, check_real
 
 RELATIONS = ("mod3", "mod5", "greater_than", "bipartite")
 

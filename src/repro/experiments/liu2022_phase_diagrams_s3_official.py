@@ -47,7 +47,7 @@ from repro.data.tasks import TaskData
 from repro.experiments.liu2022_phase_diagrams import _PAPER_LRS, ToyPhaseConfig, official_map
 from repro.metrics.phases import PHASES, PhaseRule, classify_history
 from repro.training.store import ResultsStore, required_arrays, store_parser
-from repro.training.trainer import History, TrainConfig, train
+from repro.training.trainer import History, train
 
 N_ELEMENTS = 6  # |S3|
 MATRIX_ENTRIES = 9  # each element is a learnable 3 x 3 matrix ("latent_dim = p**2")

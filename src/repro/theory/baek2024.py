@@ -17,7 +17,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from repro.core.validation import check_choice, check_fraction, check_int, check_real
-from repro.data.relations import RELATIONS, relation_matrix, train_mask
+from repro.data.relations import RELATIONS, train_mask
 from repro.metrics.relation_inference import relation_posterior
 
 # ---------------------------------------------------------------- static theory (§3)

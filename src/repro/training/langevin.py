@@ -34,7 +34,7 @@ import torch
 from repro.core.devices import resolve_device, resolve_dtype
 from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
-from repro.core.validation import check_choice, check_fraction, check_int, check_real
+from repro.core.validation import check_choice, check_int, check_real
 from repro.training.store import required_arrays, result_arrays
 
 TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
