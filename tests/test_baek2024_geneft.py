@@ -1,5 +1,5 @@
 """The phase-diagram trainer of the GenEFT dynamics chapter (repro.experiments.baek2024_geneft.train_until_decided) against the
-general autograd trainer (repro.data.relations.train_relations)."""
+general autograd trainer (repro.training.relation_runs.train_relations)."""
 import numpy as np
 import pytest
 

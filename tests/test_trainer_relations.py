@@ -1,5 +1,6 @@
-"""The GenEFT training (repro.data.relations.train_relations, repro.experiments.baek2024_geneft.train_until_decided) through the one batched
-trainer, against the two loops it replaced (tests/oracles/geneft_loops.py, copied verbatim before they were deleted)."""
+"""The GenEFT training (repro.training.relation_runs.train_relations,
+repro.experiments.baek2024_geneft.train_until_decided) through the one batched trainer, against the two loops
+it replaced (tests/oracles/geneft_loops.py, copied verbatim before they were deleted)."""
 import numpy as np
 import pytest
 import torch

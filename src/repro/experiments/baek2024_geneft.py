@@ -429,7 +429,7 @@ def train_until_decided(
     record: bool = False,
 ) -> DecidedRuns:
     """Train R networks of the phase diagrams of Figs. 5–6 at once, on one torch thread: the training of
-    :func:`repro.data.relations.train_relations` (same initialization, loss and AdamW update, full batch).
+    :func:`repro.training.relation_runs.train_relations` (same initialization, loss and AdamW update, full batch).
 
     It returns what the phase rule of Table 4 needs: per run, the first evaluation steps at which training
     and test accuracy exceed ``threshold``. With ``stop`` (the default), a run leaves the batch at the
