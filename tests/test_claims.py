@@ -170,3 +170,38 @@ def test_named_lists_claims_by_prefix_in_order(tmp_path):
     assert book.named("run A: ") == ["run A: x", "run A: z"]
     with pytest.raises(ValueError, match="prefix='run C'"):
         book.named("run C")
+
+
+def test_margin_counts_standard_errors_to_the_nearest_edge(tmp_path):
+    from repro.book.claims import margin_of, seed_standard_error
+
+    assert margin_of(1.0, 1.0, 0.5, "abs", 0.1) == pytest.approx(5.0)  # 0.5 to either edge
+    assert margin_of(1.4, 1.0, 0.5, "abs", 0.1) == pytest.approx(1.0)  # 0.1 inside the upper edge
+    assert margin_of(1.7, 1.0, 0.5, "abs", 0.1) == pytest.approx(2.0)  # a deviation: 0.2 beyond it
+    assert margin_of(110, 100, 0.2, "rel", 5) == pytest.approx(2.0)  # edges 80 and 120
+    assert margin_of(0.9, 0.5, None, ">=", 0.2) == pytest.approx(2.0)
+    assert margin_of(0.9, 0.5, None, ">=", 0.0) == float("inf")  # every seed gave the same value
+    assert seed_standard_error([1.0, 2.0, 3.0, float("nan")]) == pytest.approx(1 / 3 ** 0.5)
+    with pytest.raises(ValueError, match="two"):
+        seed_standard_error([1.0])
+    with pytest.raises(ValueError, match="spread"):
+        margin_of(1.0, 1.0, 0.1, "abs", -1.0)
+
+
+def test_claims_record_margins_and_list_the_fragile_ones(tmp_path):
+    book = ClaimBook("ch", tmp_path)
+    # Per-seed values with standard error 0.0204: 0.9 sits 0.02 above the bound 0.88, about one standard error.
+    seeds = [0.85, 0.9, 0.95, 0.9]
+    firm = book.check("firm", 0.9, 0.5, kind="reproduction", comparison=">=", source="Fig. 1", seeds=seeds)
+    close = book.check("close", 0.9, 0.88, kind="reproduction", comparison=">=", source="Fig. 1", seeds=seeds)
+    plain = book.check("theory", 1.0, 1.0, kind="check", against="derivation", tolerance=1e-6, source="Eq. 3",
+                       live=False)
+    assert not firm.fragile() and close.fragile() and close.margin == pytest.approx(0.98, abs=0.01)
+    assert [c.name for c in book.fragile()] == ["close"]
+    assert plain.margin is None and plain.margin_text() == "—" and not plain.fragile()
+    unmeasured = book.check("unmeasured", 0.9, 0.5, kind="reproduction", comparison=">=", source="Fig. 1")
+    assert unmeasured.margin_text() == "not measured"
+    data = json.loads((tmp_path / "ch.json").read_text())
+    assert [c["live"] for c in data["claims"]] == [True, True, False, True]
+    with pytest.raises(ValueError, match="not both"):
+        book.check("x", 0.9, 0.5, kind="reproduction", comparison=">=", source="s", seeds=seeds, spread=0.1)

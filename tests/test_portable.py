@@ -1,12 +1,15 @@
 """repro.core.portable: numbers at a stated resolution, seed medians, short config reprs."""
 import math
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from repro.book.claims import Claim, ClaimBook
-from repro.core.portable import ConfigRepr, approx, describe_seeds, round_sig, round_to, seed_median
+from repro.core.portable import (TRAINED_MARK, ConfigRepr, approx, describe_seeds, mark_trained, round_sig, round_to,
+                                 seed_median, strip_trained, trained)
 
 
 @pytest.mark.parametrize("x, res, text", [(2673, 100, "2,700"), (0.3634, 0.05, "0.35"), (812, 20, "820"),
@@ -48,9 +51,53 @@ def test_seed_median_counts_never_as_infinite():
 
 
 def test_describe_seeds_is_rounded():
-    text = describe_seeds([2670, 2380, 2500, -1, 2900, 2450, 2600, 2550], 100, unit="steps")
+    values = [2670, 2380, 2500, -1, 2900, 2450, 2600, 2550]
+    text = describe_seeds(values, 100, unit="steps", live=False)
     assert text == "≈ 2,600 steps (median of 8 seeds; middle half 2,400–2,700; 1 of 8 never)"
-    assert describe_seeds([-1, -1], 10) == "never (0 of 2 seeds)"
+    assert describe_seeds([-1, -1], 10, live=False) == "never (0 of 2 seeds)"
+    # Live (the default): the same words, with the statistic and the spread marked as trained numbers.
+    live = describe_seeds(values, 100, unit="steps")
+    assert strip_trained(live) == text
+    assert live.count(TRAINED_MARK) == 4
+
+
+def test_live_describe_seeds_keeps_its_shape_whatever_the_values():
+    """What nbval compares (marked spans replaced) must not depend on how many seeds crossed on this CPU."""
+    shapes = {_sanitized(describe_seeds(v, 10)) for v in ([-1, -1, -1], [5, -1, -1], [5, 7, 9], [5, 7, -1])}
+    assert shapes == {"<trained> (median of 3 seeds; <trained>)"}
+
+
+def _sanitized(text: str) -> str:
+    """What nbval compares: the book's sanitizer entries applied to ``text``."""
+    import configparser
+    cfg = configparser.ConfigParser()
+    cfg.read(Path(__file__).resolve().parents[1] / "nbval_sanitize.cfg")
+    for section in cfg.sections():
+        text = re.sub(cfg[section]["regex"], cfg[section]["replace"], text)
+    return text
+
+
+def test_trained_marks_the_number_and_the_sanitizer_replaces_it():
+    assert trained(0.5234, 0.1) == f"{TRAINED_MARK}0.5{TRAINED_MARK}"
+    assert strip_trained(trained(2673, digits=2)) == "2,700"
+    assert strip_trained(trained(12345)) == "12,345"
+    assert strip_trained(trained("3 of 8")) == "3 of 8"
+    line = f"slope {trained(0.61, 0.1)} (pooled over 3 seeds), intercept {trained(-7.2, 0.5)}"
+    assert _sanitized(line) == "slope <trained> (pooled over 3 seeds), intercept <trained>"
+    # MyST-NB glue stores repr(str): the marks appear as the escape text \u2060, which the sanitizer also takes.
+    assert _sanitized(repr(trained(0.61, 0.1))) == "'<trained>'"
+    # And in HTML (a ledger cell), where html.escape leaves the marks alone.
+    import html
+    assert _sanitized(f"<td>{html.escape(trained(1.23, 0.01))}</td>") == "<td><trained></td>"
+
+
+def test_trained_rejects_unclear_input():
+    with pytest.raises(ValueError, match="resolution"):
+        trained(0.5)
+    with pytest.raises(ValueError, match="string"):
+        trained("x", 0.1)
+    with pytest.raises(ValueError, match="nest"):
+        mark_trained(trained(1))
 
 
 @dataclass(frozen=True, repr=False)
@@ -73,10 +120,16 @@ def test_config_repr_one_field_per_line_short_floats():
 
 def test_claim_is_stored_and_shown_at_its_resolution(tmp_path):
     book = ClaimBook("ch", tmp_path)
-    c = book.check("steps", 2673.4, 1000, kind="reproduction", comparison=">=", source="Fig. 1", resolution=100)
+    c = book.check("steps", 2673.4, 1000, kind="reproduction", comparison=">=", source="Fig. 1", resolution=100,
+                   live=False)
     assert c.ours == 2700 and c.passed and c.ours_text() == "2,700"
     assert "2,700" in book.table() and "2673" not in book.table()
     assert repr(c) == "Claim(reproduction 'steps': ours 2,700, paper >= 1000; as registered)"
+    # A claim on a live run (the default) shows ours marked: nbval compares its outcome, not its digits.
+    live = book.check("live steps", 2673.4, 1000, kind="reproduction", comparison=">=", source="Fig. 1",
+                      resolution=100)
+    assert live.ours_text() == trained(2700, 100) and _sanitized(repr(live)).startswith(
+        "Claim(reproduction 'live steps': ours <trained>, paper >= 1000")
     d = book.check("fit", 0.912345, 0.9, kind="reproduction", comparison=">=", source="Fig. 1")
     assert d.ours == 0.912  # 3 significant digits by default
     # old claims files (no resolution) still load

@@ -70,7 +70,8 @@ def test_ledger_view_text_and_html_list_the_same(tmp_path):
     view = LedgerView(_chapter(tmp_path))
     text = repr(view).splitlines()
     assert text[0] == f"{PAPERS['liu2022']} Fig. 3: partial (book)"
-    assert len(text) == 1 + 2 and text[2].startswith("[deviation] gap: ours")
+    assert len(text) == 1 + 2 + 1 and text[2].startswith("[deviation] gap: ours")
+    assert text[3].startswith("fragile claims (margin < 2 standard errors):")
     page = view._repr_html_()
     assert f"<b>{html.escape(PAPERS['liu2022'])}</b>: 1 figure partial." in page
     assert "<b>Claims</b> (2)" in page

@@ -31,9 +31,19 @@ the claims behind it and one line on why. The verdict must agree with the kinds 
 "reproduced" figure rests on at least one reproduction and no deviation, and so on: see
 :func:`verdict_problem`), so a verdict always traces to computed numbers.
 
-Portability: a verdict is computed from the exact value, but what is stored and printed is ours at the
-claim's ``resolution`` (a grid step; by default 3 significant digits), chosen from the tolerance and the
-seed spread, so the committed outputs do not depend on one CPU's floating-point rounding.
+Portability: a verdict is computed from the exact value; what is stored and printed is ours at the
+claim's ``resolution`` (a grid step; by default 3 significant digits). A claim on a live training run
+(``live=True``, the default) shows ours marked (:func:`repro.core.portable.trained`): nbval does not
+byte-compare it, because another CPU gives another trajectory; the claim's outcome is compared, and the
+claim itself is the test. Claims on closed forms, stored results or official data say ``live=False`` and
+their values stay byte-compared.
+
+**Margins.** A verdict on trained networks must not hang on the last bits of one machine. A claim given the
+per-seed values behind ours (``seeds=``) or their standard error (``spread=``) records its ``margin``: the
+distance from ours to the nearest edge of its comparison (reference ± tolerance, or the bound), in units of
+the seed-to-seed standard error. A claim whose margin is below :data:`FRAGILE_MARGIN` is *fragile*: another
+CPU, or another draw of seeds, can flip it. Chapters' ledgers and the status page list fragile claims, and
+live claims whose margin was not measured.
 """
 from __future__ import annotations
 
@@ -44,7 +54,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from repro.core.files import write_json_atomic
-from repro.core.portable import approx, round_sig, round_to
+from repro.core.portable import approx, mark_trained, round_sig, round_to
 
 COMPARISONS = ("abs", "rel", ">=", "<=")
 KINDS = ("reproduction", "deviation", "check")
@@ -61,6 +71,8 @@ PAPERS = {
     "baek2024": "Baek, Liu & Tegmark 2024 (GenEFT)",
     "mohamadi2024": "Mohamadi et al. 2024 (Why do you grok?)",
 }
+
+FRAGILE_MARGIN = 2.0  # standard errors between ours and its nearest threshold below which a claim is fragile
 
 VERDICT_MARKS = {"reproduced": "✅", "partial": "🟡", "not reproduced": "❌", "not run at this scale": "⏳"}
 
@@ -85,9 +97,26 @@ class Claim:
     agrees: bool = False  # ours within the reference's tolerance
     set_after: bool = False  # tolerance chosen after the result was seen
     evidence: str = ""  # deviations: why ours differs, what was tried
+    live: bool = True  # ours comes out of a training run on this machine: shown marked, not byte-compared
+    margin: float | None = None  # distance from ours to the nearest threshold, in seed standard errors
+    spread: float | None = None  # the seed-to-seed standard error behind the margin
 
     def ours_text(self) -> str:
-        return approx(self.ours, self.resolution) if self.resolution else approx(self.ours, digits=3)
+        text = approx(self.ours, self.resolution) if self.resolution else approx(self.ours, digits=3)
+        return mark_trained(text) if self.live else text
+
+    def fragile(self) -> bool:
+        """Whether another machine or seed draw can plausibly flip this claim's outcome: a margin below
+        :data:`FRAGILE_MARGIN` standard errors."""
+        return self.margin is not None and self.margin < FRAGILE_MARGIN
+
+    def margin_text(self) -> str:
+        """The margin as shown: '—' for a claim that is not on a live run and has none, 'not measured' for a
+        live one without it, '∞' when every seed gave the same value; live margins are marked."""
+        if self.margin is None:
+            return "not measured" if self.live else "—"
+        text = "∞" if math.isinf(self.margin) else approx(self.margin, 0.1)
+        return mark_trained(text) if self.live else text
 
     def __repr__(self) -> str:
         verdict = {True: "as registered", False: "NOT as registered"}[self.passed]
@@ -143,6 +172,36 @@ def evaluate(ours: float, paper: float, tolerance: float | None, comparison: str
     return abs(ours - paper) <= bound
 
 
+def margin_of(ours: float, paper: float, tolerance: float | None, comparison: str, spread: float) -> float:
+    """Distance from ``ours`` to the nearest edge of the comparison (``paper`` ± tolerance, or the bound
+    ``paper`` for ``>=``/``<=``), in units of ``spread`` (a standard error > 0; 0 gives inf: every seed gave the
+    same value). Inside or outside does not matter: a deviation's margin is its distance beyond the edge."""
+    if not (isinstance(spread, (int, float)) and math.isfinite(spread) and spread >= 0):
+        raise ValueError(f"spread={spread!r} is not allowed: spread must be a finite standard error >= 0.")
+    if ours is None or not math.isfinite(ours):
+        return math.inf if math.isinf(ours or 0.0) else math.nan
+    if comparison in (">=", "<="):
+        edges = [paper]
+    else:
+        half = tolerance if comparison == "abs" else tolerance * abs(paper)
+        edges = [paper - half, paper + half]
+    distance = min(abs(ours - e) for e in edges)
+    if spread == 0:
+        return math.inf if distance > 0 else 0.0
+    return distance / spread
+
+
+def seed_standard_error(seeds) -> float:
+    """The standard error of a mean over seeds, std (ddof 1) / √n, from one value per seed (NaN seeds dropped;
+    at least two must remain)."""
+    v = [float(x) for x in seeds if math.isfinite(float(x))]
+    if len(v) < 2:
+        raise ValueError(f"seeds={list(seeds)!r}: a seed standard error needs at least two finite per-seed values.")
+    mean = sum(v) / len(v)
+    var = sum((x - mean) ** 2 for x in v) / (len(v) - 1)
+    return math.sqrt(var / len(v))
+
+
 def verdict_problem(verdict: str, kinds: list[str]) -> str | None:
     """Why a figure verdict does not follow from the kinds of its claims (None if it does).
 
@@ -182,11 +241,16 @@ class ClaimBook:
 
     def check(self, name: str, ours: float, paper: float, *, kind: str, tolerance: float | None = None, source: str,
               comparison: str = "abs", resolution: float | None = None, against: str = "paper",
-              set_after: bool = False, evidence: str = "") -> Claim:
+              set_after: bool = False, evidence: str = "", live: bool = True, seeds=None,
+              spread: float | None = None) -> Claim:
         """Record a claim; raise :class:`ClaimFailed` if it does not come out as its ``kind`` registers.
 
         ``resolution``: the grid step at which ours is stored and shown (e.g. 100 for a step count whose
         tolerance is several hundred steps); the verdict always uses the exact value.
+        ``live``: ours comes out of a training run in this chapter (True, the default) or is the same on every
+        machine (False: a closed form, a stored result, official data); see the module docstring.
+        ``seeds`` (the per-seed values behind ours) or ``spread`` (their standard error, e.g. a bootstrap
+        spread): give one to record the claim's margin in standard errors.
         """
         if kind not in KINDS:
             raise ValueError(f"kind={kind!r} is not allowed: kind must be one of {', '.join(KINDS)}.")
@@ -199,12 +263,21 @@ class ClaimBook:
                              "use kind='check' for a derivation or a bound this book chose.")
         if kind == "deviation" and not evidence:
             raise ValueError("a deviation needs evidence: say what differs and what was tried.")
+        if seeds is not None and spread is not None:
+            raise ValueError("give seeds= (per-seed values) or spread= (their standard error), not both.")
         ours = float(ours)
         agrees = evaluate(ours, float(paper), tolerance, comparison)
         passed = (not agrees) if kind == "deviation" else agrees
         shown = round_to(ours, resolution) if resolution is not None else round_sig(ours, self.digits)
+        if seeds is not None:
+            spread = seed_standard_error(seeds)
+        margin = None
+        if spread is not None:
+            margin = margin_of(ours, float(paper), tolerance, comparison, float(spread))
+            margin = margin if not math.isfinite(margin) else round(margin, 2)
+            spread = round_sig(float(spread), 3)
         claim = Claim(name, shown, float(paper), tolerance, source, comparison, passed, resolution, kind, against,
-                      agrees, set_after, evidence)
+                      agrees, set_after, evidence, bool(live), margin, spread)
         self.claims = [c for c in self.claims if c.name != name] + [claim]
         self.write()
         if not passed:
@@ -281,10 +354,15 @@ class ClaimBook:
     def write(self) -> None:
         write_json_atomic(self.path, self.to_dict())
 
+    def fragile(self) -> list[Claim]:
+        """The claims whose margin is below :data:`FRAGILE_MARGIN` seed standard errors."""
+        return [c for c in self.claims if c.fragile()]
+
     def table(self) -> str:
         """A small text table of the claims (values shown to the stored precision)."""
-        rows = [("claim", "kind", "ours", "reference", "against", "outcome")]
-        rows += [(c.name, c.kind, c.ours_text(), c.describe(), c.against, c.outcome()) for c in self.claims]
+        rows = [("claim", "kind", "ours", "reference", "against", "margin", "outcome")]
+        rows += [(c.name, c.kind, c.ours_text(), c.describe(), c.against, c.margin_text(), c.outcome())
+                 for c in self.claims]
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows)
 

@@ -13,7 +13,8 @@ import html
 from collections import Counter
 from pathlib import Path
 
-from repro.book.claims import PAPERS, VERDICT_MARKS, VERDICTS, Claim, load_all_claims
+from repro.book.claims import FRAGILE_MARGIN, PAPERS, VERDICT_MARKS, VERDICTS, Claim, load_all_claims
+from repro.core.portable import mark_trained
 
 SECTION_ANCHOR = "paper-versus-ours"  # the id Jupyter Book gives the heading "Paper versus ours"
 
@@ -22,7 +23,11 @@ _CELL = 'style="white-space:normal;overflow-wrap:anywhere;vertical-align:top;tex
 _KIND_NOTE = ("<p><small>Kinds: <b>reproduction</b> compares ours with the paper (or its official code) and "
               "must agree; <b>deviation</b> records a registered disagreement with the paper, and fails the chapter "
               "if it silently disappears; <b>check</b> is internal consistency and never counts as a reproduction. "
-              "† marks a tolerance set after the result was seen.</small></p>")
+              "† marks a tolerance set after the result was seen. <b>Margin</b>: the distance from ours to the nearest "
+              "threshold of its comparison, in seed-to-seed standard errors; below "
+              f"{FRAGILE_MARGIN:g} the claim is <i>fragile</i> (another CPU or seed draw can flip it). Numbers from "
+              "live training runs differ in their last digits from machine to machine; their claims, not their "
+              "digits, are what the book's tests check.</small></p>")
 
 
 def tally_text(figures: list[dict]) -> str:
@@ -47,11 +52,12 @@ def _claim_cells(c: Claim) -> list[str]:
     if c.kind == "deviation" and c.evidence:
         source += f"<br><i>evidence:</i> {html.escape(c.evidence)}"
     mark = {"agrees": "✅", "holds": "✔️", "deviates": "❌"}.get(c.outcome(), "‼️")
-    return [html.escape(c.name), c.kind, html.escape(c.ours_text()), ref, source, f"{mark} {c.outcome()}"]
+    return [html.escape(c.name), c.kind, html.escape(c.ours_text()), ref, source, html.escape(c.margin_text()),
+            f"{mark} {c.outcome()}"]
 
 
 def claims_table(claims: list[Claim]) -> str:
-    head = _row(["claim", "kind", "ours", "reference", "reference is", "outcome"], "th")
+    head = _row(["claim", "kind", "ours", "reference", "reference is", "margin", "outcome"], "th")
     return _TABLE + f"<thead>{head}</thead><tbody>{''.join(_row(_claim_cells(c)) for c in claims)}</tbody></table>"
 
 
@@ -83,14 +89,43 @@ class LedgerView:
         parts = []
         for key, figs in sorted(by_paper.items(), key=lambda kv: list(PAPERS).index(kv[0])):
             parts.append(f"<p><b>{html.escape(PAPERS[key])}</b>: {tally_text(figs)}.</p>" + figure_table(figs))
-        parts.append(f"<p><b>Claims</b> ({len(self.claims)})</p>" + claims_table(self.claims) + _KIND_NOTE)
+        parts.append(f"<p><b>Claims</b> ({len(self.claims)})</p>" + claims_table(self.claims))
+        parts.append(f"<p>{fragility_html(self.claims)}</p>" + _KIND_NOTE)
         return "".join(parts)
 
     def __repr__(self) -> str:
         lines = [f"{PAPERS[f['paper']]} {f['figure']}: {f['verdict']} ({f['scale']})" for f in self.figures]
         lines += [f"[{c.kind}] {c.name}: ours {c.ours_text()}, {c.against} {c.describe()} -> {c.outcome()}"
                   for c in self.claims]
+        lines.append(fragility_text(self.claims))
         return "\n".join(lines)
+
+
+def _fragility(claims: list[Claim]) -> tuple[list[Claim], list[Claim]]:
+    """(fragile claims, live claims whose margin was not measured), among those that came out as registered."""
+    fragile = [c for c in claims if c.fragile()]
+    unmeasured = [c for c in claims if c.live and c.margin is None]
+    return fragile, unmeasured
+
+
+def fragility_text(claims: list[Claim]) -> str:
+    """One line: which claims are fragile (margin below FRAGILE_MARGIN standard errors) and how many live claims
+    have no measured margin. Which live claims are fragile depends on this machine's trajectories, so the
+    list is marked as a trained result (:func:`repro.core.portable.mark_trained`); the count of live claims
+    without a margin is the same everywhere."""
+    fragile, unmeasured = _fragility(claims)
+    names = "; ".join(c.name for c in fragile) if fragile else "none"
+    return (f"fragile claims (margin < {FRAGILE_MARGIN:g} standard errors): {mark_trained(names)}. "
+            f"Live claims without a measured margin: {len(unmeasured)} of {sum(c.live for c in claims)}.")
+
+
+def fragility_html(claims: list[Claim]) -> str:
+    fragile, unmeasured = _fragility(claims)
+    names = "; ".join(f"{c.name} ({c.margin_text()})" for c in fragile) if fragile else "none"
+    return (f"<b>Fragile claims</b> (margin below {FRAGILE_MARGIN:g} seed standard errors): "
+            f"{html.escape(mark_trained(names))}. <b>Live claims without a measured margin</b>: "
+            f"{len(unmeasured)} of {sum(c.live for c in claims)}"
+            + (f" ({html.escape('; '.join(c.name for c in unmeasured))})" if unmeasured else "") + ".")
 
 
 def book_order(toc: str | Path) -> list[str]:
@@ -126,6 +161,10 @@ def scorecard_html(directory: str | Path = "_claims", toc: str | Path = "_toc.ym
                + ("all came out as registered." if not off else f"{len(off)} did NOT come out as registered: "
                   + ", ".join(html.escape(f"{ch}: {c.name}") for ch, c in off) + "."))
     out.append(f"<h3>Every claim</h3><p>{summary}</p>")
+    out.append("<h3>Fragile claims</h3>")
+    for ch in chapters:
+        cl = [Claim.from_dict(c) for c in ch["claims"]]
+        out.append(f"<p>{html.escape(ch['chapter'])}: {fragility_html(cl)}</p>")
     for ch in chapters:
         cl = [Claim.from_dict(c) for c in ch["claims"]]
         out.append(f"<details><summary>{html.escape(ch['chapter'])} ({len(cl)} claims)</summary>"

@@ -6,6 +6,13 @@ for nbval to compare must therefore be a property of the science, not of one mac
 number rounded to the resolution its claim's tolerance justifies, a statistic over seeds, a verdict.
 
 * :func:`approx` rounds to a grid (``resolution``) or to significant digits and formats the result.
+* :func:`trained` formats a number that comes out of a training run *and marks it*: rounding cannot make
+  such a number portable (the BLAS and the kernel set change its last bits by CPU model, and a chaotic
+  float32 run amplifies them into a different trajectory, so some rounded value always sits next to a
+  rounding edge). The mark is a pair of invisible WORD JOINERs (U+2060) around the text; the reader sees
+  the number, and ``nbval_sanitize.cfg`` replaces each marked span with ``<trained>`` before nbval compares
+  a cell, so the rest of the cell (text, configs, closed forms, stored results) is still byte-compared.
+  What judges a trained number is its claim (:mod:`repro.book.claims`), with a tolerance and a margin.
 * :class:`ConfigRepr` gives frozen config dataclasses a short repr, one field per line, with every float
   at 6 significant digits (``np.float64(0.31622776601683794)`` becomes ``0.316228``), so a config whose
   fields are computed (``np.logspace``) prints the same on every machine.
@@ -63,6 +70,42 @@ def approx(x: float, resolution: float | None = None, *, digits: int | None = No
     return f"{v:,.{decimals}f}" if thousands else f"{v:.{decimals}f}"
 
 
+TRAINED_MARK = "\u2060"  # WORD JOINER: zero width, invisible, never breaks a line; see nbval_sanitize.cfg
+
+
+def mark_trained(text: str) -> str:
+    """``text`` between two :data:`TRAINED_MARK` characters: shown as it is, replaced by ``<trained>`` when nbval
+    compares outputs. ``text`` must not already contain a mark (marked spans do not nest)."""
+    text = str(text)
+    if TRAINED_MARK in text:
+        raise ValueError(f"text={text!r} already contains a trained-number mark; marked spans do not nest.")
+    return f"{TRAINED_MARK}{text}{TRAINED_MARK}"
+
+
+def trained(x, resolution: float | None = None, *, digits: int | None = None, thousands: bool = True) -> str:
+    """A number that comes out of a training run (live in the chapter, on this machine), formatted like
+    :func:`approx` and marked so that nbval does not byte-compare it (:func:`mark_trained`).
+
+    ``trained(0.5, 0.1) == '\u20600.5\u2060'``. A string (e.g. ``'3 of 8'``) is marked as it is when neither
+    ``resolution`` nor ``digits`` is given. Use it for every number a chapter shows that a live training run
+    produced; use :func:`approx` for closed forms, configs, paper values and stored results, which are the same
+    on every machine and stay byte-compared."""
+    if isinstance(x, str):
+        if resolution is not None or digits is not None:
+            raise ValueError("trained: a string is marked as it is; give resolution= or digits= only with a number.")
+        return mark_trained(x)
+    if resolution is None and digits is None:
+        if isinstance(x, (Integral, np.integer)) and not isinstance(x, (bool, np.bool_)):
+            return mark_trained(f"{int(x):,}" if thousands else str(int(x)))
+        raise ValueError("trained: give resolution= (a grid step) or digits= (significant digits) for a float.")
+    return mark_trained(approx(x, resolution, digits=digits, thousands=thousands))
+
+
+def strip_trained(text: str) -> str:
+    """``text`` with the trained-number marks removed (for tests and for text that leaves the book)."""
+    return str(text).replace(TRAINED_MARK, "")
+
+
 def _short(value) -> str:
     if isinstance(value, (bool, np.bool_)) or value is None or isinstance(value, str):
         return repr(value)
@@ -117,19 +160,31 @@ def seed_median(values, *, never: float = -1) -> float:
     return float(np.median(v))
 
 
-def describe_seeds(values, resolution: float, *, never: float = -1, unit: str = "") -> str:
-    """``'≈ 2,400 (median of 8 seeds; 6 of 8 within [2,000, 2,900])'``-style text at a stated resolution:
+def describe_seeds(values, resolution: float, *, never: float = -1, unit: str = "", live: bool = True) -> str:
+    """``'≈ 2,400 (median of 8 seeds; middle half 2,000–2,900)'``-style text at a stated resolution:
     the median and the range of the middle half, each rounded to ``resolution``. Seeds that never reach the
-    statistic are counted, not averaged in."""
+    statistic are counted, not averaged in.
+
+    ``live=True`` (default): the values come out of training runs on this machine, so the statistic and the
+    spread are two marked spans (:func:`mark_trained`), not byte-compared, while the number of seeds is; the
+    text keeps that shape whatever the values (a seed that crosses on one CPU and not on another changes only
+    the marked spans). ``live=False`` for values read from a stored result or computed from a closed form."""
     v = np.asarray(values, dtype=float).ravel()
+    if v.size == 0:
+        raise ValueError("describe_seeds: values is empty; give one value per seed.")
     reached = v[v != never]
     n, k = v.size, reached.size
+    u = f" {unit}" if unit else ""
+    if k == 0:
+        head, spread = "never", f"{k} of {n} reach it"
+    else:
+        med = seed_median(v, never=never)
+        lo, hi = np.quantile(np.where(v == never, np.inf, v), [0.25, 0.75], method="inverted_cdf")  # data values, no interpolation with inf
+        head = f"≈ {approx(med, resolution)}{u}" if math.isfinite(med) else "never (median)"
+        spread = f"middle half {approx(lo, resolution)}–{approx(hi, resolution) if math.isfinite(hi) else 'never'}"
+        spread += f"; {n - k} of {n} never" if k < n else ""
+    if live:
+        return f"{mark_trained(head)} (median of {n} seeds; {mark_trained(spread)})"
     if k == 0:
         return f"never (0 of {n} seeds)"
-    med = seed_median(v, never=never)
-    lo, hi = np.quantile(np.where(v == never, np.inf, v), [0.25, 0.75], method="inverted_cdf")  # data values, no interpolation with inf
-    u = f" {unit}" if unit else ""
-    text = f"≈ {approx(med, resolution)}{u}" if math.isfinite(med) else "never (median)"
-    spread = f"middle half {approx(lo, resolution)}–{approx(hi, resolution) if math.isfinite(hi) else 'never'}"
-    missing = f"; {n - k} of {n} never" if k < n else ""
-    return f"{text} (median of {n} seeds; {spread}{missing})"
+    return f"{head} (median of {n} seeds; {spread})"
