@@ -26,6 +26,13 @@
 # re-computed whenever its chapter runs, so under `pytest --nbval` a deviation that disappeared, or a
 # reproduction that stopped holding, fails the chapter: this page cannot go stale.
 #
+# **Fragile claims.** A claim on trained networks states its *margin*: the distance from our value to the
+# nearest threshold of its comparison, in seed-to-seed standard errors. Below 2, another CPU (another
+# floating-point path, hence another trajectory) or another draw of seeds can flip the claim; the last section
+# lists those claims per chapter, and the live claims whose margin is not measured (a single run, or a
+# statistic whose per-seed values the chapter does not keep). Numbers from live runs differ in their last
+# digits from machine to machine: the book's tests compare the claims' outcomes, not those digits.
+#
 # Each chapter writes its ledger to `book/_claims/<chapter>.json`; this page reads those files.
 
 # %%

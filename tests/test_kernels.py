@@ -46,3 +46,16 @@ def test_single_thread_restores_the_thread_count_even_on_error():
         with single_thread():
             raise RuntimeError("inside")
     assert torch.get_num_threads() == before
+
+
+def test_init_nudge_reads_and_validates_the_environment(monkeypatch):
+    from repro.core.kernels import init_nudge
+
+    monkeypatch.delenv("REPRO_NUDGE", raising=False)
+    assert init_nudge() == 0.0
+    monkeypatch.setenv("REPRO_NUDGE", "1e-6")
+    assert init_nudge() == 1e-6
+    for bad in ("x", "0.1", "nan"):
+        monkeypatch.setenv("REPRO_NUDGE", bad)
+        with pytest.raises(ValueError, match="REPRO_NUDGE"):
+            init_nudge()

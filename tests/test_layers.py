@@ -83,7 +83,7 @@ def test_the_checker_sees_every_import_form():
 
 
 # Test files about the whole repository rather than one module.
-REPOSITORY_TESTS = ("book_text", "layers", "notebook_pairs", "smoke")
+REPOSITORY_TESTS = ("book_text", "layers", "notebook_pairs", "smoke", "ci_scripts")
 
 
 def test_test_files_follow_the_modules():

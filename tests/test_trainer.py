@@ -314,3 +314,16 @@ def test_fixed_norm_training_is_reproducible_and_independent_of_threads():
         np.testing.assert_allclose(out[2][k], out[0][k], rtol=1e-5, atol=1e-6)
     assert torch.get_num_threads() == before
     np.testing.assert_allclose(out[0]["weight_norm"][1], out[0]["weight_norm"][1][0], rtol=1e-6)  # held on its sphere
+
+
+def test_repro_nudge_scales_the_initial_parameters(monkeypatch):
+    """REPRO_NUDGE (repro.core.kernels.init_nudge) multiplies every initial parameter by 1 + nudge: the step-0
+    weight norm grows by exactly that factor, and nothing else about the run changes."""
+    data = _toy_data()
+    cfg = TrainConfig(steps=5, lr_repr=1e-3, lr_dec=1e-3, dtype="float64", device="cpu", eval_every=5)
+    monkeypatch.delenv("REPRO_NUDGE", raising=False)
+    plain = train(TOY, data, cfg, progress=False)
+    monkeypatch.setenv("REPRO_NUDGE", "1e-6")
+    nudged = train(TOY, data, cfg, progress=False)
+    np.testing.assert_allclose(nudged["weight_norm"][0, 0], plain["weight_norm"][0, 0] * (1 + 1e-6), rtol=1e-12)
+    assert not np.array_equal(nudged["train_loss"], plain["train_loss"])

@@ -161,13 +161,16 @@ def scorecard_html(directory: str | Path = "_claims", toc: str | Path = "_toc.ym
                + ("all came out as registered." if not off else f"{len(off)} did NOT come out as registered: "
                   + ", ".join(html.escape(f"{ch}: {c.name}") for ch, c in off) + "."))
     out.append(f"<h3>Every claim</h3><p>{summary}</p>")
-    out.append("<h3>Fragile claims</h3>")
-    for ch in chapters:
-        cl = [Claim.from_dict(c) for c in ch["claims"]]
-        out.append(f"<p>{html.escape(ch['chapter'])}: {fragility_html(cl)}</p>")
     for ch in chapters:
         cl = [Claim.from_dict(c) for c in ch["claims"]]
         out.append(f"<details><summary>{html.escape(ch['chapter'])} ({len(cl)} claims)</summary>"
                    + claims_table(cl) + "</details>")
+    fragile = sum(Claim.from_dict(c).fragile() for ch in chapters for c in ch["claims"])
+    unmeasured = sum(c.live and c.margin is None for _, c in claims)
+    out.append(f"<h3>Fragile claims</h3><p>{mark_trained(str(fragile))} fragile claims; {unmeasured} of "
+               f"{sum(c.live for _, c in claims)} claims on live runs without a measured margin.</p>")
+    for ch in chapters:
+        cl = [Claim.from_dict(c) for c in ch["claims"]]
+        out.append(f"<p>{html.escape(ch['chapter'])}: {fragility_html(cl)}</p>")
     out.append(_KIND_NOTE)
     return "".join(out)

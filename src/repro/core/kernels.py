@@ -7,12 +7,21 @@ book under a second kernel set so that the stored outputs are shown not to depen
 
     python -m repro.core.kernels native   # e.g. AVX512
     python -m repro.core.kernels other    # e.g. avx2 (empty when no other set exists, e.g. a plain CPU)
+
+Another machine on this one: ``REPRO_NUDGE=1e-6`` multiplies every initial parameter of the trainer and of the
+Langevin sampler by ``1 + 1e-6`` (about ten float32 units in the last place), which is what a different CPU's
+rounding does to a chaotic run after a few steps. ``scripts/portability.sh`` runs the book so (configuration
+``nudge``): any number a chapter shows unmarked that changes is a number that would change on another CPU.
 """
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import sys
+
+NUDGE_ENV = "REPRO_NUDGE"
+MAX_NUDGE = 1e-3
 
 # The next lower kernel set for each native one (values accepted by ATEN_CPU_CAPABILITY). An AVX-512
 # machine validates with the AVX2 kernels (the most common CPU among readers); everything else with
@@ -37,6 +46,21 @@ def single_thread():
         yield
     finally:
         torch.set_num_threads(before)
+
+
+def init_nudge() -> float:
+    """The relative change ``REPRO_NUDGE`` asks for in every initial parameter (0.0 when unset or empty)."""
+    raw = os.environ.get(NUDGE_ENV, "").strip()
+    if not raw:
+        return 0.0
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and abs(value) <= MAX_NUDGE):
+        raise ValueError(f"{NUDGE_ENV}={raw!r} is not allowed: it must be a number with |x| <= {MAX_NUDGE:g} "
+                         "(e.g. 1e-6), or unset.")
+    return value
 
 
 def native_capability() -> str:

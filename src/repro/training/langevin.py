@@ -32,6 +32,7 @@ import numpy as np
 import torch
 
 from repro.core.devices import resolve_device, resolve_dtype
+from repro.core.kernels import init_nudge
 from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
 from repro.core.validation import check_choice, check_int, check_real
@@ -293,6 +294,8 @@ def _run(cfg: LangevinConfig, progress: bool) -> LangevinResult:
     gen = torch.Generator(device=dev).manual_seed(cfg.init_seed)
     Wt = torch.randn((E, cfg.N, cfg.d), generator=gen, dtype=dtype, device=dev)
     at = torch.randn((E, cfg.N), generator=gen, dtype=dtype, device=dev)
+    nudge = init_nudge()  # REPRO_NUDGE: another machine's rounding, simulated on this one (repro.core.kernels)
+    Wt, at = Wt * (1 + nudge), at * (1 + nudge)
     sw, sa = math.sqrt(cfg.sigma_w2 / cfg.d), math.sqrt(cfg.sigma_a2 / cfg.N)
     sig2 = torch.tensor(cfg.sigma2s, dtype=dtype, device=dev).repeat_interleave(R)  # (E,)
     if cfg.likelihood == "finite":

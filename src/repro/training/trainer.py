@@ -30,6 +30,7 @@ import torch.nn.functional as F
 
 from repro.core.crossings import first_step
 from repro.core.devices import DTYPES, check_device, resolve_device, resolve_dtype
+from repro.core.kernels import init_nudge
 from repro.core.portable import ConfigRepr
 from repro.core.validation import check_choice, check_int, check_open_unit, check_real
 from repro.data.tasks import TaskData
@@ -981,6 +982,10 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
     values_all = values  # the history reports every run's values, also of runs that stop early
     device, dtype = cfg.torch_device, cfg.torch_dtype
     params = FlatParams(model, values, dtype, device, given)
+    nudge = init_nudge()
+    if nudge:  # REPRO_NUDGE: another machine's rounding, simulated on this one (repro.core.kernels)
+        with torch.no_grad():
+            params.flat.mul_(1 + nudge)
     optimizer = _OPTIMIZER_CLASSES[cfg.optimizer](params, cfg, values, fused=fused_optimizer)
     n_train = train_mask.sum(-1)
     train_w = train_mask.to(dtype) / n_train[:, None].to(dtype)  # per-run mean over its own training set
