@@ -95,3 +95,18 @@ def test_scorecard_names_claims_that_did_not_come_out(tmp_path):
     path.write_text(path.read_text().replace('"passed": true', '"passed": false'))
     page = scorecard_html(tmp_path / "_claims", toc)
     assert "1 did NOT come out as registered: ch: ok." in page
+
+
+def test_fragile_claims_are_listed_in_one_marked_span(tmp_path):
+    from repro.book.claims import ClaimBook
+    from repro.book.status import fragility_html, fragility_text
+    from repro.core.portable import TRAINED_MARK
+
+    book = ClaimBook("ch", tmp_path)
+    book.check("close", 0.9, 0.88, kind="reproduction", comparison=">=", source="s", seeds=[0.85, 0.9, 0.95, 0.9])
+    book.check("firm", 0.9, 0.5, kind="reproduction", comparison=">=", source="s", seeds=[0.85, 0.9, 0.95, 0.9])
+    book.check("single run", 0.9, 0.5, kind="reproduction", comparison=">=", source="s")
+    page = fragility_html(book.claims)
+    assert page.count(TRAINED_MARK) == 2 and "close (1.0)" in page and "firm" not in page.split("without")[0]
+    assert "1 of 3 (single run)" in page
+    assert fragility_text(book.claims).count(TRAINED_MARK) == 2

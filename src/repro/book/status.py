@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from repro.book.claims import FRAGILE_MARGIN, PAPERS, VERDICT_MARKS, VERDICTS, Claim, load_all_claims
-from repro.core.portable import mark_trained
+from repro.core.portable import mark_trained, strip_trained
 
 SECTION_ANCHOR = "paper-versus-ours"  # the id Jupyter Book gives the heading "Paper versus ours"
 
@@ -121,7 +121,9 @@ def fragility_text(claims: list[Claim]) -> str:
 
 def fragility_html(claims: list[Claim]) -> str:
     fragile, unmeasured = _fragility(claims)
-    names = "; ".join(f"{c.name} ({c.margin_text()})" for c in fragile) if fragile else "none"
+    # One marked span for the whole list (which claims are fragile depends on this machine's trajectories), so
+    # each claim's own margin goes in unmarked (marked spans do not nest).
+    names = "; ".join(f"{c.name} ({strip_trained(c.margin_text())})" for c in fragile) if fragile else "none"
     return (f"<b>Fragile claims</b> (margin below {FRAGILE_MARGIN:g} seed standard errors): "
             f"{html.escape(mark_trained(names))}. <b>Live claims without a measured margin</b>: "
             f"{len(unmeasured)} of {sum(c.live for c in claims)}"
