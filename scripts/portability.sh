@@ -24,6 +24,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || bash scripts/setup.sh
 . .venv/bin/activate
+# nbval re-executes the chapters, and each chapter rewrites its ledger book/_claims/<chapter>.json with this
+# run's values; keep the committed ledgers (which match the committed outputs) and put them back on exit.
+claims_backup=$(mktemp -d)
+cp -p book/_claims/*.json "$claims_backup"/
+trap 'cp -p "$claims_backup"/*.json book/_claims/ && rm -rf "$claims_backup"' EXIT
 targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(book/)
 LOGDIR=${LOGDIR:-/tmp/repro-portability}; mkdir -p "$LOGDIR"
 native=$(python -m repro.core.kernels native)

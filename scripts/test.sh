@@ -12,6 +12,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || { echo "setup failed: .venv could not be created or updated"; exit 1; }
 . .venv/bin/activate
+# nbval re-executes the chapters, and each chapter rewrites its ledger book/_claims/<chapter>.json with this
+# run's values; keep the committed ledgers (which match the committed outputs) and put them back on exit.
+claims_backup=$(mktemp -d)
+cp -p book/_claims/*.json "$claims_backup"/
+trap 'cp -p "$claims_backup"/*.json book/_claims/ && rm -rf "$claims_backup"' EXIT
 
 failed=()
 step() {  # step "<name>" command...: run it, report, remember a failure, go on
