@@ -47,7 +47,7 @@ import numpy as np
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx
+from repro.core.portable import approx, trained
 from repro.core.scale import current_scale
 from repro.experiments.power2022_what_is_grokking import (IntroConfig, median_standard_error, run_intro, stored_intro,
                                                           stored_paper_config)
@@ -181,21 +181,29 @@ train_final = history["train_acc"][:, -1]
 fit_index = np.array([int(np.searchsorted(history.steps, t)) if t >= 0 else -1 for t in stats.train_steps])
 val_at_fit = np.array([history["val_acc"][r, k] if k >= 0 else np.nan for r, k in enumerate(fit_index)])
 log_delay = np.log10(max(stats.median_delay, 1e-9))
+delays0 = np.nan_to_num(stats.delays, nan=0.0)  # per seed; a seed that never fits or generalizes counts as 0
+# bootstrap standard errors of the medians over seeds: the spread behind each median claim's margin
+se_train, se_val = median_standard_error(train_final), median_standard_error(stats.final_val_acc)
+se_val_at_fit = median_standard_error(val_at_fit[np.isfinite(val_at_fit)])
+se_delay, se_fit = median_standard_error(delays0), median_standard_error(stats.fit_end)
+se_log_delay = median_standard_error(np.log10(np.maximum(delays0, 1e-9)))
 src_p1 = "Power et al. 2022, Fig. 1 (read off the plot)"
 claims.check("final training accuracy, median over seeds", np.median(train_final), 1.0, kind="reproduction",
-             tolerance=0.01, resolution=0.05, source=f"{src_p1}: training accuracy ends at 100 %")
+             tolerance=0.01, resolution=0.05, source=f"{src_p1}: training accuracy ends at 100 %", spread=se_train)
 claims.check("final validation accuracy, median over seeds", stats.median_final_val_acc, 1.0, kind="reproduction",
-             tolerance=0.01, resolution=0.05, source=f"{src_p1}: validation accuracy ends at 100 %")
+             tolerance=0.01, resolution=0.05, source=f"{src_p1}: validation accuracy ends at 100 %", spread=se_val)
 claims.check("validation accuracy when training first reaches 99 %, median over seeds", np.nanmedian(val_at_fit),
              1 / cfg.p, kind="reproduction", tolerance=0.05, resolution=0.05,
-             source=f"{src_p1}: validation at chance (1/p) while training fits; ± 0.05 as at step 0")
+             source=f"{src_p1}: validation at chance (1/p) while training fits; ± 0.05 as at step 0",
+             spread=se_val_at_fit)
 claims.check("grokking delay, median over seeds: steps to 99% val / steps to 99% train", stats.median_delay, 10,
              kind="check", against="book bound", comparison=">=", resolution=10,
-             source="this chapter's bound: generalization at least 10x later than fitting")
+             source="this chapter's bound: generalization at least 10x later than fitting", spread=se_delay)
 claims.check("log10 of the median grokking delay", log_delay, 3.0, kind="deviation", tolerance=1.0,
              resolution=0.5, source=f"{src_p1}: a delay of about 10^3 on a log-step axis; within a decade counts",
+             spread=se_log_delay,
              evidence=f"book scale: an embedding-sum MLP on the unordered pairs of p = {cfg.p} (AdamW lr 3e-3, wd 1, "
-                      f"full batch), {stats.n} seeds, median delay ≈ {approx(stats.median_delay, 10)}; Power et al.: "
+                      f"full batch), {stats.n} seeds, median delay ≈ {trained(stats.median_delay, 10)}; Power et al.: "
                       "a 2-layer transformer at p = 97, lr 1e-3, batch 512; at their setting (stored run below) "
                       "the delay is short too")
 claims.check("ordered-circle fit of PC1-PC2 embeddings after training, best seed", np.max(stats.fit_end), 1.0,
@@ -203,35 +211,36 @@ claims.check("ordered-circle fit of PC1-PC2 embeddings after training, best seed
              source="Liu et al. 2022, Fig. 1 (a clean ordered circle in the run shown, read off the plot)")
 claims.check("share of seeds with a clean circle (PC1-PC2 fit >= 0.9) after training", stats.share_circle, 1.0,
              kind="deviation", tolerance=0.25, resolution=0.5, set_after=True,
+             seeds=(stats.fit_end >= 0.9).astype(float),  # per seed: a clean circle or not
              source="Liu et al. 2022, §4.2 / Fig. 1: generalization coincides with a circle on PC1-PC2 "
                     "(stated without qualification: every run)",
-             evidence=f"about {approx(stats.share_circle, 0.5)} of the {stats.n} seeds reach a fit of 0.9 (the count "
+             evidence=f"about {trained(stats.share_circle, 0.5)} of the {stats.n} seeds reach a fit of 0.9 (the count "
                       "moves by a few seeds between CPU kernel sets); in the others PC1-PC2 mix two "
                       "Fourier frequencies of near-equal variance (each a clean circle in its own plane); the "
                       "best plane among the top four PCs does not rescue them. Toy embedding-sum MLP, not Liu "
                       "et al.'s transformer, which concentrates on fewer frequencies")
 claims.check("ordered-circle fit of PC1-PC2 embeddings after training, median over seeds", np.median(stats.fit_end),
              0.7, kind="check", against="book bound", comparison=">=", resolution=0.3, set_after=True,
-             source="this chapter's bound: above the largest fit at initialization")
+             source="this chapter's bound: above the largest fit at initialization", spread=se_fit)
 claims.check("ordered-circle fit at initialization, largest over seeds", np.max(stats.fit_init), 0.7, kind="check",
              against="book bound", comparison="<=", resolution=0.01,
              source="this chapter's bound for 'no structure at initialization' (Liu et al. 2022, Fig. 1)")
 train_bound = 100 * int(np.ceil(np.max(np.where(stats.train_steps < 0, np.inf, stats.train_steps)) / 100))
-glue("train_bound", f"{train_bound:,}", display=False)
+glue("train_bound", trained(train_bound), display=False)
 glue("n_seeds", f"{stats.n}", display=False)
-glue("delay", approx(stats.median_delay, 10), display=False)
-glue("log_delay", approx(log_delay, 0.5), display=False)
-glue("val_at_fit", approx(np.nanmedian(val_at_fit), 0.05), display=False)
-glue("fit_end", approx(np.median(stats.fit_end), 0.3), display=False)
-glue("fit_best", approx(np.max(stats.fit_end), 0.05), display=False)
-glue("share_circle", approx(stats.share_circle, 0.5), display=False)
-glue("fit_init_median", approx(np.median(stats.fit_init), 0.1), display=False)
-print(f"median over {stats.n} seeds: final train acc ≈ {approx(np.median(train_final), 0.05)}, "
-      f"final val acc ≈ {approx(stats.median_final_val_acc, 0.05)}, "
-      f"val acc when train reaches 99 % ≈ {approx(np.nanmedian(val_at_fit), 0.05)} (chance {1 / cfg.p:.3f})")
-print(f"median delay ≈ {approx(stats.median_delay, 10)} (log10 ≈ {approx(log_delay, 0.5)}; Power et al. ≈ 3)")
-print(f"circle fit after training: best seed ≈ {approx(np.max(stats.fit_end), 0.05)}, median ≈ "
-      f"{approx(np.median(stats.fit_end), 0.3)}, share of seeds with a clean circle ≈ {approx(stats.share_circle, 0.5)}")
+glue("delay", trained(stats.median_delay, 10), display=False)
+glue("log_delay", trained(log_delay, 0.5), display=False)
+glue("val_at_fit", trained(np.nanmedian(val_at_fit), 0.05), display=False)
+glue("fit_end", trained(np.median(stats.fit_end), 0.3), display=False)
+glue("fit_best", trained(np.max(stats.fit_end), 0.05), display=False)
+glue("share_circle", trained(stats.share_circle, 0.5), display=False)
+glue("fit_init_median", trained(np.median(stats.fit_init), 0.1), display=False)
+print(f"median over {stats.n} seeds: final train acc ≈ {trained(np.median(train_final), 0.05)}, "
+      f"final val acc ≈ {trained(stats.median_final_val_acc, 0.05)}, "
+      f"val acc when train reaches 99 % ≈ {trained(np.nanmedian(val_at_fit), 0.05)} (chance {1 / cfg.p:.3f})")
+print(f"median delay ≈ {trained(stats.median_delay, 10)} (log10 ≈ {trained(log_delay, 0.5)}; Power et al. ≈ 3)")
+print(f"circle fit after training: best seed ≈ {trained(np.max(stats.fit_end), 0.05)}, median ≈ "
+      f"{trained(np.median(stats.fit_end), 0.3)}, share of seeds with a clean circle ≈ {trained(stats.share_circle, 0.5)}")
 
 # %% [markdown]
 # Over the {glue:text}`n_seeds` seeds, training accuracy crossed 99 % within {glue:text}`train_bound`
@@ -253,10 +262,10 @@ print("bootstrap standard error of the median over seeds: "
       f"step to 99 % val {median_standard_error(stats.val_steps, never=-1):.0f}, "
       f"delay {median_standard_error(np.nan_to_num(stats.delays, nan=0.0)):.1f}, "
       f"circle fit {median_standard_error(stats.fit_end):.3f}, final val acc {median_standard_error(stats.final_val_acc):.4f}")
-glue("n_circle", f"{stats.n_circle} of {stats.n}", display=False)
-glue("fit_end_exact", f"{np.median(stats.fit_end):.3f}", display=False)
-glue("val_step_exact", f"{stats.median_val_step:,.0f}", display=False)
-glue("n_val_never", f"{int(np.sum(stats.val_steps < 0))}", display=False)
+glue("n_circle", f"{trained(stats.n_circle)} of {stats.n}", display=False)
+glue("fit_end_exact", trained(np.median(stats.fit_end), 0.001), display=False)
+glue("val_step_exact", trained(stats.median_val_step, 1), display=False)
+glue("n_val_never", trained(int(np.sum(stats.val_steps < 0))), display=False)
 
 # %% [markdown]
 # In this build, the median seed reached 99 % validation accuracy at step {glue:text}`val_step_exact`,
@@ -334,25 +343,28 @@ glue("power_best_step", f"{p_best_step:,}", display=False)
 PS = "Power et al.'s setting (stored): "
 src_p1_stored = "Power et al. 2022, Fig. 1 (read off the plot; their Fig. 1 shows division mod 97, this run addition)"
 claims.check(PS + "final training accuracy", ph["train_acc"][0, -1], 1.0, kind="reproduction", tolerance=0.01,
-             resolution=0.01, source=f"{src_p1_stored}: training accuracy ends at 100 %")
+             resolution=0.01, live=False, source=f"{src_p1_stored}: training accuracy ends at 100 %")
 claims.check(PS + "final validation accuracy", ph["val_acc"][0, -1], 1.0, kind="reproduction", tolerance=0.01,
-             resolution=0.01, source=f"{src_p1_stored}: validation accuracy ends at 100 %")
+             resolution=0.01, live=False, source=f"{src_p1_stored}: validation accuracy ends at 100 %")
 claims.check(PS + "validation accuracy when training first reaches 99 %", p_val_at_fit, 1 / pcfg.p, kind="deviation",
-             tolerance=0.05, resolution=0.01, source=f"{src_p1_stored}: validation at chance (1/p) while training fits",
+             tolerance=0.05, resolution=0.01, live=False,
+             source=f"{src_p1_stored}: validation at chance (1/p) while training fits",
              evidence=f"at step {p_fit}, when training first reaches 99 %, validation is already at {p_val_at_fit:.2f}, "
                       f"{p_val_at_fit * pcfg.p:.0f} times chance: this transformer starts to generalize while it fits")
 claims.check(PS + "log10 of the grokking delay", np.log10(p_gen / p_fit), 3.0, kind="deviation", tolerance=1.0,
-             resolution=0.01, source=f"{src_p1_stored}: a delay of about 10^3 on a log-step axis; within a decade counts",
+             resolution=0.01, live=False,
+             source=f"{src_p1_stored}: a delay of about 10^3 on a log-step axis; within a decade counts",
              evidence=f"99 % training at step {p_fit}, 99 % validation at step {p_gen}: a delay of "
                       f"{p_gen / p_fit:.1f}x at the paper's optimizer, model and p (one seed); their Fig. 1 shows "
                       "another operation (division), which we did not run")
 claims.check(PS + "ordered-circle fit of PC1-PC2 embeddings at the last step", p_circle, 1.0, kind="deviation",
-             tolerance=0.1, resolution=0.01, source="Liu et al. 2022, Fig. 1 (a clean ordered circle after grokking)",
+             tolerance=0.1, resolution=0.01, live=False,
+             source="Liu et al. 2022, Fig. 1 (a clean ordered circle after grokking)",
              evidence=f"the fit is {max(p_fits.values()):.2f} at the best snapshot after generalization but "
                       f"{p_circle:.2f} at step {p_end:,}: after the run's repeated falls out of its solution (from step "
                       f"{int(p_dips[0]) if len(p_dips) else p_end:,}) PC1-PC2 no longer isolate one frequency")
 _ = claims.check(PS + "best ordered-circle fit over the snapshots after generalization", max(p_fits.values()), 1.0,
-                 kind="reproduction", tolerance=0.1, resolution=0.01, set_after=True,
+                 kind="reproduction", tolerance=0.1, resolution=0.01, live=False, set_after=True,
                  source="Liu et al. 2022, Fig. 1 (a clean ordered circle after grokking)")
 
 # %% [markdown]
@@ -390,7 +402,7 @@ claims.figure("power2022", "Fig. 1", "partial", scale="book",
                       "grokking delay, median over seeds: steps to 99% val / steps to 99% train",
                       "log10 of the median grokking delay"],
               why=f"fitting first with validation at chance, then 100 % validation (median of {stats.n} seeds) "
-                  f"reproduce; the delay is ≈ {approx(stats.median_delay, 10)}x on the book's small model, "
+                  f"reproduce; the delay is ≈ {trained(stats.median_delay, 10)}x on the book's small model, "
                   "not about 10^3x (their setting: the stored run below)")
 claims.figure("liu2022", "Fig. 1", "partial", scale="book",
               claims=["ordered-circle fit of PC1-PC2 embeddings after training, best seed",
@@ -398,7 +410,7 @@ claims.figure("liu2022", "Fig. 1", "partial", scale="book",
                       "ordered-circle fit of PC1-PC2 embeddings after training, median over seeds",
                       "ordered-circle fit at initialization, largest over seeds"],
               why="on the toy embedding-sum MLP (not the paper's transformer): a clean ordered circle on PC1-PC2 "
-                  f"in the best seed, but only in about {approx(stats.share_circle, 0.5)} of the seeds")
+                  f"in the best seed, but only in about {trained(stats.share_circle, 0.5)} of the seeds")
 claims.figure("power2022", "Fig. 1 (paper settings)", "partial", scale="paper (CPU, stored)",
               claims=[PS + "final training accuracy", PS + "final validation accuracy",
                       PS + "validation accuracy when training first reaches 99 %", PS + "log10 of the grokking delay"],

@@ -70,7 +70,7 @@ import numpy as np
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx
+from repro.core.portable import approx, trained
 from repro.core.scale import current_scale
 from repro.experiments.rubin2024_droplets import (FINITE_BETAS, DropletsConfig, beta_label, component_stats,
                                                   droplet_significance, finite_data_config, finite_theory_curves,
@@ -191,12 +191,12 @@ glue("fig_landau", plot_landau(cfg, theory), display=False)
 # %%
 INDEPENDENT = "an independent solution of v3 App. A.3's equations (4/π fix)"
 claims.check("teacher-student sigma_c^2, paper's 1-D theory", cp.sigma2, 0.18, kind="reproduction", tolerance=0.005,
-             source="v3 App. A.3/§5: u_c ≈ 30.2 ⇔ σ² ≈ 0.18 (v1 value stripped)")
+             live=False, source="v3 App. A.3/§5: u_c ≈ 30.2 ⇔ σ² ≈ 0.18 (v1 value stripped)")
 claims.check("teacher-student sigma_c^2, corrected 2-D theory (solver)", cc.sigma2, 0.217, kind="check",
-             against="derivation", tolerance=0.0005,
+             against="derivation", tolerance=0.0005, live=False,
              source="the corrected action (|w_perp|^2 marginalized), solved independently: 0.217")
 claims.check("teacher-student sigma_c^2 of the corrected theory vs the paper's", cc.sigma2, 0.18, kind="deviation",
-             tolerance=0.005, source="v3 App. A.3/§5: u_c ≈ 30.2 ⇔ σ² ≈ 0.18",
+             tolerance=0.005, live=False, source="v3 App. A.3/§5: u_c ≈ 30.2 ⇔ σ² ≈ 0.18",
              evidence="the paper's action (v1 Eq. 14) freezes |w_perp|^2 at its prior mean; at a droplet the "
                       "orthogonal norm shrinks, and marginalizing it moves the d -> infinity transition from "
                       f"{cp.sigma2:.3f} (the paper's equations, reproduced above) to {cc.sigma2:.3f}. The "
@@ -206,22 +206,22 @@ claims.check("teacher-student sigma_c^2 of the corrected theory vs the paper's",
                       "their cubic near the paper's theory (below). The paper's sizes beta = 1 and 2 were not run.")
 for s2, b_ref in ((0.30, 0.4747), (0.25, 0.4016), (0.20, 0.3252), (0.18, 0.2940)):
     claims.check(f"GFL linear discrepancy b at sigma^2={s2:.2f}", theory.gfl_table[s2][0], b_ref, kind="check",
-                 against="derivation", tolerance=0.0005, source=f"{INDEPENDENT}, d -> infinity")
+                 against="derivation", tolerance=0.0005, live=False, source=f"{INDEPENDENT}, d -> infinity")
 sharp = {round(s.sigma2, 3): s for s in theory.sharp_1d}
 for s2, cubic_ref in ((0.15, -0.0189), (0.10, -0.0544)):
     claims.check(f"learned cubic eps-c at sigma^2={s2:.2f}, paper's theory, d=1e4", sharp[s2].learned_cubic,
-                 cubic_ref, kind="check", against="derivation", tolerance=0.0005,
+                 cubic_ref, kind="check", against="derivation", tolerance=0.0005, live=False,
                  source=f"{INDEPENDENT}, exact 1-D quadrature")
 prof = theory.profile_d150
 mask = (prof.q > 0.5) & (prof.q < 1.5)
 k = np.argmin(-prof.log_p[mask])
 q_drop, h_drop = prof.q[mask][k], prof.log_p[0] - prof.log_p[mask][k]
 claims.check("d=150, sigma^2=0.10: droplet minimum position q*, paper's theory", q_drop, 1.0, kind="reproduction",
-             tolerance=0.15, source="v1 Claim IV / Fig. 1: new saddles 'roughly at ±1'")
+             tolerance=0.15, live=False, source="v1 Claim IV / Fig. 1: new saddles 'roughly at ±1'")
 for q_tab, nats_ref in ((0.9, 4.40), (1.0, 4.43)):
     claims.check(f"d=150, sigma^2=0.10: -log p(q={q_tab}) - (-log p(0)), paper's theory (nats)",
                  prof.log_p[0] - np.interp(q_tab, prof.q, prof.log_p), nats_ref, kind="check", against="derivation",
-                 tolerance=0.01, source=f"{INDEPENDENT}, d = 150, self-consistent b, c")
+                 tolerance=0.01, live=False, source=f"{INDEPENDENT}, d = 150, self-consistent b, c")
 glue("b_nngp_018", f"{theory.gfl_table[0.18][1]:.2f}", display=False)
 glue("b_gfl_018", f"{theory.gfl_table[0.18][0]:.2f}", display=False)
 glue("dq2_018", f"{theory.gfl_table[0.18][2]:.1f}", display=False)
@@ -300,21 +300,21 @@ glue("fig_modular", plot_modular(cfg, theory), display=False)
 by_s2 = {round(m.sigma2, 3): m for m in theory.modular_curve}
 exact_by_s2 = {round(m.sigma2, 3): m for m in theory.modular_exact_curve}
 claims.check("modular GMFL-I onset sigma_c1^2 (closed form, P -> inf)", bd.sigma2_c1, 0.2360, kind="check",
-             against="derivation", tolerance=0.0005,
+             against="derivation", tolerance=0.0005, live=False,
              source="an independent evaluation of the closed form U* = 2 sqrt(gamma/3) (from v3 App. B.4 Eqs. 39-42)")
 claims.check("modular: droplet-saddle height P s(x+) at the paper's onset 0.227 (nats)",
-             by_s2[0.227].saddle_nats, 5.0, kind="reproduction", comparison="<=",
+             by_s2[0.227].saddle_nats, 5.0, kind="reproduction", comparison="<=", live=False,
              source="v1 §4 / v3 Fig. 3: at σ² ≈ 0.227 the saddles 'come within O(1)' (O(1) read as ≤ 5 nats)")
-claims.check("modular GMFL-II onset sigma_c2^2", bd.sigma2_c2, 0.175, kind="reproduction", tolerance=0.002,
+claims.check("modular GMFL-II onset sigma_c2^2", bd.sigma2_c2, 0.175, kind="reproduction", tolerance=0.002, live=False,
              source="v1 §4 / v3 Fig. 3 inset: ≈ 0.175")
-claims.check("modular discrepancy a at the end of GMFL-I", bd.a_c2, -0.7, kind="reproduction", tolerance=0.05,
+claims.check("modular discrepancy a at the end of GMFL-I", bd.a_c2, -0.7, kind="reproduction", tolerance=0.05, live=False,
              source="v1 §4 / v3 §5: a goes from -1 to ≈ -0.7 ('a 30% reduction')")
 mixed = [m for m in theory.modular_curve if bd.sigma2_c2 <= m.sigma2 <= bd.sigma2_c1]
 falling = np.all(np.diff([abs(m.a) for m in mixed]) < 0)  # theory_curve runs from large to small sigma^2
 claims.check("modular: |a| falls monotonically across GMFL-I (1 = yes)", float(falling), 1, kind="check",
-             against="paper", tolerance=0, source="v1 §4: the discrepancy decreases through the mixed phase")
+             against="paper", tolerance=0, live=False, source="v1 §4: the discrepancy decreases through the mixed phase")
 claims.check("modular: droplet weight per mode at sigma^2=0.15, exact kernel eigenvalue",
-             exact_by_s2[0.15].droplet_probability, 1.0, kind="deviation", tolerance=0.05,
+             exact_by_s2[0.15].droplet_probability, 1.0, kind="deviation", tolerance=0.05, live=False,
              source="v1 §4 / v3 Fig. 3: below ≈ 0.175 (GMFL-II) the droplets dominate and the origin is exponentially "
                     "suppressed",
              evidence="the paper's numbers follow from its eigenvalue sigma_a^2 <Phi Psi> (reproduced above); the exact "
@@ -358,7 +358,7 @@ glue("s2_c2", f"{bd.sigma2_c2:.3f}", display=False)
 exp = run_experiments(cfg)
 lv = exp.langevin
 halves = np.abs(lv.half_cubic[0] - lv.half_cubic[1]).mean(1).max()
-print(f"first vs second half of the samples: learned cubic differs by < 0.003: {halves < 0.003}")
+print(f"first vs second half of the samples: learned cubic differs by < 0.003: {trained(str(halves < 0.003))}")
 
 # %% [markdown]
 # ```{glue:figure} fig_histograms
@@ -406,22 +406,22 @@ glue("fig_components", plot_components(cfg, theory, exp), display=False)
 # 4. **...and not the paper's**: the corrected theory's error is smaller than that of the paper's
 #    frozen-norm theory (ratio of absolute errors below 1).
 #
-# The verdicts use the exact values; the table shows them at resolutions set by their errors, so the
-# stored output does not depend on the last bits of floating point (another CPU's vector kernels shift
-# the depths by about 0.002 nats and the ratios by about $10^{-6}$): depths at 0.1 nats (bin errors
-# about 0.05 nats), the position at 0.05 (half a bin), the cubic ratio at 0.05 (half its 10 % tolerance)
-# and the error ratio at 0.1.
+# The numbers come from the live Langevin runs; the verdicts use the exact values, and the claims with
+# their tolerances are the test. The table shows them at resolutions set by their errors: depths at 0.1
+# nats (bin errors about 0.05 nats), the position at 0.05 (half a bin), the cubic ratio at 0.05 (half its
+# 10 % tolerance) and the error ratio at 0.1.
 
 # %%
 centres = 0.5 * (lv.edges[:-1] + lv.edges[1:])
 s_low, s_high = lv.sigma2s.index(0.10), lv.sigma2s.index(0.25)
 q_low, depth_low = second_minimum(lv.neg_log_p(s_low), centres)
 _, depth_high = second_minimum(lv.neg_log_p(s_high), centres)
+depth_low_se = droplet_significance(lv, s_low)["error"]  # the same depth over five subsets of networks
 claims.check("Langevin (infinite data) d=53, sigma^2=0.10: droplet minimum position |q|", q_low, 1.0, kind="check",
              against="paper", tolerance=0.15, resolution=0.05,
              source="v1 Claim IV: the theory's new saddles 'roughly at ±1' (not the paper's finite-data experiment)")
 claims.check("Langevin (infinite data) d=53, sigma^2=0.10: droplet barrier depth (nats)", depth_low, 0.5,
-             kind="check", against="book bound", comparison=">=", resolution=0.1,
+             kind="check", against="book bound", comparison=">=", resolution=0.1, spread=depth_low_se,
              source="a second minimum below the transition: 10 bin errors deep")
 claims.check("Langevin (infinite data) d=53, sigma^2=0.25: second-minimum depth (nats)", depth_high, 0.1,
              kind="check", against="book bound", comparison="<=", resolution=0.1,
@@ -431,7 +431,7 @@ for s2 in (0.15, 0.10):
     ours = lv.learned_cubic[s].mean()
     t2, t1 = exp.theory_2d[s].learned_cubic, exp.theory_1d[s].learned_cubic
     claims.check(f"Langevin (infinite data)/corrected-theory learned cubic at sigma^2={s2:.2f}", ours / t2, 1.0,
-                 kind="check", against="derivation", tolerance=0.1, resolution=0.05,
+                 kind="check", against="derivation", tolerance=0.1, resolution=0.05, seeds=lv.learned_cubic[s] / t2,
                  source="the corrected theory at d = 53 (|w_perp|^2 marginalized)")
     claims.check(f"error ratio corrected/paper theory, learned cubic, sigma^2={s2:.2f}",
                  abs(ours - t2) / abs(ours - t1), 1.0, kind="check", against="derivation", comparison="<=",
@@ -440,16 +440,16 @@ for s2 in (0.15, 0.10):
 r_drop = lv.mean_r(s_low)[(centres > 0.8) & (centres < 1.1)].mean()
 sem = max(lv.learned_cubic[lv.sigma2s.index(s2)].std(ddof=1) / np.sqrt(lv.config.n_nets)
           / abs(lv.learned_cubic[lv.sigma2s.index(s2)].mean()) for s2 in (0.15, 0.10))
-glue("cubic_sem", approx(100 * sem, digits=1), display=False)
+glue("cubic_sem", trained(100 * sem, digits=1), display=False)
 s15 = lv.sigma2s.index(0.15)
-glue("cubic_vs_paper", approx(lv.learned_cubic[s15].mean() / sharp[0.15].learned_cubic, digits=1), display=False)
-glue("linear_gap", approx(100 * (1 - lv.learned_linear[s_low].mean() / exp.theory_2d[s_low].learned_linear), 0.5),
+glue("cubic_vs_paper", trained(lv.learned_cubic[s15].mean() / sharp[0.15].learned_cubic, digits=1), display=False)
+glue("linear_gap", trained(100 * (1 - lv.learned_linear[s_low].mean() / exp.theory_2d[s_low].learned_linear), 0.5),
      display=False)
-glue("cubic_gap", approx(100 * (1 - lv.learned_cubic[s_low].mean() / exp.theory_2d[s_low].learned_cubic), 1),
+glue("cubic_gap", trained(100 * (1 - lv.learned_cubic[s_low].mean() / exp.theory_2d[s_low].learned_cubic), 1),
      display=False)
-glue("q_low", approx(q_low, 0.05), display=False)
-glue("depth_low", approx(depth_low, 0.1), display=False)
-glue("r_drop", approx(r_drop, 0.1), display=False)
+glue("q_low", trained(q_low, 0.05), display=False)
+glue("depth_low", trained(depth_low, 0.1), display=False)
+glue("r_drop", trained(r_drop, 0.1), display=False)
 
 # %% [markdown]
 # In the ensembles at $\sigma^2 = 0.10$ the droplet minimum sits at $|q| \approx$ {glue:text}`q_low`,
@@ -594,21 +594,22 @@ if have_finite:
               f"sigma^2 = 0.25: deepest interior dip {approx(before['z'], 1)} standard errors, largest distance "
               f"from the paper's theory {approx(hist_dev[beta], 0.05)} nats")
         claims.check(finite_name(beta, "sigma^2=0.10, droplet minimum position |q|"), after["position"], 1.0,
-                     kind="reproduction", tolerance=0.15, resolution=0.05,
+                     kind="reproduction", tolerance=0.15, resolution=0.05, live=False,
                      source="v1 Claim IV, v3 §3.1.1 / Fig. 2b: after the transition neurons condense at w·w* ≈ ±1")
         claims.check(finite_name(beta, "sigma^2=0.10, droplet depth / its standard error"), after["z"], 3.0,
-                     kind="reproduction", comparison=">=", resolution=1,
+                     kind="reproduction", comparison=">=", resolution=1, live=False,
                      source="v3 §3.1.1 / Fig. 2b: a finite probability of w·w* ≈ 1 after the transition "
                             "(significance: ours, 3 standard errors over five subsets of networks)")
         claims.check(finite_name(beta, "sigma^2=0.25, deepest interior dip / its standard error"), before["z"], 2.0,
-                     kind="reproduction", comparison="<=", resolution=1,
+                     kind="reproduction", comparison="<=", resolution=1, live=False,
                      source="v3 Fig. 2a: before the transition -log p rises monotonically (ours: no dip beyond "
                             "2 standard errors)")
         claims.check(finite_name(beta, "sigma^2=0.25, max |-log p - paper's theory| below 5 nats"), hist_dev[beta],
-                     0.5, kind="reproduction", comparison="<=", resolution=0.05,
+                     0.5, kind="reproduction", comparison="<=", resolution=0.05, live=False,
                      source="v3 §3.1.1: good agreement with theory before the transition (ours: within 0.5 nats)")
     claims.check("finite data: histogram distance to the paper's theory at sigma^2=0.25, beta=1/2 over beta=1/8",
                  hist_dev[1 / 2] / hist_dev[1 / 8], 1.0, kind="reproduction", comparison="<=", resolution=0.05,
+                 live=False,
                  source="v3 §3.1.1 / Fig. 2: the agreement improves as alpha = beta grows")
 
 # %%
@@ -617,7 +618,7 @@ if have_finite:
     cub8, _ = component_stats(f8.langevin, "learned_cubic")
     steps_up = int(np.sum(np.diff(np.abs(cub8)) > 0))  # the noise grid runs from 0.30 down to 0.10
     claims.check("finite data beta=1/8: steps down the noise grid at which |eps - c| grows (of 4)", steps_up, 4,
-                 kind="reproduction", tolerance=0,
+                 kind="reproduction", tolerance=0, live=False,
                  source="v3 §3.1.1 / Fig. 2c: lowering sigma^2 the cubic component begins its approach to eps")
 
     def cubic_contrast(fe):
@@ -630,6 +631,7 @@ if have_finite:
                        / fe.theory_1d[fe.langevin.sigma2s.index(0.25)].learned_cubic for beta, fe in finite.items()}
     claims.check("finite data: cubic contrast (eps-c at 0.10 over 0.25), beta=1/2 over beta=1/8",
                  contrast[1 / 2] / contrast[1 / 8], 1.0, kind="reproduction", comparison=">=", resolution=0.05,
+                 live=False,
                  source="v3 §3.1.1 / Fig. 2c: as alpha = beta grows a sharp transition develops")
     linear_ratio = {}
     for beta, s2 in ((1 / 8, 0.30), (1 / 8, 0.25), (1 / 2, 0.25)):
@@ -644,22 +646,26 @@ if have_finite:
     for s2 in (0.30, 0.25):
         claims.check(finite_name(1 / 8, f"learned linear / paper's theory at sigma^2={s2:.2f}"),
                      linear_ratio[1 / 8, s2], 1.0, kind="deviation", comparison="rel", tolerance=0.05,
-                     resolution=0.005, source=lin_source,
+                     resolution=0.005, live=False, source=lin_source,
                      evidence=f"with n = 375 samples the finite-data ensembles learn "
                               f"{100 * (1 - linear_ratio[1 / 8, s2]):.1f} % less of the linear component than the "
                               "paper's theory at the same size, while the infinite-data ensembles at the same d and "
-                              f"N come within {100 * abs(1 - ek_linear_ratio):.0f} % of it (sigma^2 = 0.25): a "
+                              f"N come within {trained(100 * abs(1 - ek_linear_ratio), 1)} % of it (sigma^2 = 0.25): a "
                               "finite-n effect, which the paper's scaling controls by sqrt(beta)/alpha (2.8 at "
                               "beta = 1/8, v3 App. A.1). At beta = 1/2 the gap is "
                               f"{100 * (1 - linear_ratio[1 / 2, 0.25]):.1f} %, inside the tolerance. Not run: "
                               "beta = 1 and 2.")
     claims.check(finite_name(1 / 2, "learned linear / paper's theory at sigma^2=0.25"), linear_ratio[1 / 2, 0.25],
-                 1.0, kind="reproduction", comparison="rel", tolerance=0.05, resolution=0.005, source=lin_source)
+                 1.0, kind="reproduction", comparison="rel", tolerance=0.05, resolution=0.005, live=False,
+                 source=lin_source)
     ek_ratio = {}
     for s2 in (0.15, 0.10):
-        ek_ratio[s2] = cub8[f8.langevin.sigma2s.index(s2)] / lv.learned_cubic[lv.sigma2s.index(s2)].mean()
+        ek_cubic = lv.learned_cubic[lv.sigma2s.index(s2)]  # live: one value per infinite-data network
+        ek_ratio[s2] = cub8[f8.langevin.sigma2s.index(s2)] / ek_cubic.mean()
+        # its spread: the live denominator's standard error over networks (the stored numerator is fixed)
+        ek_spread = ek_ratio[s2] * ek_cubic.std(ddof=1) / np.sqrt(len(ek_cubic)) / abs(ek_cubic.mean())
         claims.check(f"finite/infinite data learned cubic, beta=1/8, sigma^2={s2:.2f}", ek_ratio[s2], 1.0,
-                     kind="check", against="derivation", comparison="<=", resolution=0.05,
+                     kind="check", against="derivation", comparison="<=", resolution=0.05, spread=ek_spread,
                      source="the finite sum over n points adds the kernel's other modes to the effective noise")
     # beyond what was fixed in advance: at beta = 1/2, sigma^2 = 0.15 (below the corrected theory's transition,
     # above the paper's at d -> infinity) which theory does the histogram follow?
@@ -669,15 +675,15 @@ if have_finite:
              for name, sol in (("paper", f2.theory_1d[s15]), ("corrected", f2.theory_2d[s15]))}
     claims.check("finite data beta=1/2, sigma^2=0.15: histogram distance, corrected over paper's theory",
                  dev15["corrected"] / dev15["paper"], 1.0, kind="check", against="derivation", comparison="<=",
-                 resolution=0.05, set_after=True,
+                 resolution=0.05, set_after=True, live=False,
                  source="the corrected theory (|w_perp|^2 marginalized) vs the paper's (v1 Eq. 14), both at d = 106")
     cub_vs_paper8 = [c / t.learned_cubic for c, t in zip(cub8, f8.theory_1d)]
     glue("fin_gap8", approx(100 * (1 - linear_ratio[1 / 8, 0.25]), 0.5), display=False)
     glue("fin_gap2", approx(100 * (1 - linear_ratio[1 / 2, 0.25]), 0.5), display=False)
-    glue("fin_ek_lin", approx(100 * abs(1 - ek_linear_ratio), 0.5), display=False)
+    glue("fin_ek_lin", trained(100 * abs(1 - ek_linear_ratio), 0.5), display=False)
     glue("fin_cub_lo", approx(min(cub_vs_paper8), 0.05), display=False)
     glue("fin_cub_hi", approx(max(cub_vs_paper8), 0.05), display=False)
-    glue("fin_ek_cub", approx(ek_ratio[0.15], 0.05), display=False)
+    glue("fin_ek_cub", trained(ek_ratio[0.15], 0.05), display=False)
     glue("fin_contrast8", approx(contrast[1 / 8], 0.1), display=False)
     glue("fin_contrast2", approx(contrast[1 / 2], 0.1), display=False)
     glue("fin_contrast_ratio", approx(contrast[1 / 2] / contrast[1 / 8], 0.05), display=False)

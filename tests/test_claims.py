@@ -1,6 +1,7 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from repro.book.claims import ClaimBook, ClaimFailed, evaluate, load_all_claims, verdict_problem
@@ -205,3 +206,23 @@ def test_claims_record_margins_and_list_the_fragile_ones(tmp_path):
     assert [c["live"] for c in data["claims"]] == [True, True, False, True]
     with pytest.raises(ValueError, match="not both"):
         book.check("x", 0.9, 0.5, kind="reproduction", comparison=">=", source="s", seeds=seeds, spread=0.1)
+
+
+def test_a_median_gets_the_median_standard_error(tmp_path):
+    """Two outlying seeds inflate the mean's error, not the median's: 1.0 as the median of seven 1s and two low
+    seeds is far from a bound at 0.95, and the margin says so."""
+    from repro.book.claims import seed_standard_error, statistic_of
+
+    seeds = [1, 1, 0.057, 1, 1, 1, 1, 1, 0.40]
+    assert statistic_of(1.0, seeds) == "median" and statistic_of(float(np.mean(seeds)), seeds) == "mean"
+    assert seed_standard_error(seeds, "median") < 0.05 < seed_standard_error(seeds, "mean")
+    assert seed_standard_error(seeds, "median") == seed_standard_error(seeds, "median")  # a fixed generator
+    book = ClaimBook("ch", tmp_path)
+    median = book.check("rqi", 1.0, 0.95, kind="reproduction", comparison=">=", source="s", seeds=seeds)
+    mean = book.check("rqi as a mean", 1.0, 0.95, kind="reproduction", comparison=">=", source="s", seeds=seeds,
+                      statistic="mean")
+    assert median.margin > 2 > mean.margin
+    with pytest.raises(ValueError, match="statistic"):
+        book.check("x", 1.0, 0.95, kind="reproduction", comparison=">=", source="s", statistic="mode", seeds=seeds)
+    with pytest.raises(ValueError, match="only with seeds"):
+        book.check("x", 1.0, 0.95, kind="reproduction", comparison=">=", source="s", statistic="median")

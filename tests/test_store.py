@@ -148,3 +148,15 @@ def test_store_parser_requires_the_store_folder(capsys):
     with pytest.raises(SystemExit):
         parser.parse_args([])
     assert "--store" in capsys.readouterr().err and parser.prog == "python -m repro.example"
+
+
+def test_config_key_does_not_depend_on_the_last_bits_of_a_computed_grid(tmp_path):
+    """``10 ** np.linspace`` gives 1e-05 on one CPU and 9.999999999999999e-06 on another: one experiment, one key."""
+    from repro.training.store import ResultsStore, config_key
+
+    assert config_key({"lr": [1e-05, 0.1]}) == config_key({"lr": [9.999999999999999e-06, 0.1]})
+    assert config_key({"lr": 1e-05}) != config_key({"lr": 1.0001e-05})  # a different experiment stays different
+    store = ResultsStore(tmp_path)
+    store.save({"lr": 9.999999999999999e-06}, {"x": np.arange(3)})
+    arrays, _ = store.load({"lr": 1e-05})
+    np.testing.assert_array_equal(arrays["x"], np.arange(3))

@@ -50,6 +50,8 @@ from __future__ import annotations
 import json
 import math
 import os
+
+import numpy as np
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -191,15 +193,39 @@ def margin_of(ours: float, paper: float, tolerance: float | None, comparison: st
     return distance / spread
 
 
-def seed_standard_error(seeds) -> float:
-    """The standard error of a mean over seeds, std (ddof 1) / √n, from one value per seed (NaN seeds dropped;
-    at least two must remain)."""
-    v = [float(x) for x in seeds if math.isfinite(float(x))]
-    if len(v) < 2:
+STATISTICS = ("mean", "median")
+BOOTSTRAP_RESAMPLES = 2000
+
+
+def seed_standard_error(seeds, statistic: str = "mean") -> float:
+    """The seed-to-seed standard error of a statistic over seeds, from one value per seed (NaN seeds dropped; at
+    least two must remain): the mean's, std (ddof 1) / √n; or the median's, from :data:`BOOTSTRAP_RESAMPLES`
+    resamplings of the seeds with replacement (a fixed generator, so the same values give the same error): half the
+    width of the central 68 % of the resampled medians. That equals the standard error for a normal statistic and,
+    unlike the resampled medians' standard deviation, is not dominated by the rare resamples in which the median
+    of a few seeds jumps to an outlying seed."""
+    if statistic not in STATISTICS:
+        raise ValueError(f"statistic={statistic!r} is not allowed: statistic must be one of {', '.join(STATISTICS)}.")
+    v = np.asarray([float(x) for x in seeds], dtype=float)
+    v = v[np.isfinite(v)]
+    if v.size < 2:
         raise ValueError(f"seeds={list(seeds)!r}: a seed standard error needs at least two finite per-seed values.")
-    mean = sum(v) / len(v)
-    var = sum((x - mean) ** 2 for x in v) / (len(v) - 1)
-    return math.sqrt(var / len(v))
+    if statistic == "mean":
+        return float(v.std(ddof=1) / math.sqrt(v.size))
+    resamples = v[np.random.default_rng(0).integers(0, v.size, size=(BOOTSTRAP_RESAMPLES, v.size))]
+    lo, hi = np.quantile(np.median(resamples, axis=1), [0.158655, 0.841345])
+    return float(hi - lo) / 2
+
+
+def statistic_of(ours: float, seeds) -> str:
+    """Which statistic of the per-seed values ``ours`` is: "median" when it equals their median (NaN seeds dropped),
+    else "mean" (a mean, a fraction of seeds, or a transformed statistic whose scale the mean's error gives)."""
+    v = np.asarray([float(x) for x in seeds], dtype=float)
+    v = v[np.isfinite(v)]
+    if v.size and math.isfinite(ours) and math.isclose(ours, float(np.median(v)), rel_tol=1e-9, abs_tol=1e-12) \
+            and not math.isclose(ours, float(v.mean()), rel_tol=1e-9, abs_tol=1e-12):
+        return "median"
+    return "mean"
 
 
 def verdict_problem(verdict: str, kinds: list[str]) -> str | None:
@@ -242,15 +268,17 @@ class ClaimBook:
     def check(self, name: str, ours: float, paper: float, *, kind: str, tolerance: float | None = None, source: str,
               comparison: str = "abs", resolution: float | None = None, against: str = "paper",
               set_after: bool = False, evidence: str = "", live: bool = True, seeds=None,
-              spread: float | None = None) -> Claim:
+              spread: float | None = None, statistic: str | None = None) -> Claim:
         """Record a claim; raise :class:`ClaimFailed` if it does not come out as its ``kind`` registers.
 
         ``resolution``: the grid step at which ours is stored and shown (e.g. 100 for a step count whose
         tolerance is several hundred steps); the verdict always uses the exact value.
         ``live``: ours comes out of a training run in this chapter (True, the default) or is the same on every
         machine (False: a closed form, a stored result, official data); see the module docstring.
-        ``seeds`` (the per-seed values behind ours) or ``spread`` (their standard error, e.g. a bootstrap
-        spread): give one to record the claim's margin in standard errors.
+        ``seeds`` (the per-seed values behind ours) or ``spread`` (its standard error, e.g. a bootstrap
+        spread): give one to record the claim's margin in standard errors. With ``seeds``, ``statistic`` says
+        whether ours is their "mean" or "median" (:func:`seed_standard_error`); by default it is read off the
+        values (:func:`statistic_of`).
         """
         if kind not in KINDS:
             raise ValueError(f"kind={kind!r} is not allowed: kind must be one of {', '.join(KINDS)}.")
@@ -269,8 +297,10 @@ class ClaimBook:
         agrees = evaluate(ours, float(paper), tolerance, comparison)
         passed = (not agrees) if kind == "deviation" else agrees
         shown = round_to(ours, resolution) if resolution is not None else round_sig(ours, self.digits)
+        if statistic is not None and seeds is None:
+            raise ValueError("statistic= says which statistic of seeds= ours is; give it only with seeds=.")
         if seeds is not None:
-            spread = seed_standard_error(seeds)
+            spread = seed_standard_error(seeds, statistic or statistic_of(ours, seeds))
         margin = None
         if spread is not None:
             margin = margin_of(ours, float(paper), tolerance, comparison, float(spread))

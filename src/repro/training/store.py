@@ -39,8 +39,19 @@ class StoreMismatch(ValueError):
     """A stored entry does not match what was asked for (config, schema or content hash)."""
 
 
+CONFIG_DIGITS = 12  # significant digits of a config float that identify it (see canonical)
+
+
+def _portable_float(x: float) -> float:
+    """``x`` at :data:`CONFIG_DIGITS` significant digits. A grid computed as ``10 ** np.linspace(-6, -2, 9)`` gives
+    ``1e-05`` on one CPU and ``9.999999999999999e-06`` on another (numpy's vectorised ``power`` differs in the last
+    bit by instruction set), so a key that hashed every bit would name a stored run differently on each machine."""
+    return float(f"{x:.{CONFIG_DIGITS}g}") if np.isfinite(x) else float(x)
+
+
 def canonical(config) -> object:
-    """A JSON-ready form of a config: dataclasses to dicts (with their class name), tuples to lists."""
+    """A JSON-ready form of a config: dataclasses to dicts (with their class name), tuples to lists, floats at
+    :data:`CONFIG_DIGITS` significant digits (two configs that agree to that many digits are one experiment)."""
     if dataclasses.is_dataclass(config) and not isinstance(config, type):
         out = {"__class__": type(config).__name__}
         out.update({f.name: canonical(getattr(config, f.name)) for f in dataclasses.fields(config)})
@@ -51,8 +62,8 @@ def canonical(config) -> object:
         return [canonical(v) for v in config]
     if isinstance(config, (np.integer,)):
         return int(config)
-    if isinstance(config, (np.floating,)):
-        return float(config)
+    if isinstance(config, (np.floating, float)) and not isinstance(config, bool):
+        return _portable_float(float(config))
     if isinstance(config, np.ndarray):
         return canonical(config.tolist())
     if config is None or isinstance(config, (bool, int, float, str)):
@@ -151,7 +162,7 @@ class ResultsStore:
         manifest = json.loads((folder / "manifest.json").read_text())
         if manifest.get("schema") != SCHEMA_VERSION:
             raise StoreMismatch(f"{folder}: schema {manifest.get('schema')} != current {SCHEMA_VERSION}; recompute.")
-        stored = json.loads((folder / "config.json").read_text())
+        stored = canonical(json.loads((folder / "config.json").read_text()))  # as canonical() writes it now
         wanted = json.loads(config_json(config))
         if stored != wanted:
             diff = _first_difference(stored, wanted)
