@@ -40,13 +40,19 @@
 # slope, with its fit uncertainty, and compare it with both.
 #
 # **What we run at book scale.** The repon ODE and Eq. 11 exactly; Fig. 5 for the three
-# relations on a 6×6 grid; Fig. 6 for mod 3. **What we leave out:** the paper's $10^5$-step budget,
-# its decoder width 50 in the phase diagrams, a wider grid (the paper's range is unstated; the
-# paper-scale config goes down to $10^{-6}$), and Fig. 6 for greater-than and bipartite — all in the
-# paper-scale configs (`REPRO_SCALE=paper`), same code, not run for this edition (no GPU). The verdict
-# on each figure, and the claims behind it, are in the last section, *Paper versus ours*.
+# relations on a 6×6 grid (live); Fig. 6 for mod 3 (live) and for all three relations over seven weight
+# decays (a stored run, at twice the live budget). **What we leave out:** the paper's $10^5$-step budget,
+# its decoder width 50 in the phase diagrams, Fig. 6's encoder learning rate $10^{-5}$ (ours is
+# $3\cdot10^{-4}$), plain gradient descent (Eq. 11 is a gradient-flow result; every run here uses Adam),
+# and a wider learning-rate grid (the paper's range is unstated; the paper-scale config goes down to
+# $10^{-6}$) — so the low-rate corner where the paper's product rule places generalization is barely
+# sampled, and at our budget it is only partly decided. The paper-scale configs (`REPRO_SCALE=paper`) keep
+# the same code at the paper's width and budget; they were not run for this edition (no GPU). Each
+# experiment's settings are printed beside the paper's in a setup table. The verdict on each figure, and
+# the claims behind it, are in the last section, *Paper versus ours*.
 
 # %%
+import dataclasses
 import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -55,7 +61,7 @@ import numpy as np
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, describe_seeds, trained
+from repro.core.portable import approx, describe_seeds, setup_table, trained
 from repro.core.scale import current_scale
 from repro.experiments.baek2024_geneft import (LABELS, PhaseConfig, ReponConfig, fit_boundary, memorization_onset,
                                                run_phases, stored_fig6_config, stored_phases)
@@ -68,6 +74,58 @@ from repro.training.store import load_stored
 use_style()
 claims = ClaimBook("baek2024_geneft_dynamics")
 print(f"scale: {current_scale()}")
+
+
+def paper_setup(title: str, reference, ours, *, reasons: dict, unstated: tuple, extra: list):
+    """The setup table of one experiment: the config fields the paper states, beside ours; the fields it does not
+    state as rows "unstated" -> ours (with their reason, or "the paper does not state it"); then ``extra``. A reason
+    is passed only for a stated field that differs at this scale (which fields differ depends on REPRO_SCALE)."""
+    names = [f.name for f in dataclasses.fields(reference)]
+    stated = [n for n in names if n not in unstated]
+    shown = lambda v: ", ".join(f"{x:.3g}" for x in v) if isinstance(v, tuple) else f"{v:g}" if isinstance(v, float) \
+        else str(v)
+    rows = [(n, "unstated", shown(getattr(ours, n)), reasons.get(n, "the paper does not state it")) for n in unstated]
+    why = {k: v for k, v in reasons.items() if k in stated and getattr(reference, k) != getattr(ours, k)}
+    return setup_table(title, reference, ours, reasons=why, fields=stated, extra=rows + extra)
+
+
+PHASE_EXTRA = [
+    ("elements n, embedding dim d", "30, 2 (§2, Table 3)", "30, 2 (§2, Table 3)", ""),
+    ("decoder", "tanh MLP on the concatenated pair, sigmoid output (§2-3)",
+     "tanh MLP on the concatenated pair, sigmoid output (§2-3)", ""),
+    ("initialization", "unstated", "PyTorch defaults: embeddings N(0, 1), decoder U(±1/√fan_in); one "
+     "initialization per seed, shared across the grid", "the paper does not state it: PyTorch's defaults"),
+    ("optimizer", "unstated; Eq. 11 is derived for gradient flow", "AdamW, β = (0.9, 0.999), ε = 1e-8; decoupled "
+     "weight decay on the decoder only", "the paper names no optimizer; Adam is our choice (Liu et al. 2022a's). "
+     "Eq. 11 is a gradient-flow result, so these runs test it under an optimizer whose per-parameter "
+     "normalization changes the effective step sizes; plain gradient descent was not run"),
+    ("loss", "unstated (the repon theory uses squared error, Eq. 5)", "binary cross-entropy on the sigmoid output",
+     "the paper does not state it; the network outputs a probability"),
+    ("batch", "unstated", "full batch (the training pairs of the seed's split)", "the paper does not state it"),
+    ("stopping", "every run to the budget (Table 4: within 10^5 steps)",
+     "a run stops once train and test accuracy have both crossed 0.9",
+     "saves compute: the phase rule reads only the two first crossings, so the phase is the same"),
+    ("dtype", "unstated", "float32", "the paper does not state it"),
+]
+PHASE_UNSTATED = ("row_values", "lr_dec", "seeds", "data_seed", "init_seed", "eval_every")
+
+
+def phase_setup(title: str, reference: PhaseConfig, ours: PhaseConfig, reasons: dict):
+    """The setup table of one phase-diagram run (paper column: Table 3, Table 4 and the captions)."""
+    return paper_setup(title + " (paper column: Table 3, Table 4 and the captions)", reference, ours, reasons=reasons,
+                       unstated=PHASE_UNSTATED, extra=PHASE_EXTRA)
+
+
+GRID_REASON = ("the paper does not state its grid; ours runs half decades from 1e-4 to 3e-2: below 1e-4 parameters "
+               "barely move within the book's budget (the paper-scale config runs 1e-6 to 1e-1)")
+PHASE_REASONS = {
+    "width": "Table 3's 50 costs 2.6x more: the chapter's CPU budget",
+    "seeds": "the paper states no seed count; three (seed s: training split s, initialization s) fit the CPU budget",
+    "data_seed": "the paper does not state it; seed s draws training split data_seed + s",
+    "init_seed": "the paper does not state it; seed s draws initialization init_seed + s",
+    "eval_every": "the paper's evaluation interval is unstated; 25 resolves the first crossings within the short budget",
+}
+
 
 # %% [markdown]
 # ## The repon ODE, integrated
@@ -132,7 +190,14 @@ glue("fig_repons", fig_r, display=False)
 
 # %%
 cfg5 = PhaseConfig.fig5()
-cfg5
+phase_setup("Fig. 5 (live)", PhaseConfig(), cfg5, {
+    "row_values": GRID_REASON + "; products eta_enc*eta_dec reach down to 1e-8 only in the grid's corner, so the "
+    "paper's low-rate regime (product <~ 1e-7) is barely sampled",
+    "lr_dec": GRID_REASON,
+    "steps": "10^5 (Table 4's horizon) is out of the CPU budget. A run that generalizes stays so at a longer budget, "
+    "but a memorizing run may still grok and a confused one may still be decided: the boundary's place and slope "
+    "depend on the budget",
+    **PHASE_REASONS})
 
 # %%
 fig5_result = run_phases(cfg5)
@@ -150,8 +215,8 @@ glue("fig_phases_lr", fig5, display=False)
 # (green: generalization; yellow/orange: grokking; purple: memorization; grey: confusion); the label
 # in each cell: how many seeds generalize there. White dots: the generalization/memorization boundary
 # of each clean column (larger: more seeds put it there); dashed: the common-slope fit over all seeds.
-# Generalization needs the encoder learning rate to keep up with the decoder's — a boundary rising to
-# the right, not falling.
+# At this budget, generalization needs the encoder learning rate to keep up with the decoder's — a
+# boundary rising to the right, not falling.
 # ```
 
 # %%
@@ -182,6 +247,46 @@ seed_generalizing = sum(fig5_result.generalized(r).sum(axis=(1, 2)) for r in cfg
 seed_product_share = seed_violations / np.maximum(seed_generalizing, 1)
 print(f"intercept spread across tasks: {trained(spread, SPREAD_RES)} decades")
 print(f"share of generalizing runs (all tasks and seeds) with eta_enc * eta_dec > 1e-7: {trained(product_share, 0.1)}")
+# The paper's low-rate regime: the grid cells whose product is at most 1e-7 (its corner), and how many of their
+# runs are still undecided (confusion) at this budget.
+low = rows * cols <= 1e-7 * (1 + 1e-9)
+low_runs = sum(int(low.sum()) * len(cfg5.seeds) for _ in cfg5.relations)
+low_confused = sum(int((fig5_result.phases[r][:, low] == "confusion").sum()) for r in cfg5.relations)
+low_generalized = sum(int(fig5_result.generalized(r)[:, low].sum()) for r in cfg5.relations)
+print(f"cells with eta_enc * eta_dec <= 1e-7: {int(low.sum())} of {low.size}; of their {low_runs} runs (all tasks and "
+      f"seeds), {trained(low_confused, 1)} are still confused at {cfg5.steps:,} steps and {trained(low_generalized, 1)} "
+      "generalize")
+# The orientation of every column that holds both phases and no confusion, whatever its order: ours (memorization
+# below, generalization above, the only kind fit_boundary reads) or the paper's (generalization at the lower
+# encoder rates, memorization above), or mixed (neither order holds).
+orient = {"ours": 0, "paper's": 0, "mixed": 0}
+for r in cfg5.relations:
+    for col in np.moveaxis(fig5_result.phases[r], 2, 1).reshape(-1, len(cfg5.row_values)):
+        gen, mem = np.isin(col, ("comprehension", "grokking")), col == "memorization"
+        if not gen.any() or not mem.any() or (col == "confusion").any():
+            continue
+        k, m = int(np.argmax(gen)), int(np.argmax(mem))
+        orient["ours" if gen[k:].all() and mem[:k].all() else "paper's" if mem[m:].all() and gen[:m].all()
+               else "mixed"] += 1
+print("columns with both phases and no confusion, by order (encoder lr ascending): "
+      + ", ".join(f"{k} {trained(v, 1)}" for k, v in orient.items()))
+glue("low_cells", f"{int(low.sum())}", display=False)
+glue("low_runs", f"{low_runs}", display=False)
+glue("low_confused", trained(low_confused, 1), display=False)
+glue("low_generalized", trained(low_generalized, 1), display=False)
+glue("orient_ours", trained(orient["ours"], 1), display=False)
+orient_paper = orient["paper's"]
+# whether the top row (the largest encoder lr) generalizes in every column of every task and seed: then no column
+# can show the paper's order (memorization above generalization) at any longer budget, since a run that
+# generalizes stays so
+top_generalizes = all(fig5_result.generalized(r)[:, -1, :].all() for r in cfg5.relations)
+glue("top_rows_text", trained(
+    "The grid's top row generalizes in every column, task and seed, and a run that generalizes stays so at a longer "
+    "budget, so within the grid the paper's order cannot appear at any budget" if top_generalizes else
+    "The grid's top row does not generalize in every column, so the paper's order could still appear within the "
+    "grid at a longer budget"), display=False)
+glue("orient_paper", trained(orient_paper, 1), display=False)
+glue("orient_mixed", trained(orient["mixed"], 1), display=False)
 glue("slope", trained(fit.slope, SLOPE_RES), display=False)
 glue("slope_err", trained(fit.slope_err, 0.1), display=False)
 glue("seed_slopes", describe_seeds(fit.seed_slopes, SEED_SLOPE_RES), display=False)
@@ -198,6 +303,22 @@ glue("n_seeds", f"{n_seeds}", display=False)
 
 # %%
 cfg6 = PhaseConfig.fig6()
+# The paper's Fig. 6: the caption's encoder lr 1e-5, Table 3 otherwise; the weight-decay rows are the paper-scale
+# config's guess (the paper does not state them)
+paper6 = PhaseConfig(rows="wd_dec", row_values=(0.0, 1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0))
+FIG6_REASONS = {
+    "row_values": "the paper does not state its weight decays; ours: 0 and 1e-4 to 10 (the paper-scale config's)",
+    "lr_dec": GRID_REASON,
+    "lr_enc": "the caption's 1e-5 leaves the embeddings barely moving within the book's budget (every cell confusion "
+    "or memorization), so the encoder rate is raised to 3e-4: the boundary is read at another encoder rate",
+    **PHASE_REASONS}
+phase_setup("Fig. 6 (live)", paper6, cfg6, {
+    **FIG6_REASONS,
+    "row_values": "the paper does not state its weight decays; four rows from 0 to 1 fit the CPU budget",
+    "relations": "mod 3 only, for the CPU budget (the stored run below has all three)",
+    "steps": "10^5 (Table 4's horizon) is out of the CPU budget; a memorizing run may still grok later"})
+
+# %%
 fig6_result = run_phases(cfg6)
 fig6 = plot_phases(fig6_result)
 glue("fig_phases_wd", fig6, display=False)
@@ -231,6 +352,12 @@ for rel, on in onsets.items():
 
 # %%
 s6_cfg = stored_fig6_config()
+phase_setup("Fig. 6 (stored)", paper6, s6_cfg, {
+    **FIG6_REASONS,
+    "steps": "10^5 (Table 4's horizon) is out of the CPU budget; 3,000 (twice the live run) was what the stored run "
+    "could afford; a memorizing run may still grok later"})
+
+# %%
 s6, s6_manifest = load_stored(stored_phases(s6_cfg, "_results"), "Fig. 6 run",
                               "python -m repro.experiments.baek2024_geneft --store book/_results --only fig6", "a few minutes on one core",
                               glue_minutes="fig6_minutes")
@@ -249,6 +376,16 @@ for rel in s6_cfg.relations:
 fig6s = plot_phases(s6)
 glue("fig_phases_wd_stored", fig6s, display=False)
 glue("s6_small_max", f"{max(s6_spread_small.values()):.1f}", display=False)
+# The budget: mod 3's onset in the rows both runs share, at 1,500 steps (live) and 3,000 (stored), same rates
+if "mod3" in cfg6.relations and cfg6.lr_enc == s6_cfg.lr_enc and cfg6.lr_dec == s6_cfg.lr_dec:
+    s6_mod3 = np.median(np.where(np.isnan(memorization_onset(s6, "mod3")), np.inf, memorization_onset(s6, "mod3")),
+                        axis=0)
+    for w, m in zip(cfg6.row_values, median_onsets["mod3"]):
+        if w in s6_cfg.row_values:
+            m6 = s6_mod3[list(s6_cfg.row_values).index(w)]
+            print(f"mod 3, weight decay {w:g}: onset at {cfg6.steps:,} steps (live) "
+                  + trained("none" if not np.isfinite(m) else approx(m, 0.5))
+                  + f", at {s6_cfg.steps:,} steps (stored) " + ("none" if not np.isfinite(m6) else f"{m6:.1f}"))
 
 # %% [markdown]
 # ```{glue:figure} fig_phases_wd_stored
@@ -262,17 +399,23 @@ glue("s6_small_max", f"{max(s6_spread_small.values()):.1f}", display=False)
 # at most {glue:text}`s6_small_max` decades): there the boundary does not depend on weight decay, as the
 # caption says. At the largest weight decays it does: memorization disappears from the grid (and at 10 the
 # networks no longer learn at all, confusion), so over the whole range the boundary moves, in every task.
+# The cut at $10^{-2}$ was chosen after seeing this run, so the rows below it are a subset we selected, and
+# the claims on them are marked as such (and †). Both diagrams are read at encoder learning rate
+# $3\cdot10^{-4}$, not the caption's $10^{-5}$, and the onset itself moves with the budget (the lines above
+# compare mod 3 at 1,500 and 3,000 steps).
 
 # %% [markdown]
 # ## Paper versus ours
 #
 # Each claim has a kind: a *reproduction* compares ours with a statement of the paper and must agree; a
 # *deviation* records where ours does not, with the paper's value beside ours and the evidence; a
-# *check* is internal consistency and never counts as a reproduction. Statements about trained networks
-# are statistics over the three seeds (five would exceed the chapter's CPU budget): the boundary fit
-# pools their clean columns, and each value is shown at a resolution coarser than the change one
-# flipped cell makes (0.1 for slopes and the product-rule share, half a decade for intercepts, their
-# spread and the Fig. 6 onsets).
+# *check* is internal consistency and never counts as a reproduction. What each claim compares with
+# (reference, tolerance, where in the paper) is registered in `book/_registry/baek2024_geneft_dynamics.toml`;
+# a claim whose criterion was changed after its result, or that judges a stored run which did not seal it
+# when it started, is marked †. Statements about trained networks are statistics over the three seeds
+# (five would exceed the chapter's CPU budget): the boundary fit pools their clean columns, and each value
+# is shown at a resolution coarser than the change one flipped cell makes (0.1 for slopes and the
+# product-rule share, half a decade for intercepts, their spread and the Fig. 6 onsets).
 #
 # - **Eq. 10–11** (checks of the paper's equations against our integrator and a Monte Carlo): $C$ is
 #   conserved along the integrated trajectories (relative drift $\leq 10^{-6}$; the integrator's
@@ -282,57 +425,71 @@ glue("s6_small_max", f"{max(s6_spread_small.values()):.1f}", display=False)
 # - **The sign of the Fig. 5 boundary** (checks against this page's reading of Eq. 11, which depends on
 #   $\eta_{enc}/\eta_{dec}$ only, so iso-probability lines have slope +1): the pooled slope and the
 #   median per-seed slope are positive.
-# - **Fig. 5, the paper's slope −1** (deviation). We would call a fitted slope within ±0.5 of −1 a
-#   reproduction: on a grid of half-decade steps spanning 2.5 decades, that separates "falling at
-#   about 45°" from flat or rising.
-# - **Fig. 5, the product rule $\eta_{enc}\eta_{dec} \lesssim 10^{-7}$** (deviation): the share of
-#   generalizing runs whose product exceeds $10^{-7}$. The paper's rule puts it at 0; as a rule of
-#   thumb we would accept up to a quarter.
-# - **Fig. 5, the same intercept for all tasks** (reproduction, §5): the per-task intercepts of the
-#   common-slope fit lie within one decade (two grid steps) of each other.
-# - **Fig. 6, the boundary does not depend on decoder weight decay** (deviation): the spread across
+# - **Fig. 5, the paper's slope −1** (deviation, a value the paper states). We would call a fitted slope
+#   within ±0.5 of −1 a reproduction: on a grid of half-decade steps spanning 2.5 decades, that separates
+#   "falling at about 45°" from flat or rising. What it measures is narrower than the paper's claim: the
+#   boundary between our memorization band and the generalization above it, at 1,500 Adam steps on
+#   $10^{-4}$–$3\cdot10^{-2}$. The fit reads only columns with memorization below and generalization above
+#   (the paper's order, generalization below and memorization above, would be skipped; the count of each
+#   order is printed above), and the paper's low-rate regime is the grid's corner, only partly decided at this
+#   budget. So the deviation says that the boundary we can see rises; it does not test the paper's regime.
+# - **Fig. 5, the product rule $\eta_{enc}\eta_{dec} \lesssim 10^{-7}$** (deviation; the paper states a bound,
+#   so this is a shape claim): the share of generalizing runs whose product exceeds $10^{-7}$. The paper's
+#   rule puts it at 0; as a rule of thumb we would accept up to a quarter (for a share, $0 \pm 0.25$ is the
+#   bound share $\leq 0.25$). Unlike the slope, this does not hang on the budget: a generalizing run stays
+#   so, and the printed lower bound says what the share would be if every undecided low-rate run generalized.
+# - **Fig. 5, the same intercept for all tasks** (reproduction, shape, §5): the per-task intercepts of the
+#   common-slope fit lie within one decade (two grid steps) of each other — the intercepts of our rising
+#   boundary, not of the paper's.
+# - **Fig. 6, the boundary does not depend on decoder weight decay** (deviation, shape): the spread across
 #   weight-decay rows of the decoder learning rate at which mod 3 starts to memorize (median over
 #   seeds; a row where most seeds never memorize counts as half a step beyond the grid, a lower bound).
 #   We would call a spread of at most one grid step (0.5 decades) a reproduction. The stored run applies
-#   the same test to all three tasks over seven weight decays (deviations), and, with a range cut after
-#   seeing it (marked †), to the rows with weight decay up to $10^{-2}$ (reproductions).
+#   the same test to all three tasks over seven weight decays (deviations), and to the rows with weight
+#   decay up to $10^{-2}$ (reproductions of form *selection*: that range was cut after seeing the run, so
+#   they are † twice over, and can carry at most a "partial"). All Fig. 6 runs use encoder learning rate
+#   $3\cdot10^{-4}$, not the caption's $10^{-5}$.
 
 # %%
-claims.check("relative drift of C along the repon ODE", drift, 1e-6, kind="check", comparison="<=", live=False,
-             source="Eq. 10: dC/dt = 0 (1e-6: our bound for an integrator run at tolerance 1e-10)")
-claims.check("ODE end point vs Eq. 10 fixed point (max abs error)", end_error, 2e-3, kind="check", comparison="<=",
-             live=False, source="Eq. 10: a2* = sqrt(2 eta_A C) or c* = sqrt(-eta_x C)")
-claims.check("p_r: Eq. 11 vs Monte Carlo (max deviation in standard errors)", z, 4.0, kind="check", comparison="<=",
-             live=False, source="Eq. 11 against a Monte Carlo of Gaussian initial conditions")
-claims.check("Fig. 5 boundary slope (sign agrees with Eq. 11's ratio rule)", fit.slope, 0.0, kind="check",
-             against="derivation", comparison=">=", resolution=SLOPE_RES, spread=boot_err if np.isfinite(boot_err) else None,
-             source="Eq. 11: p_r depends on eta_enc/eta_dec only, so its iso-lines have slope +1 (this page)")
-claims.check("Fig. 5 median per-seed boundary slope (sign)", float(np.nanmedian(fit.seed_slopes)), 0.0, kind="check",
-             against="derivation", comparison=">=", resolution=SEED_SLOPE_RES,
-             seeds=fit.seed_slopes if np.isfinite(fit.seed_slopes).sum() >= 2 else None,
-             source="Eq. 11: p_r depends on eta_enc/eta_dec only, so its iso-lines have slope +1 (this page)")
-claims.check("Fig. 5 generalization/memorization boundary slope", fit.slope, -1.0, kind="deviation", tolerance=0.5,
-             resolution=SLOPE_RES, spread=boot_err if np.isfinite(boot_err) else None,
-             source="§5 and Fig. 5 caption: 'a slope-1 boundary', read in §5 as slope -1",
+claims.check("relative drift of C along the repon ODE", drift, live=False)
+claims.check("ODE end point vs Eq. 10 fixed point (max abs error)", end_error, live=False)
+claims.check("p_r: Eq. 11 vs Monte Carlo (max deviation in standard errors)", z, live=False)
+claims.check("Fig. 5 boundary slope (sign agrees with Eq. 11's ratio rule)", fit.slope,
+             spread=boot_err if np.isfinite(boot_err) else None)
+claims.check("Fig. 5 median per-seed boundary slope (sign)", float(np.nanmedian(fit.seed_slopes)),
+             seeds=fit.seed_slopes)
+claims.check("Fig. 5 generalization/memorization boundary slope", fit.slope,
+             spread=boot_err if np.isfinite(boot_err) else None,
              evidence=f"Fitted with one common slope to the clean boundary columns of {n_seeds} seeds (each its own "
              f"training split and one initialization shared across its grid, so one initialization per cell and "
-             f"seed), 3 tasks, a 6x6 grid of half-decade steps, {cfg5.steps:,} Adam steps (paper 1e5), width "
-             f"{cfg5.width} (paper 50). Slope {trained(fit.slope, SLOPE_RES)} with standard error "
-             f"{trained(fit.slope_err, 0.1)}; that error treats the pooled boundary points as independent and is the "
-             f"larger of their residual scatter and the grid's quantization, so it understates correlated errors; "
-             f"the seeds alone give {describe_seeds(fit.seed_slopes, SEED_SLOPE_RES)}, and resampling the seeds moves the pooled "
-             f"slope by {trained(boot_err, 0.1)} (standard deviation). Positive, as Eq. 11's ratio rule predicts.")
-claims.check("Fig. 5 share of generalizing runs with eta_enc*eta_dec > 1e-7", product_share, 0.0, kind="deviation",
-             tolerance=0.25, resolution=0.1, seeds=seed_product_share,
-             source="§5: 'generalization requires that the learning rate product eta_enc eta_dec <~ 1e-7'",
+             f"seed), 3 tasks, a 6x6 grid of half-decade steps from 1e-4 to 3e-2, {cfg5.steps:,} Adam steps (paper "
+             f"1e5, optimizer unstated; Eq. 11 is a gradient-flow result), width {cfg5.width} (paper 50). Slope "
+             f"{trained(fit.slope, SLOPE_RES)} with standard error {trained(fit.slope_err, 0.1)}; that error treats "
+             f"the pooled boundary points as independent and is the larger of their residual scatter and the grid's "
+             f"quantization, so it understates correlated errors; the seeds alone give "
+             f"{describe_seeds(fit.seed_slopes, SEED_SLOPE_RES)}, and resampling the seeds moves the pooled slope by "
+             f"{trained(boot_err, 0.1)} (standard deviation). Positive, as Eq. 11's ratio rule predicts. Limits: the "
+             f"fit reads only columns with memorization below and generalization above (columns by order: ours "
+             f"{trained(orient['ours'], 1)}, the paper's {trained(orient_paper, 1)}, "
+             f"mixed {trained(orient['mixed'], 1)}); the cells with product <= 1e-7, where the paper's rule places "
+             f"generalization, are {int(low.sum())} of {low.size} and {trained(low_confused, 1)} of their {low_runs} "
+             f"runs are still confused at this budget; the memorization onset moves with the budget (Fig. 6 below: "
+             f"mod 3 at 1,500 and 3,000 steps). The paper's regime is not tested.")
+# The share's lower bound at any longer budget: a generalizing run stays so, a new generalizer above 1e-7 raises
+# the share, so the least it can become is with every not-yet-generalized low-product run generalizing.
+low_pending = sum(int((~fig5_result.generalized(r)[:, low]).sum()) for r in cfg5.relations)
+share_floor = violations / max(generalizing + low_pending, 1)
+print(f"product-rule share if every low-product run that has not generalized did so at a longer budget: at least "
+      f"{trained(share_floor, 0.1)}")
+glue("share_floor", trained(share_floor, 0.1), display=False)
+claims.check("Fig. 5 share of generalizing runs with eta_enc*eta_dec > 1e-7", product_share, seeds=seed_product_share,
              evidence=f"A share of {trained(product_share, 0.1)} of the generalizing runs (3 tasks, {n_seeds} seeds, 36 "
-             f"cells each) have a product above 1e-7; our grid reaches products down to 1e-8. A run classified as generalizing within {cfg5.steps:,} "
-             f"steps stays so at a longer budget (both first crossings are already in), so the shorter budget does "
-             f"not explain it. The paper's own defaults (Table 3: both learning rates 1e-3, product 1e-6) "
-             f"generalize in its Figs 3-4.")
-claims.check("Fig. 5 intercept spread across tasks (decades)", spread, 1.0, kind="reproduction", comparison="<=",
-             resolution=SPREAD_RES,
-             source="§5: 'the phase boundary appears approximately at the same intercept' (1 decade: two grid steps)")
+             f"cells each) have a product above 1e-7; our grid reaches products down to 1e-8. A run classified as "
+             f"generalizing within {cfg5.steps:,} steps stays so at a longer budget (both first crossings are already "
+             f"in), and if every low-product run that has not generalized did so at a longer budget the share would "
+             f"still be at least {trained(share_floor, 0.1)}: the short budget does not explain it. The paper's own "
+             f"defaults (Table 3: both learning rates 1e-3, product 1e-6) generalize in its Figs 3-4.")
+claims.check("Fig. 5 intercept spread across tasks (decades)", spread)
 # Fig. 6: a row whose median onset is "none" counts half a grid step beyond the largest decoder lr (a lower bound)
 beyond = float(np.log10(cfg6.lr_dec[-1])) + 0.25
 onset_rows = np.where(np.isfinite(median_onsets["mod3"]), median_onsets["mod3"], beyond)
@@ -342,9 +499,8 @@ seed_onsets = np.where(np.isnan(onsets["mod3"]), beyond, onsets["mod3"])
 seed_onset_spread = seed_onsets.max(axis=1) - seed_onsets.min(axis=1)
 row_text = "; ".join(f"weight decay {w:g}: " + trained("none" if not np.isfinite(m) else approx(m, 0.5))
                      for w, m in zip(cfg6.row_values, median_onsets["mod3"]))
-claims.check("Fig. 6 memorization onset spread across decoder weight decays, mod 3 (decades)", onset_spread, 0.0,
-             kind="deviation", tolerance=0.5, resolution=0.5, seeds=seed_onset_spread,
-             source="Fig. 6 caption: 'the memorization-generalization boundary is independent of the weight decay'",
+claims.check("Fig. 6 memorization onset spread across decoder weight decays, mod 3 (decades)", onset_spread,
+             seeds=seed_onset_spread,
              evidence=f"Median over {len(cfg6.seeds)} seeds of log10 of the smallest decoder lr that memorizes, per row: "
              f"{row_text}. Mod 3 only, encoder lr {cfg6.lr_enc:g} (caption 1e-5: at 1e-5 the embeddings barely move "
              f"within {cfg6.steps:,} steps), width {cfg6.width}, {cfg6.steps:,} Adam steps (paper 1e5). With one seed "
@@ -352,15 +508,13 @@ claims.check("Fig. 6 memorization onset spread across decoder weight decays, mod
 s6_names = []
 for rel in s6_cfg.relations:
     name_all = f"stored: Fig. 6 memorization onset spread across all weight decays, {LABELS[rel]} (decades)"
-    claims.check(name_all, s6_spread[rel], 0.0, kind="deviation", tolerance=0.5, resolution=0.5, live=False,
-                 source="Fig. 6 caption: 'the memorization-generalization boundary is independent of the weight decay'",
+    claims.check(name_all, s6_spread[rel], live=False, run=s6_manifest,
                  evidence=f"stored: {len(s6_cfg.seeds)} seeds, weight decays {s6_cfg.row_values}, encoder lr "
-                          f"{s6_cfg.lr_enc:g}, width {s6_cfg.width}, {s6_cfg.steps:,} Adam steps: the onset is constant up "
-                          "to weight decay 1e-2, and memorization vanishes from the grid at the largest weight decays")
+                          f"{s6_cfg.lr_enc:g} (caption 1e-5), width {s6_cfg.width}, {s6_cfg.steps:,} Adam steps: the "
+                          "onset is constant up to weight decay 1e-2, and memorization vanishes from the grid at the "
+                          "largest weight decays")
     name_small = f"stored: Fig. 6 memorization onset spread across weight decays ≤ 1e-2, {LABELS[rel]} (decades)"
-    claims.check(name_small, s6_spread_small[rel], 0.0, kind="reproduction", tolerance=0.5, resolution=0.5,
-                 set_after=True, live=False,
-                 source="Fig. 6 caption, read on the rows where weight decay is small (the range cut after the run)")
+    claims.check(name_small, s6_spread_small[rel], live=False, run=s6_manifest)
     s6_names.append((name_all, name_small))
 glue("onset_spread", trained(onset_spread, 0.5), display=False)
 glue("onset_rows", row_text, display=False)
@@ -369,21 +523,27 @@ glue("wd_no_mem", trained(("With decoder weight decay " + ", ".join(f"{w:g}" for
                            "at no decoder learning rate of this row.") if no_mem else "Every weight-decay row memorizes at "
                           "some decoder learning rate in most seeds."), display=False)
 
-claims.figure("baek2024", "Fig. 5", "partial", claims=[
-    "Fig. 5 intercept spread across tasks (decades)", "Fig. 5 generalization/memorization boundary slope",
-    "Fig. 5 share of generalizing runs with eta_enc*eta_dec > 1e-7",
-    "Fig. 5 boundary slope (sign agrees with Eq. 11's ratio rule)", "Fig. 5 median per-seed boundary slope (sign)"],
-    why=f"A generalization/memorization boundary at about the same intercept for all three tasks, but rising "
-    f"(slope {trained(fit.slope, SLOPE_RES)}, the sign of Eq. 11's ratio rule), not -1; most generalizing runs break "
-    f"the product rule ({n_seeds} seeds, {cfg5.steps:,} steps).")
-claims.figure("baek2024", "Fig. 6a", "partial", claims=[
-    "Fig. 6 memorization onset spread across decoder weight decays, mod 3 (decades)", *s6_names[0]],
-    why=f"Mod 3: the memorization onset is the same for weight decays up to 1e-2 (stored, {len(s6_cfg.seeds)} seeds, "
-    f"{s6_cfg.steps:,} steps; range cut after the run), but large weight decays remove memorization, so over the "
-    f"whole range the boundary moves (live: {trained(onset_spread, 0.5)} decades).")
-claims.figure("baek2024", "Fig. 6b-c", "partial", claims=[*s6_names[1], *s6_names[2]],
-              why="Greater-than and bipartite (stored): the same picture as mod 3, an onset independent of weight decay "
-                  "up to 1e-2 and no memorization at the largest weight decays.")
+fig5_names = ["Fig. 5 intercept spread across tasks (decades)", "Fig. 5 generalization/memorization boundary slope",
+              "Fig. 5 share of generalizing runs with eta_enc*eta_dec > 1e-7",
+              "Fig. 5 boundary slope (sign agrees with Eq. 11's ratio rule)", "Fig. 5 median per-seed boundary slope (sign)"]
+claims.figure("baek2024", "Fig. 5", claims.verdict(fig5_names), claims=fig5_names,
+              why=f"Generalizing runs break the product rule at any budget (a share of {trained(product_share, 0.1)}), "
+              f"and the boundary we can see, between a memorization band and generalization above it, sits at about "
+              f"the same intercept for all three tasks but rises (slope {trained(fit.slope, SLOPE_RES)}, the sign of "
+              f"Eq. 11's ratio rule), not -1. That slope is of our budget ({cfg5.steps:,} Adam steps, not 1e5 and not "
+              f"gradient flow) and grid: the paper's low-rate regime is only the grid's corner, partly undecided, so the "
+              f"slope -1 is not tested where the paper places it.")
+fig6a_names = ["Fig. 6 memorization onset spread across decoder weight decays, mod 3 (decades)", *s6_names[0]]
+claims.figure("baek2024", "Fig. 6a", claims.verdict(fig6a_names), claims=fig6a_names,
+              why=f"Partial only through a selection: the mod 3 onset is the same for weight decays up to 1e-2 (stored, "
+              f"{len(s6_cfg.seeds)} seeds, {s6_cfg.steps:,} steps), a range cut after the run (†); over every weight "
+              f"decay run, large ones remove memorization and the boundary moves (stored; live: "
+              f"{trained(onset_spread, 0.5)} decades). Encoder lr 3e-4, not the caption's 1e-5.")
+fig6bc_names = [*s6_names[1], *s6_names[2]]
+claims.figure("baek2024", "Fig. 6b-c", claims.verdict(fig6bc_names), claims=fig6bc_names,
+              why="Greater-than and bipartite (stored): as for mod 3, partial only through the rows with weight decay "
+                  "up to 1e-2, a range cut after the run (†); over every weight decay run the boundary moves. Encoder "
+                  "lr 3e-4, not the caption's 1e-5.")
 glue("ledger_tally", claims.tally(), display=False)
 
 # %%
@@ -396,34 +556,48 @@ claims.ledger()
 # seed alone, it is {glue:text}`seed_slopes`, and resampling the seeds moves the pooled slope by
 # {glue:text}`boot_err` (standard deviation). The per-task
 # intercepts differ by {glue:text}`spread` decades. A share of {glue:text}`product_share` of the
-# generalizing runs break the product rule. In Fig. 6 the decoder learning rate at which mod 3 starts
-# to memorize (median over seeds) moves by {glue:text}`onset_spread` decades across weight decays.
+# generalizing runs break the product rule (at least {glue:text}`share_floor` at any longer budget). In Fig. 6
+# the decoder learning rate at which mod 3 starts to memorize (median over seeds) moves by
+# {glue:text}`onset_spread` decades across weight decays.
 #
 # ## Deviations and what they mean
 #
-# - **The slope is positive, not −1.** Our phase diagrams show generalization when the encoder
+# - **The boundary we see rises, not falls.** Our phase diagrams show generalization when the encoder
 #   learning rate is large enough *relative to* the decoder's: the boundary rises to the right. That
 #   is the sign Eq. 11 predicts (it depends on $\eta_{enc}/\eta_{dec}$ only), and the opposite of the
 #   paper's text. We cannot see the paper's figure (only its text survives), so we cannot tell whether
 #   its axes are labelled as we read them; with the axes swapped, a ratio rule would still have slope
 #   +1. The standard error of the slope treats the pooled boundary points as independent; the
 #   per-seed slopes show the seed spread directly.
+# - **What the slope can and cannot show.** Of the columns holding both phases and no confusion,
+#   {glue:text}`orient_ours` have memorization below and generalization above (the order the fit reads),
+#   {glue:text}`orient_paper` the paper's order and {glue:text}`orient_mixed` neither.
+#   {glue:text}`top_rows_text`; beyond it, the paper's order could appear as a second boundary below our
+#   memorization band, in the low-rate regime. That regime is the grid's corner:
+#   {glue:text}`low_cells` cells have $\eta_{enc}\eta_{dec} \leq 10^{-7}$, and of their
+#   {glue:text}`low_runs` runs {glue:text}`low_confused` are still confused at 1,500 steps
+#   ({glue:text}`low_generalized` generalize). The slope's size also moves with the budget: mod 3's
+#   memorization onset differs between the live Fig. 6 (1,500 steps) and the stored one (3,000 steps), at
+#   the same rates. A decided test needs a grid down to about $10^{-5}$–$10^{-6}$, a budget that decides
+#   it, and plain gradient descent beside Adam; it was not run for this edition.
 # - **Slope below 1.** Our fitted slope is positive but shallower than Eq. 11's +1 (per-seed slopes
 #   above). Eq. 11 is a two-repon, linear-decoder, gradient-flow model; the network is trained with
 #   Adam, whose per-parameter normalization makes the effective step sizes depend on gradient scales,
 #   not only on the nominal learning rates, and memorization competes with many repon pairs at once.
 #   We report the number rather than bend it to a theory.
-# - **Book-scale settings.** Decoder width 20 instead of 50 (2.6× cheaper), 1,500 full-batch Adam steps
-#   instead of $10^5$, a 6×6 grid from $10^{-4}$ to $3\cdot10^{-2}$ (the paper's range is unstated). Learning rates below
-#   about $10^{-4}$ do not move parameters enough in 1,500 steps, so the grid starts there. Three seeds
-#   per cell; the decisive run would take more seeds and the paper's budget. The paper-scale config
-#   keeps width 50, $10^5$ steps and a grid from $10^{-6}$ to $10^{-1}$.
-# - **Fig. 6** at book scale is mod 3 only, with the encoder learning rate raised from the caption's
-#   $10^{-5}$ to $3\cdot10^{-4}$: at $10^{-5}$ the embeddings barely move within 1,500 steps and every
-#   cell is confusion or memorization. {glue:text}`wd_no_mem` The median onset per row is
+# - **Book-scale settings** (the setup tables list every one). Decoder width 20 instead of 50 (2.6× cheaper),
+#   1,500 full-batch Adam steps instead of $10^5$, a 6×6 grid from $10^{-4}$ to $3\cdot10^{-2}$ (the paper's
+#   range is unstated). Learning rates below about $10^{-4}$ do not move parameters enough in 1,500 steps, so
+#   the grid starts there. Three seeds per cell. The paper-scale config keeps width 50, $10^5$ steps and a
+#   grid from $10^{-6}$ to $10^{-1}$.
+# - **Fig. 6** live is mod 3 only, and every Fig. 6 run (live and stored) raises the encoder learning rate
+#   from the caption's $10^{-5}$ to $3\cdot10^{-4}$: at $10^{-5}$ the embeddings barely move within 1,500
+#   steps and every cell is confusion or memorization. {glue:text}`wd_no_mem` The median onset per row is
 #   {glue:text}`onset_rows` (log10 $\eta_{dec}$). Whether the paper's $10^5$-step budget and its
-#   encoder learning rate restore the caption's independence is left to the paper-scale config.
+#   encoder learning rate restore the caption's independence over the whole range is left to the
+#   paper-scale config; the independence we do see (weight decays up to $10^{-2}$) is on a range chosen
+#   after the run.
 # - **Phase rule.** Table 4's thresholds (0.9) and gap ($10^3$ steps) are kept at book scale; with a
 #   1,500-step budget, "grokking" (test crossing 0.9 more than $10^3$ steps after train) is rare.
 # - **Optimizer and loss.** The paper does not name them; we use Adam (decoupled decay on the decoder)
-#   and binary cross-entropy on the sigmoid output.
+#   and binary cross-entropy on the sigmoid output. Eq. 11 is derived for gradient flow, which Adam is not.

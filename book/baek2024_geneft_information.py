@@ -37,11 +37,14 @@
 # mod 3 and greater-than with three architectures; Fig. 4 for the four relations. The verdict on each
 # figure, and the claims behind it, are in the last section, *Paper versus ours*.
 #
-# **What we leave out at book scale.** The paper's $10^5$-step budget, its default 3×50 decoder in
-# Fig. 3, more seeds and finer grids. All of these are in the paper-scale configs
-# (`REPRO_SCALE=paper`), which run the same code; they were not run for this edition (no GPU).
+# **What we leave out at book scale.** The paper's $10^5$-step budget (a stored Fig. 4 sweep runs
+# $2\cdot10^4$), its default 3×50 decoder in Fig. 3 and Table 3's learning rate there, more seeds and finer
+# grids. All of these are in the paper-scale configs (`REPRO_SCALE=paper`), which run the same code; they
+# were not run for this edition (no GPU). Each experiment prints its settings beside the paper's in a setup
+# table, every difference with its reason.
 
 # %%
+import dataclasses
 import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -50,7 +53,7 @@ import numpy as np
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, describe_seeds, trained
+from repro.core.portable import approx, describe_seeds, setup_table, trained
 from repro.core.scale import current_scale
 from repro.data.relations import RELATIONS, relation_matrix
 from repro.experiments.baek2024_geneft import (LABELS, BoundConfig, DataSizeConfig, DepthConfig, induction_gap,
@@ -64,6 +67,34 @@ from repro.training.store import load_stored
 use_style()
 claims = ClaimBook("baek2024_geneft_information")
 print(f"scale: {current_scale()}")
+
+PAPER_COLUMN = " (paper column: what §2-4, Table 3 and the captions state)"
+
+
+def paper_setup(title: str, reference, ours, *, reasons: dict, unstated: tuple, extra: list):
+    """The setup table of one experiment: the config fields the paper states, beside ours; the fields it does not
+    state as rows "unstated" -> ours (with their reason, or "the paper does not state it"); then ``extra``. A reason
+    is passed only for a stated field that differs at this scale (which fields differ depends on REPRO_SCALE)."""
+    names = [f.name for f in dataclasses.fields(reference)]
+    stated = [n for n in names if n not in unstated]
+    shown = lambda v: ", ".join(f"{x:.3g}" if isinstance(x, float) else str(x) for x in v) if isinstance(v, tuple) \
+        else f"{v:g}" if isinstance(v, float) else str(v)
+    rows = [(n, "unstated", shown(getattr(ours, n)), reasons.get(n, "the paper does not state it")) for n in unstated]
+    why = {k: v for k, v in reasons.items() if k in stated and getattr(reference, k) != getattr(ours, k)}
+    return setup_table(title + PAPER_COLUMN, reference, ours, reasons=why, fields=stated, extra=rows + extra)
+
+
+# What the network configs do not hold (Figs. 3 and 4)
+TRAINING_EXTRA = [
+    ("elements n, bipartite set S", "30; S unstated", "30; S = the even numbers (|S| = 15)",
+     "the paper does not say which S; |S| = 15 is the only size consistent with its p* = 1/2"),
+    ("initialization", "unstated", "PyTorch defaults: embeddings N(0, 1), decoder U(±1/√fan_in)",
+     "the paper does not state it: PyTorch's defaults"),
+    ("optimizer", "unstated", "Adam, β = (0.9, 0.999), ε = 1e-8, no weight decay (Table 3: 0)",
+     "the paper names no optimizer; Adam is our choice (Liu et al. 2022a's)"),
+    ("loss", "unstated", "binary cross-entropy on the sigmoid output", "the paper does not state it"),
+    ("batch", "unstated", "full batch (all training pairs)", "the paper does not state it"),
+]
 
 # %% [markdown]
 # ## The relations as data
@@ -116,6 +147,20 @@ for rel in RELATIONS:
 
 # %%
 bound_cfg = BoundConfig.for_scale()
+MC_REASON = "the paper states no sampler settings or grid; "
+paper_setup("Fig. 2 Monte Carlo", BoundConfig(), bound_cfg, reasons={
+    "fractions": MC_REASON + "eight fractions at book scale (the paper-scale config: fifteen)",
+    "data_seeds": MC_REASON + "three training sets per point at book scale",
+    "chains": MC_REASON + "fewer chains at book scale (CPU budget)",
+    "sweeps_equivalence": MC_REASON + "the first third is burn-in",
+    "sweeps_order": MC_REASON + "few sweeps at book scale bias undetermined greater-than pairs slightly up (see the "
+    "deviations)"}, unstated=("fractions", "data_seeds", "chains", "sweeps_equivalence", "sweeps_order", "mc_seed"),
+    extra=[("bipartite set S", "unstated", "the even numbers (|S| = 15)",
+            "the paper does not say which S; |S| = 15 is the only size consistent with its p* = 1/2"),
+           ("the Monte Carlo", "over class members compatible with the data (§3, steps (a) and (b))",
+            "a Bayes posterior under a uniform prior on the class", "our reading of §3's recipe (details above)")])
+
+# %%
 bound = run_bound(bound_cfg)
 fig2 = plot_bound(bound)
 glue("fig_bound", fig2, display=False)
@@ -161,7 +206,19 @@ glue("mc_gt0_bias", approx(mc_gt0 - (0.5 + 0.5 * 30 / 900), 0.005), display=Fals
 
 # %%
 size_cfg = DataSizeConfig.for_scale()
-size_cfg
+paper_setup("Fig. 3 (live)", DataSizeConfig(), size_cfg, reasons={
+    "fractions": "the paper does not state its grid; seven fractions fit the CPU budget",
+    "architectures": "the legend's entries are unstated; Table 3's default (3 hidden layers, width 50, concat, d = 2) "
+    "is left out for the CPU budget; ours: a small concatenation net and §3's inductive-bias nets at d = 2 and d = 1",
+    "data_seeds": "the paper states no seed count; three (training set and initialization) fit the CPU budget",
+    "lr": "Table 3's 1e-3 raised threefold to make up for a short budget (CPU); a faster rate can change which seeds "
+    "escape a poor start",
+    "steps": "the paper states no budget for Fig. 3 (Table 4 judges phases within 10^5 steps); 2,000 fit the CPU "
+    "budget, so late generalization (grokking) is missed",
+    "eval_every": "the paper does not state it; only the final accuracy is read"},
+    unstated=("fractions", "architectures", "data_seeds", "init_seed", "steps", "eval_every"),
+    extra=[*TRAINING_EXTRA, ("dtype", "unstated", "float32", "the paper does not state it"),
+           ("accuracy", "over all 900 pairs (§3)", "over all 900 pairs (§3)", "")])
 
 # %%
 sizes = run_data_size(size_cfg)
@@ -214,6 +271,22 @@ print(f"mod 3, {sizes.labels['mod3', d1_arch]}: {trained(d1_stuck)} of {len(d1_f
 
 # %%
 depth_cfg = DepthConfig.for_scale()
+DEPTH_REASONS = {
+    "depths": "the paper does not state its depths (the paper-scale config: 0-6, 8, 10)",
+    "data_seeds": "the paper states no seed count; five (training set and initialization)",
+    "eval_every": "the paper does not state it; only the final accuracy is read",
+    "dtype": "the paper does not state it; the live sweep runs float64 because in float32 the last bits of a CPU's "
+    "vector kernels already decide which deep seeds memorize",
+}
+DEPTH_UNSTATED = ("depths", "data_seeds", "init_seed", "steps", "eval_every", "dtype")
+DEPTH_EXTRA = [*TRAINING_EXTRA, ("accuracy", "test accuracy (Fig. 4)", "test accuracy (Fig. 4)", "")]
+paper_setup("Fig. 4 (live)", DepthConfig(), depth_cfg, reasons={
+    **DEPTH_REASONS,
+    "steps": "the paper states no budget for Fig. 4 (Table 4 judges phases within 10^5 steps); at 3,000 steps some "
+    "deep decoders have not fitted their training pairs (the stored sweep below runs 20,000)"},
+    unstated=DEPTH_UNSTATED, extra=DEPTH_EXTRA)
+
+# %%
 depth = run_depth(depth_cfg)
 fig4 = plot_depth(depth)
 glue("fig_depth", fig4, display=False)
@@ -249,11 +322,20 @@ for i, rel in enumerate(depth_cfg.relations):
 # 0 to 10, all four relations and five seeds, for 20 000 Adam steps (float32; {glue:text}`depth_minutes`
 # minutes on one core; `python -m repro.experiments.baek2024_geneft --store book/_results` recomputes it). A seed enters a
 # memorization or generalization statement only if it has fitted its training pairs (training accuracy
-# ≥ 0.99); the table counts them. The criteria are the live sweep's, fixed before this run, and greater-than is
-# held to the paper's own 90 % (not the live sweep's loosened 0.85).
+# ≥ 0.99); the table counts them. The criteria are the live sweep's, and greater-than is held to the paper's
+# own 90 % (not the live sweep's loosened 0.85); the run predates sealed claims, so nothing in the repository
+# shows that these criteria were fixed before it, and the ledger marks its claims †.
 
 # %%
 sdepth_cfg = stored_depth_config()
+paper_setup("Fig. 4 (stored)", DepthConfig(), sdepth_cfg, reasons={
+    **DEPTH_REASONS,
+    "steps": "the paper states no budget for Fig. 4 (Table 4 judges phases within 10^5 steps); after 20,000 the "
+    "deepest decoders still fit slowly (the fitted seeds are counted below)",
+    "dtype": "the paper does not state it; float32 (the stored run is loaded, not recomputed, on other machines)"},
+    unstated=DEPTH_UNSTATED, extra=DEPTH_EXTRA)
+
+# %%
 sdepth, sdepth_manifest = load_stored(stored_depth(sdepth_cfg, "_results"), "depth sweep",
                                       "python -m repro.experiments.baek2024_geneft --store book/_results --only depth",
                                       "about 15 minutes on one core", glue_minutes="depth_minutes")
@@ -271,6 +353,17 @@ for i, rel in enumerate(sdepth_cfg.relations):
           + " ".join(f"{x:.2f}" for x in np.median(sdepth.train_acc[i], axis=1)))
 fig4_stored = plot_depth(sdepth)
 glue("fig_depth_stored", fig4_stored, display=False)
+# How many fitted seeds the deep end rests on, and bipartite's loss one step shallower (depth 8)
+k8 = sdepth_cfg.depths.index(8)
+i_bip = sdepth_cfg.relations.index("bipartite")
+n_deep_bip = int(fitted[i_bip, -1].sum())
+one_seed = [LABELS[r] for r in ("mod3", "mod5", "bipartite") if fitted[sdepth_cfg.relations.index(r), -1].sum() == 1]
+glue("deep_one_seed", (" and ".join(one_seed) + (" rest" if len(one_seed) > 1 else " rests") + " on a single seed")
+     if one_seed else "none rests on a single seed", display=False)
+glue("bip_deep_text", f"At depth 8, one step shallower, the bipartite graph's {int(fitted[i_bip, k8].sum())} fitted seeds "
+     f"lose {np.nanmax(fit_median[i_bip]) - fit_median[i_bip, k8]:.2f} of test accuracy (the claims ask for 0.05), so its "
+     f"\"too deep memorizes\" rests on the {n_deep_bip} fitted seed{'s' if n_deep_bip != 1 else ''} at depth "
+     f"{sdepth_cfg.depths[-1]}.", display=False)
 
 # %% [markdown]
 # ```{glue:figure} fig_depth_stored
@@ -280,13 +373,14 @@ glue("fig_depth_stored", fig4_stored, display=False)
 # middle half, thin: each seed; all seeds, fitted or not). Left: test accuracy; right: training accuracy.
 # ```
 #
-# With four times more steps nearly every decoder up to depth 6 fits its training pairs, and the shape of
+# With 20 000 steps most decoders fit their training pairs (the counts are in the table), and the shape of
 # Fig. 4 holds on the fitted seeds alone: confusion at depth 0, a peak at depths 1–3, and a lower test
 # accuracy for the deepest decoders. The deepest decoders still fit slowly: at depth 10 the fitted seeds
-# number {glue:text}`deep_fitted` of five, so the memorization claims there rest on few seeds (the
-# paper's horizon, $10^5$ steps, was not run). Greater-than, read on fitted seeds only, never falls below
-# {glue:text}`gt_stored_low`: the paper's "does not easily go below 90 %" holds, and the live sweep's
-# low point (below) was a decoder that had not fitted yet.
+# number {glue:text}`deep_fitted` of five, so the memorization claims there rest on few seeds, and
+# {glue:text}`deep_one_seed` (the paper's horizon, $10^5$ steps, was not run).
+# {glue:text}`bip_deep_text`
+# Greater-than, read on fitted seeds only, never falls below {glue:text}`gt_stored_low`: the paper's "does not
+# easily go below 90 %" holds, and the live sweep's low point (below) was a decoder that had not fitted yet.
 
 
 # %% [markdown]
@@ -294,7 +388,12 @@ glue("fig_depth_stored", fig4_stored, display=False)
 #
 # Each claim below has a kind: a *reproduction* compares ours with a statement of the paper and must
 # agree; a *deviation* records where ours does not, with the paper's value beside ours; a *check* is
-# internal consistency and never counts as a reproduction.
+# internal consistency and never counts as a reproduction. What each claim compares with (reference,
+# tolerance, form, where in the paper) is registered in `book/_registry/baek2024_geneft_information.toml`; a
+# claim whose criterion was changed after its result, or that judges a stored run which did not seal it when it
+# started (the stored depth sweep predates sealing), is marked †. The paper prints no numbers for Figs. 2–4,
+# so every reproduction here is a shape (a direction or an ordering, with a bound of ours) or a selection (the
+# best depth).
 #
 # - **Eq. 3** (checks). The paper prints the formula, not the numbers, so $p_c$ at $\alpha = 0.9$ is
 #   checked against an independent evaluation of Eq. 3 with Table 2's $b$ (four digits; tolerance the
@@ -315,7 +414,9 @@ glue("fig_depth_stored", fig4_stored, display=False)
 #   the bipartite graph, medians over five seeds: depth-0 training accuracy $\leq 0.9$ (Table 4's
 #   training threshold), best test accuracy over depths $\geq 0.95$ (stricter than Table 4's 0.9),
 #   and at least 0.05 test accuracy lost at the deepest decoder. Greater-than "does not easily go below
-#   90 %" (§4): see the deviations below for why this is only a check.
+#   90 %" (§4): see the deviations below for why this is only a check live. The stored sweep applies the same
+#   criteria to the seeds that fitted their training pairs (†: the run predates sealed claims); at its deepest
+#   decoder they are few (counts above).
 #
 # Network values are medians over seeds, or means over seeds and fractions for the induction gaps,
 # shown at 0.01 (gaps), 0.05 (medians of depth 0–5) or 0.1 (the losses at depth 8, whose runs are the
@@ -325,33 +426,21 @@ glue("fig_depth_stored", fig4_stored, display=False)
 LOSS_RES = 0.1  # depth-8 medians move by a few hundredths between CPU kernel sets (one seed lands elsewhere)
 indep_pc = {"mod3": 0.1204, "mod5": 0.1769, "greater_than": 0.2743, "bipartite": 0.0755}
 for rel in RELATIONS:
-    claims.check(f"p_c at alpha=0.9, {LABELS[rel]}", p_c[rel], indep_pc[rel], kind="check", against="derivation",
-                 tolerance=5e-4, live=False, source="Eq. 3 with Table 2's b, evaluated independently to four digits "
-                 "(the paper prints the formula, not the values)")
+    claims.check(f"p_c at alpha=0.9, {LABELS[rel]}", p_c[rel], reference=indep_pc[rel], live=False)
 indep_mc10 = {"mod3": 0.977, "mod5": 0.915, "greater_than": 0.892, "bipartite": 1.0}
 for rel in RELATIONS:
-    claims.check(f"MC bound at fraction 0.10, {LABELS[rel]}", mc10[rel], indep_mc10[rel], kind="check",
-                 against="derivation", tolerance=0.03, resolution=0.01, live=False,
-                 source="Fig. 2 solid curves (§3's two-step recipe), an independent implementation, mean of three "
-                 "training sets; the paper prints no values")
-claims.check("largest |MC bound - Eq. 4| over relations and fractions", abs(worst[2]), 0.2, kind="reproduction",
-             comparison="<=", resolution=0.01, live=False,
-             source="§3: Eq. 4 and the Monte Carlo show 'rough agreement' (0.2 = our meaning of 'rough', fixed "
-             "before running)")
+    claims.check(f"MC bound at fraction 0.10, {LABELS[rel]}", mc10[rel], reference=indep_mc10[rel], live=False)
+claims.check("largest |MC bound - Eq. 4| over relations and fractions", abs(worst[2]), live=False)
 for rel in size_cfg.relations:
     claims.check(f"induction gap: generic minus inductive-bias network (d=2), {LABELS[rel]}",
-                 gaps[rel, 0] - gaps[rel, bias_arch], 0.0, kind="reproduction", comparison=">=",
-                 source="Fig. 3 and §3: inductive bias reduces the induction gap", resolution=GAP_RES,
+                 gaps[rel, 0] - gaps[rel, bias_arch],
                  seeds=induction_gap_seeds(sizes, bound, rel, 0) - induction_gap_seeds(sizes, bound, rel, bias_arch))
 claims.check("induction gap: generic minus inductive-bias network (d=1), greater-than",
-             gaps["greater_than", 0] - gaps["greater_than", d1_arch], 0.0, kind="reproduction", comparison=">=",
-             source="Fig. 3(b) and §3: the gap is smallest for mode 2 with no hidden layer (greater-than on a line)",
-             resolution=GAP_RES, seeds=induction_gap_seeds(sizes, bound, "greater_than", 0)
+             gaps["greater_than", 0] - gaps["greater_than", d1_arch],
+             seeds=induction_gap_seeds(sizes, bound, "greater_than", 0)
              - induction_gap_seeds(sizes, bound, "greater_than", d1_arch))
 claims.check("induction gap: generic minus inductive-bias network (d=1), mod 3",
-             gaps["mod3", 0] - gaps["mod3", d1_arch], 0.0, kind="deviation", comparison=">=",
-             source="Fig. 3(a) and §3: the gap is smallest for mode 3 with no hidden layer (classes as points on a "
-             "line; dimension unstated)", resolution=GAP_RES,
+             gaps["mod3", 0] - gaps["mod3", d1_arch],
              seeds=induction_gap_seeds(sizes, bound, "mod3", 0) - induction_gap_seeds(sizes, bound, "mod3", d1_arch),
              evidence=f"The squared-difference network with no hidden layer at d = 1 stays near the all-unrelated "
              f"baseline in {trained(d1_stuck)} of {len(d1_final)} seeds (each its own training set and initialization, the "
@@ -359,31 +448,18 @@ claims.check("induction gap: generic minus inductive-bias network (d=1), mod 3",
              f"network's; the seed that escapes follows the bound. At d = 2 (Table 3's default) the same network "
              f"reproduces. Book scale: {size_cfg.steps:,} Adam steps at lr {size_cfg.lr:g}; more seeds and the "
              f"paper's budget not run.")
-claims.check("largest excess of a network over the MC bound", excess, 0.05, kind="check", against="derivation",
-             comparison="<=", resolution=GAP_RES, seeds=over_bound[excess_cell][excess_k],
-             source="the Monte Carlo is the Bayes-optimal accuracy, which no learner beats on average (0.05: the "
-             "bound's spread between training sets)")
+claims.check("largest excess of a network over the MC bound", excess, seeds=over_bound[excess_cell][excess_k])
 deep = len(depth_cfg.depths) - 1
 for rel in ("mod3", "mod5", "bipartite"):
     i = depth_cfg.relations.index(rel)
-    claims.check(f"depth 0 training accuracy, {LABELS[rel]} (confusion)", train[i, 0], 0.9, kind="reproduction",
-                 comparison="<=", resolution=SEED_RES, seeds=depth.train_acc[i, 0],
-                 source="Fig. 4 and §4: too simple a decoder gives confusion, 'not even the training accuracy "
-                 "becoming good' (0.9: Table 4's threshold)")
+    claims.check(f"depth 0 training accuracy, {LABELS[rel]} (confusion)", train[i, 0], seeds=depth.train_acc[i, 0])
     k_best = int(test[i].argmax())
-    claims.check(f"best test accuracy over depths, {LABELS[rel]}", test[i].max(), 0.95, kind="reproduction",
-                 comparison=">=", resolution=SEED_RES, seeds=depth.test_acc[i, k_best],
-                 source="Fig. 4 and §4: generalization in the Goldilocks zone (0.95: stricter than Table 4's 0.9)")
+    claims.check(f"best test accuracy over depths, {LABELS[rel]}", test[i].max(), seeds=depth.test_acc[i, k_best])
     claims.check(f"test accuracy lost at depth {depth_cfg.depths[deep]}, {LABELS[rel]} (memorization)",
-                 test[i].max() - test[i, deep], 0.05, kind="reproduction", comparison=">=", resolution=LOSS_RES,
-                 seeds=depth.test_acc[i, k_best] - depth.test_acc[i, deep],
-                 source="Fig. 4 and §4: too complex a decoder memorizes, test accuracy degrades")
+                 test[i].max() - test[i, deep], seeds=depth.test_acc[i, k_best] - depth.test_acc[i, deep])
 i = depth_cfg.relations.index("greater_than")
 k_low = int(test[i].argmin())
-claims.check("lowest median test accuracy over depths, greater-than", test[i].min(), 0.85, kind="check",
-             against="book bound", comparison=">=", set_after=True, resolution=SEED_RES, seeds=depth.test_acc[i, k_low],
-             source="§4: greater-than 'does not easily go below 90%'; 0.85 is the paper's 0.9 loosened after the "
-             "result was seen (our median sits at 0.9, where the verdict is decided by noise)")
+claims.check("lowest median test accuracy over depths, greater-than", test[i].min(), seeds=depth.test_acc[i, k_low])
 deepest = len(sdepth_cfg.depths) - 1
 stored_names = []
 for rel in ("mod3", "mod5", "bipartite"):
@@ -393,19 +469,13 @@ for rel in ("mod3", "mod5", "bipartite"):
     names = (f"stored: depth 0 training accuracy, {LABELS[rel]} (confusion)",
              f"stored: best median test accuracy of the fitted seeds over depths, {LABELS[rel]}",
              f"stored: test accuracy lost at depth {sdepth_cfg.depths[deepest]} by the fitted seeds, {LABELS[rel]}")
-    claims.check(names[0], float(np.median(sdepth.train_acc[i_s, 0])), 0.9, kind="reproduction", comparison="<=",
-                 resolution=0.01, live=False, source="Fig. 4 and §4: too simple a decoder gives confusion (0.9: Table 4's threshold)")
-    claims.check(names[1], best, 0.95, kind="reproduction", comparison=">=", resolution=0.01, live=False,
-                 source="Fig. 4 and §4: generalization in the Goldilocks zone (0.95: stricter than Table 4's 0.9)")
-    claims.check(names[2], best - fit_median[i_s, deepest], 0.05, kind="reproduction", comparison=">=", resolution=0.01,
-                 live=False,
-                 source=f"Fig. 4 and §4: too complex a decoder memorizes (only seeds with training accuracy ≥ 0.99 "
-                        f"count: {n_deep} of {len(sdepth_cfg.data_seeds)} at depth {sdepth_cfg.depths[deepest]})")
+    claims.check(names[0], float(np.median(sdepth.train_acc[i_s, 0])), live=False, run=sdepth_manifest)
+    claims.check(names[1], best, live=False, run=sdepth_manifest)
+    claims.check(names[2], best - fit_median[i_s, deepest], live=False, run=sdepth_manifest)
     stored_names += list(names)
 i_gt = sdepth_cfg.relations.index("greater_than")
 gt_name = "stored: lowest median test accuracy of the fitted seeds over depths, greater-than"
-claims.check(gt_name, np.nanmin(fit_median[i_gt]), 0.9, kind="reproduction", comparison=">=", resolution=0.01, live=False,
-             source="§4: greater-than 'does not easily go below 90%', at any depth (the paper's 0.9, fixed before the run)")
+claims.check(gt_name, np.nanmin(fit_median[i_gt]), live=False, run=sdepth_manifest)
 stored_names.append(gt_name)
 glue("gt_stored_low", f"{np.nanmin(fit_median[i_gt]):.2f}", display=False)
 glue("deep_fitted", ", ".join(f"{LABELS[r]} {int(fitted[sdepth_cfg.relations.index(r), deepest].sum())}"
@@ -435,8 +505,13 @@ claims.figure("baek2024", "Fig. 4", "reproduced", claims=[
         (f"test accuracy lost at depth {depth_cfg.depths[deep]}", " (memorization)"))] + [
     "lowest median test accuracy over depths, greater-than"] + stored_names,
     why="Confusion at depth 0, a Goldilocks peak and a loss at the deepest decoder for mod 3, mod 5 and bipartite, "
-    f"live ({depth_cfg.steps:,} steps) and in the stored sweep ({sdepth_cfg.steps:,} steps), where only seeds that "
-    f"fitted their training pairs count; there greater-than stays above 90 % at every depth, as the paper says.")
+    f"live ({depth_cfg.steps:,} steps, some deep seeds not yet fitted) and in the stored sweep ({sdepth_cfg.steps:,} "
+    f"steps, †: it predates sealed claims), where only seeds that fitted their training pairs count: at depth "
+    f"{sdepth_cfg.depths[-1]} they number " + ", ".join(
+        f"{LABELS[r]} {int(fitted[sdepth_cfg.relations.index(r), -1].sum())}" for r in ("mod3", "mod5", "bipartite"))
+    + f" of 5, and bipartite's fitted seeds at depth 8 lose "
+    f"{np.nanmax(fit_median[i_bip]) - fit_median[i_bip, k8]:.2f}. Stored, greater-than stays above 90 % at every "
+    "depth, as the paper says.")
 glue("ledger_tally", claims.tally(), display=False)
 
 # %%
@@ -461,7 +536,7 @@ claims.ledger()
 #   fraction). With $d = 2$ they can go around each other, and this network follows the bound closely.
 #   For greater-than, the one-dimensional difference network works, as the paper's argument (order the
 #   repons on a line) suggests. Three seeds only decide that the failure is common, not how common.
-# - **Greater-than with deep decoders: undecided live, reproduced stored.** The paper says greater-than's test
+# - **Greater-than with deep decoders: undecided live, agrees stored (†).** The paper says greater-than's test
 #   accuracy "does not easily go below 90 %" at any depth, because most pairs are implied by a few
 #   others. At book scale its lowest median test accuracy is {glue:text}`gt_low` (depth
 #   {glue:text}`gt_low_depth`, median training accuracy {glue:text}`gt_low_train`), right at the
@@ -470,7 +545,8 @@ claims.ledger()
 #   seed lands where, so this is neither a reproduction nor a deviation: we check the median at 0.85,
 #   a bound loosened after the result was seen (marked † in the ledger). The decisive run is the stored
 #   sweep: trained for 20 000 steps and read on fitted seeds only, greater-than stays at or above
-#   {glue:text}`gt_stored_low` at every depth, and the paper's 90 % reproduces (a reproduction claim at 0.9).
+#   {glue:text}`gt_stored_low` at every depth, and the paper's 90 % holds (a reproduction claim at 0.9, † because
+#   the run predates sealed claims).
 # - **Where Eq. 4 is furthest off.** With no data at all, Eq. 4 gives greater-than $2/3$ (from
 #   $p_* = 1/3$), but a learner with no observation can only guess each off-diagonal pair at 1/2; the
 #   paper's three-element argument already assumes one observed comparison. The Monte Carlo therefore

@@ -27,7 +27,7 @@
 #
 # **What we reproduce here.** Fig. 4(a) and Fig. 5(a) exactly in kind (linear algebra over thousands of
 # random training sets); Figs 3, 4(b) and 5(b) from a batched sweep of trained networks over ten
-# training fractions with five seeds each; and Fig. 4(b) once more at the official driver's settings
+# training fractions with five seeds each; and Fig. 4(b) once more at the official driver's sizes and steps
 # (sizes 5…54, $10^4$ steps) with ten seeds per size, from a stored run that
 # `python -m repro.experiments.liu2022_critical_data --store book/_results` recomputes (about
 # {glue:text}`p4b_minutes` minutes on two CPU cores). That run puts the networks' transition, where half
@@ -36,21 +36,24 @@
 #
 # **What we leave out.** The paper's number of seeds is not stated (its Fig. 3 shows more than three
 # per fraction; the official driver ran three). Book scale runs five seeds for 3000 steps
-# (official: $10^4$ for Fig. 4b); the stored run covers Fig. 4(b) at the official settings, not Figs 3
-# and 5(b). Appendix H ($S_3$) is discussed in the previous chapter.
+# (official: $10^4$ for Fig. 4b); the stored run covers Fig. 4(b) at the official sizes and steps, not Figs 3
+# and 5(b). Neither sweep follows the official random-number order, so our seed $s$ is not the official seed
+# $s$ (see the setup tables). Appendix H ($S_3$) is discussed in the previous chapter.
 
 # %%
 import warnings
+from dataclasses import replace
 
 import numpy as np
 
 warnings.filterwarnings("ignore", category=UserWarning)
 
+from IPython.display import display
 from myst_nb import glue
 from scipy.stats import spearmanr
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, trained
+from repro.core.portable import approx, setup_table, trained
 from repro.core.scale import current_scale
 from repro.experiments.liu2022_critical_data import (OFFICIAL_FIG4B_SEEDS, OFFICIAL_FIG4B_SUCCESSES, ToyConfig,
                                                      linear_structure, run_fraction_sweep, stored_fraction_sweep,
@@ -67,12 +70,66 @@ claims = ClaimBook("liu2022_critical_data")
 # ## Configuration
 #
 # The toy model and optimizers are those of the previous chapter (paper §2; official `toy/train_add.py`). Every network of the
-# sweep draws its training split from its seed and its initialization from the same seed, as the
-# official code does; the 30-d regression targets are shared.
+# sweep draws its initialization from its seed as the official code does, and its training split from the same
+# seed but from a stream of its own; the 30-d regression targets are shared. The paper states neither the
+# seeds nor the steps of Figs 3–5, so the tables below set each experiment beside the official code that made
+# the figures' data (`toy/produce_figure_data.py`, which calls `toy/train_add.py`, and
+# `phase_diagram_plot/effective_linear_eq.ipynb`), every difference with its reason.
 
 # %%
 cfg = ToyConfig.for_scale()
 print(f"scale: {current_scale()}")
+# The official Fig. 3/4(b) driver: sizes 5-54, seeds 0-2, 10^4 steps (Fig. 3: 5000), every step logged.
+official = replace(ToyConfig(), seeds=(0, 1, 2))
+SWEEP_FIELDS = ("p", "d_embed", "hidden", "d_out", "lr_repr", "lr_dec", "wd_dec", "train_counts", "seeds",
+                "sweep_steps", "eval_every", "rqi_delta", "rqi_threshold")
+SWEEP_REASONS = {
+    "train_counts": "book scale: the ten sizes from 10 on (5/55 never finds the line, in the official data or ours)",
+    "seeds": "more seeds than the official three (the paper does not state its number), to measure shares",
+    "sweep_steps": "book scale: 3000 steps keep the chapter within minutes; the stored run below has 10^4",
+    "eval_every": "book scale: RQI every 10 steps (a crossing step rounds up to a multiple of 10)",
+}
+
+
+def disclosed(reasons, reference, ours):
+    """The reasons for the fields that differ in this config (a reason for an equal field would be refused)."""
+    return {k: why for k, why in reasons.items() if getattr(reference, k) != getattr(ours, k)}
+
+
+def sweep_extra(ours):
+    """The settings of a fraction sweep that its config does not hold, beside the official driver's."""
+    return [
+        ("task", "a + b, p = 10, 55 unordered pairs", "a + b, p = 10, 55 unordered pairs", ""),
+        ("model and init", "E ~ U(-1/2, 1/2); tanh 1-200-200-30, nn.Linear init",
+         "E ~ U(-1/2, 1/2); tanh 1-200-200-30, nn.Linear init", ""),
+        ("optimizer", "AdamW(E, 1e-3, wd 0); AdamW(decoder, 1e-4, wd 0), betas (0.9, 0.999), eps 1e-8",
+         "AdamW(E, 1e-3, wd 0); AdamW(decoder, 1e-4, wd 0), betas (0.9, 0.999), eps 1e-8", ""),
+        ("regression templates", "N(0, 1), drawn per seed from np.random.seed(s)",
+         f"N(0, 1), one set shared by all runs (seed {ours.template_seed})",
+         "one batched program trains every run on one table of targets"),
+        ("split of seed s (RNG order)", "np.random.seed(s): templates first, then choice(55, n)",
+         "RandomState(s).choice(55, n), no templates drawn before it",
+         "not the official order: seed s has another training set than the official seed s (its init is the "
+         "official one), so runs compare with the official data as shares, not seed by seed"),
+        ("batch", "min(45, n) samples without replacement per step: a random 45 of 50 or 54",
+         "full batch at every size", "the batched trainer takes one batch for all runs; differs at 50 and 54 "
+         "samples only"),
+        ("dtype", "float32", "float32", ""),
+        ("steps of Fig. 3 (Acc, Acc-hat)", "5000 (train_many_fig3)", f"{ours.sweep_steps:,}",
+         "one sweep serves Figs 3, 4(b) and 5(b)"),
+    ]
+
+
+display(setup_table("Figs 3, 4(b), 5(b): fraction sweep", official, cfg, fields=SWEEP_FIELDS,
+                    reasons=disclosed(SWEEP_REASONS, official, cfg), extra=sweep_extra(cfg),
+                    names=("official code", "ours")))
+display(setup_table("Figs 4(a), 5(a): random training sets", ToyConfig(), cfg, fields=("p", "n_random_sets"),
+                    reasons=disclosed({"n_random_sets": "book scale: 2000 random sets per size (standard error of "
+                                                        "P(unique) <= 0.011)"}, ToyConfig(), cfg),
+                    extra=[("sizes", "1-55", "1-55", ""),
+                           ("statistics", "share with nullity 2; mean eigh(A_D^T A_D)[2]",
+                            "share with nullity 2; mean eigh(A_D^T A_D)[2]", "")],
+                    names=("official code", "ours")))
 cfg
 
 # %% [markdown]
@@ -149,7 +206,7 @@ fig = plot_critical_fraction(stats, sweep)
 glue("fig_critical", fig, display=False)
 
 # %% [markdown]
-# ## Fig. 4(b) at the paper's settings (stored)
+# ## Fig. 4(b) at the official driver's sizes and steps (stored)
 #
 # The book-scale sweep above has five seeds and 3000 steps, too few to say where the networks' transition
 # lies or whether a network below $r_c$ can find the line. The official Fig. 4(b) driver
@@ -160,7 +217,9 @@ glue("fig_critical", fig, display=False)
 # book/_results` runs it and stores the result with its provenance, and this section reads it back (the
 # store refuses an entry whose config or content does not match).
 #
-# **What we compare, with tolerances fixed before the run.**
+# **What we compare.** These tolerances were written into the chapter before the run, except the onset's (see
+# its claim); but the run was stored before the registry sealed claims, so nothing stored with it can show
+# that, and the ledger marks every claim on it as set after its result (†).
 #
 # - *The networks' transition*: the smallest training size from which on at least half of the seeds reach
 #   RQI $> 0.95$ within the budget, at that size and at every larger one (where Fig. 4b's median line turns
@@ -182,6 +241,9 @@ paper_cfg = ToyConfig()
 p4b, manifest4b = load_stored(stored_fraction_sweep(paper_cfg, "_results"), "Fig. 4(b) sweep",
                               "python -m repro.experiments.liu2022_critical_data --store book/_results",
                               "tens of minutes on two CPU cores", glue_minutes="p4b_minutes")
+display(setup_table("Fig. 4(b), stored sweep", official, paper_cfg, fields=SWEEP_FIELDS,
+                    reasons=disclosed(SWEEP_REASONS, official, paper_cfg), extra=sweep_extra(paper_cfg),
+                    names=("official code", "ours")))
 p_counts, p_share = p4b.success_rate()
 _, p_median = p4b.median_steps()
 p_seeds = len(paper_cfg.seeds)
@@ -235,50 +297,46 @@ glue("p4b_punique30", f"{stats.p_unique[29]:.2f}", display=False)
 p_fail_seed = np.array([int(((p4b.counts >= 25) & (p4b.seeds == sd) & (p4b.rqi_step < 0)).sum()) for sd in paper_cfg.seeds])
 p_fail_top2 = int(np.sort(p_fail_seed)[-2:].sum())
 print(f"failures at >= 25 samples per seed: {dict(zip(paper_cfg.seeds, p_fail_seed.tolist()))}")
+p_high_fail = {int(n): int(((p4b.counts == n) & (p4b.rqi_step < 0)).sum()) for n in np.unique(p4b.counts[p_high])}
+p_high_rate = float((p4b.rqi_step[p_high] < 0).mean())
+p_all_nine = (1 - p_high_rate) ** (3 * OFFICIAL_FIG4B_SEEDS)  # chance that 9 official runs all succeed at our rate
+print(f"failures at >= 45 samples by size: {p_high_fail}; at our failure rate {p_high_rate:.2f}, nine official "
+      f"runs would all succeed with probability {p_all_nine:.2f}")
+glue("p4b_high_fail", ", ".join(f"{k} at {n} samples" for n, k in p_high_fail.items() if k) or "none", display=False)
+glue("p4b_all_nine", f"{p_all_nine:.2f}", display=False)
 glue("p4b_fail_top2", f"{p_fail_top2} of the {int(p_fail_seed.sum())}", display=False)
 glue("p4b_fail_none", str(int((p_fail_seed == 0).sum())), display=False)
 
-src4b = "at the official driver's settings (toy/produce_figure_data.py: sizes 5-54, 1e4 steps), ten seeds"
+src4b = "at the official driver's sizes and steps (toy/produce_figure_data.py: sizes 5-54, 1e4 steps), ten seeds"
 p_failed = [(int(n), int(sd)) for n, sd, st in zip(p4b.counts, p4b.seeds, p4b.rqi_step) if n >= 25 and st < 0]
-claims.check("Fig. 4b (paper settings, stored): share of networks reaching RQI > 0.95 below fraction 0.4",
-             p_low_found / int(p_low.sum()), 0.0, kind="deviation", tolerance=0.0, resolution=0.01, live=False,
-             source="Fig. 4(b): no network below r_c finds the line (official data: none of the 12 runs at <= 20 samples)",
+claims.check("Fig. 4b (official sizes and steps, stored): share of networks reaching RQI > 0.95 below fraction 0.4",
+             p_low_found / int(p_low.sum()), live=False, run=manifest4b,
              evidence=f"{p_low_found} of {int(p_low.sum())} networks below fraction 0.4 reach RQI > 0.95 "
                       f"(at {', '.join(f'{n}/55' for n in p_low_sizes) or 'none'}, where a random training set pins the "
                       f"line with probability {', '.join(f'{stats.p_unique[n - 1]:.2f}' for n in p_low_sizes) or 'n/a'}, "
                       f"Fig. 4a); {src4b}. Rare, and consistent with the official 0 of 3 at that size")
-claims.check("Fig. 4b (paper settings, stored): network transition fraction (>= 50 % of seeds from there on)",
-             p_transition, 0.4, kind="deviation", tolerance=0.1, resolution=0.01, live=False,
-             source="§3 and Fig. 4(b): the steps to RQI > 0.95 have a phase transition at r_c = 0.4 "
-                    "(± 0.1: the two grid sizes around 0.4, set before the run)",
+claims.check("Fig. 4b (official sizes and steps, stored): network transition fraction (>= 50 % of seeds from there on)",
+             p_transition, live=False, run=manifest4b,
              evidence=f"at least half of the seeds reach RQI > 0.95 from {p_transition_n}/55 on ({src4b}); a seed "
                       f"bootstrap puts it at {p_boot_lo}/55 to {p_boot_hi}/55 (90 %), within 0.4 ± 0.1 in "
                       f"{approx(100 * p_boot_near, 1)} % of resamples. The official data (three seeds) cross at "
                       f"{off_transition_n}/55. The failures above r_c are networks stuck with part of the "
                       f"parallelograms although the line is unique (lambda_3 > 0): {len(p_failed)} runs at >= 25 "
                       f"samples, unevenly spread over init seeds (per seed: {p_fail_seed.tolist()})")
-claims.check("Fig. 4b (paper settings, stored): first training fraction with a seed at RQI > 0.95",
-             p_onset_n / paper_cfg.n_total, 0.4, kind="reproduction", tolerance=0.1, resolution=0.01, set_after=True,
-             live=False,
-             source="§3 and Fig. 4(b): transition at r_c = 0.4, read as where the first networks find the line "
-                    "(the S3 section's definition); ± 0.1 as for the 50 % transition")
-claims.check("Fig. 4b (paper settings, stored): share of networks reaching RQI > 0.95 at >= 45 samples",
-             float((p4b.rqi_step[p_high] >= 0).mean()), 1.0, kind="reproduction", against="official code",
-             tolerance=1 / 3, resolution=0.05, live=False,
-             source="official data (toy/results/fig4, 3 seeds per size): 9 of 9")
-claims.check("Fig. 4b (paper settings, stored): share of networks reaching RQI > 0.95 at 25-40 samples",
-             float((p4b.rqi_step[p_mid] >= 0).mean()), off_mid, kind="reproduction", against="official code",
-             tolerance=0.3, resolution=0.05, live=False,
-             source="official data (toy/results/fig4, 3 seeds per size): 5 of 12")
-_ = claims.check("Fig. 4b (paper settings, stored): Spearman(size, steps to RQI > 0.95) above 22 samples", p_rho,
-                 0.0, kind="reproduction", comparison="<=", resolution=0.1, live=False,
-                 source="Fig. 4(b) median line; §3: grokking time decreases with data")
+claims.check("Fig. 4b (official sizes and steps, stored): first training fraction with a seed at RQI > 0.95",
+             p_onset_n / paper_cfg.n_total, live=False, run=manifest4b)
+claims.check("Fig. 4b (official sizes and steps, stored): share of networks reaching RQI > 0.95 at >= 45 samples",
+             float((p4b.rqi_step[p_high] >= 0).mean()), live=False, run=manifest4b)
+claims.check("Fig. 4b (official sizes and steps, stored): share of networks reaching RQI > 0.95 at 25-40 samples",
+             float((p4b.rqi_step[p_mid] >= 0).mean()), reference=off_mid, live=False, run=manifest4b)
+_ = claims.check("Fig. 4b (official sizes and steps, stored): Spearman(size, steps to RQI > 0.95) above 22 samples",
+                 p_rho, live=False, run=manifest4b)
 
 # %% [markdown]
 # ```{glue:figure} fig_critical_stored
 # :name: fig-liu-critical-stored
 #
-# Fig. 4(b) at the official driver's settings with ten seeds per size (stored run). **(a)** Share of seeds
+# Fig. 4(b) at the official driver's sizes and steps with ten seeds per size (stored run). **(a)** Share of seeds
 # whose representation reaches RQI $> 0.95$ within $10^4$ steps (red, with a 95 % Wilson band for ten
 # seeds), the official data's share over three seeds (open squares) and Fig. 4(a)'s probability that the
 # training set pins the line (blue). Dashed: Fig. 4(a)'s $r_c$; dotted: the networks' transition (half of
@@ -301,7 +359,12 @@ _ = claims.check("Fig. 4b (paper settings, stored): Spearman(size, steps to RQI 
 # {glue:text}`p4b_low_found` networks find the line (at {glue:text}`p4b_low_sizes`); the paper shows none, so the
 # book-scale deviation stands, now with ten seeds per size, and it is rare. Well above $r_c$ {glue:text}`p4b_high`
 # networks find it (official: 9 of 9), at 25–40 samples {glue:text}`p4b_mid` (official: 5 of 12), and the
-# steps fall with data (Spearman {glue:text}`p4b_rho`).
+# steps fall with data (Spearman {glue:text}`p4b_rho`). The failures at 45 samples or more
+# ({glue:text}`p4b_high_fail`) are not explained. Chance can account for the gap to the official 9 of 9: at our
+# failure rate, nine runs would all succeed with probability {glue:text}`p4b_all_nine`. Two differences of setup
+# are untested: at 50 and 54 samples the official code draws a random 45 samples per step where we train on
+# the full batch (at 45 samples both use the full batch), and our seed $s$ trains on another split and other
+# targets than the official seed $s$ (see the setup table).
 
 # %% [markdown]
 # ## Figure 5: the grokking rate, and the network against the theory
@@ -323,6 +386,14 @@ glue("fig_rate", fig, display=False)
 ok = (sweep.rqi_step > 0) & np.isfinite(sweep.theory_steps)
 ratio = np.median(sweep.rqi_step[ok] / sweep.theory_steps[ok])
 print(f"median (network steps / theory n_h) over the runs that reach RQI > 0.95: {trained(ratio, digits=1)}")
+# Proportionality (network steps = c n_h) would give a log-log slope of 1; the paper claims only the trend.
+slope = np.polyfit(np.log10(sweep.theory_steps[ok]), np.log10(sweep.rqi_step[ok]), 1)[0]
+by_size = {int(n): np.median(sweep.rqi_step[ok & (sweep.counts == n)] / sweep.theory_steps[ok & (sweep.counts == n)])
+           for n in np.unique(sweep.counts[ok])}
+print(f"log-log slope of network steps against n_h: {trained(slope, 0.1)} (1 for proportionality); median ratio "
+      f"by size: " + trained(", ".join(f"{n}: {approx(r, digits=1)}" for n, r in by_size.items())))
+glue("ratio_slope", trained(slope, 0.1), display=False)
+glue("ratio_median", trained(ratio, digits=1), display=False)
 
 # %% [markdown]
 # ## Claims: what is checked, and against what
@@ -331,7 +402,7 @@ print(f"median (network steps / theory n_h) over the runs that reach RQI > 0.95:
 # must agree; a **deviation** records a disagreement with the paper's number beside ours; a **check** is
 # internal consistency and never counts as a reproduction. How each tolerance is chosen:
 #
-# 1. **Critical fraction** (Fig. 4a caption: "phase transition around $r_c = 0.4$"; reproduction): the
+# 1. **Critical fraction** (§3.2 on Fig. 4a: "a phase transition around $r_c = 0.4$"; reproduction): the
 #    50 % crossing of P(unique) within $\pm 0.03$, about two training samples; sampling noise at book
 #    scale (2000 sets per size) moves it by less than 0.01.
 # 2. **P(unique) at 22/55** ($= 0.40$; reproduction against the official code): the official notebook
@@ -356,19 +427,24 @@ print(f"median (network steps / theory n_h) over the runs that reach RQI > 0.95:
 #    decreases as training data size becomes larger"; reproduction of a statement about a sign, so
 #    one-sided): Spearman correlation between training size and steps to RQI $> 0.95$ (failed runs
 #    counted as the budget) over sizes $\ge 22$ is negative.
-# 8. **Network and theory agree** (Fig. 5b; reproductions): $n_h$ also falls with data (Spearman
-#    correlation with size negative), and the median ratio of network steps to $n_h$ is 1 within a
-#    factor 3, i.e. $\log_{10}$ of it is $0 \pm 0.48$. The paper says only that they "agree
-#    qualitatively"; a factor 3 is our reading of it, as "about 3" was read as $3 \pm 50\,\%$.
+# 8. **Network and theory agree** (Fig. 5b; §3.2: "the theory agrees qualitatively with neural networks,
+#    showing the trend of decreasing grokking steps"): $n_h$ also falls with data (Spearman correlation
+#    with size negative; a reproduction of that trend). The median ratio of network steps to $n_h$ is 1
+#    within a factor 3, i.e. $\log_{10}$ of it is $0 \pm 0.48$: the paper states no number, so this window is
+#    our own reading of "qualitatively" and, since 2026-11-25, a **check**, not a reproduction (it was
+#    registered as one before). Nor do the two scale together: their log–log slope is
+#    {glue:text}`ratio_slope`, where proportionality would give 1, which the paper's "quantitative
+#    differences" allow.
 #
 # Claims 4–8 are statistics over all trained networks (five seeds per fraction, one batched run), not
 # properties of one trajectory; a single seed's crossing step moves with the last bit of the CPU's
 # arithmetic, the pooled statistic much less. Their values come from this machine's live run (shown at
 # 0.01 for accuracy gaps, 0.05 for shares, 0.1 for the log ratio and for a rank correlation); the claim,
-# judged on the exact value, is the test, and the ledger gives its margin over the networks' spread.
+# judged on the exact value, is the test, and the ledger gives its margin over the networks' spread. The
+# claims on the stored run (above) compare stored numbers, the same on every machine; all of them are marked
+# † because that run predates sealed claims.
 
 # %%
-frac = sweep.fractions
 above = sweep.counts >= 22
 capped = np.where(sweep.rqi_step >= 0, sweep.rqi_step, sweep.steps)
 rho_nn = spearmanr(sweep.counts[above], capped[above]).statistic
@@ -377,21 +453,13 @@ rho_th = spearmanr(sweep.counts[finite], sweep.theory_steps[finite]).statistic
 means = stats.rates.mean(axis=1)
 rising = float(np.all(np.diff(means[21:]) > 0))
 glue("rho_nn", trained(rho_nn, 0.1), display=False)
-src_lin = "independent implementation of the official effective_linear_eq.ipynb (mean eigh(A_D^T A_D)[2]), Fig. 5(a)"
 
-claims.check("critical fraction: 50 % crossing of P(unique linear structure)", rc, 0.4, kind="reproduction",
-             tolerance=0.03, live=False, source="Fig. 4(a) caption: transition around r_c = 0.4")
-claims.check("P(unique linear structure) at 22/55 samples", stats.p_unique[k22], 0.41, kind="reproduction",
-             against="official code", tolerance=0.04, live=False,
-             source="official phase_diagram_plot/effective_linear_eq.ipynb, 10^4 sets per size (Fig. 4a)")
-claims.check("mean lambda_3 at 30/55 samples", stats.rates[k30].mean(), 2.35, kind="check", against="derivation",
-             tolerance=0.1, comparison="rel", live=False, source=src_lin)
-claims.check("mean lambda_3 at 45/55 samples", stats.rates[k45].mean(), 13.4, kind="check", against="derivation",
-             tolerance=0.1, comparison="rel", live=False, source=src_lin)
-claims.check("lambda_3 rises with data above 22 samples (1 = every step up)", rising, 1.0, kind="reproduction",
-             comparison=">=", live=False, source="§3 text on Fig. 5(a): lambda_3 increases with data size")
-claims.check("mean |Acc - Acc-hat| over the sweep", gap.mean(), 0.0, kind="reproduction", tolerance=0.05,
-             resolution=0.01, seeds=gap, source="Fig. 3(c): Acc and Acc-hat on the diagonal (read off the plot, ± 0.05)")
+claims.check("critical fraction: 50 % crossing of P(unique linear structure)", rc, live=False)
+claims.check("P(unique linear structure) at 22/55 samples", stats.p_unique[k22], live=False)
+claims.check("mean lambda_3 at 30/55 samples", stats.rates[k30].mean(), live=False)
+claims.check("mean lambda_3 at 45/55 samples", stats.rates[k45].mean(), live=False)
+claims.check("lambda_3 rises with data above 22 samples (1 = every step up)", rising, live=False)
+claims.check("mean |Acc - Acc-hat| over the sweep", gap.mean(), seeds=gap)
 low = sweep.fractions < 0.4
 low_sizes = [int(n) for n, s in zip(counts, success) if n / 55 < 0.4 and s > 0]
 low_found = int((sweep.rqi_step[low] >= 0).sum())
@@ -400,34 +468,31 @@ low_p_unique_text = trained(", ".join(f"{stats.p_unique[n - 1]:.2f}" for n in lo
 glue("low_found", f"{trained(low_found)} of {int(low.sum())}", display=False)
 glue("low_sizes", low_sizes_text, display=False)
 glue("low_p_unique", low_p_unique_text, display=False)
-claims.check("share of networks reaching RQI > 0.95 below fraction 0.4", low_found / int(low.sum()), 0.0,
-             kind="deviation", tolerance=0.0, resolution=0.01, seeds=(sweep.rqi_step[low] >= 0).astype(float),
-             source="Fig. 4(b): no network below r_c finds the line (official data: none of the seeds at <= 20 samples)",
+claims.check("share of networks reaching RQI > 0.95 below fraction 0.4", low_found / int(low.sum()),
+             seeds=(sweep.rqi_step[low] >= 0).astype(float),
              evidence=f"{trained(low_found)} of {int(low.sum())} networks below fraction 0.4 reach RQI > 0.95 (at "
                       f"{low_sizes_text}), where a random training set pins the line with probability "
                       f"{low_p_unique_text} (Fig. 4a); five seeds, 3000 steps. The official data have three seeds per size")
-claims.check("share of networks reaching RQI > 0.95 at >= 45 samples", success[counts >= 45].mean(), 1.0,
-             kind="reproduction", against="official code", tolerance=1 / 3, resolution=0.05,
-             seeds=(sweep.rqi_step[sweep.counts >= 45] >= 0).astype(float),
-             source="Fig. 4(b); official data (toy/results, 3 seeds per size): 9 of 9")
-claims.check("Spearman(size, network steps to RQI > 0.95) above 22 samples", rho_nn, 0.0, kind="reproduction",
-             comparison="<=", resolution=0.1, source="Fig. 4(b) median line; §3: grokking time decreases with data")
-claims.check("Spearman(size, theory n_h) above 22 samples", rho_th, 0.0, kind="reproduction", comparison="<=",
-             resolution=0.01, live=False, source="Fig. 5(b): theory steps decrease with data")
-_ = claims.check("log10 median(network steps / n_h)", np.log10(ratio), 0.0, kind="reproduction", tolerance=0.48,
-                 resolution=0.1, seeds=np.log10(sweep.rqi_step[ok] / sweep.theory_steps[ok]), source="Fig. 5(b): theory and networks agree qualitatively (read as within a factor 3)")
+claims.check("share of networks reaching RQI > 0.95 at >= 45 samples", success[counts >= 45].mean(),
+             seeds=(sweep.rqi_step[sweep.counts >= 45] >= 0).astype(float))
+claims.check("Spearman(size, network steps to RQI > 0.95) above 22 samples", rho_nn)
+claims.check("Spearman(size, theory n_h) above 22 samples", rho_th, live=False)
+_ = claims.check("log10 median(network steps / n_h)", np.log10(ratio),
+                 seeds=np.log10(sweep.rqi_step[ok] / sweep.theory_steps[ok]))
 
 # %% [markdown]
 # The linear algebra puts the critical fraction at {glue:text}`rc`; trained networks at book scale mostly
 # agree: below it only {glue:text}`low_found` find the line (see Deviations), and above it the steps to a
-# linear representation fall with data (Spearman correlation {glue:text}`rho_nn`). At the paper's settings
-# (stored, ten seeds) the first networks find the line at fraction {glue:text}`p4b_onset`, but half of them
-# only from {glue:text}`p4b_transition` on.
+# linear representation fall with data (Spearman correlation {glue:text}`rho_nn`). At the official driver's
+# sizes and steps (stored, ten seeds) the first networks find the line at fraction {glue:text}`p4b_onset`, but
+# half of them only from {glue:text}`p4b_transition` on.
 #
 # ## Paper versus ours
 #
-# One verdict per figure of Liu et al. (2022) that this chapter shows, from the claims above (a
-# *partial* verdict has at least one reproduction and at least one deviation).
+# One verdict per figure of Liu et al. (2022) that this chapter shows, from the claims above. *Reproduced* needs
+# a reproduction of form value or shape, against the paper or the official code, fixed before its run, and no
+# deviation; *partial* has a reproduction and a deviation, or no reproduction that strong (e.g. only claims
+# marked †, set after their result).
 
 # %%
 claims.figure("liu2022", "Fig. 3", "reproduced", scale="book", claims=["mean |Acc - Acc-hat| over the sweep"],
@@ -448,19 +513,20 @@ claims.figure("liu2022", "Fig. 5", "reproduced", scale="book",
               claims=["lambda_3 rises with data above 22 samples (1 = every step up)",
                       "mean lambda_3 at 30/55 samples", "mean lambda_3 at 45/55 samples",
                       "Spearman(size, theory n_h) above 22 samples", "log10 median(network steps / n_h)"],
-              why="lambda_3 is zero below r_c and rises with data; network steps follow n_h within a factor "
-                  f"≈ {trained(ratio, digits=1)}, both falling with data")
-claims.figure("liu2022", "Fig. 4b (paper settings)", "partial", scale="paper (CPU, stored)",
-              claims=["Fig. 4b (paper settings, stored): first training fraction with a seed at RQI > 0.95",
-                      "Fig. 4b (paper settings, stored): share of networks reaching RQI > 0.95 at >= 45 samples",
-                      "Fig. 4b (paper settings, stored): share of networks reaching RQI > 0.95 at 25-40 samples",
-                      "Fig. 4b (paper settings, stored): Spearman(size, steps to RQI > 0.95) above 22 samples",
-                      "Fig. 4b (paper settings, stored): network transition fraction (>= 50 % of seeds from there on)",
-                      "Fig. 4b (paper settings, stored): share of networks reaching RQI > 0.95 below fraction 0.4"],
-              why=f"official sizes, 1e4 steps, ten seeds: the first networks find the line at {p_onset_n / 55:.2f} "
-                  f"and agree with the official data, but half of the seeds do only from {p_transition:.2f} on "
-                  f"(official data: {off_transition_n / 55:.2f}), not 0.4, and {p_low_found} of {int(p_low.sum())} "
-                  "below r_c do")
+              why="lambda_3 is zero below r_c and rises with data; network steps and n_h both fall with data "
+                  f"(median ratio ≈ {trained(ratio, digits=1)}, log-log slope {trained(slope, 0.1)}: the trend agrees, "
+                  "the scaling not, as the paper's 'qualitatively' allows)")
+claims.figure("liu2022", "Fig. 4b (official sizes and steps)", "partial", scale="paper (CPU, stored)",
+              claims=["Fig. 4b (official sizes and steps, stored): first training fraction with a seed at RQI > 0.95",
+                      "Fig. 4b (official sizes and steps, stored): share of networks reaching RQI > 0.95 at >= 45 samples",
+                      "Fig. 4b (official sizes and steps, stored): share of networks reaching RQI > 0.95 at 25-40 samples",
+                      "Fig. 4b (official sizes and steps, stored): Spearman(size, steps to RQI > 0.95) above 22 samples",
+                      "Fig. 4b (official sizes and steps, stored): network transition fraction (>= 50 % of seeds from there on)",
+                      "Fig. 4b (official sizes and steps, stored): share of networks reaching RQI > 0.95 below fraction 0.4"],
+              why=f"official sizes, 1e4 steps, ten seeds (not the official RNG order or targets): the first networks "
+                  f"find the line at {p_onset_n / 55:.2f} and agree with the official data, but half of the seeds do "
+                  f"only from {p_transition:.2f} on (official data: {off_transition_n / 55:.2f}), not 0.4, and "
+                  f"{p_low_found} of {int(p_low.sum())} below r_c do; † : the stored run predates sealed claims")
 glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 
@@ -475,23 +541,26 @@ claims.ledger()
 #   algebra allows: at those sizes a random training set pins the line with probability
 #   {glue:text}`low_p_unique` (Fig. 4a), so "no network below $r_c$" holds only for most seeds, not
 #   for all of them. It is a deviation from the paper's statement, not, as far as we can tell, from its
-#   mechanism. Five seeds were few to decide it; the stored run at the paper's settings does: with ten
+#   mechanism. Five seeds were few to decide it; the stored run at the official sizes and steps does: with ten
 #   seeds and $10^4$ steps, {glue:text}`p4b_low_found` networks below 0.4 find the line (at
 #   {glue:text}`p4b_low_sizes`), so the deviation stands, but it is rare.
-# - **Where the networks' transition lies.** In the stored run at the official settings, half of the seeds
+# - **Where the networks' transition lies.** In the stored run at the official sizes and steps, half of the seeds
 #   reach RQI $> 0.95$ only from fraction {glue:text}`p4b_transition` on (seed bootstrap:
 #   {glue:text}`p4b_boot_range`), not at the paper's $r_c = 0.4$; the official data (three seeds) cross
 #   half at {glue:text}`p4b_official_transition`. What sits at $r_c$ is the onset: the first networks find
 #   the line at fraction {glue:text}`p4b_onset`. Between onset and transition the training set already
 #   determines the line, and the networks that miss it keep part of the parallelograms; some
-#   initializations miss it much more often than others. We did not try the official per-seed targets or its random-number order,
-#   and the paper does not say how many seeds its figure used.
+#   initializations miss it much more often than others. We did not try the official per-seed targets, its
+#   random-number order (so our seed $s$ is not the official seed $s$ and no run compares with the official run
+#   of its seed) or its minibatches at 50 and 54 samples, and the paper does not say how many seeds its figure
+#   used.
 # - **Seeds, steps and sizes.** Book scale: sizes 10–54 in steps of 5, five seeds, 3000 steps,
 #   evaluation every 10 steps (threshold steps round up to a multiple of 10). The official Fig. 4(b)
 #   data ran $10^4$ steps; a run that would find the line between steps 3000 and $10^4$ (the official
 #   data have one at 2553 steps with 25 samples) counts here as a failure. The stored run has the
 #   official sizes 5–54, $10^4$ steps and evaluation at every step, with ten seeds per size (official:
-#   three), and the same code; Figs 3 and 5(b) are not re-judged on it.
+#   three), and the same code; Figs 3 and 5(b) are not re-judged on it. The official Fig. 3 data ran 5000
+#   steps; ours come from the 3000-step book sweep.
 # - **Shared targets.** The official code draws new regression targets for every seed; our batched
 #   sweeps (book scale and stored) share one set of targets across runs and vary the split and the
 #   initialization.

@@ -36,8 +36,10 @@
 # for the network and, in the median, for both integrators of the theory (as printed and as the official
 # code integrates it), each timed in its own $n_h$; from the paper's own start, though, both integrators
 # need about twice that. Fig. 2 at the official 2-D settings (p = 11, ReLU decoder 2-128-128, decoder
-# weight decay 5, $2\cdot10^4$ steps; stored runs): the memorizing representations reproduce, the
-# generalizing ones of Fig. 2(b) and 2(c, d) do not at the setting our trainer can run. The
+# weight decay 5, $2\cdot10^4$ steps; stored runs) except three details our trainer cannot express (the
+# embeddings' init `randn + 1`, the decoder input $(E_i + E_j)/2$, no ReLU after the decoder's second
+# layer): the generalizing representations of Fig. 2(b) and 2(c, d) are not reproduced at that setting;
+# the memorizing one of Fig. 2(a) shows, in kind, on the toy decoder's 2-D twin of the reference run. The
 # parallelogram count $|P_0| = 70$ is checked. The critical training fraction, Fig. 3 (accuracy against
 # the accuracy predicted from the representation) and Fig. 5 are in the companion chapter, *Towards
 # understanding grokking (II): critical data*.
@@ -46,7 +48,8 @@
 # express three details of the official notebooks (see the Fig. 2 section). The four-phase diagrams
 # (Figs 6–8) are in a separate chapter. Appendix H (the permutation group $S_3$, Figs 17 and 18) closes
 # this chapter. Its critical fraction comes out higher than the paper's, at book scale and in a stored
-# run at the paper's settings; see that section.
+# paper-scale run (the paper's seed count and the official notebook's rates, with fractions, steps and a
+# decoder rate the paper leaves open); see that section.
 
 # %%
 import warnings
@@ -59,7 +62,7 @@ warnings.filterwarnings("ignore", category=UserWarning)
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, describe_seeds, seed_median, trained
+from repro.core.portable import approx, describe_seeds, seed_median, setup_table, trained
 from repro.core.scale import by_scale, current_scale
 from repro.experiments.liu2022_critical_data import ToyConfig, effective_rqi_steps, run_reference, run_seed_spread
 from repro.experiments.liu2022_effective_theory import (Fig2Config, fig2_data, initial_embeddings,
@@ -83,15 +86,41 @@ claims = ClaimBook("liu2022_effective_theory")
 # is the official default: data seed 58 for the split and the targets, init seed 58, 45 training
 # samples, 5000 steps, and it runs all 5000 at book scale too. The spread over init seeds (below) stops at
 # `reference_steps` = 2000 at book scale (all the dynamics of interest happen before step 1600). Metrics
-# are evaluated every 10 steps (threshold steps are therefore rounded up to a multiple of 10).
+# are evaluated every 10 steps (threshold steps are therefore rounded up to a multiple of 10). The setup
+# table prints every setting this chapter's Fig. 4 runs use beside the official one, with the reason for
+# each difference.
 
 # %%
 cfg = ToyConfig.for_scale()
 ref_cfg = replace(cfg, reference_steps=by_scale(book=ToyConfig().reference_steps, paper=ToyConfig().reference_steps,
                                                 smoke=cfg.reference_steps))
+STARTS = by_scale(book=tuple(range(100)), paper=tuple(range(100)), smoke=(58, 0, 1, 2))  # effective-theory starts
 print(f"scale: {current_scale()}; the reference run trains {ref_cfg.reference_steps} steps, the seed spread "
       f"{cfg.reference_steps}")
-cfg
+official_toy = ToyConfig()  # §2 and the official toy/train_add.py (seed 58, 45/10, 5000 steps)
+TOY_FIELDS = ("p", "d_embed", "hidden", "d_out", "lr_repr", "lr_dec", "wd_dec", "reference_seed",
+              "reference_train_count", "reference_steps", "effective_steps", "eval_every", "rqi_delta", "rqi_threshold")
+toy_reasons = {  # only the fields that differ at this scale are passed
+    "reference_steps": "a smoke-scale budget",
+    "effective_steps": "a CPU budget of Euler steps; a start that has not crossed by then counts as never",
+    "eval_every": "metrics every 10 steps: threshold steps are rounded up to a multiple of 10 (inside the ± 20 of "
+                  "the reference claims)",
+}
+setup_table("Fig. 4(c, d): the official reference run against ours", official_toy, ref_cfg,
+            reasons={k: v for k, v in toy_reasons.items() if getattr(official_toy, k) != getattr(ref_cfg, k)},
+            fields=TOY_FIELDS, names=("official", "ours"),
+            extra=[("random-number order", "train_add.py's: templates, split, embeddings U[-0.5, 0.5], decoder",
+                    "train_add.py's: templates, split, embeddings U[-0.5, 0.5], decoder", ""),
+                   ("effective loss", "eq. (5): P0(D), with 1/|P0(D)|; official integrator: all 70, without it",
+                    "both, without 1/|P0(D)|", "the factor only rescales time (App. F); the official integrator "
+                    "leaves it out (see the next section)"),
+                   ("effective theory: starts", "seed 58 (Fig. 4c)", f"{len(STARTS)} (seeds {min(STARTS)}–{max(STARTS)})",
+                    "how many n_h a trajectory needs depends on its start: a median over starts"),
+                   ("network: init seeds", "58 (one run, Fig. 4d)",
+                    f"58, and {len(cfg.spread_seeds)} seeds ({', '.join(map(str, cfg.spread_seeds))}) for the spread",
+                    "a median over init seeds for the 3 n_h claim and Fig. 2(a)'s twin"),
+                   ("network: steps of the spread", official_toy.reference_steps, cfg.reference_steps,
+                    "a CPU budget: every threshold step of its claims comes earlier")])
 
 # %% [markdown]
 # ## Sanity check: the parallelogram set
@@ -106,8 +135,7 @@ cfg
 P0 = theory.parallelograms(theory.unordered_pairs(cfg.p), cfg.p)
 rqi_line = theory.rqi(2.0 + 0.3 * np.arange(cfg.p), None, cfg.p)
 print(f"|D0| = {len(theory.unordered_pairs(cfg.p))}, |P0| = {len(P0)}, RQI of a line = {rqi_line:.2f}")
-claims.check("|P0|: parallelograms of the full p = 10 table", len(P0), 70, kind="check", against="official code",
-             tolerance=0, live=False, source="official toy/train_add.py: RQI = count / 70 (eq. 1, p = 10)")
+claims.check("|P0|: parallelograms of the full p = 10 table", len(P0), live=False)
 assert rqi_line == 1.0
 
 # %% [markdown]
@@ -148,14 +176,12 @@ print(f"theory: lambda_3 = {ref.grokking_rate:.1f}, n_h = {ref.n_h:.0f} steps, "
 # {glue:text}`train_step`, {glue:text}`val_step` and {glue:text}`rqi_step`.
 
 # %%
-src_ref = "official toy/Figure4cd.ipynb printout for seed 58, 45/10"
 REF_RES = 50  # display grid of the reference run's threshold steps (tolerance ± 20; evaluations every 10 steps)
 for key, label, ours, official in (("train_step", "train acc >= 0.9", ref.train_step, 1130),
                                    ("val_step", "val acc >= 0.9", ref.val_step, 1530),
                                    ("rqi_step", "RQI > 0.95", ref.rqi_step, 800)):
     glue(key, trained(ours, REF_RES), display=False)
-    claims.check(f"reference run: step of {label}", ours, official, kind="reproduction", against="official code",
-                 tolerance=20, source=src_ref, resolution=REF_RES)
+    claims.check(f"reference run: step of {label}", ours, reference=official)
     print(f"reference run, {label}: step ≈ {trained(ours, REF_RES)} (official {official}; within ± 20: "
           f"{'yes' if abs(ours - official) <= 20 else 'NO'})")
 
@@ -231,9 +257,7 @@ glue("fig_trajectories", fig, display=False)
 # embeddings drawn before any float32 arithmetic, so its numbers are the same on every CPU.
 
 # %%
-src_3nh = "§3.2 text beside Fig. 4(c, d): 'about 3 n_h steps' (read as 3 ± 50 %)"
 spread = run_seed_spread(replace(ref, config=cfg))  # the network from the spread seeds, cfg.reference_steps each
-STARTS = by_scale(book=tuple(range(100)), paper=tuple(range(100)), smoke=(58, 0, 1, 2))
 starts = integrate_from_starts(initial_embeddings(cfg.model_config(), STARTS)[..., 0], ref.train_pairs, cfg.p,
                                lr=cfg.lr_repr, steps=cfg.effective_steps, record_every=cfg.eval_every, seeds=STARTS,
                                delta=cfg.rqi_delta, threshold=cfg.rqi_threshold)
@@ -273,31 +297,23 @@ print(f"official integrator, in its own n_h: {describe_seeds(r_all, 0.1, live=Fa
 print(f"the paper's start (seed {cfg.reference_seed}): network {trained(ref.rqi_step / ref.n_h, 0.1)} n_h; eq. (5) "
       f"{approx(z_steps[False] / ref.n_h, 0.1)} n_h (frozen Z0 step {z_steps[True]}, current Z0 step {z_steps[False]}); "
       f"official integrator {approx(r_all[i_ref], 0.1)} own n_h = {approx(eff_all_ref / ref.n_h, 0.1)} training-set n_h")
-claims.check("network, median over init seeds: steps to RQI > 0.95 / n_h", net_ratio, 3.0, kind="reproduction",
-             tolerance=0.5, comparison="rel", source=src_3nh, resolution=0.1,
+claims.check("network, median over init seeds: steps to RQI > 0.95 / n_h", net_ratio,
              seeds=np.where(spread.rqi_step >= 0, spread.rqi_step / ref.n_h, np.nan))  # seeds that never cross: left out
-claims.check("eq. (5) as printed (P0(D)), median over starts: steps to RQI > 0.95 / n_h", eff_ratio, 3.0,
-             kind="reproduction", tolerance=0.5, comparison="rel", resolution=0.1, live=False, source=src_3nh)
+claims.check("eq. (5) as printed (P0(D)), median over starts: steps to RQI > 0.95 / n_h", eff_ratio, live=False)
 claims.check("official integrator (all of P0), median over starts: steps to RQI > 0.95 / its own n_h", eff_all_ratio,
-             3.0, kind="reproduction", tolerance=0.5, comparison="rel", resolution=0.1, live=False,
-             source=src_3nh + "; the official integrator (toy/train_add.py) made Fig. 4(c); its n_h is the full table's")
-claims.check("official integrator, the paper's start: steps to RQI > 0.95 / the training set's n_h", eff_all_ref / ref.n_h,
-             3.0, kind="reproduction", tolerance=0.5, comparison="rel", resolution=0.1, live=False,
-             source=src_3nh + "; Fig. 4(c) is this trajectory (seed 58), timed as in Fig. 5 (n_h of the training set)")
-claims.check("official integrator, the paper's start: steps to RQI > 0.95 / its own n_h", r_all[i_ref], 3.0,
-             kind="deviation", tolerance=0.5, comparison="rel", resolution=0.1, live=False, source=src_3nh,
+             live=False)
+claims.check("official integrator, the paper's start: steps to RQI > 0.95 / the training set's n_h",
+             eff_all_ref / ref.n_h, live=False)
+claims.check("official integrator, the paper's start: steps to RQI > 0.95 / its own n_h", r_all[i_ref], live=False,
              evidence=f"the trajectory of Fig. 4(c) (seed {cfg.reference_seed}, all 70 parallelograms) crosses at step "
                       f"{eff_all_ref}, {approx(r_all[i_ref], 0.1)} of the full table's n_h = {starts.n_h['all']:.0f}; "
                       f"the median start needs {approx(eff_all_ratio, 0.1)}: the paper's start is a slow one")
-claims.check("eq. (5) as printed, the paper's start: steps to RQI > 0.95 / n_h", z_steps[False] / ref.n_h, 3.0,
-             kind="deviation", tolerance=0.5, comparison="rel", resolution=0.1, live=False, source=src_3nh,
+claims.check("eq. (5) as printed, the paper's start: steps to RQI > 0.95 / n_h", z_steps[False] / ref.n_h, live=False,
              evidence=f"from seed {cfg.reference_seed} eq. (5) crosses at step {z_steps[False]} (every step resolved), "
                       f"{approx(z_steps[False] / ref.n_h, 0.1)} n_h; the median of {len(STARTS)} starts is "
                       f"{approx(eff_ratio, 0.1)}; freezing Z0 moves the crossing by {abs(z_steps[True] - z_steps[False])} steps")
 _ = claims.check("eq. (5), reference start: frozen-Z0 crossing step / current-Z0 crossing step", z_steps[True] /
-                 z_steps[False], 1.0, kind="check", against="derivation", tolerance=0.02, comparison="abs",
-                 resolution=0.01, live=False, source="eq. (6): Z0 is conserved by the flow, so freezing it changes only the "
-                                         "Euler error (bound: 2 %)")
+                 z_steps[False], live=False)
 
 # %% [markdown]
 # ```{glue:figure} fig_integrators
@@ -342,6 +358,15 @@ glue("fig_integrators", fig, display=False)
 # ```
 
 # %%
+print(setup_table("Fig. 2(a) with the toy decoder: the official 2-D run of train_add.py against ours",
+                  replace(official_toy, d_embed=2), replace(cfg, d_embed=2), names=("official", "ours"),
+                  fields=("p", "d_embed", "hidden", "d_out", "lr_repr", "lr_dec", "wd_dec", "reference_train_count"),
+                  extra=[("steps", official_toy.reference_steps, cfg.reference_steps,
+                          "the spread's budget (the official 2-D run's numbers are quoted, not compared)"),
+                         ("init seeds", "58", ", ".join(map(str, cfg.spread_seeds)), "a median over init seeds"),
+                         ("Fig. 2's own setting", "p = 11, ReLU decoder 2-128-128 (VisualizingAddition.ipynb)",
+                          "p = 10, tanh decoder 2-200-200-30", "the reference run's twin: Fig. 2(a) in kind; Fig. 2's "
+                          "own setting is the stored section below")]))
 comp = spread.comparison
 fig = plot_embedding_comparison(comp)
 glue("fig_embeddings", fig, display=False)
@@ -352,10 +377,8 @@ glue("ref_rqi", trained(comp.rqi[1], 0.01), display=False)
 glue("ref_val_correct", trained(round(10 * comp.val_acc[1])), display=False)
 print(f"reference run at step {ref_cfg.reference_steps}: {trained(round(10 * comp.val_acc[1]))} of 10 validation "
       f"samples answered, RQI {trained(comp.rqi[1], 0.01)}")
-claims.check("reference run: final validation accuracy (step 5000)", comp.val_acc[1], 1.0, kind="reproduction",
-             against="official code", tolerance=0.1, resolution=0.1,
-             source="official toy/Figure4cd.ipynb printout for seed 58: test accuracy 1.0 at the end (5000 steps); "
-                    "± one of the 10 validation samples")
+claims.check("reference run: final validation accuracy (step 5000)", comp.val_acc[1])
+claims.check("reference run: final RQI (step 5000)", comp.rqi[1])
 for d in (1, 2):
     print(f"{d}-D embeddings, final validation accuracy {describe_seeds(spread.val_acc[d], 0.1)}")
     print(f"{d}-D embeddings, final RQI {describe_seeds(spread.rqi[d], RQI_RES)}")
@@ -376,31 +399,28 @@ for d in (1, 2):
 # itself.
 #
 # - The 1-D network generalizes (validation accuracy $\ge 0.9$) with RQI $> 0.95$, the paper's
-#   threshold for the linear structure (Fig. 4b). These are the network trajectories of Fig. 4(d).
+#   threshold for the linear structure (Fig. 4b). These are the network trajectories of Fig. 4(d). Both
+#   are thresholds the paper defines (form *threshold*); the reference run's own final validation accuracy
+#   and RQI (above) are compared with the official printout's numbers.
 # - The 2-D one memorizes (Fig. 2a): validation accuracy stays below 0.9, i.e. at most 0.8 with ten
-#   validation samples. It forms few parallelograms: RQI $\le 0.5$ is a bound of this book (the paper
-#   shows a picture, the official 2-D run has RQI 0.4), so it is a check.
+#   validation samples: Table 1's definition of not generalizing, so a *threshold* claim, which supports
+#   at most a partial verdict. It forms few parallelograms: RQI $\le 0.5$ is a bound of this book (the
+#   paper shows a picture, the official 2-D run has RQI 0.4 after 5000 steps, ours stop at the spread's
+#   budget), so it is a check.
 #
 # Validation accuracy comes in steps of 0.1 (ten validation samples) and is shown at that step; RQI is
 # shown at 0.05, well inside the distance of the medians from their bounds.
 
 # %%
-src_t1 = "App. A, Table 1: generalization = validation accuracy above 90 % (official code: >= 0.9)"
-claims.check("1-D embeddings, median over init seeds: final validation accuracy", np.median(spread.val_acc[1]), 0.9,
-             kind="reproduction", comparison=">=", source=src_t1 + "; Fig. 4(d): the network generalizes",
-             resolution=0.1, seeds=spread.val_acc[1])
-claims.check("1-D embeddings, median over init seeds: final RQI", np.median(spread.rqi[1]), 0.95,
-             kind="reproduction", comparison=">=", resolution=RQI_RES, seeds=spread.rqi[1],
-             source="Fig. 4(d) / §3.2: the network converges to the linear structure (RQI > 0.95, Fig. 4b's threshold)")
-claims.check("2-D embeddings, median over init seeds: final validation accuracy", np.median(spread.val_acc[2]), 0.8,
-             kind="reproduction", comparison="<=", resolution=0.1, seeds=spread.val_acc[2],
-             source="Fig. 2(a): memorization, i.e. validation accuracy never above 90 % (Table 1; 0.8 with 10 samples)")
-_ = claims.check("2-D embeddings, median over init seeds: final RQI", np.median(spread.rqi[2]), 0.5, kind="check",
-                 against="book bound", comparison="<=", resolution=RQI_RES, seeds=spread.rqi[2],
-                 source="this book's bound for Fig. 2(a)'s 'no parallelograms' (official d_in = 2 run: RQI 0.4)")
+claims.check("1-D embeddings, median over init seeds: final validation accuracy", np.median(spread.val_acc[1]),
+             seeds=spread.val_acc[1])
+claims.check("1-D embeddings, median over init seeds: final RQI", np.median(spread.rqi[1]), seeds=spread.rqi[1])
+claims.check("2-D embeddings, median over init seeds: final validation accuracy", np.median(spread.val_acc[2]),
+             seeds=spread.val_acc[2])
+_ = claims.check("2-D embeddings, median over init seeds: final RQI", np.median(spread.rqi[2]), seeds=spread.rqi[2])
 
 # %% [markdown]
-# ## Figure 2 at the official 2-D settings (stored)
+# ## Figure 2 at the official 2-D settings, as our trainer runs them (stored)
 #
 # **The claim** (§3, Fig. 2). With 2-D embeddings of $p = 11$ symbols, generalization goes with
 # structure: in toy addition the embeddings of a network that generalizes form parallelograms (b), those of
@@ -415,13 +435,15 @@ _ = claims.check("2-D embeddings, median over init seeds: final RQI", np.median(
 # Addition uses ordered pairs (121 samples, 21 classes), MSE on one-hot targets and the decoder input
 # $(E_i + E_j)/2$; modular addition unordered pairs (66 samples, 11 classes), cross-entropy and
 # $E_i + E_j$. The hyperparameters of the generalizing modular run are not in the repository; we use the
-# addition run's. `Fig2Config`'s defaults are these values.
+# addition run's. `Fig2Config`'s defaults are these values, but for the init seeds (8 of them; the
+# notebooks train seed 0).
 #
 # **What we run.** The book's one trainer cannot express three details of that setting: the $+1$ of the
 # embedding init, the input scale $1/2$, and the missing ReLU after the decoder's second layer (the
 # notebook's list comprehension drops it). `Fig2Config.runnable()` is the closest setting it runs
 # (`randn` init, input $E_i + E_j$, a ReLU after each hidden layer), and that is what the claims below
-# rest on; the config prints the values it uses. Every other value is the official one, and a unit test
+# rest on; the setup tables below print both, with the reason for each difference. Every other value is the
+# official one (the modular runs borrow the addition run's hyperparameters, see below), and a unit test
 # checks our data, split and first training steps against a plain-PyTorch transcription of the official
 # cell. We train {glue:text}`fig2_n_seeds` init seeds of each task in one batched call (the notebooks show
 # one). That is {glue:text}`fig2_run_steps` run-steps, minutes on a CPU, so the chapter loads the result
@@ -436,9 +458,26 @@ _ = claims.check("2-D embeddings, median over init seeds: final RQI", np.median(
 
 # %%
 fig2_cfgs = {op: Fig2Config(operation=op).runnable() for op in ("addition", "modular_addition")}
+FIG2_REASONS = {
+    "embed_mean": "the trainer draws randn embeddings, without the notebook's + 1 (not expressible; its effect is "
+                  "not measured)",
+    "input_scale": "the trainer feeds E_i + E_j, the addition notebook (E_i + E_j)/2 (not expressible)",
+    "relu_after_last_hidden": "the trainer puts a ReLU after every hidden layer; the notebook's list comprehension "
+                              "drops the one after the second (not expressible)",
+    "seeds": "8 init seeds, the claims on the best (the notebook trains seed 0, 'a great seed'); seed 0 is among "
+             "them, drawn in the notebook's order",
+}
 for op, c in fig2_cfgs.items():
-    print(f"{op}: the official values the trainer cannot run: {Fig2Config(operation=op).unsupported()}")
-fig2_cfgs["addition"]
+    official = replace(Fig2Config(operation=op), seeds=(0,))  # the notebooks train init seed 0 only
+    differ = [f for f in official.__dataclass_fields__ if getattr(official, f) != getattr(c, f)]
+    extra = [("decoder init", "PyTorch Linear defaults, after the embeddings", "PyTorch Linear defaults, after the "
+              "embeddings", "")]
+    if op == "modular_addition":
+        extra.append(("hyperparameters", "(c) ModAdd2Dbad: randn seed 2, 5 LeakyReLU/ReLU layers of 256, lr 1e-5, "
+                      "wd 10; (d): not published", "the addition run's (2-128-128, lr 9e-5, wd 5)",
+                      "(d)'s are not in the repository; (c)'s memorizing run is not run"))
+    print(setup_table(f"Fig. 2 {op.replace('_', ' ')}: the official notebook against the stored runs", official, c,
+                      reasons={f: FIG2_REASONS[f] for f in differ}, names=("official", "ours"), extra=extra))
 
 # %%
 fig2_data_add = fig2_data(fig2_cfgs["addition"])
@@ -456,6 +495,7 @@ if not fig2_stored:
     print("No stored Fig. 2 runs: run `python -m repro.experiments.liu2022_effective_theory --store book/_results` to add them.")
 else:
     add_run, mod_run = fig2["addition"][0], fig2["modular_addition"][0]
+    add_manifest, mod_manifest = fig2["addition"][1], fig2["modular_addition"][1]
     print(f"stored runs: {fig2['addition'][1]['device']}, torch {fig2['addition'][1]['torch_version']}, "
           f"commit {fig2['addition'][1]['git_commit'][:10]}")
     circ, order_k, order_fit = mod_run.circle()
@@ -559,27 +599,23 @@ else:
 
 # %%
 if fig2_stored:
-    src_fig2 = "Fig. 2(b)/(d) captions: generalization; App. A, Table 1: validation accuracy above 90 % (code: >= 0.9)"
     evid = (f"{len(add_run.seeds)} init seeds each, official data split, rates and 2e4 steps, at the setting our trainer "
             "runs (randn init without +1, decoder input E_i + E_j, a ReLU after the second hidden layer); not run: the "
             "exact official init and decoder, other decoder rates or decays")
-    claims.check("Fig. 2 addition (official 2-D setting, stored), best seed: final validation accuracy",
-                 fig2_best["add_val"], 0.9, kind="deviation", comparison=">=", resolution=0.01, live=False, source=src_fig2,
+    claims.check("Fig. 2 addition (official 2-D setting as the trainer runs it, stored), best seed: final validation accuracy",
+                 fig2_best["add_val"], live=False, run=add_manifest,
                  evidence=evid + f"; {len(fig2_data_add.val_idx) - n_unseen} of the {len(fig2_data_add.val_idx)} "
                                  "validation samples are mirrors of training pairs")
-    claims.check("Fig. 2 addition (official 2-D setting, stored), best seed: accuracy on unseen validation samples",
-                 fig2_best["add_unseen"], 0.9, kind="deviation", comparison=">=", resolution=0.01, live=False,
-                 source=src_fig2 + "; unseen: validation pairs whose mirror is not a training pair (ours)",
+    claims.check("Fig. 2 addition (official 2-D setting as the trainer runs it, stored), best seed: accuracy on unseen validation samples",
+                 fig2_best["add_unseen"], live=False, run=add_manifest,
                  evidence=evid + f"; the {n_unseen} unseen samples are the only ones a symmetric decoder input "
                                  "does not give away")
-    claims.check("Fig. 2 modular addition (official 2-D setting, stored), best seed: final validation accuracy",
-                 fig2_best["mod_val"], 0.9, kind="deviation", comparison=">=", resolution=0.01, live=False, source=src_fig2,
+    claims.check("Fig. 2 modular addition (official 2-D setting as the trainer runs it, stored), best seed: final validation accuracy",
+                 fig2_best["mod_val"], live=False, run=mod_manifest,
                  evidence=evid + "; the hyperparameters of the official generalizing modular run are not in the "
                                  "repository (we use the addition run's)")
-    claims.check("Fig. 2 modular addition (official 2-D setting, stored), best seed: fit of a cyclic order",
-                 fig2_best["mod_fit"], 0.95, kind="deviation", comparison=">=", resolution=0.01, live=False, set_after=True,
-                 source="Fig. 2(c, d) / §3: a circle in toy modular addition; threshold ours (symbols within about "
-                        "half a slot of 2 pi k s / p)",
+    claims.check("Fig. 2 modular addition (official 2-D setting as the trainer runs it, stored), best seed: fit of a cyclic order",
+                 fig2_best["mod_fit"], live=False, run=mod_manifest,
                  evidence=evid + "; no seed generalizes, and no seed orders its embeddings around the ring")
 
 # %% [markdown]
@@ -602,11 +638,34 @@ if fig2_stored:
 # with tolerance 0.5. Each seed draws its own split and initialization. The paper does not give its
 # fractions or its decoder settings for Fig. 18. We use 5 fractions × 8 seeds and 3000 steps at book
 # scale, with the matrices' learning rate ×3 ($3\cdot10^{-3}$). The paper scale (`REPRO_SCALE=paper`) uses
-# 10 fractions × 11 seeds and $10^4$ steps at the official rates. All runs train in one batched call.
+# 10 fractions × 11 seeds and $10^4$ steps at the official notebook's rates for the matrices, with our
+# decoder rate. All runs train in one batched call. The setup table lists every setting beside the
+# paper's and the official notebook's, and what they leave open.
 
 # %%
 s3cfg = S3Config.for_scale()
-s3cfg
+S3_FIELDS = ("seeds", "lr_repr", "init_scale", "embed_l1", "template_seed", "rqi_delta", "rqi_threshold", "eval_every")
+s3_reasons = {"seeds": "fewer seeds for a CPU budget", "lr_repr": "x3, so that the L1 term and the parallelograms "
+              "settle within the book's budget (at 1e-3 the same seeds succeed, later)",
+              "eval_every": "metrics every 50 steps: threshold steps are rounded up to a multiple of 50"}
+
+
+def s3_setup(title, c):
+    """Fig. 18's setting beside ours: the official notebook's values (toy/Figure5d_permutation.ipynb, the Fig. 6(d)
+    sweep) where there are any, and a row for each value the paper and the notebook leave open."""
+    return setup_table(title, S3Config(), c, fields=S3_FIELDS, names=("paper / official", "ours"),
+                       reasons={k: v for k, v in s3_reasons.items() if getattr(S3Config(), k) != getattr(c, k)},
+                       extra=[("training fractions", "not stated (Fig. 18's axis)",
+                               ", ".join(f"{n}/36" for n in c.train_counts), "our choice: a grid of 3/36 steps"),
+                              ("steps", "not stated", c.steps, "our choice"),
+                              ("decoder lr, weight decay", "not stated for Fig. 18", f"{c.lr_dec:g}, {c.wd_dec:g}",
+                               "our choice: a comprehending corner of the official Fig. 6(d) map"),
+                              ("split and init draws", "the notebook's: np/torch seed, templates, split, decoder, "
+                               "matrices", "our own streams per seed", "not the notebook's draws: seed s is not "
+                               "its seed s")])
+
+
+s3_setup("Fig. 18 (App. H): the paper and the official notebook against ours", s3cfg)
 
 # %%
 s3 = run_s3_sweep(s3cfg)
@@ -629,17 +688,19 @@ for n in np.unique(s3.counts):
 #
 # **Claims.**
 # 1. At the largest fraction the best seed reaches RQI $1.0 \pm 0.05$ (Fig. 18a: the best RQI rises to
-#    1; reproduction).
+#    1; a reproduction of form *selection*, since it takes the best seed).
 # 2. The transition of Fig. 18(b), the smallest fraction at which some seed reaches RQI $> 0.95$, is at
 #    $r_c \approx 0.5$. We would call it reproduced within one step of the paper-scale fraction grid,
-#    $\pm 3/36$, a tolerance set before the paper-scale sweep was run. It is not (a deviation).
+#    $\pm 3/36$, a tolerance this chapter set before the paper-scale sweep was run (the registry did not
+#    exist then, so nothing seals it, and the claim on the stored sweep is marked †). It is not (a
+#    deviation).
 # 3. $\widehat{\mathrm{Acc}} \le \mathrm{Acc}$ for every run, within one sample (1/36) (Fig. 18e; the
 #    paper's statement is itself one-sided; reproduction).
 # 4. Fig. 17 shows a hexagon on PC1–PC3. For Fig. 17 we count the solved runs (final RQI $> 0.95$)
 #    whose six matrices form a hexagon there. Our test for a hexagon: every angular gap around the centre
 #    within 15° of 60°, and the nearest point at least 0.75 of the farthest one's distance (tolerances of
-#    ours; the paper only shows the picture). Some solved run shows it (reproduction; the paper shows one
-#    run).
+#    ours; the paper only shows the picture). Some solved run shows it (a reproduction of form
+#    *selection*: the paper shows one run, and we pick any run that shows it).
 # 5. Our addition, for Fig. 17: the solved runs' six matrices lie in four dimensions, with at least 95 %
 #    of their variance in the top four principal components (median over the solved runs). Schur's
 #    orthogonality relations predict this for a faithful representation (see below), so this is a check
@@ -650,27 +711,19 @@ for n in np.unique(s3.counts):
 
 # %%
 last = s3.counts == s3.counts.max()
-s3_rc_src = "App. H, Fig. 18(b): transition at r_c ~ 0.5; within one step (3/36) of the paper-scale grid counts"
-claims.check("S3: best-seed final RQI at the largest fraction", s3.final_rqi[last].max(), 1.0, kind="reproduction",
-             tolerance=0.05, source="App. H, Fig. 18(a): the best seed's RQI rises to 1", resolution=0.05)
-claims.check("S3: critical fraction (smallest with a seed at RQI > 0.95)", s3.critical_fraction(), 0.5,
-             kind="deviation", tolerance=3 / 36, resolution=0.01, source=s3_rc_src,
+claims.check("S3: best-seed final RQI at the largest fraction", s3.final_rqi[last].max())
+claims.check("S3: critical fraction (smallest with a seed at RQI > 0.95)", s3.critical_fraction(),
              evidence=f"book scale, {len(s3cfg.train_counts)} fractions x {len(s3cfg.seeds)} seeds x "
                       f"{s3cfg.steps} steps, matrices' lr x3: no seed reaches RQI > 0.95 below "
                       f"{trained(s3.critical_fraction(), 0.01)}; the stored paper-scale sweep agrees (below)")
-claims.check("S3: max over runs of Acc-hat - Acc", float((s3.predicted_accuracy - s3.accuracy).max()), 1 / 36,
-             kind="reproduction", comparison="<=", source="App. H, Fig. 18(e): Acc-hat is a lower bound of Acc",
-             resolution=0.01)
+claims.check("S3: max over runs of Acc-hat - Acc", float((s3.predicted_accuracy - s3.accuracy).max()))
 solved = np.nonzero(s3.final_rqi > s3cfg.rqi_threshold)[0]
 ratios = np.array([pca(s3.embeddings[r])[1][:4] for r in solved]).reshape(-1, 4)  # (solved runs, 4) variance ratios
 top4 = np.median(ratios.sum(axis=1))
 n_hex = sum(g <= 15 and q >= 0.75 for g, q in (hexagon_shape(s3.embeddings[r]) for r in solved))
-claims.check("S3: solved runs forming a hexagon on PC1-PC3", n_hex, 1, kind="reproduction", comparison=">=",
-             resolution=1, source="App. H, Fig. 17: the six matrices form a hexagon on PC1-PC3 (one run shown); "
-                                  "hexagon test: ours")
-claims.check("S3: solved runs (median), variance in the top four principal components", top4, 0.95, kind="check",
-             against="derivation", comparison=">=", resolution=0.01, seeds=ratios.sum(axis=1),
-             source="Schur orthogonality for a faithful orthogonal representation (Fig. 17's setting)")
+claims.check("S3: solved runs forming a hexagon on PC1-PC3", n_hex)
+claims.check("S3: solved runs (median), variance in the top four principal components", top4,
+             seeds=ratios.sum(axis=1))
 glue("s3_rc", trained(s3.critical_fraction(), 0.01), display=False)
 glue("s3_solved", trained(len(solved)), display=False)
 glue("s3_hexagons", trained(int(n_hex)), display=False)
@@ -698,14 +751,17 @@ print(f"solved runs, variance in the top four principal components: "
 # points look like a hexagon there, is decided by small deviations from an exact representation.
 
 # %% [markdown]
-# ### At the paper's settings (stored)
+# ### At the paper scale (stored)
 #
-# The paper-scale sweep has 10 fractions × 11 seeds × $10^4$ steps at the official rates, about
+# The paper-scale sweep has 10 fractions × 11 seeds × $10^4$ steps (the paper's seed count; fractions and
+# steps are ours) at the official notebook's rates and our decoder rate, about
 # $10^6$ run-steps. That is minutes on a CPU, so it does not run with the book. The command
 # `python -m repro.experiments.liu2022_effective_theory_s3 --store book/_results` runs it with the same code and stores the result with
 # its provenance. The chapter reads it from the store, which refuses an entry whose config or content
 # does not match. We compare its transition with the paper's $r_c \approx 0.5$; before running it we
-# set the tolerance at one step of the fraction grid (3/36). The paper draws Fig. 17 from one run; we
+# set the tolerance at one step of the fraction grid (3/36), but the sweep predates sealed claims, so every
+# claim on it is marked † (set after its result). The setup table lists what the paper leaves open and
+# what we chose. The paper draws Fig. 17 from one run; we
 # count how many of the stored solved runs form the hexagon, and would call it reproduced if at least
 # three quarters did (a band set after the book-scale runs had been seen).
 
@@ -719,6 +775,7 @@ if stored is None:
 else:
     paper_s3, manifest = stored
     print(f"stored sweep: {manifest['device']}, torch {manifest['torch_version']}, commit {manifest['git_commit'][:10]}")
+    print(s3_setup("Fig. 18 (App. H): the paper and the official notebook against the stored sweep", paper_s3.config))
     counts, best = paper_s3.best_rqi()
     _, fastest = paper_s3.fastest_rqi_step()
     for n, b, f in zip(counts, best, fastest):
@@ -737,36 +794,30 @@ else:
     glue("s3_paper_solved", str(len(paper_solved)), display=False)
     glue("s3_paper_hexagons", str(paper_hex), display=False)
     claims.check("S3 (paper scale, stored): best-seed final RQI at the largest fraction",
-                 paper_s3.final_rqi[paper_last].max(), 1.0, kind="reproduction", tolerance=0.05, resolution=0.05, live=False,
-                 source="App. H, Fig. 18(a): the best seed's RQI rises to 1")
+                 paper_s3.final_rqi[paper_last].max(), live=False, run=manifest)
     claims.check("S3 (paper scale, stored): critical fraction (smallest with a seed at RQI > 0.95)",
-                 paper_s3.critical_fraction(), 0.5, kind="deviation", tolerance=3 / 36, resolution=0.01, live=False,
-                 source=s3_rc_src,
+                 paper_s3.critical_fraction(), live=False, run=manifest,
                  evidence=f"{len(paper_s3.config.train_counts)} fractions x {len(paper_s3.config.seeds)} seeds x "
-                          f"{paper_s3.config.steps} steps at the official rates (decoder lr 1e-4, no decay, as in the "
+                          f"{paper_s3.config.steps} steps at the official notebook's matrix rate (decoder lr 1e-4, no decay, as in the "
                           "comprehending corner of the official Fig. 6(d) map): no seed reaches RQI > 0.95 below "
                           f"{paper_s3.critical_fraction():.2f}. Not tried: other decoder rates or weight decays, the "
                           "official notebook's random-number order for splits and inits")
     claims.check("S3 (paper scale, stored): max over runs of Acc-hat - Acc",
-                 float((paper_s3.predicted_accuracy - paper_s3.accuracy).max()), 1 / 36, kind="reproduction",
-                 comparison="<=", resolution=0.01, live=False, source="App. H, Fig. 18(e): Acc-hat is a lower bound of Acc")
+                 float((paper_s3.predicted_accuracy - paper_s3.accuracy).max()), live=False, run=manifest)
     claims.check("S3 (paper scale, stored): share of solved runs forming a hexagon on PC1-PC3",
-                 paper_hex / max(len(paper_solved), 1), 1.0, kind="deviation", tolerance=0.25, resolution=0.05, live=False,
-                 set_after=True, source="App. H, Fig. 17: the six matrices form a hexagon on PC1-PC3 (stated without "
-                                        "qualification); hexagon test: ours",
+                 paper_hex / max(len(paper_solved), 1), live=False, run=manifest,
                  evidence=f"{paper_hex} of {len(paper_solved)} stored solved runs pass the hexagon test: their "
                           "variance is spread over four near-equal principal components (Schur orthogonality), so "
                           "the PC1-PC3 plane is a matter of small deviations from an exact representation")
     claims.check("S3 (paper scale, stored): best run, variance in the top four principal components", paper_top4,
-                 0.95, kind="check", against="derivation", comparison=">=", resolution=0.01, live=False,
-                 source="Schur orthogonality for a faithful orthogonal representation")
+                 live=False, run=manifest)
     stored_claims = ["S3 (paper scale, stored): best-seed final RQI at the largest fraction",
                      "S3 (paper scale, stored): critical fraction (smallest with a seed at RQI > 0.95)",
                      "S3 (paper scale, stored): max over runs of Acc-hat - Acc"]
 
 # %% [markdown]
-# At the paper's settings the transition is at {glue:text}`s3_paper_rc`, the same as at book scale and
-# outside our tolerance around 0.5. So more seeds, the official rates and a $10^4$-step budget do not
+# At the paper scale the transition is at {glue:text}`s3_paper_rc`, the same as at book scale and
+# outside our tolerance around 0.5. So more seeds, the official matrix rate and a $10^4$-step budget do not
 # close the gap: **the critical fraction of Fig. 18 is not reproduced** (see Deviations). The other
 # findings of Fig. 18 hold at this scale: the best seed's RQI reaches 1, and Acc-hat stays below Acc.
 # The solved runs carry their variance in four comparable components, and only
@@ -775,30 +826,35 @@ else:
 # %% [markdown]
 # ## Paper versus ours
 #
-# One verdict per figure of Liu et al. (2022) that this chapter shows. A *partial* verdict has at least
-# one reproduction and at least one deviation; *not run at this scale* means the paper's setting for
-# that panel was not run. Fig. 2(b) and 2(c, d) are judged on the stored runs at the official 2-D setting
-# (as our trainer runs it), Fig. 2(a) on the toy decoder's 2-D twin. Fig. 18 is judged on the stored
+# One verdict per figure of Liu et al. (2022) that this chapter shows. *Reproduced* needs a reproduction
+# of a number or a shape the paper (or the official code) states, with its criterion fixed before the run,
+# and no deviation; a *partial* verdict has a reproduction and either a deviation or no such strong
+# reproduction (only thresholds, selections, or claims marked † because they were set after their
+# result; every claim on a stored run is †, since the runs predate sealed claims); *not run at this
+# scale* means the paper's setting for that panel was not run. Fig. 2(b) and 2(c, d) are judged on the
+# stored runs at the official 2-D setting as our trainer runs it (three details differ, see the setup
+# tables), Fig. 2(a) on the toy decoder's 2-D twin. Fig. 18 is judged on the stored
 # paper-scale sweep (and the book-scale sweep agrees with it); Fig. 17 on both (a hexagon at book scale,
 # none among the stored runs).
 
 # %%
-claims.figure("liu2022", "Fig. 2a", "reproduced", scale="book",
-              claims=["2-D embeddings, median over init seeds: final validation accuracy",
-                      "2-D embeddings, median over init seeds: final RQI"],
+fig2a = ["2-D embeddings, median over init seeds: final validation accuracy",
+         "2-D embeddings, median over init seeds: final RQI"]
+claims.figure("liu2022", "Fig. 2a", claims.verdict(fig2a), scale="book", claims=fig2a,
               why="2-D embeddings on the toy decoder memorize without parallelograms (median of "
-                  f"{len(spread.seeds)} seeds); in kind: the toy decoder, not the official notebook's ReLU decoder")
+                  f"{len(spread.seeds)} seeds): Table 1's threshold, a definition, is the evidence; in kind: the "
+                  "toy decoder, not the official notebook's ReLU decoder")
 if fig2_stored:
-    claims.figure("liu2022", "Fig. 2b", "not reproduced", scale="paper (CPU, stored)",
-                  claims=["Fig. 2 addition (official 2-D setting, stored), best seed: final validation accuracy",
-                          "Fig. 2 addition (official 2-D setting, stored), best seed: accuracy on unseen validation samples"],
+    fig2b = ["Fig. 2 addition (official 2-D setting as the trainer runs it, stored), best seed: final validation accuracy",
+             "Fig. 2 addition (official 2-D setting as the trainer runs it, stored), best seed: accuracy on unseen validation samples"]
+    claims.figure("liu2022", "Fig. 2b", claims.verdict(fig2b), scale="paper (CPU, stored)", claims=fig2b,
                   why=f"official setting as the trainer runs it (no +1 init, input E_i + E_j, ReLU after both hidden "
                       f"layers), {len(add_run.seeds)} seeds x 2e4 steps: best validation accuracy "
                       f"{fig2_best['add_val']:.2f}, {fig2_best['add_unseen']:.2f} on the samples whose mirror is not trained; "
                       f"parallelograms (RQI >= 0.5) in {int((rqi_add >= 0.5).sum())} seed(s) without generalization")
-    claims.figure("liu2022", "Fig. 2c-d", "not reproduced", scale="paper (CPU, stored)",
-                  claims=["Fig. 2 modular addition (official 2-D setting, stored), best seed: final validation accuracy",
-                          "Fig. 2 modular addition (official 2-D setting, stored), best seed: fit of a cyclic order"],
+    fig2cd = ["Fig. 2 modular addition (official 2-D setting as the trainer runs it, stored), best seed: final validation accuracy",
+              "Fig. 2 modular addition (official 2-D setting as the trainer runs it, stored), best seed: fit of a cyclic order"]
+    claims.figure("liu2022", "Fig. 2c-d", claims.verdict(fig2cd), scale="paper (CPU, stored)", claims=fig2cd,
                   why=f"the addition run's official setting on modular addition (the generalizing run's is not "
                       f"published), {len(mod_run.seeds)} seeds x 2e4 steps: every seed memorizes (best validation "
                       f"accuracy {fig2_best['mod_val']:.2f}), no ordered circle, decoder maps only partly sectors")
@@ -807,38 +863,41 @@ else:
                   why="the official 2-D setting is stored, not live: run python -m repro.experiments.liu2022_effective_theory --store book/_results")
     claims.figure("liu2022", "Fig. 2c-d", "not run at this scale", scale="book",
                   why="the official 2-D setting is stored, not live: run python -m repro.experiments.liu2022_effective_theory --store book/_results")
-claims.figure("liu2022", "Fig. 4c-d", "partial", scale="book",
-              claims=["reference run: step of train acc >= 0.9", "reference run: step of val acc >= 0.9",
-                      "reference run: step of RQI > 0.95", "reference run: final validation accuracy (step 5000)",
-                      "network, median over init seeds: steps to RQI > 0.95 / n_h",
-                      "eq. (5) as printed (P0(D)), median over starts: steps to RQI > 0.95 / n_h",
-                      "official integrator (all of P0), median over starts: steps to RQI > 0.95 / its own n_h",
-                      "official integrator, the paper's start: steps to RQI > 0.95 / the training set's n_h",
-                      "official integrator, the paper's start: steps to RQI > 0.95 / its own n_h",
-                      "eq. (5) as printed, the paper's start: steps to RQI > 0.95 / n_h",
-                      "eq. (5), reference start: frozen-Z0 crossing step / current-Z0 crossing step",
-                      "1-D embeddings, median over init seeds: final validation accuracy",
-                      "1-D embeddings, median over init seeds: final RQI"],
+fig4cd = ["reference run: step of train acc >= 0.9", "reference run: step of val acc >= 0.9",
+          "reference run: step of RQI > 0.95", "reference run: final validation accuracy (step 5000)",
+          "reference run: final RQI (step 5000)",
+          "network, median over init seeds: steps to RQI > 0.95 / n_h",
+          "eq. (5) as printed (P0(D)), median over starts: steps to RQI > 0.95 / n_h",
+          "official integrator (all of P0), median over starts: steps to RQI > 0.95 / its own n_h",
+          "official integrator, the paper's start: steps to RQI > 0.95 / the training set's n_h",
+          "official integrator, the paper's start: steps to RQI > 0.95 / its own n_h",
+          "eq. (5) as printed, the paper's start: steps to RQI > 0.95 / n_h",
+          "eq. (5), reference start: frozen-Z0 crossing step / current-Z0 crossing step",
+          "1-D embeddings, median over init seeds: final validation accuracy",
+          "1-D embeddings, median over init seeds: final RQI"]
+claims.figure("liu2022", "Fig. 4c-d", claims.verdict(fig4cd), scale="book", claims=fig4cd,
               why=f"the network matches the official run step by step; medians in each one's own n_h: network "
                   f"{trained(net_ratio, 0.1)}, eq. (5) {approx(eff_ratio, 0.1)}, official integrator "
                   f"{approx(eff_all_ratio, 0.1)} ({len(STARTS)} starts): 'about 3'; from the paper's start the "
                   f"integrators need {approx(z_steps[False] / ref.n_h, 0.1)} and {approx(r_all[i_ref], 0.1)} "
                   f"(about 3 only in the training set's n_h, {approx(eff_all_ref / ref.n_h, 0.1)})")
 if stored is not None:
-    claims.figure("liu2022", "Fig. 17 (App. H)", "partial", scale="paper (CPU, stored)",
-                  claims=["S3: solved runs forming a hexagon on PC1-PC3",
-                          "S3 (paper scale, stored): share of solved runs forming a hexagon on PC1-PC3",
-                          "S3: solved runs (median), variance in the top four principal components",
-                          "S3 (paper scale, stored): best run, variance in the top four principal components"],
+    fig17 = ["S3: solved runs forming a hexagon on PC1-PC3",
+             "S3 (paper scale, stored): share of solved runs forming a hexagon on PC1-PC3",
+             "S3: solved runs (median), variance in the top four principal components",
+             "S3 (paper scale, stored): best run, variance in the top four principal components"]
+    claims.figure("liu2022", "Fig. 17 (App. H)", claims.verdict(fig17), scale="paper (CPU, stored)", claims=fig17,
                   why=f"a hexagon in {trained(int(n_hex))} of {trained(len(solved))} solved book-scale runs, {paper_hex} of "
                       f"{len(paper_solved)} stored paper-scale runs: four near-equal principal variances "
                       "(Schur) leave the PC1-PC3 plane to chance")
-    claims.figure("liu2022", "Fig. 18 (App. H)", "partial", scale="paper (CPU, stored)",
-                  claims=stored_claims + ["S3: best-seed final RQI at the largest fraction",
-                                          "S3: critical fraction (smallest with a seed at RQI > 0.95)",
-                                          "S3: max over runs of Acc-hat - Acc"],
-                  why=f"best RQI reaches 1 and Acc-hat <= Acc hold; the transition is at "
-                      f"{paper_s3.critical_fraction():.2f}, not 0.5 (paper scale, 11 seeds, 1e4 steps; book scale agrees)")
+    fig18 = stored_claims + ["S3: best-seed final RQI at the largest fraction",
+                             "S3: critical fraction (smallest with a seed at RQI > 0.95)",
+                             "S3: max over runs of Acc-hat - Acc"]
+    claims.figure("liu2022", "Fig. 18 (App. H)", claims.verdict(fig18), scale="paper (CPU, stored)", claims=fig18,
+                  why=f"best RQI reaches 1 (a selection) and Acc-hat <= Acc hold; the transition is at "
+                      f"{paper_s3.critical_fraction():.2f}, not 0.5 (paper scale, 11 seeds, 1e4 steps, our fractions, "
+                      "decoder rate and random streams; † on the stored sweep, which predates sealed claims; book "
+                      "scale agrees)")
 glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 
@@ -874,7 +933,8 @@ claims.ledger()
 #   comprehension that drops the last element, have no ReLU between the decoder's second and third linear
 #   layers. The book's trainer (`repro.training.trainer` with `EmbedMLPConfig`) draws `randn` embeddings, feeds
 #   $E_i + E_j$ and puts a ReLU after every hidden layer, so the stored runs use that variant
-#   (`Fig2Config.runnable()`); `Fig2Config`'s defaults keep the official values, and `model_config()`
+#   (`Fig2Config.runnable()`); `Fig2Config`'s defaults keep the official values (but for its 8 init seeds,
+#   where the notebooks train seed 0), and `model_config()`
 #   refuses them by name until the trainer supports them. Every other value is official. The addition
 #   runs do not generalize beyond the mirrors of their training pairs; the modular runs, at the addition
 #   run's hyperparameters (the generalizing modular run's are not published), memorize. Not tried: the
@@ -893,7 +953,7 @@ claims.ledger()
 #   at the paper's $2\cdot10^4$ steps.
 # - **Appendix H ($S_3$): the critical fraction is not reproduced.** The paper's transition is at
 #   $r_c \approx 0.5$. Ours is at {glue:text}`s3_rc` at book scale and {glue:text}`s3_paper_rc` at the
-#   paper's settings: 11 seeds, $10^4$ steps and the official rates, as stored. Below the transition
+#   paper scale: 11 seeds, $10^4$ steps and the official matrix rate, as stored. Below the transition
 #   no seed finds the representation, and even above it only a minority of seeds do. The paper gives
 #   neither its fractions nor its decoder settings for Fig. 18. We use the decoder rate that
 #   comprehends in the official Fig. 6(d) map (lr $10^{-4}$, no decay). A different decoder rate or

@@ -32,13 +32,18 @@
 # weight norm during grokking of modular addition, free and held fixed (Fig. 7), on a **stand-in
 # model** (the opening chapter's embeddings + MLP on $p = 31$), where holding the norm fixed does *not*
 # remove the delay: a deviation, recorded as such; beside it, the talk's own model, Nanda's one-layer
-# transformer, trained at the official settings on $p = 59$ and stored (section 4b); and the
-# two-dimensional (norm, representation messiness) landscape of the backup slides (Fig. 6).
+# transformer, with the official notebook's optimizer and split fraction but at $p = 59$ and with another
+# initialization (TransformerLens' std $0.8/\sqrt{d_{\rm model}}$ everywhere, plus trained zero biases), stored
+# (section 4b); and the two-dimensional (norm, representation messiness) landscape of the backup slides
+# (Fig. 6), with ReLU and a constant learning rate where the official notebook uses LeakyReLU and a decayed one.
+# Each experiment prints its setup beside the paper's and the official code's, every difference with its reason.
 #
 # **What we leave out.** IMDb and QM9 (Figs. 4, 5: downloads), the MNIST (norm, messiness) landscape of
-# the backup slides (Fig. 8), the data-size axis of the MNIST landscape, and the transformer at the
-# talk's $p = 113$: the paper-scale setting of the same code (`REPRO_SCALE=paper`) needs hours of two CPU
-# cores per seed (the README's paper-scale table), so the stored runs use $p = 59$.
+# the backup slides (Fig. 8), the data-size axis of the MNIST landscape, the backup slide "Algorithmic: data
+# size/weight decay dependence" (the time law $t = (L + h\tan\theta)/\gamma$ over training-set sizes: not run),
+# and the transformer at the talk's $p = 113$ with the official initialization: the paper-scale setting of the
+# same code (`REPRO_SCALE=paper`) needs hours of two CPU cores per seed (the README's paper-scale table), so the
+# stored runs use $p = 59$, and they were trained before the difference of initialization was found.
 
 # %%
 import warnings
@@ -47,16 +52,18 @@ warnings.filterwarnings("ignore", category=UserWarning)
 
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import display
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, trained
+from repro.core.portable import approx, setup_table, trained
 from repro.core.scale import current_scale
 from repro.experiments.liu2023_omnigrok import (ImageConfig, ModularConfig, TeacherStudentConfig, image_landscape,
                                                 run_image_grokking, run_modular, run_teacher_student_grokking,
                                                 seed_fraction, seed_slopes, stored_modular, stored_modular_config,
                                                 teacher_student_landscape)
 from repro.experiments.liu2023_omnigrok_messiness import MessinessConfig, run_messiness
+from repro.models.networks import TransformerConfig
 from repro.plotting.liu2023_omnigrok import plot_gamma_scaling, plot_grokking, plot_landscape, plot_modular
 from repro.plotting.liu2023_omnigrok_messiness import plot_messiness
 from repro.plotting.shared import use_style
@@ -70,10 +77,12 @@ print(f"scale: {current_scale()}")
 # %% [markdown]
 # ## Configuration
 #
-# Each experiment has a config whose defaults are the paper's settings (the official Omnigrok
+# Each experiment has a config whose defaults are meant to be the paper's settings (the official Omnigrok
 # notebooks, `KindXiaoming/Omnigrok`); `for_scale()` swaps in the book-scale values. Book scale
 # shortens training by raising learning rates and weight decays; by the theory this rescales times by
-# $1/(\eta\gamma)$ and leaves the shapes alone.
+# $1/(\eta\gamma)$ and leaves the shapes alone. The tables below set each experiment beside the paper's and
+# the official code's settings, including what the configs do not hold (initializations, optimizers, random
+# draws); every difference carries its reason. The stored transformer runs get their own table in section 4b.
 #
 # **Seeds.** Float32 training is chaotic: the last bit of a vectorized kernel (the same code on a CPU
 # with other vector instructions) grows into a different trajectory. Every experiment below therefore
@@ -91,7 +100,91 @@ for name, value in (("ts_land_steps", ts_cfg.landscape_steps), ("ts_grok_steps",
                     ("img_land_n", img_cfg.landscape_n_train), ("img_n_alphas", len(img_cfg.landscape_alphas)),
                     ("mod_steps", mod_cfg.steps), ("wm_steps", wm_cfg.steps), ("wm_n_seeds", len(wm_cfg.seeds))):
     glue(name, f"{value:,}", display=False)
-ts_cfg
+NAMES = ("paper / official code", "ours")
+
+
+def disclosed(reasons, reference, ours):
+    """The reasons for the fields that differ at this scale (a reason for an equal field would be refused)."""
+    return {k: why for k, why in reasons.items() if getattr(reference, k) != getattr(ours, k)}
+
+
+BUDGET = "book scale: a few minutes of two CPU cores"
+display(setup_table("Teacher-student (Fig. 2): landscape and grokking", TeacherStudentConfig(), ts_cfg, names=NAMES,
+                    reasons=disclosed({
+                        "landscape_lr": "7x the official rate, so that the landscape converges in a book-scale run",
+                        "landscape_steps": f"{BUDGET}; at 7x the rate (the L's lower arm stops higher: a deviation)",
+                        "gammas": "four decays in [0.1, 0.8]: ln(w0/wc)/(lr gamma) fits the book-scale run",
+                        "grok_lr": "about 3x the paper's rate: a shorter run (times scale as 1/(lr gamma))",
+                        "grok_steps": BUDGET,
+                        "eval_every": "a finer grid for the shorter run",
+                        "n_seeds": "the paper shows one student; we train several and report medians"},
+                        TeacherStudentConfig(), ts_cfg),
+                    extra=[("optimizer", "landscape: Adam, no decay; grokking: AdamW (betas 0.9, 0.999)",
+                            "landscape: Adam, no decay; grokking: AdamW (betas 0.9, 0.999)", ""),
+                           ("projection (landscape)",
+                            "paper §2: rescale to the norm after each step (the notebook: after the forward pass, "
+                            "before the step)", "rescale to the norm after each step",
+                            "the paper's order; the notebook's lags the rescale by one step"),
+                           ("teacher, data, student draws",
+                            "torch.manual_seed(0): teacher, x_train, x_test; student torch.manual_seed(1)",
+                            "teacher at init seed 0 and students 1, 2, ... of our generator; x from "
+                            "torch.Generator(0)", "the batched trainer draws every run's parameters with its own "
+                            "generator: our teacher and data are not the official ones"),
+                           ("accuracy threshold theta", "0.01 (paper §3; the official grokking notebook: 0.001)",
+                            f"{ts_cfg.mse_threshold:g}", "the paper's value"),
+                           ("dtype", "float32", "float32", "")]))
+display(setup_table("Image classifier (Fig. 3): landscape and grokking", ImageConfig(), img_cfg, names=NAMES,
+                    reasons=disclosed({
+                        "source": "MNIST cannot be downloaded here: scikit-learn's 8x8 digits, a substitute dataset "
+                                  "(so Fig. 3 gets no claim)",
+                        "weight_decay": "30x, so that the slow norm decay fits the book-scale run",
+                        "steps": BUDGET, "dtype": "float32 for speed (the notebook: float64)",
+                        "eval_every": "a finer grid for the shorter run",
+                        "landscape_alphas": "7 of the 21 norms, over the same range",
+                        "landscape_n_train": "one small size of the paper's 28", "landscape_lr": "3x, for the short run",
+                        "landscape_batch_size": "full batch on 200 images",
+                        "landscape_steps": BUDGET, "n_seeds": "several initializations, medians reported"},
+                        ImageConfig(), img_cfg),
+                    extra=[("model", "784-200-200-10 ReLU MLP, MSE on one-hot labels, AdamW",
+                            f"{8 * 8 if img_cfg.source == 'digits' else 784}-200-200-10 ReLU MLP, MSE on one-hot "
+                            "labels, AdamW", "the substitute's 8x8 inputs" if img_cfg.source == "digits" else "")]))
+STANDIN_REASONS = {
+    "p": "the stand-in of the opening chapter, which groks in minutes on a CPU",
+    "train_fraction": "the opening chapter's split of the stand-in",
+    "ordered_pairs": "the opening chapter's unordered pairs",
+    "data_seed": "the opening chapter's split",
+    "model": "embeddings + MLP stand-in (the transformer is the stored run of section 4b)",
+    "lr": "the stand-in's rate", "constrained_alpha": "the stand-in's good shell: the free run's final norm "
+    "(0.3-0.7x did not generalize in 3,000 steps)", "steps": BUDGET, "dtype": "float32 for speed",
+    "n_seeds": "several initializations, medians reported"}
+display(setup_table("Modular addition, the live stand-in (section 4)", ModularConfig(), mod_cfg, names=NAMES,
+                    fields=[f for f in ModularConfig.__dataclass_fields__ if f not in ("eval_every", "init_seed")],
+                    reasons=disclosed(STANDIN_REASONS, ModularConfig(), mod_cfg),
+                    extra=[("evaluation interval", "30 steps (free run), 10 (held norm)", f"{mod_cfg.eval_every} steps",
+                            "one grid for both settings"),
+                           ("init seeds", "torch.manual_seed(42), one run per setting",
+                            f"seeds {mod_cfg.init_seed}-{mod_cfg.init_seed + mod_cfg.n_seeds - 1} of our generator",
+                            "several seeds, batched")]))
+display(setup_table("(w, m) landscape (Fig. 6)", MessinessConfig(), wm_cfg,
+                    names=("official notebook (paper App. D)", "ours"),
+                    fields=[f for f in MessinessConfig.__dataclass_fields__ if f not in ("activation", "lr", "steps")],
+                    reasons=disclosed({"messiness": "5 of the 21 values, over the same range",
+                                       "alphas": "8 of the 20 norms, up to 7.2",
+                                       "seeds": "three decoder initializations, medians reported"},
+                                      MessinessConfig(), wm_cfg),
+                    extra=[("activation", "LeakyReLU(0.2) (App. D: ReLU)", wm_cfg.activation.replace("relu", "ReLU"),
+                            "the paper's App. D; our MLP has no LeakyReLU; its effect on w_c is not measured"),
+                           ("optimizer and schedule",
+                            "Adam lr 1e-2, betas (0.9, 0.99), lr x 0.2 every 5,000 steps (App. D: Adam lr 1e-3)",
+                            f"Adam lr {wm_cfg.lr:g}, betas (0.9, 0.999), constant",
+                            "our trainer has no learning-rate schedule, so the paper's constant rate; the training "
+                            "loss then rises again at large norms (a deviation below)"),
+                           ("steps", "15,000 (App. D: 10^4)", f"{wm_cfg.steps:,}", BUDGET),
+                           ("norm held", "the notebook's L2 helper counts the first layer twice",
+                            "the plain L2 norm of the decoder", "a plain norm"),
+                           ("draws of R_linear, R_random, templates, split", "seed 58 (the notebook's generator)",
+                            f"seed {wm_cfg.data_seed}, numpy in the notebook's order",
+                            "the notebook's draws are not reproduced bit for bit")]))
 
 # %% [markdown]
 # ## Sanity check: the norm dynamics on a known answer
@@ -106,9 +199,8 @@ for gamma in (0.5, 0.25):
     t, w = integrate_norm_dynamics(w0=4.0, gamma=gamma, t_max=20.0, n_steps=20_000, w_c=1.0)
     t_hit = t[np.argmax(w <= 1.0)]
     print(f"gamma = {gamma}: integrated t = {t_hit:.2f}, ln(w0/wc)/gamma = {time_to_grok(4.0, 1.0, gamma):.2f}")
-    claims.check(f"LU dynamics, gamma={gamma}: integrated time to w_c", t_hit, time_to_grok(4.0, 1.0, gamma),
-                 kind="check", against="derivation", tolerance=0.01, resolution=0.01, live=False,
-                 source="talk, 'LU mechanism': t(w0 -> wc) = ln(w0/wc)/gamma (Euler step 1e-3)")
+    claims.check(f"LU dynamics, gamma={gamma}: integrated time to w_c", t_hit,
+                 reference=time_to_grok(4.0, 1.0, gamma), live=False)
 
 # %% [markdown]
 # ## 1. Teacher–student: the reduced landscape
@@ -142,13 +234,18 @@ plt.close(fig_ts_land)
 a = ts_land.alphas
 i1 = int(np.argmin(abs(np.log10(a))))  # alpha = 1
 i4 = int(np.argmin(abs(a - 3.98)))  # the paper's alpha = 3.98 grid point
+i10, i025 = int(np.argmin(abs(a - 10.0))), int(np.argmin(abs(a - 0.251)))  # the official grid's alpha = 10 and 0.25
 # Per-seed statistics (one value per student seed), then their median over seeds.
 S_tr, S_te = ts_land.seed_train_loss, ts_land.seed_test_loss
 seed_ratio = S_te[:, i1] / S_te.min(axis=1)  # test loss at alpha = 1 / the seed's best grid point
 seed_rise = np.log10(S_te[:, i4] / S_te[:, i1])  # decades from alpha = 1 to 3.98
 seed_top = np.log10(S_tr[:, 0])  # the L's upper arm: train MSE at alpha = 0.1
 seed_floor = np.log10(S_tr[:, a >= 1.0].max(axis=1))  # the L's lower arm: largest train MSE for alpha >= 1
+seed_rise10 = np.log10(S_te[:, i10] / S_te[:, i1])  # decades from alpha = 1 to 10
+seed_fall01 = np.log10(S_te[:, 0] / S_te[:, i1])  # decades from alpha = 0.1 down to 1 (the U's left arm)
+seed_knee = np.log10(S_tr[:, i025])  # the L's knee: train MSE at alpha = 0.25
 best_ratio, rise, top, floor = (float(np.median(v)) for v in (seed_ratio, seed_rise, seed_top, seed_floor))
+rise10, fall01, knee = (float(np.median(v)) for v in (seed_rise10, seed_fall01, seed_knee))
 # the L's plateau at alpha = 0.1: its change over the second half of the run, and its spread over seeds
 seed_top_drift = np.abs(seed_top - np.log10(ts_land.seed_values("train_loss", -2)[:, 0]))
 top_drift = float(np.median(seed_top_drift))
@@ -158,16 +255,23 @@ glue("ts_rise", trained(rise, RES_RISE), display=False)
 glue("ts_top", trained(top, RES_TOP), display=False)
 glue("ts_top_gap", trained(abs(top - np.log10(1.4e-2)), RES_TOP), display=False)
 glue("ts_floor", trained(floor, RES_FLOOR), display=False)
+for name, value in (("ts_rise10", rise10), ("ts_fall01", fall01), ("ts_knee", knee)):
+    glue(name, trained(value, RES_RISE), display=False)
 print(f"test loss at alpha = 1 / best test loss on the grid, median of {len(seed_ratio)} seeds: {trained(best_ratio, RES_RATIO)}")
 print(f"log10 test-loss rise from alpha = 1 to 3.98, median: {trained(rise, RES_RISE)} decades (official table: 3.7)")
+print(f"log10 test-loss rise from alpha = 1 to 10, median: {trained(rise10, RES_RISE)} decades (official table: 5.09)")
+print(f"log10 test-loss fall from alpha = 0.1 to 1, median: {trained(fall01, RES_RISE)} decades (official table: 2.31)")
 print(f"log10 train MSE at alpha = 0.1, median: {trained(top, RES_TOP)} (official table: log10 1.4e-2 = -1.85)")
+print(f"log10 train MSE at alpha = 0.25, median: {trained(knee, RES_RISE)} (official table: log10 1.4e-3 = -2.85)")
 print(f"log10 largest train MSE for alpha >= 1, median: {trained(floor, RES_FLOOR)} (official table: below -6)")
 
 # %% [markdown]
 # The reference values are the official landscape notebook's output (`KindXiaoming/Omnigrok`,
 # `teacher-student/landscape`), the table behind Omnigrok Fig. 2a: test MSE minimal at $\alpha = 1$
-# ($7.8\cdot10^{-5}$, with $8.6\cdot10^{-5}$ at the neighbour $\alpha = 0.63$), 0.43 at $\alpha = 3.98$; train MSE
-# $1.4\cdot10^{-2}$ at $\alpha = 0.1$, $10^{-6}$ at $\alpha = 0.63$ and "≈ 0" above.
+# ($7.8\cdot10^{-5}$, with $8.6\cdot10^{-5}$ at the neighbour $\alpha = 0.63$), $1.6\cdot10^{-2}$ at $\alpha = 0.1$, 0.43 at
+# $\alpha = 3.98$ and 9.6 at $\alpha = 10$; train MSE $1.4\cdot10^{-2}$ at $\alpha = 0.1$, $1.4\cdot10^{-3}$ at
+# $\alpha = 0.25$, $10^{-6}$ at $\alpha = 0.63$ and "≈ 0" above. Our teacher and data are drawn with our own
+# generator, not the notebook's (see the setup table), so we compare ratios and logarithms, not the losses' scale.
 #
 # * **U, minimum.** In the official table the neighbour $\alpha = 0.63$ is within 10 % of the minimum,
 #   and on our grid the two are as close, so we test that $\alpha = 1$ is within a factor 1.5 of the best
@@ -176,6 +280,11 @@ print(f"log10 largest train MSE for alpha >= 1, median: {trained(floor, RES_FLOO
 # * **U, rise** to $\alpha = 3.98$: {glue:text}`ts_rise` decades here against 3.7; we allow ±0.5 decades
 #   since our run is {glue:text}`ts_land_steps` steps at a larger learning rate instead of $10^4$. The per-seed rises spread by
 #   about 0.1 decade, so we show the median to 0.25.
+# * **U, both arms against the official numbers** (two claims registered on 2026-11-25, before the chapter was next
+#   run, with the same ±0.5 decades): the rise from $\alpha = 1$ to 10, {glue:text}`ts_rise10` decades against the
+#   table's 5.09, and the fall from $\alpha = 0.1$ to 1, {glue:text}`ts_fall01` decades against 2.31.
+# * **L, the knee** (registered likewise): the train MSE at $\alpha = 0.25$, where the official L bends, is
+#   $10^{x}$ with $x =$ {glue:text}`ts_knee` against the table's $-2.85$ (±0.5 decades).
 # * **L, upper arm**: the train MSE at $\alpha = 0.1$, $10^{x}$ with $x =$ {glue:text}`ts_top` against
 #   the table's $-1.85$; we allow ±0.2 decades (this tolerance was set after seeing the result). The
 #   plateau is a converged value, not a snapshot of a run still descending: two checks below require
@@ -190,26 +299,18 @@ print(f"log10 largest train MSE for alpha >= 1, median: {trained(floor, RES_FLOO
 #   not as deep as in the paper: a deviation.
 
 # %%
-claims.check("TS: test loss at alpha=1 / grid minimum (median over seeds)", best_ratio, 1.0, kind="reproduction",
-             against="official code", tolerance=0.5, resolution=RES_RATIO, seeds=seed_ratio,
-             source="Omnigrok Fig. 2a; official landscape notebook table: minimum at alpha = 1 (7.8e-5)")
-claims.check("TS: log10 test-loss rise alpha 1 -> 3.98 (median over seeds)", rise, 3.7, kind="reproduction",
-             against="official code", tolerance=0.5, resolution=RES_RISE, seeds=seed_rise,
-             source="Omnigrok Fig. 2a; official landscape notebook table: 0.43 vs 7.8e-5")
-claims.check("TS: log10 train MSE at alpha=0.1, the L's upper arm (median over seeds)", top, np.log10(1.4e-2),
-             kind="reproduction", against="official code", tolerance=0.2, resolution=RES_TOP, set_after=True,
-             seeds=seed_top,
-             source="Omnigrok Fig. 2a; official landscape notebook table: train MSE 1.4e-2 at alpha = 0.1")
+claims.check("TS: test loss at alpha=1 / grid minimum (median over seeds)", best_ratio, seeds=seed_ratio)
+claims.check("TS: log10 test-loss rise alpha 1 -> 3.98 (median over seeds)", rise, seeds=seed_rise)
+claims.check("TS: log10 test-loss rise alpha 1 -> 10 (median over seeds)", rise10, seeds=seed_rise10)
+claims.check("TS: log10 test-loss fall alpha 0.1 -> 1 (median over seeds)", fall01, seeds=seed_fall01)
+claims.check("TS: log10 train MSE at alpha=0.25, the L's knee (median over seeds)", knee, seeds=seed_knee)
+claims.check("TS: log10 train MSE at alpha=0.1, the L's upper arm (median over seeds)", top,
+             reference=np.log10(1.4e-2), seeds=seed_top)
 claims.check("TS: the L's plateau has converged: |change of log10 train MSE at alpha=0.1 over the second half| "
-             "(median over seeds)", top_drift, 0.05, kind="check", against="book bound", comparison="<=",
-             resolution=0.05, seeds=seed_top_drift,
-             source="a converged reduced loss (B eq. 1 minimizes on the sphere); bound chosen by us")
-claims.check("TS: the L's plateau, spread of log10 train MSE at alpha=0.1 over seeds", top_spread, 0.05, kind="check",
-             against="book bound", comparison="<=", resolution=0.05,
-             source="the resolution (0.1) at which the plateau is shown; bound chosen by us")
-claims.check("TS: log10 largest train MSE for alpha>=1, the L's lower arm (median over seeds)", floor, -6.0,
-             kind="deviation", against="official code", comparison="<=", resolution=RES_FLOOR, seeds=seed_floor,
-             source="Omnigrok Fig. 2a; official landscape notebook table: train MSE 1e-6 at alpha = 0.63, ≈ 0 above",
+             "(median over seeds)", top_drift, seeds=seed_top_drift)
+claims.check("TS: the L's plateau, spread of log10 train MSE at alpha=0.1 over seeds", top_spread)
+claims.check("TS: log10 largest train MSE for alpha>=1, the L's lower arm (median over seeds)", floor,
+             seeds=seed_floor,
              evidence=f"{ts_cfg.landscape_steps:,} constrained Adam steps at lr {ts_cfg.landscape_lr:g} (official: 1e4 at "
                       "3e-4): the runs near alpha = 1 "
                       "stop at a floor of Adam at a constant, 7x larger lr, while the alpha >= 4 runs go orders of "
@@ -302,21 +403,15 @@ print(f"alpha = 2, gamma = 0: final test accuracy, median: {trained(plateau_acc,
 # tolerance was set after seeing side runs).
 
 # %%
-claims.check("TS: steps-to-test vs gamma, log-log slope (median of per-seed slopes)", slope, -1.0,
-             kind="reproduction", tolerance=0.3, resolution=RES_SLOPE, seeds=slopes,
-             source="Omnigrok Fig. 2c; talk, 'LU mechanism': t = ln(w0/wc)/gamma ∝ 1/gamma")
-claims.check("TS: alpha=2, gamma=0: fraction of seeds reaching 95 % test", never_frac, 0.0, kind="reproduction",
-             tolerance=0.0, resolution=1 / ts_cfg.n_seeds, seeds=never_seeds.astype(float), source="Omnigrok Fig. 2b: no regularization never generalizes")
-claims.check("TS: alpha=2, gamma=0: final test accuracy, the plateau (median over seeds)", plateau_acc, 0.95,
-             kind="reproduction", comparison="<=", resolution=RES_PLATEAU_ACC, seeds=plateau_acc_seeds,
-             source="Omnigrok Fig. 2b: without regularization the test accuracy stays below the 95 % bar")
+claims.check("TS: steps-to-test vs gamma, log-log slope (median of per-seed slopes)", slope, seeds=slopes)
+claims.check("TS: alpha=2, gamma=0: fraction of seeds reaching 95 % test", never_frac,
+             seeds=never_seeds.astype(float))
+claims.check("TS: alpha=2, gamma=0: final test accuracy, the plateau (median over seeds)", plateau_acc,
+             seeds=plateau_acc_seeds)
 claims.check("TS: alpha=2, gamma=0: change of log10 test loss over the second half (median over seeds)",
-             plateau_drift, 0.0, kind="reproduction", tolerance=0.1, resolution=RES_DRIFT, set_after=True,
-             seeds=plateau_drift_seeds,
-             source="Omnigrok Fig. 2b: without regularization the test curve is flat after fitting (read off)")
-claims.check("TS: alpha=0.5 control, steps from 95 % train to 95 % test (median)", float(np.median(ctrl_lag)), 0.0,
-             kind="reproduction", tolerance=100, resolution=RES_TS_STEPS, seeds=ctrl_lag,
-             source="Omnigrok Fig. 2b: alpha = 0.5 generalizes as fast as it fits")
+             plateau_drift, seeds=plateau_drift_seeds)
+claims.check("TS: alpha=0.5 control, steps from 95 % train to 95 % test (median)", float(np.median(ctrl_lag)),
+             seeds=ctrl_lag)
 
 # %% [markdown]
 # ## 3. An image classifier: landscape and grokking (substitute dataset)
@@ -434,110 +529,189 @@ print(f"median delay 95 % train -> 95 % validation, fixed norm / free: {trained(
 # transformer: section 4b.
 
 # %%
-claims.check("Mod: free run, norm peak / initial norm (median over seeds)", peak, 1.05, kind="reproduction",
-             comparison=">=", resolution=RES_NORM, set_after=True, seeds=ns["peak"],
-             source="Omnigrok Fig. 7a: the weight norm rises (a rise of >= 5 %, above the memorization wiggle)")
-claims.check("Mod: free run, final norm / peak norm (median over seeds)", fall, 0.95, kind="reproduction",
-             comparison="<=", resolution=RES_NORM, set_after=True, seeds=ns["fall"],
-             source="Omnigrok Fig. 7a: the norm falls when the model generalizes (a fall of >= 5 %)")
-claims.check("Mod: free run, final norm / initial norm (median over seeds)", final, 1.0, kind="deviation",
-             comparison="<=", resolution=RES_NORM, seeds=ns["final"],
-             source="Omnigrok Fig. 7a, read off: the norm ends below its initial value as test accuracy reaches 100 %",
+claims.check("Mod: free run, norm peak / initial norm (median over seeds)", peak, seeds=ns["peak"])
+claims.check("Mod: free run, final norm / peak norm (median over seeds)", fall, seeds=ns["fall"])
+claims.check("Mod: free run, final norm / initial norm (median over seeds)", final, seeds=ns["final"],
              evidence=f"p = 31 embeddings + MLP stand-in (not the talk's p = 113 transformer), AdamW wd 1, "
                       f"{mod_cfg.steps:,} steps, {mod_cfg.n_seeds} seeds: the norm settles above its initial value "
                       "after grokking and stays there (the fixed-norm run is held at that final norm).")
-claims.check("Mod: median delay 95 % train -> 95 % val, fixed norm / free", delay_ratio, 0.25, kind="deviation",
-             comparison="<=", resolution=RES_DELAY, set_after=True,
-             source="talk, 'Remove grokking by small & constrained scale'; Omnigrok Fig. 7b: the fixed norm "
-                    "'almost eliminates grokking' (read as a delay ratio <= 1/4)",
+claims.check("Mod: median delay 95 % train -> 95 % val, fixed norm / free", delay_ratio,
              evidence=f"p = 31 embeddings + MLP stand-in, {mod_cfg.n_seeds} seeds per run; norm held at 1.1x the "
                       "initial norm (the free run's final norm), wd 0. Held at 0.3-0.7x the model does not "
                       "generalize in 3k steps, at 1.0x and 1.25x it is slower, at >= 1.5x it fails. The talk's "
-                      "p = 113 transformer (0.8x) was not run: it is the paper-scale setting.")
+                      "transformer is the stored run of section 4b (p = 59, another init).")
 
 # %% [markdown]
-# ### 4b. The talk's transformer, at the official settings (stored)
+# ### 4b. The talk's transformer, at $p = 59$ and with another initialization (stored)
 #
 # The model of the talk's Fig. 7 is the official notebook's (`mod-addition/grokking`): Nanda's one-layer
 # transformer (d_model 128, 4 heads, d_mlp 512, ReLU, no LayerNorm, learned positions, causal
 # attention, untied unembedding) on the sequence "$a\ b\ =$", trained full batch on 30 % of all ordered
 # pairs with AdamW (lr $10^{-3}$, $\beta = (0.9, 0.98)$): **(a)** free, weight decay 1; **(b)** started at
-# $0.8\times$ the standard initialization and held at that norm, weight decay 0. We run the same code at
-# $p = 59$ instead of 113 and in float32 instead of float64, two initializations of each, for
-# {glue:text}`tr_steps` steps (the notebook: 15,000; with fewer training pairs grokking comes later), and
-# store the runs; the chapter loads them. `python -m repro.experiments.liu2023_omnigrok --store book/_results` recomputes
-# them ({glue:text}`tr_wall` minutes on two CPU cores).
+# $0.8\times$ the standard initialization and held at that norm, weight decay 0. Our stored runs have the
+# notebook's architecture, optimizer, split fraction and the two settings, **except**: $p = 59$ instead of 113,
+# float32 instead of float64, two initializations of each, {glue:text}`tr_steps` steps (the notebook: 15,000; with
+# fewer training pairs grokking comes later), and **the initialization**: the book's transformer draws every
+# weight with TransformerLens' std $0.8/\sqrt{d_{\rm model}}$ and carries trained, zero-initialized attention and
+# unembedding biases, where the notebook draws $W_E, W_{\rm pos}, W_{Q,K,V,O}, W_{\rm in}, W_{\rm out}$ with std
+# $1/\sqrt{d_{\rm model}}$, $W_U$ with $1/\sqrt{d_{\rm vocab}}$, and has no attention or unembedding biases. Our free
+# runs therefore start at {glue:text}`tr_w0` of the official initialization's norm at the same $p$, and run (b) is
+# held at {glue:text}`tr_w0_fixed` of it, not at $0.8\times$. The table below lists every difference. The runs were
+# trained before this was found; a rerun with the official initialization at $p = 113$ is the paper-scale item of
+# the project's open issue, not done here. `python -m repro.experiments.liu2023_omnigrok --store book/_results`
+# recomputes the stored runs ({glue:text}`tr_wall` minutes on two CPU cores).
 
 # %%
+def official_init_norm(c: TransformerConfig) -> float:
+    """The expected norm of the official notebook's initialization for the shapes of ``c``: W_E (d_vocab columns),
+    W_pos, W_Q/K/V/O and W_in, W_out ~ N(0, 1/d_model), W_U ~ N(0, 1/d_vocab), zero MLP biases."""
+    return float(np.sqrt(c.d_vocab + c.n_ctx + 4 * c.n_heads * c.d_head + 2 * c.d_mlp + c.d_model))
+
+
 tr_cfg = stored_modular_config()
 glue("tr_steps", f"{tr_cfg.steps:,}", display=False)
 tr, tr_manifest = load_stored(stored_modular(tr_cfg, "_results"), "transformer runs",
                               "python -m repro.experiments.liu2023_omnigrok --store book/_results", "about 85 minutes on two CPU cores")
 glue("tr_wall", approx(tr_manifest["wall_time_s"] / 60, 10), display=False)
+# The runs are loaded, not re-trained, so these numbers do not depend on this machine's arithmetic; steps are
+# shown at the evaluation interval (every 50 steps), ratios to 0.01.
+w_norm = np.asarray(tr.history["weight_norm"], dtype=float)
+tr_w0 = float(np.median(w_norm[tr.runs_of(tr.FREE), 0]))
+tr_w0_fixed = float(np.median(w_norm[tr.runs_of(tr.CONSTRAINED), 0]))
+norm_official = official_init_norm(tr_cfg.model_config())
+norm_official_113 = official_init_norm(ModularConfig().model_config())
+tr_w0_ratio, tr_w0_fixed_ratio = tr_w0 / norm_official, tr_w0_fixed / norm_official
+glue("tr_w0", f"{tr_w0_ratio:.2f}×", display=False)
+glue("tr_w0_fixed", f"{tr_w0_fixed_ratio:.2f}×", display=False)
+display(setup_table(
+    "Fig. 7, the stored transformer runs", ModularConfig(), tr_cfg, names=("official notebook", "ours (stored)"),
+    fields=[f for f in ModularConfig.__dataclass_fields__ if f not in ("eval_every", "init_seed")],
+    reasons={"p": "CPU budget: a float32 step costs 0.075 s at p = 59 against 0.30 s at p = 113 (2 cores)",
+             "n_seeds": "two initializations of each setting, medians reported",
+             "steps": "with 1,044 instead of 3,830 training pairs grokking comes later; the figure marks 15,000",
+             "dtype": "float64 is 2.6x slower on a CPU"},
+    extra=[("init", "W_E, W_pos, W_Q/K/V/O, W_in, W_out ~ N(0, 1/d_model); W_U ~ N(0, 1/d_vocab)",
+            "every weight ~ N(0, (0.8/√d_model)²) (TransformerLens' default)",
+            "the book's transformer (repro.models.networks) follows TransformerLens; found after the runs were "
+            "stored; its effect on the curves is not measured"),
+           ("biases", "b_in, b_out only (zero init)", "b_Q, b_K, b_V, b_O, b_in, b_out, b_U (zero init, trained, "
+            "weight-decayed)", "TransformerLens' layout; zero at the start, so they add nothing to the initial norm"),
+           ("output logits", f"p + 1 = {tr_cfg.p + 1} (the unembedding includes '=')", f"p = {tr_cfg.p}",
+            "the '=' logit is never a label; it enters only the softmax's normalization"),
+           ("initial weight norm", f"{norm_official:.1f} at p = {tr_cfg.p} (expected; {norm_official_113:.1f} at "
+            "p = 113, where the notebook's plot starts at 42.9)",
+            f"{tr_w0:.1f} free ({tr_w0_ratio:.2f}x), {tr_w0_fixed:.1f} held ({tr_w0_fixed_ratio:.2f}x, not 0.8x)",
+            "follows from the init row: run (b) is held at a smaller norm than the notebook's"),
+           ("split", "torch random_split after torch.manual_seed(42)",
+            f"repro.data.tasks' split, data seed {tr_cfg.data_seed}", "another set of training pairs"),
+           ("init seeds", "torch.manual_seed(42), one run per setting",
+            f"seeds {tr_cfg.init_seed}-{tr_cfg.init_seed + tr_cfg.n_seeds - 1} of our generator",
+            "two seeds, batched"),
+           ("evaluation interval", "30 steps (free run), 10 (held norm)", f"{tr_cfg.eval_every} steps",
+            "one grid for both settings: steps are known to 50"),
+           ("loss, accuracy", "cross-entropy and accuracy at the last position, full batch",
+            "cross-entropy and accuracy at the last position, full batch", ""),
+           ("norm projection", "after each step: every parameter x (initial norm / new norm)",
+            "after each step: every parameter x (initial norm / new norm)", "")]))
 fig_tr = plot_modular(tr, title_prefix=f"transformer, mod {tr_cfg.p}: ")
 glue("fig_tr", fig_tr, display=False)
 plt.close(fig_tr)
-# The runs are loaded, not re-trained, so these numbers do not depend on this machine's arithmetic; steps are
-# shown at the evaluation interval (every 50 steps), ratios to 0.01.
 tr_ns = tr.norm_stats()  # the free run, per seed
 tr_peak, tr_final, tr_val_at_peak = (float(np.median(tr_ns[k])) for k in ("peak", "final", "val_at_peak"))
 tr_delay_free = float(np.median(tr.seed_delays(tr.FREE)))
 tr_delay_fixed = float(np.median(tr.seed_delays(tr.CONSTRAINED)))
 tr_ratio = tr.delay_ratio()
+tr_fit_free = float(np.median(tr.seed_train_steps[:, tr.FREE]))
+tr_fit_fixed = float(np.median(tr.seed_train_steps[:, tr.CONSTRAINED]))
 final_val = tr.history["val_acc"][:, -1]
 tr_val_free = float(np.median(final_val[tr.runs_of(tr.FREE)]))
 tr_val_fixed = float(np.median(final_val[tr.runs_of(tr.CONSTRAINED)]))
 for k, label in ((tr.FREE, "free"), (tr.CONSTRAINED, "fixed norm")):
     print(f"{label:>10}: 95 % train at steps {tr.seed_train_steps[:, k].tolist()}, 95 % validation at "
           f"{tr.seed_test_steps[:, k].tolist()} (per seed)")
-print(f"median delay, free: {tr_delay_free:,.0f} steps; fixed norm: {tr_delay_fixed:,.0f} steps; ratio {tr_ratio:.3f}")
-print(f"free run's norm, medians: peak / initial {tr_peak:.2f}, final / initial {tr_final:.2f}, validation accuracy "
-      f"at the peak {tr_val_at_peak:.2f}")
-print(f"final validation accuracy, medians: free {tr_val_free:.3f}, fixed norm {tr_val_fixed:.3f}")
+print(f"median delay, free: {tr_delay_free:,.0f} steps (official, p = 113: about 6,800); fixed norm: "
+      f"{tr_delay_fixed:,.0f} steps; ratio {tr_ratio:.3f}")
+print(f"free run's norm, medians: initial {tr_w0:.1f} (official init at p = {tr_cfg.p}: {norm_official:.1f}), "
+      f"peak / initial {tr_peak:.2f} (official: 1.43), final / initial {tr_final:.2f} (official: 0.71), validation "
+      f"accuracy at the peak {tr_val_at_peak:.2f}")
+print(f"final validation accuracy, medians: free {tr_val_free:.3f}, fixed norm {tr_val_fixed:.3f} (official: 1.00 both)")
 for name, value in (("tr_delay_free", f"{tr_delay_free:,.0f}"), ("tr_delay_fixed", f"{tr_delay_fixed:,.0f}"),
                     ("tr_ratio", f"{tr_ratio:.3f}"), ("tr_peak", f"{tr_peak:.2f}"), ("tr_final", f"{tr_final:.2f}"),
-                    ("tr_val_at_peak", f"{tr_val_at_peak:.2f}"), ("tr_val_fixed", f"{tr_val_fixed:.2f}")):
+                    ("tr_val_at_peak", f"{tr_val_at_peak:.2f}"), ("tr_val_fixed", f"{tr_val_fixed:.2f}"),
+                    ("tr_fit_free", f"{tr_fit_free:,.0f}"), ("tr_fit_fixed", f"{tr_fit_fixed:,.0f}")):
     glue(name, value, display=False)
 
 # %% [markdown]
 # ```{glue:figure} fig_tr
-# The talk's Fig. 7 with its own model, at $p = 59$ (two seeds; median line, quartile band). Left: the free
-# run (a) fits its training pairs within a few hundred steps; its weight norm (dashed, right axis) rises
-# while it memorizes, peaks, and falls below its initial value as validation accuracy climbs to 100 %, more
-# than ten thousand steps later. Middle: run (b), held at $0.8\times$ the initial norm with no weight
-# decay: training and validation accuracy rise together. Right: validation accuracy of both on one axis
-# (dotted: the median step at which each reaches 95 % training accuracy).
+# The talk's Fig. 7 with its own architecture and optimizer, at $p = 59$ and with the book's initialization (two
+# seeds; median line, quartile band). Left: the free run (a) fits its training pairs within a few hundred steps;
+# its weight norm (dashed, right axis) rises while it memorizes, peaks, and falls below its initial value as
+# validation accuracy climbs to 100 %, more than ten thousand steps later. Middle: run (b), held at $0.8\times$
+# its initial norm with no weight decay: training and validation accuracy rise together. Right: validation
+# accuracy of both on one axis (dotted: the median step at which each reaches 95 % training accuracy).
 # ```
 #
-# With the talk's own model, the talk's claims hold. The free run's norm rises to {glue:text}`tr_peak`
-# times its initial value while validation accuracy is still at chance ({glue:text}`tr_val_at_peak` at the
-# peak), then falls to {glue:text}`tr_final` times it as the model generalizes; the delay from 95 % train
-# to 95 % validation accuracy is {glue:text}`tr_delay_free` steps (median of two seeds). Held at
-# $0.8\times$ the initial norm, the same model generalizes {glue:text}`tr_delay_fixed` steps after fitting:
-# a delay ratio of {glue:text}`tr_ratio`, far inside the bound of 1/4 we set for "almost eliminates
-# grokking" before this run. One difference from the talk's picture: the fixed-norm run's validation
-# accuracy levels off near {glue:text}`tr_val_fixed` instead of reaching 100 %, so its 95 % crossing is
-# close to its plateau. The stand-in of section 4 therefore misled: there the delay after fitting is not a
-# norm effect, in the transformer it is.
+# The talk's qualitative claims hold in these runs. The free run's norm rises to {glue:text}`tr_peak` times its
+# initial value (the official run, read off its plot: 1.43) while validation accuracy is still at chance
+# ({glue:text}`tr_val_at_peak` at the peak), then falls to {glue:text}`tr_final` times it as the model
+# generalizes; the delay from 95 % train to 95 % validation accuracy is {glue:text}`tr_delay_free` steps (median
+# of two seeds). Held at $0.8\times$ its initial norm, the same model generalizes {glue:text}`tr_delay_fixed`
+# steps after fitting: a delay ratio of {glue:text}`tr_ratio`, far inside the bound of 1/4 that section 4 reads
+# "almost eliminates grokking" as.
+#
+# Against the official run's numbers (read off the notebook's plots, $p = 113$), this model does not match:
+# it starts at {glue:text}`tr_w0` the official initialization's norm; its norm ends at {glue:text}`tr_final`
+# of its start, not 0.71; its delay is {glue:text}`tr_delay_free` steps against about 6,800; held at a fixed
+# norm it needs {glue:text}`tr_fit_fixed` steps to fit against about 255, and its validation accuracy levels off
+# near {glue:text}`tr_val_fixed` instead of reaching 100 %. Only the free run's steps to fit
+# ({glue:text}`tr_fit_free`, official 150) and its norm's peak agree. Which of these differences come from
+# $p = 59$ (fewer training pairs) and which from the initialization (run (b) held at {glue:text}`tr_w0_fixed` of
+# the official norm, a smaller ball, which the notebook warns fits worse) is not measured. The stand-in of
+# section 4 misled on the mechanism: there the delay after fitting is not a norm effect; in the transformer it is.
+#
+# Every claim on these runs is marked † in the ledger: the runs were stored before claims were sealed, and the
+# two-sided claims against the official plots were registered after their numbers were read.
 
 # %%
-TR_SRC = "talk's Fig. 7 / Omnigrok Fig. 7 (official notebook's transformer, here p = 59, stored)"
-claims.check("Mod transformer: median delay 95 % train -> 95 % val, fixed norm / free", tr_ratio, 0.25,
-             kind="reproduction", comparison="<=", resolution=0.001, live=False,
-             source="talk, 'Remove grokking by small & constrained scale': the fixed norm 'almost eliminates grokking' "
-                    "(read as a delay ratio <= 1/4, the bound of section 4)")
-claims.check("Mod transformer: free run, norm peak / initial norm (median over seeds)", tr_peak, 1.05,
-             kind="reproduction", comparison=">=", resolution=0.01, live=False,
-             source=TR_SRC + ": the weight norm rises")
-claims.check("Mod transformer: free run, validation accuracy at the norm's peak (median)", tr_val_at_peak, 0.5,
-             kind="reproduction", comparison="<=", resolution=0.01, live=False,
-             source=TR_SRC + ": the norm rises while the model overfits (it peaks before it generalizes)")
-claims.check("Mod transformer: free run, final norm / initial norm (median over seeds)", tr_final, 1.0,
-             kind="reproduction", comparison="<=", resolution=0.01, live=False,
-             source=TR_SRC + ", read off: the norm ends below its initial value as test accuracy reaches 100 %")
-claims.check("Mod transformer: free run, final validation accuracy (median)", tr_val_free, 0.99,
-             kind="reproduction", comparison=">=", resolution=0.001, live=False,
-             source=TR_SRC + ": test accuracy reaches 100 %")
+claims.check("Mod transformer: median delay 95 % train -> 95 % val, fixed norm / free", tr_ratio, live=False,
+             run=tr_manifest)
+claims.check("Mod transformer: free run, norm peak / initial norm (median over seeds)", tr_peak, live=False,
+             run=tr_manifest)
+claims.check("Mod transformer: free run, validation accuracy at the norm's peak (median)", tr_val_at_peak, live=False,
+             run=tr_manifest)
+claims.check("Mod transformer: free run, final norm / initial norm (median over seeds)", tr_final, live=False,
+             run=tr_manifest)
+claims.check("Mod transformer: free run, final validation accuracy (median)", tr_val_free, live=False, run=tr_manifest)
+# two-sided, against the official run's numbers (registered after they were read: †)
+TR_DIFF = (f"stored runs at p = {tr_cfg.p} (1,044 training pairs; the notebook: p = 113, 3,830), float32, 2 seeds, "
+           f"the book's init (std 0.8/sqrt(d_model) everywhere plus trained zero attention and unembedding biases): "
+           f"free runs start at {tr_w0_ratio:.2f}x the official init's norm, run (b) at {tr_w0_fixed_ratio:.2f}x")
+claims.check("Mod transformer: free run, initial weight norm / the official init's expected norm at the same p",
+             tr_w0_ratio, live=False, run=tr_manifest,
+             evidence=f"initial norm {tr_w0:.1f} against the official init's {norm_official:.1f} at p = {tr_cfg.p}: the "
+                      "book's transformer uses TransformerLens' init; the stored runs were keyed before this was found")
+claims.check("Mod transformer: free run, norm peak / initial norm, against the official run (median over seeds)",
+             tr_peak, live=False, run=tr_manifest)
+claims.check("Mod transformer: free run, final norm / initial norm, against the official run (median over seeds)",
+             tr_final, live=False, run=tr_manifest,
+             evidence=f"{TR_DIFF}. The norm ends at {tr_final:.2f}x its start after {tr_cfg.steps:,} steps, above the "
+                      "official 0.71; not separated whether p or the init causes it.")
+claims.check("Mod transformer: free run, steps to 95 % train accuracy (median over seeds)", tr_fit_free, live=False,
+             run=tr_manifest)
+claims.check("Mod transformer: free run, steps from 95 % train to 95 % validation (median over seeds)",
+             tr_delay_free, live=False, run=tr_manifest,
+             evidence=f"{TR_DIFF}. Fewer training pairs delay grokking (the notebook's p = 113 groks at about 6,900 "
+                      "steps); not separated from the init.")
+claims.check("Mod transformer: fixed-norm run, steps to 95 % train accuracy (median over seeds)", tr_fit_fixed,
+             live=False, run=tr_manifest,
+             evidence=f"{TR_DIFF}. Held at a smaller norm than the notebook's, the model fits more slowly (the notebook: "
+                      "'dropping alpha too low prevents the network from even fitting the train set').")
+claims.check("Mod transformer: fixed-norm run, final validation accuracy (median over seeds)", tr_val_fixed,
+             live=False, run=tr_manifest,
+             evidence=f"{TR_DIFF}. Validation accuracy levels off near {tr_val_fixed:.3f} instead of reaching 1.00.")
+tr_two_sided = [c for c in claims.claims if c.name.startswith("Mod transformer: ") and c.form == "value"]
+glue("tr_n_value", str(len(tr_two_sided)), display=False)
+glue("tr_n_dev", str(sum(c.kind == "deviation" for c in tr_two_sided)), display=False)
 
 # %% [markdown]
 # ## 5. The $(w, m)$ landscape of the backup slides
@@ -591,7 +765,7 @@ print(f"m = 0: training loss at the largest norm: {trained(big_w_train, digits=1
 # moves to larger norms as the representation gets messier, and the test loss at its best norm rises.
 # ```
 #
-# Omnigrok Eq. 2 is reproduced: the decoder fits the training pairs from $w_c \approx$
+# Omnigrok Eq. 2 holds in this model: the decoder fits the training pairs from $w_c \approx$
 # {glue:text}`wm_wc0` at $m = 0$ but only from {glue:text}`wm_wc1` at $m = 0.2$ (ratio
 # {glue:text}`wm_wc_ratio`), and the best test loss over norms is {glue:text}`wm_test_ratio` times larger
 # with the messy representation. At $m = 0$ the test loss is U-shaped in $w$ (both ends
@@ -603,19 +777,11 @@ print(f"m = 0: training loss at the largest norm: {trained(big_w_train, digits=1
 # $w_c$, 2 for the test loss, 1.5 for the U) were set after seeing a first run of this grid.
 
 # %%
-claims.check("WM: w_c at m = 0.2 / w_c at m = 0 (median over seeds)", wc_ratio, 1.2, kind="reproduction",
-             comparison=">=", resolution=RES_WM, set_after=True,
-             source="Omnigrok Eq. 2 and backup slide 'Algorithmic: Landscape analysis': w_c(bad representation) > "
-                    "w_c(good representation)")
-claims.check("WM: best test loss over norms, m = 0.2 / m = 0 (median over seeds)", test_ratio, 2.0,
-             kind="reproduction", comparison=">=", resolution=RES_WM, set_after=True,
-             source="Omnigrok backup slides: a messy representation generalizes worse at every norm")
-claims.check("WM: m = 0, test loss at the grid's ends / its minimum (the U)", u_rise, 1.5, kind="reproduction",
-             comparison=">=", resolution=RES_WM, set_after=True,
-             source="Omnigrok §3 (Fig. 2a) and backup slide: the reduced test loss is U-shaped in w")
-claims.check("WM: m = 0, training loss at the largest norm (the L's lower arm)", big_w_train, wm_cfg.fit_level,
-             kind="deviation", comparison="<=", resolution=0.01, seeds=wm.train_loss[:, 0, -1],
-             source="Omnigrok backup slide: the reduced training loss is L-shaped, near 0 for every w > w_c",
+claims.check("WM: w_c at m = 0.2 / w_c at m = 0 (median over seeds)", wc_ratio)
+claims.check("WM: best test loss over norms, m = 0.2 / m = 0 (median over seeds)", test_ratio)
+claims.check("WM: m = 0, test loss at the grid's ends / its minimum (the U)", u_rise)
+claims.check("WM: m = 0, training loss at the largest norm (the L's lower arm)", big_w_train,
+             reference=wm_cfg.fit_level, seeds=wm.train_loss[:, 0, -1],
              evidence=f"{wm_cfg.steps:,} full-batch Adam steps at lr 1e-3 (the official notebook: 15,000 at 1e-2, decayed "
                       "x0.2 every 5,000): at a fixed large norm Adam's steps move the network slowly, so the training "
                       "loss rises again towards the largest norms instead of staying at ~0.")
@@ -631,13 +797,17 @@ claims.check("WM: m = 0, training loss at the largest norm (the L's lower arm)",
 claims.figure("liu2023", "Fig. 2a", "partial", claims=[
     "TS: test loss at alpha=1 / grid minimum (median over seeds)",
     "TS: log10 test-loss rise alpha 1 -> 3.98 (median over seeds)",
+    "TS: log10 test-loss rise alpha 1 -> 10 (median over seeds)",
+    "TS: log10 test-loss fall alpha 0.1 -> 1 (median over seeds)",
     "TS: log10 train MSE at alpha=0.1, the L's upper arm (median over seeds)",
+    "TS: log10 train MSE at alpha=0.25, the L's knee (median over seeds)",
     "TS: log10 largest train MSE for alpha>=1, the L's lower arm (median over seeds)",
     "TS: the L's plateau has converged: |change of log10 train MSE at alpha=0.1 over the second half| "
     "(median over seeds)",
     "TS: the L's plateau, spread of log10 train MSE at alpha=0.1 over seeds"],
-    why="the U (minimum at alpha = 1, the rise to alpha = 4) and the L's converged plateau match the official "
-        f"table; the L's lower arm stops above the official ≈ 0 (below 1e-6) in {ts_cfg.landscape_steps:,} "
+    why="the U (minimum at alpha = 1; its left arm from alpha = 0.1 and its rises to alpha = 4 and 10) and the L's "
+        "converged plateau and its knee at alpha = 0.25 match the official table, two-sided; the L's lower arm "
+        f"stops above the official ≈ 0 (below 1e-6) in {ts_cfg.landscape_steps:,} "
         "book-scale steps")
 claims.figure("liu2023", "Fig. 2b", "reproduced", claims=[
     "TS: alpha=2, gamma=0: fraction of seeds reaching 95 % test",
@@ -662,17 +832,17 @@ claims.figure("liu2023", "Fig. 6", "partial", claims=[
     "WM: m = 0, test loss at the grid's ends / its minimum (the U)",
     "WM: m = 0, training loss at the largest norm (the L's lower arm)"],
     why="a messier representation needs a larger decoder norm to fit (Eq. 2) and generalizes worse, and the test "
-        "loss is U-shaped in w; the training loss rises again at large norms in the book's short Adam runs")
-claims.figure("liu2023", "Fig. 7", "reproduced", scale="paper (CPU, stored)", claims=[
-    "Mod transformer: median delay 95 % train -> 95 % val, fixed norm / free",
-    "Mod transformer: free run, norm peak / initial norm (median over seeds)",
-    "Mod transformer: free run, validation accuracy at the norm's peak (median)",
-    "Mod transformer: free run, final norm / initial norm (median over seeds)",
-    "Mod transformer: free run, final validation accuracy (median)"],
-    why="with the talk's transformer (p = 59 instead of 113, float32, 2 seeds) the norm rises while the model "
-        "memorizes and ends below its initial value as it generalizes, and holding the norm fixed cuts the delay to "
-        "under 1 % of the free run's; the book-scale p = 31 embeddings + MLP stand-in (section 4) does not show "
-        "either (its two deviations stay in the claims above)")
+        "loss is U-shaped in w (bounds set after a first run: †); the training loss rises again at large norms in "
+        "the book's short runs with ReLU and a constant Adam rate (the notebook: LeakyReLU, a decayed rate); the "
+        "data-size/weight-decay slide (t = (L + h tan theta)/gamma) is not run")
+claims.figure("liu2023", "Fig. 7", "partial", scale="paper (CPU, stored)", claims=claims.named("Mod transformer: "),
+    why="† : the stored runs predate sealed claims, and the two-sided claims were registered after the official "
+        "plots were read. With the talk's architecture and optimizer (p = 59 instead of 113, float32, 2 seeds, the "
+        f"book's init at {tr_w0_ratio:.2f}x the official norm) the norm rises while the model memorizes, peaks as high as the "
+        "official run's and ends below its start, and holding the norm fixed cuts the delay to under 1 % of the "
+        "free run's; but the norm ends higher, grokking comes later, and the held run fits more slowly and levels "
+        "off below 100 % (deviations against the official run); the book-scale p = 31 stand-in (section 4) shows "
+        "neither the norm's fall below its start nor the effect of fixing it (its deviations stay in the claims above)")
 claims.figure("liu2023", "Fig. 8", "not run at this scale", claims=[],
               why="the MNIST (norm, messiness) landscape of the backup slides needs MNIST and is not implemented")
 glue("ledger_tally", claims.tally(), display=False)
@@ -684,10 +854,17 @@ claims.ledger()
 # * **Modular addition: a live stand-in, the talk's model stored.** The live run is the opening chapter's
 #   embeddings + MLP on $p = 31$: its norm rises during generalization rather than memorization and
 #   settles above its initial value, and holding the norm fixed does not shorten the delay. The talk's
-#   own model, Nanda's one-layer transformer at the official settings, reproduces both (section 4b), at
-#   $p = 59$ instead of 113, in float32 instead of float64, with two seeds and 24,000 steps instead of
-#   15,000 (with fewer training pairs it groks later). The stand-in's deviations are a property of that
-#   model, not of the talk's claim.
+#   own architecture and optimizer, Nanda's one-layer transformer, shows both (section 4b), at $p = 59$
+#   instead of 113, in float32 instead of float64, with two seeds and 24,000 steps instead of 15,000, and with
+#   the book's initialization instead of the notebook's (next item). The stand-in's deviations are a property
+#   of that model, not of the talk's claim.
+# * **The transformer's initialization.** The book's transformer draws every weight with std
+#   $0.8/\sqrt{d_{\rm model}}$ (TransformerLens) and trains zero-initialized attention and unembedding biases; the
+#   official notebook draws with std $1/\sqrt{d_{\rm model}}$ ($W_U$: $1/\sqrt{d_{\rm vocab}}$) and has neither bias.
+#   The stored runs start at {glue:text}`tr_w0` the official initialization's norm, and the held run sits at
+#   {glue:text}`tr_w0_fixed` of it instead of $0.8\times$. Against the official run's plotted numbers the stored
+#   runs deviate in {glue:text}`tr_n_dev` of {glue:text}`tr_n_value` two-sided claims (section 4b); which part is the initialization and which
+#   $p = 59$ is not measured.
 # * **Shorter training, larger rates.** Teacher–student: {glue:text}`ts_land_steps` landscape steps at lr
 #   $2\cdot10^{-3}$ (official code: $10^4$ at $3\cdot10^{-4}$); grokking {glue:text}`ts_grok_steps` steps
 #   with lr $10^{-3}$ and $\gamma\in[0.1, 0.8]$ (paper: lr $3\cdot10^{-4}$, $\gamma\in[0.03,1]$, $10^5$

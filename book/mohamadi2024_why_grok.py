@@ -35,11 +35,13 @@
 #    generalizing (Figs 1 and 2).
 #
 # **What this chapter reproduces.** The Fourier construction for every $p$ from 2 to 13; the eNTK
-# interpolation threshold (rank against width, Thm 3.1); the failure of eNTK and expected-NTK kernel
+# interpolation threshold (rank against width: singular below Thm 3.1's $n/(3p)$, full rank from our sharper
+# $n/(3p-2)$ on); the failure of eNTK and expected-NTK kernel
 # regression at every training fraction up to 0.9 (Thm 3.4); the pNTK kernel classifier against a trained
 # network *on the same split* (Thm 4.3); normalized-GD classification with the paper's recipe, which fits
-# first and generalizes later at $n = 2p^{5/3}$ for every $p$ tried (Figs 1 and 4); and the late
-# generalization of the one-layer transformer of Fig. 5.
+# first and generalizes later at $n = 2p^{5/3}$ for every $p$ tried (Figs 1 and 4), with a critical size that
+# grows more slowly than Thm 4.5's upper bound $p^{5/3}$ (a stored sweep); and the late generalization of the
+# one-layer transformer of Fig. 5 (under AdamW, not the paper's GD).
 #
 # **What it does not reproduce.** Every known non-reproduction is a registered *deviation* in the
 # ledger at the end of the chapter ("Paper versus ours"):
@@ -47,17 +49,20 @@
 # * *The kernel half of Figs 1 and 5.* The raw eNTK change does grow by orders of magnitude after
 #   fitting, as in Fig. 1 (left), but the growth of $\|\theta\|$ explains it: the eNTK of this
 #   3-homogeneous network scales like $\|\theta\|^4$. Measured scale-free, the kernel moves about as much
-#   before fitting as after, for the two-layer network and for the transformer.
+#   before fitting as after, for the two-layer network and for the transformer. For the two-layer network this
+#   is partly our setup: with PyTorch's default init the weights start at a norm below one normalized step,
+#   so no kernel regime is possible (section 4).
 # * *The init-scale effect (Figs 1 and 2).* We ran the $\alpha$ sweep, and a smaller $\alpha$ does not
 #   shrink the gap between fitting and generalizing. Normalized GD with step length 10 erases the init
 #   scale within the first steps, so this design cannot show the effect.
-# * *Regression grokking (Figs 2 and 3).* The paper trains $5\cdot 10^4$ to $2\cdot 10^5$ GD steps at $p = 47$.
-#   A stored run at $p = 11$ with the same budget (in learning rate × steps) memorizes at every init scale
-#   and does not generalize (section 7); $p = 47$ was not run.
+# * *Regression grokking (Figs 2 and 3).* The paper trains $5\cdot 10^4$ to $2\cdot 10^5$ GD steps at learning
+#   rate 1, $p = 47$, from He et al.'s init. A stored run at $p = 11$ with the same budget in learning rate ×
+#   steps (learning rate 0.3, PyTorch's default init) memorizes at every init scale; its accuracy ends far below
+#   the paper's 100 % (section 7). Neither $p = 47$ nor the paper's init was run.
 #
 # Fig. 5's transformer also trains with AdamW at book scale, not with the paper's GD (Section 5).
-# `REPRO_SCALE=paper` runs the paper's settings with the same code, but no GPU was available to run
-# them for this chapter.
+# `REPRO_SCALE=paper` runs the config defaults with the same code: the paper's settings except the init and the
+# other differences each experiment's setup table lists. No GPU was available to run them for this chapter.
 
 # %%
 import math
@@ -70,7 +75,7 @@ import torch
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, trained
+from repro.core.portable import approx, setup_table, trained
 from repro.core.scale import current_scale
 from repro.experiments import mohamadi2024_why_grok as mw
 from repro.experiments import mohamadi2024_why_grok_sample as mws
@@ -98,6 +103,21 @@ print(f"regression: p = {cfg.regression.p}, h = {cfg.regression.width}, n = {cfg
       f"{cfg.regression.steps} GD steps, alphas = {cfg.regression.init_scales}, seeds {cfg.regression.seeds}")
 
 
+# The setup tables' shared rows. The init: App. A.1-A.2 cite He et al. [19]; Fig. 1's caption says "default PyTorch
+# initialization [19]". Expected ‖θ_0‖₂ at width h: PyTorch's uniform default √((h + p)/3), He's normal √(2(h + p)), the
+# NTK parametrization of the first author's public code (N(0, 1) entries) √(3ph).
+INIT_PAPER = "'according to [19]' (He et al.; App. A.1-A.2); Fig. 1 caption: 'default PyTorch initialization [19]'"
+INIT_OURS = "PyTorch's nn.Linear default, W ~ U(±1/√(2p)), V ~ U(±1/√h), times α"
+INIT_WHY = ("we follow Fig. 1's caption; He's normal init draws each layer √6× wider, so the 3-homogeneous output "
+            "starts up to 6^1.5 ≈ 15× larger; the package does not implement it")
+DTYPE = ("dtype", "unstated (JAX: float32 by default)", "float64", "exact enough that runs agree across machines")
+
+
+def start_norms(p: int, h: int) -> dict:
+    """Expected ‖θ_0‖₂ of the quadratic net under three inits (closed forms, no training)."""
+    return {"PyTorch": math.sqrt((h + p) / 3), "He": math.sqrt(2 * (h + p)), "NTK": math.sqrt(3 * p * h)}
+
+
 def count(flags, live: bool = True) -> str:
     """'k of S seeds': how many seeds satisfy a statement. ``live``: the flags come out of a training run in this
     chapter, so k is marked as a trained number (the number of seeds S is the config's); False for a stored run."""
@@ -108,16 +128,90 @@ def count(flags, live: bool = True) -> str:
 # %% [markdown]
 # ## The configuration
 #
-# `WhyGrokConfig` holds every experiment; its defaults are the paper's settings (App. A): regression with
+# `WhyGrokConfig` holds every experiment; its defaults are meant to be the paper's settings (App. A): regression with
 # full-batch GD at learning rate 1, $\lambda = 10^{-4}$ on $\|\theta\|_\infty$, $n = 2p^{2.25}$, $h = 4p$,
 # $p = 47$; classification with normalized GD of step length 10, $\lambda = 10^{-20}$, $n = 2p^{5/3}$ and
-# $h = 8p$; the transformer of Fig. 5 with full-batch GD at learning rate 0.25 and $n = 2p^{5/3}$. The
-# two-layer networks start from PyTorch's default uniform init ("default PyTorch initialization", App. A and
-# the caption of Fig. 1), times a scale $\alpha$. Where the paper gives no value (the list of $p$, the
+# $h = 8p$; the transformer of Fig. 5 with full-batch GD at learning rate 0.25 and $n = 2p^{5/3}$. The init
+# is stated twice, differently: App. A.1 and A.2 say the networks are "initialized according to [19]" (He et
+# al.'s normal init), while the caption of Fig. 1 says "default PyTorch initialization [19]", and Thm 3.1
+# remarks that uniform init is PyTorch's default. The two-layer networks here start from PyTorch's
+# `nn.Linear` default, $W \sim U(\pm 1/\sqrt{2p})$, $V \sim U(\pm 1/\sqrt h)$, times a scale $\alpha$. He's init
+# draws each layer $\sqrt 6$ times wider, so the 3-homogeneous output would start up to $6^{3/2} \approx 15$
+# times larger. Where the paper gives no value (the list of $p$, the
 # $\alpha$ values, the width of Figs 1 and 4, the transformer's architecture), the config makes a choice
 # and says so in a comment: $h = 8p$ for classification, as Thm 4.5 requires, $h = 4p$ for regression, as
 # in Fig. 3, and Nanda et al.'s transformer. The book scale keeps every recipe except the transformer's
 # optimizer (Section 5), and shrinks $p$, widths and the number of steps.
+#
+# Each experiment prints a setup table: every setting beside the paper's, and the reason for each difference.
+# Two config defaults are not the paper's: the init (above), and the weighing of the $\lambda = 10^{-20}$
+# penalty under normalized GD (`exact_regularizer`, see Deviations). The stored runs print their own tables
+# where they are loaded.
+
+# %%
+ccfg = cfg.classification_config(cfg.grok_p)
+norms = start_norms(cfg.grok_p, ccfg.width)
+print(setup_table("Theorem checks (sections 1-3: Prop. 3.8, Thm 3.1, Thm 3.4; no training)", mw.WhyGrokConfig(), cfg,
+                  fields=(), extra=[
+    ("what is run", "nothing: the statements are proved", "closed forms and kernel solves",
+     "a numerical check of the statements at sizes of our choosing"),
+    ("Prop. 3.8", "any p ≥ 2, h ≥ 8p", f"p = 2-13; r = {cfg.duplication_rs} copies", "a finite range"),
+    ("Thm 3.1", "any p, n, h", f"p = {cfg.rank_p}, n = {cfg.rank_n}, h = {cfg.rank_widths}", "sizes of our choosing"),
+    ("Thm 3.4", "any equivariant kernel method, n < Cp³",
+     f"eNTK at init and expected NTK, h = 4p, p = {cfg.kernel_ps}, fractions {cfg.kernel_fractions}",
+     "two kernels at sizes of our choosing (the paper scale adds p = 13)"),
+    ("init", "Thm 3.1: V arbitrary, W i.i.d. U(±s_W)", INIT_OURS, "a case of the theorem's init (s_W = 1/√(2p))"),
+    ("dtype", "—", "float64", "kernel ranks and solves need double precision")]))
+print()
+print(setup_table(f"Classification, normalized GD (section 4; live at p = {', '.join(map(str, cfg.sample_ps))})",
+                  mw.ClassificationConfig(), ccfg,
+                  fields=("p", "lr", "linf_reg", "optimizer", "steps", "eval_every", "ntk_every"), reasons={
+    "p": "Fig. 1's p is unstated and Fig. 4 reaches 97; a CPU runs 13, 17 and 23 (the α sweep and the eNTK at 23)",
+    "steps": "every generalizing seed passes 99 % test accuracy within 1 000 steps; the paper trains up to 10^5",
+    "eval_every": "short runs, recorded densely", "ntk_every": "Fig. 1 (left)'s eNTK, at p = 23 on the α = 1 runs "
+    "at n = 2p^(5/3); the paper's interval is unstated"}, extra=[
+    ("task", "a + b mod p on ordered pairs, cross-entropy", "a + b mod p on ordered pairs, cross-entropy", ""),
+    ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
+    ("training pairs", "n = 2p^(5/3), i.i.d. draws (App. A.2)", "n = c·p^(5/3), c ∈ {0.5, 1, 2}, a random subset",
+     "c < 2 shows memorization below the paper's size; with or without replacement is unstated"),
+    ("init", INIT_PAPER, f"{INIT_OURS}; ‖θ_0‖₂ ≈ {norms['PyTorch']:.0f} at p = {cfg.grok_p}",
+     f"{INIT_WHY}. He's init starts at ≈ {norms['He']:.0f}, the NTK parametrization of the first author's public "
+     f"code at ≈ {norms['NTK']:.0f}: both far above one normalized step of 10, ours below it (section 4)"),
+    ("init scales α", "several, unstated (Fig. 1 middle)", f"{cfg.init_scales} at n = 2p^(5/3)", "our choice"),
+    ("λ‖θ‖∞ under normalized GD", "in the loss, then normalized (Eq. 2.2, Eq. A.1)",
+     "added to the underflow-safe data direction (exact_regularizer=False, the config default)",
+     "weighed literally it stalls training once the data gradient is below 1e-20 (Deviations)"),
+    ("seeds", "one run per curve", f"{len(cfg.seeds)} at n = 2p^(5/3), {n_sample} at the other n (init and split)",
+     "single runs are chaotic; the chapter reports medians and counts"), DTYPE]))
+print()
+print(setup_table("Transformer (section 5; live)", mw.TransformerGrokConfig(), tc,
+                  fields=("p", "n_coeff", "d_model", "n_heads", "d_mlp", "optimizer", "lr", "weight_decay", "steps",
+                          "eval_every", "ntk_points", "ntk_output", "dtype"), reasons={
+    "p": "Fig. 5's p is unstated (default: Nanda et al.'s 113); a CPU runs 23",
+    "d_model": "book scale; the paper states no architecture (default: Nanda et al.'s)", "d_mlp": "book scale, as d_model",
+    "optimizer": "GD at lr 0.25 fits and then memorizes in CPU-sized runs (the stored GD run); AdamW groks in the budget",
+    "lr": "AdamW's rate: Nanda et al.'s 1e-3, 3× larger for speed", "weight_decay": "Nanda et al.'s AdamW decay",
+    "steps": "book scale; Fig. 5's step count is unstated", "eval_every": "a short run, recorded densely",
+    "dtype": "float32 AdamW moves the grokking step by tens of steps with the rounding (Deviations)"}, extra=[
+    ("architecture", "a one-layer transformer, otherwise unstated", "Nanda et al.'s: [a, b, =], 4 heads, ReLU MLP, "
+     "no LayerNorm", "the transformer whose grokking the paper sets out to explain"),
+    ("init", "'default PyTorch initialization (migrated to JAX)' (App. A.3)", "TransformerLens': N(0, (0.8/√d_model)²)",
+     "the paper's model, and so its PyTorch default, is unstated"),
+    ("λ‖θ‖∞", "1e-20 (App. A.3)", "not applied", "a no-op in float32 (Deviations)"),
+    ("seeds", "one run", f"{len(cfg.transformer_seeds)} inits", "the grokking step varies by hundreds of steps between seeds")]))
+print()
+print(setup_table("Regression, GD (section 6; live)", mw.RegressionConfig(), cfg.regression,
+                  fields=("p", "n_exponent", "lr", "linf_reg", "steps", "eval_every", "ntk_points", "ntk_every"), reasons={
+    "p": "Fig. 2 uses p = 47; a CPU runs 11", "steps": "3 000 steps show the kernel-regime fit; the paper's budget is the "
+    "stored run of section 7", "eval_every": "a short run, recorded densely", "ntk_points": "20 000 triples need a GPU's "
+    "memory", "ntk_every": "a short run, recorded densely"}, extra=[
+    ("width h", "unstated for Fig. 2 (Fig. 3: 4p)", "4p", "Fig. 3's width"),
+    ("init", INIT_PAPER, f"{INIT_OURS}; ‖θ_0‖₂ ≈ {start_norms(cfg.regression.p, cfg.regression.width)['PyTorch']:.0f}",
+     INIT_WHY),
+    ("init scales α", "several, unstated (Fig. 2)", f"{cfg.regression.init_scales}", "α = 1 diverges at lr 1 and p = 11"),
+    ("seeds", "one run per α", f"{len(cfg.regression.seeds)} inits per α", "GD at lr 1 sits at the edge of stability"),
+    ("reported", "train and test accuracy (Fig. 2 left)", "loss relative to the zero predictor; argmax accuracy",
+     "the loss is what Thms 3.4 and 3.6 bound; the paper does not define regression accuracy"), DTYPE]))
 
 # %% [markdown]
 # ## 1. A known answer: the Fourier network (App. F)
@@ -153,16 +247,12 @@ for r in dup:
 full = [r for r in rows + dup if not r["halved"]]
 # Rounded up to a power of ten: the float64 rounding error itself (~1e-14) differs between BLAS builds.
 max_error = 10.0 ** math.ceil(math.log10(max(r["max_error"] for r in rows + dup)))
-claims.check("Fourier construction: accuracy over all p² pairs, every p from 2 to 13", min(r["accuracy"] for r in rows),
-             1.0, kind="reproduction", tolerance=0.0, live=False,
-             source="App. F / Prop. 3.8: the construction solves modular addition exactly, on every pair")
-claims.check("Fourier construction (V/4): max |f − p·1| over all pairs and p (rounded up to 10^k)", max_error, 1e-9,
-             kind="check", against="book bound", comparison="<=", live=False,
-             source="App. F, Eqs. F.1-F.2 with V divided by 4: zero regression loss; 1e-9 bounds float64 rounding")
+claims.check("Fourier construction: accuracy over all p² pairs, every p from 2 to 13",
+             min(r["accuracy"] for r in rows), live=False)
+claims.check("Fourier construction (V/4): max |f − p·1| over all pairs and p (rounded up to 10^k)", max_error,
+             live=False)
 claims.check("Fourier construction: worst |‖θ‖∞ − r^(−1/3)| over p and r ∈ {1, 2, 4, 8} copies",
-             max(abs(r["linf"] - r["r"] ** (-1 / 3)) for r in full), 0.0, kind="check", against="paper", tolerance=1e-12,
-             live=False,
-             source="Prop. 3.8: min ‖θ‖∞ ≤ ⌊h/8p⌋^(−1/3), met with equality; true by construction (a check of our code)")
+             max(abs(r["linf"] - r["r"] ** (-1 / 3)) for r in full), live=False)
 
 # %% [markdown]
 # ## 2. The kernel regime: the eNTK interpolates once $h(3p-2) \ge n$ (Thm 3.1)
@@ -186,17 +276,22 @@ for h, rk, bd in zip(rank["widths"], rank["rank"], rank["bound"]):
     print(f"h = {h:3d}: rank {rk:4d}, min(n, h(3p-2)) = {bd:4d}, singular: {rk < rank['n']}")
 glue("rank_threshold", f"{rank['n'] / (3 * rank['p'] - 2):.1f}", display=False)
 glue("rank_lower", f"{rank['n'] / (3 * rank['p']):.1f}", display=False)
-claims.check("eNTK rank: largest |rank − min(n, h(3p−2))| over widths", int(np.abs(rank["rank"] - rank["bound"]).max()),
-             0, kind="check", against="derivation", tolerance=0, live=False,
-             source="Prop. B.6 (rank ≤ 3ph) and the two null directions per neuron derived in Section 2")
-claims.check("widths where 'eNTK singular' ≠ 'h(3p−2) < n'", mismatch, 0, kind="reproduction", tolerance=0, live=False,
-             source="Thm 3.1: no interpolation below h = n/(3p), interpolation at h = Θ̃(n/p) "
-                    "(the sharp threshold n/(3p−2) is derived in Section 2)")
+claims.check("eNTK rank: largest |rank − min(n, h(3p−2))| over widths",
+             int(np.abs(rank["rank"] - rank["bound"]).max()), live=False)
+claims.check("widths where 'eNTK singular' ≠ 'h(3p−2) < n'", mismatch, live=False)
+below = rank["widths"] < rank["n"] / (3 * rank["p"])  # Thm 3.1's converse: no interpolation below h = n/(3p)
+glue("rank_below", ", ".join(str(h) for h in rank["widths"][below]), display=False)
+claims.check("eNTK singular at every tested width below Thm 3.1's n/(3p): fraction of those widths",
+             float(np.mean(rank["rank"][below] < rank["n"])), live=False)
 
 # %% [markdown]
-# At $p$ = 11 with $n$ = 665 triples the predicted threshold is $h$ = {glue:text}`rank_threshold`
-# (Thm 3.1's lower bound: {glue:text}`rank_lower`). The measured rank equals $\min(n, h(3p-2))$ at every
-# width tried: the kernel regime can fit the training set with a width of order $n/p$.
+# At $p$ = 11 with $n$ = 665 triples our threshold is $h$ = {glue:text}`rank_threshold`, and Thm 3.1's lower
+# bound is $n/(3p)$ = {glue:text}`rank_lower`. What the paper states is the bracket: the eNTK is singular at
+# every width tried below $n/(3p)$ ($h$ = {glue:text}`rank_below`), as the theorem's converse requires, and it
+# interpolates at a width of order $n/p$, far below the theorem's sufficient width. The measured rank equals
+# $\min(n, h(3p-2))$ at every width tried; that sharp threshold is our derivation, so the ledger counts it as a
+# check, and only the bracket as a reproduction of Thm 3.1. That claim was written after this sweep had been
+# seen, so the ledger marks it †.
 #
 # ## 3. Kernels do not generalize (Thm 3.4)
 #
@@ -218,11 +313,8 @@ kernel_min = min(ksweep["empirical"].min(), ksweep["expected"].min())
 glue("kernel_min", approx(kernel_min, 0.05), display=False)
 # Kernel regression at init is float64 linear algebra without training: its losses move only in the last bits.
 claims.check("kernel regression: smallest relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
-             kernel_min, 0.5, kind="reproduction", comparison=">=", resolution=0.05, live=False,
-             source="Thm 3.4: equivariant kernel methods have test loss ≥ 1/2 of the zero predictor's for n < Cp³")
-claims.check("kernel regression: smallest relative test loss, against the zero predictor's 1", kernel_min, 1.0,
-             kind="check", against="book bound", comparison=">=", resolution=0.05, live=False,
-             source="our stronger reading of Thm 3.4's setting: no kernel predictor beats predicting 0")
+             kernel_min, live=False)
+claims.check("kernel regression: smallest relative test loss, against the zero predictor's 1", kernel_min, live=False)
 
 # %% [markdown]
 # ```{glue:figure} fig_kernel
@@ -295,20 +387,16 @@ glue("kernel_loss", approx(kernel_loss, 0.1), display=False)
 glue("trained_acc", trained(np.median(trained_acc), 0.01), display=False)
 glue("n_seeds", str(len(runs)), display=False)
 claims.check(f"pNTK kernel classifier: test loss / zero predictor's (p = {mc.p}, n = 2p^(5/3)), median of {len(runs)} splits",
-             kernel_loss, 0.5, kind="reproduction", comparison=">=", resolution=0.1, live=False,
-             source="Thm 4.3: equivariant kernel methods have test loss ≥ 1/2 of the zero predictor's for n < Cp²")
-claims.check(f"pNTK kernel classifier: test accuracy against chance 1/p, median of {len(runs)} splits",
-             kernel_acc, 1 / mc.p, kind="check", against="book bound", comparison="<=", resolution=0.01, live=False,
-             source="our bound (Thm 4.3 is an ℓ2 statement and leaves accuracy open): no better than chance")
+             kernel_loss, live=False)
+claims.check(f"pNTK kernel classifier: test accuracy against chance 1/p, median of {len(runs)} splits", kernel_acc,
+             reference=1 / mc.p, live=False)
 # Trained accuracies are shown at 0.01: every seed ends at 1.00 or close; Fig. 1 and 4's test curves reach 100 %.
 claims.check(f"trained network: final test accuracy on the same splits (p = {mc.p}), median of {len(runs)} seeds",
-             np.median(trained_acc), 1.0, kind="reproduction", tolerance=0.01, resolution=0.01, seeds=trained_acc,
-             source="Fig. 1 (middle) and Fig. 4 (left): test accuracy reaches 100 %, read off the plots")
+             np.median(trained_acc), seeds=trained_acc)
 # A seed counts if its training set is fitted before its test accuracy reaches 99 %; the tolerance lets one
 # seed in five miss (a seed that fits and generalizes within one evaluation interval).
-claims.check(f"fitted before the test accuracy reached 99 % (α = 1): fraction of {len(runs)} seeds", np.mean(fit_first),
-             1.0, kind="reproduction", tolerance=0.2, resolution=0.2, seeds=fit_first.astype(float),
-             source="Fig. 1 (middle): the train curve reaches 100 % before the test curve")
+claims.check(f"fitted before the test accuracy reached 99 % (α = 1): fraction of {len(runs)} seeds",
+             np.mean(fit_first), seeds=fit_first.astype(float))
 
 # %% [markdown]
 # The kernel predictor scores {glue:text}`kernel_acc` test accuracy, against a chance level of
@@ -341,22 +429,19 @@ print(f"norm growth (‖θ_T‖₂/‖θ_fit‖₂)^4 within a factor 10 of the 
 print(f"unit-norm eNTK: change after fitting >= 10x the change up to fitting: {count(shape_ratio >= 10)}; "
       f"below twice it: {count(shape_ratio < 2)}")
 glue("ntk_norm0", approx(np.median(main.ntk_norm0[runs]), digits=2), display=False)  # at init: no training
+# ‖θ_0‖₂ at α = 1 (the init, not trained), against the closed forms of He's init and the NTK parametrization
+glue("theta0_l2", approx(np.median(main.l2[runs, 0]), digits=1), display=False)
+glue("theta0_he", f"{norms['He']:.0f}", display=False)
+glue("theta0_ntk", f"{norms['NTK']:.0f}", display=False)
 # Resolution 1: the ratio varies between seeds and CPUs by tenths, and the paper's reading needs ≥ 10.
 glue("shape_ratio", trained(np.median(shape_ratio), 1), display=False)
 # Counts over seeds: the raw ratio itself varies by factors of several between seeds (and between CPUs).
 claims.check(f"raw eNTK change after fitting ≥ 10× the change up to fitting: fraction of {len(runs)} seeds",
-             np.mean(raw_after >= 10 * raw_before), 1.0, kind="check", against="paper", tolerance=0.2, resolution=0.2,
-             seeds=(raw_after >= 10 * raw_before).astype(float),
-             source="the raw Frobenius pattern Fig. 1 (left) plots; not a reproduction of a kernel regime: "
-                    "norm growth alone produces it (next claim)")
+             np.mean(raw_after >= 10 * raw_before), seeds=(raw_after >= 10 * raw_before).astype(float))
 claims.check(f"raw after/before ratio within 10× of the norm growth (‖θ_T‖₂/‖θ_fit‖₂)^4: fraction of {len(runs)} seeds",
-             np.mean(explained), 1.0, kind="check", against="derivation", tolerance=0.2, resolution=0.2, set_after=True,
-             seeds=explained.astype(float),
-             source="Θ̂(sθ) = s⁴Θ̂(θ) for the 3-homogeneous net: the raw change grows like ‖θ‖⁴")
-claims.check(f"unit-norm eNTK change after fitting ÷ before fitting, median of {len(runs)} seeds", np.median(shape_ratio),
-             10.0, kind="deviation", comparison=">=", resolution=1, seeds=shape_ratio,
-             source="Fig. 1 (left) and Sec. 3 on Fig. 2: the eNTK change is negligible until the training set is "
-                    "fitted and orders of magnitude larger after (read: ≥ 10×)",
+             np.mean(explained), seeds=explained.astype(float))
+claims.check(f"unit-norm eNTK change after fitting ÷ before fitting, median of {len(runs)} seeds",
+             np.median(shape_ratio), seeds=shape_ratio,
              evidence=f"p = {mc.p}, h = 8p, normalized GD (App. A.2), {len(runs)} seeds: measured scale-free, the "
                       "kernel moves about as much before fitting as after; the raw Frobenius change does grow by "
                       "orders of magnitude after fitting, as plotted in the paper, but (‖θ_T‖/‖θ_fit‖)^4 accounts "
@@ -371,6 +456,16 @@ claims.check(f"unit-norm eNTK change after fitting ÷ before fitting, median of 
 # stands still until the training set is fitted and then moves a lot, would need a ratio of ten or more.
 # The network does leave its initial kernel, and the kernel keeps turning while the test accuracy climbs,
 # but at book scale it left during fitting, not after. This is a registered deviation in the ledger.
+#
+# **Our setup rules the kernel regime out.** With PyTorch's default init the weights start at
+# $\|\theta_0\|_2 \approx$ {glue:text}`theta0_l2` ($p = 23$, $h = 8p$), less than the length of a single normalized
+# step, 10. After the first step $\theta$ is mostly that step and hardly the init, so a kernel regime, a network
+# that stays close to its initial parameters relative to their size, is impossible by construction with this
+# init and this optimizer. He et al.'s normal init, which App. A.2 cites, starts at $\approx$
+# {glue:text}`theta0_he`, and the NTK parametrization of the first author's public code
+# (`mohamad-amin/tracked-grok-v2`, `GromovMLP`: $N(0, 1)$ weights scaled by $1/\sqrt{\text{fan-in}}$ in the forward
+# pass) at $\approx$ {glue:text}`theta0_ntk`. We did not run either. The deviation therefore belongs to our setup;
+# it is not evidence against the paper's Fig. 1 (left).
 #
 # ### The init scale (Fig. 1, middle)
 #
@@ -397,17 +492,10 @@ norm_ratio = first_norm[a_min] / first_norm[1.0]
 glue("gap_ratio", trained(gap_ratio, 1), display=False)
 glue("a_min", f"{a_min:g}", display=False)
 glue("first_step", str(int(main.steps[1])), display=False)
-claims.check(f"‖θ‖₂ after {int(main.steps[1])} steps, α = {a_min:g} over α = 1 (medians of {len(runs)} seeds)", norm_ratio,
-             1.0, kind="check", against="derivation", tolerance=0.25, resolution=0.5,
-             seeds=first_l2[a_min] / first_l2[1.0],  # per seed: the same seed's init and split at both α
-             source="normalized GD moves θ by 10 per step, far more than ‖θ_0‖₂ (about 8α): the init scale is "
-                    "forgotten within the first steps")
-claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 1 (means of {len(runs)} seeds)", gap_ratio,
-             0.0, kind="deviation", tolerance=0.5, resolution=1, set_after=True,
-             # per seed (same init and split at both α; NaN: never generalized, dropped)
-             seeds=gap[a_min] / gap[1.0] if np.isfinite(gap[a_min] / gap[1.0]).sum() >= 2 else None,
-             source="Fig. 1 (middle) and Sec. 4: a smaller α mitigates grokking, up to eliminating the train–test "
-                    "gap (0); we would call a gap halved at α = 0.1 reproduced",
+claims.check(f"‖θ‖₂ after {int(main.steps[1])} steps, α = {a_min:g} over α = 1 (medians of {len(runs)} seeds)",
+             norm_ratio, seeds=first_l2[a_min] / first_l2[1.0])
+claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 1 (means of {len(runs)} seeds)",
+             gap_ratio, seeds=gap[a_min] / gap[1.0],
              evidence=f"p = {mc.p}, normalized GD with step length 10 (App. A.2), α ∈ {{1, 0.3, 0.1}}, {len(runs)} "
                       "seeds: the gap does not shrink with α; ‖θ‖₂ is the same for every α after the first steps, "
                       "so this optimizer erases the init scale (plain GD: the stored run below).")
@@ -430,7 +518,8 @@ claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 
 # (`python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only gd-init-scale` recomputes it,
 # {glue:text}`gdi_minutes` minutes on one core). Besides the test accuracy we track the accuracy on the test
 # pairs whose mirror $(b, a)$ is not a training pair either: the pairs are ordered, and a network that has only
-# learned $a + b = b + a$ answers the others. The criteria, fixed before the run: Fig. 1 (middle) reproduces if
+# learned $a + b = b + a$ answers the others. The criteria, written before the run (which predates sealed
+# registries, so the ledger marks its claims †): Fig. 1 (middle) reproduces if
 # the smallest $\alpha$ generalizes (final accuracy on the unmirrored test pairs within 0.1 of 100 %), and the
 # direction of the effect reproduces if the smallest $\alpha$'s test accuracy at the step it fits the
 # training set exceeds $\alpha = 1$'s by at least 0.1 (medians over seeds).
@@ -440,6 +529,18 @@ gdi_cfg = mw.gd_init_scale_config()
 gdi, gdi_manifest = load_stored(mw.stored_classification(gdi_cfg, "_results"), "plain-GD init-scale run",
                                 "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only gd-init-scale",
                                 "about 10 minutes", glue_minutes="gdi_minutes")
+print(setup_table("Init scale under plain GD (stored)", mw.ClassificationConfig(), gdi_cfg,
+                  fields=("p", "lr", "linf_reg", "optimizer", "steps", "eval_every"), reasons={
+    "p": "Fig. 1's p is unstated; 23 as in the live runs",
+    "optimizer": "deliberately not the paper's: normalized GD's fixed step of 10 erases α at once (above); plain GD "
+                 "keeps α meaningful",
+    "lr": "plain GD needs its own rate: at 10 some small-α runs diverged in our trials, at 3 none did",
+    "steps": "every run that fitted had stopped changing its test accuracy within 1 000 steps of fitting"}, extra=[
+    ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
+    ("training pairs", "n = 2p^(5/3) (App. A.2)", "n = 2p^(5/3) (App. A.2)", ""),
+    ("init", INIT_PAPER, INIT_OURS, INIT_WHY),
+    ("init scales α", "several, unstated (Fig. 1 middle)", f"{mw.GD_INIT_SCALES}", "our choice, down to 0.03"),
+    ("seeds", "one run per curve", f"{len(mw.GD_INIT_SEEDS)} per α (init and split)", "medians over seeds"), DTYPE]))
 gdi_fit = gdi.first_step("train", 1.0)
 gdi_k = np.array([int(np.searchsorted(gdi.steps, f)) if f >= 0 else -1 for f in gdi_fit])
 gdi_finite = np.isfinite(gdi.l2[:, -1])
@@ -469,13 +570,9 @@ glue("fig_gdi", fig_gdi, display=False)
 gdi_budget = (f"stored: p = {gdi_cfg.p}, h = 8p, n = 2p^(5/3), plain GD at lr {gdi_cfg.lr:g} for {gdi_cfg.steps:,} steps, "
               f"α ∈ {tuple(gdi_alphas)}, {len(gdi_rows[1.0])} seeds each")
 claims.check(f"plain GD (stored): test accuracy when the training set is fitted, α = {a_lo:g} minus α = 1 (medians)",
-             gdi_gain, 0.1, kind="reproduction", comparison=">=", resolution=0.01, live=False,
-             source="Fig. 1 (middle) and §4: a smaller init scale keeps the network from overfitting in the kernel "
-                    "regime (we read: at least 0.1 more test accuracy at the fitting step)")
+             gdi_gain, live=False, run=gdi_manifest)
 claims.check(f"plain GD (stored): final accuracy on test pairs with unseen mirror, α = {a_lo:g}, median of "
-             f"{len(lo_rows)} seeds", gdi_unm_lo, 1.0, kind="deviation", tolerance=0.1, resolution=0.01, live=False,
-             source="Fig. 1 (middle) and §4: a small enough α eliminates the train-test gap (the network generalizes "
-                    "as it fits)",
+             f"{len(lo_rows)} seeds", gdi_unm_lo, live=False, run=gdi_manifest,
              evidence=f"{gdi_budget}: every run fits its training set (the smaller α, the later) and none reaches "
                       "90 % test accuracy; once the training loss is small GD's steps shrink with it and the test "
                       "accuracy stops where it is")
@@ -519,9 +616,7 @@ for p, res in sorted(results.items()):
 at_two = {p: np.median(res.test_acc[res.runs_of(2.0, 1.0), -1]) for p, res in results.items()}
 p_worst = min(at_two, key=at_two.get)  # the p whose median is the minimum: its seeds give the margin
 claims.check(f"min over p ∈ {tuple(sorted(results))} of the median final test accuracy at n = 2p^(5/3)",
-             min(at_two.values()), 1.0, kind="reproduction", tolerance=0.01, resolution=0.01,
-             seeds=results[p_worst].test_acc[results[p_worst].runs_of(2.0, 1.0), -1],
-             source="Fig. 1 (right) and Fig. 4 (left): every p generalizes at n = 2p^(5/3), read off the plots")
+             min(at_two.values()), seeds=results[p_worst].test_acc[results[p_worst].runs_of(2.0, 1.0), -1])
 # Fig. 4 (right): ‖θ‖∞ of the trained networks against p, here after the same number of normalized steps.
 ps = sorted(results)
 linf_p = {p: np.median(results[p].linf[results[p].runs_of(2.0, 1.0), -1]) for p in ps}
@@ -531,12 +626,9 @@ print(f"after {cfg.class_steps} steps at n = 2p^(5/3), medians over seeds: ‖θ
       f"divided by p decreases with p: {trained(str(all(margin_p[a] > margin_p[b] for a, b in zip(ps, ps[1:]))))}")
 linf_ratio = linf_p[ps[-1]] / linf_p[ps[0]]
 glue("linf_ratio", trained(linf_ratio, 0.5), display=False)
-claims.check(f"‖θ‖∞ after {cfg.class_steps} steps, p = {ps[-1]} over p = {ps[0]} (medians)", linf_ratio, 1.0,
-             kind="check", against="paper", comparison="<=", resolution=0.5,
-             seeds=(results[ps[-1]].linf[results[ps[-1]].runs_of(2.0, 1.0), -1]
-                    / results[ps[0]].linf[results[ps[0]].runs_of(2.0, 1.0), -1]),  # per seed index
-             source="Fig. 4 (right): the ℓ∞ norm does not grow with p; a check, since under normalized GD ‖θ‖₂ "
-                    "is set by the number of steps, not by p")
+claims.check(f"‖θ‖∞ after {cfg.class_steps} steps, p = {ps[-1]} over p = {ps[0]} (medians)", linf_ratio,
+             seeds=results[ps[-1]].linf[results[ps[-1]].runs_of(2.0, 1.0), -1]
+                    / results[ps[0]].linf[results[ps[0]].runs_of(2.0, 1.0), -1])
 fig_class = plot_classification(results, cfg)
 glue("fig_class", fig_class, display=False)
 
@@ -570,12 +662,17 @@ glue("fig_class", fig_class, display=False)
 # at nine primes from 11 to 41, on a grid of training sizes $n = c\,p^{5/3}$ with $c$ from 0.5 to 3.4 in
 # factors of $2^{1/4}$ (only $n < p^2$), three seeds each (init and training split), for 1 500 steps. For each
 # $p$ we find the *critical size* $n^*$ where the seed-mean final test accuracy crosses 1/2 (interpolated in
-# $\log n$ between grid points), and fit $n^* \propto p^k$. Thm 4.5 says $k \le 5/3$ up to log factors; a kernel
-# method needs $k = 2$ (Thm 4.3); a constant fraction of the pairs is also $k = 2$. A bootstrap over seeds
-# (each $p$'s seeds resampled with replacement) gives the exponent's uncertainty. Criterion and tolerance were
-# fixed before the run: the exponent reproduces Thm 4.5 if it is within 0.3 of 5/3 (one power of $\log p$,
-# which $\tilde O$ allows, tilts the slope by $1/\ln p$, 0.27 to 0.42 over this range), and the networks beat
-# the kernel rate if the bootstrap's 97.5th percentile is below 2. The run took
+# $\log n$ between grid points), and fit $n^* \propto p^k$. A bootstrap over seeds (each $p$'s seeds resampled
+# with replacement) gives the exponent's uncertainty.
+#
+# What the paper states is a bound, not an exponent. Thm 4.5 says that $\tilde O(p^{5/3})$ pairs *suffice* for
+# interpolators with a normalized $\ell_\infty$ margin of order $p$, and its experiments train at
+# $n = 2p^{5/3}$ (App. A.2); it never fits an exponent. A kernel method needs $\Omega(p^2)$ (Thm 4.3), and so
+# does any rule that needs a constant fraction of the pairs. The claims are therefore bounds: $k \le 5/3$ (the
+# upper bound holds), the bootstrap's 97.5th percentile below 2 (the networks beat the kernel rate), and every
+# $p$ generalizing at $n = 2p^{5/3}$. Before the run we had registered the first as "$k$ within 0.3 of 5/3",
+# which treated the bound as a prediction; the registry keeps that original and its amendment, and the ledger
+# marks the claim †, as it marks every claim on this run, which predates sealed registries. The run took
 # {glue:text}`sc_minutes` minutes on one core; `python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results`
 # recomputes it.
 
@@ -584,6 +681,21 @@ scfg = mws.SampleComplexityConfig()
 sc, sc_manifest = load_stored(mws.stored_sample_complexity(scfg, "_results"), "sample-complexity run",
                               "python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results", "about 45 minutes on one core",
                               glue_minutes="sc_minutes")
+print(setup_table("Sample complexity against p (stored)", mw.ClassificationConfig(), scfg.classification_config(scfg.ps[-1]),
+                  fields=("lr", "linf_reg", "optimizer", "steps", "eval_every"), reasons={
+    "steps": "every generalizing run of the live p passes 99 % within 1 000 steps; the paper trains up to 10^5 "
+             "(n* still moves with the budget at the largest p: below)",
+    "eval_every": "our choice"}, extra=[
+    ("p", "several, unstated (Fig. 4: up to 97)", f"{scfg.ps}", "primes a CPU affords"),
+    ("training pairs", "n = 2p^(5/3) (App. A.2)", f"n = c·p^(5/3), c = {scfg.n_coeffs[0]:.2g}-{scfg.n_coeffs[-1]:.2g} in "
+     "factors of 2^(1/4), n < p²", "a grid on which n* can be located"),
+    ("what is measured", "test accuracy at n = 2p^(5/3); no exponent fitted", "n* (mean test accuracy 1/2) and n* ∝ p^k",
+     "an exponent needs n* at several p"),
+    ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
+    ("init", INIT_PAPER, INIT_OURS + ", α = 1", INIT_WHY),
+    ("λ‖θ‖∞ under normalized GD", "in the loss, then normalized (Eq. 2.2, Eq. A.1)",
+     "added to the underflow-safe data direction", "as in the live runs (Deviations)"),
+    ("seeds", "one run per curve", f"{len(scfg.seeds)} per (p, n) (init and split)", "the bootstrap over seeds"), DTYPE]))
 n_crit = mws.critical_sizes(sc)
 k_fit = mws.fit_exponent(scfg.ps, n_crit)
 k_boot = mws.bootstrap_exponent(sc)
@@ -593,6 +705,24 @@ k_lo, k_med, k_hi = np.nanpercentile(k_boot, [2.5, 50, 97.5])
 for p, n_ in zip(scfg.ps, n_crit):
     print(f"p = {p:2d}: n* = {n_:6.0f}  (n*/p^(5/3) = {n_ / p ** (5 / 3):.2f}, n*/p^2 = {n_ / p ** 2:.2f})")
 print(f"fitted exponent k = {k_fit:.2f}; bootstrap over seeds: median {k_med:.2f}, 95 % interval [{k_lo:.2f}, {k_hi:.2f}]")
+# The budget: n* and k from the test accuracy at earlier steps of the same runs.
+budget_k = {}
+for t in (scfg.steps // 2, 2 * scfg.steps // 3, scfg.steps):
+    j = int(np.searchsorted(sc.steps, t))
+    n_t = [mws.crossing(sc.n_values(p), sc.runs[p]["test_acc"][..., j].mean(axis=0)) for p in scfg.ps]
+    budget_k[t] = (mws.fit_exponent(scfg.ps, n_t), n_t[-1])
+    print(f"after {t:,} steps: n* at p = {scfg.ps[-1]} is {n_t[-1]:.0f}, fitted k = {budget_k[t][0]:.2f}")
+late = np.array(scfg.ps) >= 23
+k_late = mws.fit_exponent(np.array(scfg.ps)[late], n_crit[late])
+print(f"n*/p^(5/3) for p >= 23: {', '.join(f'{x:.2f}' for x in n_crit[late] / np.array(scfg.ps)[late] ** (5 / 3))}; "
+      f"fitted k over p >= 23 alone: {k_late:.2f}")
+(t0, (k0, n0)), (t1, (k1, n1)) = list(budget_k.items())[0], list(budget_k.items())[-1]
+glue("sc_t0", f"{t0:,}", display=False)
+glue("sc_k0", f"{k0:.2f}", display=False)
+glue("sc_n0", f"{n0:.0f}", display=False)
+glue("sc_n1", f"{n1:.0f}", display=False)
+glue("sc_k_late", f"{k_late:.2f}", display=False)
+glue("sc_level", f"{np.median(n_crit[late] / np.array(scfg.ps)[late] ** (5 / 3)):.1f}", display=False)
 c2_final = min(np.median(sc.final(p)[:, scfg.coeffs_at(p).index(2.0)]) for p in scfg.ps)
 glue("k_fit", f"{k_fit:.2f}", display=False)
 glue("k_lo", f"{k_lo:.2f}", display=False)
@@ -603,16 +733,12 @@ fig_sc = plot_sample_complexity(sc)
 glue("fig_sc", fig_sc, display=False)
 sc_budget = (f"stored: normalized GD (App. A.2), h = 8p, p = {scfg.ps[0]}-{scfg.ps[-1]} ({len(scfg.ps)} primes), "
              f"{len(scfg.n_coeffs)} sizes per p, {len(scfg.seeds)} seeds, {scfg.steps:,} steps")
-claims.check(f"sample complexity (stored): fitted exponent k of n* ∝ p^k, p = {scfg.ps[0]}-{scfg.ps[-1]}", k_fit, 5 / 3,
-             kind="reproduction", tolerance=0.3, resolution=0.01, live=False,
-             source="Thm 4.5, Figs 1 (right) and 4: Õ(p^(5/3)) pairs suffice; tolerance 0.3, set before the run: one "
-                    "power of log p, which Õ allows, tilts the fitted slope by 1/ln p (0.27-0.42 here)")
-claims.check("sample complexity (stored): 97.5th percentile of the seed-bootstrap exponent", k_hi, 2.0,
-             kind="reproduction", comparison="<=", resolution=0.01, live=False,
-             source="Thms 4.3 and 4.5: the network needs fewer pairs than kernel methods' Ω(p²) (exponent 2)")
-claims.check(f"sample complexity (stored): min over p of the median final test accuracy at n = 2p^(5/3)", c2_final, 1.0,
-             kind="reproduction", tolerance=0.01, resolution=0.01, live=False,
-             source="Fig. 1 (right) and Fig. 4 (left): every p generalizes at n = 2p^(5/3), read off the plots")
+claims.check(f"sample complexity (stored): fitted exponent k of n* ∝ p^k, p = {scfg.ps[0]}-{scfg.ps[-1]}", k_fit,
+             live=False, run=sc_manifest)
+claims.check("sample complexity (stored): 97.5th percentile of the seed-bootstrap exponent", k_hi, live=False,
+             run=sc_manifest)
+claims.check(f"sample complexity (stored): min over p of the median final test accuracy at n = 2p^(5/3)", c2_final,
+             live=False, run=sc_manifest)
 
 # %% [markdown]
 # ```{glue:figure} fig_sc
@@ -627,10 +753,17 @@ claims.check(f"sample complexity (stored): min over p of the median final test a
 # The transition is sharp at every $p$: from memorization (test accuracy near 0) to generalization
 # (near 1) within a few grid steps in $n$. The critical size grows like $p^k$ with
 # $k$ = {glue:text}`k_fit` (95 % bootstrap interval over seeds {glue:text}`k_lo` to {glue:text}`k_hi`; the
-# interval covers the seed noise, not the choice of $p$ range or budget). That is at most Thm 4.5's $5/3$,
-# within the tolerance fixed before the run, and clearly below the kernel methods' 2, so the needed fraction of
-# all pairs falls with $p$: from {glue:text}`sc_frac_lo` at $p$ = 11 to {glue:text}`sc_frac_hi` at $p$ = 41. The paper's bound is an upper bound, and a measured exponent below it does not
-# contradict it.
+# interval covers the seed noise, not the choice of $p$ range or budget). That is below Thm 4.5's upper bound
+# $5/3$, as the bound allows, and clearly below the kernel methods' 2, so the needed fraction of all pairs falls
+# with $p$: from {glue:text}`sc_frac_lo` at $p$ = 11 to {glue:text}`sc_frac_hi` at $p$ = 41.
+#
+# The number itself should not be read as this recipe's exponent. It depends on the range and on the budget:
+# $n^*/p^{5/3}$ levels off at ≈ {glue:text}`sc_level` for $p \ge 23$ (a fit over those $p$ alone gives
+# $k$ = {glue:text}`sc_k_late`), and at the largest $p$ the runs near the threshold are still improving when the
+# budget ends: $n^*$ at $p = 41$ falls from {glue:text}`sc_n0` after {glue:text}`sc_t0` steps to
+# {glue:text}`sc_n1` after 1 500, and the fitted $k$ from {glue:text}`sc_k0` to {glue:text}`k_fit`. A longer
+# budget would likely lower $n^*$ at large $p$ further. What the run shows holds at each of the three budgets
+# above: the fitted $k$ stays below 5/3.
 #
 # **Norm and margin against $p$ (Figs 3-4, right).** The same runs give the weights' $\ell_\infty$ norm and the
 # normalized margin $q_{\min}/\|\theta\|_\infty^3$ at $n = 2p^{5/3}$ after the same number of steps.
@@ -649,12 +782,9 @@ glue("sc_linf_hi", f"{sc_linf[p_hi]:.0f}", display=False)
 glue("sc_margin_lo", f"{sc_margin[p_lo]:.1f}", display=False)
 glue("sc_margin_hi", f"{sc_margin[p_hi]:.1f}", display=False)
 claims.check(f"‖θ‖∞ after {scfg.steps:,} normalized steps at n = 2p^(5/3) (stored): p = {p_hi} over p = {p_lo} (medians)",
-             sc_linf[p_hi] / sc_linf[p_lo], 1.0, kind="check", against="paper", comparison="<=", resolution=0.01, live=False,
-             source="Fig. 4 (right): the ℓ∞ norm does not grow with p; only a check, since under normalized GD the "
-                    "norm is set by the number of steps")
-claims.check(f"normalized margin at p = {p_hi} over the construction's margin p (stored, median)", sc_margin[p_hi] / p_hi,
-             1.0, kind="check", against="derivation", comparison="<=", resolution=0.01, live=False,
-             source="App. F: the Fourier construction reaches normalized margin p; Thm 4.5's bound assumes Ω(p)")
+             sc_linf[p_hi] / sc_linf[p_lo], live=False, run=sc_manifest)
+claims.check(f"normalized margin at p = {p_hi} over the construction's margin p (stored, median)",
+             sc_margin[p_hi] / p_hi, live=False, run=sc_manifest)
 
 # %% [markdown]
 # ```{glue:figure} fig_norm_margin
@@ -669,7 +799,7 @@ claims.check(f"normalized margin at p = {p_hi} over the construction's margin p 
 # not $p$, sets the scale. The normalized margin tells more: it falls from {glue:text}`sc_margin_lo` to
 # {glue:text}`sc_margin_hi` as $p$ grows, while the construction's margin is $p$ itself. The networks that
 # generalize here at $n = 2p^{5/3}$ are far from the margin $\Omega(p)$ on which Thm 4.5's bound rests, and the
-# gap widens with $p$: at this budget the bound's mechanism is not what we observe, although its exponent holds.
+# gap widens with $p$: at this budget the bound's mechanism is not what we observe, although the bound holds.
 
 # %% [markdown]
 # ## 5. A transformer shows the same pattern (Fig. 5)
@@ -730,17 +860,12 @@ glue("fig_transformer", fig_tf, display=False)
 # Medians over seeds, shown at 0.01 (accuracies near 1) and at 0.05 for the unmirrored accuracy at fitting
 # (a few percent per seed, against a threshold of 0.1).
 claims.check(f"transformer (book: AdamW): final train accuracy, median of {len(tfs)} seeds", np.median(final_train),
-             1.0, kind="reproduction", tolerance=0.01, resolution=0.01, seeds=final_train,
-             source="Fig. 5: the training set is fitted (train accuracy 100 %)")
+             seeds=final_train)
 claims.check(f"transformer: accuracy on test pairs with unseen mirror, when the train set is fitted, median of {len(tfs)} seeds",
-             np.median(unmirrored_at_fit), 0.1, kind="reproduction", comparison="<=", resolution=0.05, seeds=unmirrored_at_fit,
-             source="Fig. 5: test accuracy rises only after the training set is fitted (threshold 0.1 ours; chance 1/p)")
-claims.check(f"transformer: final test accuracy, median of {len(tfs)} seeds", np.median(final_test), 1.0,
-             kind="reproduction", tolerance=0.1, resolution=0.01, seeds=final_test,
-             source="Fig. 5: the transformer generalizes eventually (test accuracy near 100 %; tolerance ours)")
+             np.median(unmirrored_at_fit), seeds=unmirrored_at_fit)
+claims.check(f"transformer: final test accuracy, median of {len(tfs)} seeds", np.median(final_test), seeds=final_test)
 claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fitting, median of {len(tfs)} seeds",
-             np.median(tf_shape_ratio), 10.0, kind="deviation", comparison=">=", resolution=1, seeds=tf_shape_ratio,
-             source="Fig. 5: the eNTK change is negligible until the training set is fitted and large after (read: ≥ 10×)",
+             np.median(tf_shape_ratio), seeds=tf_shape_ratio,
              evidence=f"book scale: p = {tfs[0].config.p}, d_model {tfs[0].config.d_model}, AdamW (lr 3e-3, wd 1) "
                       f"instead of the paper's GD at lr 0.25, {len(tfs)} inits: the eNTK moves as much while the "
                       "training set is fitted as after, raw or scale-free. GD at lr 0.25 for up to 1,000 steps "
@@ -778,8 +903,8 @@ claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fittin
 # most of the run comes after fitting, where Fig. 5 places the kernel's movement and the generalization.
 # It is stored; the chapter loads it, and
 # `python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only transformer-gd` recomputes it
-# ({glue:text}`tfgd_minutes` minutes on one core). The claims use the criteria of the AdamW run, fixed before
-# this run: the kernel's change is *negligible* before fitting if its unit-norm distance
+# ({glue:text}`tfgd_minutes` minutes on one core). The claims use the criteria of the AdamW run, written before
+# this run (which predates sealed registries, so the ledger marks its claims †): the kernel's change is *negligible* before fitting if its unit-norm distance
 # $\|\bar K_{\rm fit} - \bar K_0\|_F$ is at most 0.1 ($\cos \ge 0.995$), and Fig. 5's pattern needs the
 # unit-norm change after fitting to be at least ten times the change before.
 
@@ -788,6 +913,19 @@ gd_cfg = mw.gd_transformer_config()
 gtfs, tf_manifest = load_stored(mw.stored_transformer(gd_cfg, mw.GD_TRANSFORMER_SEEDS, "_results"),
                                 "GD transformer run", "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only transformer-gd",
                                 "about 15 minutes", glue_minutes="tfgd_minutes")
+print(setup_table("Transformer under GD (stored)", mw.TransformerGrokConfig(), gd_cfg,
+                  fields=("p", "n_coeff", "d_model", "n_heads", "d_mlp", "optimizer", "lr", "weight_decay", "steps",
+                          "eval_every", "ntk_points", "ntk_output", "dtype"), reasons={
+    "p": "Fig. 5's p is unstated (default: Nanda et al.'s 113); 23, the live run's network",
+    "d_model": "the live run's network, so the two optimizers compare on one model", "d_mlp": "as d_model",
+    "steps": "Fig. 5's step count is unstated; GD fits within about 1 000 steps here, the run covers 20× that",
+    "eval_every": "our choice"}, extra=[
+    ("architecture", "a one-layer transformer, otherwise unstated", "Nanda et al.'s: [a, b, =], 4 heads, ReLU MLP, "
+     "no LayerNorm", "the transformer whose grokking the paper sets out to explain"),
+    ("init", "'default PyTorch initialization (migrated to JAX)' (App. A.3)", "TransformerLens': N(0, (0.8/√d_model)²)",
+     "the paper's model, and so its PyTorch default, is unstated"),
+    ("λ‖θ‖∞", "1e-20 (App. A.3)", "not applied", "a no-op in float32 (Deviations)"),
+    ("seeds", "one run", f"{len(mw.GD_TRANSFORMER_SEEDS)} inits", "the live run's seeds")]))
 g_fit = np.array([t.first_step("train", 1.0) for t in gtfs])
 g_k = [t.index(f) for t, f in zip(gtfs, g_fit)]
 g_before = np.array([unit(t.kernel_distance()[k]) for t, k in zip(gtfs, g_k)])
@@ -814,24 +952,20 @@ fig_tf_gd = plot_transformer(gtfs)
 glue("fig_transformer_gd", fig_tf_gd, display=False)
 gd_budget = (f"stored: p = {gd_cfg.p}, d_model {gd_cfg.d_model}, d_mlp {gd_cfg.d_mlp}, full-batch GD at lr {gd_cfg.lr:g} "
              f"(App. A.3), {gd_cfg.steps:,} steps, {len(gtfs)} inits")
-claims.check(f"transformer (stored, GD): final train accuracy, median of {len(gtfs)} seeds", np.median(g_train), 1.0,
-             kind="reproduction", tolerance=0.01, resolution=0.01, live=False,
-             source="Fig. 5: the training set is fitted (train accuracy 100 %)")
+claims.check(f"transformer (stored, GD): final train accuracy, median of {len(gtfs)} seeds", np.median(g_train),
+             live=False, run=tf_manifest)
 claims.check(f"transformer (stored, GD): final accuracy on test pairs with unseen mirror, median of {len(gtfs)} seeds",
-             np.median(g_unm), 1.0, kind="deviation", tolerance=0.1, resolution=0.01, live=False,
-             source="Fig. 5: the transformer trained with GD generalizes eventually (test accuracy near 100 %)",
+             np.median(g_unm), live=False, run=tf_manifest,
              evidence=f"{gd_budget}: the test accuracy stays where it was when the training set was fitted (the mirrored "
                       "pairs, learned as a + b = b + a); the pairs whose mirror is unseen stay near chance for the "
                       f"remaining {gd_cfg.steps - int(np.max(g_fit)):,} steps, while the training loss falls towards 0 and GD's steps shrink with it")
 claims.check(f"transformer (stored, GD): unit-norm eNTK change up to fitting, median of {len(gtfs)} seeds",
-             np.median(g_before), 0.1, kind="deviation", comparison="<=", resolution=0.01, live=False,
-             source="Fig. 5: the eNTK change up to fitting is negligible (we read: unit-norm change ≤ 0.1, cos ≥ 0.995)",
+             np.median(g_before), live=False, run=tf_manifest,
              evidence=f"{gd_budget}: by the step the training set is fitted the kernel has turned by "
                       f"{np.median(g_before):.2f} in unit norm (cos ≈ {1 - np.median(g_before) ** 2 / 2:.2f}) and its raw "
                       f"change is {np.median(g_raw):.0f}× ‖K_0‖_F: fitting happens outside the kernel regime")
 claims.check(f"transformer (stored, GD): unit-norm eNTK change after fitting ÷ before fitting, median of {len(gtfs)} seeds",
-             np.median(g_after / g_before), 10.0, kind="deviation", comparison=">=", resolution=0.01, live=False,
-             source="Fig. 5: the eNTK change is negligible until the training set is fitted and large after (read: ≥ 10×)",
+             np.median(g_after / g_before), live=False, run=tf_manifest,
              evidence=f"{gd_budget}: after fitting the kernel moves a fraction of what it moved while fitting, and "
                       "the network stays at its memorizing solution")
 
@@ -879,17 +1013,18 @@ for alpha in cfg.regression.init_scales:
           f"{trained(count(reg.linf[r, -1][ok] < reg.linf[r][ok].max(axis=1), live=False))}")
 reg_test = np.median(reg.test_loss[finite, -1])
 glue("reg_test", trained(reg_test, 1), display=False)
+# Fig. 2 plots accuracy: argmax_c f_c(a, b) over all p² pairs (the paper does not define it for regression)
+print(f"argmax accuracy over all p² pairs at the end, median of the finite runs: "
+      f"{trained(np.median(reg.pair_acc[finite, -1]), 0.05)} (chance 1/p = {1 / cfg.regression.p:.2f})")
+glue("reg_acc", trained(np.median(reg.pair_acc[finite, -1]), 0.05), display=False)
 fig_reg = plot_regression(reg)
 glue("fig_reg", fig_reg, display=False)
-claims.check("regression: fraction of GD runs (every α and seed) that stay finite", np.mean(finite), 0.5,
-             kind="check", against="book bound", comparison=">=", resolution=0.1, seeds=finite.astype(float),
-             source="our bound: enough runs survive the edge of stability for the next claim to mean something")
+claims.check("regression: fraction of GD runs (every α and seed) that stay finite", np.mean(finite),
+             seeds=finite.astype(float))
 # Resolution 1: the finite runs end between 2 and 2.5 times the zero predictor's loss.
 # (how many runs stay finite is a training outcome, so the claim's name does not count them)
-claims.check("regression: final test loss / zero predictor's, median of the finite runs",
-             reg_test, 0.0, kind="deviation", tolerance=0.5, resolution=1, seeds=reg.test_loss[finite, -1],
-             source="Figs 2-3 and Thm 3.6: after grokking the test loss is far below the zero predictor's "
-                    "(≈ 0; we would call < 1/2, Thm 3.4's kernel bound, reproduced)",
+claims.check("regression: final test loss / zero predictor's, median of the finite runs", reg_test,
+             seeds=reg.test_loss[finite, -1],
              evidence=f"p = {cfg.regression.p}, h = 4p, n = 2p^2.25, GD at lr 1 with λ = 1e-4 (App. A.1), "
                       f"α ∈ {cfg.regression.init_scales}, {len(cfg.regression.seeds)} inits, "
                       f"{cfg.regression.steps} steps: the training set is fitted and the test loss rises above "
@@ -907,15 +1042,16 @@ claims.check("regression: final test loss / zero predictor's, median of the fini
 #
 # After 3 000 steps every finite run has driven its training loss far below the zero predictor's (the
 # smallest $\alpha$ is the slowest), while its test loss is ≈ {glue:text}`reg_test` times the zero
-# predictor's (median). That is memorization, not yet grokking. The $\ell_\infty$ penalty shrinks
+# predictor's (median), and its argmax accuracy over all pairs ≈ {glue:text}`reg_acc`. That is memorization, not
+# yet grokking. The $\ell_\infty$ penalty shrinks
 # $\|\theta\|_\infty$ by at most $\lambda\eta = 10^{-4}$ per step. Reaching the construction's norm level
 # (about 1) from where fitting leaves it (right panel) takes on the order of $10^4$ to $10^5$ steps, which
 # is the paper's budget: section 7 runs it.
 
 # %% [markdown]
-# ## 7. Regression at the paper's budget (stored)
+# ## 7. Regression at the paper's budget, not at its settings (stored)
 #
-# Section 6 stops after 3 000 steps. The run that decides Figs 2 and 3 is longer, and it is stored:
+# Section 6 stops after 3 000 steps. The run that decides Figs 2 and 3 at this scale is longer, and it is stored:
 # `mw.grokking_regression_config()` trains $p = 11$ ($h = 44$, $n = 440$) with the paper's loss and penalty
 # ($\lambda = 10^{-4}$ on $\|\theta\|_\infty$) at $\alpha \in \{1, 0.1, 0.03, 0.01\}$ (1 and the small scales of
 # §3.2; Fig. 2's values are not given), three init seeds each, in one batched program. At $p = 11$ GD at
@@ -926,15 +1062,35 @@ claims.check("regression: final test loss / zero predictor's, median of the fini
 # {glue:text}`reg_stored_minutes` minutes on one CPU core; the chapter loads it, and
 # `python -m repro.experiments.mohamadi2024_why_grok --store book/_results` recomputes it.
 #
-# The criterion is fixed before looking: a run *generalizes* when its test loss falls below half the zero
-# predictor's (the level Thm 3.4 shows no kernel method reaches, section 2), and it has *fitted* the training
-# set when its training loss is below 1 % of the zero predictor's.
+# The budget is the paper's; the settings are not. Fig. 2 runs $p = 47$ at learning rate 1 from He et al.'s
+# init (App. A.1 cites [19]); this run is $p = 11$ at learning rate 0.3 from PyTorch's default init, whose
+# 3-homogeneous output starts up to 15 times smaller than He's (the setup table below). And Fig. 2 plots
+# accuracy, where the claims written before the run judge the test loss; the run records the accuracy too, and
+# the claims now report it.
+#
+# The criterion was written before looking (the run predates sealed registries, so the ledger marks its claims
+# †): a run *generalizes* when its test loss falls below half the zero predictor's (the level Thm 3.4 shows no
+# kernel method reaches, section 3), and it has *fitted* the training set when its training loss is below 1 % of
+# the zero predictor's. For the accuracy, which the paper does not define for regression, we use the argmax
+# $\arg\max_c f_c(a, b)$ over all $p^2$ pairs, against the 100 % that Fig. 2's test curves reach.
 
 # %%
 reg_cfg = mw.grokking_regression_config()
 sreg, reg_manifest = load_stored(mw.stored_regression(reg_cfg, "_results"), "regression run",
                                  "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression",
                                  "about 50 minutes on one core", glue_minutes="reg_stored_minutes")
+print(setup_table("Regression at the paper's budget (stored)", mw.RegressionConfig(), reg_cfg,
+                  fields=("p", "n_exponent", "lr", "linf_reg", "steps", "eval_every", "ntk_points", "ntk_every"), reasons={
+    "p": "p = 47 costs about 32 CPU core-hours; 11 is what one CPU run affords",
+    "lr": "at p = 11, lr 1 diverges at α = 1 (section 6); 0.3 is the largest rate we found stable for every init",
+    "steps": "lr × steps = 1.2·10^5, inside the paper's 5·10^4-2·10^5 steps at lr 1",
+    "eval_every": "our choice", "ntk_points": "20 000 triples need a GPU's memory", "ntk_every": "our choice"}, extra=[
+    ("width h", "unstated for Fig. 2 (Fig. 3: 4p)", "4p", "Fig. 3's width"),
+    ("init", INIT_PAPER, f"{INIT_OURS}; ‖θ_0‖₂ ≈ {start_norms(reg_cfg.p, reg_cfg.width)['PyTorch']:.0f}", INIT_WHY),
+    ("init scales α", "several, unstated (Fig. 2)", f"{reg_cfg.init_scales}", "1 and the 'very small' scales of §3.2"),
+    ("seeds", "one run per α", f"{len(reg_cfg.seeds)} inits per α", "GD near the edge of stability is chaotic"),
+    ("reported", "train and test accuracy (Fig. 2 left)", "loss relative to the zero predictor; argmax accuracy over all "
+     "pairs", "the loss is what Thms 3.4 and 3.6 bound; the paper does not define regression accuracy"), DTYPE]))
 s_finite = np.isfinite(sreg.test_loss[:, -1]) & np.isfinite(sreg.train_loss[:, -1])
 s_fit = np.where(s_finite, sreg.first_step("train_loss", 0.01), -1)
 s_gen = np.where(s_finite, sreg.first_step("test_loss", 0.5), -1)
@@ -944,7 +1100,9 @@ for alpha in reg_cfg.init_scales:
     print(f"alpha = {alpha:g}: diverged: {count(~ok, live=False)}; fitted: {count(s_fit[r] >= 0, live=False)}; generalized "
           f"(test loss < 1/2 zero predictor's): {count(s_gen[r] >= 0, live=False)}; median final test loss / zero "
           f"predictor's: {approx(np.median(sreg.test_loss[r, -1][ok]), 0.5) if ok.any() else 'n/a'}; "
-          f"median final ‖θ‖∞: {approx(np.median(sreg.linf[r, -1][ok]), 0.5) if ok.any() else 'n/a'}")
+          f"median final ‖θ‖∞: {approx(np.median(sreg.linf[r, -1][ok]), 0.5) if ok.any() else 'n/a'}; final argmax "
+          f"accuracy over all pairs: {', '.join(f'{x:.2f}' for x in sreg.pair_acc[r, -1])}")
+print(f"chance: 1/p = {1 / reg_cfg.p:.2f}")
 fig_reg_stored = plot_regression(sreg)
 glue("fig_reg_stored", fig_reg_stored, display=False)
 
@@ -958,7 +1116,7 @@ glue("fig_reg_stored", fig_reg_stored, display=False)
 
 # %%
 # The stored run is loaded, not recomputed, so its numbers are the same on every machine; they print to two
-# significant digits. Tolerances as in section 6: "generalized" is a test loss below half the zero predictor's.
+# significant digits. "Generalized" is a test loss below half the zero predictor's, as defined above.
 a_small = min(reg_cfg.init_scales)
 runs_a1 = [i for i, a in enumerate(reg_cfg.run_scales) if a == 1.0]
 runs_small = [i for i, a in enumerate(reg_cfg.run_scales) if a == a_small]
@@ -974,47 +1132,59 @@ glue("reg_s_drop", f"{100 * s_test_drop:.0f} %", display=False)
 glue("reg_s_linf", f"{np.median(sreg.linf[runs_a1, -1]):.2g}", display=False)
 glue("reg_s_fit_small", f"{int(np.median(s_fit[runs_small])):,}", display=False)
 glue("reg_s_generalized", f"{int((s_gen >= 0).sum())} of {len(s_gen)}", display=False)
+s_acc_a1 = float(np.median(sreg.pair_acc[runs_a1, -1]))
+glue("reg_s_acc_a1", f"{s_acc_a1:.2f}", display=False)
+glue("reg_s_acc_lo", f"{sreg.pair_acc[s_finite, -1].min():.2f}", display=False)
+glue("reg_s_acc_hi", f"{sreg.pair_acc[s_finite, -1].max():.2f}", display=False)
+glue("reg_chance", f"{1 / reg_cfg.p:.2f}", display=False)
 reg_budget = (f"p = {reg_cfg.p}, h = 4p, n = {reg_cfg.n_train}, GD at lr {reg_cfg.lr:g} for {reg_cfg.steps:,} steps "
               f"(lr × steps = {reg_cfg.lr * reg_cfg.steps:.2g}), λ = {reg_cfg.linf_reg:g}, {len(reg_cfg.seeds)} seeds per α")
 claims.check("regression (stored): every run fits its training set (train loss < 1 % of the zero predictor's)",
-             float(np.mean(s_fit >= 0)), 1.0, kind="check", against="book bound", comparison=">=", live=False,
-             source="our bound: the runs are past the kernel-regime fit, so a late generalization would be grokking")
-claims.check("regression (stored): final test loss / zero predictor's, median of the α = 1 runs", s_test_a1, 0.0,
-             kind="deviation", tolerance=0.5, resolution=0.1, live=False,
-             source="Figs 2-3 and Thm 3.6: GD with the ℓ∞ penalty ends far below the zero predictor's test loss "
-                    "(we call < 1/2, the level Thm 3.4 denies kernel methods)",
+             float(np.mean(s_fit >= 0)), live=False, run=reg_manifest)
+claims.check("regression (stored): final test loss / zero predictor's, median of the α = 1 runs", s_test_a1,
+             live=False, run=reg_manifest,
              evidence=f"{reg_budget}: every run fits its training set within {int(s_fit[runs_a1].max()):,} steps and "
                       f"none generalizes; the test loss falls by {100 * s_test_drop:.0f} % (median) over the second "
                       "half of the run, and ‖θ‖∞ decays slowly. The paper's p = 47 (32 core-hours) was not run")
 claims.check(f"regression (stored): final test loss / zero predictor's, median of the α = {a_small:g} runs",
-             s_test_small, 0.0, kind="deviation", tolerance=0.5, resolution=0.1, live=False,
-             source="§3.2 on Fig. 2: a very small init keeps the network from overfitting in the kernel regime and "
-                    "substantially mitigates grokking",
+             s_test_small, live=False, run=reg_manifest,
              evidence=f"{reg_budget}: at α = {a_small:g} the training set is fitted later (median step "
                       f"{int(np.median(s_fit[runs_small])):,} against {int(np.median(s_fit[runs_a1])):,} at α = 1), but "
                       "fitted all the same, and the test loss ends higher than at α = 1: no α generalizes")
-claims.check("regression (stored): ‖θ‖∞ at the end / its peak, median of the α = 1 runs", s_linf_ratio, 0.95,
-             kind="check", against="derivation", comparison="<=", resolution=0.01, set_after=True, live=False,
-             source="the ℓ∞ penalty lowers ‖θ‖∞ once the data gradient is small (App. A.1's regularizer at work)")
+claims.check("regression (stored): final argmax accuracy over all p² pairs, median of the α = 1 runs", s_acc_a1,
+             live=False, run=reg_manifest,
+             evidence=f"{reg_budget}, PyTorch's default init (the paper: p = 47, lr 1, He's init): the accuracy ends "
+                      f"between {sreg.pair_acc[s_finite, -1].min():.2f} and {sreg.pair_acc[s_finite, -1].max():.2f} over "
+                      f"every α and seed (chance {1 / reg_cfg.p:.2f}), where Fig. 2's test accuracy reaches 100 %")
+claims.check("regression (stored): ‖θ‖∞ at the end / its peak, median of the α = 1 runs", s_linf_ratio, live=False,
+             run=reg_manifest)
 
 # %% [markdown]
 # At the paper's budget, measured in gradient-flow time, regression at $p = 11$ still does not grok:
-# {glue:text}`reg_s_generalized` runs reach a test loss below half the zero predictor's. At $\alpha = 1$ the
+# {glue:text}`reg_s_generalized` runs reach a test loss below half the zero predictor's. In the quantity Fig. 2
+# plots, the argmax accuracy ends between {glue:text}`reg_s_acc_lo` and {glue:text}`reg_s_acc_hi` over every
+# $\alpha$ and seed ({glue:text}`reg_s_acc_a1` at $\alpha = 1$, median), above chance ({glue:text}`reg_chance`)
+# and far below the 100 % of the paper's test curves. At $\alpha = 1$ the
 # test loss ends at {glue:text}`reg_s_test_a1` times the zero predictor's (median), falling by only
 # {glue:text}`reg_s_drop` over the second half of the run, while $\|\theta\|_\infty$ has come down to
 # {glue:text}`reg_s_linf`. A smaller init does not help here: at $\alpha =$ {glue:text}`reg_s_alpha_small` the
 # runs fit the training set later (median step {glue:text}`reg_s_fit_small`), but they fit it, and their
 # test loss ends higher, {glue:text}`reg_s_test_small` times the zero predictor's. The ledger records
 # Fig. 2 as not reproduced at this scale. What this run cannot tell: whether $p = 11$ is too small for the
-# paper's $n = 2p^{2.25}$ to leave the kernel regime within the budget, or whether grokking needs a larger $p$
-# or more steps; the paper's own $p = 47$ costs about 32 core-hours on a CPU (README table) and was not run.
+# paper's $n = 2p^{2.25}$ to leave the kernel regime within the budget, whether grokking needs a larger $p$
+# or more steps, or whether it needs the paper's learning rate and init; the weight norm is still falling at
+# the end. The paper's own setting, $p = 47$ at learning rate 1, costs about 32 core-hours on a CPU (README
+# table) and was not run; He's init is not implemented in this package.
 
 # %% [markdown]
 # ## Paper versus ours
 #
-# One verdict per figure of the paper, and per theorem this chapter tests, from the claims above. A
-# *partial* verdict rests on at least one reproduction and at least one registered deviation; checks
-# (internal consistency, bounds of our own) never count as reproductions.
+# One verdict per figure of the paper, and per theorem, from the claims above. *Reproduced* needs a
+# reproduction of a number or a stated shape, registered before its result was seen, and no deviation. A
+# *partial* verdict rests on at least one reproduction and either a registered deviation or no such strong
+# reproduction (every reproduction marked †, set after its result: here, every claim on a stored run, which
+# predate sealed registries). Checks (internal consistency, our own derivations and bounds) never count as
+# reproductions.
 
 # %%
 claims.figure("mohamadi2024", "Prop. 3.8 (App. F)", "reproduced", scale="book",
@@ -1023,16 +1193,26 @@ claims.figure("mohamadi2024", "Prop. 3.8 (App. F)", "reproduced", scale="book",
                       "Fourier construction: worst |‖θ‖∞ − r^(−1/3)| over p and r ∈ {1, 2, 4, 8} copies"],
               why="the construction classifies every pair for p = 2-13 and interpolates exactly once V is divided "
                   "by 4 (Eq. F.2 as printed gives 4p·1); its norm holds by construction")
-claims.figure("mohamadi2024", "Thm. 3.1", "reproduced", scale="book",
-              claims=["widths where 'eNTK singular' ≠ 'h(3p−2) < n'",
+claims.figure("mohamadi2024", "Thm. 3.1", "partial", scale="book",
+              claims=["eNTK singular at every tested width below Thm 3.1's n/(3p): fraction of those widths",
+                      "widths where 'eNTK singular' ≠ 'h(3p−2) < n'",
                       "eNTK rank: largest |rank − min(n, h(3p−2))| over widths"],
-              why="the eNTK at the paper's init interpolates from h = n/(3p−2) on, i.e. at h = Θ̃(n/p), and is "
-                  "singular below (p = 11, n = 665)")
+              why="the eNTK is singular at every width below the theorem's n/(3p) and interpolates at h of order n/p "
+                  "(p = 11, n = 665); the claim on the theorem's bound was registered after the sweep was seen (†), "
+                  "and the sharp threshold n/(3p−2) it matches is our derivation (a check)")
+claims.figure("mohamadi2024", "Thm. 3.3", "not run at this scale", scale="book",
+              why="GD's permutation equivariance is proved (App. C) and holds by construction of an i.i.d. init and "
+                  "gradient updates; the chapter does not test it numerically")
 claims.figure("mohamadi2024", "Thm. 3.4", "reproduced", scale="book",
               claims=["kernel regression: smallest relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
                       "kernel regression: smallest relative test loss, against the zero predictor's 1"],
               why="eNTK-at-init and expected-NTK regression stay above 1/2 of the zero predictor's loss at every "
                   "fraction up to 0.9 (p = 7, 11); in fact above 1")
+claims.figure("mohamadi2024", "Thm. 3.5", "not run at this scale", scale="book",
+              why="the m-summand generalization of Thm 3.4 (Cor. D.8); only m = 3 (Thm 3.4) is tested")
+claims.figure("mohamadi2024", "Thm. 3.6", "not run at this scale", scale="book",
+              why="it bounds the loss of interpolators with near-minimal ‖θ‖∞ at h ≥ 8p; our regression runs use "
+                  "Fig. 3's h = 4p and never reach such an interpolator (sections 6-7)")
 claims.figure("mohamadi2024", "Thm. 4.3", "reproduced", scale="book",
               claims=[f"pNTK kernel classifier: test loss / zero predictor's (p = {mc.p}, n = 2p^(5/3)), median of {len(runs)} splits",
                       f"pNTK kernel classifier: test accuracy against chance 1/p, median of {len(runs)} splits"],
@@ -1043,7 +1223,10 @@ claims.figure("mohamadi2024", "Fig. 1 left", "not reproduced", scale="book",
                       f"raw after/before ratio within 10× of the norm growth (‖θ_T‖₂/‖θ_fit‖₂)^4: fraction of {len(runs)} seeds",
                       f"unit-norm eNTK change after fitting ÷ before fitting, median of {len(runs)} seeds"],
               why="the raw eNTK change grows by orders of magnitude after fitting, as plotted, but ‖θ‖⁴ growth "
-                  "explains it; scale-free, the kernel moves as much before fitting as after")
+                  "explains it; scale-free, the kernel moves as much before fitting as after. With PyTorch's init "
+                  f"(p = {mc.p}) ‖θ_0‖₂ ≈ {norms['PyTorch']:.0f} is below one normalized step (10), so our setup rules a kernel regime "
+                  f"out; He's init or the first author's NTK parametrization (start ≈ {norms['He']:.0f} or "
+                  f"{norms['NTK']:.0f}) was not run")
 claims.figure("mohamadi2024", "Fig. 1 middle", "partial", scale="book",
               claims=[f"trained network: final test accuracy on the same splits (p = {mc.p}), median of {len(runs)} seeds",
                       f"fitted before the test accuracy reached 99 % (α = 1): fraction of {len(runs)} seeds",
@@ -1060,14 +1243,19 @@ claims.figure("mohamadi2024", "Fig. 1 right", "reproduced", scale="book",
                       "sample complexity (stored): 97.5th percentile of the seed-bootstrap exponent",
                       "sample complexity (stored): min over p of the median final test accuracy at n = 2p^(5/3)"],
               why=f"every p generalizes at n = 2p^(5/3); the stored sweep over p = {scfg.ps[0]}-{scfg.ps[-1]} measures "
-                  f"n* ∝ p^{k_fit:.2f} (95 % over seeds: {k_lo:.2f}-{k_hi:.2f}): at most 5/3, below the kernel rate 2")
-claims.figure("mohamadi2024", "Fig. 2", "not reproduced", scale="paper (CPU, stored)",
-              claims=["regression (stored): final test loss / zero predictor's, median of the α = 1 runs",
+                  f"n* ∝ p^{k_fit:.2f} (95 % over seeds: {k_lo:.2f}-{k_hi:.2f}): within Thm 4.5's upper bound 5/3 and "
+                  "below the kernel rate 2 (†: the stored run predates sealed claims, and the bound was first "
+                  "registered as a ±0.3 window); n* at large p still falls with the budget")
+claims.figure("mohamadi2024", "Fig. 2", "not reproduced", scale="book",
+              claims=["regression (stored): final argmax accuracy over all p² pairs, median of the α = 1 runs",
+                      "regression (stored): final test loss / zero predictor's, median of the α = 1 runs",
                       f"regression (stored): final test loss / zero predictor's, median of the α = {a_small:g} runs",
                       "regression: final test loss / zero predictor's, median of the finite runs"],
-              why=f"book scale ({cfg.regression.steps} steps) and the stored run at p = {reg_cfg.p}, {reg_cfg.steps:,} GD steps at lr {reg_cfg.lr:g} (the paper's budget in lr × steps), "
-                  f"α ∈ {reg_cfg.init_scales}: every run memorizes and none generalizes; a smaller α fits later "
-                  "but ends with a higher test loss")
+              why=f"book scale ({cfg.regression.steps} steps) and the stored run at p = {reg_cfg.p}, {reg_cfg.steps:,} GD "
+                  f"steps at lr {reg_cfg.lr:g} (the paper's budget in lr × steps, not its p = 47, lr 1 or He init), "
+                  f"α ∈ {reg_cfg.init_scales}: every run memorizes; accuracy ends at {s_acc_a1:.2f} (α = 1, chance "
+                  f"{1 / reg_cfg.p:.2f}) where Fig. 2 reaches 100 %; a smaller α fits later but ends with a higher "
+                  "test loss")
 claims.figure("mohamadi2024", "Fig. 3", "not run at this scale", scale="book",
               why="needs regression grokking at several p (1e5 GD steps each); at p = 11 even the stored run at "
                   "the paper's budget memorizes (Fig. 2), so ‖θ‖∞ after grokking against p cannot be measured")
@@ -1093,19 +1281,26 @@ claims.figure("mohamadi2024", "Fig. 5", "partial", scale="book",
                   "the same network fits, memorizes and does not grok, and under both optimizers the eNTK moves "
                   "while the training set is fitted, not after")
 glue("ledger_tally", claims.tally(), display=False)
+glue("n_after", str(sum(c.set_after for c in claims.claims)), display=False)
+glue("n_claims", str(len(claims.claims)), display=False)
+glue("n_after_stored", str(sum(c.set_after and bool(c.run) for c in claims.claims)), display=False)
 claims.ledger()
 
 # %% [markdown]
 # In all, this chapter's verdicts on the paper's figures and theorems: {glue:text}`ledger_tally`.
+# {glue:text}`n_after` of its {glue:text}`n_claims` claims are marked † (set after their result):
+# {glue:text}`n_after_stored` judge stored runs that predate sealed registries; the others carry an amendment,
+# listed in the ledger with its original value and reason.
 #
 # ### Deviations and notes
 #
 # * **Regression grokking and the init-scale effect (Figs 2 and 3) are not reproduced at $p = 11$.** The
 #   stored run of section 7 trains for the paper's budget in learning rate × steps (learning rate 0.3, since
-#   learning rate 1 diverges at $\alpha = 1$ for $p = 11$): every run memorizes, none generalizes, and the
-#   smallest $\alpha$ ends with the highest test loss. The paper's own setting, $p = 47$
-#   (`REPRO_SCALE=paper`: `RegressionConfig()` defaults, $h = 4p$, $n = 11\,568$, eNTK on 20 000 triples), costs
-#   about 32 CPU core-hours and was not run; a GPU makes it minutes. Fig. 3 ($\|\theta\|_\infty$ after grokking
+#   learning rate 1 diverges at $\alpha = 1$ for $p = 11$) from PyTorch's default init, not He's: every run
+#   memorizes, none generalizes, its accuracy ends far below 100 %, and the smallest $\alpha$ ends with the
+#   highest test loss. $p = 47$ at learning rate 1 (`REPRO_SCALE=paper`: `RegressionConfig()` defaults, $h = 4p$,
+#   $n = 11\,568$, eNTK on 20 000 triples; still PyTorch's init) costs about 32 CPU core-hours and was not run; a
+#   GPU makes it minutes. Fig. 3 ($\|\theta\|_\infty$ after grokking
 #   against $p$) needs grokking first. Likewise, the paper-scale classification sweep goes up to $p = 97$ with
 #   $10^5$ steps.
 # * **The transformer of Fig. 5 trains live with AdamW; GD is the stored run.** The paper (App. A.3) uses
@@ -1151,8 +1346,11 @@ claims.ledger()
 #   runs are chaotic: a change in the last bit of a CPU's vector kernel moves their fitting steps and final
 #   ratios. Accuracies near 1 are shown at 0.01; the two scale-free eNTK ratios, which vary between seeds by
 #   tenths and must exceed 10 to reproduce the paper, at 1; the $\alpha$ gap ratio, whose seeds scatter
-#   by about a quarter, at 1. The tolerance of the seed fractions (0.2) lets one seed in five miss. Two
-#   bands were set after we had seen first results (marked † in the ledger): the $\alpha$ gap ratio's band
-#   (a gap halved at $\alpha = 0.1$, chosen after exploratory three-seed runs had shown ratios near 1), and
-#   the factor of ten within which norm growth must explain the raw eNTK ratio (chosen after seeing that it
-#   explains it more closely than that).
+#   by about a quarter, at 1. The tolerance of the seed fractions (0.2) lets one seed in five miss.
+# * **Claims set after their result (†).** Every claim on a stored run, because the runs predate sealed
+#   registries. Besides, by amendment: the $\alpha$ gap ratio's band (a gap halved at $\alpha = 0.1$, chosen
+#   after exploratory three-seed runs had shown ratios near 1); the factor of ten within which norm growth must
+#   explain the raw eNTK ratio (chosen after seeing that it explains it more closely than that); Thm 4.5's
+#   exponent, first registered as a window of ±0.3 around 5/3 and now the bound $k \le 5/3$ the theorem states;
+#   Thm 3.1's comparison with our own threshold, re-kinded as a check; and two claims written after their result
+#   had been seen: Thm 3.1's bound (singular below $n/(3p)$) and the stored regression run's accuracy.

@@ -33,10 +33,12 @@
 # deviation with the paper's number beside ours.
 #
 # **What we leave out.** Power et al.'s sweeps over operations, training fractions and optimizers,
-# and their transformer at book scale: their setting trains at about 11 steps per second on one CPU
-# core, so the live run uses a smaller model and p = 31. Their setting itself, with the same code, was
-# run once for $3\cdot10^4$ of their $10^5$ steps and stored; a section below shows it beside the live
-# run (`REPRO_SCALE=paper` runs it live for the full $10^5$ steps).
+# and their transformer at book scale: it trains at about 11 steps per second on one CPU core, so the
+# live run uses a smaller model and p = 31. Their transformer and optimizer were run once, with the same
+# code, and stored, but not at Fig. 1's own setting: on modular *addition* (their Fig. 1 is modular
+# *division*, $x/y \bmod 97$), without their 10-step learning-rate warm-up, for $3\cdot10^4$ of their
+# $10^5$ steps. A section below shows it beside the live run, with every difference in its setup table
+# (`REPRO_SCALE=paper` runs the transformer live for the full $10^5$ steps, still on addition).
 
 # %%
 import warnings
@@ -47,7 +49,7 @@ import numpy as np
 from myst_nb import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, trained
+from repro.core.portable import approx, setup_table, trained
 from repro.core.scale import current_scale
 from repro.experiments.power2022_what_is_grokking import (IntroConfig, median_standard_error, run_intro, stored_intro,
                                                           stored_paper_config)
@@ -61,18 +63,61 @@ claims = ClaimBook("power2022_what_is_grokking")
 # %% [markdown]
 # ## Configuration
 #
-# The defaults of `IntroConfig` are Power et al.'s values: a 2-layer transformer, width 128, AdamW
-# with learning rate $10^{-3}$, weight decay 1, $\beta_2 = 0.98$, $p = 97$, half the table for
-# training, and $10^5$ steps. At book scale, `IntroConfig.for_scale()` swaps in a network that groks
-# on a CPU. It is the toy architecture of Liu et al. 2022: token embeddings (32-d) are summed and
-# decoded by a one-hidden-layer ReLU MLP (128 units). It trains full batch with AdamW (learning
-# rate $3\cdot 10^{-3}$, weight decay 1 on every weight) on 70 % of the unordered pairs of
-# $\mathbb{Z}_{31}$. It trains `n_seeds` = 32 initializations at once.
+# The defaults of `IntroConfig` are Power et al.'s values (their App. A.1): a 2-layer transformer, width
+# 128, 4 heads, AdamW with learning rate $10^{-3}$, weight decay 1, $\beta_2 = 0.98$, minibatches of 512,
+# $p = 97$, half the table for training, and $10^5$ steps. What the config cannot hold differs from their
+# Fig. 1 at every scale: the operation (the book trains addition, Fig. 1 shows division), the 10-step
+# warm-up (the trainer has none), and the transformer's details (the table below lists them). At book
+# scale, `IntroConfig.for_scale()` swaps in a network that groks on a CPU. It is the toy architecture of
+# Liu et al. 2022: token embeddings (32-d) are summed and decoded by a one-hidden-layer ReLU MLP (128
+# units). It trains full batch with AdamW (learning rate $3\cdot 10^{-3}$, weight decay 1 on every
+# weight) on 70 % of the unordered pairs of $\mathbb{Z}_{31}$. It trains `n_seeds` = 32 initializations
+# at once. The setup table prints every setting beside Power et al.'s, with the reason for each
+# difference.
 
 # %%
 cfg = IntroConfig.for_scale()
 print(f"scale: {current_scale()}")
-cfg
+paper_cfg = IntroConfig()  # Power et al.'s values (App. A.1); the rows below cover what the config does not hold
+# Settings of Power et al.'s Fig. 1 that IntroConfig does not hold, shared by both tables of this chapter:
+# (setting, Power et al., ours, why it differs).
+OPERATION = ("operation", "x / y mod 97, y ≠ 0 (Fig. 1 caption)")
+WARMUP = ("learning-rate schedule", "linear warm-up, 10 updates (App. A.1)", "constant",
+          "the trainer has no schedule; the warm-up spans the first 10 updates (its effect is not measured)")
+WD_SOURCE = ("weight decay behind Fig. 1", "1 (App. A.1); 0 (official training.py default)", "1",
+             "the sources do not settle which value made Fig. 1; the book uses App. A.1's (the other is not run)")
+SPLIT = ("pairs in training", "official data.py's shuffle", "Split(data_seed=0)",
+         "another draw of the same fraction: not the same pairs")
+reasons = {  # why the book scale differs, per config field (only fields that differ at this scale are passed)
+    "p": "31, not 97: the small model groks within a CPU budget",
+    "train_fraction": "70 % of the unordered table: it has half the entries of the ordered one (see Deviations)",
+    "ordered_pairs": "the embedding sum cannot tell (a, b) from (b, a): ordered pairs would leak mirrors into "
+                     "validation (see Deviations)",
+    "n_seeds": "statistics over seeds, batched in one call: a single float32 run is chaotic",
+    "model": "Liu et al. 2022's toy model (embedding sum + one-hidden-layer ReLU MLP), which groks on a CPU; "
+             "n_layers and n_heads do not apply to it",
+    "d_model": "embedding width of the toy model",
+    "d_mlp": "hidden width of the toy model",
+    "lr": "a larger rate for a CPU budget",
+    "batch_size": "full batch (the toy model's training set fits in one batch)",
+    "steps": "a CPU budget: the small model groks within it",
+    "eval_every": "a finer grid for the shorter run",
+}
+book_model = {"embed_mlp": ("embedding sum + ReLU MLP; N(0, 1) embeddings, PyTorch Linear init",
+                            "the toy model (see the model row)")}.get(cfg.model)
+# official transformer.py / training.py: post-LayerNorm blocks without biases, fixed sinusoidal positions, PyTorch's
+# default init, sequences '<eos> x ∘ y = z <eos>' with the loss on the tokens after '='
+paper_model = "post-LN, no biases, sinusoidal positions, PyTorch init; '<eos> x ∘ y = z <eos>'"
+transformer_model = ("pre-LN, zero-init biases, learned positions, N(0, (0.8/√128)²); 'x y ='",
+                     "the book's TransformerLens-style transformer (repro.models.networks.Transformer); how far "
+                     "these details move the curves is not measured")
+setup_table("Power et al. Fig. 1 against this chapter's live run", paper_cfg, cfg,
+            reasons={k: v for k, v in reasons.items() if getattr(paper_cfg, k) != getattr(cfg, k)},
+            fields=[f for f in paper_cfg.__dataclass_fields__
+                    if cfg.model == "transformer" or f not in ("n_layers", "n_heads")],
+            extra=[(*OPERATION, f"x + y mod {cfg.p}", "addition, the task of the later chapters; division is not run"),
+                   WARMUP, WD_SOURCE, SPLIT,
+                   ("model details", paper_model, *(book_model or transformer_model))])
 
 # %% [markdown]
 # ## Sanity check: the task and chance level
@@ -134,8 +179,8 @@ glue("fig_grokking", fig, display=False)
 # with the paper's number beside ours; a **check** holds a bound this book chose and never counts as a
 # reproduction. The ledger at the end collects them per figure.
 #
-# Power et al., Fig. 1 (accuracy against optimization step; a binary operation mod 97 with half the
-# table in training):
+# Power et al., Fig. 1 (left panel: accuracy against optimization step for modular division mod 97 with
+# half the table in training; the book trains addition, see the setup table):
 #
 # 1. **Training fits, validation reaches 100 %** (reproductions). The medians over seeds of the final
 #    training and validation accuracy are $1.00 \pm 0.01$: both curves of their Fig. 1 end at 100 %.
@@ -187,44 +232,28 @@ se_train, se_val = median_standard_error(train_final), median_standard_error(sta
 se_val_at_fit = median_standard_error(val_at_fit[np.isfinite(val_at_fit)])
 se_delay, se_fit = median_standard_error(delays0), median_standard_error(stats.fit_end)
 se_log_delay = median_standard_error(np.log10(np.maximum(delays0, 1e-9)))
-src_p1 = "Power et al. 2022, Fig. 1 (read off the plot)"
-claims.check("final training accuracy, median over seeds", np.median(train_final), 1.0, kind="reproduction",
-             tolerance=0.01, resolution=0.05, source=f"{src_p1}: training accuracy ends at 100 %", spread=se_train)
-claims.check("final validation accuracy, median over seeds", stats.median_final_val_acc, 1.0, kind="reproduction",
-             tolerance=0.01, resolution=0.05, source=f"{src_p1}: validation accuracy ends at 100 %", spread=se_val)
+claims.check("final training accuracy, median over seeds", np.median(train_final), spread=se_train)
+claims.check("final validation accuracy, median over seeds", stats.median_final_val_acc, spread=se_val)
 claims.check("validation accuracy when training first reaches 99 %, median over seeds", np.nanmedian(val_at_fit),
-             1 / cfg.p, kind="reproduction", tolerance=0.05, resolution=0.05,
-             source=f"{src_p1}: validation at chance (1/p) while training fits; ± 0.05 as at step 0",
-             spread=se_val_at_fit)
-claims.check("grokking delay, median over seeds: steps to 99% val / steps to 99% train", stats.median_delay, 10,
-             kind="check", against="book bound", comparison=">=", resolution=10,
-             source="this chapter's bound: generalization at least 10x later than fitting", spread=se_delay)
-claims.check("log10 of the median grokking delay", log_delay, 3.0, kind="deviation", tolerance=1.0,
-             resolution=0.5, source=f"{src_p1}: a delay of about 10^3 on a log-step axis; within a decade counts",
-             spread=se_log_delay,
+             reference=1 / cfg.p, spread=se_val_at_fit)
+claims.check("grokking delay, median over seeds: steps to 99% val / steps to 99% train", stats.median_delay,
+             spread=se_delay)
+claims.check("log10 of the median grokking delay", log_delay, spread=se_log_delay,
              evidence=f"book scale: an embedding-sum MLP on the unordered pairs of p = {cfg.p} (AdamW lr 3e-3, wd 1, "
                       f"full batch), {stats.n} seeds, median delay ≈ {trained(stats.median_delay, 10)}; Power et al.: "
-                      "a 2-layer transformer at p = 97, lr 1e-3, batch 512; at their setting (stored run below) "
-                      "the delay is short too")
-claims.check("ordered-circle fit of PC1-PC2 embeddings after training, best seed", np.max(stats.fit_end), 1.0,
-             kind="reproduction", tolerance=0.1, resolution=0.05,
-             source="Liu et al. 2022, Fig. 1 (a clean ordered circle in the run shown, read off the plot)")
-claims.check("share of seeds with a clean circle (PC1-PC2 fit >= 0.9) after training", stats.share_circle, 1.0,
-             kind="deviation", tolerance=0.25, resolution=0.5, set_after=True,
-             seeds=(stats.fit_end >= 0.9).astype(float),  # per seed: a clean circle or not
-             source="Liu et al. 2022, §4.2 / Fig. 1: generalization coincides with a circle on PC1-PC2 "
-                    "(stated without qualification: every run)",
+                      "a 2-layer transformer at p = 97, lr 1e-3, batch 512, on division; with their transformer and "
+                      "optimizer on addition (stored run below) the delay is short too")
+claims.check("ordered-circle fit of PC1-PC2 embeddings after training, best seed", np.max(stats.fit_end))
+claims.check("share of seeds with a clean circle (PC1-PC2 fit >= 0.9) after training", stats.share_circle,
+             seeds=(stats.fit_end >= 0.9).astype(float),
              evidence=f"about {trained(stats.share_circle, 0.5)} of the {stats.n} seeds reach a fit of 0.9 (the count "
                       "moves by a few seeds between CPU kernel sets); in the others PC1-PC2 mix two "
                       "Fourier frequencies of near-equal variance (each a clean circle in its own plane); the "
                       "best plane among the top four PCs does not rescue them. Toy embedding-sum MLP, not Liu "
                       "et al.'s transformer, which concentrates on fewer frequencies")
 claims.check("ordered-circle fit of PC1-PC2 embeddings after training, median over seeds", np.median(stats.fit_end),
-             0.7, kind="check", against="book bound", comparison=">=", resolution=0.3, set_after=True,
-             source="this chapter's bound: above the largest fit at initialization", spread=se_fit)
-claims.check("ordered-circle fit at initialization, largest over seeds", np.max(stats.fit_init), 0.7, kind="check",
-             against="book bound", comparison="<=", resolution=0.01,
-             source="this chapter's bound for 'no structure at initialization' (Liu et al. 2022, Fig. 1)")
+             spread=se_fit)
+claims.check("ordered-circle fit at initialization, largest over seeds", np.max(stats.fit_init))
 train_bound = 100 * int(np.ceil(np.max(np.where(stats.train_steps < 0, np.inf, stats.train_steps)) / 100))
 glue("train_bound", trained(train_bound), display=False)
 glue("n_seeds", f"{stats.n}", display=False)
@@ -272,21 +301,27 @@ glue("n_val_never", trained(int(np.sum(stats.val_steps < 0))), display=False)
 # {glue:text}`n_val_never` seeds did not reach it within the budget, and {glue:text}`n_circle` seeds end
 # with a circle fit of at least 0.9 (the median fit is {glue:text}`fit_end_exact`).
 #
-# ## Power et al.'s own setting (stored)
+# ## Power et al.'s transformer and optimizer, on addition (stored)
 #
-# The book-scale model above is not Power et al.'s. Their setting is the default `IntroConfig`: a
-# 2-layer transformer (width 128, 4 heads, LayerNorm), the ordered pairs of $p = 97$ with half of them in
-# training, AdamW (learning rate $10^{-3}$, weight decay 1, $\beta_2 = 0.98$), minibatches of 512. On one
-# CPU core it trains at about 11 steps per second, so we ran one seed (init seed 0, data seed 0) for
-# $3\cdot10^4$ of their $10^5$ steps, {glue:text}`power_minutes` minutes, and stored its curves and
-# sixteen snapshots of its embeddings, spread evenly in log(step)
-# (`python -m repro.experiments.power2022_what_is_grokking --store book/_results` recomputes it). The chapter loads the run, so its numbers
-# are the same on every machine. It is the same code as the live run above, with another config.
+# The book-scale model above is not Power et al.'s. This run uses their transformer's size and their
+# optimizer, the default `IntroConfig`: a 2-layer transformer (width 128, 4 heads, LayerNorm), the ordered
+# pairs of $p = 97$ with half of them in training, AdamW (learning rate $10^{-3}$, weight decay 1,
+# $\beta_2 = 0.98$), minibatches of 512. It is **not** their Fig. 1's setting: it trains modular addition
+# where Fig. 1 shows division, has no warm-up, stops at $3\cdot10^4$ of their $10^5$ steps, and its
+# transformer differs in details (the setup table below lists every difference). On one CPU core it trains
+# at about 11 steps per second, so we ran one seed (init seed 0, data seed 0) for
+# {glue:text}`power_minutes` minutes, and stored its curves and sixteen snapshots of its embeddings, spread
+# evenly in log(step) (`python -m repro.experiments.power2022_what_is_grokking --store book/_results`
+# recomputes it). The chapter loads the run, so its numbers are the same on every machine. It is the same
+# code as the live run above, with another config.
 #
-# The claims are those of the book-scale run, with the same bands, fixed before this run was made:
-# training and validation accuracy end at $1.00 \pm 0.01$; validation is at chance ($1/97 \pm 0.05$) when
-# training first reaches 99 %; $\log_{10}$ of the delay is within one decade of 3; the ordered-circle fit of
-# the final embeddings on PC1–PC2 is $1.0 \pm 0.1$ (Liu et al.'s Fig. 1 is a transformer too). One seed
+# The claims are those of the book-scale run, with the same bands: training and validation accuracy end at
+# $1.00 \pm 0.01$; validation is at chance ($1/97 \pm 0.05$) when training first reaches 99 %; $\log_{10}$
+# of the delay is within one decade of 3; the ordered-circle fit of the final embeddings on PC1–PC2 is
+# $1.0 \pm 0.1$ (Liu et al.'s Fig. 1 is a transformer too). The run was stored before claims were sealed
+# in a registry when a run starts, so nothing shows that these bands were fixed before it: every claim on
+# it is marked † (set after its result). A further claim, added after the run was seen, records how often
+# validation falls out of its solution after generalizing (Fig. 1 shows it staying at 100 %). One seed
 # gives one verdict each; how often another seed would change them is not known. The figure shows the
 # embeddings at the snapshot after generalization with the best circle fit (a choice made after seeing
 # the run, for the reason given below the claims).
@@ -296,6 +331,11 @@ pcfg = stored_paper_config()
 prun, pmanifest = load_stored(stored_intro(pcfg, "_results"), "Power et al. run",
                               "python -m repro.experiments.power2022_what_is_grokking --store book/_results", "about 45 minutes on one core",
                               glue_minutes="power_minutes")
+print(setup_table("Power et al. Fig. 1 against the stored run (their transformer and optimizer, on addition)",
+                  paper_cfg, pcfg, reasons={"steps": "3·10^4 of 10^5: about 45 minutes of one CPU core"},
+                  extra=[(*OPERATION, "x + y mod 97, all ordered pairs",
+                          "addition was run; Fig. 1's division is not run"),
+                         WARMUP, WD_SOURCE, SPLIT, ("model details", paper_model, *transformer_model)]))
 ph = prun.history
 p_fit, p_gen = int(prun.train_steps[0]), int(prun.val_steps[0])
 p_val_at_fit = float(ph["val_acc"][0, int(np.searchsorted(ph.steps, p_fit))]) if p_fit >= 0 else float("nan")
@@ -326,7 +366,7 @@ glue("power_first_dip", f"{int(p_dips[0]) if len(p_dips) else p_end:,}", display
 # ```{glue:figure} fig_power_stored
 # :name: fig-power-stored
 #
-# Power et al.'s setting, one seed, stored. **Left:** training (blue, hidden under red where both are
+# Power et al.'s transformer and optimizer on modular addition (not Fig. 1's division), one seed, stored. **Left:** training (blue, hidden under red where both are
 # at 1) and validation (red) accuracy against step (log axis); the dashed lines mark the first steps at
 # 99 %. From step {glue:text}`power_first_dip` on, the run falls out of its solution again and again,
 # and recovers. **Right:** the
@@ -340,32 +380,28 @@ glue("fig_power_stored", fig_power, display=False)
 glue("power_best_step", f"{p_best_step:,}", display=False)
 
 # %%
-PS = "Power et al.'s setting (stored): "
-src_p1_stored = "Power et al. 2022, Fig. 1 (read off the plot; their Fig. 1 shows division mod 97, this run addition)"
-claims.check(PS + "final training accuracy", ph["train_acc"][0, -1], 1.0, kind="reproduction", tolerance=0.01,
-             resolution=0.01, live=False, source=f"{src_p1_stored}: training accuracy ends at 100 %")
-claims.check(PS + "final validation accuracy", ph["val_acc"][0, -1], 1.0, kind="reproduction", tolerance=0.01,
-             resolution=0.01, live=False, source=f"{src_p1_stored}: validation accuracy ends at 100 %")
-claims.check(PS + "validation accuracy when training first reaches 99 %", p_val_at_fit, 1 / pcfg.p, kind="deviation",
-             tolerance=0.05, resolution=0.01, live=False,
-             source=f"{src_p1_stored}: validation at chance (1/p) while training fits",
+PS = "their transformer on addition (stored): "
+claims.check(PS + "final training accuracy", ph["train_acc"][0, -1], live=False, run=pmanifest)
+claims.check(PS + "final validation accuracy", ph["val_acc"][0, -1], live=False, run=pmanifest)
+claims.check(PS + "validation accuracy when training first reaches 99 %", p_val_at_fit, reference=1 / pcfg.p,
+             live=False, run=pmanifest,
              evidence=f"at step {p_fit}, when training first reaches 99 %, validation is already at {p_val_at_fit:.2f}, "
                       f"{p_val_at_fit * pcfg.p:.0f} times chance: this transformer starts to generalize while it fits")
-claims.check(PS + "log10 of the grokking delay", np.log10(p_gen / p_fit), 3.0, kind="deviation", tolerance=1.0,
-             resolution=0.01, live=False,
-             source=f"{src_p1_stored}: a delay of about 10^3 on a log-step axis; within a decade counts",
+claims.check(PS + "log10 of the grokking delay", np.log10(p_gen / p_fit), live=False, run=pmanifest,
              evidence=f"99 % training at step {p_fit}, 99 % validation at step {p_gen}: a delay of "
-                      f"{p_gen / p_fit:.1f}x at the paper's optimizer, model and p (one seed); their Fig. 1 shows "
-                      "another operation (division), which we did not run")
-claims.check(PS + "ordered-circle fit of PC1-PC2 embeddings at the last step", p_circle, 1.0, kind="deviation",
-             tolerance=0.1, resolution=0.01, live=False,
-             source="Liu et al. 2022, Fig. 1 (a clean ordered circle after grokking)",
+                      f"{p_gen / p_fit:.1f}x with the paper's optimizer, transformer size and p (one seed), on "
+                      "addition; their Fig. 1 shows division, with a warm-up, which we did not run")
+claims.check(PS + "share of evaluations after generalization with validation below 90 %",
+             len(p_dips) / max(int(after_gen.sum()), 1), live=False, run=pmanifest,
+             evidence=f"validation falls below 90 % at {len(p_dips)} of {int(after_gen.sum())} evaluations after it "
+                      f"first reaches 99 %, the first at step {int(p_dips[0]) if len(p_dips) else p_end:,}, and "
+                      "recovers each time (one seed, addition, no warm-up)")
+claims.check(PS + "ordered-circle fit of PC1-PC2 embeddings at the last step", p_circle, live=False, run=pmanifest,
              evidence=f"the fit is {max(p_fits.values()):.2f} at the best snapshot after generalization but "
                       f"{p_circle:.2f} at step {p_end:,}: after the run's repeated falls out of its solution (from step "
                       f"{int(p_dips[0]) if len(p_dips) else p_end:,}) PC1-PC2 no longer isolate one frequency")
-_ = claims.check(PS + "best ordered-circle fit over the snapshots after generalization", max(p_fits.values()), 1.0,
-                 kind="reproduction", tolerance=0.1, resolution=0.01, live=False, set_after=True,
-                 source="Liu et al. 2022, Fig. 1 (a clean ordered circle after grokking)")
+_ = claims.check(PS + "best ordered-circle fit over the snapshots after generalization", max(p_fits.values()),
+                 live=False, run=pmanifest)
 
 # %% [markdown]
 # ## The four phases, and where this book goes next
@@ -392,35 +428,45 @@ _ = claims.check(PS + "best ordered-circle fit over the snapshots after generali
 #
 # ## Paper versus ours
 #
-# One verdict per paper figure this chapter reproduces, from the claims above (a *partial* verdict has at
-# least one reproduction and at least one deviation).
+# One verdict per paper figure this chapter reproduces, from the claims above. *Reproduced* needs a
+# reproduction of a number or a shape the paper states, with its criterion fixed before the run, and no
+# deviation; a *partial* verdict has a reproduction and either a deviation or no such strong reproduction
+# (only a best-of selection, or only claims marked † because they were set after their result).
 
 # %%
-claims.figure("power2022", "Fig. 1", "partial", scale="book",
-              claims=["final training accuracy, median over seeds", "final validation accuracy, median over seeds",
-                      "validation accuracy when training first reaches 99 %, median over seeds",
-                      "grokking delay, median over seeds: steps to 99% val / steps to 99% train",
-                      "log10 of the median grokking delay"],
-              why=f"fitting first with validation at chance, then 100 % validation (median of {stats.n} seeds) "
-                  f"reproduce; the delay is ≈ {trained(stats.median_delay, 10)}x on the book's small model, "
-                  "not about 10^3x (their setting: the stored run below)")
-claims.figure("liu2022", "Fig. 1", "partial", scale="book",
-              claims=["ordered-circle fit of PC1-PC2 embeddings after training, best seed",
-                      "share of seeds with a clean circle (PC1-PC2 fit >= 0.9) after training",
-                      "ordered-circle fit of PC1-PC2 embeddings after training, median over seeds",
-                      "ordered-circle fit at initialization, largest over seeds"],
+power_book = ["final training accuracy, median over seeds", "final validation accuracy, median over seeds",
+              "validation accuracy when training first reaches 99 %, median over seeds",
+              "grokking delay, median over seeds: steps to 99% val / steps to 99% train",
+              "log10 of the median grokking delay"]
+liu_book = ["ordered-circle fit of PC1-PC2 embeddings after training, best seed",
+            "share of seeds with a clean circle (PC1-PC2 fit >= 0.9) after training",
+            "ordered-circle fit of PC1-PC2 embeddings after training, median over seeds",
+            "ordered-circle fit at initialization, largest over seeds"]
+claims.figure("power2022", "Fig. 1", claims.verdict(power_book), scale="book", claims=power_book,
+              why=f"on addition with the book's small model (Fig. 1 is division): fitting first with validation at "
+                  f"chance, then 100 % validation (median of {stats.n} seeds) reproduce; the delay is ≈ {trained(stats.median_delay, 10)}x on the book's small model, "
+                  "not about 10^3x (their transformer and optimizer on addition: the stored run below)")
+claims.figure("liu2022", "Fig. 1", claims.verdict(liu_book), scale="book",
+              claims=liu_book,
               why="on the toy embedding-sum MLP (not the paper's transformer): a clean ordered circle on PC1-PC2 "
-                  f"in the best seed, but only in about {trained(stats.share_circle, 0.5)} of the seeds")
-claims.figure("power2022", "Fig. 1 (paper settings)", "partial", scale="paper (CPU, stored)",
-              claims=[PS + "final training accuracy", PS + "final validation accuracy",
-                      PS + "validation accuracy when training first reaches 99 %", PS + "log10 of the grokking delay"],
-              why=f"their transformer, optimizer and p (one seed, 3e4 steps): fits and ends at 100 % validation, but "
-                  f"generalizes only {p_gen / p_fit:.0f}x after fitting (not ~10^3x) and is above chance when it fits")
-claims.figure("liu2022", "Fig. 1 (Power et al.'s setting)", "partial", scale="paper (CPU, stored)",
-              claims=[PS + "ordered-circle fit of PC1-PC2 embeddings at the last step",
-                      PS + "best ordered-circle fit over the snapshots after generalization"],
-              why="a clean ordered circle on PC1-PC2 after generalization (best snapshot), lost at the last step "
-                  "after the run's late instabilities")
+                  f"in the best seed (a selection), but only in about {trained(stats.share_circle, 0.5)} of the "
+                  "seeds (a deviation)")
+power_stored = [PS + "final training accuracy", PS + "final validation accuracy",
+                PS + "validation accuracy when training first reaches 99 %", PS + "log10 of the grokking delay",
+                PS + "share of evaluations after generalization with validation below 90 %"]
+claims.figure("power2022", "Fig. 1 (their transformer on addition)", claims.verdict(power_stored),
+              scale="paper (CPU, stored)", claims=power_stored,
+              why="not Fig. 1's setting: addition, not division; no warm-up; one seed, 3e4 of 1e5 steps. † (the "
+                  "stored run predates sealed claims): the reproductions are the final accuracies alone; it "
+                  f"generalizes only {p_gen / p_fit:.0f}x after fitting (not ~10^3x), is above chance when it fits, "
+                  "and falls out of its solution again and again afterwards")
+liu_stored = [PS + "ordered-circle fit of PC1-PC2 embeddings at the last step",
+              PS + "best ordered-circle fit over the snapshots after generalization"]
+claims.figure("liu2022", "Fig. 1 (Power et al.'s transformer on addition)", claims.verdict(liu_stored),
+              scale="paper (CPU, stored)", claims=liu_stored,
+              why="† (the stored run predates sealed claims): a clean ordered circle on PC1-PC2 after "
+                  "generalization at the best snapshot (a selection), lost at the last step after the run's late "
+                  "instabilities")
 glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 
@@ -433,15 +479,17 @@ claims.ledger()
 #   embedding-sum MLP groks in a few thousand steps on $p = 31$, which a CPU can afford, and it shows the
 #   same phenomenon. The delay is shorter than Power et al.'s: their model, $p = 97$, lower learning rate
 #   and minibatches stretch it to about $10^3\times$, ours is ≈ {glue:text}`delay`$\times$
-#   ($\log_{10}$ ≈ {glue:text}`log_delay`, against 3). Their own setting does not bring the delay back
-#   either: the stored run of their transformer, optimizer and $p$ fits at step {glue:text}`power_fit` and
-#   generalizes at step {glue:text}`power_gen`, {glue:text}`power_delay`$\times$ later. Their Fig. 1 shows
-#   division, not addition, and we did not run division; with weight decay 1 the delay is short.
-# - **Instability at their setting.** From step {glue:text}`power_first_dip` on, the stored run repeatedly
+#   ($\log_{10}$ ≈ {glue:text}`log_delay`, against 3). Their transformer and optimizer on addition do not
+#   bring the delay back either: the stored run fits at step {glue:text}`power_fit` and generalizes at step
+#   {glue:text}`power_gen`, {glue:text}`power_delay`$\times$ later. That run is not their Fig. 1's setting:
+#   Fig. 1 shows division, with a 10-step warm-up, and the sources do not say whether its weight decay was
+#   App. A.1's 1 or the official code's default 0. Whether any of these brings the $\approx 10^3\times$
+#   delay back is not tested here.
+# - **Instability of their transformer on addition.** From step {glue:text}`power_first_dip` on, the stored run repeatedly
 #   falls out of its solution (validation below 90 % at {glue:text}`power_dips` evaluations) and recovers; by the last
 #   step its PC1–PC2 plane mixes frequencies, so the clean circle it had after generalization is gone
 #   there. The 10-step linear learning-rate warm-up of their App. A.1 is not in our trainer; it acts only
-#   at the start and cannot cause this.
+#   over the first 10 steps, and whether the run would stay stable with it is not tested.
 # - **Unordered pairs.** A model that adds the two embeddings cannot tell $(a, b)$ from $(b, a)$.
 #   Trained on ordered pairs, it answers the mirror image of every training pair correctly for
 #   free: with half of the ordered table in training, about half of the validation pairs have their

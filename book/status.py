@@ -18,13 +18,24 @@
 # What this book reproduced, paper by paper and figure by figure, in the order of the book. Each
 # chapter ends with a **Paper versus ours** section: a verdict on every figure of its paper in scope —
 # ✅ *reproduced*, 🟡 *partial*, ❌ *not reproduced*, ⏳ *not run at this scale* — with the scale it
-# was judged at and one line on why, and the claims behind each verdict. A verdict must follow from
-# its claims: a reproduced figure rests on at least one *reproduction* claim (ours against a number
-# or statement of the paper or its official code, within a tolerance) and no *deviation*; a partial
-# one on both; a figure not reproduced on at least one deviation (the paper's value beside ours, with
-# the evidence). *Checks* of internal consistency never count as reproductions. Every claim is
-# re-computed whenever its chapter runs, so under `pytest --nbval` a deviation that disappeared, or a
-# reproduction that stopped holding, fails the chapter: this page cannot go stale.
+# was judged at, its strongest evidence, one line on why, and the claims behind each verdict.
+#
+# **Registered claims.** What each claim compares with — the paper's number or statement (or the official
+# code's), the comparison and its tolerance, and where in the source it stands — is written in the chapter's
+# registry (`book/_registry/<chapter>.toml`) before the runs it judges, not in the chapter's code. Each claim
+# also says what the source states: a *value* (compared two-sided), a *shape* (a direction or an ordering,
+# one-sided), a *threshold* (a definition, such as Table 1's 90 %), or a *selection* (a best-of, or a subset
+# we chose). A stored run seals the registered claims that will judge it when it starts (its manifest keeps a
+# hash of each); a claim that its run did not seal, or whose criterion was amended later (the registry keeps the
+# original and the reason), is marked † — *set after its result* — by the files, not by hand.
+#
+# **Verdicts follow the evidence.** A figure is *reproduced* only on a reproduction of form value or shape,
+# against the paper or its official code, not †, and no *deviation* (a registered disagreement, with its
+# evidence). † reproductions and threshold or selection forms support at most *partial*; a partial figure
+# also covers a reproduction beside a deviation; a figure *not reproduced* rests on deviations alone. *Checks*
+# of internal consistency never count. Every claim is re-computed whenever its chapter runs, so under
+# `pytest --nbval` a deviation that disappeared, or a reproduction that stopped holding, fails the chapter:
+# this page cannot go stale.
 #
 # **Fragile claims.** A claim on trained networks states its *margin*: the distance from our value to the
 # nearest threshold of its comparison, in seed-to-seed standard errors. Below 2, another CPU (another

@@ -11,7 +11,7 @@ BOOK = Path(__file__).resolve().parents[1] / "book"
 
 
 def test_reproductions_are_written(tmp_path):
-    book = ClaimBook("ch", tmp_path)
+    book = ClaimBook("ch", tmp_path, registry=None)
     book.check("a", 1.004, 1.0, kind="reproduction", tolerance=0.01, source="eq. 3")
     book.check("b", 12.0, 10.0, kind="check", against="book bound", comparison=">=", source="our bound")
     book.check("c", 0.5, 0.55, kind="reproduction", against="official code", tolerance=0.1, comparison="rel",
@@ -26,7 +26,7 @@ def test_reproductions_are_written(tmp_path):
 
 
 def test_failing_reproduction_raises_and_is_recorded(tmp_path):
-    book = ClaimBook("ch", tmp_path)
+    book = ClaimBook("ch", tmp_path, registry=None)
     with pytest.raises(ClaimFailed, match="claim 'x' failed"):
         book.check("x", 2.0, 1.0, kind="reproduction", tolerance=0.5, source="Fig. 2")
     data = json.loads((tmp_path / "ch.json").read_text())
@@ -38,7 +38,7 @@ def test_failing_reproduction_raises_and_is_recorded(tmp_path):
 
 
 def test_deviation_stands_while_ours_disagrees_and_fails_when_it_disappears(tmp_path):
-    book = ClaimBook("ch", tmp_path)
+    book = ClaimBook("ch", tmp_path, registry=None)
     c = book.check("slope", 0.63, -1.0, kind="deviation", tolerance=0.3, source="Fig. 5",
                    evidence="3 inits; the boundary bends the other way")
     assert c.passed and not c.agrees and c.outcome() == "deviates"
@@ -50,7 +50,7 @@ def test_deviation_stands_while_ours_disagrees_and_fails_when_it_disappears(tmp_
 
 
 def test_bad_claim_inputs(tmp_path):
-    book = ClaimBook("ch", tmp_path)
+    book = ClaimBook("ch", tmp_path, registry=None)
     with pytest.raises(ValueError, match="comparison"):
         book.check("a", 1, 1, kind="reproduction", tolerance=0.1, comparison="~", source="x")
     with pytest.raises(ValueError, match="tolerance"):
@@ -59,7 +59,7 @@ def test_bad_claim_inputs(tmp_path):
         book.check("a", 1, 1, kind="reproduction", tolerance=0.1, source="")
     with pytest.raises(ValueError, match="kind"):
         book.check("a", 1, 1, kind="vibes", tolerance=0.1, source="x")
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="kind=None"):
         book.check("a", 1, 1, tolerance=0.1, source="x")  # kind is required: every claim is classified
     with pytest.raises(ValueError, match="against"):
         book.check("a", 1, 1, kind="check", against="spec", tolerance=0.1, source="x")
@@ -68,7 +68,7 @@ def test_bad_claim_inputs(tmp_path):
     with pytest.raises(ValueError, match="evidence"):
         book.check("a", 2, 1, kind="deviation", tolerance=0.1, source="x")
     with pytest.raises(ValueError, match="chapter"):
-        ClaimBook("a/b", tmp_path)
+        ClaimBook("a/b", tmp_path, registry=None)
 
 
 @pytest.mark.parametrize("ours, paper, tol, cmp, expected", [
@@ -77,6 +77,13 @@ def test_bad_claim_inputs(tmp_path):
 ])
 def test_evaluate(ours, paper, tol, cmp, expected):
     assert evaluate(ours, paper, tol, cmp) is expected
+
+
+def _claim(kind, form="value", against="paper", set_after=False):
+    from repro.book.claims import Claim
+
+    return Claim("c", 1.0, 1.0, 0.1, "Fig. 1", passed=True, kind=kind, against=against, form=form,
+                 set_after=set_after)
 
 
 @pytest.mark.parametrize("verdict, kinds, ok", [
@@ -88,7 +95,30 @@ def test_evaluate(ours, paper, tol, cmp, expected):
     ("not run at this scale", ["deviation"], False),
 ])
 def test_verdict_follows_from_claim_kinds(verdict, kinds, ok):
-    assert (verdict_problem(verdict, kinds) is None) is ok
+    assert (verdict_problem(verdict, [_claim(k, against="derivation" if k == "check" else "paper")
+                                      for k in kinds]) is None) is ok
+
+
+@pytest.mark.parametrize("claim, strong", [
+    (dict(form="value"), True), (dict(form="shape", against="official code"), True),
+    (dict(form="value", set_after=True), False), (dict(form="threshold"), False), (dict(form="selection"), False),
+])
+def test_reproduced_needs_a_strong_reproduction(claim, strong):
+    """Item 3 of the registered-claims rules: a † reproduction, or one of form threshold or selection, supports at
+    most 'partial'."""
+    from repro.book.claims import strongest_evidence, supported_verdict
+
+    c = _claim("reproduction", **claim)
+    assert c.strong() is strong
+    assert supported_verdict([c]) == ("reproduced" if strong else "partial")
+    assert (verdict_problem("reproduced", [c]) is None) is strong
+    assert (verdict_problem("partial", [c]) is None) is not strong
+    weak = _claim("reproduction", form="threshold")
+    # fixed before the run beats †, then value > shape > threshold > selection
+    assert strongest_evidence([weak, c]) == (c.evidence_label() if strong else weak.evidence_label())
+    late = [_claim("reproduction", form="shape", set_after=True), _claim("reproduction", form="selection",
+                                                                          set_after=True)]
+    assert strongest_evidence(late) == "shape vs paper (†)"
 
 
 @pytest.mark.parametrize("kinds, verdict", [
@@ -96,18 +126,18 @@ def test_verdict_follows_from_claim_kinds(verdict, kinds, ok):
     (["deviation", "check"], "not reproduced"), (["deviation"], "not reproduced"),
 ])
 def test_verdict_from_the_kinds_of_checked_claims(tmp_path, kinds, verdict):
-    book = ClaimBook("ch", tmp_path)
+    book = ClaimBook("ch", tmp_path, registry=None)
     for i, kind in enumerate(kinds):
         book.check(f"run: {i}", 5.0 if kind == "deviation" else 1.0, 1.0, kind=kind, tolerance=0.1, source="Fig. 1",
                    against="paper" if kind != "check" else "derivation", evidence="e" if kind == "deviation" else "")
     names = book.named("run: ")
-    assert book.verdict(names) == verdict and verdict_problem(verdict, kinds) is None
+    assert book.verdict(names) == verdict and verdict_problem(verdict, book.claims) is None
     entry = book.figure_from("liu2022", "Fig. 1", "run: ", scale="paper (CPU, stored)", why="what the run showed")
     assert (entry.verdict, entry.claims, entry.scale) == (verdict, tuple(names), "paper (CPU, stored)")
 
 
 def test_verdict_refuses_what_no_verdict_follows_from(tmp_path):
-    book = ClaimBook("ch", tmp_path)
+    book = ClaimBook("ch", tmp_path, registry=None)
     book.check("c", 1.0, 1.0, kind="check", against="derivation", tolerance=0.1, source="eq. 1")
     with pytest.raises(ValueError, match="all checks"):
         book.verdict(["c"])
@@ -120,7 +150,7 @@ def test_verdict_refuses_what_no_verdict_follows_from(tmp_path):
 
 
 def test_figure_ledger(tmp_path):
-    book = ClaimBook("ch", tmp_path)
+    book = ClaimBook("ch", tmp_path, registry=None)
     book.check("r", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="Fig. 1")
     book.check("d", 5.0, 1.0, kind="deviation", tolerance=0.1, source="Fig. 2", evidence="e")
     book.figure("liu2022", "Fig. 1", "reproduced", claims=["r"], why="the curve matches")
@@ -139,7 +169,7 @@ def test_figure_ledger(tmp_path):
     data = json.loads((tmp_path / "ch.json").read_text())
     assert [f["figure"] for f in data["figures"]] == ["Fig. 1", "Fig. 2", "Fig. 8"]
     assert data["figures"][1] == {"paper": "liu2022", "figure": "Fig. 2", "verdict": "partial", "scale": "book",
-                                  "claims": ["r", "d"], "why": "shape yes, value no"}
+                                  "claims": ["r", "d"], "why": "shape yes, value no", "evidence": "value vs paper"}
     assert book.tally() == "1 figure reproduced, 1 partial, 1 not run at this scale"
     view = book.ledger()
     html = view._repr_html_()
@@ -148,24 +178,38 @@ def test_figure_ledger(tmp_path):
 
 
 def test_committed_ledger_is_consistent():
-    """The book's own claims files: every claim came out as registered, every chapter judges figures,
-    and every figure's verdict follows from the claims it names."""
+    """The book's own claims files: every claim came out as registered, is read from the chapter's registry with a
+    form and a locator, and is set after its result (†) unless its run sealed it; every chapter judges figures, and
+    every figure's verdict follows from the claims it names by the rules of verdict_problem."""
+    from repro.book.claims import Claim
+    from repro.core.registry import Registry, sealed_by
+
     chapters = load_all_claims(BOOK / "_claims")
     assert chapters, "book/_claims is empty"
     toc = book_order(BOOK / "_toc.yml")
     for chapter in chapters:
-        assert chapter["chapter"] in toc, f"{chapter['chapter']}: a claims file for a chapter not in the book"
-        kinds = {c["name"]: c["kind"] for c in chapter["claims"]}
-        for c in chapter["claims"]:
-            assert c["passed"], f"{chapter['chapter']}: claim {c['name']!r} did not come out as registered"
-        assert chapter["figures"], f"{chapter['chapter']}: no figure verdict recorded"
+        stem = chapter["chapter"]
+        assert stem in toc, f"{stem}: a claims file for a chapter not in the book"
+        registry = Registry.load(stem, BOOK / "_registry")
+        claims = {c["name"]: Claim.from_dict(c) for c in chapter["claims"]}
+        for c in claims.values():
+            assert c.passed, f"{stem}: claim {c.name!r} did not come out as registered"
+            assert c.registered and c.form and c.locator, f"{stem}: claim {c.name!r} is not read from the registry"
+            entry = registry[c.name]
+            unsealed = None
+            if entry.runs:  # a claim on a stored run: sealed by that run, or †
+                assert c.run, f"{stem}: claim {c.name!r} judges stored runs but names none"
+                manifest = json.loads((BOOK / "_results" / c.run / "manifest.json").read_text())
+                unsealed = sealed_by(entry, stem, manifest)
+            assert c.set_after == (entry.amended or unsealed is not None), f"{stem}: {c.name!r}"
+        assert chapter["figures"], f"{stem}: no figure verdict recorded"
         for f in chapter["figures"]:
-            assert all(n in kinds for n in f["claims"]), f"{chapter['chapter']} {f['figure']}: unknown claim"
-            assert verdict_problem(f["verdict"], [kinds[n] for n in f["claims"]]) is None, f
+            assert all(n in claims for n in f["claims"]), f"{stem} {f['figure']}: unknown claim"
+            assert verdict_problem(f["verdict"], [claims[n] for n in f["claims"]]) is None, f
 
 
 def test_named_lists_claims_by_prefix_in_order(tmp_path):
-    book = ClaimBook("chapter", directory=tmp_path)
+    book = ClaimBook("chapter", directory=tmp_path, registry=None)
     for name in ("run A: x", "run B: y", "run A: z"):
         book.check(name, 1, 1, kind="reproduction", tolerance=0.1, source="Fig. 1")
     assert book.named("run A: ") == ["run A: x", "run A: z"]
@@ -190,7 +234,7 @@ def test_margin_counts_standard_errors_to_the_nearest_edge(tmp_path):
 
 
 def test_claims_record_margins_and_list_the_fragile_ones(tmp_path):
-    book = ClaimBook("ch", tmp_path)
+    book = ClaimBook("ch", tmp_path, registry=None)
     # Per-seed values with standard error 0.0204: 0.9 sits 0.02 above the bound 0.88, about one standard error.
     seeds = [0.85, 0.9, 0.95, 0.9]
     firm = book.check("firm", 0.9, 0.5, kind="reproduction", comparison=">=", source="Fig. 1", seeds=seeds)
@@ -217,7 +261,7 @@ def test_a_median_gets_the_median_standard_error(tmp_path):
     assert statistic_of(1.0, seeds) == "median" and statistic_of(float(np.mean(seeds)), seeds) == "mean"
     assert seed_standard_error(seeds, "median") < 0.05 < seed_standard_error(seeds, "mean")
     assert seed_standard_error(seeds, "median") == seed_standard_error(seeds, "median")  # a fixed generator
-    book = ClaimBook("ch", tmp_path)
+    book = ClaimBook("ch", tmp_path, registry=None)
     median = book.check("rqi", 1.0, 0.95, kind="reproduction", comparison=">=", source="s", seeds=seeds)
     mean = book.check("rqi as a mean", 1.0, 0.95, kind="reproduction", comparison=">=", source="s", seeds=seeds,
                       statistic="mean")
@@ -226,3 +270,23 @@ def test_a_median_gets_the_median_standard_error(tmp_path):
         book.check("x", 1.0, 0.95, kind="reproduction", comparison=">=", source="s", statistic="mode", seeds=seeds)
     with pytest.raises(ValueError, match="only with seeds"):
         book.check("x", 1.0, 0.95, kind="reproduction", comparison=">=", source="s", statistic="median")
+
+
+def test_too_few_seeds_record_no_margin_and_fragile_claims_say_why(tmp_path):
+    from repro.book.status import fragility_text
+    from repro.core.portable import mark_trained
+
+    book = ClaimBook("ch", tmp_path, registry=None)
+    one = book.check("one seed", 0.9, 0.5, kind="reproduction", comparison=">=", source="Fig. 1", seeds=[0.9])
+    nan = book.check("one finite seed", 0.9, 0.5, kind="reproduction", comparison=">=", source="Fig. 1",
+                     seeds=[0.9, float("nan")])
+    assert one.margin is None and nan.margin is None and one.margin_text() == "not measured"
+    close = book.check("close", 0.9, 0.88, kind="reproduction", comparison=">=", source="Fig. 1",
+                       seeds=[0.85, 0.9, 0.95, 0.9], if_fragile="steps of 0.1")
+    bare = book.check("bare", 0.9, 0.88, kind="reproduction", comparison=">=", source="Fig. 1",
+                      seeds=[0.85, 0.9, 0.95, 0.9])
+    assert close.fragile() and bare.fragile()
+    text = fragility_text(book.claims)
+    assert "left so: steps of 0.1" in text and "bare (" in text and "no reason given" in text
+    with pytest.raises(ValueError, match="if_fragile"):
+        book.check("x", 0.9, 0.5, kind="reproduction", comparison=">=", source="s", if_fragile=mark_trained("3"))

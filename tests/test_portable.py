@@ -119,7 +119,7 @@ def test_config_repr_one_field_per_line_short_floats():
 
 
 def test_claim_is_stored_and_shown_at_its_resolution(tmp_path):
-    book = ClaimBook("ch", tmp_path)
+    book = ClaimBook("ch", tmp_path, registry=None)
     c = book.check("steps", 2673.4, 1000, kind="reproduction", comparison=">=", source="Fig. 1", resolution=100,
                    live=False)
     assert c.ours == 2700 and c.passed and c.ours_text() == "2,700"
@@ -155,3 +155,29 @@ def test_config_differences_lists_changed_fields_one_per_line():
 
     with pytest.raises(ValueError, match="two configs of one dataclass"):
         config_differences(C(), 3)
+
+
+def test_setup_table_lists_every_setting_and_refuses_undisclosed_differences():
+    import dataclasses
+
+    from repro.core.portable import setup_table
+
+    @dataclasses.dataclass(frozen=True)
+    class Cfg:
+        p: int = 97
+        lr: float = 1e-3
+        operation: str = "division"
+
+    ours = Cfg(p=59, operation="addition")
+    table = setup_table("Fig. 1", Cfg(), ours, reasons={"p": "book scale", "operation": "not yet rerun"},
+                        extra=[("init", "PyTorch default", "PyTorch default", "")])
+    assert table.differences == ["p", "operation"]
+    text = str(table)
+    assert text.splitlines()[0] == "Fig. 1: 2 of 4 settings differ"
+    assert "lr" in text and "same" in text and "not yet rerun" in text and "<table>" in table._repr_html_()
+    with pytest.raises(ValueError, match="operation differs .* disclose it"):
+        setup_table("Fig. 1", Cfg(), ours, reasons={"p": "book scale"})
+    with pytest.raises(ValueError, match="does not differ"):
+        setup_table("Fig. 1", Cfg(), Cfg(), reasons={"p": "x"})
+    with pytest.raises(ValueError, match="init differs"):
+        setup_table("Fig. 1", Cfg(), Cfg(), extra=[("init", "He", "PyTorch default", "")])

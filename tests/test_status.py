@@ -19,10 +19,10 @@ def test_scorecard_groups_by_paper_in_book_order(tmp_path):
     toc = tmp_path / "_toc.yml"
     toc.write_text("root: intro\nparts:\n  - chapters:\n      - file: two\n      - file: one\n")
     claims_dir = tmp_path / "_claims"
-    one = ClaimBook("one", claims_dir)
+    one = ClaimBook("one", claims_dir, registry=None)
     one.check("alpha", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="eq. 1")
     one.figure("mohamadi2024", "Fig. 1", "reproduced", claims=["alpha"], why="w1")
-    two = ClaimBook("two", claims_dir)
+    two = ClaimBook("two", claims_dir, registry=None)
     two.check("beta", 5.0, 4.0, kind="deviation", tolerance=0.5, source="Fig. 3", evidence="e")
     two.figure("liu2022", "Fig. 3", "not reproduced", claims=["beta"], why="w2")
     assert book_order(toc) == ["two", "one"]
@@ -43,7 +43,7 @@ def test_tally_counts_every_verdict_in_fixed_order():
 
 
 def _chapter(tmp_path, name="ch"):
-    book = ClaimBook(name, tmp_path)
+    book = ClaimBook(name, tmp_path, registry=None)
     book.check("a < b & c", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="Eq. <1>")
     book.check("gap", 5.0, 4.0, kind="deviation", tolerance=0.5, source="Fig. 3", evidence="seeds <differ>",
                set_after=True)
@@ -87,7 +87,7 @@ def test_book_order_reads_file_entries(tmp_path):
 def test_scorecard_names_claims_that_did_not_come_out(tmp_path):
     toc = tmp_path / "_toc.yml"
     toc.write_text("parts:\n  - chapters:\n      - file: ch\n")
-    book = ClaimBook("ch", tmp_path / "_claims")
+    book = ClaimBook("ch", tmp_path / "_claims", registry=None)
     book.check("ok", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="s")
     book.figure("liu2022", "Fig. 1", "reproduced", claims=["ok"], why="w")
     assert "all came out as registered." in scorecard_html(tmp_path / "_claims", toc)
@@ -102,11 +102,27 @@ def test_fragile_claims_are_listed_in_one_marked_span(tmp_path):
     from repro.book.status import fragility_html, fragility_text
     from repro.core.portable import TRAINED_MARK
 
-    book = ClaimBook("ch", tmp_path)
+    book = ClaimBook("ch", tmp_path, registry=None)
     book.check("close", 0.9, 0.88, kind="reproduction", comparison=">=", source="s", seeds=[0.85, 0.9, 0.95, 0.9])
     book.check("firm", 0.9, 0.5, kind="reproduction", comparison=">=", source="s", seeds=[0.85, 0.9, 0.95, 0.9])
     book.check("single run", 0.9, 0.5, kind="reproduction", comparison=">=", source="s")
     page = fragility_html(book.claims)
-    assert page.count(TRAINED_MARK) == 2 and "close (1.0)" in page and "firm" not in page.split("without")[0]
+    assert page.count(TRAINED_MARK) == 2 and "close (1.0; no reason given)" in page and "firm" not in page.split("without")[0]
     assert "1 of 3 (single run)" in page
     assert fragility_text(book.claims).count(TRAINED_MARK) == 2
+
+
+def test_figure_rows_show_their_strongest_evidence_and_fragile_claims_in_a_fixed_shape(tmp_path):
+    from repro.book.claims import ClaimBook
+    from repro.core.portable import TRAINED_MARK
+
+    book = ClaimBook("ch", tmp_path, registry=None)
+    book.check("close", 0.9, 0.88, kind="reproduction", comparison=">=", source="s", seeds=[0.85, 0.9, 0.95, 0.9])
+    book.check("late", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="s", set_after=True)
+    book.figure("liu2022", "Fig. 1", "reproduced", claims=["close"], why="w")
+    book.figure("liu2022", "Fig. 2", "partial", claims=["late"], why="only a tolerance set after the result")
+    page = book.ledger()._repr_html_()
+    assert "strongest evidence" in page and "shape vs paper" in page and "value vs paper (†)" in page
+    # Both rows carry a fragile list, one marked span each, whichever claims are fragile on this machine.
+    assert page.count("<i>fragile:</i> " + TRAINED_MARK) == 2
+    assert "† set after:" in page

@@ -1,6 +1,7 @@
 """repro.training.sweep on a Dask cluster (the optional ``cluster`` extra): a LocalCluster of 2 worker processes
 gives the same histories as the in-process sweep, writes every chunk to the store, survives a killed
 worker, and a sweep interrupted on the cluster resumes in-process with only the missing chunks."""
+import json
 import os
 import signal
 import threading
@@ -64,6 +65,19 @@ def test_distributed_sweep_equals_in_process_and_stores_every_chunk(cluster, tmp
     _assert_same(local, again)
 
 
+def _checkpointed_chunk(root, below: int):
+    """(worker address, step) of a chunk that a worker is training and has checkpointed at a step in [1, below)."""
+    for folder in root.glob("grid-*.partial"):
+        try:
+            state = json.loads((folder / "checkpoint.json").read_text())
+        except (OSError, ValueError):  # not written yet, or just finished and removed
+            continue
+        step = min(state["block_steps"])
+        if 1 <= step < below:
+            return state["segments"][-1]["dask_worker"], step
+    return None
+
+
 def test_killed_worker_and_resume_on_a_laptop(tmp_path):
     data, cfg = _data(), _cfg(1000)  # chunks long enough to kill a worker in the middle
     reference = sweep(MODEL, data, cfg, AXES, chunk_size=1, progress=False)
@@ -72,19 +86,28 @@ def test_killed_worker_and_resume_on_a_laptop(tmp_path):
                                   silence_logs=50) as cluster, distributed.Client(cluster) as client:
         pids = client.run(os.getpid)
         box = {}
+        # chunks checkpoint every 20 ms (issue 32), so the killed worker's chunk has a checkpoint to resume from
         thread = threading.Thread(target=lambda: box.setdefault("result", sweep(
-            MODEL, data, cfg, AXES, chunk_size=1, store=store, label="grid", progress=False, client=client)))
+            MODEL, data, cfg, AXES, chunk_size=1, store=store, label="grid", progress=False, client=client,
+            checkpoint_every_s=0.02)))
         thread.start()
         deadline = time.monotonic() + 120
-        while not _entries(tmp_path) and time.monotonic() < deadline:
-            time.sleep(0.01)
+        while (found := _checkpointed_chunk(tmp_path, below=500)) is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert found is not None, "no chunk was checkpointed mid-run"
+        worker, step_at_kill = found
         done_at_kill = len(_entries(tmp_path))
-        os.kill(next(iter(pids.values())), signal.SIGKILL)  # a worker dies mid-sweep; its nanny restarts it
+        os.kill(pids[worker], signal.SIGKILL)  # a worker dies mid-chunk; its nanny restarts it
         thread.join(timeout=300)
-    assert 1 <= done_at_kill < 8, "the worker must be killed while chunks were still training"
+    assert done_at_kill < 8, "the worker must be killed while chunks were still training"
     result = box["result"]
     _assert_same(reference, result)  # Dask recomputed the lost chunk: the sweep completed, same numbers
-    assert len(_entries(tmp_path)) == 8
+    assert len(_entries(tmp_path)) == 8 and not list(tmp_path.glob("*.partial"))
+    # the lost chunk resumed from its checkpoint (at or after the step seen before the kill), not from step 0
+    segments = [json.loads((tmp_path / name / "manifest.json").read_text())["segments"] for name in _entries(tmp_path)]
+    resumed = [s for s in segments if len(s) > 1]
+    assert len(resumed) == 1 and resumed[0][0]["dask_worker"] == worker
+    assert resumed[0][1]["from_step"] == resumed[0][0]["to_step"] >= step_at_kill and resumed[0][-1]["to_step"] == 1000
     # an interrupted sweep: remove some chunks as if the cluster had gone down, then resume in-process
     for name in _entries(tmp_path)[:3]:
         for f in (tmp_path / name).iterdir():

@@ -56,11 +56,10 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from repro.core.files import write_json_atomic
-from repro.core.portable import approx, mark_trained, round_sig, round_to
-
-COMPARISONS = ("abs", "rel", ">=", "<=")
-KINDS = ("reproduction", "deviation", "check")
-AGAINST = ("paper", "official code", "derivation", "book bound")
+from repro.core.portable import TRAINED_MARK, approx, mark_trained, round_sig, round_to
+from repro.core.registry import (AGAINST, COMPARISONS, FORMS, KINDS, UNRECORDED, Amendment, Entry, Registry,
+                                 RegistryError, _entry, sealed_by)
+from repro.core.scale import current_scale
 VERDICTS = ("reproduced", "partial", "not reproduced", "not run at this scale")
 SCALES = ("book", "paper (CPU, stored)", "paper (GPU, stored)")
 
@@ -102,6 +101,13 @@ class Claim:
     live: bool = True  # ours comes out of a training run on this machine: shown marked, not byte-compared
     margin: float | None = None  # distance from ours to the nearest threshold, in seed standard errors
     spread: float | None = None  # the seed-to-seed standard error behind the margin
+    if_fragile: str = ""  # why more seeds would not (or could not, in the chapter's budget) lift a low margin
+    form: str = ""  # value | shape | threshold | selection (repro.core.registry)
+    locator: str = ""  # where the reference is: section, figure, caption, equation, official file
+    set_after_why: str = ""  # why the claim is set after its result (†): an amendment, or a run that did not seal it
+    registered: bool = False  # read from the chapter's registry (False: written inline, e.g. in a unit test)
+    amendments: tuple = ()  # the registry's amendments of this claim, as dicts (field, original, date, why)
+    run: str = ""  # the stored run it judges: its store folder, "<label>-<key>"
 
     def ours_text(self) -> str:
         text = approx(self.ours, self.resolution) if self.resolution else approx(self.ours, digits=3)
@@ -137,10 +143,25 @@ class Claim:
             return "FAILS" if self.kind != "deviation" else "DEVIATION GONE"
         return {"reproduction": "agrees", "deviation": "deviates", "check": "holds"}[self.kind]
 
+    def strong(self) -> bool:
+        """Whether this claim can carry a "reproduced" verdict: a reproduction that came out as registered, of form
+        ``value`` or ``shape``, against the paper or the official code, with a criterion fixed before its run."""
+        return (self.kind == "reproduction" and self.passed and self.form in ("value", "shape")
+                and self.against in ("paper", "official code") and not self.set_after)
+
+    def evidence_label(self) -> str:
+        """How strong this claim is as evidence, e.g. 'value vs paper', 'shape vs official code (†)'."""
+        if self.kind != "reproduction":
+            return f"{self.kind}s only"
+        return f"{self.form or 'unregistered'} vs {self.against}" + (" (†)" if self.set_after else "")
+
     @classmethod
     def from_dict(cls, d: dict) -> "Claim":
         known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in known})
+        d = {k: v for k, v in d.items() if k in known}
+        if "amendments" in d:
+            d["amendments"] = tuple(d["amendments"])
+        return cls(**d)
 
 
 @dataclass(frozen=True)
@@ -151,6 +172,7 @@ class FigureVerdict:
     scale: str  # one of SCALES
     claims: tuple[str, ...]
     why: str
+    evidence: str = ""  # the strongest evidence among its claims (strongest_evidence)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -217,6 +239,10 @@ def seed_standard_error(seeds, statistic: str = "mean") -> float:
     return float(hi - lo) / 2
 
 
+def _finite_count(seeds) -> int:
+    return int(np.isfinite(np.asarray([float(x) for x in np.ravel(seeds)], dtype=float)).sum())
+
+
 def statistic_of(ours: float, seeds) -> str:
     """Which statistic of the per-seed values ``ours`` is: "median" when it equals their median (NaN seeds dropped),
     else "mean" (a mean, a fraction of seeds, or a transformed statistic whose scale the mean's error gives)."""
@@ -228,24 +254,58 @@ def statistic_of(ours: float, seeds) -> str:
     return "mean"
 
 
-def verdict_problem(verdict: str, kinds: list[str]) -> str | None:
-    """Why a figure verdict does not follow from the kinds of its claims (None if it does).
+def verdict_problem(verdict: str, claims: list[Claim]) -> str | None:
+    """Why a figure verdict does not follow from its claims (None if it does).
 
-    * reproduced: at least one reproduction claim, no deviation;
-    * partial: at least one reproduction and at least one deviation;
+    * reproduced: at least one *strong* reproduction (:meth:`Claim.strong`: form ``value`` or ``shape``, against
+      the paper or the official code, not set after its result) and no deviation;
+    * partial: at least one reproduction, and a deviation or no strong reproduction (a † reproduction, or one
+      of form ``threshold`` or ``selection``, supports at most "partial");
     * not reproduced: at least one deviation, no reproduction;
     * not run at this scale: no reproduction and no deviation (checks of what did run are allowed).
     """
+    kinds = [c.kind for c in claims]
     n_rep, n_dev = kinds.count("reproduction"), kinds.count("deviation")
-    if verdict == "reproduced" and not (n_rep >= 1 and n_dev == 0):
+    n_strong = sum(c.strong() for c in claims)
+    if verdict == "reproduced" and not (n_strong >= 1 and n_dev == 0):
+        if n_rep and not n_strong:
+            return ("a 'reproduced' figure needs a reproduction of form value or shape, against the paper or the "
+                    "official code, fixed before its run (†: set after; threshold or selection forms): at most "
+                    "'partial' here")
         return "a 'reproduced' figure needs at least one reproduction claim and no deviation"
-    if verdict == "partial" and not (n_rep >= 1 and n_dev >= 1):
-        return "a 'partial' figure needs at least one reproduction claim and at least one deviation"
+    if verdict == "partial" and not (n_rep >= 1 and (n_dev >= 1 or n_strong == 0)):
+        return ("a 'partial' figure needs at least one reproduction claim and either a deviation or no strong "
+                "reproduction (it is 'reproduced' otherwise)")
     if verdict == "not reproduced" and not (n_dev >= 1 and n_rep == 0):
         return "a 'not reproduced' figure needs at least one deviation and no reproduction claim"
     if verdict == "not run at this scale" and (n_rep or n_dev):
         return "a 'not run at this scale' figure cannot rest on reproduction or deviation claims"
     return None
+
+
+def supported_verdict(claims: list[Claim]) -> str:
+    """The verdict the claims call for, by the rules of :func:`verdict_problem`."""
+    kinds = [c.kind for c in claims]
+    n_rep, n_dev, n_strong = kinds.count("reproduction"), kinds.count("deviation"), sum(c.strong() for c in claims)
+    if not (n_rep or n_dev):
+        return "not run at this scale"
+    if n_rep and (n_dev or not n_strong):
+        return "partial"
+    return "reproduced" if n_rep else "not reproduced"
+
+
+FORM_RANK = {"value": 0, "shape": 1, "threshold": 2, "selection": 3}
+
+
+def strongest_evidence(claims: list[Claim]) -> str:
+    """The strongest evidence among a figure's claims, e.g. 'value vs paper' or 'threshold vs paper (†)': among
+    its reproductions, one fixed before its run beats one set after (†); then value, shape, threshold, selection;
+    then the paper before the official code."""
+    reps = [c for c in claims if c.kind == "reproduction"]
+    if not reps:
+        return "deviations only" if any(c.kind == "deviation" for c in claims) else "checks only"
+    best = min(reps, key=lambda c: (c.set_after, FORM_RANK.get(c.form, 4), c.against != "paper"))
+    return best.evidence_label()
 
 
 class ClaimBook:
@@ -254,67 +314,163 @@ class ClaimBook:
 
     ``digits``: significant digits kept for our values in the file when a claim gives no ``resolution``,
     so the committed JSON does not churn with the last bits of floating point between machines.
+    ``registry``: the folder of the claims registry (:mod:`repro.core.registry`) holding ``<chapter>.toml``, a
+    loaded :class:`~repro.core.registry.Registry`, or None for a book whose claims are written inline (tests).
     """
 
-    def __init__(self, chapter: str, directory: str | os.PathLike = "_claims", digits: int = 3):
+    def __init__(self, chapter: str, directory: str | os.PathLike = "_claims", digits: int = 3,
+                 registry: str | os.PathLike | Registry | None = "_registry"):
         if not chapter or any(c in chapter for c in "/\\"):
             raise ValueError(f"chapter={chapter!r} is not allowed: chapter must be a plain file stem like 'intro_grokking'.")
         self.chapter = chapter
+        self.registry = (registry if isinstance(registry, Registry) or registry is None
+                         else Registry.load(chapter, registry))
         self.path = Path(directory) / f"{chapter}.json"
         self.digits = digits
         self.claims: list[Claim] = []
         self.figures: list[FigureVerdict] = []
 
-    def check(self, name: str, ours: float, paper: float, *, kind: str, tolerance: float | None = None, source: str,
-              comparison: str = "abs", resolution: float | None = None, against: str = "paper",
-              set_after: bool = False, evidence: str = "", live: bool = True, seeds=None,
-              spread: float | None = None, statistic: str | None = None) -> Claim:
+    def _inline_entry(self, name: str, paper, kw: dict) -> Entry:
+        """A claim written in the call (a book without a registry: unit tests, scratch work), validated by the
+        registry's own rules; ``set_after=True`` becomes an amendment whose original nobody recorded."""
+        if paper is None:
+            raise ValueError(f"claim {name!r}: without a registry, give the reference value (paper=).")
+        kind = kw.get("kind")
+        if kind not in KINDS:
+            raise ValueError(f"kind={kind!r} is not allowed: kind must be one of {', '.join(KINDS)}.")
+        against = kw.get("against", "paper")
+        if against not in AGAINST:
+            raise ValueError(f"against={against!r} is not allowed: against must be one of {', '.join(AGAINST)}.")
+        if not kw.get("source"):
+            raise ValueError("source must say where the reference value comes from, e.g. 'Fig. 4a, read off the plot'.")
+        if kind == "reproduction" and against not in ("paper", "official code"):
+            raise ValueError(f"a reproduction compares with the paper or its official code, not against={against!r}: "
+                             "use kind='check' for a derivation or a bound this book chose.")
+        comparison = kw.get("comparison", "abs")
+        if comparison not in COMPARISONS:
+            raise ValueError(f"comparison={comparison!r} is not allowed: comparison must be one of "
+                             f"{', '.join(COMPARISONS)}.")
+        tolerance = kw.get("tolerance")
+        if comparison in ("abs", "rel") and (tolerance is None or not tolerance >= 0):
+            raise ValueError(f"tolerance={tolerance!r} is not allowed for comparison={comparison!r}: it must be a "
+                             "number >= 0.")
+        d = {"name": name, "kind": kind, "against": against, "reference": float(paper), "comparison": comparison,
+             "tolerance": None if comparison in (">=", "<=") else float(tolerance), "source": kw["source"],
+             "form": kw.get("form") or ("value" if comparison in ("abs", "rel") else "shape"),
+             "locator": kw.get("locator") or kw["source"], "registered": "inline",
+             "resolution": kw.get("resolution"), "if_fragile": kw.get("if_fragile", "")}
+        if kw.get("set_after"):
+            d["amendments"] = [{"field": "tolerance", "original": UNRECORDED, "date": "inline",
+                                "why": "set after the result was seen"}]
+        try:
+            return _entry({k: v for k, v in d.items() if v is not None}, f"chapter {self.chapter!r}")
+        except RegistryError as e:
+            raise ValueError(str(e)) from None
+
+    def check(self, name: str, ours: float, paper: float | None = None, *, reference: float | None = None,
+              evidence: str = "", live: bool = True, seeds=None, spread: float | None = None,
+              statistic: str | None = None, run: dict | None = None, **inline) -> Claim:
         """Record a claim; raise :class:`ClaimFailed` if it does not come out as its ``kind`` registers.
 
-        ``resolution``: the grid step at which ours is stored and shown (e.g. 100 for a step count whose
-        tolerance is several hundred steps); the verdict always uses the exact value.
+        What the claim compares with comes from the chapter's registry entry ``name``
+        (:mod:`repro.core.registry`): kind, form, reference, comparison, tolerance, locator, source, resolution
+        (the grid ours is shown at; the verdict uses the exact value) and ``if_fragile``. The call gives only
+        what the run produced:
+
+        ``reference``: the value the chapter computes for a registered ``"computed: ..."`` reference (official
+        data, a closed form), or, for a registered number, the same number recomputed (they must agree).
+        ``evidence``: for a deviation, what differs and what was tried (it may quote the run's numbers).
         ``live``: ours comes out of a training run in this chapter (True, the default) or is the same on every
         machine (False: a closed form, a stored result, official data); see the module docstring.
         ``seeds`` (the per-seed values behind ours) or ``spread`` (its standard error, e.g. a bootstrap
         spread): give one to record the claim's margin in standard errors. With ``seeds``, ``statistic`` says
         whether ours is their "mean" or "median" (:func:`seed_standard_error`); by default it is read off the
-        values (:func:`statistic_of`).
+        values (:func:`statistic_of`). Fewer than two finite per-seed values (a single-seed run, or every seed
+        but one diverged) measure no spread: the claim records no margin, and a live one is listed as not
+        measured.
+        ``run``: the manifest of the stored run this claim judges (entries that register ``runs``). The claim is
+        set after its result (†) when the run did not seal its entry, or when the entry was amended.
+
+        A book without a registry (``ClaimBook(..., registry=None)``) takes the criterion inline instead:
+        ``paper`` and ``kind``, ``tolerance``, ``source``, ``comparison``, ``against``, ``form``, ``locator``,
+        ``resolution``, ``set_after``, ``if_fragile`` as keywords.
         """
-        if kind not in KINDS:
-            raise ValueError(f"kind={kind!r} is not allowed: kind must be one of {', '.join(KINDS)}.")
-        if against not in AGAINST:
-            raise ValueError(f"against={against!r} is not allowed: against must be one of {', '.join(AGAINST)}.")
-        if not source:
-            raise ValueError("source must say where the reference value comes from, e.g. 'Fig. 4a, read off the plot'.")
-        if kind == "reproduction" and against not in ("paper", "official code"):
-            raise ValueError(f"a reproduction compares with the paper or its official code, not against={against!r}: "
-                             "use kind='check' for a derivation or a bound this book chose.")
-        if kind == "deviation" and not evidence:
+        allowed_inline = {"kind", "tolerance", "source", "comparison", "resolution", "against", "set_after",
+                          "if_fragile", "form", "locator"}
+        unknown = sorted(set(inline) - allowed_inline)
+        if unknown:
+            raise TypeError(f"check() got unexpected keyword arguments {unknown}.")
+        scaled = None  # the registry entry of a book-scale name matched at another scale (Registry.scaled)
+        if self.registry is not None:
+            if paper is not None or inline:
+                given = (["paper"] if paper is not None else []) + sorted(inline)
+                raise ValueError(f"claim {name!r}: {', '.join(given)} live in the registry "
+                                 f"({self.registry.path}), not in the call: one source of truth.")
+            if name not in self.registry and current_scale() != "book":
+                # Names that count seeds or sizes change with the scale; the registry holds the book's names.
+                scaled = self.registry.scaled(name)
+            entry = scaled or self.registry[name]
+        else:
+            entry = self._inline_entry(name, paper, inline)
+        if entry.kind == "deviation" and not evidence:
             raise ValueError("a deviation needs evidence: say what differs and what was tried.")
         if seeds is not None and spread is not None:
             raise ValueError("give seeds= (per-seed values) or spread= (their standard error), not both.")
+        if entry.computed:
+            if reference is None:
+                raise ValueError(f"claim {name!r}: its registered reference is {entry.reference!r}; pass reference=.")
+            ref = float(reference)
+        else:
+            ref = float(entry.reference)
+            if reference is not None and not math.isclose(float(reference), ref, rel_tol=1e-9, abs_tol=1e-12):
+                raise RegistryError(f"claim {name!r}: the registry's reference is {ref!r}, the chapter computes "
+                                    f"{float(reference)!r}; correct one of them (an amendment, if the registry).")
+        why_after = [f"{a.field} amended {a.date} (was {a.original!r}): {a.why}" for a in entry.amendments
+                     if a.field in ("kind", "form", "against", "reference", "comparison", "tolerance")]
+        if scaled is not None:
+            why_after.append(f"registered for the book scale as {scaled.name!r}")
+        if entry.runs:
+            if run is None:
+                raise ValueError(f"claim {name!r} judges stored runs {list(entry.runs)}: pass run=<its manifest>.")
+            if run.get("label") not in (None, *entry.runs):
+                raise RegistryError(f"claim {name!r} judges runs {list(entry.runs)}, not a run labelled "
+                                    f"{run.get('label')!r}.")
+            unsealed = sealed_by(entry, self.chapter, run)
+            if unsealed:
+                why_after.append(unsealed)
+        elif run is not None:
+            raise RegistryError(f"claim {name!r} is not registered as judging a stored run: add the run's label "
+                                "to its runs.")
+        if TRAINED_MARK in entry.if_fragile:
+            raise ValueError("if_fragile is written before the run: it must not contain trained (marked) numbers.")
         ours = float(ours)
-        agrees = evaluate(ours, float(paper), tolerance, comparison)
-        passed = (not agrees) if kind == "deviation" else agrees
+        agrees = evaluate(ours, ref, entry.tolerance, entry.comparison)
+        passed = (not agrees) if entry.kind == "deviation" else agrees
+        resolution = entry.resolution
         shown = round_to(ours, resolution) if resolution is not None else round_sig(ours, self.digits)
         if statistic is not None and seeds is None:
             raise ValueError("statistic= says which statistic of seeds= ours is; give it only with seeds=.")
-        if seeds is not None:
+        if seeds is not None and _finite_count(seeds) >= 2:
             spread = seed_standard_error(seeds, statistic or statistic_of(ours, seeds))
         margin = None
         if spread is not None:
-            margin = margin_of(ours, float(paper), tolerance, comparison, float(spread))
+            margin = margin_of(ours, ref, entry.tolerance, entry.comparison, float(spread))
             margin = margin if not math.isfinite(margin) else round(margin, 2)
             spread = round_sig(float(spread), 3)
-        claim = Claim(name, shown, float(paper), tolerance, source, comparison, passed, resolution, kind, against,
-                      agrees, set_after, evidence, bool(live), margin, spread)
+        claim = Claim(name, shown, ref, entry.tolerance, entry.source, entry.comparison, passed, resolution,
+                      entry.kind, entry.against, agrees, bool(why_after), evidence, bool(live), margin, spread,
+                      entry.if_fragile, entry.form, entry.locator, "; ".join(why_after), self.registry is not None,
+                      tuple(asdict(a) for a in entry.amendments),
+                      f"{run.get('label', '?')}-{run.get('key', '?')}" if run is not None else "")
         self.claims = [c for c in self.claims if c.name != name] + [claim]
         self.write()
         if not passed:
-            if kind == "deviation":
+            if entry.kind == "deviation":
                 raise ClaimFailed(f"deviation {name!r} disappeared: ours = {ours:.6g} now agrees with the paper "
-                                  f"({claim.describe()}, {source}); re-judge it as a reproduction and update the ledger.")
-            raise ClaimFailed(f"claim {name!r} failed: ours = {ours:.6g}, {against} {claim.describe()} ({source}).")
+                                  f"({claim.describe()}, {entry.source}); re-judge it as a reproduction and update the "
+                                  "registry (an amendment).")
+            raise ClaimFailed(f"claim {name!r} failed: ours = {ours:.6g}, {entry.against} {claim.describe()} "
+                              f"({entry.source}).")
         return claim
 
     def figure(self, paper: str, figure: str, verdict: str, *, scale: str = "book", claims: list[str] | tuple = (),
@@ -336,10 +492,12 @@ class ClaimBook:
         missing = [n for n in claims if n not in by_name]
         if missing:
             raise ValueError(f"claims={missing!r} are not claims of chapter {self.chapter!r}: check them before the figure.")
-        problem = verdict_problem(verdict, [by_name[n].kind for n in claims])
+        chosen = [by_name[n] for n in claims]
+        problem = verdict_problem(verdict, chosen)
         if problem:
-            raise ValueError(f"{figure} ({paper}): verdict {verdict!r} does not follow from its claims: {problem}.")
-        entry = FigureVerdict(paper, figure, verdict, scale, tuple(claims), why)
+            raise ValueError(f"{figure} ({paper}): verdict {verdict!r} does not follow from its claims: {problem}; "
+                             f"they support {supported_verdict(chosen)!r}.")
+        entry = FigureVerdict(paper, figure, verdict, scale, tuple(claims), why, strongest_evidence(chosen))
         self.figures = [f for f in self.figures if (f.paper, f.figure) != (paper, figure)] + [entry]
         self.write()
         return entry
@@ -354,22 +512,20 @@ class ClaimBook:
         return names
 
     def verdict(self, names: list[str] | tuple) -> str:
-        """The figure verdict that the kinds of these checked claims call for, by the rules of
-        :func:`verdict_problem`: reproduced (reproductions, no deviation), partial (both) or not reproduced
-        (deviations, no reproduction). For a figure judged by what its claims showed, e.g. a stored run's whose
-        kinds were declared after it ran."""
+        """The figure verdict these checked claims call for, by the rules of :func:`verdict_problem`: reproduced
+        (a strong reproduction, no deviation), partial (reproductions with a deviation, or none strong) or not
+        reproduced (deviations, no reproduction)."""
         by_name = {c.name: c for c in self.claims}
         missing = [n for n in names if n not in by_name]
         if not names or missing:
             raise ValueError(f"names={list(names)!r} must be claims already checked in chapter {self.chapter!r}"
                              + (f"; not checked: {missing!r}." if missing else "; none given."))
-        kinds = [by_name[n].kind for n in names]
-        n_rep, n_dev = kinds.count("reproduction"), kinds.count("deviation")
-        if not (n_rep or n_dev):
+        chosen = [by_name[n] for n in names]
+        if not any(c.kind in ("reproduction", "deviation") for c in chosen):
             # Only checks: nothing was compared with the paper, so no verdict follows (and "not run at this
             # scale" is a decision about scale, not something the claims can show).
             raise ValueError(f"names={list(names)!r} are all checks: a verdict needs a reproduction or a deviation.")
-        return "partial" if n_rep and n_dev else "reproduced" if n_rep else "not reproduced"
+        return supported_verdict(chosen)
 
     def figure_from(self, paper: str, figure: str, prefix: str, *, scale: str = "book", why: str) -> FigureVerdict:
         """Record a figure whose claims are all those named ``prefix...`` (:meth:`named`), with the verdict

@@ -23,7 +23,12 @@ _CELL = 'style="white-space:normal;overflow-wrap:anywhere;vertical-align:top;tex
 _KIND_NOTE = ("<p><small>Kinds: <b>reproduction</b> compares ours with the paper (or its official code) and "
               "must agree; <b>deviation</b> records a registered disagreement with the paper, and fails the chapter "
               "if it silently disappears; <b>check</b> is internal consistency and never counts as a reproduction. "
-              "† marks a tolerance set after the result was seen. <b>Margin</b>: the distance from ours to the nearest "
+              "<b>Form</b> says what the source states: a <i>value</i> (compared two-sided), a <i>shape</i> (a "
+              "direction or ordering), a <i>threshold</i> (a definition such as Table 1's) or a <i>selection</i> (a "
+              "best-of or a chosen subset). Every criterion is registered (book/_registry) before the runs it judges; "
+              "† marks a claim set after its result: its entry was amended since, or the stored run it judges did not "
+              "seal it when it started. A figure is <i>reproduced</i> only on a value or shape reproduction against "
+              "the paper or its official code, not †, with no deviation. <b>Margin</b>: the distance from ours to the nearest "
               "threshold of its comparison, in seed-to-seed standard errors; below "
               f"{FRAGILE_MARGIN:g} the claim is <i>fragile</i> (another CPU or seed draw can flip it). Numbers from "
               "live training runs differ in their last digits from machine to machine; their claims, not their "
@@ -48,7 +53,12 @@ def _row(cells, tag="td") -> str:
 
 def _claim_cells(c: Claim) -> list[str]:
     ref = html.escape(c.describe()) + ("&nbsp;†" if c.set_after else "")
-    source = html.escape(f"{c.against}: {c.source}")
+    if c.form:
+        ref += f"<br><small>{html.escape(c.form)}</small>"
+    where = f" ({c.locator})" if c.locator and c.locator != c.source else ""
+    source = html.escape(f"{c.against}{where}: {c.source}")
+    if c.set_after_why:
+        source += f"<br><i>† set after:</i> {html.escape(c.set_after_why)}"
     if c.kind == "deviation" and c.evidence:
         source += f"<br><i>evidence:</i> {html.escape(c.evidence)}"
     mark = {"agrees": "✅", "holds": "✔️", "deviates": "❌"}.get(c.outcome(), "‼️")
@@ -63,11 +73,14 @@ def claims_table(claims: list[Claim]) -> str:
 
 def figure_table(figures: list[dict], link: dict[str, str] | None = None) -> str:
     """Figures as a table; ``link`` maps a figure's chapter to the URL of its section (status page)."""
-    cols = ["paper figure", "verdict", "scale", "why", "claims"] + (["chapter"] if link else [])
+    cols = ["paper figure", "verdict", "scale", "strongest evidence", "why", "claims"] + (["chapter"] if link else [])
     rows = []
     for f in figures:
         cells = [html.escape(f["figure"]), f"{VERDICT_MARKS[f['verdict']]} {f['verdict']}", html.escape(f["scale"]),
-                 html.escape(f["why"]), html.escape("; ".join(f["claims"])) or "—"]
+                 html.escape(f.get("evidence") or "—"), html.escape(f["why"]),
+                 html.escape("; ".join(f["claims"])) or "—"]
+        if "fragile" in f:  # always shown, so the cell keeps its shape whichever claims are fragile on this machine
+            cells[-1] += f"<br><i>fragile:</i> {html.escape(f['fragile'])}"
         if link:
             cells.append(f'<a href="{link[f["chapter"]]}">{html.escape(f["chapter"])}</a>')
         rows.append(_row(cells))
@@ -80,7 +93,7 @@ class LedgerView:
     def __init__(self, data: dict):
         self.data = data
         self.claims = [Claim.from_dict(c) for c in data["claims"]]
-        self.figures = data.get("figures", [])
+        self.figures = with_fragile(data.get("figures", []), self.claims)
 
     def _repr_html_(self) -> str:
         by_paper = {}
@@ -108,13 +121,19 @@ def _fragility(claims: list[Claim]) -> tuple[list[Claim], list[Claim]]:
     return fragile, unmeasured
 
 
+def _fragile_entry(c: Claim) -> str:
+    """'name (margin; left so: why)': a fragile claim as the lists show it, unmarked (the list is one marked span)."""
+    why = f"left so: {c.if_fragile}" if c.if_fragile else "no reason given"
+    return f"{c.name} ({strip_trained(c.margin_text())}; {why})"
+
+
 def fragility_text(claims: list[Claim]) -> str:
     """One line: which claims are fragile (margin below FRAGILE_MARGIN standard errors) and how many live claims
     have no measured margin. Which live claims are fragile depends on this machine's trajectories, so the
     list is marked as a trained result (:func:`repro.core.portable.mark_trained`); the count of live claims
     without a margin is the same everywhere."""
     fragile, unmeasured = _fragility(claims)
-    names = "; ".join(c.name for c in fragile) if fragile else "none"
+    names = "; ".join(_fragile_entry(c) for c in fragile) if fragile else "none"
     return (f"fragile claims (margin < {FRAGILE_MARGIN:g} standard errors): {mark_trained(names)}. "
             f"Live claims without a measured margin: {len(unmeasured)} of {sum(c.live for c in claims)}.")
 
@@ -123,11 +142,19 @@ def fragility_html(claims: list[Claim]) -> str:
     fragile, unmeasured = _fragility(claims)
     # One marked span for the whole list (which claims are fragile depends on this machine's trajectories), so
     # each claim's own margin goes in unmarked (marked spans do not nest).
-    names = "; ".join(f"{c.name} ({strip_trained(c.margin_text())})" for c in fragile) if fragile else "none"
+    names = "; ".join(_fragile_entry(c) for c in fragile) if fragile else "none"
     return (f"<b>Fragile claims</b> (margin below {FRAGILE_MARGIN:g} seed standard errors): "
             f"{html.escape(mark_trained(names))}. <b>Live claims without a measured margin</b>: "
             f"{len(unmeasured)} of {sum(c.live for c in claims)}"
             + (f" ({html.escape('; '.join(c.name for c in unmeasured))})" if unmeasured else "") + ".")
+
+
+def with_fragile(figures: list[dict], claims: list[Claim]) -> list[dict]:
+    """The figures, each with ``fragile``: its fragile claims' names, one marked span ('none' if none), since which
+    claims are fragile depends on this machine's trajectories."""
+    fragile = {c.name for c in claims if c.fragile()}
+    return [dict(f, fragile=mark_trained("; ".join(n for n in f["claims"] if n in fragile) or "none"))
+            for f in figures]
 
 
 def book_order(toc: str | Path) -> list[str]:
@@ -147,7 +174,9 @@ def scorecard_html(directory: str | Path = "_claims", toc: str | Path = "_toc.ym
     rank = {stem: i for i, stem in enumerate(order)}
     chapters.sort(key=lambda ch: rank.get(ch["chapter"], len(order)))
     link = {ch["chapter"]: f"{ch['chapter']}.html#{SECTION_ANCHOR}" for ch in chapters}
-    figures = [dict(f, chapter=ch["chapter"]) for ch in chapters for f in ch["figures"]]
+    by_chapter = {ch["chapter"]: [Claim.from_dict(c) for c in ch["claims"]] for ch in chapters}
+    figures = [dict(f, chapter=ch["chapter"]) for ch in chapters
+               for f in with_fragile(ch["figures"], by_chapter[ch["chapter"]])]
     out = []
     out.append("<p><b>The whole book</b>: " + tally_text(figures) + f" ({len(figures)} paper figures judged).</p>")
     for key, name in PAPERS.items():
@@ -155,7 +184,7 @@ def scorecard_html(directory: str | Path = "_claims", toc: str | Path = "_toc.ym
         if not figs:
             continue
         out.append(f"<h3>{html.escape(name)}</h3><p><b>{tally_text(figs)}</b>.</p>" + figure_table(figs, link))
-    claims = [(ch["chapter"], Claim.from_dict(c)) for ch in chapters for c in ch["claims"]]
+    claims = [(stem, c) for stem, cl in by_chapter.items() for c in cl]
     kinds = Counter(c.kind for _, c in claims)
     off = [(ch, c) for ch, c in claims if not c.passed]
     summary = (f"{len(claims)} claims: {kinds['reproduction']} reproductions, {kinds['deviation']} registered "
@@ -163,16 +192,14 @@ def scorecard_html(directory: str | Path = "_claims", toc: str | Path = "_toc.ym
                + ("all came out as registered." if not off else f"{len(off)} did NOT come out as registered: "
                   + ", ".join(html.escape(f"{ch}: {c.name}") for ch, c in off) + "."))
     out.append(f"<h3>Every claim</h3><p>{summary}</p>")
-    for ch in chapters:
-        cl = [Claim.from_dict(c) for c in ch["claims"]]
-        out.append(f"<details><summary>{html.escape(ch['chapter'])} ({len(cl)} claims)</summary>"
+    for stem, cl in by_chapter.items():
+        out.append(f"<details><summary>{html.escape(stem)} ({len(cl)} claims)</summary>"
                    + claims_table(cl) + "</details>")
-    fragile = sum(Claim.from_dict(c).fragile() for ch in chapters for c in ch["claims"])
+    fragile = sum(c.fragile() for _, c in claims)
     unmeasured = sum(c.live and c.margin is None for _, c in claims)
     out.append(f"<h3>Fragile claims</h3><p>{mark_trained(str(fragile))} fragile claims; {unmeasured} of "
                f"{sum(c.live for _, c in claims)} claims on live runs without a measured margin.</p>")
-    for ch in chapters:
-        cl = [Claim.from_dict(c) for c in ch["claims"]]
-        out.append(f"<p>{html.escape(ch['chapter'])}: {fragility_html(cl)}</p>")
+    for stem, cl in by_chapter.items():
+        out.append(f"<p>{html.escape(stem)}: {fragility_html(cl)}</p>")
     out.append(_KIND_NOTE)
     return "".join(out)

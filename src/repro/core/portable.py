@@ -149,6 +149,74 @@ def config_differences(reference, other, *, names: tuple[str, str] = ("paper", "
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows)
 
 
+class SetupTable:
+    """An experiment's setup beside the paper's (:func:`setup_table`): plain text for nbval and print, HTML in
+    notebooks."""
+
+    def __init__(self, title: str, rows: list[tuple[str, str, str, str]], names: tuple[str, str]):
+        self.title, self.rows, self.names = title, rows, names
+
+    @property
+    def differences(self) -> list[str]:
+        return [r[0] for r in self.rows if r[3] != "same"]
+
+    def __str__(self) -> str:
+        rows = [("setting", *self.names, "difference")] + self.rows
+        widths = [max(len(r[i].split("\n")[0]) for r in rows) for i in range(3)]
+        lines = [f"{self.title}: {len(self.differences)} of {len(self.rows)} settings differ"]
+        lines += ["  ".join([*(c.ljust(w) for c, w in zip(r[:3], widths)), r[3]]).rstrip() for r in rows]
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        import html as _html
+
+        cell = 'style="text-align:left;vertical-align:top;padding:2px 6px"'
+        head = "".join(f"<th {cell}>{_html.escape(c)}</th>" for c in ("setting", *self.names, "difference"))
+        body = "".join("<tr>" + "".join(f"<td {cell}>{_html.escape(c)}</td>" for c in r) + "</tr>" for r in self.rows)
+        return (f"<p><b>{_html.escape(self.title)}</b>: {len(self.differences)} of {len(self.rows)} settings "
+                f"differ.</p><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+
+
+def setup_table(title: str, reference, ours, *, reasons: dict[str, str] | None = None, fields=None,
+                extra: list[tuple[str, object, object, str]] = (),
+                names: tuple[str, str] = ("paper", "ours")) -> SetupTable:
+    """The setup of one experiment beside the paper's (or the official code's): every field of two configs of one
+    dataclass (``reference`` holds the paper's values, e.g. the class defaults; or only ``fields``), plus
+    ``extra`` rows ``(setting, paper's, ours, reason)`` for what the config does not hold (an init scheme the
+    code fixes, an optimizer). Every difference needs its reason in ``reasons`` (field -> why); a difference
+    without one raises, so a table can never hide an undisclosed difference. A reason for a field that does not
+    differ raises too (it would describe a difference that is not there)."""
+    if type(reference) is not type(ours) or not dataclasses.is_dataclass(reference):
+        raise ValueError(f"setup_table needs two configs of one dataclass; got {type(reference).__name__} and "
+                         f"{type(ours).__name__}.")
+    reasons = dict(reasons or {})
+    names_all = [f.name for f in dataclasses.fields(reference)]
+    chosen = list(fields) if fields is not None else names_all
+    unknown = [f for f in [*chosen, *reasons] if f not in names_all]
+    if unknown:
+        raise ValueError(f"setup_table: {unknown} are not fields of {type(reference).__name__}; its fields: "
+                         f"{', '.join(names_all)}.")
+    rows = []
+    for name in chosen:
+        a, b = getattr(reference, name), getattr(ours, name)
+        same = _short(a) == _short(b)
+        if not same and name not in reasons:
+            raise ValueError(f"setup_table {title!r}: {name} differs ({names[0]} {_short(a)}, {names[1]} "
+                             f"{_short(b)}) and reasons= gives no reason: disclose it.")
+        if same and name in reasons:
+            raise ValueError(f"setup_table {title!r}: reasons names {name}, which does not differ.")
+        rows.append((name, _short(a), _short(b), "same" if same else reasons[name]))
+    for setting, a, b, why in extra:
+        same = _short(a) == _short(b) if not isinstance(a, str) else a == b
+        if not same and not why:
+            raise ValueError(f"setup_table {title!r}: {setting} differs and gives no reason: disclose it.")
+        rows.append((setting, a if isinstance(a, str) else _short(a), b if isinstance(b, str) else _short(b),
+                     "same" if same else why))
+    return SetupTable(title, rows, names)
+
+
 def seed_median(values, *, never: float = -1) -> float:
     """Median over seeds of a per-seed statistic (e.g. a first-crossing step). Seeds that never reach it
     (``never``, -1 by convention of ``History.first_step``) count as +inf, so the median is +inf when

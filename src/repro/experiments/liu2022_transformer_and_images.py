@@ -36,7 +36,8 @@ from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
 from repro.metrics.phases import PhaseRule, classify_history
 from repro.metrics.representation import circle_order, explained_variance_entropy, pca, snapshot_at
 from repro.models.networks import EncoderTransformerConfig, MLPConfig
-from repro.training.store import ResultsStore, history_from_arrays, history_to_arrays, store_parser
+from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, history_from_arrays,
+                                  history_to_arrays, store_parser)
 from repro.training.sweep import expand_grid, split_masks
 from repro.training.trainer import History, TrainConfig, train
 
@@ -213,8 +214,9 @@ class TransformerResult:
         return fourier_circle(self.embeddings[run, step_index], self.config.p)
 
 
-def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None) -> TransformerResult:
-    """Train ``n_seeds`` transformers together (each with its own split and init) and track e^S."""
+def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None, checkpoint=None) -> TransformerResult:
+    """Train ``n_seeds`` transformers together (each with its own split and init) and track e^S (resumable with a
+    stored run's ``checkpoint``: :func:`main`)."""
     data = cfg.task_data()
     seeds = cfg.seeds
     train_mask, val_mask = split_masks(data, [cfg.train_fraction] * len(seeds), seeds)
@@ -223,7 +225,7 @@ def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None) ->
         return {"embeddings": params["embed"]}
 
     history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, train_mask=train_mask,
-                    val_mask=val_mask, callback=record, progress=progress, desc="transformer")
+                    val_mask=val_mask, callback=record, progress=progress, desc="transformer", checkpoint=checkpoint)
     emb = history.extra.pop("embeddings")
     dims = np.array([[standardized_effective_dimension(e) for e in run] for run in emb])
     return TransformerResult(cfg, history, emb, dims)
@@ -314,15 +316,17 @@ class DropoutResult:
         return np.median(np.where(steps < 0, np.inf, steps), axis=1)
 
 
-def run_dropout_sweep(cfg: TransformerGrokConfig, progress: bool | None = None) -> DropoutResult:
+def run_dropout_sweep(cfg: TransformerGrokConfig, progress: bool | None = None, checkpoint=None) -> DropoutResult:
     """Fig. 7 (centre): every dropout rate x seed as one batched program of ``dropout_steps`` steps. Each seed
-    has its own split (data seed) and init; the rates share them, so a rate's effect is read seed by seed."""
+    has its own split (data seed) and init; the rates share them, so a rate's effect is read seed by seed.
+    ``checkpoint``: a stored run's (:func:`main`), which makes it resumable."""
     data = cfg.task_data()
     rates = [float(r) for r in cfg.dropout_values for _ in cfg.dropout_seeds]
     seeds = [int(s) for _ in cfg.dropout_values for s in cfg.dropout_seeds]
     train_mask, val_mask = split_masks(data, [cfg.train_fraction] * len(seeds), seeds)
     history = train(cfg.model_config(), data, cfg.train_config(cfg.dropout_steps), runs={"init_seed": seeds, "dropout": rates},
-                    train_mask=train_mask, val_mask=val_mask, progress=progress, desc="dropout sweep")
+                    train_mask=train_mask, val_mask=val_mask, progress=progress, desc="dropout sweep",
+                    checkpoint=checkpoint)
     return DropoutResult(cfg, history)
 
 
@@ -556,7 +560,9 @@ def main(argv=None) -> int:
     parser = store_parser("repro.experiments.liu2022_transformer_and_images", main.__doc__)
     parser.add_argument("--runs", nargs="+", choices=STORED_RUNS, default=list(STORED_RUNS),
                         help="which stored runs to make (default: all)")
+    add_checkpoint_option(parser)
     args = parser.parse_args(argv)
+    every_s = checkpoint_every_s(args)  # the transformer and dropout runs resume from their last checkpoint
     store = ResultsStore(args.store)
     if "images" in args.runs:
         cfg = stored_curve_config()
@@ -568,11 +574,13 @@ def main(argv=None) -> int:
         store.get_or_compute(cfg, compute_images, label="images")
     if "transformer" in args.runs:
         for tcfg in stored_transformer_configs():
-            store.get_or_compute(tcfg, lambda: transformer_to_arrays(run_transformer(tcfg, progress=True)),
-                                 label="transformer")
+            store.get_or_compute(tcfg, lambda checkpoint: transformer_to_arrays(
+                run_transformer(tcfg, progress=True, checkpoint=checkpoint)), label="transformer", checkpoint_every_s=every_s)
     if "dropout" in args.runs:
         dcfg = stored_dropout_config()
-        store.get_or_compute(dcfg, lambda: dropout_to_arrays(run_dropout_sweep(dcfg, progress=True)), label="dropout")
+        store.get_or_compute(dcfg, lambda checkpoint: dropout_to_arrays(run_dropout_sweep(dcfg, progress=True,
+                                                                                          checkpoint=checkpoint)),
+                             label="dropout", checkpoint_every_s=every_s)
     return 0
 
 

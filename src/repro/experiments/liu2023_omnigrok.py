@@ -34,7 +34,8 @@ from repro.data.datasets import image_task_data
 from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
 from repro.models.networks import EmbedMLPConfig, MLPConfig, TransformerConfig, build_model
 from repro.theory.omnigrok import loglog_slope
-from repro.training.store import ResultsStore, history_from_arrays, history_to_arrays, store_parser
+from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, history_from_arrays,
+                                  history_to_arrays, store_parser)
 from repro.training.trainer import (FlatParams, History, TrainConfig, per_run_values, per_sample_correct,
                                     per_sample_loss, train)
 
@@ -102,7 +103,8 @@ def split_heldout(data: TaskData) -> tuple[TaskData, TaskData]:
 
 
 def train_heldout_in_callback(model_config, data: TaskData, cfg: TrainConfig, runs=None, *,
-                              mse_threshold: float | None = None, progress=None, desc: str = "training") -> History:
+                              mse_threshold: float | None = None, progress=None, desc: str = "training",
+                              checkpoint=None) -> History:
     """:func:`repro.training.trainer.train` on ``data``'s training rows only, the held-out rows evaluated at every
     evaluation step by a callback; returns the same history as ``train(model_config, data, ...)`` (up to
     float rounding): ``val_loss`` / ``val_acc`` per run and evaluation.
@@ -110,7 +112,8 @@ def train_heldout_in_callback(model_config, data: TaskData, cfg: TrainConfig, ru
     Why: full-batch training of an :class:`MLPConfig` (autograd path) forwards and backpropagates every row
     of ``data`` at every step, held-out rows included (with zero loss weight). For the digits landscape
     (200 training, 1597 held-out images) that is 9x the work of a step; here the held-out rows cost a
-    forward pass at the evaluation steps only."""
+    forward pass at the evaluation steps only. ``checkpoint``: as :func:`repro.training.trainer.train`'s (the
+    callback keeps no state, so a resumed run is the same)."""
     train_rows, held = split_heldout(data)
     held = held.to(device=cfg.torch_device, dtype=cfg.torch_dtype)
     model = build_model(model_config)
@@ -124,7 +127,7 @@ def train_heldout_in_callback(model_config, data: TaskData, cfg: TrainConfig, ru
             return {"val_loss": loss.mean(-1), "val_acc": correct.double().mean(-1)}
 
     h = train(model_config, train_rows, cfg, runs=runs, callback=evaluate, mse_threshold=mse_threshold,
-              progress=progress, desc=desc)
+              progress=progress, desc=desc, checkpoint=checkpoint)
     metrics = dict(h.metrics)
     metrics["val_loss"] = h.extra["val_loss"]
     if "train_acc" in metrics:
@@ -535,8 +538,9 @@ class ModularResult:
                 "val_at_peak": val[np.arange(len(r)), i_peak]}
 
 
-def run_modular(cfg: ModularConfig, progress=None) -> ModularResult:
-    """Both settings of ``cfg.run_labels()`` for every seed of ``cfg.seeds``, in one batched call."""
+def run_modular(cfg: ModularConfig, progress=None, checkpoint=None) -> ModularResult:
+    """Both settings of ``cfg.run_labels()`` for every seed of ``cfg.seeds``, in one batched call (resumable with a
+    stored run's ``checkpoint``: :func:`main`)."""
     alphas = [cfg.free_alpha, cfg.constrained_alpha]
     wd = [cfg.weight_decay, 0.0]
     fixed = [False, True]
@@ -551,7 +555,8 @@ def run_modular(cfg: ModularConfig, progress=None) -> ModularResult:
     # all p^2 pairs at every step (3.3x the work at train fraction 0.3): train it on the training rows only
     # and evaluate the held-out rows at the evaluation steps.
     trainer = train_heldout_in_callback if cfg.model == "transformer" else train
-    h = trainer(cfg.model_config(), cfg.task_data(), tc, runs=runs, progress=progress, desc="modular addition")
+    h = trainer(cfg.model_config(), cfg.task_data(), tc, runs=runs, progress=progress, desc="modular addition",
+                checkpoint=checkpoint)
     return modular_result(cfg, h)
 
 
@@ -591,10 +596,13 @@ def main(argv=None) -> int:
     parser = store_parser("repro.experiments.liu2023_omnigrok", main.__doc__)
     parser.add_argument("--recompute", action="store_true", help="recompute even when a result is stored")
     parser.add_argument("--progress", action="store_true", help="show a progress bar")
+    add_checkpoint_option(parser)
     args = parser.parse_args(argv)
     cfg, store = stored_modular_config(), ResultsStore(args.store)
-    _, manifest = store.get_or_compute(cfg, lambda: history_to_arrays(run_modular(cfg, progress=args.progress).history),
-                                       label=MODULAR_STORE_LABEL, recompute=args.recompute)
+    # resumable: an interrupted run continues from its last checkpoint when the command is run again
+    _, manifest = store.get_or_compute(
+        cfg, lambda checkpoint: history_to_arrays(run_modular(cfg, progress=args.progress, checkpoint=checkpoint).history),
+        label=MODULAR_STORE_LABEL, recompute=args.recompute, checkpoint_every_s=checkpoint_every_s(args))
     print(f"stored at {store.path(cfg, MODULAR_STORE_LABEL)} ({manifest['wall_time_s']} s)")
     return 0
 

@@ -202,9 +202,10 @@ def median_standard_error(values, *, never: float | None = None, n_boot: int = 2
     return float(np.std(medians)) if medians.size > 1 else float("nan")
 
 
-def run_intro(cfg: IntroConfig, progress: bool | None = None) -> IntroResult:
+def run_intro(cfg: IntroConfig, progress: bool | None = None, checkpoint=None) -> IntroResult:
     """Train ``cfg.n_seeds`` networks on modular addition in one batched call (one run per init seed) and
-    record their token embeddings along the way."""
+    record their token embeddings along the way. ``checkpoint``: a stored run's
+    :class:`repro.training.checkpoint.Checkpointer` (:func:`main`), which makes it resumable."""
     data = cfg.task_data()
     if cfg.model == "transformer":  # inputs "a b =": the '=' token is index p
         import torch
@@ -216,7 +217,7 @@ def run_intro(cfg: IntroConfig, progress: bool | None = None) -> IntroResult:
         return {"embeddings": params[embed_name][:, : cfg.p]}
 
     history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": cfg.seeds},
-                    callback=record_embeddings, progress=progress, desc="grokking")
+                    callback=record_embeddings, progress=progress, desc="grokking", checkpoint=checkpoint)
     train_steps = history.first_step("train_acc", cfg.threshold)
     val_steps = history.first_step("val_acc", cfg.threshold)
     return IntroResult(cfg, history, np.asarray(history.extra["embeddings"]), train_steps, val_steps)
@@ -269,13 +270,16 @@ def main(argv=None) -> int:
     """``python -m repro.experiments.power2022_what_is_grokking --store book/_results``: train :func:`stored_paper_config` (Power et al.'s
     transformer and optimizer, one seed, 3·10^4 steps; about 45 minutes on one core) and store its curves and
     embedding snapshots with provenance."""
-    from repro.training.store import ResultsStore, store_parser
+    from repro.training.store import ResultsStore, add_checkpoint_option, checkpoint_every_s, store_parser
 
     parser = store_parser("repro.experiments.power2022_what_is_grokking", main.__doc__)
+    add_checkpoint_option(parser)
     args = parser.parse_args(argv)
     cfg = stored_paper_config()
-    ResultsStore(args.store).get_or_compute(cfg, lambda: intro_to_arrays(run_intro(cfg, progress=True)),
-                                            label="power2022")
+    # resumable: an interrupted run continues from its last checkpoint when the command is run again
+    ResultsStore(args.store).get_or_compute(
+        cfg, lambda checkpoint: intro_to_arrays(run_intro(cfg, progress=True, checkpoint=checkpoint)),
+        label="power2022", checkpoint_every_s=checkpoint_every_s(args))
     return 0
 
 

@@ -198,7 +198,7 @@ class CriticalPoint:
 
 def critical_point(model: TeacherStudent, relaxed: bool = False, bracket=(0.03, 0.6)) -> CriticalPoint:
     """d -> infinity GFL -> GMFL-I transition along the sigma^2 path at fixed (n, d, N, sigma_a^2):
-    the largest sigma^2 at which min_{q>0} s(q; b_GFL, c = eps) = s(0) (v1 §3.1 / v3 Claims III-IV;
+    the largest sigma^2 at which min_{q>0} s(q; b_GFL, c = eps) = s(0) (v1 §3.1.2 / v3 §3.1, Claims III-IV;
     the d -> infinity definition is derived here). ``relaxed=False``: the paper's frozen-r action
     (v1 Eq. 14), ``True``: our corrected one (tested in tests/test_theory_rubin2024.py).
     """
@@ -451,7 +451,7 @@ def modular_boundaries(model: Modular) -> ModularBoundaries:
 
 
 def modular_onset(model: Modular, kappa: float) -> float:
-    """Finite-P reading of the GMFL-I onset (v1 §4 / v3 §5 text: the droplet saddles "come within O(1)"
+    """Finite-P reading of the GMFL-I onset (v1 §3.2.2 / v3 §3.2.1 text: the droplet saddles "come within O(1)"
     of the origin): the largest sigma^2 at which the self-consistent droplet-saddle action P s(x_+) is
     at most ``kappa`` nats. As P -> infinity every fixed kappa gives sigma2_c1 of :func:`modular_boundaries`."""
     check_real("kappa", kappa)

@@ -6,18 +6,27 @@ together with :data:`SCHEMA_VERSION`. It holds
 * ``config.json`` — the full config the arrays were computed from;
 * ``arrays.npz`` — the numeric results (loaded with ``allow_pickle=False``: nothing loads pickles);
 * ``manifest.json`` — provenance: package version, git commit (and whether tracked files differed from it),
-  torch version, device, wall time, and the SHA-256 of ``arrays.npz``.
+  torch version, device, wall time, the SHA-256 of ``arrays.npz``, and ``sealed``: the registered claims that
+  judge runs of this label, sealed when the run started (:func:`repro.core.registry.seal_for`; the registry
+  is ``<root>/../_registry``, e.g. ``book/_registry`` beside ``book/_results``).
 
 Loading re-checks the stored config against the requested one and the file hash against the
 manifest, and refuses a mismatch. Entries are written to a temporary folder and renamed into place,
 so an interrupted write never leaves a half entry behind.
+
+A run whose ``compute`` takes a ``checkpoint`` argument is resumable (issue 32): it checkpoints into
+``<root>/<label>-<key>.partial/`` (:mod:`repro.training.checkpoint`), a rerun resumes from there, and the
+finished entry's manifest lists the run's ``segments`` (one per process that trained part of it). A checkpoint
+is never served as a result: :meth:`ResultsStore.load` refuses it, naming the step it reached.
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import inspect
 import io
 import json
+import math
 import os
 import platform
 import shutil
@@ -31,12 +40,20 @@ import numpy as np
 import torch
 
 from repro import __version__
+from repro.core.kernels import native_capability
+from repro.core.registry import seal_for
+from repro.training.checkpoint import (DEFAULT_EVERY_S, PARTIAL_SUFFIX, Checkpointer, projected_remaining_s,
+                                       reached_step, read_checkpoint)
 
 SCHEMA_VERSION = 1
 
 
 class StoreMismatch(ValueError):
     """A stored entry does not match what was asked for (config, schema or content hash)."""
+
+
+class UnfinishedRun(FileNotFoundError):
+    """The config has no finished entry, only the checkpoint of an unfinished run (never served as a result)."""
 
 
 CONFIG_DIGITS = 12  # significant digits of a config float that identify it (see canonical)
@@ -105,9 +122,30 @@ def _device_name() -> str:
     return f"cpu ({platform.machine()}, {os.cpu_count()} cores)"
 
 
+def segment_provenance() -> dict:
+    """What one segment of a resumable run records about the process that trained it (issue 32: commit, machine,
+    kernel set): a run computed in pieces says where each piece ran."""
+    return {"git_commit": _git_commit(), "git_dirty": _git_dirty(), "host": platform.node(), "device": _device_name(),
+            "kernels": native_capability(), "torch_version": torch.__version__, "package_version": __version__}
+
+
+def takes_checkpoint(compute: Callable) -> bool:
+    """Whether ``compute`` accepts a ``checkpoint`` argument (then :meth:`ResultsStore.get_or_compute` resumes it)."""
+    try:
+        return "checkpoint" in inspect.signature(compute).parameters
+    except (TypeError, ValueError):  # builtins without a signature
+        return False
+
+
 class ResultsStore:
-    def __init__(self, root: str | os.PathLike):
+    def __init__(self, root: str | os.PathLike, registry: str | os.PathLike | None = None):
         self.root = Path(root)
+        # The claims registry whose entries a run seals when it starts: by default the one beside the store.
+        self.registry = Path(registry) if registry is not None else self.root.parent / "_registry"
+
+    def seal(self, label: str) -> dict:
+        """The seal a run of ``label`` records in its manifest: the registered claims that will judge it, now."""
+        return dict(seal_for(label, self.registry), at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
 
     def path(self, config, label: str = "run") -> Path:
         if not label or any(c in label for c in "/\\ "):
@@ -117,9 +155,40 @@ class ResultsStore:
     def has(self, config, label: str = "run") -> bool:
         return (self.path(config, label) / "manifest.json").exists()
 
+    def partial_path(self, config, label: str = "run") -> Path:
+        """The checkpoint folder of an unfinished run of ``config``, beside its entry's folder."""
+        folder = self.path(config, label)
+        return folder.with_name(folder.name + PARTIAL_SUFFIX)
+
+    def _check_config(self, folder: Path, config, what: str) -> None:
+        """Refuse ``folder`` unless its ``config.json`` is ``config``'s (as :func:`canonical` writes it now)."""
+        stored = canonical(json.loads((folder / "config.json").read_text()))
+        wanted = json.loads(config_json(config))
+        if stored != wanted:
+            diff = _first_difference(stored, wanted)
+            raise StoreMismatch(f"{folder}: {what} config differs from the requested one at {diff}; refusing to serve it.")
+
+    def checkpointer(self, config, label: str = "run", *, every_s: float = DEFAULT_EVERY_S, at_steps=(),
+                     fresh: bool = False, sealed: dict | None = None, provenance: dict | None = None) -> Checkpointer:
+        """The :class:`Checkpointer` of the run of ``config``: it resumes the checkpoint in :meth:`partial_path` when
+        there is one (refused, like a stored entry, when its config differs), else starts a fresh run sealed now
+        (or with ``sealed``, a seal taken earlier: a sweep's). ``fresh``: delete any checkpoint first (the run
+        restarts from step 0). ``provenance``: more to record in this process's segment (e.g. its Dask worker)."""
+        folder = self.partial_path(config, label)
+        if fresh and folder.exists():
+            shutil.rmtree(folder)
+        if (folder / "config.json").exists():
+            self._check_config(folder, config, "the checkpoint's")
+        resuming = read_checkpoint(folder) is not None
+        return Checkpointer(folder, config_text=json.dumps(json.loads(config_json(config)), indent=2, sort_keys=True) + "\n",
+                            label=label, sealed=None if resuming else sealed if sealed is not None else self.seal(label),
+                            provenance=dict(segment_provenance(), **(provenance or {})), every_s=every_s,
+                            at_steps=at_steps)
+
     def save(self, config, arrays: dict[str, np.ndarray], *, label: str = "run", wall_time_s: float | None = None,
-             extra_manifest: dict | None = None) -> Path:
-        """Store ``arrays`` for ``config`` atomically; returns the entry's folder."""
+             extra_manifest: dict | None = None, sealed: dict | None = None) -> Path:
+        """Store ``arrays`` for ``config`` atomically; returns the entry's folder. ``sealed``: the :meth:`seal` taken
+        when the run started (None: taken now, after the run, and every claim it covers will say so)."""
         final = self.path(config, label)
         self.root.mkdir(parents=True, exist_ok=True)
         buffer = io.BytesIO()
@@ -139,6 +208,8 @@ class ResultsStore:
             "wall_time_s": None if wall_time_s is None else round(float(wall_time_s), 3),
             "arrays_sha256": hashlib.sha256(blob).hexdigest(),
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "label": label,
+            "sealed": sealed if sealed is not None else dict(self.seal(label), after_run=True),
         }
         manifest.update(extra_manifest or {})
         tmp = Path(tempfile.mkdtemp(dir=self.root, prefix=".tmp-"))
@@ -158,15 +229,15 @@ class ResultsStore:
         """The arrays and manifest stored for ``config``; raises StoreMismatch if anything disagrees."""
         folder = self.path(config, label)
         if not (folder / "manifest.json").exists():
+            unfinished = read_checkpoint(self.partial_path(config, label))
+            if unfinished is not None:
+                raise UnfinishedRun(_unfinished_message(folder, self.partial_path(config, label), unfinished))
             raise FileNotFoundError(f"no stored result for this config at {folder}.")
         manifest = json.loads((folder / "manifest.json").read_text())
+        manifest.setdefault("label", label)  # entries stored before manifests named their label
         if manifest.get("schema") != SCHEMA_VERSION:
             raise StoreMismatch(f"{folder}: schema {manifest.get('schema')} != current {SCHEMA_VERSION}; recompute.")
-        stored = canonical(json.loads((folder / "config.json").read_text()))  # as canonical() writes it now
-        wanted = json.loads(config_json(config))
-        if stored != wanted:
-            diff = _first_difference(stored, wanted)
-            raise StoreMismatch(f"{folder}: stored config differs from the requested one at {diff}; refusing to serve it.")
+        self._check_config(folder, config, "stored")
         blob = (folder / "arrays.npz").read_bytes()
         if hashlib.sha256(blob).hexdigest() != manifest.get("arrays_sha256"):
             raise StoreMismatch(f"{folder}: arrays.npz does not match the hash in its manifest (corrupted or edited).")
@@ -185,15 +256,41 @@ class ResultsStore:
         stored = self.load_if_stored(config, label)
         return None if stored is None else (from_arrays(stored[0]), stored[1])
 
-    def get_or_compute(self, config, compute: Callable[[], dict[str, np.ndarray]], *, label: str = "run",
-                       recompute: bool = False) -> tuple[dict[str, np.ndarray], dict]:
-        """Serve the stored result for ``config``, or compute, store and serve it."""
+    def get_or_compute(self, config, compute: Callable[..., dict[str, np.ndarray]], *, label: str = "run",
+                       recompute: bool = False, checkpoint_every_s: float = DEFAULT_EVERY_S
+                       ) -> tuple[dict[str, np.ndarray], dict]:
+        """Serve the stored result for ``config``, or compute, store and serve it.
+
+        A ``compute`` that takes a ``checkpoint`` argument is a resumable run (issue 32): it gets this run's
+        :meth:`checkpointer` (saving every ``checkpoint_every_s`` seconds) to pass to :func:`repro.training.trainer.train`,
+        resumes from the run's checkpoint when one is there, and its finished entry records every ``segments`` and
+        the seal taken when its first segment started; the checkpoint is then removed. ``recompute`` discards a
+        checkpoint too."""
         if not recompute and self.has(config, label):
             return self.load(config, label)
+        if takes_checkpoint(compute):
+            checkpoint = self.checkpointer(config, label, every_s=checkpoint_every_s, fresh=recompute)
+            arrays = compute(checkpoint=checkpoint)
+            self.save(config, arrays, label=label, wall_time_s=checkpoint.wall_time_s(), sealed=checkpoint.sealed,
+                      extra_manifest={"segments": checkpoint.segments(finished=True)})
+            checkpoint.remove()  # only once the finished entry is in place
+            return self.load(config, label)
+        sealed = self.seal(label)  # before the run: the claims registered now are the ones that judge it
         start = time.perf_counter()
         arrays = compute()
-        self.save(config, arrays, label=label, wall_time_s=time.perf_counter() - start)
+        self.save(config, arrays, label=label, wall_time_s=time.perf_counter() - start, sealed=sealed)
+        if self.partial_path(config, label).exists():  # a checkpoint of this config can never be resumed now
+            shutil.rmtree(self.partial_path(config, label))
         return self.load(config, label)
+
+
+def _unfinished_message(folder: Path, partial: Path, state: dict) -> str:
+    """Why an unfinished run is not served: the step its checkpoint reached, and how to finish it."""
+    left = projected_remaining_s(state)
+    pace = "" if left is None else f", about {left / 60:.0f} min left at its speed so far"
+    return (f"no finished result for this config at {folder}: the run is unfinished, its checkpoint {partial} reached "
+            f"step {reached_step(state)} of {state['steps']} ({len(state['segments'])} segment(s){pace}). A checkpoint is "
+            "never served as a result: rerun the run's command to resume it.")
 
 
 def _first_difference(a, b, path="config") -> str:
@@ -229,6 +326,27 @@ def store_parser(module: str, description: str | None):
     parser = argparse.ArgumentParser(prog=f"python -m {module}", description=description)
     parser.add_argument("--store", required=True, help="results-store folder, e.g. book/_results")
     return parser
+
+
+def add_checkpoint_option(parser) -> None:
+    """The ``--checkpoint-minutes`` option of a resumable stored run's command (issue 32): how often it saves its
+    checkpoint; pass ``checkpoint_every_s(args)`` to :meth:`ResultsStore.get_or_compute`."""
+    import argparse
+
+    def minutes(text: str) -> float:
+        value = float(text)
+        if not (math.isfinite(value) and value > 0):
+            raise argparse.ArgumentTypeError(f"--checkpoint-minutes={text!r} is not allowed: give minutes > 0, e.g. 10.")
+        return value
+
+    parser.add_argument("--checkpoint-minutes", type=minutes, default=DEFAULT_EVERY_S / 60, metavar="MIN",
+                        help=f"save a checkpoint every MIN minutes; rerunning the command resumes from the last one "
+                             f"(default {DEFAULT_EVERY_S / 60:g})")
+
+
+def checkpoint_every_s(args) -> float:
+    """Seconds between checkpoints from the parsed :func:`add_checkpoint_option`."""
+    return 60.0 * args.checkpoint_minutes
 
 
 def require_stored(stored, what: str, command: str, cost: str):

@@ -29,6 +29,7 @@ import torch
 
 from repro.data.tasks import Split, TaskData, make_split
 from repro.models.networks import build_model
+from repro.training.checkpoint import DEFAULT_EVERY_S
 from repro.training.store import ResultsStore, config_key, history_from_arrays, history_to_arrays
 from repro.training.trainer import PER_RUN_FIELDS, History, TrainConfig, train
 
@@ -122,6 +123,7 @@ def sweep(
     keep_final_params: bool = False,
     progress: bool | None = None,
     client=None,
+    checkpoint_every_s: float = DEFAULT_EVERY_S,
 ) -> SweepResult:
     """Train every combination of ``axes`` and return the histories on the grid.
 
@@ -130,6 +132,10 @@ def sweep(
     rerun after an interruption loads finished chunks and trains only the rest. With ``client`` (a
     ``dask.distributed.Client``), the chunks not yet in the store train as Dask tasks on its workers,
     which must be able to write to the store's folder (a shared file system on a cluster).
+
+    With ``store``, a chunk also checkpoints every ``checkpoint_every_s`` seconds (issue 32): a chunk interrupted
+    mid-run -- the process stopped, or its Dask worker died and the task moved to another -- resumes from its
+    checkpoint, not from step 0, and its entry lists the segments it was trained in.
     """
     runs = expand_grid(axes)
     n_runs = len(next(iter(runs.values())))
@@ -158,7 +164,10 @@ def sweep(
                  "keep_final_params": keep_final_params},
             desc=f"{label} chunk {c + 1}/{n_chunks}",
         ))
-    job = _Job(model_config, data, cfg, callback, keep_final_params, progress, label)
+    # The claims that judge this sweep are sealed once, before its first chunk trains (a chunk trained on a Dask
+    # worker records this seal; one trained here seals again at its own start, which is no earlier).
+    job = _Job(model_config, data, cfg, callback, keep_final_params, progress, label,
+               None if store is None else store.seal(label), checkpoint_every_s)
     if client is not None:
         arrays, from_store = _run_distributed(client, job, chunks, store)
     else:
@@ -168,7 +177,8 @@ def sweep(
                 arrays.append(_train_chunk(job, chunk))
                 continue
             had = store.has(chunk.key, label)
-            stored, _ = store.get_or_compute(chunk.key, lambda: _train_chunk(job, chunk), label=label)
+            stored, _ = store.get_or_compute(chunk.key, lambda checkpoint: _train_chunk(job, chunk, checkpoint),
+                                             label=label, checkpoint_every_s=checkpoint_every_s)
             from_store += had
             arrays.append(stored)
     return SweepResult(axes={k: list(v) for k, v in axes.items()},
@@ -187,6 +197,8 @@ class _Job:
     keep_final_params: bool
     progress: bool | None
     label: str
+    sealed: dict | None = None  # the store's seal of this label's claims, taken when the sweep started
+    checkpoint_every_s: float = DEFAULT_EVERY_S  # how often a chunk trained with a store saves its checkpoint
 
 
 @dataclass(frozen=True)
@@ -198,24 +210,28 @@ class _Chunk:
     desc: str
 
 
-def _train_chunk(job: _Job, chunk: _Chunk) -> dict[str, np.ndarray]:
+def _train_chunk(job: _Job, chunk: _Chunk, checkpoint=None) -> dict[str, np.ndarray]:
     hist = train(job.model_config, job.data, job.cfg, runs=chunk.runs,
                  train_mask=None if chunk.masks is None else chunk.masks[0],
                  val_mask=None if chunk.masks is None else chunk.masks[1],
                  callback=job.callback, keep_final_params=job.keep_final_params, progress=job.progress,
-                 desc=chunk.desc)
+                 desc=chunk.desc, checkpoint=checkpoint)
     return history_to_arrays(hist)
 
 
 def _train_and_store(job: _Job, chunk: _Chunk, store_root: str | None) -> dict[str, np.ndarray]:
-    """One Dask task: train a chunk and, with a store, write it there from the worker (atomically)."""
-    import time as _time
-
-    start = _time.perf_counter()
-    arrays = _train_chunk(job, chunk)
-    if store_root is not None:
-        ResultsStore(store_root).save(chunk.key, arrays, label=job.label, wall_time_s=_time.perf_counter() - start,
-                                      extra_manifest={"dask_worker": _worker_address()})
+    """One Dask task: train a chunk and, with a store, write it there from the worker (atomically). With a store
+    the chunk checkpoints beside its entry, so a task that moves to another worker after its worker died resumes
+    from there (the same as :meth:`ResultsStore.get_or_compute`, with the worker in the manifest)."""
+    if store_root is None:
+        return _train_chunk(job, chunk)
+    store, worker = ResultsStore(store_root), _worker_address()
+    checkpoint = store.checkpointer(chunk.key, job.label, every_s=job.checkpoint_every_s, sealed=job.sealed,
+                                    provenance={"dask_worker": worker})
+    arrays = _train_chunk(job, chunk, checkpoint)
+    store.save(chunk.key, arrays, label=job.label, wall_time_s=checkpoint.wall_time_s(), sealed=checkpoint.sealed,
+               extra_manifest={"dask_worker": worker, "segments": checkpoint.segments(finished=True)})
+    checkpoint.remove()
     return arrays
 
 

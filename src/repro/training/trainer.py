@@ -22,7 +22,7 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields, replace
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 import numpy as np
 import torch
@@ -36,6 +36,9 @@ from repro.core.validation import check_choice, check_int, check_open_unit, chec
 from repro.data.tasks import TaskData
 from repro.models import fastgrad
 from repro.models.networks import BatchedModel, QuadraticNet, build_model
+
+if TYPE_CHECKING:
+    from repro.training.checkpoint import Checkpointer
 
 PER_RUN_FIELDS = ("lr_repr", "lr_dec", "wd_repr", "wd_dec", "init_scale", "repr_init_scale", "init_seed", "fixed_norm",
                   "dropout")
@@ -271,6 +274,18 @@ class AdamW:
         self.members = list(calls.values())
         self.param_lists, self.m_lists, self.v_lists = slices(self.flat.flat), slices(self.m), slices(self.v)
 
+    def state(self) -> dict[str, torch.Tensor]:
+        """What a checkpoint keeps (both step counters: the fused kernel reads one, the elementwise update the other)."""
+        return {"m": self.m, "v": self.v, "t": torch.tensor(self.t), "step_count": self.step_count}
+
+    @torch.no_grad()
+    def load_state(self, state: Mapping[str, torch.Tensor]) -> None:
+        """Restore :meth:`state` in place (the fused calls hold slices of ``m`` and ``v``)."""
+        self.m.copy_(state["m"])
+        self.v.copy_(state["v"])
+        self.t = int(state["t"])
+        self.step_count.copy_(state["step_count"])
+
     @torch.no_grad()
     def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
         """Update ``param`` (R, P) given each parameter's gradient, ``grads[k]`` of shape (R, n_k)."""
@@ -318,6 +333,13 @@ class SGD:
         self.buf = None if self.buf is None else self.buf[keep]
         self.grad_flat = torch.empty_like(self.flat.flat)
 
+    def state(self) -> dict[str, torch.Tensor]:
+        """What a checkpoint keeps: the momentum buffer, once there is one."""
+        return {} if self.buf is None else {"buf": self.buf}
+
+    def load_state(self, state: Mapping[str, torch.Tensor]) -> None:
+        self.buf = state["buf"].clone() if "buf" in state else None
+
     @torch.no_grad()
     def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
         split = self.flat.groups
@@ -346,6 +368,12 @@ class GD:
     def select(self, keep: torch.Tensor, values: dict[str, list]) -> None:
         """Keep the runs ``keep`` (bool (R,)) only (see :meth:`AdamW.select`)."""
         self.lr = {group: lr[keep] for group, lr in self.lr.items()}
+
+    def state(self) -> dict[str, torch.Tensor]:
+        return {}  # no state beyond the parameters
+
+    def load_state(self, state: Mapping[str, torch.Tensor]) -> None:
+        pass
 
     @torch.no_grad()
     def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
@@ -403,6 +431,20 @@ class Dropout:
         shape = (-1,) + (1,) * (h.dim() - 1)
         keep = u >= self.rate.view(shape)
         return h * keep * self.scale.view(shape)
+
+    def state(self) -> dict[str, np.ndarray]:
+        """Each run's generator state (R, L) as a checkpoint keeps it: the rest of the run's masks."""
+        return {"dropout/generators": torch.stack([g.get_state() for g in self.generators]).numpy()}
+
+    def load_state(self, state: Mapping[str, np.ndarray]) -> None:
+        saved = state["dropout/generators"]
+        now = self.generators[0].get_state()
+        if saved.shape != (len(self.generators), now.numel()):
+            raise ValueError(f"the checkpoint's dropout generators have states of shape {saved.shape}; this run's "
+                             f"{self.generators[0].device.type} generators need {(len(self.generators), now.numel())}: "
+                             "resume on the device type the run started on.")
+        for g, st in zip(self.generators, saved):
+            g.set_state(torch.from_numpy(st.copy()))
 
 
 
@@ -556,6 +598,7 @@ def train(
     progress: bool | None = None,
     desc: str = "training",
     eval_steps: Sequence[int] | None = None,
+    checkpoint: Checkpointer | None = None,
 ) -> History:
     """Train R runs together and return their histories.
 
@@ -589,8 +632,13 @@ def train(
     How it runs (never changes the result):
 
     performance: blocks, threads and the gradient path (:class:`Performance`).
-    progress: show a tqdm bar over run-steps on stderr (default: unless ``REPRO_PROGRESS=0``).
+    progress: show a tqdm bar over run-steps on stderr, with the rate and the time left (default: unless
+        ``REPRO_PROGRESS=0``).
     desc: the progress bar's label.
+    checkpoint: a :class:`repro.training.checkpoint.Checkpointer` (made by the results store for a stored run,
+        issue 32): the run resumes from its saved state and saves its state every ``checkpoint.every_s`` seconds.
+        The resumed run equals the uninterrupted one bit for bit; ``callback`` must then keep no state of its
+        own. Not with ``until``.
     """
     performance = Performance() if performance is None else performance
     model = build_model(model_config)
@@ -603,6 +651,9 @@ def train(
     train_mask, val_mask = _run_masks(data, n_runs, train_mask, val_mask, device)
     if data.per_run_labels and data.labels.shape[0] != n_runs:
         raise ValueError(f"data.labels has {data.labels.shape[0]} rows (one per run); this call trains {n_runs} runs.")
+    if checkpoint is not None and until is not None:
+        raise ValueError("checkpoint is not allowed with until: a checkpoint does not keep which runs stopped; use "
+                         "checkpoint=None, or train without until.")
     if until is not None and (cfg.batch_size is not None or any(values["dropout"])):
         raise ValueError("until is only allowed with full-batch training without dropout: use batch_size=None and "
                          "dropout=0.")
@@ -624,19 +675,39 @@ def train(
     if block_runs is None:
         block_runs = n_runs if device.type != "cpu" else default_block_runs(model, data.n_samples, torch.finfo(dtype).bits // 8, n_runs, workers)
     blocks = [slice(a, min(a + block_runs, n_runs)) for a in range(0, n_runs, block_runs)]
+    if checkpoint is not None:  # a resumed run keeps the blocks its checkpoint was saved in
+        blocks = [slice(a, b) for a, b in checkpoint.begin(n_runs, cfg.steps, [(b.start, b.stop) for b in blocks])]
+    block_index = {(b.start, b.stop): i for i, b in enumerate(blocks)}
     workers = min(workers, len(blocks))
 
     bar = None
     if progress_enabled(progress):
         from tqdm import tqdm
 
-        bar = tqdm(total=cfg.steps * n_runs, desc=desc, unit="run-step", unit_scale=True, file=sys.stderr, mininterval=1.0)
+        # the run-steps a resumed run has done count from the start, as the updates of _train_block would have
+        # counted them; tqdm's rate (and so the time left) counts only this process's updates
+        update_every = max(1, cfg.steps // 200)
+        done = 0 if checkpoint is None else sum(
+            (int(state["step"]) // update_every) * update_every * (b.stop - b.start)
+            for b in blocks if (state := checkpoint.restored(block_index[(b.start, b.stop)])) is not None)
+        bar = tqdm(total=cfg.steps * n_runs, initial=done, desc=desc, unit="run-step", unit_scale=True,
+                   file=sys.stderr, mininterval=1.0,
+                   bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed} elapsed, {remaining} left, {rate_fmt}]")
 
     def run_block(block: slice) -> History:
+        i = block_index[(block.start, block.stop)]
+        block_values = {k: v[block] for k, v in values.items()}
+        saved = None if checkpoint is None else checkpoint.restored(i)
+        if saved is not None and bool(saved["done"]):  # a block that finished before the run was interrupted
+            return _history_from_state(saved, block_values)
         block_data = replace(data, labels=data.labels[block]) if data.per_run_labels else data
-        return _train_block(model, block_data, cfg, {k: v[block] for k, v in values.items()}, train_mask[block],
-                            val_mask[block], callback, keep_final_params, bar, fast_grad, mse_threshold,
-                            {k: v[block] for k, v in given.items()}, eval_steps, until, performance.fused_optimizer)
+        history = _train_block(model, block_data, cfg, block_values, train_mask[block],
+                               val_mask[block], callback, keep_final_params, bar, fast_grad, mse_threshold,
+                               {k: v[block] for k, v in given.items()}, eval_steps, until, performance.fused_optimizer,
+                               checkpoint, i)
+        if checkpoint is not None and checkpoint.wants_done_blocks():
+            checkpoint.save(i, cfg.steps, _history_state(history), done=True)
+        return history
 
     parts = run_blocks(run_block, blocks, workers)
     if bar is not None:
@@ -797,6 +868,24 @@ class _Recorder:
         if self.callback is not None:
             self.extras.append({k: self._full(v.detach().clone()) for k, v in self.callback(step, views).items()})
 
+    def state(self) -> dict[str, np.ndarray]:
+        """The records so far, in their own dtypes, as a checkpoint keeps them."""
+        out = {"record/steps": np.asarray(self.steps, dtype=np.int64)}
+        for prefix, rows in (("record/metric/", self.rows), ("record/extra/", self.extras)):
+            if rows:
+                out.update({prefix + k: torch.stack([r[k] for r in rows], dim=1).cpu().numpy() for k in rows[0]})
+        return out
+
+    def load_state(self, state: Mapping[str, np.ndarray], device) -> None:
+        """Continue from :meth:`state`: the restored rows stack to the same bits as the recorded ones."""
+        self.steps = [int(s) for s in state["record/steps"]]
+
+        def rows(prefix):
+            columns = {k[len(prefix):]: torch.from_numpy(v).to(device) for k, v in state.items() if k.startswith(prefix)}
+            return [{k: v[:, t] for k, v in columns.items()} for t in range(len(self.steps))] if columns else []
+
+        self.rows, self.extras = rows("record/metric/"), rows("record/extra/")
+
     def history(self, final_params: dict, values: dict) -> History:
         to_numpy = lambda rows: {k: torch.stack([r[k] for r in rows], dim=1).cpu().double().numpy() for k in rows[0]}
         return History(steps=np.asarray(self.steps, dtype=np.int64), metrics=to_numpy(self.rows),
@@ -823,6 +912,19 @@ class _Minibatches:
             order = torch.stack([torch.randperm(self.n_train, generator=g) for g in self.samplers]).to(self.device)
             self.epoch_index = torch.gather(self.train_index, 1, order)
         return self.epoch_index[:, k * self.batch_size : (k + 1) * self.batch_size]
+
+    def state(self) -> dict[str, np.ndarray]:
+        """The samplers' states and the current epoch's order: the data order of the rest of the run."""
+        out = {"minibatch/samplers": torch.stack([g.get_state() for g in self.samplers]).numpy()}
+        if self.epoch_index is not None:
+            out["minibatch/epoch_index"] = self.epoch_index.cpu().numpy()
+        return out
+
+    def load_state(self, state: Mapping[str, np.ndarray]) -> None:
+        for g, st in zip(self.samplers, state["minibatch/samplers"]):
+            g.set_state(torch.from_numpy(st.copy()))
+        if "minibatch/epoch_index" in state:
+            self.epoch_index = torch.from_numpy(state["minibatch/epoch_index"]).to(self.device)
 
 
 def _add_embed_l1_gradient(grads: dict[str, torch.Tensor], views, embed_l1: float) -> None:
@@ -965,10 +1067,65 @@ def _stopping(until, recorder: "_Recorder") -> np.ndarray | None:
     return stop if stop.any() else None
 
 
+class _StateParts:
+    """Everything of one block that the rest of its run depends on, to save in a checkpoint and restore from it
+    (issue 32): parameters, optimizer state, the initial norms of ``fixed_norm`` runs, the minibatch samplers and
+    dropout generators, and the records so far. Everything else of the block is rebuilt identically from the
+    run's arguments."""
+
+    def __init__(self, params: FlatParams, optimizer, norm_target, batches, dropout, recorder: "_Recorder"):
+        self.params, self.optimizer, self.norm_target = params, optimizer, norm_target
+        self.batches, self.dropout, self.recorder = batches, dropout, recorder
+
+    def state(self) -> dict[str, np.ndarray]:
+        out = {"params": self.params.flat.detach().cpu().numpy()}
+        out.update({f"optimizer/{k}": v.detach().cpu().numpy() for k, v in self.optimizer.state().items()})
+        if self.norm_target is not None:
+            out["norm_target"] = self.norm_target.cpu().numpy()
+        for part in (self.batches, self.dropout, self.recorder):
+            if part is not None:
+                out.update(part.state())
+        return out
+
+    @torch.no_grad()
+    def load(self, state: Mapping[str, np.ndarray], device) -> int:
+        """Restore :meth:`state` (in place, where other objects hold views); returns the step it was taken at."""
+        flat = self.params.flat
+        if tuple(state["params"].shape) != tuple(flat.shape) or state["params"].dtype != torch.empty(0, dtype=flat.dtype).numpy().dtype:
+            raise ValueError(f"the checkpoint's parameters are {state['params'].dtype} {state['params'].shape}; this block "
+                             f"trains {flat.dtype} {tuple(flat.shape)}: the checkpoint is of another run.")
+        flat.copy_(torch.from_numpy(state["params"]))
+        prefix = "optimizer/"
+        self.optimizer.load_state({k[len(prefix):]: torch.from_numpy(v).to(device) for k, v in state.items()
+                                   if k.startswith(prefix)})
+        if self.norm_target is not None:
+            self.norm_target.copy_(torch.from_numpy(state["norm_target"]))
+        for part in (self.batches, self.dropout):
+            if part is not None:
+                part.load_state(state)
+        self.recorder.load_state(state, device)
+        return int(state["step"])
+
+
+def _history_state(history: History) -> dict[str, np.ndarray]:
+    """A finished block's history as checkpoint arrays (its run values are rebuilt from the run's arguments)."""
+    out = {"history/steps": history.steps}
+    for part in ("metrics", "extra", "final_params"):
+        out.update({f"history/{part}/{k}": v for k, v in getattr(history, part).items()})
+    return out
+
+
+def _history_from_state(state: Mapping[str, np.ndarray], run_values: dict) -> History:
+    part = lambda name: {k[len(f"history/{name}/"):]: v for k, v in state.items() if k.startswith(f"history/{name}/")}
+    return History(steps=state["history/steps"], metrics=part("metrics"), extra=part("extra"),
+                   final_params=part("final_params"), run_values=run_values)
+
+
 def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list], train_mask: torch.Tensor,
                  val_mask: torch.Tensor, callback, keep_final_params: bool, bar, fast_grad: bool,
                  mse_threshold: float | None = None, given: Mapping[str, torch.Tensor] | None = None,
-                 eval_steps: frozenset[int] | None = None, until=None, fused_optimizer: bool | None = None) -> History:
+                 eval_steps: frozenset[int] | None = None, until=None, fused_optimizer: bool | None = None,
+                 checkpoint: Checkpointer | None = None, block_index: int = 0) -> History:
     """Train one block of runs (all of :func:`train` but the blocking).
 
     Each step: pick the batch (all of each run's training set, or its minibatch), compute the gradients
@@ -977,6 +1134,9 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
     that returns its gradient up to a per-run factor (:class:`repro.models.fastgrad.QuadraticGradient`) gives the
     optimizer the true gradient unless the optimizer is scale-free. With ``until``, an evaluation step first
     evaluates, then lets the runs that ``until`` stops leave the block.
+
+    With ``checkpoint`` (a :class:`repro.training.checkpoint.Checkpointer`; block ``block_index`` of its run) the
+    block starts from its saved state, if any, and saves its state before the steps the checkpointer says are due.
     """
     n_runs = len(values["init_seed"])
     values_all = values  # the history reports every run's values, also of runs that stop early
@@ -1056,7 +1216,14 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
     # gradient forwards each run's own rows (run_rows): there it is a forward of its own, first
     separate_evaluation = until is not None or run_rows is not None
     update_every = max(1, cfg.steps // 200)
-    for step in range(cfg.steps):
+    parts = _StateParts(params, optimizer, norm_target, batches, dropout, recorder)
+    restored = checkpoint.restored(block_index) if checkpoint is not None else None
+    start = 0 if restored is None else parts.load(restored, device)
+    if restored is not None:
+        checkpoint.release(block_index)
+    for step in range(start, cfg.steps):
+        if checkpoint is not None and checkpoint.due(block_index, step):
+            checkpoint.save(block_index, step, parts.state())
         due = step % cfg.eval_every == 0 if eval_steps is None else step in eval_steps  # (evaluation_steps)
         record = (lambda out, views, step=step: recorder(step, out, views)) if due else None
         if record is not None and separate_evaluation:

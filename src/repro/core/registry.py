@@ -1,0 +1,257 @@
+"""The claims registry: what each chapter's claims compare with, fixed in a file before the runs they judge
+(core layer: no repro imports).
+
+A chapter's claims live in ``book/_registry/<chapter>.toml``, one ``[[claims]]`` table per claim:
+
+* ``name`` — the claim as the ledger names it;
+* ``kind`` — ``reproduction`` | ``deviation`` | ``check`` (see :mod:`repro.book.claims`);
+* ``form`` — what the source states: ``value`` (a number: the comparison is two-sided), ``shape`` (a direction,
+  an ordering or a shape: one-sided allowed), ``threshold`` (a definition, such as Table 1's 90 %), or
+  ``selection`` (best-of runs, or a subset we chose);
+* ``against`` — ``paper`` | ``official code`` | ``derivation`` | ``book bound``;
+* ``reference`` — the number compared with, or the string ``"computed: <how>"`` when the chapter computes it
+  (then it passes ``reference=`` and the registry seals the description, not the number);
+* ``comparison`` (``abs`` | ``rel`` | ``>=`` | ``<=``) and ``tolerance`` (for ``abs``/``rel``);
+* ``locator`` — where the reference is: a section, figure, caption, equation or official file;
+* ``source`` — one line on what the reference says;
+* ``resolution`` — the grid ours is shown at (optional); ``if_fragile`` — why a low margin is left (optional);
+* ``runs`` — the results-store labels of the stored runs this claim judges (empty: a live run or a closed form);
+* ``registered`` — the date the entry was written;
+* ``[[claims.amendments]]`` — each later change of a criterion field: ``field``, ``original``, ``date``, ``why``.
+
+**Seals.** A stored run's manifest records, when the run starts, the :meth:`Entry.seal` of every entry whose
+``runs`` names the run's label (:func:`seal_for`). A claim on a stored run that the run did not seal (its entry
+did not exist at launch, or changed since) is *set after the run* (†), and so is any claim whose entry carries
+an amendment of its criterion. Nobody types †: it follows from the files.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import math
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+KINDS = ("reproduction", "deviation", "check")
+FORMS = ("value", "shape", "threshold", "selection")
+AGAINST = ("paper", "official code", "derivation", "book bound")
+COMPARISONS = ("abs", "rel", ">=", "<=")
+CRITERION = ("kind", "form", "against", "reference", "comparison", "tolerance")  # what a seal covers
+FIELDS = ("name", *CRITERION, "locator", "source", "resolution", "if_fragile", "runs", "registered", "amendments")
+AMENDMENT_FIELDS = ("field", "original", "date", "why")
+COMPUTED = "computed: "  # a reference the chapter computes (official data, a closed form) starts with this
+UNRECORDED = "unrecorded"  # an amendment's original value that nobody wrote down (set after, before the registry)
+
+
+class RegistryError(ValueError):
+    """A registry file is malformed, or a chapter asks for a claim it does not register."""
+
+
+@dataclass(frozen=True)
+class Amendment:
+    field: str
+    original: object  # the value before the change (UNRECORDED if nobody wrote it down)
+    date: str
+    why: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    kind: str
+    form: str
+    against: str
+    reference: float | str  # a number, or "computed: <how>"
+    comparison: str
+    tolerance: float | None
+    locator: str
+    source: str
+    resolution: float | None = None
+    if_fragile: str = ""
+    runs: tuple[str, ...] = ()
+    registered: str = ""
+    amendments: tuple[Amendment, ...] = field(default=())
+
+    @property
+    def computed(self) -> bool:
+        return isinstance(self.reference, str)
+
+    @property
+    def amended(self) -> bool:
+        """Whether a criterion field was changed after registration (the claim is then set after its result)."""
+        return any(a.field in CRITERION for a in self.amendments)
+
+    def criterion(self) -> dict:
+        return {"name": self.name, **{k: getattr(self, k) for k in CRITERION}}
+
+    def seal(self) -> str:
+        """A hash of the name and the criterion: what a run's manifest records when the run starts."""
+        blob = json.dumps(self.criterion(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def _number(value, where: str, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RegistryError(f"{where}: {what}={value!r} is not allowed: {what} must be a number.")
+    return float(value)
+
+
+def _entry(d: dict, where: str) -> Entry:
+    unknown = sorted(set(d) - set(FIELDS))
+    if unknown:
+        raise RegistryError(f"{where}: unknown fields {unknown}; allowed: {', '.join(FIELDS)}.")
+    for key in ("name", "kind", "form", "against", "reference", "comparison", "locator", "source", "registered"):
+        if key not in d or d[key] in ("", None):
+            raise RegistryError(f"{where}: field {key!r} is missing; every claim registers {key}.")
+    where = f"{where} ({d['name']!r})"
+    for key, allowed in (("kind", KINDS), ("form", FORMS), ("against", AGAINST), ("comparison", COMPARISONS)):
+        if d[key] not in allowed:
+            raise RegistryError(f"{where}: {key}={d[key]!r} is not allowed: {key} must be one of {', '.join(allowed)}.")
+    reference = d["reference"]
+    if isinstance(reference, str):
+        if not reference.startswith(COMPUTED) or len(reference) <= len(COMPUTED):
+            raise RegistryError(f"{where}: reference={reference!r} is not allowed: a number, or "
+                                f"'{COMPUTED}<how the chapter computes it>'.")
+    else:
+        reference = _number(reference, where, "reference")
+    tolerance = d.get("tolerance")
+    if d["comparison"] in ("abs", "rel"):
+        if tolerance is None or _number(tolerance, where, "tolerance") < 0:
+            raise RegistryError(f"{where}: comparison={d['comparison']!r} needs tolerance >= 0.")
+        tolerance = float(tolerance)
+    elif tolerance is not None:
+        raise RegistryError(f"{where}: comparison={d['comparison']!r} is a bound: give no tolerance.")
+    if d["kind"] == "reproduction" and d["against"] not in ("paper", "official code"):
+        raise RegistryError(f"{where}: a reproduction compares with the paper or the official code, not "
+                            f"against={d['against']!r}: register it as a check.")
+    if d["form"] == "value" and d["comparison"] not in ("abs", "rel"):
+        raise RegistryError(f"{where}: form 'value' (the source states a number) needs a two-sided comparison "
+                            f"(abs or rel), not {d['comparison']!r}; a one-sided bound is form 'shape' or 'threshold'.")
+    amendments = []
+    for i, a in enumerate(d.get("amendments", [])):
+        if set(a) != set(AMENDMENT_FIELDS):
+            raise RegistryError(f"{where}: amendment {i} must have exactly the fields {', '.join(AMENDMENT_FIELDS)}.")
+        if a["field"] not in FIELDS:
+            raise RegistryError(f"{where}: amendment {i} changes field {a['field']!r}, which claims do not have.")
+        amendments.append(Amendment(a["field"], a["original"], str(a["date"]), a["why"]))
+    runs = d.get("runs", [])
+    if not isinstance(runs, list) or not all(isinstance(r, str) and r for r in runs):
+        raise RegistryError(f"{where}: runs must be a list of results-store labels.")
+    resolution = d.get("resolution")
+    return Entry(d["name"], d["kind"], d["form"], d["against"], reference, d["comparison"], tolerance, d["locator"],
+                 d["source"], None if resolution is None else _number(resolution, where, "resolution"),
+                 d.get("if_fragile", ""), tuple(runs), str(d["registered"]), tuple(amendments))
+
+
+class Registry:
+    """One chapter's registered claims (``<directory>/<chapter>.toml``)."""
+
+    def __init__(self, chapter: str, entries: list[Entry], path: Path | None = None):
+        self.chapter = chapter
+        self.path = path
+        self.entries: dict[str, Entry] = {}
+        for e in entries:
+            if e.name in self.entries:
+                raise RegistryError(f"{path or chapter}: claim {e.name!r} is registered twice.")
+            self.entries[e.name] = e
+
+    @classmethod
+    def load(cls, chapter: str, directory: str | os.PathLike = "_registry") -> "Registry":
+        path = Path(directory) / f"{chapter}.toml"
+        if not path.is_file():
+            raise RegistryError(f"chapter {chapter!r} has no registry at {path}: register its claims there first "
+                                "(see repro.core.registry).")
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+        if data.get("chapter") != chapter:
+            raise RegistryError(f"{path}: chapter = {data.get('chapter')!r}, expected {chapter!r}.")
+        return cls(chapter, [_entry(d, f"{path} claim {i}") for i, d in enumerate(data.get("claims", []))], path)
+
+    def __getitem__(self, name: str) -> Entry:
+        if name not in self.entries:
+            close = difflib.get_close_matches(name, list(self.entries), n=3, cutoff=0.6)
+            hint = f"; close: {close}" if close else ""
+            raise RegistryError(f"claim {name!r} is not registered in {self.path or self.chapter}{hint}. Register it "
+                                "(with the date) before the run it judges.")
+        return self.entries[name]
+
+    def scaled(self, name: str) -> Entry | None:
+        """The one entry whose name equals ``name`` up to its numbers (a claim named after its seed count or sizes,
+        checked at another scale), or None if none or several do."""
+        import re
+
+        number = r"[0-9][0-9,.eE+−-]*"
+        pattern = re.sub(r"[0-9][0-9,.eE+−-]*", lambda m: number, re.escape(name).replace(r"\-", "-"))
+        hits = [e for n, e in self.entries.items() if re.fullmatch(pattern, n)]
+        return hits[0] if len(hits) == 1 else None
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.entries
+
+    def seals(self, label: str) -> dict[str, str]:
+        """``{"<chapter>/<name>": seal}`` for every entry that judges runs stored under ``label``."""
+        return {f"{self.chapter}/{e.name}": e.seal() for e in self.entries.values() if label in e.runs}
+
+
+def seal_for(label: str, directory: str | os.PathLike) -> dict:
+    """What a stored run's manifest records when it starts: the seals of every registered claim, in every chapter's
+    registry under ``directory``, that judges runs stored under ``label``. No registry folder gives an empty seal
+    (a store outside the book); its claims, if any, will be set after the run."""
+    directory = Path(directory)
+    claims: dict[str, str] = {}
+    if directory.is_dir():
+        for path in sorted(directory.glob("*.toml")):
+            claims.update(Registry.load(path.stem, directory).seals(label))
+    return {"label": label, "registry": str(directory), "claims": claims}
+
+
+def sealed_by(entry: Entry, chapter: str, manifest: dict) -> str | None:
+    """Why a stored run (its ``manifest``) does not seal ``entry`` — None when it does."""
+    seal = (manifest.get("sealed") or {}).get("claims", {})
+    key = f"{chapter}/{entry.name}"
+    if not manifest.get("sealed"):
+        return f"the run (stored {manifest.get('created', '?')}) predates sealed registries"
+    if key not in seal:
+        return f"the claim was not registered when the run started ({manifest.get('created', '?')})"
+    if seal[key] != entry.seal():
+        return "the claim's criterion changed after the run started"
+    return None
+
+
+# -- writing (used to create a registry from a chapter's ledger; hand edits are the normal way after that) ----------
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return repr(float(v))
+    if isinstance(v, float):
+        return "inf" if v == math.inf else "-inf" if v == -math.inf else "nan" if math.isnan(v) else repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)  # a JSON string is a valid TOML basic string
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {type(v).__name__} to TOML")
+
+
+def to_toml(chapter: str, entries: list[dict], header: str = "") -> str:
+    """A registry file for ``entries`` (dicts with :data:`FIELDS`), readable and diff-friendly."""
+    lines = [f"# {line}" if line else "#" for line in header.splitlines()]
+    lines += [f"chapter = {_toml_value(chapter)}", ""]
+    for d in entries:
+        lines.append("[[claims]]")
+        for key in FIELDS:
+            if key == "amendments" or d.get(key) in (None, "", [], ()):
+                continue
+            lines.append(f"{key} = {_toml_value(d[key])}")
+        for a in d.get("amendments", []):
+            lines.append("  [[claims.amendments]]")
+            lines += [f"  {k} = {_toml_value(a[k])}" for k in AMENDMENT_FIELDS]
+        lines.append("")
+    text = "\n".join(lines)
+    tomllib.loads(text)  # what we write must read back
+    return text

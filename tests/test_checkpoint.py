@@ -1,0 +1,251 @@
+"""Resumable stored runs (issue 32): a run interrupted at an arbitrary step and resumed from its checkpoint equals
+the uninterrupted run bit for bit (every recorded array and the final parameters, float64 and float32, full batch
+and minibatches with dropout); a checkpoint is never served as a result; the finished entry lists its segments."""
+import json
+from itertools import count
+
+import numpy as np
+import pytest
+
+from repro.book.runs import format_runs, list_runs, main as runs_main
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
+from repro.models.networks import EmbedMLPConfig, EncoderTransformerConfig
+from repro.training.checkpoint import Checkpointer, reached_step, read_checkpoint
+from repro.training.store import ResultsStore, StoreMismatch, UnfinishedRun, history_to_arrays
+from repro.training.trainer import Performance, TrainConfig, train
+
+TOY = EmbedMLPConfig(n_symbols=10, d_embed=1, hidden=(16, 16), d_out=30)
+
+
+class Interrupt(Exception):
+    """Stands for whatever stops a process mid-run (Ctrl-C, a wall-time limit, a sleeping laptop)."""
+
+
+def _toy_data():
+    return build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
+
+
+def _encoder_setup():
+    data = build_task_data(BinaryOpTask("modular_addition", 11), Split(train_fraction=0.8, data_seed=1))
+    model = EncoderTransformerConfig(d_vocab=11, d_vocab_out=11, d_model=8, n_heads=2, d_mlp=8, n_layers=1)
+    return model, data
+
+
+def _snapshot(step, views):
+    """A callback whose records go into history.extra (a few parameters of every run)."""
+    return {"first_params": next(iter(views.values())).reshape(next(iter(views.values())).shape[0], -1)[:, :3].clone()}
+
+
+def _raising(stop_at: int, on_call: int | None = None):
+    """:func:`_snapshot`, raising :class:`Interrupt` at step ``stop_at`` (every time, or on its ``on_call``-th visit)."""
+    visits = count(1)
+
+    def callback(step, views):
+        if step == stop_at and (on_call is None or next(visits) == on_call):
+            raise Interrupt(f"stopped at step {step}")
+        return _snapshot(step, views)
+
+    return callback
+
+
+def _assert_identical(a, b):
+    np.testing.assert_array_equal(a.steps, b.steps)
+    for part in ("metrics", "extra", "final_params"):
+        x, y = getattr(a, part), getattr(b, part)
+        assert sorted(x) == sorted(y), part
+        for k in x:
+            assert x[k].dtype == y[k].dtype and x[k].shape == y[k].shape, (part, k)
+            assert x[k].tobytes() == y[k].tobytes(), f"{part}/{k} differs"  # bit for bit (nan included)
+    assert a.run_values == b.run_values
+
+
+def _interrupt_and_resume(tmp_path, model, data, cfg, save_at, stop_at, on_call=None, **kwargs):
+    """The uninterrupted run, and the same run interrupted at ``stop_at`` after a checkpoint at ``save_at``, then
+    resumed by a fresh Checkpointer (as a new process would); returns both histories and the resuming checkpointer."""
+    kwargs = dict(keep_final_params=True, progress=False, **kwargs)
+    reference = train(model, data, cfg, callback=_snapshot, **kwargs)
+    folder = tmp_path / "run.partial"
+    with pytest.raises(Interrupt):
+        train(model, data, cfg, callback=_raising(stop_at, on_call), checkpoint=Checkpointer(folder, at_steps=[save_at]),
+              **kwargs)
+    assert read_checkpoint(folder) is not None
+    resume = Checkpointer(folder)
+    resumed = train(model, data, cfg, callback=_snapshot, checkpoint=resume, **kwargs)
+    return reference, resumed, resume
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("blocks", [None, Performance(block_runs=1, workers=2)], ids=["one-block", "two-blocks"])
+def test_full_batch_run_resumes_bit_for_bit(tmp_path, dtype, blocks):
+    cfg = TrainConfig(steps=40, lr_repr=1e-2, lr_dec=3e-3, wd_dec=0.1, dtype=dtype, device="cpu")
+    reference, resumed, resume = _interrupt_and_resume(tmp_path, TOY, _toy_data(), cfg, save_at=13, stop_at=21,
+                                                       runs={"init_seed": [0, 1]}, performance=blocks)
+    _assert_identical(reference, resumed)
+    assert reference.final_params["embed"].shape == (2, 10, 1)
+    assert resume.current_segment()["from_step"] == 13
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_minibatch_run_with_dropout_resumes_bit_for_bit(tmp_path, dtype):
+    """Data order and dropout masks continue where they stopped: the checkpoint (step 9) falls mid-epoch (96
+    training samples in batches of 16: 6 steps an epoch), the interruption at step 14 in the next epoch."""
+    model, data = _encoder_setup()
+    cfg = TrainConfig(steps=20, batch_size=16, eval_every=2, lr_repr=1e-3, lr_dec=1e-3, wd_dec=1.0, dtype=dtype,
+                      device="cpu")
+    reference, resumed, _ = _interrupt_and_resume(tmp_path, model, data, cfg, save_at=9, stop_at=14,
+                                                  runs={"init_seed": [0, 1], "dropout": [0.3, 0.1]})
+    _assert_identical(reference, resumed)
+    assert not np.array_equal(reference["train_loss"][0], reference["train_loss"][1])
+
+
+def test_full_batch_dropout_and_sgd_momentum_with_fixed_norm_resume_bit_for_bit(tmp_path):
+    model, data = _encoder_setup()
+    cfg = TrainConfig(steps=16, dropout=0.2, dtype="float64", device="cpu")
+    _assert_identical(*_interrupt_and_resume(tmp_path / "dropout", model, data, cfg, save_at=5, stop_at=11)[:2])
+    cfg = TrainConfig(steps=30, optimizer="sgd", momentum=0.9, lr_repr=1e-2, lr_dec=1e-2, fixed_norm=True,
+                      init_scale=2.0, dtype="float32", device="cpu")
+    _assert_identical(*_interrupt_and_resume(tmp_path / "sgd", TOY, _toy_data(), cfg, save_at=7, stop_at=19)[:2])
+
+
+def test_a_block_that_finished_is_not_trained_again(tmp_path):
+    """Blocks one after the other: the first finishes (and is saved as finished), the second is interrupted."""
+    cfg = TrainConfig(steps=30, lr_repr=1e-2, lr_dec=3e-3, dtype="float64", device="cpu")
+    reference, resumed, resume = _interrupt_and_resume(
+        tmp_path, TOY, _toy_data(), cfg, save_at=10, stop_at=15, on_call=2, runs={"init_seed": [3, 4]},
+        performance=Performance(block_runs=1, workers=1))
+    _assert_identical(reference, resumed)
+    assert resume.previous["block_done"] == [True, False] and resume.previous["block_steps"] == [30, 10]
+    assert reached_step(resume.previous) == 10
+
+
+def test_checkpoint_refuses_another_run_and_until():
+    cfg = TrainConfig(steps=10, dtype="float64", device="cpu")
+    with pytest.raises(ValueError, match="checkpoint is not allowed with until"):
+        train(TOY, _toy_data(), cfg, checkpoint=Checkpointer("unused"), until=lambda s, m: np.zeros(1, bool),
+              progress=False)
+    with pytest.raises(ValueError, match="every_s"):
+        Checkpointer("unused", every_s=-1)
+    with pytest.raises(ValueError, match="at_steps"):
+        Checkpointer("unused", at_steps=[0])
+
+
+def test_checkpoint_of_another_shape_is_refused(tmp_path):
+    cfg = TrainConfig(steps=20, dtype="float64", device="cpu")
+    with pytest.raises(Interrupt):
+        train(TOY, _toy_data(), cfg, callback=_raising(8), checkpoint=Checkpointer(tmp_path, at_steps=[4]),
+              progress=False)
+    with pytest.raises(ValueError, match="1 runs and 20 steps; this train\\(\\) call has 1 runs and 30 steps"):
+        train(TOY, _toy_data(), TrainConfig(steps=30, dtype="float64", device="cpu"), checkpoint=Checkpointer(tmp_path),
+              progress=False)
+
+
+def test_every_s_saves_by_the_clock(tmp_path):
+    """every_s=0: a save before every step, each replacing the last (one file per block, no older copies)."""
+    cfg = TrainConfig(steps=12, dtype="float32", device="cpu")
+    with pytest.raises(Interrupt):
+        train(TOY, _toy_data(), cfg, callback=_raising(7), checkpoint=Checkpointer(tmp_path, every_s=0), progress=False)
+    assert reached_step(read_checkpoint(tmp_path)) == 7
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["block-0.npz", "checkpoint.json"]
+
+
+def test_progress_bar_shows_the_rate_and_the_time_left(capsys):
+    train(TOY, _toy_data(), TrainConfig(steps=20, device="cpu"), progress=True)
+    err = capsys.readouterr().err
+    assert "left" in err and "run-step/s" in err
+
+
+def _stored_run(cfg, stop_at=None):
+    """The compute of a resumable stored run (a chapter's main passes its checkpoint on to train the same way)."""
+    def compute(checkpoint):
+        callback = _snapshot if stop_at is None else _raising(stop_at)
+        return history_to_arrays(train(TOY, _toy_data(), cfg, runs={"init_seed": [0, 1]}, callback=callback,
+                                       keep_final_params=True, progress=False, checkpoint=checkpoint))
+    return compute
+
+
+def test_store_resumes_a_run_refuses_its_checkpoint_and_records_the_segments(tmp_path):
+    store = ResultsStore(tmp_path / "results", registry=tmp_path / "no-registry")
+    seals = count(1)
+    store.seal = lambda label: {"label": label, "n": next(seals)}  # which segment's seal the entry keeps
+    cfg = TrainConfig(steps=40, lr_repr=1e-2, lr_dec=3e-3, dtype="float32", device="cpu")
+    config = {"train": cfg, "seeds": [0, 1]}
+
+    with pytest.raises(Interrupt):  # every_s=0: the checkpoint holds every step before the interruption
+        store.get_or_compute(config, _stored_run(cfg, stop_at=17), label="toy", checkpoint_every_s=0)
+    partial = store.partial_path(config, "toy")
+    assert partial.name == store.path(config, "toy").name + ".partial"
+    assert not store.has(config, "toy") and store.load_if_stored(config, "toy") is None
+    with pytest.raises(UnfinishedRun, match="reached step 17 of 40 \\(1 segment"):
+        store.load(config, "toy")
+    [info] = list_runs(store.root)
+    assert (info.finished, info.step, info.steps, info.segments) == (False, 17, 40, 1)
+    assert info.remaining_s is not None and info.remaining_s > 0
+    assert "step 17 of 40 (42%)" in format_runs([info]) and "left (projected)" in format_runs([info])
+
+    # a checkpoint of another config is refused like a stored entry of another config
+    other = {"train": cfg, "seeds": [0, 2]}
+    partial.rename(store.partial_path(other, "toy"))
+    with pytest.raises(StoreMismatch, match=r"checkpoint.s config differs .*seeds\[1\] \(stored 1, requested 2\)"):
+        store.get_or_compute(other, _stored_run(cfg), label="toy")
+    store.partial_path(other, "toy").rename(partial)
+
+    arrays, manifest = store.get_or_compute(config, _stored_run(cfg), label="toy")
+    assert not partial.exists()  # replaced by the finished entry
+    reference = history_to_arrays(train(TOY, _toy_data(), cfg, runs={"init_seed": [0, 1]}, callback=_snapshot,
+                                        keep_final_params=True, progress=False))
+    assert sorted(arrays) == sorted(reference)
+    for k in reference:
+        assert arrays[k].tobytes() == np.asarray(reference[k]).tobytes(), k
+    segments = manifest["segments"]
+    assert [(s["from_step"], s["to_step"]) for s in segments] == [(0, 17), (17, 40)]
+    assert {"git_commit", "host", "device", "kernels", "wall_time_s", "started"} <= set(segments[0])
+    assert manifest["sealed"] == {"label": "toy", "n": 1}  # the first segment's seal, kept through the checkpoint
+    assert manifest["wall_time_s"] == pytest.approx(sum(s["wall_time_s"] for s in segments), abs=0.01)
+    assert json.loads((store.path(config, "toy") / "manifest.json").read_text())["segments"] == segments
+
+    finished = list_runs(store.root)
+    assert [(r.finished, r.steps, r.segments) for r in finished] == [(True, 40, 2)]
+
+
+def test_runs_command_lists_the_store(tmp_path, capsys):
+    store = ResultsStore(tmp_path, registry=tmp_path / "no-registry")
+    store.save({"a": 1}, {"x": np.arange(3)}, label="old", sealed={})
+    assert runs_main(["--store", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "finished    old-" in out and "1 finished, 0 unfinished" in out
+    with pytest.raises(FileNotFoundError, match="store="):
+        list_runs(tmp_path / "missing")
+
+
+def test_a_chapters_stored_run_resumes_through_its_command(tmp_path, monkeypatch):
+    """``python -m repro.experiments.power2022_what_is_grokking --store DIR`` (at a tiny config), stopped right after
+    its checkpoint at step 15 and run again, stores what one uninterrupted run stores, in two segments."""
+    from dataclasses import replace
+
+    from repro.experiments import power2022_what_is_grokking as power
+    from repro.experiments.power2022_what_is_grokking import IntroConfig, intro_to_arrays, run_intro
+
+    cfg = replace(IntroConfig(), p=11, d_model=16, n_heads=2, d_mlp=32, batch_size=32, steps=40, eval_every=5)
+    monkeypatch.setattr(power, "stored_paper_config", lambda: cfg)
+    real_save = Checkpointer.save
+
+    def save_then_stop(self, block, step, arrays, **kw):
+        real_save(self, block, step, arrays, **kw)
+        if step == 15:
+            raise Interrupt("the process stops after its checkpoint at step 15")
+
+    monkeypatch.setattr(Checkpointer, "save", save_then_stop)
+    command = ["--store", str(tmp_path), "--checkpoint-minutes", "1e-9"]  # a checkpoint before every step
+    with pytest.raises(Interrupt):
+        power.main(command)
+    with pytest.raises(UnfinishedRun, match="step 15 of 40"):
+        ResultsStore(tmp_path).load(cfg, "power2022")
+    monkeypatch.setattr(Checkpointer, "save", real_save)
+    assert power.main(command) == 0
+    arrays, manifest = ResultsStore(tmp_path).load(cfg, "power2022")
+    expected = intro_to_arrays(run_intro(cfg, progress=False))
+    assert sorted(arrays) == sorted(expected)
+    for k in expected:
+        assert arrays[k].tobytes() == np.asarray(expected[k]).tobytes(), k
+    assert [(s["from_step"], s["to_step"]) for s in manifest["segments"]] == [(0, 15), (15, 40)]
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
