@@ -184,20 +184,24 @@ print(setup_table(f"Classification, normalized GD (section 4; live at p = {', '.
     ("seeds", "one run per curve", f"{len(cfg.seeds)} at n = 2p^(5/3), {n_sample} at the other n (init and split)",
      "single runs are chaotic; the chapter reports medians and counts"), DTYPE]))
 print()
-print(setup_table("Transformer (section 5; live)", mw.TransformerGrokConfig(), tc,
-                  fields=("p", "n_coeff", "d_model", "n_heads", "d_mlp", "optimizer", "lr", "weight_decay", "steps",
-                          "eval_every", "ntk_points", "ntk_output", "dtype"), reasons={
-    "p": "Fig. 5's p is unstated (default: Nanda et al.'s 113); a CPU runs 23",
-    "d_model": "book scale; the paper states no architecture (default: Nanda et al.'s)", "d_mlp": "book scale, as d_model",
-    "optimizer": "GD at lr 0.25 fits and then memorizes in CPU-sized runs (the stored GD run); AdamW groks in the budget",
-    "lr": "AdamW's rate: Nanda et al.'s 1e-3, 3× larger for speed", "weight_decay": "Nanda et al.'s AdamW decay",
-    "steps": "book scale; Fig. 5's step count is unstated", "eval_every": "a short run, recorded densely",
-    "dtype": "float32 AdamW moves the grokking step by tens of steps with the rounding (Deviations)"}, extra=[
+# The transformer's settings and what its config does not hold, shared by the live and the stored (GD) tables.
+TRANSFORMER_FIELDS = ("p", "n_coeff", "d_model", "n_heads", "d_mlp", "optimizer", "lr", "weight_decay", "steps",
+                      "eval_every", "ntk_points", "ntk_output", "dtype")
+TRANSFORMER_EXTRA = [
     ("architecture", "a one-layer transformer, otherwise unstated", "Nanda et al.'s: [a, b, =], 4 heads, ReLU MLP, "
      "no LayerNorm", "the transformer whose grokking the paper sets out to explain"),
     ("init", "'default PyTorch initialization (migrated to JAX)' (App. A.3)", "TransformerLens': N(0, (0.8/√d_model)²)",
      "the paper's model, and so its PyTorch default, is unstated"),
     ("λ‖θ‖∞", "1e-20 (App. A.3)", "not applied", "a no-op in float32 (Deviations)"),
+]
+print(setup_table("Transformer (section 5; live)", mw.TransformerGrokConfig(), tc,
+                  fields=TRANSFORMER_FIELDS, reasons={
+    "p": "Fig. 5's p is unstated (default: Nanda et al.'s 113); a CPU runs 23",
+    "d_model": "book scale; the paper states no architecture (default: Nanda et al.'s)", "d_mlp": "book scale, as d_model",
+    "optimizer": "GD at lr 0.25 fits and then memorizes in CPU-sized runs (the stored GD run); AdamW groks in the budget",
+    "lr": "AdamW's rate: Nanda et al.'s 1e-3, 3× larger for speed", "weight_decay": "Nanda et al.'s AdamW decay",
+    "steps": "book scale; Fig. 5's step count is unstated", "eval_every": "a short run, recorded densely",
+    "dtype": "float32 AdamW moves the grokking step by tens of steps with the rounding (Deviations)"}, extra=[*TRANSFORMER_EXTRA,
     ("seeds", "one run", f"{len(cfg.transformer_seeds)} inits", "the grokking step varies by hundreds of steps between seeds")]))
 print()
 print(setup_table("Regression, GD (section 6; live)", mw.RegressionConfig(), cfg.regression,
@@ -914,17 +918,11 @@ gtfs, tf_manifest = load_stored(mw.stored_transformer(gd_cfg, mw.GD_TRANSFORMER_
                                 "GD transformer run", "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only transformer-gd",
                                 "about 15 minutes", glue_minutes="tfgd_minutes")
 print(setup_table("Transformer under GD (stored)", mw.TransformerGrokConfig(), gd_cfg,
-                  fields=("p", "n_coeff", "d_model", "n_heads", "d_mlp", "optimizer", "lr", "weight_decay", "steps",
-                          "eval_every", "ntk_points", "ntk_output", "dtype"), reasons={
+                  fields=TRANSFORMER_FIELDS, reasons={
     "p": "Fig. 5's p is unstated (default: Nanda et al.'s 113); 23, the live run's network",
     "d_model": "the live run's network, so the two optimizers compare on one model", "d_mlp": "as d_model",
     "steps": "Fig. 5's step count is unstated; GD fits within about 1 000 steps here, the run covers 20× that",
-    "eval_every": "our choice"}, extra=[
-    ("architecture", "a one-layer transformer, otherwise unstated", "Nanda et al.'s: [a, b, =], 4 heads, ReLU MLP, "
-     "no LayerNorm", "the transformer whose grokking the paper sets out to explain"),
-    ("init", "'default PyTorch initialization (migrated to JAX)' (App. A.3)", "TransformerLens': N(0, (0.8/√d_model)²)",
-     "the paper's model, and so its PyTorch default, is unstated"),
-    ("λ‖θ‖∞", "1e-20 (App. A.3)", "not applied", "a no-op in float32 (Deviations)"),
+    "eval_every": "our choice"}, extra=[*TRANSFORMER_EXTRA,
     ("seeds", "one run", f"{len(mw.GD_TRANSFORMER_SEEDS)} inits", "the live run's seeds")]))
 g_fit = np.array([t.first_step("train", 1.0) for t in gtfs])
 g_k = [t.index(f) for t, f in zip(gtfs, g_fit)]

@@ -35,13 +35,14 @@ import io
 import json
 import math
 import os
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Iterable
 
 import numpy as np
+
+from repro.core.files import write_bytes_atomic
 
 CHECKPOINT_SCHEMA = 1
 DEFAULT_EVERY_S = 600.0  # ten minutes: at most that much of a run is lost when its process stops
@@ -52,19 +53,6 @@ PARTIAL_SUFFIX = ".partial"
 
 def _utc_now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """``data`` to ``path`` through a temporary file in the same folder and a rename: never half a file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def block_file(folder: Path, block: int) -> Path:
@@ -196,11 +184,11 @@ class Checkpointer:
         with self._lock:
             self.folder.mkdir(parents=True, exist_ok=True)
             if self.config_text is not None and not (self.folder / CONFIG_FILE).exists():
-                _write_atomic(self.folder / CONFIG_FILE, self.config_text.encode())
-            _write_atomic(block_file(self.folder, block), buffer.getvalue())
+                write_bytes_atomic(self.folder / CONFIG_FILE, self.config_text.encode())
+            write_bytes_atomic(block_file(self.folder, block), buffer.getvalue())
             self._step[block], self._done[block] = int(step), bool(done)
             self._last_save[block] = time.monotonic()
-            _write_atomic(self.folder / STATE_FILE, (json.dumps(self.state(), indent=2, sort_keys=True) + "\n").encode())
+            write_bytes_atomic(self.folder / STATE_FILE, (json.dumps(self.state(), indent=2, sort_keys=True) + "\n").encode())
 
     # --- what the store calls ---------------------------------------------------------------------------------
 
