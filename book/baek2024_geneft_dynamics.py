@@ -52,7 +52,6 @@
 # the claims behind it, are in the last section, *Paper versus ours*.
 
 # %%
-import dataclasses
 import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -74,19 +73,6 @@ from repro.training.store import load_stored
 use_style()
 claims = ClaimBook("baek2024_geneft_dynamics")
 print(f"scale: {current_scale()}")
-
-
-def paper_setup(title: str, reference, ours, *, reasons: dict, unstated: tuple, extra: list):
-    """The setup table of one experiment: the config fields the paper states, beside ours; the fields it does not
-    state as rows "unstated" -> ours (with their reason, or "the paper does not state it"); then ``extra``. A reason
-    is passed only for a stated field that differs at this scale (which fields differ depends on REPRO_SCALE)."""
-    names = [f.name for f in dataclasses.fields(reference)]
-    stated = [n for n in names if n not in unstated]
-    shown = lambda v: ", ".join(f"{x:.3g}" for x in v) if isinstance(v, tuple) else f"{v:g}" if isinstance(v, float) \
-        else str(v)
-    rows = [(n, "unstated", shown(getattr(ours, n)), reasons.get(n, "the paper does not state it")) for n in unstated]
-    why = {k: v for k, v in reasons.items() if k in stated and getattr(reference, k) != getattr(ours, k)}
-    return setup_table(title, reference, ours, reasons=why, fields=stated, extra=rows + extra)
 
 
 PHASE_EXTRA = [
@@ -112,8 +98,8 @@ PHASE_UNSTATED = ("row_values", "lr_dec", "seeds", "data_seed", "init_seed", "ev
 
 def phase_setup(title: str, reference: PhaseConfig, ours: PhaseConfig, reasons: dict):
     """The setup table of one phase-diagram run (paper column: Table 3, Table 4 and the captions)."""
-    return paper_setup(title + " (paper column: Table 3, Table 4 and the captions)", reference, ours, reasons=reasons,
-                       unstated=PHASE_UNSTATED, extra=PHASE_EXTRA)
+    return setup_table(title + " (paper column: Table 3, Table 4 and the captions)", reference, ours,
+                       reasons_if_differs=reasons, unstated=PHASE_UNSTATED, extra=PHASE_EXTRA)
 
 
 GRID_REASON = ("the paper does not state its grid; ours runs half decades from 1e-4 to 3e-2: below 1e-4 parameters "

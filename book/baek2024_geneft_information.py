@@ -44,7 +44,6 @@
 # table, every difference with its reason.
 
 # %%
-import dataclasses
 import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -69,19 +68,6 @@ claims = ClaimBook("baek2024_geneft_information")
 print(f"scale: {current_scale()}")
 
 PAPER_COLUMN = " (paper column: what §2-4, Table 3 and the captions state)"
-
-
-def paper_setup(title: str, reference, ours, *, reasons: dict, unstated: tuple, extra: list):
-    """The setup table of one experiment: the config fields the paper states, beside ours; the fields it does not
-    state as rows "unstated" -> ours (with their reason, or "the paper does not state it"); then ``extra``. A reason
-    is passed only for a stated field that differs at this scale (which fields differ depends on REPRO_SCALE)."""
-    names = [f.name for f in dataclasses.fields(reference)]
-    stated = [n for n in names if n not in unstated]
-    shown = lambda v: ", ".join(f"{x:.3g}" if isinstance(x, float) else str(x) for x in v) if isinstance(v, tuple) \
-        else f"{v:g}" if isinstance(v, float) else str(v)
-    rows = [(n, "unstated", shown(getattr(ours, n)), reasons.get(n, "the paper does not state it")) for n in unstated]
-    why = {k: v for k, v in reasons.items() if k in stated and getattr(reference, k) != getattr(ours, k)}
-    return setup_table(title + PAPER_COLUMN, reference, ours, reasons=why, fields=stated, extra=rows + extra)
 
 
 # What the network configs do not hold (Figs. 3 and 4)
@@ -148,7 +134,7 @@ for rel in RELATIONS:
 # %%
 bound_cfg = BoundConfig.for_scale()
 MC_REASON = "the paper states no sampler settings or grid; "
-paper_setup("Fig. 2 Monte Carlo", BoundConfig(), bound_cfg, reasons={
+setup_table("Fig. 2 Monte Carlo" + PAPER_COLUMN, BoundConfig(), bound_cfg, reasons_if_differs={
     "fractions": MC_REASON + "eight fractions at book scale (the paper-scale config: fifteen)",
     "data_seeds": MC_REASON + "three training sets per point at book scale",
     "chains": MC_REASON + "fewer chains at book scale (CPU budget)",
@@ -206,7 +192,7 @@ glue("mc_gt0_bias", approx(mc_gt0 - (0.5 + 0.5 * 30 / 900), 0.005), display=Fals
 
 # %%
 size_cfg = DataSizeConfig.for_scale()
-paper_setup("Fig. 3 (live)", DataSizeConfig(), size_cfg, reasons={
+setup_table("Fig. 3 (live)" + PAPER_COLUMN, DataSizeConfig(), size_cfg, reasons_if_differs={
     "fractions": "the paper does not state its grid; seven fractions fit the CPU budget",
     "architectures": "the legend's entries are unstated; Table 3's default (3 hidden layers, width 50, concat, d = 2) "
     "is left out for the CPU budget; ours: a small concatenation net and §3's inductive-bias nets at d = 2 and d = 1",
@@ -280,7 +266,7 @@ DEPTH_REASONS = {
 }
 DEPTH_UNSTATED = ("depths", "data_seeds", "init_seed", "steps", "eval_every", "dtype")
 DEPTH_EXTRA = [*TRAINING_EXTRA, ("accuracy", "test accuracy (Fig. 4)", "test accuracy (Fig. 4)", "")]
-paper_setup("Fig. 4 (live)", DepthConfig(), depth_cfg, reasons={
+setup_table("Fig. 4 (live)" + PAPER_COLUMN, DepthConfig(), depth_cfg, reasons_if_differs={
     **DEPTH_REASONS,
     "steps": "the paper states no budget for Fig. 4 (Table 4 judges phases within 10^5 steps); at 3,000 steps some "
     "deep decoders have not fitted their training pairs (the stored sweep below runs 20,000)"},
@@ -328,7 +314,7 @@ for i, rel in enumerate(depth_cfg.relations):
 
 # %%
 sdepth_cfg = stored_depth_config()
-paper_setup("Fig. 4 (stored)", DepthConfig(), sdepth_cfg, reasons={
+setup_table("Fig. 4 (stored)" + PAPER_COLUMN, DepthConfig(), sdepth_cfg, reasons_if_differs={
     **DEPTH_REASONS,
     "steps": "the paper states no budget for Fig. 4 (Table 4 judges phases within 10^5 steps); after 20,000 the "
     "deepest decoders still fit slowly (the fitted seeds are counted below)",

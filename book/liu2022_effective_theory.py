@@ -107,7 +107,7 @@ toy_reasons = {  # only the fields that differ at this scale are passed
                   "the reference claims)",
 }
 setup_table("Fig. 4(c, d): the official reference run against ours", official_toy, ref_cfg,
-            reasons={k: v for k, v in toy_reasons.items() if getattr(official_toy, k) != getattr(ref_cfg, k)},
+            reasons_if_differs=toy_reasons,
             fields=TOY_FIELDS, names=("official", "ours"),
             extra=[("random-number order", "train_add.py's: templates, split, embeddings U[-0.5, 0.5], decoder",
                     "train_add.py's: templates, split, embeddings U[-0.5, 0.5], decoder", ""),

@@ -549,7 +549,7 @@ OFFICIAL_S3_DRAWS = "np.random: templates, split; torch: an unused encoder, the 
 luck_cells = replace(paper_d, lr_dec_values=luck_cfg.cell_lr_dec, y_values=luck_cfg.cell_wd_dec,
                      steps=luck_cfg.cell_steps, eval_every=luck_cfg.eval_every, embed_l1=luck_cfg.embed_l1)
 display(setup_table("Fig. 6(d) from the official start (stored, run 1)", paper_d, luck_cells, fields=PHASE_FIELDS,
-                    reasons={k: why for k, why in PHASE_REASONS.items() if getattr(paper_d, k) != getattr(luck_cells, k)},
+                    reasons_if_differs=PHASE_REASONS,
                     extra=[("grid", grid_text(paper_d), grid_text(luck_cells),
                             "12 cells chosen to span the official comprehension region at little decay"),
                            ("split, targets and start of the seed (the notebook's, redrawn in its order)",

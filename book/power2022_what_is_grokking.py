@@ -112,7 +112,7 @@ transformer_model = ("pre-LN, zero-init biases, learned positions, N(0, (0.8/√
                      "the book's TransformerLens-style transformer (repro.models.networks.Transformer); how far "
                      "these details move the curves is not measured")
 setup_table("Power et al. Fig. 1 against this chapter's live run", paper_cfg, cfg,
-            reasons={k: v for k, v in reasons.items() if getattr(paper_cfg, k) != getattr(cfg, k)},
+            reasons_if_differs=reasons,
             fields=[f for f in paper_cfg.__dataclass_fields__
                     if cfg.model == "transformer" or f not in ("n_layers", "n_heads")],
             extra=[(*OPERATION, f"x + y mod {cfg.p}", "addition, the task of the later chapters; division is not run"),
@@ -235,7 +235,7 @@ se_log_delay = median_standard_error(np.log10(np.maximum(delays0, 1e-9)))
 claims.check("final training accuracy, median over seeds", np.median(train_final), spread=se_train)
 claims.check("final validation accuracy, median over seeds", stats.median_final_val_acc, spread=se_val)
 claims.check("validation accuracy when training first reaches 99 %, median over seeds", np.nanmedian(val_at_fit),
-             reference=1 / cfg.p, spread=se_val_at_fit)
+             reference=1 / cfg.p, spread=se_val_at_fit)  # chance for this run's modulus
 claims.check("grokking delay, median over seeds: steps to 99% val / steps to 99% train", stats.median_delay,
              spread=se_delay)
 claims.check("log10 of the median grokking delay", log_delay, spread=se_log_delay,

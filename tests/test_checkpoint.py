@@ -249,3 +249,35 @@ def test_a_chapters_stored_run_resumes_through_its_command(tmp_path, monkeypatch
         assert arrays[k].tobytes() == np.asarray(expected[k]).tobytes(), k
     assert [(s["from_step"], s["to_step"]) for s in manifest["segments"]] == [(0, 15), (15, 40)]
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
+
+
+def test_the_image_run_resumes_through_its_command(tmp_path, monkeypatch):
+    """``python -m repro.experiments.liu2022_transformer_and_images --runs images`` (tiny config), stopped after its
+    checkpoint at step 20 and run again, stores what one uninterrupted run stores (minibatches, several seeds)."""
+    from dataclasses import replace
+
+    from repro.experiments import liu2022_transformer_and_images as liu
+    from repro.training.store import history_to_arrays
+
+    cfg = replace(liu.stored_curve_config(), n_seeds=2, steps=40, eval_every=10, n_train=100, n_test=50)
+    monkeypatch.setattr(liu, "stored_curve_config", lambda: cfg)
+    real_save = Checkpointer.save
+
+    def save_then_stop(self, block, step, arrays, **kw):
+        real_save(self, block, step, arrays, **kw)
+        if step == 20:
+            raise Interrupt("the process stops after its checkpoint at step 20")
+
+    monkeypatch.setattr(Checkpointer, "save", save_then_stop)
+    command = ["--store", str(tmp_path), "--runs", "images", "--checkpoint-minutes", "1e-9"]
+    with pytest.raises(Interrupt):
+        liu.main(command)
+    monkeypatch.setattr(Checkpointer, "save", real_save)
+    assert liu.main(command) == 0
+    arrays, manifest = ResultsStore(tmp_path).load(cfg, "images")
+    expected = {k: v for k, v in history_to_arrays(liu.run_image_phase_diagram(cfg, progress=False).history).items()
+                if not k.startswith("param/")}
+    assert sorted(arrays) == sorted(expected)
+    for k in expected:
+        assert arrays[k].tobytes() == np.asarray(expected[k]).tobytes(), k
+    assert [(s["from_step"], s["to_step"]) for s in manifest["segments"]] == [(0, 20), (20, 40)]

@@ -181,3 +181,43 @@ def test_setup_table_lists_every_setting_and_refuses_undisclosed_differences():
         setup_table("Fig. 1", Cfg(), Cfg(), reasons={"p": "x"})
     with pytest.raises(ValueError, match="init differs"):
         setup_table("Fig. 1", Cfg(), Cfg(), extra=[("init", "He", "PyTorch default", "")])
+
+
+def test_setup_table_marks_unstated_settings_and_scale_dependent_reasons():
+    import dataclasses
+
+    from repro.core.portable import setup_table
+
+    @dataclasses.dataclass(frozen=True)
+    class Cfg:
+        p: int = 97
+        steps: int = 100_000
+        seed: int = 0
+
+    unstated = setup_table("Fig. 2", Cfg(), Cfg(), unstated=("seed",), reasons={"seed": "any seed works"})
+    assert unstated.rows[-1] == ("seed", "unstated", "0", "any seed works") and unstated.differences == ["seed"]
+    assert setup_table("Fig. 2", Cfg(), Cfg(), unstated=("seed",)).rows[-1][3] == "the paper does not state it"
+    budget = {"steps": "the book's CPU budget"}  # differs at book scale only
+    assert setup_table("Fig. 2", Cfg(), Cfg(steps=3000), reasons_if_differs=budget).differences == ["steps"]
+    assert setup_table("Fig. 2", Cfg(), Cfg(), reasons_if_differs=budget).differences == []
+    with pytest.raises(ValueError, match="both reasons and reasons_if_differs"):
+        setup_table("Fig. 2", Cfg(), Cfg(steps=3), reasons=budget, reasons_if_differs=budget)
+    with pytest.raises(ValueError, match="not fields of Cfg"):
+        setup_table("Fig. 2", Cfg(), Cfg(), unstated=("width",))
+
+
+def test_setup_table_text_wraps_long_cells():
+    import dataclasses
+
+    from repro.core.portable import setup_table
+
+    @dataclasses.dataclass(frozen=True)
+    class Cfg:
+        p: int = 97
+
+    long = "a reason that goes on " * 10
+    text = str(setup_table("Fig. 3", Cfg(), Cfg(p=59), reasons={"p": long}))
+    assert max(len(line) for line in text.splitlines()) <= 120
+    lines = text.splitlines()
+    column = lines[1].index("difference")  # the reason column starts where its header does, on every line
+    assert len(lines) > 3 and " ".join(line[column:] for line in lines[2:]).split() == long.split()

@@ -109,6 +109,45 @@ def test_claims_on_stored_runs_are_set_after_unless_sealed(tmp_path):
         book.check("rqi", 1.0, run=dict(manifest, label="other"))
 
 
+def test_a_claim_on_joined_runs_is_fixed_only_if_every_run_sealed_it(tmp_path):
+    folder = write(tmp_path, [entry(runs=["seed1", "seed2"])])
+    store = ResultsStore(tmp_path / "_results")
+    _, m1 = store.get_or_compute({"seed": 1}, lambda: {"x": np.arange(3.0)}, label="seed1")
+    _, m2 = store.get_or_compute({"seed": 2}, lambda: {"x": np.arange(3.0)}, label="seed2")
+    book = ClaimBook("ch", tmp_path / "_claims", registry=folder)
+    both = book.check("rqi", 1.0, run=[m1, m2], live=False)
+    assert not both.set_after and both.run == f"seed1-{m1['key']}, seed2-{m2['key']}"
+    old = dict(m2)
+    old.pop("sealed")  # one of the two was stored before seals: the joined claim is †, and says which share
+    one_old = book.check("rqi", 1.0, run=[m1, old], live=False)
+    assert one_old.set_after and one_old.set_after_why.startswith(f"seed2-{m2['key']}: ")
+    assert "predates sealed registries" in one_old.set_after_why and "seed1" not in one_old.set_after_why
+    with pytest.raises(RegistryError, match="not a run labelled 'other'"):
+        book.check("rqi", 1.0, run=[m1, dict(m2, label="other")], live=False)
+    for bad in ([], "seed1", [m1, "seed2"]):
+        with pytest.raises((TypeError, ValueError), match="run="):
+            book.check("rqi", 1.0, run=bad, live=False)
+
+
+def test_a_number_restated_as_its_rule_is_not_an_amended_criterion(tmp_path, monkeypatch):
+    restated = dict(reference="computed: chance, 1/p", amendments=[
+        dict(field="reference", original=1 / 31, date="2026-11-26", why="the rule behind the number", restates=True)])
+    folder = write(tmp_path, [entry(**restated)])
+    book = ClaimBook("ch", tmp_path / "_claims", registry=folder)
+    monkeypatch.setenv("REPRO_SCALE", "book")
+    claim = book.check("rqi", 1 / 31, reference=1 / 31)
+    assert not claim.set_after and not Registry.load("ch", folder)["rqi"].amended
+    with pytest.raises(RegistryError, match="changes the criterion"):  # the rule must give the number back
+        book.check("rqi", 1 / 29, reference=1 / 29)
+    monkeypatch.setenv("REPRO_SCALE", "paper")  # at another scale the rule gives another number, as it should
+    assert not book.check("rqi", 1 / 97, reference=1 / 97).set_after
+    for bad in (dict(field="tolerance", original=0.1), dict(field="reference", original="unrecorded")):
+        write(tmp_path, [entry(reference="computed: chance", amendments=[
+            dict(bad, date="2026-11-26", why="x", restates=True)])])
+        with pytest.raises(RegistryError, match="restates=true"):
+            Registry.load("ch", folder)
+
+
 def test_a_registered_book_takes_no_criterion_in_the_call(tmp_path):
     folder = write(tmp_path, [
         entry(),

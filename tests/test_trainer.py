@@ -209,7 +209,7 @@ def test_dropout_gradient_is_the_masked_networks_gradient():
               for k, v in FlatParams(model, values, torch.float64, torch.device("cpu")).views().items()}
     drop = Dropout([0.5], [tc.init_seed], torch.device("cpu"), torch.float64, data.n_samples)
     train_rows = torch.nonzero(data.masks()[0]).squeeze(1)  # the trainer forwards the training rows in order
-    drop.rows = train_rows  # and draws each sample's mask by its index
+    drop.rows = train_rows[None]  # (one run) and draws each sample's mask by its index
     out = model.forward(leaves, data.inputs[train_rows], dropout=drop)
     loss = torch.nn.functional.cross_entropy(out[0], data.labels[train_rows])
     grads = torch.autograd.grad(loss, list(leaves.values()), allow_unused=True)

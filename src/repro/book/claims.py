@@ -53,6 +53,7 @@ import os
 
 import numpy as np
 from dataclasses import asdict, dataclass, fields
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from repro.core.files import write_json_atomic
@@ -106,8 +107,8 @@ class Claim:
     locator: str = ""  # where the reference is: section, figure, caption, equation, official file
     set_after_why: str = ""  # why the claim is set after its result (†): an amendment, or a run that did not seal it
     registered: bool = False  # read from the chapter's registry (False: written inline, e.g. in a unit test)
-    amendments: tuple = ()  # the registry's amendments of this claim, as dicts (field, original, date, why)
-    run: str = ""  # the stored run it judges: its store folder, "<label>-<key>"
+    amendments: tuple = ()  # the registry's amendments of this claim, as dicts (field, original, date, why, restates)
+    run: str = ""  # the stored runs it judges: their store folders, "<label>-<key>", comma-separated
 
     def ours_text(self) -> str:
         text = approx(self.ours, self.resolution) if self.resolution else approx(self.ours, digits=3)
@@ -308,6 +309,18 @@ def strongest_evidence(claims: list[Claim]) -> str:
     return best.evidence_label()
 
 
+def _manifests(name: str, run) -> list[dict]:
+    """``run=`` as a list of manifests: None, one manifest, or a non-empty sequence of them."""
+    if run is None:
+        return []
+    if isinstance(run, Mapping):
+        return [dict(run)]
+    if isinstance(run, Sequence) and not isinstance(run, str) and run and all(isinstance(m, Mapping) for m in run):
+        return [dict(m) for m in run]
+    raise TypeError(f"claim {name!r}: run= takes a stored run's manifest (a dict) or a non-empty list of them, "
+                    f"not {type(run).__name__}.")
+
+
 class ClaimBook:
     """The claims and figure verdicts of one chapter, written to ``<directory>/<chapter>.json`` after
     every call.
@@ -369,7 +382,7 @@ class ClaimBook:
 
     def check(self, name: str, ours: float, paper: float | None = None, *, reference: float | None = None,
               evidence: str = "", live: bool = True, seeds=None, spread: float | None = None,
-              statistic: str | None = None, run: dict | None = None, **inline) -> Claim:
+              statistic: str | None = None, run: dict | Sequence[dict] | None = None, **inline) -> Claim:
         """Record a claim; raise :class:`ClaimFailed` if it does not come out as its ``kind`` registers.
 
         What the claim compares with comes from the chapter's registry entry ``name``
@@ -388,8 +401,9 @@ class ClaimBook:
         values (:func:`statistic_of`). Fewer than two finite per-seed values (a single-seed run, or every seed
         but one diverged) measure no spread: the claim records no margin, and a live one is listed as not
         measured.
-        ``run``: the manifest of the stored run this claim judges (entries that register ``runs``). The claim is
-        set after its result (†) when the run did not seal its entry, or when the entry was amended.
+        ``run``: the manifest of the stored run this claim judges (entries that register ``runs``), or a list of
+        manifests when ours joins several stored runs (seeds stored apart, two ensembles compared). The claim is
+        set after its result (†) when any of those runs did not seal its entry, or when the entry was amended.
 
         A book without a registry (``ClaimBook(..., registry=None)``) takes the criterion inline instead:
         ``paper`` and ``kind``, ``tolerance``, ``source``, ``comparison``, ``against``, ``form``, ``locator``,
@@ -425,20 +439,33 @@ class ClaimBook:
             if reference is not None and not math.isclose(float(reference), ref, rel_tol=1e-9, abs_tol=1e-12):
                 raise RegistryError(f"claim {name!r}: the registry's reference is {ref!r}, the chapter computes "
                                     f"{float(reference)!r}; correct one of them (an amendment, if the registry).")
+        restated = [a for a in entry.amendments if a.field == "reference"][-1:]
+        if restated and restated[0].restates and current_scale() == "book" and scaled is None:
+            # a number rewritten as its rule must give the number back where it was registered (the book scale)
+            if not math.isclose(ref, float(restated[0].original), rel_tol=1e-9, abs_tol=1e-12):
+                raise RegistryError(f"claim {name!r}: the restated reference {entry.reference!r} computes {ref!r} "
+                                    f"at the book scale, but the number it restates was {restated[0].original!r}: "
+                                    "that changes the criterion (an amendment without restates).")
         why_after = [f"{a.field} amended {a.date} (was {a.original!r}): {a.why}" for a in entry.amendments
-                     if a.field in ("kind", "form", "against", "reference", "comparison", "tolerance")]
+                     if a.field in ("kind", "form", "against", "reference", "comparison", "tolerance")
+                     and not a.restates]
         if scaled is not None:
             why_after.append(f"registered for the book scale as {scaled.name!r}")
+        manifests = _manifests(name, run)
         if entry.runs:
-            if run is None:
-                raise ValueError(f"claim {name!r} judges stored runs {list(entry.runs)}: pass run=<its manifest>.")
-            if run.get("label") not in (None, *entry.runs):
-                raise RegistryError(f"claim {name!r} judges runs {list(entry.runs)}, not a run labelled "
-                                    f"{run.get('label')!r}.")
-            unsealed = sealed_by(entry, self.chapter, run)
-            if unsealed:
-                why_after.append(unsealed)
-        elif run is not None:
+            if not manifests:
+                raise ValueError(f"claim {name!r} judges stored runs {list(entry.runs)}: pass run=<its manifest> "
+                                 "(or a list of the manifests it joins).")
+            for m in manifests:
+                if m.get("label") not in (None, *entry.runs):
+                    raise RegistryError(f"claim {name!r} judges runs {list(entry.runs)}, not a run labelled "
+                                        f"{m.get('label')!r}.")
+            # a claim on several stored runs is fixed before its result only if every one of them sealed it
+            for m in manifests:
+                why = sealed_by(entry, self.chapter, m)
+                if why:
+                    why_after.append(why if len(manifests) == 1 else f"{m.get('label', '?')}-{m.get('key', '?')}: {why}")
+        elif manifests:
             raise RegistryError(f"claim {name!r} is not registered as judging a stored run: add the run's label "
                                 "to its runs.")
         if TRAINED_MARK in entry.if_fragile:
@@ -461,7 +488,7 @@ class ClaimBook:
                       entry.kind, entry.against, agrees, bool(why_after), evidence, bool(live), margin, spread,
                       entry.if_fragile, entry.form, entry.locator, "; ".join(why_after), self.registry is not None,
                       tuple(asdict(a) for a in entry.amendments),
-                      f"{run.get('label', '?')}-{run.get('key', '?')}" if run is not None else "")
+                      ", ".join(f"{m.get('label', '?')}-{m.get('key', '?')}" for m in manifests))
         self.claims = [c for c in self.claims if c.name != name] + [claim]
         self.write()
         if not passed:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import textwrap
 from numbers import Integral, Real
 
 import numpy as np
@@ -160,11 +161,19 @@ class SetupTable:
     def differences(self) -> list[str]:
         return [r[0] for r in self.rows if r[3] != "same"]
 
+    # the plain-text form wraps each column at its own width, so a long reason reads as a paragraph in a
+    # terminal or a stored output rather than one 400-character line
+    WRAP = (24, 30, 30, 56)
+
     def __str__(self) -> str:
         rows = [("setting", *self.names, "difference")] + self.rows
-        widths = [max(len(r[i].split("\n")[0]) for r in rows) for i in range(3)]
+        cells = [[textwrap.wrap(c, w, break_on_hyphens=False) or [""] for c, w in zip(r, self.WRAP)] for r in rows]
+        widths = [max(len(line) for r in cells for line in r[i]) for i in range(3)]
         lines = [f"{self.title}: {len(self.differences)} of {len(self.rows)} settings differ"]
-        lines += ["  ".join([*(c.ljust(w) for c, w in zip(r[:3], widths)), r[3]]).rstrip() for r in rows]
+        for r in cells:
+            for k in range(max(len(c) for c in r)):
+                parts = [c[k] if k < len(c) else "" for c in r]
+                lines.append("  ".join([*(c.ljust(w) for c, w in zip(parts[:3], widths)), parts[3]]).rstrip())
         return "\n".join(lines)
 
     __repr__ = __str__
@@ -180,6 +189,7 @@ class SetupTable:
 
 
 def setup_table(title: str, reference, ours, *, reasons: dict[str, str] | None = None, fields=None,
+                unstated: tuple[str, ...] = (), reasons_if_differs: dict[str, str] | None = None,
                 extra: list[tuple[str, object, object, str]] = (),
                 names: tuple[str, str] = ("paper", "ours")) -> SetupTable:
     """The setup of one experiment beside the paper's (or the official code's): every field of two configs of one
@@ -187,27 +197,41 @@ def setup_table(title: str, reference, ours, *, reasons: dict[str, str] | None =
     ``extra`` rows ``(setting, paper's, ours, reason)`` for what the config does not hold (an init scheme the
     code fixes, an optimizer). Every difference needs its reason in ``reasons`` (field -> why); a difference
     without one raises, so a table can never hide an undisclosed difference. A reason for a field that does not
-    differ raises too (it would describe a difference that is not there)."""
+    differ raises too (it would describe a difference that is not there).
+
+    ``unstated``: fields the paper does not state. Their rows show "unstated" in the paper's column and our value,
+    with the reason for our choice from ``reasons`` (or "the paper does not state it"); they count as differences.
+    ``reasons_if_differs``: reasons for fields that differ only at some scales (a book-scale budget that the
+    paper-scale config restores): used where the field differs, ignored where it does not."""
     if type(reference) is not type(ours) or not dataclasses.is_dataclass(reference):
         raise ValueError(f"setup_table needs two configs of one dataclass; got {type(reference).__name__} and "
                          f"{type(ours).__name__}.")
-    reasons = dict(reasons or {})
+    reasons, scaled = dict(reasons or {}), dict(reasons_if_differs or {})
     names_all = [f.name for f in dataclasses.fields(reference)]
-    chosen = list(fields) if fields is not None else names_all
-    unknown = [f for f in [*chosen, *reasons] if f not in names_all]
+    chosen = [n for n in (list(fields) if fields is not None else names_all) if n not in unstated]
+    unknown = [f for f in [*chosen, *unstated, *reasons, *scaled] if f not in names_all]
     if unknown:
         raise ValueError(f"setup_table: {unknown} are not fields of {type(reference).__name__}; its fields: "
                          f"{', '.join(names_all)}.")
+    both = sorted(set(reasons) & set(scaled))
+    if both:
+        raise ValueError(f"setup_table {title!r}: {both} are in both reasons and reasons_if_differs; give each "
+                         "reason once.")
     rows = []
     for name in chosen:
         a, b = getattr(reference, name), getattr(ours, name)
         same = _short(a) == _short(b)
-        if not same and name not in reasons:
+        why = reasons.get(name, scaled.get(name))
+        if not same and why is None:
             raise ValueError(f"setup_table {title!r}: {name} differs ({names[0]} {_short(a)}, {names[1]} "
                              f"{_short(b)}) and reasons= gives no reason: disclose it.")
         if same and name in reasons:
-            raise ValueError(f"setup_table {title!r}: reasons names {name}, which does not differ.")
-        rows.append((name, _short(a), _short(b), "same" if same else reasons[name]))
+            raise ValueError(f"setup_table {title!r}: reasons names {name}, which does not differ (a reason that "
+                             "holds only at some scales goes in reasons_if_differs).")
+        rows.append((name, _short(a), _short(b), "same" if same else why))
+    for name in unstated:
+        why = reasons.get(name, scaled.get(name)) or f"the {names[0]} does not state it"
+        rows.append((name, "unstated", _short(getattr(ours, name)), why))
     for setting, a, b, why in extra:
         same = _short(a) == _short(b) if not isinstance(a, str) else a == b
         if not same and not why:

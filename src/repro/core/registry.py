@@ -17,7 +17,11 @@ A chapter's claims live in ``book/_registry/<chapter>.toml``, one ``[[claims]]``
 * ``resolution`` — the grid ours is shown at (optional); ``if_fragile`` — why a low margin is left (optional);
 * ``runs`` — the results-store labels of the stored runs this claim judges (empty: a live run or a closed form);
 * ``registered`` — the date the entry was written;
-* ``[[claims.amendments]]`` — each later change of a criterion field: ``field``, ``original``, ``date``, ``why``.
+* ``[[claims.amendments]]`` — each later change of a criterion field: ``field``, ``original``, ``date``, ``why``;
+  optionally ``restates = true`` for a registered number rewritten as the ``"computed: <how>"`` rule it came from
+  (chance ``1/p`` written as the book scale's ``1/31``), so that another scale can be judged: that changes no
+  criterion where the entry was registered, and :class:`repro.book.claims.ClaimBook` verifies it (the rule must
+  give back the original number at the registered scale), so it does not mark the claim †.
 
 **Seals.** A stored run's manifest records, when the run starts, the :meth:`Entry.seal` of every entry whose
 ``runs`` names the run's label (:func:`seal_for`). A claim on a stored run that the run did not seal (its entry
@@ -42,6 +46,7 @@ COMPARISONS = ("abs", "rel", ">=", "<=")
 CRITERION = ("kind", "form", "against", "reference", "comparison", "tolerance")  # what a seal covers
 FIELDS = ("name", *CRITERION, "locator", "source", "resolution", "if_fragile", "runs", "registered", "amendments")
 AMENDMENT_FIELDS = ("field", "original", "date", "why")
+AMENDMENT_OPTIONAL = ("restates",)
 COMPUTED = "computed: "  # a reference the chapter computes (official data, a closed form) starts with this
 UNRECORDED = "unrecorded"  # an amendment's original value that nobody wrote down (set after, before the registry)
 
@@ -56,6 +61,7 @@ class Amendment:
     original: object  # the value before the change (UNRECORDED if nobody wrote it down)
     date: str
     why: str
+    restates: bool = False  # a registered number rewritten as its computed rule: the criterion is unchanged
 
 
 @dataclass(frozen=True)
@@ -82,7 +88,7 @@ class Entry:
     @property
     def amended(self) -> bool:
         """Whether a criterion field was changed after registration (the claim is then set after its result)."""
-        return any(a.field in CRITERION for a in self.amendments)
+        return any(a.field in CRITERION and not a.restates for a in self.amendments)
 
     def criterion(self) -> dict:
         return {"name": self.name, **{k: getattr(self, k) for k in CRITERION}}
@@ -132,11 +138,19 @@ def _entry(d: dict, where: str) -> Entry:
                             f"(abs or rel), not {d['comparison']!r}; a one-sided bound is form 'shape' or 'threshold'.")
     amendments = []
     for i, a in enumerate(d.get("amendments", [])):
-        if set(a) != set(AMENDMENT_FIELDS):
-            raise RegistryError(f"{where}: amendment {i} must have exactly the fields {', '.join(AMENDMENT_FIELDS)}.")
+        if not set(AMENDMENT_FIELDS) <= set(a) <= set(AMENDMENT_FIELDS + AMENDMENT_OPTIONAL):
+            raise RegistryError(f"{where}: amendment {i} must have the fields {', '.join(AMENDMENT_FIELDS)} "
+                                f"(and optionally {', '.join(AMENDMENT_OPTIONAL)}).")
         if a["field"] not in FIELDS:
             raise RegistryError(f"{where}: amendment {i} changes field {a['field']!r}, which claims do not have.")
-        amendments.append(Amendment(a["field"], a["original"], str(a["date"]), a["why"]))
+        restates = a.get("restates", False)
+        if not isinstance(restates, bool):
+            raise RegistryError(f"{where}: amendment {i}: restates must be true or false.")
+        if restates and not (a["field"] == "reference" and isinstance(reference, str)
+                             and isinstance(a["original"], (int, float)) and not isinstance(a["original"], bool)):
+            raise RegistryError(f"{where}: amendment {i}: restates=true is for a registered number (original) "
+                                f"rewritten as the '{COMPUTED}<how>' rule it came from (field 'reference').")
+        amendments.append(Amendment(a["field"], a["original"], str(a["date"]), a["why"], restates))
     runs = d.get("runs", [])
     if not isinstance(runs, list) or not all(isinstance(r, str) and r for r in runs):
         raise RegistryError(f"{where}: runs must be a list of results-store labels.")
@@ -250,7 +264,7 @@ def to_toml(chapter: str, entries: list[dict], header: str = "") -> str:
             lines.append(f"{key} = {_toml_value(d[key])}")
         for a in d.get("amendments", []):
             lines.append("  [[claims.amendments]]")
-            lines += [f"  {k} = {_toml_value(a[k])}" for k in AMENDMENT_FIELDS]
+            lines += [f"  {k} = {_toml_value(a[k])}" for k in AMENDMENT_FIELDS + AMENDMENT_OPTIONAL if k in a]
         lines.append("")
     text = "\n".join(lines)
     tomllib.loads(text)  # what we write must read back

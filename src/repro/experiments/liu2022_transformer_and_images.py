@@ -516,13 +516,15 @@ class ImageResult:
         return steps.reshape(c.n_seeds, len(c.wd_values), len(c.lr_dec_values))
 
 
-def run_image_phase_diagram(cfg: ImageGrokConfig, progress: bool | None = None) -> ImageResult:
+def run_image_phase_diagram(cfg: ImageGrokConfig, progress: bool | None = None, checkpoint=None) -> ImageResult:
     """Train every (seed, weight decay, last-layer lr) cell together; "model weight decay" applies to all
-    layers. Seeds share the images; each has its own initialization and minibatch order."""
+    layers. Seeds share the images; each has its own initialization and minibatch order. ``checkpoint``: a stored
+    run's (:func:`main`), which makes it resumable."""
     data = cfg.task_data()
     r = cfg.runs()
     runs = {"lr_dec": r["lr_dec"], "wd_dec": r["wd"], "wd_repr": r["wd"], "init_seed": r["init_seed"]}
-    history = train(cfg.model_config(data), data, cfg.train_config(), runs=runs, progress=progress, desc="images")
+    history = train(cfg.model_config(data), data, cfg.train_config(), runs=runs, progress=progress, desc="images",
+                    checkpoint=checkpoint)
     n_grid, n_cells = len(cfg.grid()["wd"]), len(cfg.wd_values) * len(cfg.lr_dec_values)
     phases = classify_history(history, cfg.rule()).reshape(cfg.n_seeds, n_grid)[:, :n_cells]
     return ImageResult(cfg, history, phases.reshape(cfg.n_seeds, len(cfg.wd_values), len(cfg.lr_dec_values)))
@@ -562,16 +564,16 @@ def main(argv=None) -> int:
                         help="which stored runs to make (default: all)")
     add_checkpoint_option(parser)
     args = parser.parse_args(argv)
-    every_s = checkpoint_every_s(args)  # the transformer and dropout runs resume from their last checkpoint
+    every_s = checkpoint_every_s(args)  # every stored run here resumes from its last checkpoint
     store = ResultsStore(args.store)
     if "images" in args.runs:
         cfg = stored_curve_config()
 
-        def compute_images():
-            arrays = history_to_arrays(run_image_phase_diagram(cfg, progress=True).history)
+        def compute_images(checkpoint):
+            arrays = history_to_arrays(run_image_phase_diagram(cfg, progress=True, checkpoint=checkpoint).history)
             return {k: v for k, v in arrays.items() if not k.startswith("param/")}
 
-        store.get_or_compute(cfg, compute_images, label="images")
+        store.get_or_compute(cfg, compute_images, label="images", checkpoint_every_s=every_s)
     if "transformer" in args.runs:
         for tcfg in stored_transformer_configs():
             store.get_or_compute(tcfg, lambda checkpoint: transformer_to_arrays(

@@ -278,6 +278,15 @@ class Transformer(BatchedModel):
         return specs
 
     @staticmethod
+    def _project(h, w, b):
+        """Per-head projections of h (R, B, pos, d) by w (R, H, d, e) plus b (R, H, e): (R, B, H, pos, e)."""
+        R, B, T, d = h.shape
+        H, e = w.shape[1], w.shape[3]
+        w_all = w.permute(0, 2, 1, 3).reshape(R, d, H * e)
+        out = torch.baddbmm(b.reshape(R, 1, H * e), h.reshape(R, B * T, d), w_all)
+        return out.view(R, B, T, H, e).transpose(2, 3)
+
+    @staticmethod
     def _ln(x, w, b):
         x = x - x.mean(-1, keepdim=True)
         x = x / (x.pow(2).mean(-1, keepdim=True) + 1e-5).sqrt()
@@ -293,19 +302,27 @@ class Transformer(BatchedModel):
             resid = params["W_E"][runs, x]
         resid = resid + params["W_pos"][:, None, : x.shape[-1]]
         mask = self._causal[: x.shape[-1], : x.shape[-1]].to(resid.device)
+        linear = lambda h, w, b: torch.baddbmm(b[:, None], h.reshape(R, -1, h.shape[-1]), w).view(*h.shape[:-1], -1)
         for layer in range(c.n_layers):
             pre = f"blocks.{layer}."
+            # Only the last position's logits are read, so the last layer computes its query, attention output and
+            # MLP at the last position alone (keys and values still at every position): the same logits and
+            # gradients, without the work whose results nothing reads -- most of a one-layer model's MLP.
+            last = layer == c.n_layers - 1
             h = self._ln(resid, params[pre + "ln1.w"], params[pre + "ln1.b"]) if c.normalization_type == "LN" else resid
-            q = torch.einsum("rbpd,rhde->rbphe", h, params[pre + "attn.W_Q"]) + params[pre + "attn.b_Q"][:, None, None]
-            k = torch.einsum("rbpd,rhde->rbphe", h, params[pre + "attn.W_K"]) + params[pre + "attn.b_K"][:, None, None]
-            v = torch.einsum("rbpd,rhde->rbphe", h, params[pre + "attn.W_V"]) + params[pre + "attn.b_V"][:, None, None]
-            scores = torch.einsum("rbqhe,rbkhe->rbhqk", q, k) / math.sqrt(c.d_head)
-            pattern = scores.masked_fill(mask, float("-inf")).softmax(-1)
-            z = torch.einsum("rbhqk,rbkhe->rbqhe", pattern, v)
-            resid = resid + torch.einsum("rbqhe,rhed->rbqd", z, params[pre + "attn.W_O"]) + params[pre + "attn.b_O"][:, None, None]
+            # q, k, v as batched products over all heads at once, (R, B·pos, d) @ (R, d, H·e), and attention as
+            # matmuls over (pos, e) blocks: einsum copied operands into bmm's layout, about a third of a step
+            k, v = (self._project(h, params[pre + f"attn.W_{n}"], params[pre + f"attn.b_{n}"]) for n in "KV")
+            q = self._project(h[:, :, -1:] if last else h, params[pre + "attn.W_Q"], params[pre + "attn.b_Q"])
+            scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(c.d_head)  # (R, B, H, queries, pos)
+            if not last:  # the last position's query sees every key
+                scores = scores.masked_fill(mask, float("-inf"))
+            z = torch.matmul(scores.softmax(-1), v).transpose(2, 3)  # (R, B, queries, H, e)
+            w_o = params[pre + "attn.W_O"].reshape(R, c.n_heads * c.d_head, c.d_model)  # (H, e, d) rows in head order
+            resid = (resid[:, :, -1:] if last else resid) + linear(z.flatten(-2), w_o, params[pre + "attn.b_O"])
             h = self._ln(resid, params[pre + "ln2.w"], params[pre + "ln2.b"]) if c.normalization_type == "LN" else resid
-            mid = self.act(torch.einsum("rbpd,rdm->rbpm", h, params[pre + "mlp.W_in"]) + params[pre + "mlp.b_in"][:, None, None])
-            resid = resid + torch.einsum("rbpm,rmd->rbpd", mid, params[pre + "mlp.W_out"]) + params[pre + "mlp.b_out"][:, None, None]
+            mid = self.act(linear(h, params[pre + "mlp.W_in"], params[pre + "mlp.b_in"]))
+            resid = resid + linear(mid, params[pre + "mlp.W_out"], params[pre + "mlp.b_out"])
         final = resid[:, :, -1]
         if c.normalization_type == "LN":
             final = self._ln(final[:, :, None], params["ln_final.w"], params["ln_final.b"])[:, :, 0]
@@ -313,9 +330,11 @@ class Transformer(BatchedModel):
 
     def matmul_flops_per_sample(self):
         c = self.config
-        per_pos = c.n_layers * (4 * c.d_model * c.n_heads * c.d_head + 2 * c.d_model * c.d_mlp)
-        attn = c.n_layers * 2 * c.n_heads * c.d_head * c.n_ctx
-        return 2 * (c.n_ctx * (per_pos + attn) + c.d_model * c.d_vocab_out)
+        qkvo, mlp = 4 * c.d_model * c.n_heads * c.d_head, 2 * c.d_model * c.d_mlp
+        attn = 2 * c.n_heads * c.d_head * c.n_ctx
+        earlier = (c.n_layers - 1) * c.n_ctx * (qkvo + mlp + attn)
+        last = c.n_ctx * qkvo // 2 + (qkvo // 2 + mlp + attn)  # keys and values at every position, the rest at the last
+        return 2 * (earlier + last + c.d_model * c.d_vocab_out)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -416,21 +435,38 @@ class EncoderTransformer(BatchedModel):
         applied to each dropout site's activations (R, ...) in training (see :class:`repro.training.trainer.Dropout`)."""
         c = self.config
         drop = dropout if dropout is not None else (lambda h: h)
-        if x.dim() == 2:
-            resid = params["embed"][:, x]  # (R, B, n_ctx, d)
-        else:
+        if x.dim() == 2:  # x (B, n_ctx): the same samples for every run
+            gather = lambda table: table[:, x]  # (R, V, k) -> (R, B, n_ctx, k)
+        else:  # x (R, B, n_ctx): each run's own samples
             runs = torch.arange(params["embed"].shape[0], device=x.device)[:, None, None]
-            resid = params["embed"][runs, x]
+            gather = lambda table: table[runs, x]
+        resid = gather(params["embed"])  # (R, B, n_ctx, d)
         R, B, T, d = resid.shape
         H = c.n_heads
         for layer in range(c.n_layers):
             pre = f"net.{layer}."
-            h = self._layer_norm(resid, params[pre + "norm1.weight"], params[pre + "norm1.bias"])
-            qkv = self._linear(h, params[pre + "self_attn.in_proj_weight"], params[pre + "self_attn.in_proj_bias"])
-            q, k, v = qkv.view(R, B, T, 3, H, d // H).unbind(3)  # in_proj rows: q, then k, then v; heads in order
-            scores = torch.einsum("rbqhe,rbkhe->rbhqk", q, k) / math.sqrt(d // H)
-            pattern = drop(scores.softmax(-1))
-            z = torch.einsum("rbhqk,rbkhe->rbqhe", pattern, v).reshape(R, B, T, d)
+            # in_proj rows: q, then k, then v. Three products on row blocks of the weight, not one product split
+            # afterwards: the backward of a split (unbind) stacks three activation-sized gradients, a copy that
+            # cost a tenth of a step.
+            projections = list(zip(params[pre + "self_attn.in_proj_weight"].chunk(3, dim=1),
+                                   params[pre + "self_attn.in_proj_bias"].chunk(3, dim=1)))
+            if layer == 0:
+                # Layer 0 sees the token embeddings alone (no positional encoding): its LayerNorm and q, k, v
+                # projections depend on the token only, so they are computed once per vocabulary entry (p rows)
+                # instead of once per sample and position (2B rows), then gathered -- the same function and
+                # gradients, about 30 % fewer FLOPs per step at the paper's sizes.
+                tokens = self._layer_norm(params["embed"][:, None], params[pre + "norm1.weight"],
+                                          params[pre + "norm1.bias"])[:, 0]
+                q, k, v = (gather(self._linear(tokens, w, b)) for w, b in projections)
+            else:
+                h = self._layer_norm(resid, params[pre + "norm1.weight"], params[pre + "norm1.bias"])
+                q, k, v = (self._linear(h, w, b) for w, b in projections)
+            q, k, v = (t.view(R, B, T, H, d // H).transpose(2, 3) for t in (q, k, v))  # (R, B, H, T, e)
+            # matmul over (T, e) blocks, not einsum: einsum copies its operands into bmm's layout, which made
+            # attention cost twice as much at these tiny T
+            scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(d // H)
+            pattern = drop(scores.softmax(-1))  # (R, B, H, T, T)
+            z = torch.matmul(pattern, v).transpose(2, 3).reshape(R, B, T, d)
             attn = self._linear(z, params[pre + "self_attn.out_proj.weight"], params[pre + "self_attn.out_proj.bias"])
             resid = resid + drop(attn)
             h = self._layer_norm(resid, params[pre + "norm2.weight"], params[pre + "norm2.bias"])
@@ -441,7 +477,9 @@ class EncoderTransformer(BatchedModel):
 
     def matmul_flops_per_sample(self):
         c = self.config
-        per_pos = c.n_layers * (4 * c.d_model * c.d_model + 2 * c.d_model * c.d_mlp + 2 * c.n_ctx * c.d_model)
+        # q, k, v of layer 0 are computed per token, not per sample (forward): left out here
+        per_pos = (c.n_layers * (c.d_model * c.d_model + 2 * c.d_model * c.d_mlp + 2 * c.n_ctx * c.d_model)
+                   + (c.n_layers - 1) * 3 * c.d_model * c.d_model)
         return 2 * (c.n_ctx * per_pos + c.n_ctx * c.d_model * c.d_vocab_out)
 
 

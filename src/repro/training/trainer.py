@@ -409,10 +409,10 @@ class Dropout:
     rate 0 keeps every unit, bit for bit.
 
     A run's masks must not depend on which other runs share its block. Each run therefore draws from its
-    own generator (a loop over runs per site), and when ``rows`` is set -- the original sample index of
-    each row forwarded, in a full-batch step that forwards a block-dependent subset of the samples -- it
-    draws a mask for every one of the ``n_samples`` samples and keeps those rows, so the mask of a sample
-    does not depend on which rows the block forwards."""
+    own generator (a loop over runs per site), and when ``rows`` is set -- (R, K): the original sample index of
+    each row that run r forwards in a full-batch step (its own training set, :class:`_RunRows`) -- it draws a
+    mask for every one of the ``n_samples`` samples and keeps its rows, so the mask of a sample does not
+    depend on which rows are forwarded."""
 
     def __init__(self, rates: Sequence[float], seeds: Sequence[int], device, dtype, n_samples: int | None = None):
         self.rate = torch.as_tensor([float(r) for r in rates], dtype=dtype, device=device)
@@ -422,15 +422,17 @@ class Dropout:
         self.rows: torch.Tensor | None = None
 
     def __call__(self, h: torch.Tensor) -> torch.Tensor:
+        u = torch.empty_like(h)
         if self.rows is None:
-            u = torch.stack([torch.rand(h.shape[1:], generator=g, device=h.device, dtype=h.dtype) for g in self.generators])
-        else:
+            for r, g in enumerate(self.generators):
+                torch.rand(h.shape[1:], generator=g, device=h.device, dtype=h.dtype, out=u[r])
+        else:  # rows (R, K): run r forwards the samples rows[r]; each sample's mask is drawn whatever the rows
             shape = (self.n_samples,) + tuple(h.shape[2:])
-            u = torch.stack([torch.rand(shape, generator=g, device=h.device, dtype=h.dtype)[self.rows]
-                             for g in self.generators])
+            for r, (g, rows) in enumerate(zip(self.generators, self.rows)):
+                torch.index_select(torch.rand(shape, generator=g, device=h.device, dtype=h.dtype), 0, rows, out=u[r])
         shape = (-1,) + (1,) * (h.dim() - 1)
-        keep = u >= self.rate.view(shape)
-        return h * keep * self.scale.view(shape)
+        # the mask, in place: 1 where kept, 0 where dropped, times 1 / (1 - rate) (bit for bit h * keep * scale)
+        return h * u.ge_(self.rate.view(shape)).mul_(self.scale.view(shape))
 
     def state(self) -> dict[str, np.ndarray]:
         """Each run's generator state (R, L) as a checkpoint keeps it: the rest of the run's masks."""
@@ -973,23 +975,21 @@ def _fast_gradients(grad_fn, model, data: TaskData, views, batch, train_w, n_row
     return grad_fn.backward(views, x, cache, dout)
 
 
-def _autograd_gradients(model, data: TaskData, views, batch, train_w, record, dropout=None, n_rows=None) -> dict:
+def _autograd_gradients(model, data: TaskData, views, batch, train_w, record, dropout=None,
+                        rows: "_RunRows | None" = None) -> dict:
     """Gradients by autograd, on leaves that alias the flat buffer (autograd then returns one gradient per
     parameter instead of building zero-filled (R, P) slice gradients of a flat leaf, which cost most of a
     step); records the evaluation when ``record`` is given. With ``dropout`` the training forward drops
-    units and covers only the rows ``[0, n_rows)`` that carry loss weight; the evaluation is then a
-    separate forward without dropout."""
+    units and covers each run's own training rows (``rows``, full batch) or minibatch; the evaluation is then
+    a separate forward without dropout."""
     leaves = {k: v.detach().requires_grad_() for k, v in views.items()}
     if dropout is not None:
-        rows = slice(None) if batch is not None else slice(0, n_rows)
-        x = data.inputs[batch] if batch is not None else data.inputs[rows]
-        out = model.forward(leaves, x, dropout=dropout)
         if batch is not None:
+            out = model.forward(leaves, data.inputs[batch], dropout=dropout)
             objective = per_sample_loss(out, data, batch).mean(-1).sum()
         else:
-            sub = replace(data, inputs=x, labels=data.labels[..., rows],
-                          targets=None if data.targets is None else data.targets[rows])
-            objective = (per_sample_loss(out, sub) * train_w[:, rows]).sum()
+            out = model.forward(leaves, rows.inputs, dropout=dropout)
+            objective = (per_sample_loss(out, data, rows.index) * rows.weight).sum()
         if record is not None:
             with torch.no_grad():
                 record(model.forward(leaves, data.inputs), leaves)
@@ -1158,11 +1158,14 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
     quadratic = fastgrad.QuadraticGradient(model, data.inputs) if fast_grad and isinstance(model, QuadraticNet) else None
     grad_fn = fastgrad.gradient(model, data.loss) if fast_grad and quadratic is None else None
     run_rows = _RunRows(data, train_mask, train_w) if grad_fn is not None and grad_fn.per_run_rows and not minibatch else None
+    # autograd with dropout, full batch: each run forwards its own training rows (not the union of the block's
+    # training sets, which costs a run up to 1 / train_fraction times more), and draws its masks for them
+    drop_rows = _RunRows(data, train_mask, train_w) if dropout is not None and grad_fn is None and not minibatch else None
+    if drop_rows is not None:
+        dropout.rows = drop_rows.index
     n_rows = data.n_samples
-    if (fast_grad and quadratic is None or dropout is not None) and not minibatch and run_rows is None:
+    if fast_grad and quadratic is None and not minibatch and run_rows is None:
         data, train_mask, val_mask, train_w, n_rows, order = _used_rows_first(data, train_mask, val_mask, train_w)
-        if dropout is not None:
-            dropout.rows = order[:n_rows]
 
     def evaluate(views) -> torch.Tensor:
         """Outputs over all samples, for an evaluation separate from the gradient's forward pass."""
@@ -1210,7 +1213,7 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
         if grad_fn is not None:
             with torch.no_grad():
                 return _fast_gradients(grad_fn, model, data, views, batch, train_w, n_rows, record), None
-        return _autograd_gradients(model, data, views, batch, train_w, record, dropout, n_rows), None
+        return _autograd_gradients(model, data, views, batch, train_w, record, dropout, drop_rows), None
 
     # an evaluation rides on the gradient's forward pass, except where runs may stop (until) or the
     # gradient forwards each run's own rows (run_rows): there it is a forward of its own, first
