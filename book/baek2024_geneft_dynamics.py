@@ -98,8 +98,16 @@ PHASE_UNSTATED = ("row_values", "lr_dec", "seeds", "data_seed", "init_seed", "ev
 
 def phase_setup(title: str, reference: PhaseConfig, ours: PhaseConfig, reasons: dict):
     """The setup table of one phase-diagram run (paper column: Table 3, Table 4 and the captions)."""
+    # Table 3's "Decoder Depth 3" does not say whether it counts hidden or linear layers: a row of its own
+    if ours.hidden_layers != reference.hidden_layers and "hidden_layers" not in reasons:
+        raise ValueError(f"{title}: hidden_layers differs from Table 3's; give its reason.")
+    depth = ("decoder depth", f"{reference.hidden_layers} (Table 3: 'Decoder Depth'; hidden or linear layers is not "
+             "said)", f"{ours.hidden_layers} hidden layers",
+             "; ".join([reasons.get("hidden_layers", ""), "our reading of Table 3 (Fig. 3 counts hidden layers n_h); "
+                        f"{reference.hidden_layers} linear layers is the other reading, not run"]).lstrip("; "))
     return setup_table(title + " (paper column: Table 3, Table 4 and the captions)", reference, ours,
-                       reasons_if_differs=reasons, unstated=PHASE_UNSTATED, extra=PHASE_EXTRA)
+                       fields=[f for f in PhaseConfig.__dataclass_fields__ if f != "hidden_layers"],
+                       reasons_if_differs=reasons, unstated=PHASE_UNSTATED, extra=[depth, *PHASE_EXTRA])
 
 
 GRID_REASON = ("the paper does not state its grid; ours runs half decades from 1e-4 to 3e-2: below 1e-4 parameters "

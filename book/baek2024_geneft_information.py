@@ -265,7 +265,10 @@ DEPTH_REASONS = {
     "vector kernels already decide which deep seeds memorize",
 }
 DEPTH_UNSTATED = ("depths", "data_seeds", "init_seed", "steps", "eval_every", "dtype")
-DEPTH_EXTRA = [*TRAINING_EXTRA, ("accuracy", "test accuracy (Fig. 4)", "test accuracy (Fig. 4)", "")]
+DEPTH_EXTRA = [*TRAINING_EXTRA,
+               ("network (§2-3, Table 3)", "embeddings in R^2, concatenated (mode 1), tanh MLP decoder, one logit",
+                "embeddings in R^2, concatenated (mode 1), tanh MLP decoder, one logit", ""),
+               ("accuracy", "test accuracy (Fig. 4)", "test accuracy (Fig. 4)", "")]
 setup_table("Fig. 4 (live)" + PAPER_COLUMN, DepthConfig(), depth_cfg, reasons_if_differs={
     **DEPTH_REASONS,
     "steps": "the paper states no budget for Fig. 4 (Table 4 judges phases within 10^5 steps); at 3,000 steps some "

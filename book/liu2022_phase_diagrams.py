@@ -145,6 +145,16 @@ def grid_text(cfg) -> str:
             f"decoder lr {cfg.lr_dec_values[0]:.1e} to {cfg.lr_dec_values[-1]:.1e}; {cfg.y_label} {y}")
 
 
+def model_text(c) -> str:
+    """The network of a Fig. 6 config in words: its embeddings and its decoder's layer widths."""
+    m = c.model_config()
+    k = int(round(m.d_embed ** 0.5))
+    embed = (f"{k}x{k} matrix embeddings of {m.n_symbols} elements, E_a E_b flattened" if m.combine == "matmul"
+             else f"{m.d_embed}-D embeddings of {m.n_symbols} symbols, E_a + E_b")
+    widths = "-".join(str(w) for w in (m.d_embed, *m.hidden, m.d_out))
+    return f"{embed}; {widths} {m.activation} MLP"
+
+
 def phase_extra(panel, ours) -> list:
     """The settings of a Fig. 6 sweep that its config does not hold, beside the official notebook's."""
     paper = ToyPhaseConfig.paper(panel)
@@ -171,6 +181,9 @@ def phase_extra(panel, ours) -> list:
                 else "see embed_l1" if loss != ours_loss else "")
     return [
         ("code", NOTEBOOKS[panel], "repro.experiments.liu2022_phase_diagrams", "our batched trainer"),
+        ("model", model_text(paper), model_text(ours), "" if model_text(paper) == model_text(ours) else "see the fields"),
+        ("accuracy", "argmax over the 19 classes" if panel == "c" else "nearest template (toy/train_add.py)",
+         "argmax over the 19 classes" if ours.target != "regression" else "nearest template (toy/train_add.py)", ""),
         ("grid", grid_text(paper), grid_text(ours), grid_why),
         ("split, targets and start of the seed", draws[0], draws[1], draws[2]),
         ("loss", loss, ours_loss, loss_why),

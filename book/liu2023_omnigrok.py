@@ -151,7 +151,7 @@ STANDIN_REASONS = {
     "(0.3-0.7x did not generalize in 3,000 steps)", "steps": BUDGET, "dtype": "float32 for speed",
     "n_seeds": "several initializations, medians reported"}
 display(setup_table("Modular addition, the live stand-in (section 4)", ModularConfig(), mod_cfg, names=NAMES,
-                    fields=[f for f in ModularConfig.__dataclass_fields__ if f not in ("eval_every", "init_seed")],
+                    fields=[f for f in ModularConfig.__dataclass_fields__ if f not in ("eval_every", "init_seed", "data_seed")],
                     reasons_if_differs=STANDIN_REASONS,
                     extra=[("evaluation interval", "30 steps (free run), 10 (held norm)", f"{mod_cfg.eval_every} steps",
                             "one grid for both settings"),
@@ -577,12 +577,17 @@ glue("tr_w0", f"{tr_w0_ratio:.2f}×", display=False)
 glue("tr_w0_fixed", f"{tr_w0_fixed_ratio:.2f}×", display=False)
 display(setup_table(
     "Fig. 7, the stored transformer runs", ModularConfig(), tr_cfg, names=("official notebook", "ours (stored)"),
-    fields=[f for f in ModularConfig.__dataclass_fields__ if f not in ("eval_every", "init_seed")],
+    fields=[f for f in ModularConfig.__dataclass_fields__ if f not in ("eval_every", "init_seed", "data_seed")],
     reasons={"p": "CPU budget: a float32 step costs 0.075 s at p = 59 against 0.30 s at p = 113 (2 cores)",
              "n_seeds": "two initializations of each setting, medians reported",
              "steps": "with 1,044 instead of 3,830 training pairs grokking comes later; the figure marks 15,000",
              "dtype": "float64 is 2.6x slower on a CPU"},
-    extra=[("init", "W_E, W_pos, W_Q/K/V/O, W_in, W_out ~ N(0, 1/d_model); W_U ~ N(0, 1/d_vocab)",
+    extra=[("transformer", "1 layer, d_model 128, 4 heads x d_head 32, MLP 512 ReLU, no LayerNorm, causal attention, "
+            "inputs 'a b ='", (lambda m: f"{m.n_layers} layer, d_model {m.d_model}, {m.n_heads} heads x d_head {m.d_head}, "
+                               f"MLP {m.d_mlp} {m.act_fn.upper() if m.act_fn == 'relu' else m.act_fn}, "
+                               f"{'no LayerNorm' if m.normalization_type is None else 'LayerNorm'}, causal attention, "
+                               "inputs 'a b ='")(tr_cfg.model_config()), "see the init and biases rows"),
+           ("init", "W_E, W_pos, W_Q/K/V/O, W_in, W_out ~ N(0, 1/d_model); W_U ~ N(0, 1/d_vocab)",
             "every weight ~ N(0, (0.8/√d_model)²) (TransformerLens' default)",
             "the book's transformer (repro.models.networks) follows TransformerLens; found after the runs were "
             "stored; its effect on the curves is not measured"),

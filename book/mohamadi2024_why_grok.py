@@ -111,6 +111,11 @@ INIT_OURS = "PyTorch's nn.Linear default, W ~ U(±1/√(2p)), V ~ U(±1/√h), t
 INIT_WHY = ("we follow Fig. 1's caption; He's normal init draws each layer √6× wider, so the 3-homogeneous output "
             "starts up to 6^1.5 ≈ 15× larger; the package does not implement it")
 DTYPE = ("dtype", "unstated (JAX: float32 by default)", "float64", "exact enough that runs agree across machines")
+# Eq. 2.1's network, for every table of the quadratic network (QuadraticNetConfig)
+_NETWORK = ("f(θ; (e_a, e_b)) = V (W (e_a, e_b))^⊙2: two layers, no biases, quadratic activation, one-hot input")
+NETWORK = ("network (Eq. 2.1)", _NETWORK, _NETWORK, "")  # ours: repro.models.networks.QuadraticNet
+_REGRESSION = "g(θ; (a, b, c)) = f_c(θ; (a, b)), target p·1(a + b ≡ c); squared loss, full-batch GD"
+REGRESSION_TASK = ("task (§2, App. A.1)", _REGRESSION, _REGRESSION, "")
 
 
 def start_norms(p: int, h: int) -> dict:
@@ -171,6 +176,7 @@ print(setup_table(f"Classification, normalized GD (section 4; live at p = {', '.
     "eval_every": "short runs, recorded densely", "ntk_every": "Fig. 1 (left)'s eNTK, at p = 23 on the α = 1 runs "
     "at n = 2p^(5/3); the paper's interval is unstated"}, extra=[
     ("task", "a + b mod p on ordered pairs, cross-entropy", "a + b mod p on ordered pairs, cross-entropy", ""),
+    NETWORK,
     ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
     ("training pairs", "n = 2p^(5/3), i.i.d. draws (App. A.2)", "n = c·p^(5/3), c ∈ {0.5, 1, 2}, a random subset",
      "c < 2 shows memorization below the paper's size; with or without replacement is unstated"),
@@ -193,6 +199,9 @@ TRANSFORMER_EXTRA = [
     ("init", "'default PyTorch initialization (migrated to JAX)' (App. A.3)", "TransformerLens': N(0, (0.8/√d_model)²)",
      "the paper's model, and so its PyTorch default, is unstated"),
     ("λ‖θ‖∞", "1e-20 (App. A.3)", "not applied", "a no-op in float32 (Deviations)"),
+    ("loss and readout", "cross-entropy, unstated where it is read", "cross-entropy on the logits at the '=' position",
+     "the paper does not say; Nanda et al. read the last position"),
+    ("batch (App. A.3)", "full batch", "full batch", ""),
 ]
 print(setup_table("Transformer (section 5; live)", mw.TransformerGrokConfig(), tc,
                   fields=TRANSFORMER_FIELDS, reasons={
@@ -209,6 +218,7 @@ print(setup_table("Regression, GD (section 6; live)", mw.RegressionConfig(), cfg
     "p": "Fig. 2 uses p = 47; a CPU runs 11", "steps": "3 000 steps show the kernel-regime fit; the paper's budget is the "
     "stored run of section 7", "eval_every": "a short run, recorded densely", "ntk_points": "20 000 triples need a GPU's "
     "memory", "ntk_every": "a short run, recorded densely"}, extra=[
+    REGRESSION_TASK, NETWORK,
     ("width h", "unstated for Fig. 2 (Fig. 3: 4p)", "4p", "Fig. 3's width"),
     ("init", INIT_PAPER, f"{INIT_OURS}; ‖θ_0‖₂ ≈ {start_norms(cfg.regression.p, cfg.regression.width)['PyTorch']:.0f}",
      INIT_WHY),
@@ -540,7 +550,7 @@ print(setup_table("Init scale under plain GD (stored)", mw.ClassificationConfig(
                  "keeps α meaningful",
     "lr": "plain GD needs its own rate: at 10 some small-α runs diverged in our trials, at 3 none did",
     "steps": "every run that fitted had stopped changing its test accuracy within 1 000 steps of fitting"}, extra=[
-    ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
+    NETWORK, ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
     ("training pairs", "n = 2p^(5/3) (App. A.2)", "n = 2p^(5/3) (App. A.2)", ""),
     ("init", INIT_PAPER, INIT_OURS, INIT_WHY),
     ("init scales α", "several, unstated (Fig. 1 middle)", f"{mw.GD_INIT_SCALES}", "our choice, down to 0.03"),
@@ -695,7 +705,7 @@ print(setup_table("Sample complexity against p (stored)", mw.ClassificationConfi
      "factors of 2^(1/4), n < p²", "a grid on which n* can be located"),
     ("what is measured", "test accuracy at n = 2p^(5/3); no exponent fitted", "n* (mean test accuracy 1/2) and n* ∝ p^k",
      "an exponent needs n* at several p"),
-    ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
+    NETWORK, ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
     ("init", INIT_PAPER, INIT_OURS + ", α = 1", INIT_WHY),
     ("λ‖θ‖∞ under normalized GD", "in the loss, then normalized (Eq. 2.2, Eq. A.1)",
      "added to the underflow-safe data direction", "as in the live runs (Deviations)"),
@@ -1083,6 +1093,7 @@ print(setup_table("Regression at the paper's budget (stored)", mw.RegressionConf
     "lr": "at p = 11, lr 1 diverges at α = 1 (section 6); 0.3 is the largest rate we found stable for every init",
     "steps": "lr × steps = 1.2·10^5, inside the paper's 5·10^4-2·10^5 steps at lr 1",
     "eval_every": "our choice", "ntk_points": "20 000 triples need a GPU's memory", "ntk_every": "our choice"}, extra=[
+    REGRESSION_TASK, NETWORK,
     ("width h", "unstated for Fig. 2 (Fig. 3: 4p)", "4p", "Fig. 3's width"),
     ("init", INIT_PAPER, f"{INIT_OURS}; ‖θ_0‖₂ ≈ {start_norms(reg_cfg.p, reg_cfg.width)['PyTorch']:.0f}", INIT_WHY),
     ("init scales α", "several, unstated (Fig. 2)", f"{reg_cfg.init_scales}", "1 and the 'very small' scales of §3.2"),

@@ -33,7 +33,7 @@ class IntroConfig(ConfigRepr):
     # free in validation (we measured ~46 % validation accuracy the moment training fits). It trains on
     # unordered pairs instead, so validation measures generalization only.
     ordered_pairs: bool = True
-    data_seed: int = 0
+    data_seed: int = 0  # unstated (the official code shuffles with its own seed)
     init_seed: int = 0  # seeds init_seed, init_seed + 1, ... (one batched run each)
     n_seeds: int = 1  # Power et al. Fig. 1 shows one run; book scale trains 8 seeds and reports medians
     model: str = "transformer"  # Power et al.: decoder-only transformer; "embed_mlp" for the CPU scale
@@ -46,7 +46,7 @@ class IntroConfig(ConfigRepr):
     beta2: float = 0.98  # Power et al. App. A.1: betas (0.9, 0.98)
     batch_size: int | None = 512  # Power et al. App. A.1; None = full batch
     steps: int = 100_000  # Power et al.: optimization budget 10^5 steps
-    eval_every: int = 100
+    eval_every: int = 100  # unstated (official training.py: a geometric schedule of epochs)
     threshold: float = 0.99  # "fits" / "generalizes" = 99 % accuracy (Power et al. §3.1.1, Fig. 1 center)
     dtype: str = "float32"
 
