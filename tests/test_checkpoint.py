@@ -217,6 +217,20 @@ def test_runs_command_lists_the_store(tmp_path, capsys):
         list_runs(tmp_path / "missing")
 
 
+def _stop_after_checkpoint(monkeypatch, at_step: int):
+    """Checkpointer.save saves, then stops the process (Interrupt) right after the checkpoint at ``at_step``;
+    returns the real save, to put back before the rerun."""
+    real_save = Checkpointer.save
+
+    def save_then_stop(self, block, step, arrays, **kw):
+        real_save(self, block, step, arrays, **kw)
+        if step == at_step:
+            raise Interrupt(f"the process stops after its checkpoint at step {at_step}")
+
+    monkeypatch.setattr(Checkpointer, "save", save_then_stop)
+    return real_save
+
+
 def test_a_chapters_stored_run_resumes_through_its_command(tmp_path, monkeypatch):
     """``python -m repro.experiments.power2022_what_is_grokking --store DIR`` (at a tiny config), stopped right after
     its checkpoint at step 15 and run again, stores what one uninterrupted run stores, in two segments."""
@@ -227,14 +241,7 @@ def test_a_chapters_stored_run_resumes_through_its_command(tmp_path, monkeypatch
 
     cfg = replace(IntroConfig(), p=11, d_model=16, n_heads=2, d_mlp=32, batch_size=32, steps=40, eval_every=5)
     monkeypatch.setattr(power, "stored_paper_config", lambda: cfg)
-    real_save = Checkpointer.save
-
-    def save_then_stop(self, block, step, arrays, **kw):
-        real_save(self, block, step, arrays, **kw)
-        if step == 15:
-            raise Interrupt("the process stops after its checkpoint at step 15")
-
-    monkeypatch.setattr(Checkpointer, "save", save_then_stop)
+    real_save = _stop_after_checkpoint(monkeypatch, 15)
     command = ["--store", str(tmp_path), "--checkpoint-minutes", "1e-9"]  # a checkpoint before every step
     with pytest.raises(Interrupt):
         power.main(command)
@@ -261,14 +268,7 @@ def test_the_image_run_resumes_through_its_command(tmp_path, monkeypatch):
 
     cfg = replace(liu.stored_curve_config(), n_seeds=2, steps=40, eval_every=10, n_train=100, n_test=50)
     monkeypatch.setattr(liu, "stored_curve_config", lambda: cfg)
-    real_save = Checkpointer.save
-
-    def save_then_stop(self, block, step, arrays, **kw):
-        real_save(self, block, step, arrays, **kw)
-        if step == 20:
-            raise Interrupt("the process stops after its checkpoint at step 20")
-
-    monkeypatch.setattr(Checkpointer, "save", save_then_stop)
+    real_save = _stop_after_checkpoint(monkeypatch, 20)
     command = ["--store", str(tmp_path), "--runs", "images", "--checkpoint-minutes", "1e-9"]
     with pytest.raises(Interrupt):
         liu.main(command)
