@@ -329,7 +329,7 @@ glue("n_val_never", trained(int(np.sum(stats.val_steps < 0))), display=False)
 # transformer differs in details (the setup table below lists every difference). On one CPU core it trains
 # at about 11 steps per second, so we ran one seed (init seed 0, data seed 0) for
 # {glue:text}`power_minutes` minutes, and stored its curves and sixteen snapshots of its embeddings, spread
-# evenly in log(step) (`python -m repro.experiments.power2022_what_is_grokking --store book/_results`
+# evenly in log(step) (`python -m repro.experiments.power2022_what_is_grokking --store book/_results --run addition`
 # recomputes it). The chapter loads the run, so its numbers are the same on every machine. It is the same
 # code as the live run above, with another config.
 #
@@ -347,7 +347,7 @@ glue("n_val_never", trained(int(np.sum(stats.val_steps < 0))), display=False)
 # %%
 pcfg = stored_paper_config()
 prun, pmanifest = load_stored(stored_intro(pcfg, "_results"), "Power et al. run",
-                              "python -m repro.experiments.power2022_what_is_grokking --store book/_results", "about 45 minutes on one core",
+                              "python -m repro.experiments.power2022_what_is_grokking --store book/_results --run addition", "about 45 minutes on one core",
                               glue_minutes="power_minutes")
 print(setup_table("Power et al. Fig. 1 against the stored run (their transformer and optimizer, on addition)",
                   paper_cfg, pcfg, reasons={"steps": "3·10^4 of 10^5: about 45 minutes of one CPU core", **UNSTATED_WHY},

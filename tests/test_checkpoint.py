@@ -232,24 +232,28 @@ def _stop_after_checkpoint(monkeypatch, at_step: int):
 
 
 def test_a_chapters_stored_run_resumes_through_its_command(tmp_path, monkeypatch):
-    """``python -m repro.experiments.power2022_what_is_grokking --store DIR`` (at a tiny config), stopped right after
-    its checkpoint at step 15 and run again, stores what one uninterrupted run stores, in two segments."""
+    """``python -m repro.experiments.power2022_what_is_grokking --store DIR --run division-wd1`` (at a tiny config:
+    division with the warm-up), stopped right after its checkpoint at step 15 and run again, stores what one
+    uninterrupted run stores, in two segments."""
     from dataclasses import replace
 
     from repro.experiments import power2022_what_is_grokking as power
     from repro.experiments.power2022_what_is_grokking import IntroConfig, intro_to_arrays, run_intro
 
-    cfg = replace(IntroConfig(), p=11, d_model=16, n_heads=2, d_mlp=32, batch_size=32, steps=40, eval_every=5)
-    monkeypatch.setattr(power, "stored_paper_config", lambda: cfg)
+    cfg = replace(IntroConfig(), p=11, d_model=16, n_heads=2, d_mlp=32, batch_size=32, steps=40, eval_every=5,
+                  n_seeds=2)
+    assert cfg.operation == "modular_division" and cfg.warmup_steps == 10
+    monkeypatch.setitem(power.STORED_RUNS, "division-wd1", ("power2022-division-wd1", lambda: cfg))
     real_save = _stop_after_checkpoint(monkeypatch, 15)
-    command = ["--store", str(tmp_path), "--checkpoint-minutes", "1e-9"]  # a checkpoint before every step
+    # a checkpoint before every step
+    command = ["--store", str(tmp_path), "--run", "division-wd1", "--checkpoint-minutes", "1e-9"]
     with pytest.raises(Interrupt):
         power.main(command)
     with pytest.raises(UnfinishedRun, match="step 15 of 40"):
-        ResultsStore(tmp_path).load(cfg, "power2022")
+        ResultsStore(tmp_path).load(cfg, "power2022-division-wd1")
     monkeypatch.setattr(Checkpointer, "save", real_save)
     assert power.main(command) == 0
-    arrays, manifest = ResultsStore(tmp_path).load(cfg, "power2022")
+    arrays, manifest = ResultsStore(tmp_path).load(cfg, "power2022-division-wd1")
     expected = intro_to_arrays(run_intro(cfg, progress=False))
     assert sorted(arrays) == sorted(expected)
     for k in expected:

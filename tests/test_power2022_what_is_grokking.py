@@ -52,7 +52,7 @@ def test_config_seeds():
 def test_run_intro_batched_seeds_smoke():
     from repro.experiments.power2022_what_is_grokking import run_intro
 
-    cfg = IntroConfig(p=7, train_fraction=0.7, ordered_pairs=False, model="embed_mlp", d_model=8, d_mlp=16, lr=3e-3,
+    cfg = IntroConfig(operation="modular_addition", p=7, train_fraction=0.7, ordered_pairs=False, model="embed_mlp", d_model=8, d_mlp=16, lr=3e-3,
                       batch_size=None, steps=20, eval_every=10, n_seeds=3)
     result = run_intro(cfg, progress=False)
     assert result.embeddings.shape == (3, 3, 7, 8)  # (runs, evaluations at 0/10/20, p, d)
@@ -80,7 +80,8 @@ def test_stored_intro_round_trip(tmp_path):
     from repro.experiments.power2022_what_is_grokking import intro_from_arrays, intro_to_arrays, run_intro
     from repro.training.store import ResultsStore
 
-    cfg = replace(IntroConfig(), p=11, d_model=16, n_heads=2, d_mlp=32, batch_size=32, steps=40, eval_every=5)
+    cfg = replace(IntroConfig(), operation="modular_addition", p=11, d_model=16, n_heads=2, d_mlp=32, batch_size=32,
+                  steps=40, eval_every=5)
     result = run_intro(cfg, progress=False)
     store = ResultsStore(tmp_path)
     arrays, _ = store.get_or_compute(cfg, lambda: intro_to_arrays(result), label="power2022")
@@ -92,3 +93,36 @@ def test_stored_intro_round_trip(tmp_path):
     assert back.circle(40) == result.circle(40)
     with pytest.raises(ValueError, match="lacks arrays"):
         intro_from_arrays(cfg, {"steps": arrays["steps"]})
+
+
+def test_division_runs_keep_no_embeddings_and_judge_seeds_without_circles(tmp_path):
+    from dataclasses import replace
+
+    from repro.experiments.power2022_what_is_grokking import intro_from_arrays, intro_to_arrays, run_intro
+
+    cfg = replace(IntroConfig(), p=11, d_model=16, n_heads=2, d_mlp=32, batch_size=32, steps=20, eval_every=5,
+                  n_seeds=2)
+    result = run_intro(cfg, progress=False)
+    assert result.embeddings is None
+    arrays = intro_to_arrays(result)
+    assert "embeddings" not in arrays
+    back = intro_from_arrays(cfg, arrays)
+    assert np.array_equal(back.history["train_acc"], result.history["train_acc"])
+    s = back.summary()
+    assert s.n == 2 and np.isnan(s.fit_end).all() and s.n_circle == 0
+
+
+def test_division_config_is_fig1_as_published():
+    from repro.experiments.power2022_what_is_grokking import STORED_RUNS, stored_run
+
+    label, cfg = stored_run("division-wd1")
+    assert label == "power2022-division-wd1"
+    assert (cfg.operation, cfg.p, cfg.train_fraction, cfg.warmup_steps, cfg.steps, cfg.batch_size, cfg.weight_decay) == (
+        "modular_division", 97, 0.5, 10, 100_000, 512, 1.0)
+    assert stored_run("division-wd0")[1].weight_decay == 0.0
+    assert stored_run("addition")[1].operation == "modular_addition"
+    data = cfg.task_data()
+    assert data.n_samples == 97 * 96 and int(data.masks()[0].sum()) == 97 * 96 // 2
+    with pytest.raises(ValueError, match="run"):
+        stored_run("division")
+    assert set(STORED_RUNS) == {"addition", "division-wd1", "division-wd0"}

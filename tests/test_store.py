@@ -160,3 +160,36 @@ def test_config_key_does_not_depend_on_the_last_bits_of_a_computed_grid(tmp_path
     store.save({"lr": 9.999999999999999e-06}, {"x": np.arange(3)})
     arrays, _ = store.load({"lr": 1e-05})
     np.testing.assert_array_equal(arrays["x"], np.arange(3))
+
+
+def test_rekey_moves_an_entry_to_the_key_of_its_config_with_new_fields(tmp_path):
+    import dataclasses
+    import json
+
+    from repro.training.store import ResultsStore, StoreMismatch
+
+    @dataclasses.dataclass(frozen=True)
+    class Old:
+        a: int = 1
+
+    @dataclasses.dataclass(frozen=True)
+    class Old2:  # the same class after it gained field b (canonical names the class: rename for the test)
+        a: int = 1
+        b: str = "new"
+
+    store = ResultsStore(tmp_path)
+    folder = store.save(Old(), {"x": np.arange(3)}, label="run")
+    cfg = json.loads((folder / "config.json").read_text())
+    cfg["config"]["__class__"] = "Old2"  # as if the class had always been called so
+    (folder / "config.json").write_text(json.dumps(cfg))
+    old_key = folder.name.split("-")[-1]
+    with pytest.raises(StoreMismatch, match="added value"):
+        store.rekey(Old2(b="other"), "run", old_key, {"b": "old"}, "test")
+    with pytest.raises(StoreMismatch, match="another config"):
+        store.rekey(Old2(a=2, b="old"), "run", old_key, {"b": "old"}, "test")
+    new = store.rekey(Old2(b="old"), "run", old_key, {"b": "old"}, "fields added")
+    assert not folder.exists()
+    arrays, manifest = store.load(Old2(b="old"), "run")
+    assert arrays["x"].tolist() == [0, 1, 2]
+    assert manifest["rekeyed"]["from_key"] == old_key and manifest["rekeyed"]["fields_added"] == {"b": "old"}
+    assert new == store.path(Old2(b="old"), "run")

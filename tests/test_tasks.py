@@ -28,6 +28,16 @@ def test_modular_addition_unordered():
     assert (labels == inputs.sum(1) % 7).all()
 
 
+def test_modular_division_is_the_official_equation_set():
+    # openai/grok data.py, operator "/": for c and b != 0 it writes the equation (b·c mod p) / b = c
+    p = 7
+    inputs, labels = BinaryOpTask("modular_division", p).table()
+    official = {((b * c) % p, b): c for c in range(p) for b in range(1, p)}
+    assert len(inputs) == len(official) == p * (p - 1)
+    assert {tuple(x): int(y) for x, y in zip(inputs, labels)} == official
+    assert BinaryOpTask("modular_division", p).n_classes == p
+
+
 def test_s3_is_the_permutation_group():
     task = BinaryOpTask("s3")
     inputs, labels = task.table()
@@ -50,6 +60,8 @@ def test_s3_is_the_permutation_group():
     (dict(operation="division", p=7), "operation"),
     (dict(operation="s3", p=5), "exactly 6"),
     (dict(operation="s3", ordered=False), "commutative"),
+    (dict(operation="modular_division", ordered=False), "commutative"),
+    (dict(operation="modular_division", p=9), "prime"),
 ])
 def test_bad_task_raises_naming_parameter(kwargs, match):
     with pytest.raises(ValueError, match=match):

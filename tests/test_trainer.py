@@ -16,7 +16,8 @@ def _toy_data(seed=58):
 
 
 def _torch_reference(model_cfg, data, cfg, optimizer_cls, **opt_kwargs):
-    """The same toy model as nn.Modules trained with torch.optim: the oracle for the batched trainer."""
+    """The same toy model as nn.Modules trained with torch.optim: the oracle for the batched trainer. A warm-up
+    runs through LambdaLR stepped after each update, as openai/grok training.py does."""
     torch.manual_seed(cfg.init_seed)
     embed = torch.nn.Parameter(((torch.rand(10, 1) - 0.5) * cfg.repr_init_scale).double())
     dims = (1, *model_cfg.hidden, model_cfg.d_out)
@@ -24,6 +25,8 @@ def _torch_reference(model_cfg, data, cfg, optimizer_cls, **opt_kwargs):
     dec = [p for layer in layers for p in layer.parameters()]
     opt_r = optimizer_cls([embed], lr=cfg.lr_repr, weight_decay=cfg.wd_repr, **opt_kwargs)
     opt_d = optimizer_cls(dec, lr=cfg.lr_dec, weight_decay=cfg.wd_dec, **opt_kwargs)
+    warm = lambda s: min(1.0, s / cfg.warmup_steps) if cfg.warmup_steps else 1.0
+    schedulers = [torch.optim.lr_scheduler.LambdaLR(opt, warm) for opt in (opt_r, opt_d)]
     x, y = data.inputs[data.train_idx], data.targets[data.train_idx].double()
     losses = []
     for _ in range(cfg.steps):
@@ -37,6 +40,8 @@ def _torch_reference(model_cfg, data, cfg, optimizer_cls, **opt_kwargs):
         opt_r.zero_grad(); opt_d.zero_grad()
         loss.backward()
         opt_r.step(); opt_d.step()
+        for scheduler in schedulers:
+            scheduler.step()
     return np.array(losses), embed.detach().numpy()
 
 
@@ -52,6 +57,27 @@ def test_matches_torch_optim_oracle(optimizer):
         ref_losses, ref_embed = _torch_reference(TOY, data, cfg, torch.optim.SGD)
     np.testing.assert_allclose(hist["train_loss"][0, :-1], ref_losses, rtol=1e-9)
     np.testing.assert_allclose(hist.final_params["embed"][0], ref_embed, rtol=1e-8)
+
+
+@pytest.mark.parametrize("optimizer, fused", [("adamw", True), ("adamw", False), ("sgd", None)])
+def test_warmup_matches_torch_lambda_lr(optimizer, fused):
+    """warmup_steps = 5: update k uses lr·min(1, k/5), weight decay included, as torch.optim under LambdaLR."""
+    data = _toy_data()
+    cfg = TrainConfig(steps=30, optimizer=optimizer, lr_repr=3e-3, lr_dec=1e-2, wd_repr=0.1, wd_dec=0.5,
+                      init_seed=58, warmup_steps=5, dtype="float64", device="cpu")
+    hist = train(TOY, data, cfg, keep_final_params=True, progress=False,
+                 performance=Performance(fused_optimizer=fused))
+    kwargs = dict(betas=(0.9, 0.999), eps=1e-8) if optimizer == "adamw" else {}
+    ref_losses, ref_embed = _torch_reference(TOY, data, cfg, torch.optim.AdamW if optimizer == "adamw" else torch.optim.SGD,
+                                             **kwargs)
+    np.testing.assert_allclose(hist["train_loss"][0, :-1], ref_losses, rtol=1e-9)
+    np.testing.assert_allclose(hist.final_params["embed"][0], ref_embed, rtol=1e-8)
+    # update 0 has lr 0: the loss after it equals the initial loss; without warm-up it does not
+    assert hist["train_loss"][0, 1] == hist["train_loss"][0, 0]
+    plain = train(TOY, data, replace(cfg, warmup_steps=0), progress=False, performance=Performance(fused_optimizer=fused))
+    assert plain["train_loss"][0, 1] != plain["train_loss"][0, 0]
+    with pytest.raises(ValueError, match="warmup_steps"):
+        replace(cfg, warmup_steps=-1)
 
 
 def test_batched_runs_equal_runs_one_by_one():

@@ -6,6 +6,8 @@ Used by every chapter that trains on algorithmic data:
   the toy setting of Liu et al. 2022 (§2; p = 10 gives |D0| = 55 samples; the official toy code, ejmichaud/grokking-squared toy/train_add.py).
 * ``modular_addition`` — (a + b) mod p, p prime, by default over **ordered** pairs (Power et al. 2022;
   p**2 samples); ``ordered=False`` gives the p(p+1)/2 unordered pairs.
+* ``modular_division`` — a / b = a·b⁻¹ mod p over the ordered pairs with b ≠ 0, p prime: the task of Power et
+  al.'s Fig. 1 (p(p - 1) samples; openai/grok data.py, operator "/").
 * ``s3`` — composition in the permutation group S3 (App. H of Liu et al.; 36 ordered samples).
 
 The random draws follow the official toy code's order (toy/train_add.py: seed, templates, split, embeddings, decoder): one
@@ -22,10 +24,10 @@ import torch
 
 from repro.core.validation import check_choice, check_fraction, check_int, check_prime
 
-OPERATIONS = ("addition", "modular_addition", "s3")
+OPERATIONS = ("addition", "modular_addition", "modular_division", "s3")
 TARGETS = ("classification", "regression")
 LOSSES = ("ce", "mse", "bce")
-_DEFAULT_P = {"addition": 10, "modular_addition": 97, "s3": 6}
+_DEFAULT_P = {"addition": 10, "modular_addition": 97, "modular_division": 97, "s3": 6}
 S3_ELEMENTS = tuple(itertools.permutations(range(3)))
 
 
@@ -47,9 +49,9 @@ class BinaryOpTask:
         if self.ordered is None:
             object.__setattr__(self, "ordered", self.operation != "addition")
         check_choice("ordered", self.ordered, (True, False))
-        if self.operation == "s3" and not self.ordered:
-            raise ValueError("ordered=False is not allowed for operation='s3': S3 is not commutative.")
-        if self.operation == "modular_addition":
+        if self.operation in ("s3", "modular_division") and not self.ordered:
+            raise ValueError(f"ordered=False is not allowed for operation={self.operation!r}: it is not commutative.")
+        if self.operation in ("modular_addition", "modular_division"):
             check_prime("p", self.p)
         elif self.operation == "addition":
             check_int("p", self.p, minimum=2)
@@ -74,6 +76,11 @@ class BinaryOpTask:
                 pairs = [(i, j) for i in range(p) for j in range(i, p)]  # official order (toy/train_add.py)
             modulus = p if self.operation == "modular_addition" else 2 * p
             labels = [(a + b) % modulus for a, b in pairs]
+        elif self.operation == "modular_division":
+            # x / y = x · y^(p-2) mod p (Fermat) for y ≠ 0: the p(p - 1) equations of Power et al.'s Fig. 1
+            # (openai/grok data.py writes each as (y·c) / y = c; the same set of equations)
+            pairs = [(a, b) for a in range(p) for b in range(1, p)]
+            labels = [a * pow(b, p - 2, p) % p for a, b in pairs]
         else:
             pairs = [(a, b) for a in range(6) for b in range(6)]
             # official permutation notebook: out = perm2[perm1], i.e. (b ∘ a)(k) = b[a[k]]

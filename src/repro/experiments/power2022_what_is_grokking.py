@@ -26,6 +26,8 @@ from repro.training.trainer import History, TrainConfig, train
 
 @dataclass(frozen=True, repr=False)
 class IntroConfig(ConfigRepr):
+    # Power et al. Fig. 1 (caption): "the binary operation of division mod 97"; "modular_addition" for the CPU scale
+    operation: str = "modular_division"
     p: int = 97  # Power et al. Fig. 1: modular arithmetic mod 97
     train_fraction: float = 0.5  # Power et al. Fig. 1 uses 50 % of the table
     # Power et al. train on ordered pairs. The CPU model sums the two embeddings, so it is symmetric by
@@ -44,6 +46,7 @@ class IntroConfig(ConfigRepr):
     lr: float = 1e-3  # Power et al. App. A.1
     weight_decay: float = 1.0  # Power et al. App. A.1 (AdamW, applied to all weights)
     beta2: float = 0.98  # Power et al. App. A.1: betas (0.9, 0.98)
+    warmup_steps: int = 10  # Power et al. App. A.1: linear warm-up over the first 10 updates (openai/grok training.py)
     batch_size: int | None = 512  # Power et al. App. A.1; None = full batch
     steps: int = 100_000  # Power et al.: optimization budget 10^5 steps
     eval_every: int = 100  # unstated (official training.py: a geometric schedule of epochs)
@@ -52,10 +55,12 @@ class IntroConfig(ConfigRepr):
 
     def __post_init__(self):
         check_choice("model", self.model, ("transformer", "embed_mlp"))
-        BinaryOpTask("modular_addition", self.p)  # validates p (prime)
+        check_choice("operation", self.operation, ("modular_addition", "modular_division"))
+        BinaryOpTask(self.operation, self.p, ordered=self.ordered_pairs)  # validates p (prime) and ordered_pairs
         check_fraction("train_fraction", self.train_fraction)
         for name in ("d_model", "n_layers", "n_heads", "d_mlp", "steps", "eval_every", "n_seeds"):
             check_int(name, getattr(self, name), minimum=1)
+        check_int("warmup_steps", self.warmup_steps, minimum=0)
         check_real("lr", self.lr, positive=True)
         check_real("weight_decay", self.weight_decay, nonnegative=True)
         check_fraction("threshold", self.threshold)
@@ -63,8 +68,8 @@ class IntroConfig(ConfigRepr):
     @classmethod
     def for_scale(cls) -> "IntroConfig":
         """Paper scale: the defaults. Book scale: ~1 min on 2 CPU cores. Smoke: seconds."""
-        book = cls(p=31, train_fraction=0.7, ordered_pairs=False, model="embed_mlp", d_model=32, d_mlp=128, lr=3e-3,
-                   batch_size=None, steps=5000, eval_every=10, n_seeds=32)
+        book = cls(operation="modular_addition", p=31, train_fraction=0.7, ordered_pairs=False, model="embed_mlp",
+                   d_model=32, d_mlp=128, lr=3e-3, warmup_steps=0, batch_size=None, steps=5000, eval_every=10, n_seeds=32)
         return by_scale(book=book, paper=cls(), smoke=replace(book, steps=300, eval_every=10, n_seeds=2))
 
     @property
@@ -72,7 +77,7 @@ class IntroConfig(ConfigRepr):
         return [self.init_seed + i for i in range(self.n_seeds)]
 
     def task_data(self):
-        return build_task_data(BinaryOpTask("modular_addition", self.p, ordered=self.ordered_pairs),
+        return build_task_data(BinaryOpTask(self.operation, self.p, ordered=self.ordered_pairs),
                                Split(train_fraction=self.train_fraction, data_seed=self.data_seed))
 
     def model_config(self):
@@ -86,6 +91,7 @@ class IntroConfig(ConfigRepr):
     def train_config(self):
         return TrainConfig(steps=self.steps, optimizer="adamw", lr_repr=self.lr, lr_dec=self.lr,
                            wd_repr=self.weight_decay, wd_dec=self.weight_decay, beta2=self.beta2,
+                           warmup_steps=self.warmup_steps,
                            batch_size=self.batch_size, eval_every=self.eval_every, init_seed=self.init_seed,
                            dtype=self.dtype)
 
@@ -96,7 +102,7 @@ class IntroResult:
 
     config: IntroConfig
     history: History  # R runs
-    embeddings: np.ndarray  # (R, T, p, d): token embeddings of every run at every evaluation step
+    embeddings: np.ndarray | None  # (R, T, p, d): token embeddings of every run at every evaluation step (addition only)
     train_steps: np.ndarray  # (R,) first step with train accuracy >= threshold (-1: never)
     val_steps: np.ndarray  # (R,)
     embedding_steps: np.ndarray | None = None  # (T,) steps of the snapshots; None: every evaluation step
@@ -121,7 +127,9 @@ class IntroResult:
         return circle_order(proj[:, :2], self.config.p)
 
     def circle_fits(self, step: int) -> np.ndarray:
-        """(R,) ordered-circle fit of every run at ``step`` (plane of PC1 and PC2)."""
+        """(R,) ordered-circle fit of every run at ``step`` (plane of PC1 and PC2); nan without embeddings (division)."""
+        if self.embeddings is None:
+            return np.full(self.n_runs, np.nan)
         return np.array([self.circle(step, r)[1] for r in range(self.n_runs)])
 
     def summary(self, circle_bound: float = 0.9) -> "SeedSummary":
@@ -203,7 +211,7 @@ def median_standard_error(values, *, never: float | None = None, n_boot: int = 2
 
 
 def run_intro(cfg: IntroConfig, progress: bool | None = None, checkpoint=None) -> IntroResult:
-    """Train ``cfg.n_seeds`` networks on modular addition in one batched call (one run per init seed) and
+    """Train ``cfg.n_seeds`` networks on ``cfg.operation`` in one batched call (one run per init seed); on addition,
     record their token embeddings along the way. ``checkpoint``: a stored run's
     :class:`repro.training.checkpoint.Checkpointer` (:func:`main`), which makes it resumable."""
     data = cfg.task_data()
@@ -216,18 +224,47 @@ def run_intro(cfg: IntroConfig, progress: bool | None = None, checkpoint=None) -
     def record_embeddings(step, params):
         return {"embeddings": params[embed_name][:, : cfg.p]}
 
+    # The ordered-circle test (Liu et al. 2022, Fig. 1) is about addition, whose circle follows the symbols'
+    # order; division runs keep no embeddings, which also keeps their checkpoints small (10^3 evaluations of a
+    # 97 x 128 table per seed would be ~100 MB).
+    callback = record_embeddings if cfg.operation == "modular_addition" else None
     history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": cfg.seeds},
-                    callback=record_embeddings, progress=progress, desc="grokking", checkpoint=checkpoint)
+                    callback=callback, progress=progress, desc=f"grokking ({cfg.operation})", checkpoint=checkpoint)
     train_steps = history.first_step("train_acc", cfg.threshold)
     val_steps = history.first_step("val_acc", cfg.threshold)
-    return IntroResult(cfg, history, np.asarray(history.extra["embeddings"]), train_steps, val_steps)
+    embeddings = np.asarray(history.extra["embeddings"]) if callback is not None else None
+    return IntroResult(cfg, history, embeddings, train_steps, val_steps)
 
 
 def stored_paper_config() -> IntroConfig:
-    """Power et al.'s setting (the defaults: 2-layer transformer, p = 97, half of the ordered pairs, AdamW lr
-    1e-3, weight decay 1, β₂ 0.98, batch 512), one seed, trained for 3·10^4 of the paper's 10^5 steps: the
-    budget that fits about 45 minutes of one CPU core (~11 steps/s). Stored: loaded, not recomputed."""
-    return replace(IntroConfig(), steps=30_000, eval_every=100)
+    """Power et al.'s transformer and optimizer on modular *addition* (not Fig. 1's division), no warm-up, one
+    seed, trained for 3·10^4 of the paper's 10^5 steps: the budget that fits about 45 minutes of one CPU core
+    (~11 steps/s). The first stored run of this chapter, kept beside the division runs. Stored: loaded, not
+    recomputed."""
+    return replace(IntroConfig(), operation="modular_addition", warmup_steps=0, steps=30_000, eval_every=100)
+
+
+def division_config(weight_decay: float) -> IntroConfig:
+    """Power et al.'s Fig. 1 as published: division x/y mod 97 on half of the 97·96 equations, their transformer,
+    AdamW (lr 1e-3, betas (0.9, 0.98)) with the 10-update linear warm-up, batch 512, 10^5 steps; two init seeds.
+    ``weight_decay``: 1 (Power et al. App. A.1) or 0 (openai/grok training.py's default ``--weight_decay 0``):
+    the sources do not settle which one made Fig. 1, so both are stored."""
+    return replace(IntroConfig(), weight_decay=weight_decay, n_seeds=2, eval_every=100)
+
+
+# the stored runs of this chapter: ``--run`` name -> (results-store label, config)
+STORED_RUNS = {
+    "addition": ("power2022", stored_paper_config),
+    "division-wd1": ("power2022-division-wd1", lambda: division_config(1.0)),
+    "division-wd0": ("power2022-division-wd0", lambda: division_config(0.0)),
+}
+
+
+def stored_run(name: str) -> tuple[str, IntroConfig]:
+    """(label, config) of the stored run ``name`` (a key of :data:`STORED_RUNS`)."""
+    check_choice("run", name, tuple(STORED_RUNS))
+    label, make = STORED_RUNS[name]
+    return label, make()
 
 
 def _snapshot_indices(steps: np.ndarray, n: int = 16) -> np.ndarray:
@@ -243,9 +280,10 @@ def intro_to_arrays(result: IntroResult) -> dict[str, np.ndarray]:
     from repro.training.store import history_to_arrays
 
     arrays = {k: v for k, v in history_to_arrays(result.history).items() if not k.startswith(("param/", "extra/"))}
-    keep = _snapshot_indices(result.history.steps)
-    arrays["embedding_steps"] = result.history.steps[keep]
-    arrays["embeddings"] = result.embeddings[:, keep]
+    if result.embeddings is not None:
+        keep = _snapshot_indices(result.history.steps)
+        arrays["embedding_steps"] = result.history.steps[keep]
+        arrays["embeddings"] = result.embeddings[:, keep]
     return arrays
 
 
@@ -253,33 +291,37 @@ def intro_from_arrays(cfg: IntroConfig, arrays: dict[str, np.ndarray]) -> IntroR
     """The :class:`IntroResult` of :func:`intro_to_arrays` (the thresholds' first steps recomputed)."""
     from repro.training.store import history_from_arrays, required_arrays
 
-    required_arrays(arrays, ("steps", "embedding_steps", "embeddings"), "stored opening-chapter run")
+    snapshots = ("embedding_steps", "embeddings") if cfg.operation == "modular_addition" else ()
+    required_arrays(arrays, ("steps", *snapshots), "stored opening-chapter run")
     history = history_from_arrays({k: v for k, v in arrays.items() if k not in ("embedding_steps", "embeddings")})
-    return IntroResult(cfg, history, arrays["embeddings"], history.first_step("train_acc", cfg.threshold),
-                       history.first_step("val_acc", cfg.threshold), embedding_steps=arrays["embedding_steps"])
+    return IntroResult(cfg, history, arrays.get("embeddings"), history.first_step("train_acc", cfg.threshold),
+                       history.first_step("val_acc", cfg.threshold), embedding_steps=arrays.get("embedding_steps"))
 
 
-def stored_intro(cfg: IntroConfig, root) -> tuple[IntroResult, dict] | None:
-    """The stored run for exactly ``cfg`` under ``root`` and its manifest, or None."""
+def stored_intro(cfg: IntroConfig, root, label: str = "power2022") -> tuple[IntroResult, dict] | None:
+    """The stored run for exactly ``cfg`` under ``root`` (results-store ``label``) and its manifest, or None."""
     from repro.training.store import ResultsStore
 
-    return ResultsStore(root).load_result(cfg, "power2022", lambda arrays: intro_from_arrays(cfg, arrays))
+    return ResultsStore(root).load_result(cfg, label, lambda arrays: intro_from_arrays(cfg, arrays))
 
 
 def main(argv=None) -> int:
-    """``python -m repro.experiments.power2022_what_is_grokking --store book/_results``: train :func:`stored_paper_config` (Power et al.'s
-    transformer and optimizer, one seed, 3·10^4 steps; about 45 minutes on one core) and store its curves and
-    embedding snapshots with provenance."""
+    """``python -m repro.experiments.power2022_what_is_grokking --store book/_results --run NAME``: train one stored
+    run of this chapter and store its curves (and, on addition, embedding snapshots) with provenance.
+    ``division-wd1`` / ``division-wd0``: Fig. 1 as published with weight decay 1 / 0 (two seeds, 10^5 steps;
+    about 4.5 hours on one core each). ``addition``: their transformer on addition (one seed, 3·10^4 steps;
+    about 45 minutes). Resumable: run the same command again after an interruption."""
     from repro.training.store import ResultsStore, add_checkpoint_option, checkpoint_every_s, store_parser
 
     parser = store_parser("repro.experiments.power2022_what_is_grokking", main.__doc__)
+    parser.add_argument("--run", required=True, choices=tuple(STORED_RUNS), help="which stored run to train")
     add_checkpoint_option(parser)
     args = parser.parse_args(argv)
-    cfg = stored_paper_config()
+    label, cfg = stored_run(args.run)
     # resumable: an interrupted run continues from its last checkpoint when the command is run again
     ResultsStore(args.store).get_or_compute(
         cfg, lambda checkpoint: intro_to_arrays(run_intro(cfg, progress=True, checkpoint=checkpoint)),
-        label="power2022", checkpoint_every_s=checkpoint_every_s(args))
+        label=label, checkpoint_every_s=checkpoint_every_s(args))
     return 0
 
 

@@ -225,6 +225,42 @@ class ResultsStore:
             raise
         return final
 
+    def rekey(self, config, label: str, old_key: str, added: dict, why: str) -> Path:
+        """Move the entry stored as ``<label>-<old_key>`` to ``config``'s key after the config class gained the fields
+        ``added`` (name -> the value that reproduces what the entry was computed with). Refused unless the old
+        ``config.json`` is exactly ``config`` without those fields and ``config`` holds those values; the arrays are
+        not touched (their hash is re-checked) and the manifest records ``rekeyed`` (old key, fields, date, why)."""
+        old = self.root / f"{label}-{old_key}"
+        if not (old / "manifest.json").exists():
+            raise FileNotFoundError(f"no stored entry {old} to rekey.")
+        now = canonical(config)
+        for name, value in added.items():
+            if name not in now or now[name] != canonical(value):
+                raise StoreMismatch(f"rekey: config field {name!r} is {now.get(name)!r}, not the added value {value!r}.")
+        stored = json.loads((old / "config.json").read_text())["config"]
+        if stored != {k: v for k, v in now.items() if k not in added}:
+            diff = sorted(k for k in set(stored) | set(now) if k not in added and stored.get(k) != now.get(k))
+            raise StoreMismatch(f"rekey: {old} was computed with another config (fields {diff} differ).")
+        manifest = json.loads((old / "manifest.json").read_text())
+        blob = (old / "arrays.npz").read_bytes()
+        if hashlib.sha256(blob).hexdigest() != manifest.get("arrays_sha256"):
+            raise StoreMismatch(f"{old}: arrays.npz does not match the hash in its manifest (corrupted or edited).")
+        manifest["rekeyed"] = {"from_key": old_key, "fields_added": {k: canonical(v) for k, v in added.items()},
+                               "date": time.strftime("%Y-%m-%d", time.gmtime()), "why": why}
+        manifest["key"] = config_key(config)
+        final = self.path(config, label)
+        tmp = Path(tempfile.mkdtemp(dir=self.root, prefix=".tmp-"))
+        try:
+            (tmp / "config.json").write_text(json.dumps(json.loads(config_json(config)), indent=2, sort_keys=True) + "\n")
+            (tmp / "arrays.npz").write_bytes(blob)
+            (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+            os.rename(tmp, final)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        shutil.rmtree(old)
+        return final
+
     def load(self, config, label: str = "run") -> tuple[dict[str, np.ndarray], dict]:
         """The arrays and manifest stored for ``config``; raises StoreMismatch if anything disagrees."""
         folder = self.path(config, label)

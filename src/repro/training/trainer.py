@@ -61,6 +61,11 @@ class TrainConfig(ConfigRepr):
     beta2: float = 0.999
     eps: float = 1e-8
     momentum: float = 0.0  # sgd only
+    # Linear learning-rate warm-up, the same for every run: update k (counting from 0) uses lr·min(1, k/warmup_steps),
+    # so update 0 moves nothing but Adam's moments. This is openai/grok training.py's LambdaLR (warmup_steps 10,
+    # stepped after each update; Power et al. 2022 App. A.1: "linear learning rate warmup over the first 10 updates").
+    # Weight decay scales with it, as torch.optim.AdamW's decay lr·λ does under a scheduler. 0: no warm-up.
+    warmup_steps: int = 0
     init_scale: float = 1.0  # multiplier on the decoder's default init (Omnigrok's alpha)
     repr_init_scale: float = 1.0  # scale of the representation's init
     init_seed: int = 0
@@ -99,6 +104,7 @@ class TrainConfig(ConfigRepr):
         check_real("init_scale", self.init_scale, positive=True)
         check_real("repr_init_scale", self.repr_init_scale, positive=True)
         check_int("init_seed", self.init_seed, minimum=0)
+        check_int("warmup_steps", self.warmup_steps, minimum=0)
         if self.batch_size is not None:
             check_int("batch_size", self.batch_size, minimum=1)
         check_int("eval_every", self.eval_every, minimum=1)
@@ -124,6 +130,12 @@ class TrainConfig(ConfigRepr):
     @property
     def torch_device(self) -> torch.device:
         return resolve_device(self.device)
+
+
+def lr_factor(cfg: TrainConfig, step: int) -> float:
+    """The multiplier on every run's learning rate at update ``step`` (counting from 0): the linear warm-up of
+    :attr:`TrainConfig.warmup_steps`, then 1."""
+    return 1.0 if step >= cfg.warmup_steps else step / cfg.warmup_steps
 
 
 def per_run_values(cfg: TrainConfig, runs: Mapping[str, Sequence] | None) -> tuple[int, dict[str, list]]:
@@ -236,8 +248,8 @@ class AdamW:
     def __init__(self, flat: FlatParams, cfg: TrainConfig, values: dict[str, list], fused: bool | None = None):
         self.flat = flat
         self.lr = flat.per_group(values["lr_repr"], values["lr_dec"])
-        wd = flat.per_group(values["wd_repr"], values["wd_dec"])
-        self.decay = [None if not bool((w != 0).any()) else 1 - lr * w for lr, w in zip(self.lr, wd)]
+        self.wd = flat.per_group(values["wd_repr"], values["wd_dec"])
+        self.decay = [None if not bool((w != 0).any()) else 1 - lr * w for lr, w in zip(self.lr, self.wd)]
         self.m = torch.zeros_like(flat.flat)
         self.v = torch.zeros_like(flat.flat)
         self.beta1, self.beta2, self.eps = cfg.beta1, cfg.beta2, cfg.eps
@@ -257,6 +269,7 @@ class AdamW:
         """Keep the state of the runs ``keep`` (bool (R,)) only, after ``flat.flat`` was cut to them (runs that
         stopped early); ``values``: the kept runs' per-run values."""
         self.lr = tuple(lr[keep] for lr in self.lr)
+        self.wd = tuple(wd[keep] for wd in self.wd)
         self.decay = [None if d is None else d[keep] for d in self.decay]
         self.m, self.v = self.m[keep], self.v[keep]
         self._build(values)
@@ -287,14 +300,16 @@ class AdamW:
         self.step_count.copy_(state["step_count"])
 
     @torch.no_grad()
-    def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
-        """Update ``param`` (R, P) given each parameter's gradient, ``grads[k]`` of shape (R, n_k)."""
+    def step(self, param: torch.Tensor, grads: list[torch.Tensor], lr_factor: float = 1.0) -> None:
+        """Update ``param`` (R, P) given each parameter's gradient, ``grads[k]`` of shape (R, n_k); ``lr_factor``
+        scales every learning rate (and so the decoupled decay lr·λ) for this update only (:func:`lr_factor`)."""
         if self.fused:
             self.step_count += 1  # the kernel reads the step (as torch.optim increments it before the call)
             for (lr, wd), members, ps, ms, vs in zip(self.calls, self.members, self.param_lists, self.m_lists, self.v_lists):
                 gs = [grads[k][r] for (r, k) in members]
-                torch._fused_adamw_(ps, gs, ms, vs, [], [self.step_count] * len(ps), lr=lr, beta1=self.beta1,
-                                    beta2=self.beta2, weight_decay=wd, eps=self.eps, amsgrad=False, maximize=False)
+                torch._fused_adamw_(ps, gs, ms, vs, [], [self.step_count] * len(ps), lr=lr * lr_factor,
+                                    beta1=self.beta1, beta2=self.beta2, weight_decay=wd, eps=self.eps, amsgrad=False,
+                                    maximize=False)
             return
         grad = self.flat.gather(grads, self.grad_flat)
         self.t += 1
@@ -304,9 +319,12 @@ class AdamW:
         self.v.mul_(self.beta2).addcmul_(grad, grad, value=1 - self.beta2)
         denom = torch.sqrt(self.v, out=self.buf).div_(bc2_sqrt).add_(self.eps)
         split = self.flat.groups
-        for p, m, d, lr, decay in zip(split(param), split(self.m), split(denom), self.lr, self.decay):
+        for p, m, d, lr, wd, decay in zip(split(param), split(self.m), split(denom), self.lr, self.wd, self.decay):
             if p.shape[1] == 0:
                 continue
+            if lr_factor != 1.0:  # this update's lr, and its decay 1 - lr·λ
+                lr = lr * lr_factor
+                decay = None if decay is None else 1 - lr * wd
             if decay is not None:
                 p.mul_(decay)
             # lr · m / denom in this order, as the GenEFT chapters' own AdamW did before it moved here: their
@@ -341,7 +359,7 @@ class SGD:
         self.buf = state["buf"].clone() if "buf" in state else None
 
     @torch.no_grad()
-    def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
+    def step(self, param: torch.Tensor, grads: list[torch.Tensor], lr_factor: float = 1.0) -> None:
         split = self.flat.groups
         d = self.flat.gather(grads, self.grad_flat)
         for dd, p, wd in zip(split(d), split(param), self.wd):
@@ -350,7 +368,7 @@ class SGD:
             self.buf = d.clone() if self.buf is None else self.buf.mul_(self.momentum).add_(d)
             d = self.buf
         for p, dd, lr in zip(split(param), split(d), self.lr):
-            p.addcmul_(dd, lr, value=-1.0)
+            p.addcmul_(dd, lr, value=-lr_factor)
 
 
 class GD:
@@ -376,9 +394,10 @@ class GD:
         pass
 
     @torch.no_grad()
-    def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
+    def step(self, param: torch.Tensor, grads: list[torch.Tensor], lr_factor: float = 1.0) -> None:
         for (a, b, _), g, group in zip(self.flat.offsets.values(), grads, self.flat.param_groups):
-            param[:, a:b].sub_(self.lr[group] * g)
+            lr = self.lr[group] if lr_factor == 1.0 else self.lr[group] * lr_factor
+            param[:, a:b].sub_(lr * g)
 
 
 class NormalizedGD(GD):
@@ -390,11 +409,12 @@ class NormalizedGD(GD):
     scale_free = True
 
     @torch.no_grad()
-    def step(self, param: torch.Tensor, grads: list[torch.Tensor]) -> None:
+    def step(self, param: torch.Tensor, grads: list[torch.Tensor], lr_factor: float = 1.0) -> None:
         norm = torch.sqrt(sum((g ** 2).sum(1) for g in grads))
         safe = torch.where(norm > 0, norm, 1.0)
         for (a, b, _), g, group in zip(self.flat.offsets.values(), grads, self.flat.param_groups):
-            factor = torch.where(norm > 0, self.lr[group][:, 0] / safe, 0.0)
+            lr = self.lr[group] if lr_factor == 1.0 else self.lr[group] * lr_factor
+            factor = torch.where(norm > 0, lr[:, 0] / safe, 0.0)
             param[:, a:b].sub_(factor[:, None] * g)
 
 
@@ -1248,7 +1268,7 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
         if cfg.linf_reg:
             with torch.no_grad():
                 _add_linf_gradient(grads, views, cfg.linf_reg, log_scale, cfg.linf_relative)
-        optimizer.step(flat, [grads[name].reshape(n_runs, -1) for name in params.offsets])
+        optimizer.step(flat, [grads[name].reshape(n_runs, -1) for name in params.offsets], lr_factor(cfg, step))
         if norm_target is not None:  # the post-step hook: fixed_norm
             project_to_norm(flat, norm_target, fixed)
         if bar is not None and (step + 1) % update_every == 0:
