@@ -21,9 +21,14 @@ def _setup(model_cfg, target, seed=3, runs=3):
 @pytest.mark.parametrize("activation", ["tanh", "relu"])
 @pytest.mark.parametrize("combine", ["sum", "concat"])
 @pytest.mark.parametrize("target", ["regression", "classification"])
-def test_gradient_matches_autograd(activation, combine, target):
+@pytest.mark.parametrize("official_fig2", [False, True])
+def test_gradient_matches_autograd(activation, combine, target, official_fig2):
     d_out = 5 if target == "regression" else 13
-    cfg = EmbedMLPConfig(n_symbols=7, d_embed=2, hidden=(9, 8), d_out=d_out, activation=activation, combine=combine)
+    # official_fig2: the options of the official Fig. 2 notebooks (mean input, +1 init, no activation after the
+    # last hidden layer)
+    extra = dict(embed_mean=1.0, input_scale=0.5, activate_last_hidden=False) if official_fig2 else {}
+    cfg = EmbedMLPConfig(n_symbols=7, d_embed=2, hidden=(9, 8), d_out=d_out, activation=activation, combine=combine,
+                         **extra)
     model, data, flat = _setup(cfg, target)
     R = flat.flat.shape[0]
     weights = torch.rand(R, data.n_samples, dtype=torch.float64)
@@ -161,3 +166,25 @@ def test_a_run_does_not_depend_on_the_callers_thread_count():
     assert torch.get_num_threads() == before
     for name, value in one.final_params.items():
         np.testing.assert_array_equal(two.final_params[name], value, err_msg=name)
+
+
+def test_official_fig2_options_in_the_forward_pass():
+    """embed_mean, input_scale and activate_last_hidden against a literal nn.Module-style forward."""
+    cfg = EmbedMLPConfig(n_symbols=7, d_embed=2, hidden=(9, 8), d_out=5, activation="relu", embed_init="normal",
+                         embed_mean=1.0, input_scale=0.5, activate_last_hidden=False)
+    model, data, flat = _setup(cfg, "regression", runs=1)
+    plain, _, plain_flat = _setup(EmbedMLPConfig(n_symbols=7, d_embed=2, hidden=(9, 8), d_out=5, activation="relu",
+                                                 embed_init="normal"), "regression", runs=1)
+    v, pv = flat.views(), plain_flat.views()
+    assert torch.equal(v["embed"], (pv["embed"].float() + 1.0).double())  # the same float32 draws, shifted by 1
+    x = data.inputs
+    e = v["embed"][0]
+    h = (e[x[:, 0]] + e[x[:, 1]]) / 2
+    h = torch.relu(h @ v["W0"][0] + v["b0"][0])
+    h = h @ v["W1"][0] + v["b1"][0]  # no ReLU after the last hidden layer
+    out = h @ v["W2"][0] + v["b2"][0]
+    torch.testing.assert_close(model.forward(v, x)[0], out, rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="input_scale"):
+        EmbedMLPConfig(input_scale=0.0)
+    with pytest.raises(ValueError, match="activate_last_hidden"):
+        EmbedMLPConfig(activate_last_hidden=1)

@@ -23,18 +23,17 @@ TINY = dict(seeds=(0, 3), steps=40, eval_every=10)
 # ---------------------------------------------------------------------------- config
 
 
-def test_defaults_are_the_official_values_and_three_of_them_are_not_trainable():
+def test_defaults_are_the_official_values_and_the_model_runs_them():
     add = Fig2Config()
     assert (add.p, add.hidden, add.lr_repr, add.lr_dec, add.wd_dec, add.steps) == (11, (128, 128), 1e-3, 9e-5, 5.0, 20_000)
     assert (add.ordered, add.loss, add.input_scale, add.embed_mean) == (True, "mse", 0.5, 1.0)
-    assert add.unsupported() == {"embed_mean": 1.0, "input_scale": 0.5, "relu_after_last_hidden": False}
     mod = Fig2Config(operation="modular_addition")
     assert (mod.ordered, mod.loss, mod.input_scale, mod.n_classes) == (False, "ce", 1.0, 11)
-    assert set(mod.unsupported()) == {"embed_mean", "relu_after_last_hidden"}
-    with pytest.raises(ValueError, match="embed_mean=1.0"):
-        add.model_config()
-    mc = add.runnable().model_config()
+    mc = add.model_config()
     assert (mc.d_embed, mc.hidden, mc.d_out, mc.activation, mc.embed_init) == (2, (128, 128), 21, "relu", "normal")
+    # the three official details of the notebooks: randn + 1, (E_i + E_j) / 2, no ReLU after the last hidden layer
+    assert (mc.embed_mean, mc.input_scale, mc.activate_last_hidden) == (1.0, 0.5, False)
+    assert Fig2Config.for_scale("addition") in (add, replace(add, seeds=(0, 1), steps=60, eval_every=20))
 
 
 @pytest.mark.parametrize("bad, match", [
@@ -85,22 +84,22 @@ def test_split_and_table_match_the_official_generate_data(seed, ignore_symmetric
 
 
 def test_addition_targets_are_one_hot_and_modular_uses_cross_entropy():
-    add = fig2_data(Fig2Config().runnable())
+    add = fig2_data(Fig2Config())
     assert add.loss == "mse" and add.targets.shape == (121, 21)
     assert torch.equal(add.targets.argmax(1), add.labels) and torch.all(add.targets.sum(1) == 1)
-    mod = fig2_data(Fig2Config(operation="modular_addition").runnable())
+    mod = fig2_data(Fig2Config(operation="modular_addition"))
     assert mod.loss == "ce" and mod.targets is None and mod.n_samples == 66
 
 
 def test_unseen_validation_drops_the_mirrors_of_training_pairs():
-    data = fig2_data(Fig2Config().runnable())
+    data = fig2_data(Fig2Config())
     unseen = unseen_validation(data)
     train = {tuple(sorted(x)) for x in data.inputs[torch.as_tensor(data.train_idx)].tolist()}
     assert set(unseen) <= set(data.val_idx.tolist())
     assert all(tuple(sorted(data.inputs[k].tolist())) not in train for k in unseen)
     mirrored = set(data.val_idx.tolist()) - set(unseen.tolist())
     assert all(tuple(sorted(data.inputs[k].tolist())) in train for k in mirrored)
-    mod = fig2_data(Fig2Config(operation="modular_addition").runnable())
+    mod = fig2_data(Fig2Config(operation="modular_addition"))
     assert unseen_validation(mod).tolist() == mod.val_idx.tolist()  # unordered pairs: no mirrors
 
 
@@ -113,15 +112,17 @@ def test_official_split_rejects_a_split_without_validation():
 
 
 def replica_of_the_official_notebook(cfg: Fig2Config, seed: int) -> np.ndarray:
-    """The official training cell (VisualizingAddition.ipynb) in plain PyTorch, at the trainer's variant
-    (randn init, input E_i + E_j, ReLU after each hidden layer); returns the final embeddings."""
+    """The official training cell (VisualizingAddition.ipynb) in plain PyTorch: randn + 1 init, a ReLU after every
+    hidden layer but the last, input (E_i + E_j) / 2 for addition and E_i + E_j for modular addition; returns the
+    final embeddings."""
     data = fig2_data(cfg)
     torch.manual_seed(seed)
-    rep = torch.randn(cfg.p, 2).requires_grad_()
+    rep = (torch.randn(cfg.p, 2) + 1).requires_grad_()
     layers, width = [], 2
     for h in cfg.hidden:
         layers += [torch.nn.Linear(width, h), torch.nn.ReLU()]
         width = h
+    layers = layers[:-1]  # the notebook's list comprehension drops the last ReLU
     model = torch.nn.Sequential(*layers, torch.nn.Linear(width, cfg.n_classes))
     opt = torch.optim.AdamW([{"params": (rep,), "lr": cfg.lr_repr, "weight_decay": cfg.wd_repr},
                              {"params": model.parameters(), "lr": cfg.lr_dec, "weight_decay": cfg.wd_dec}])
@@ -129,7 +130,7 @@ def replica_of_the_official_notebook(cfg: Fig2Config, seed: int) -> np.ndarray:
     target = data.labels[torch.as_tensor(data.train_idx)]
     for _ in range(cfg.steps):
         opt.zero_grad()
-        pred = model(rep[idx].sum(1))
+        pred = model(rep[idx].sum(1) / 2 if cfg.operation == "addition" else rep[idx].sum(1))
         if cfg.loss == "mse":
             loss = torch.nn.functional.mse_loss(pred, torch.nn.functional.one_hot(target, cfg.n_classes).float())
         else:
@@ -151,7 +152,7 @@ def one_thread():
 @pytest.mark.parametrize("operation", ["addition", "modular_addition"])
 @pytest.mark.usefixtures("one_thread")
 def test_trainer_follows_the_official_notebook_step_by_step(operation):
-    cfg = replace(Fig2Config(operation=operation).runnable(), seeds=(0, 5), steps=25, eval_every=25,
+    cfg = replace(Fig2Config(operation=operation), seeds=(0, 5), steps=25, eval_every=25,
                   lr_repr=3e-2, lr_dec=3e-3)  # larger rates: 25 steps move the embeddings visibly
     run = run_fig2(cfg, progress=False)
     for r, seed in enumerate(cfg.seeds):
@@ -162,7 +163,7 @@ def test_trainer_follows_the_official_notebook_step_by_step(operation):
 
 @pytest.fixture(scope="module")
 def tiny_runs():
-    return {op: run_fig2(replace(Fig2Config(operation=op).runnable(), **TINY), progress=False)
+    return {op: run_fig2(replace(Fig2Config(operation=op), **TINY), progress=False)
             for op in ("addition", "modular_addition")}
 
 

@@ -19,11 +19,9 @@ into "pizza slices" (d). The official notebooks ``plotting_nbs/VisualizingAdditi
   11 classes), cross-entropy, input ``E_i + E_j``. The hyperparameters of the generalizing modular run are not
   in the repository; we use the addition run's.
 
-:class:`Fig2Config` holds these values as its defaults. Three of them the project's trainer
-(:func:`repro.training.trainer.train` with :class:`repro.models.networks.EmbedMLPConfig`) cannot express: the ``+ 1`` of the
-embedding init, the input scale 1/2, and the missing ReLU after the last hidden layer.
-:meth:`Fig2Config.runnable` returns the closest setting it does run (``randn`` init, input ``E_i + E_j``,
-a ReLU after every hidden layer); :meth:`Fig2Config.model_config` refuses the official values by name.
+:class:`Fig2Config` holds these values as its defaults, and the trainer runs them all: the ``+ 1`` of the
+embedding init, the input scale 1/2 and the missing ReLU after the last hidden layer are options of
+:class:`repro.models.networks.EmbedMLPConfig` (``embed_mean``, ``input_scale``, ``activate_last_hidden``).
 
 **Fig. 4(c, d)**: :func:`initial_embeddings` draws the toy model's initial 1-D embeddings of any init seed
 exactly as the trainer does (without training), so the effective theory can be integrated from many starts;
@@ -55,8 +53,6 @@ OFFICIAL = {
     "addition": {"ordered": True, "loss": "mse", "input_scale": 0.5},  # VisualizingAddition.ipynb
     "modular_addition": {"ordered": False, "loss": "ce", "input_scale": 1.0},  # VisualizingModular.ipynb
 }
-# What repro.training.trainer's EmbedMLP can express, for the three fields it cannot set to the official values.
-TRAINER_SUPPORTS = {"embed_mean": 0.0, "input_scale": 1.0, "relu_after_last_hidden": True}
 
 
 @dataclass(frozen=True, repr=False)
@@ -116,22 +112,11 @@ class Fig2Config(ConfigRepr):
         check_int("steps", self.steps, minimum=1)
         check_int("eval_every", self.eval_every, minimum=1)
 
-    # -- what the trainer can run --------------------------------------------------------------
-
-    def unsupported(self) -> dict[str, object]:
-        """The fields whose values repro.training.trainer's EmbedMLP cannot express, with those values."""
-        return {k: getattr(self, k) for k, v in TRAINER_SUPPORTS.items() if getattr(self, k) != v}
-
-    def runnable(self) -> "Fig2Config":
-        """The closest setting the trainer runs: ``randn`` init (no ``+ 1``), decoder input ``E_i + E_j``,
-        a ReLU after every hidden layer. Everything else stays as it is."""
-        return replace(self, **TRAINER_SUPPORTS)
-
     @classmethod
     def for_scale(cls, operation: str = "addition") -> "Fig2Config":
-        """Paper and book: the official setting as the trainer runs it (the chapter loads it from the store,
-        computed by ``python -m repro.experiments.liu2022_effective_theory --store book/_results``). Smoke: seconds."""
-        paper = cls(operation=operation).runnable()
+        """Paper and book: the official setting (the chapter loads it from the store, computed by
+        ``python -m repro.experiments.liu2022_effective_theory --store book/_results``). Smoke: seconds."""
+        paper = cls(operation=operation)
         return by_scale(book=paper, paper=paper, smoke=replace(paper, seeds=(0, 1), steps=60, eval_every=20))
 
     # -- the model and its training -----------------------------------------------------------
@@ -141,14 +126,9 @@ class Fig2Config(ConfigRepr):
         return 2 * self.p - 1 if self.operation == "addition" else self.p
 
     def model_config(self) -> EmbedMLPConfig:
-        bad = self.unsupported()
-        if bad:
-            names = ", ".join(f"{k}={v!r}" for k, v in bad.items())
-            raise ValueError(f"{names} cannot be trained: repro.training.trainer's EmbedMLP supports only "
-                             f"{', '.join(f'{k}={v!r}' for k, v in TRAINER_SUPPORTS.items())}; "
-                             "use Fig2Config.runnable() (the official values are kept as documentation).")
         return EmbedMLPConfig(n_symbols=self.p, d_embed=self.d_embed, hidden=self.hidden, d_out=self.n_classes,
-                              activation="relu", combine="sum", embed_init="normal")
+                              activation="relu", combine="sum", embed_init="normal", embed_mean=self.embed_mean,
+                              input_scale=self.input_scale, activate_last_hidden=self.relu_after_last_hidden)
 
     def train_config(self) -> TrainConfig:
         return TrainConfig(steps=self.steps, optimizer="adamw", lr_repr=self.lr_repr, lr_dec=self.lr_dec,
@@ -278,14 +258,14 @@ def stored_fig2(cfg: Fig2Config, root) -> tuple[Fig2Run, dict] | None:
 
 def main(argv=None) -> int:
     """``python -m repro.experiments.liu2022_effective_theory --store book/_results``: train both Fig. 2 settings (addition and
-    modular addition, 8 init seeds x 2 x 10^4 full-batch steps each, the official setting as the trainer
-    runs it) and store them with provenance for the chapter."""
+    modular addition, 8 init seeds x 2 x 10^4 full-batch steps each, the official setting) and store them with
+    provenance for the chapter."""
     parser = store_parser("repro.experiments.liu2022_effective_theory", main.__doc__)
     parser.add_argument("--operation", choices=OPERATIONS, action="append",
                         help="only this operation (repeatable; default: both)")
     args = parser.parse_args(argv)
     for op in args.operation or OPERATIONS:
-        cfg = Fig2Config(operation=op).runnable()
+        cfg = Fig2Config(operation=op)
         ResultsStore(args.store).get_or_compute(cfg, lambda: run_fig2(cfg).to_arrays(),
                                                 label=f"{STORE_LABEL}-{op}")
     return 0
@@ -300,13 +280,14 @@ def decoder_classes(run: Fig2Run, index: int, midpoints: np.ndarray) -> np.ndarr
     midpoint ``(E_i + E_j) / 2`` at each of ``midpoints`` (M, d): argmax of the decoder's output.
 
     This is the plane Fig. 2 colours ("the decoder is evaluated on a grid of points in embedding-space";
-    its decoder reads (E_i + E_j) / 2, ours E_i + E_j, i.e. twice the midpoint): the embeddings, the
-    midpoints of the samples and the class regions live in one picture. Computed in float64 through the
-    model's own forward pass, with the points as an embedding table and each point paired with itself."""
+    the addition notebook's decoder reads (E_i + E_j) / 2, the modular one E_i + E_j, twice the midpoint): the
+    embeddings, the midpoints of the samples and the class regions live in one picture. Computed in float64
+    through the model's own forward pass, with the points as an embedding table and each point paired with
+    itself."""
     cfg = run.config
     model = build_model(cfg.model_config())
-    # the decoder reads s (E_i + E_j) = 2 s x for midpoint x; a table row y paired with itself gives 2 y
-    pts = torch.as_tensor(np.asarray(midpoints, dtype=np.float64) * cfg.input_scale)
+    # a table row x paired with itself reads as s (x + x): the input of the samples whose midpoint is x
+    pts = torch.as_tensor(np.asarray(midpoints, dtype=np.float64))
     params = {k: torch.as_tensor(np.asarray(v)[index:index + 1], dtype=torch.float64) for k, v in run.params.items()}
     params["embed"] = pts[None]
     pairs = torch.arange(len(pts))[:, None].expand(-1, 2)

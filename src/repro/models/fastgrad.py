@@ -83,7 +83,7 @@ class MLPGradient:
         for k in range(self.n_layers):
             inputs.append(h)
             h = torch.baddbmm(params[f"b{k}"].unsqueeze(1), h, params[f"W{k}"])
-            if k < self.n_layers - 1:
+            if self.model.activated(k):
                 h = h.tanh_() if self.tanh else h.relu_()
         return h, inputs
 
@@ -110,13 +110,15 @@ class MLPGradient:
             grads[f"W{k}"] = torch.bmm(a.transpose(1, 2), d)
             grads[f"b{k}"] = d.sum(1)
             d = torch.bmm(d, params[f"W{k}"].transpose(1, 2))
-            if k > 0:  # through the activation that produced this layer's input (one fused kernel each)
+            if k > 0 and self.model.activated(k - 1):  # through the activation that produced this layer's input
                 if self.tanh:
                     d = torch.ops.aten.tanh_backward(d, a)  # d * (1 - tanh^2)
                 else:
                     d = torch.ops.aten.threshold_backward(d, a, 0)  # d * (relu output > 0)
         embed = params["embed"]
         d_embed = torch.zeros_like(embed)
+        if self.model.config.input_scale != 1.0:  # the input was input_scale * combine(E_a, E_b)
+            d = d * self.model.config.input_scale
         first, second = (d[..., : self.d_embed], d[..., self.d_embed :]) if self.concat else (d, d)
         if x.dim() == 2:  # the same pairs for every run
             d_embed.index_add_(1, x[:n, 0], first)

@@ -83,6 +83,10 @@ def _normal(std: float):
     return lambda shape, gen: torch.randn(shape, generator=gen) * std
 
 
+def _shifted(init, mean: float):
+    return lambda shape, gen: init(shape, gen) + mean
+
+
 def _constant(value: float):
     return lambda shape, gen: torch.full(shape, float(value))
 
@@ -125,6 +129,15 @@ class EmbedMLPConfig(ConfigRepr):
     activation: str = "tanh"  # toy/train_add.py: nn.Tanh
     combine: str = "sum"  # E_a + E_b (Liu et al. §2); 'concat'; 'matmul' = E_a E_b (App. H, S3)
     embed_init: str = "uniform"  # official: (rand - 0.5) * scale, i.e. U[-scale/2, scale/2] (toy/train_add.py; Liu et al. 2022 App. G)
+    # Added to every initial embedding entry: the official Fig. 2 notebooks draw ``torch.randn(p, 2) + 1``
+    # (ejmichaud/grokking-squared plotting_nbs/VisualizingAddition.ipynb); 0 everywhere else.
+    embed_mean: float = 0.0
+    # The decoder's input is input_scale * combine(E_a, E_b): 0.5 makes the sum the mean (E_a + E_b) / 2, the
+    # official addition notebook's input; 1 everywhere else.
+    input_scale: float = 1.0
+    # False: no activation after the last hidden layer, the official Fig. 2 decoder (its list comprehension drops
+    # the ReLU before the output layer); True everywhere else.
+    activate_last_hidden: bool = True
 
     def __post_init__(self):
         check_int("n_symbols", self.n_symbols, minimum=1)
@@ -135,6 +148,10 @@ class EmbedMLPConfig(ConfigRepr):
         check_choice("activation", self.activation, ACTIVATIONS)
         check_choice("combine", self.combine, ("sum", "concat", "matmul"))
         check_choice("embed_init", self.embed_init, ("uniform", "normal"))
+        check_real("embed_mean", self.embed_mean)
+        check_real("input_scale", self.input_scale, positive=True)
+        if not isinstance(self.activate_last_hidden, bool):
+            raise ValueError(f"activate_last_hidden={self.activate_last_hidden!r} is not allowed: it must be True or False.")
         if self.combine == "matmul" and math.isqrt(self.d_embed) ** 2 != self.d_embed:
             raise ValueError(f"d_embed={self.d_embed} is not allowed with combine='matmul': it must be a square k*k.")
 
@@ -152,6 +169,8 @@ class EmbedMLP(BatchedModel):
             emb = _uniform(0.5 * repr_init_scale)
         else:
             emb = _normal(repr_init_scale)
+        if c.embed_mean:
+            emb = _shifted(emb, c.embed_mean)
         specs = [ParamSpec("embed", (c.n_symbols, c.d_embed), "repr", emb)]
         for k, (fan_in, fan_out) in enumerate(zip(self.widths[:-1], self.widths[1:])):
             w = _torch_linear_weight(fan_in)
@@ -169,19 +188,26 @@ class EmbedMLP(BatchedModel):
             ea, eb = embed[runs, x[..., 0]], embed[runs, x[..., 1]]
         c = self.config
         if c.combine == "sum":
-            return ea + eb
-        if c.combine == "concat":
-            return torch.cat([ea, eb], dim=-1)
-        k = math.isqrt(c.d_embed)
-        prod = ea.unflatten(-1, (k, k)) @ eb.unflatten(-1, (k, k))
-        return prod.flatten(-2)
+            h = ea + eb
+        elif c.combine == "concat":
+            h = torch.cat([ea, eb], dim=-1)
+        else:
+            k = math.isqrt(c.d_embed)
+            h = (ea.unflatten(-1, (k, k)) @ eb.unflatten(-1, (k, k))).flatten(-2)
+        return h if c.input_scale == 1.0 else h * c.input_scale
+
+    def activated(self, k: int) -> bool:
+        """Whether an activation follows layer ``k``: every hidden layer (the last one only if
+        ``activate_last_hidden``), never the output layer."""
+        last_hidden = len(self.widths) - 3
+        return k < last_hidden or (k == last_hidden and self.config.activate_last_hidden)
 
     def forward(self, params, x):
         h = self.embed_pairs(params["embed"], x)
         n_layers = len(self.widths) - 1
         for k in range(n_layers):
             h = torch.baddbmm(params[f"b{k}"].unsqueeze(1), h, params[f"W{k}"])
-            if k < n_layers - 1:
+            if self.activated(k):
                 h = self.act(h)
         return h
 
