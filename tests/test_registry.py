@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from repro.book.claims import ClaimBook
+from repro.book.claims import ClaimBook, ClaimFailed
 from repro.core.registry import Registry, RegistryError, seal_for, sealed_by, to_toml
 from repro.training.store import ResultsStore
 
@@ -145,6 +145,34 @@ def test_a_number_restated_as_its_rule_is_not_an_amended_criterion(tmp_path, mon
         write(tmp_path, [entry(reference="computed: chance", amendments=[
             dict(bad, date="2026-11-26", why="x", restates=True)])])
         with pytest.raises(RegistryError, match="restates=true"):
+            Registry.load("ch", folder)
+
+
+def test_a_kind_relabelled_to_its_sealed_outcome_is_not_set_after(tmp_path):
+    """A reproduction registered before its run, which the run contradicts under the unchanged criterion, becomes a
+    deviation (outcome = true): the run's seal still covers it, so the claim is not set after its result."""
+    from repro.core.registry import seal_for
+
+    folder = write(tmp_path, [entry(runs=["sweep"])])
+    manifest = {"label": "sweep", "key": "k", "created": "now", "sealed": seal_for("sweep", folder)}
+    flipped = dict(kind="deviation", amendments=[dict(field="kind", original="reproduction", date="2026-11-26",
+                                                     why="the run missed the registered band", outcome=True)])
+    write(tmp_path, [entry(runs=["sweep"], **flipped)])
+    reg = Registry.load("ch", folder)
+    assert not reg["rqi"].amended and manifest["sealed"]["claims"]["ch/rqi"] == reg["rqi"].seal()
+    book = ClaimBook("ch", tmp_path / "_claims", registry=folder)
+    claim = book.check("rqi", 0.8, run=manifest, live=False, evidence="missed")
+    assert claim.kind == "deviation" and not claim.set_after
+    assert json.loads((tmp_path / "_claims" / "ch.json").read_text())["claims"][0]["amendments"][0]["outcome"] is True
+    with pytest.raises(ClaimFailed, match="disappeared"):  # it must come out as its new kind
+        book.check("rqi", 1.0, run=manifest, live=False, evidence="x")
+    # the criterion itself changed as well: set after
+    write(tmp_path, [entry(runs=["sweep"], tolerance=0.5, **flipped)])
+    assert ClaimBook("ch", tmp_path / "_claims", registry=folder).check("rqi", 0.4, run=manifest, live=False,
+                                                                         evidence="x").set_after
+    for bad in (dict(field="tolerance", original=0.1), dict(field="kind", original="check")):
+        write(tmp_path, [entry(kind="deviation", amendments=[dict(bad, date="2026-11-26", why="x", outcome=True)])])
+        with pytest.raises(RegistryError, match="outcome=true"):
             Registry.load("ch", folder)
 
 

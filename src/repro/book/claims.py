@@ -79,6 +79,15 @@ FRAGILE_MARGIN = 2.0  # standard errors between ours and its nearest threshold b
 VERDICT_MARKS = {"reproduced": "✅", "partial": "🟡", "not reproduced": "❌", "not run at this scale": "⏳"}
 
 
+def _amendment_dict(amendment) -> dict:
+    """An amendment as the ledger records it (``outcome`` only where it is true: ledgers written before it existed
+    stay as they were)."""
+    d = asdict(amendment)
+    if not d["outcome"]:
+        del d["outcome"]
+    return d
+
+
 class ClaimFailed(AssertionError):
     """A claim did not come out as registered: a reproduction or check outside its tolerance, or a
     deviation that now agrees with the paper (re-judge it)."""
@@ -107,7 +116,7 @@ class Claim:
     locator: str = ""  # where the reference is: section, figure, caption, equation, official file
     set_after_why: str = ""  # why the claim is set after its result (†): an amendment, or a run that did not seal it
     registered: bool = False  # read from the chapter's registry (False: written inline, e.g. in a unit test)
-    amendments: tuple = ()  # the registry's amendments of this claim, as dicts (field, original, date, why, restates)
+    amendments: tuple = ()  # the registry's amendments of this claim, as dicts (field, original, date, why, restates, outcome)
     run: str = ""  # the stored runs it judges: their store folders, "<label>-<key>", comma-separated
 
     def ours_text(self) -> str:
@@ -448,7 +457,7 @@ class ClaimBook:
                                     "that changes the criterion (an amendment without restates).")
         why_after = [f"{a.field} amended {a.date} (was {a.original!r}): {a.why}" for a in entry.amendments
                      if a.field in ("kind", "form", "against", "reference", "comparison", "tolerance")
-                     and not a.restates]
+                     and not (a.restates or a.outcome)]
         if scaled is not None:
             why_after.append(f"registered for the book scale as {scaled.name!r}")
         manifests = _manifests(name, run)
@@ -487,7 +496,7 @@ class ClaimBook:
         claim = Claim(name, shown, ref, entry.tolerance, entry.source, entry.comparison, passed, resolution,
                       entry.kind, entry.against, agrees, bool(why_after), evidence, bool(live), margin, spread,
                       entry.if_fragile, entry.form, entry.locator, "; ".join(why_after), self.registry is not None,
-                      tuple(asdict(a) for a in entry.amendments),
+                      tuple(_amendment_dict(a) for a in entry.amendments),
                       ", ".join(f"{m.get('label', '?')}-{m.get('key', '?')}" for m in manifests))
         self.claims = [c for c in self.claims if c.name != name] + [claim]
         self.write()

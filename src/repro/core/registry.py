@@ -21,7 +21,11 @@ A chapter's claims live in ``book/_registry/<chapter>.toml``, one ``[[claims]]``
   optionally ``restates = true`` for a registered number rewritten as the ``"computed: <how>"`` rule it came from
   (chance ``1/p`` written as the book scale's ``1/31``), so that another scale can be judged: that changes no
   criterion where the entry was registered, and :class:`repro.book.claims.ClaimBook` verifies it (the rule must
-  give back the original number at the registered scale), so it does not mark the claim †.
+  give back the original number at the registered scale), so it does not mark the claim †; or ``outcome = true``
+  on a ``kind`` amendment: a claim registered before its run as a reproduction that the run contradicts (or a
+  deviation it confirms) is re-labelled with the kind its result has under the unchanged criterion. The kind is
+  what was expected, not the criterion, so this does not mark the claim † either: the seal keeps covering the
+  kind registered before the run, and the claim must come out as its new kind.
 
 **Seals.** A stored run's manifest records, when the run starts, the :meth:`Entry.seal` of every entry whose
 ``runs`` names the run's label (:func:`seal_for`). A claim on a stored run that the run did not seal (its entry
@@ -46,7 +50,7 @@ COMPARISONS = ("abs", "rel", ">=", "<=")
 CRITERION = ("kind", "form", "against", "reference", "comparison", "tolerance")  # what a seal covers
 FIELDS = ("name", *CRITERION, "locator", "source", "resolution", "if_fragile", "runs", "registered", "amendments")
 AMENDMENT_FIELDS = ("field", "original", "date", "why")
-AMENDMENT_OPTIONAL = ("restates",)
+AMENDMENT_OPTIONAL = ("restates", "outcome")
 COMPUTED = "computed: "  # a reference the chapter computes (official data, a closed form) starts with this
 UNRECORDED = "unrecorded"  # an amendment's original value that nobody wrote down (set after, before the registry)
 
@@ -62,6 +66,7 @@ class Amendment:
     date: str
     why: str
     restates: bool = False  # a registered number rewritten as its computed rule: the criterion is unchanged
+    outcome: bool = False  # a kind re-labelled to what the run gave under the unchanged criterion
 
 
 @dataclass(frozen=True)
@@ -88,10 +93,15 @@ class Entry:
     @property
     def amended(self) -> bool:
         """Whether a criterion field was changed after registration (the claim is then set after its result)."""
-        return any(a.field in CRITERION and not a.restates for a in self.amendments)
+        return any(a.field in CRITERION and not (a.restates or a.outcome) for a in self.amendments)
 
     def criterion(self) -> dict:
-        return {"name": self.name, **{k: getattr(self, k) for k in CRITERION}}
+        """The name and criterion a seal covers, with the kind registered before any ``outcome`` re-labelling."""
+        out = {"name": self.name, **{k: getattr(self, k) for k in CRITERION}}
+        relabelled = [a for a in self.amendments if a.outcome]
+        if relabelled:
+            out["kind"] = relabelled[0].original
+        return out
 
     def seal(self) -> str:
         """A hash of the name and the criterion: what a run's manifest records when the run starts."""
@@ -150,7 +160,14 @@ def _entry(d: dict, where: str) -> Entry:
                              and isinstance(a["original"], (int, float)) and not isinstance(a["original"], bool)):
             raise RegistryError(f"{where}: amendment {i}: restates=true is for a registered number (original) "
                                 f"rewritten as the '{COMPUTED}<how>' rule it came from (field 'reference').")
-        amendments.append(Amendment(a["field"], a["original"], str(a["date"]), a["why"], restates))
+        outcome = a.get("outcome", False)
+        if not isinstance(outcome, bool):
+            raise RegistryError(f"{where}: amendment {i}: outcome must be true or false.")
+        if outcome and not (a["field"] == "kind" and a["original"] in ("reproduction", "deviation")
+                            and d["kind"] in ("reproduction", "deviation") and a["original"] != d["kind"]):
+            raise RegistryError(f"{where}: amendment {i}: outcome=true is for a kind re-labelled between 'reproduction' "
+                                f"and 'deviation' (field 'kind', original the other one of the two).")
+        amendments.append(Amendment(a["field"], a["original"], str(a["date"]), a["why"], restates, outcome))
     runs = d.get("runs", [])
     if not isinstance(runs, list) or not all(isinstance(r, str) and r for r in runs):
         raise RegistryError(f"{where}: runs must be a list of results-store labels.")
