@@ -251,8 +251,11 @@ def test_a_chapters_stored_run_resumes_through_its_command(tmp_path, monkeypatch
         power.main(command)
     with pytest.raises(UnfinishedRun, match="step 15 of 40"):
         ResultsStore(tmp_path).load(cfg, "power2022-division-wd1")
+    assert ResultsStore(tmp_path).progress(cfg, "power2022-division-wd1") == "unfinished: step 15 of 40 (1 segment(s))"
+    assert ResultsStore(tmp_path).progress(replace(cfg, steps=41), "power2022-division-wd1") == "not started"
     monkeypatch.setattr(Checkpointer, "save", real_save)
     assert power.main(command) == 0
+    assert ResultsStore(tmp_path).progress(cfg, "power2022-division-wd1") == "stored"
     arrays, manifest = ResultsStore(tmp_path).load(cfg, "power2022-division-wd1")
     expected = intro_to_arrays(run_intro(cfg, progress=False))
     assert sorted(arrays) == sorted(expected)

@@ -126,3 +126,43 @@ def test_division_config_is_fig1_as_published():
     with pytest.raises(ValueError, match="run"):
         stored_run("division")
     assert set(STORED_RUNS) == {"addition", "division-wd1", "division-wd0"}
+
+
+def test_fig1_statistics_against_a_hand_made_history():
+    from repro.experiments.power2022_what_is_grokking import IntroResult, fig1_statistics
+    from repro.training.trainer import History
+
+    steps = np.arange(0, 1001, 100)
+    train = np.array([[0, .5, .99, 1, 1, 1, 1, 1, 1, 1, 1],   # fits at 200
+                      [0, .1, .2, .3, .4, .5, .6, .7, .8, .9, .95]])  # never fits
+    val = np.array([[.01, .01, .01, .02, .5, .995, .99, .8, .99, 1, 1],  # generalizes at 500, one dip below 0.9
+                    [.01] * 11])
+    h = History(steps=steps, metrics={"train_acc": train, "val_acc": val})
+    result = IntroResult(IntroConfig(n_seeds=2), h, None, h.first_step("train_acc", 0.99), h.first_step("val_acc", 0.99))
+    s = fig1_statistics(result, later=2.0)
+    assert list(s.final_train_acc) == [1.0, 0.95] and list(s.final_val_acc) == [1.0, 0.01]
+    assert s.val_acc_later[0] == 0.5 and np.isnan(s.val_acc_later[1])  # at step 400 = 2 x 200
+    assert s.log10_delay[0] == pytest.approx(np.log10(500 / 200)) and np.isnan(s.log10_delay[1])
+    assert s.share_dips[0] == pytest.approx(1 / 6) and np.isnan(s.share_dips[1])  # steps 500..1000: one of six
+    # a seed without a value counts as never: with one of two seeds never, the median is +inf (or nan for shares)
+    assert s.median("log10_delay") == np.inf and np.isnan(s.median("share_dips"))
+    assert s.median("final_train_acc") == pytest.approx(0.975)
+    with pytest.raises(ValueError, match="later"):
+        fig1_statistics(result, later=0)
+
+
+def test_plot_fig1_as_published_draws_one_panel_per_run():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from dataclasses import replace
+
+    from repro.experiments.power2022_what_is_grokking import run_intro
+    from repro.plotting.power2022_what_is_grokking import plot_fig1_as_published
+
+    cfg = replace(IntroConfig(), p=11, d_model=16, n_heads=2, d_mlp=32, batch_size=32, steps=20, eval_every=5,
+                  n_seeds=2)
+    fig = plot_fig1_as_published({"weight decay 1": run_intro(cfg, progress=False),
+                                  "weight decay 0": run_intro(replace(cfg, weight_decay=0.0), progress=False)})
+    assert [ax.get_title() for ax in fig.axes] == ["weight decay 1", "weight decay 0"]
+    assert all(ax.get_xscale() == "log" and ax.get_xlabel() for ax in fig.axes)

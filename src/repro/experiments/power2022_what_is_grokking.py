@@ -236,6 +236,49 @@ def run_intro(cfg: IntroConfig, progress: bool | None = None, checkpoint=None) -
     return IntroResult(cfg, history, embeddings, train_steps, val_steps)
 
 
+@dataclass
+class Fig1Statistics:
+    """Per-seed statistics of Fig. 1 (left) for a run of :class:`IntroResult`, one value per seed (nan where a
+    seed never reaches what the statistic needs). Medians over seeds are what the chapter's claims judge."""
+
+    final_train_acc: np.ndarray  # (R,) training accuracy at the last evaluation
+    final_val_acc: np.ndarray  # (R,)
+    val_acc_later: np.ndarray  # (R,) validation accuracy at the first evaluation at or after `later` x the fitting step
+    log10_delay: np.ndarray  # (R,) log10(steps to the validation threshold / steps to the training threshold); inf: never
+    share_dips: np.ndarray  # (R,) share of evaluations from generalization on with validation below `dip`
+    later: float
+    dip: float
+
+    def median(self, name: str) -> float:
+        """The median over seeds of ``name`` (a seed without a value counts as +inf, so the median is +inf, or
+        nan for the shares, when half the seeds or more have none)."""
+        values = getattr(self, name)
+        if name == "share_dips":
+            finite = values[np.isfinite(values)]
+            return float(np.median(values)) if finite.size == values.size else float("nan")
+        return seed_median(np.where(np.isnan(values), -1.0, values))
+
+
+def fig1_statistics(result: IntroResult, later: float = 10.0, dip: float = 0.9) -> Fig1Statistics:
+    """What Fig. 1 (left) shows, per seed: both curves end at 100 %; validation is still at chance ``later`` times
+    after the step at which training reaches the threshold; the delay to the validation threshold; and how often
+    validation falls below ``dip`` once it has generalized (Fig. 1: never)."""
+    check_real("later", later, positive=True)
+    check_fraction("dip", dip)
+    h = result.history
+    steps, val = h.steps, h["val_acc"]
+    val_later, delay, dips = [], [], []
+    for r, (fit, gen) in enumerate(zip(result.train_steps, result.val_steps)):
+        at = int(np.searchsorted(steps, later * fit)) if fit >= 0 else len(steps)
+        val_later.append(float(val[r, at]) if at < len(steps) else float("nan"))
+        d = grokking_delay(int(fit), int(gen))
+        delay.append(float(np.log10(d)) if np.isfinite(d) and d > 0 else (float("inf") if d == float("inf") else float("nan")))
+        after = steps >= gen if gen >= 0 else np.zeros(len(steps), bool)
+        dips.append(float(np.mean(val[r, after] < dip)) if after.any() else float("nan"))
+    return Fig1Statistics(h["train_acc"][:, -1].astype(float), val[:, -1].astype(float), np.array(val_later),
+                          np.array(delay), np.array(dips), later, dip)
+
+
 def stored_paper_config() -> IntroConfig:
     """Power et al.'s transformer and optimizer on modular *addition* (not Fig. 1's division), no warm-up, one
     seed, trained for 3·10^4 of the paper's 10^5 steps: the budget that fits about 45 minutes of one CPU core

@@ -42,3 +42,28 @@ def plot_intro(result: IntroResult, run: int | None = None, step: int | None = N
                        f"seed {cfg.seeds[run]}: embeddings {title}", title_size=10)
     fig.tight_layout()
     return fig
+
+
+def plot_fig1_as_published(results: dict[str, IntroResult]):
+    """Fig. 1 (left) as published, one panel per stored run (``results``: panel title -> run): training (blue) and
+    validation (red) accuracy of every seed against step on a log axis, with chance (1/p) dotted and the first
+    steps at the accuracy threshold of seed 0 dashed."""
+    fig, axes = plt.subplots(1, len(results), figsize=(5.2 * len(results), 3.6), sharey=True, squeeze=False)
+    for ax, (title, result) in zip(axes[0], results.items()):
+        h, cfg = result.history, result.config
+        x = np.maximum(h.steps, 1)
+        for r, seed in enumerate(cfg.seeds):
+            style = dict(lw=1.4 if r == 0 else 0.9, alpha=1.0 if r == 0 else 0.6, ls="-" if r == 0 else ":")
+            ax.plot(x, h["train_acc"][r], color=TRAIN_COLOR, label=f"train, seed {seed}", **style)
+            ax.plot(x, h["val_acc"][r], color=VAL_COLOR, label=f"validation, seed {seed}", **style)
+        ax.axhline(1 / cfg.p, color="0.5", lw=0.8, ls=(0, (1, 2)), label=f"chance 1/{cfg.p}")
+        for step in (result.train_steps[0], result.val_steps[0]):
+            if step > 0:
+                ax.axvline(step, color="0.4", lw=0.8, ls="--")
+        ax.set_xscale("log")
+        ax.set_xlabel("optimization step")
+        ax.set_title(title, fontsize=10)
+    axes[0, 0].set_ylabel("accuracy")
+    axes[0, -1].legend(loc="center left", fontsize=7)
+    fig.tight_layout()
+    return fig

@@ -225,6 +225,16 @@ class ResultsStore:
             raise
         return final
 
+    def progress(self, config, label: str = "run") -> str:
+        """Where the run of ``config`` stands, as a line for a chapter: "stored", "unfinished: step X of N (k
+        segment(s))" from its checkpoint, or "not started"."""
+        if self.has(config, label):
+            return "stored"
+        state = read_checkpoint(self.partial_path(config, label))
+        if state is None:
+            return "not started"
+        return f"unfinished: step {reached_step(state):,} of {int(state['steps']):,} ({len(state['segments'])} segment(s))"
+
     def rekey(self, config, label: str, old_key: str, added: dict, why: str) -> Path:
         """Move the entry stored as ``<label>-<old_key>`` to ``config``'s key after the config class gained the fields
         ``added`` (name -> the value that reproduces what the entry was computed with). Refused unless the old
