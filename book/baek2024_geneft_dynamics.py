@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     cell_metadata_filter: -user_expressions
 #     formats: ipynb,py:percent
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version,-jupytext.text_representation.format_version
 #     text_representation:
@@ -57,7 +58,7 @@ import warnings
 warnings.filterwarnings("ignore", category=UserWarning)
 
 import numpy as np
-from myst_nb import glue
+from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
 from repro.core.portable import approx, describe_seeds, setup_table, trained
@@ -159,7 +160,7 @@ fig_r = plot_repons(rcfg, trajectories, p_theory, p_mc)
 glue("fig_repons", fig_r, display=False)
 
 # %% [markdown]
-# ```{glue:figure} fig_repons
+# ```{figure} _figures/baek2024_geneft_dynamics/fig_repons.png
 # :name: fig-geneft-repons
 #
 # Left: trajectories of Eq. 9 in the $(a_2, c)$ plane (dots: start, stars: end). Each moves on its
@@ -201,7 +202,7 @@ fig5 = plot_phases(fig5_result, fit)
 glue("fig_phases_lr", fig5, display=False)
 
 # %% [markdown]
-# ```{glue:figure} fig_phases_lr
+# ```{figure} _figures/baek2024_geneft_dynamics/fig_phases_lr.png
 # :name: fig-geneft-phases-lr
 #
 # Phases over decoder learning rate (x) and encoder learning rate (y), both log10, for (a) mod 3,
@@ -327,7 +328,7 @@ for rel, on in onsets.items():
         print(f"    wd_dec = {w:<5g}: " + trained("none" if not np.isfinite(m) else approx(m, 0.5)))
 
 # %% [markdown]
-# ```{glue:figure} fig_phases_wd
+# ```{figure} _figures/baek2024_geneft_dynamics/fig_phases_wd.png
 # :name: fig-geneft-phases-wd
 #
 # Phases over decoder learning rate (x) and decoder weight decay (y; the bottom row is zero weight
@@ -340,7 +341,7 @@ for rel, on in onsets.items():
 # The live diagram covers mod 3 and four weight decays. The stored run `stored_fig6_config()` covers the
 # three tasks of Fig. 6 (a)-(c) and seven weight-decay rows (0 and $10^{-4}$ to 10, the paper-scale config's
 # range; the paper does not state its own), on the same decoder learning rates and encoder learning rate, with
-# three seeds and 3 000 steps, twice the live budget ({glue:text}`fig6_minutes` minutes on one core;
+# three seeds and 3 000 steps, twice the live budget ({eval}`glued.fig6_minutes` minutes on one core;
 # `python -m repro.experiments.baek2024_geneft --store book/_results --only fig6` recomputes it). Each row's memorization onset
 # is read as in the live run.
 
@@ -382,7 +383,7 @@ if "mod3" in cfg6.relations and cfg6.lr_enc == s6_cfg.lr_enc and cfg6.lr_dec == 
                   + f", at {s6_cfg.steps:,} steps (stored) " + ("none" if not np.isfinite(m6) else f"{m6:.1f}"))
 
 # %% [markdown]
-# ```{glue:figure} fig_phases_wd_stored
+# ```{figure} _figures/baek2024_geneft_dynamics/fig_phases_wd_stored.png
 # :name: fig-geneft-phases-wd-stored
 #
 # The stored Fig. 6: phases over decoder learning rate (x) and decoder weight decay (y; bottom row zero) for
@@ -390,7 +391,7 @@ if "mod3" in cfg6.relations and cfg6.lr_enc == s6_cfg.lr_enc and cfg6.lr_dec == 
 # ```
 #
 # For weight decays up to $10^{-2}$ the memorization onset is the same in every row, for each task (spread
-# at most {glue:text}`s6_small_max` decades): there the boundary does not depend on weight decay, as the
+# at most {eval}`glued.s6_small_max` decades): there the boundary does not depend on weight decay, as the
 # caption says. At the largest weight decays it does: memorization disappears from the grid (and at 10 the
 # networks no longer learn at all, confusion), so over the whole range the boundary moves, in every task.
 # The cut at $10^{-2}$ was chosen after seeing this run, so the rows below it are a subset we selected, and
@@ -544,15 +545,15 @@ glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 
 # %% [markdown]
-# At book scale this chapter finds {glue:text}`ledger_tally` (GenEFT Figs 5–6). The measured boundary
-# slope is {glue:text}`slope` ± {glue:text}`slope_err` (common slope over the three tasks and the
-# {glue:text}`n_seeds` seeds; the error counts the scatter of the boundary points and the grid); fitted on each
-# seed alone, it is {glue:text}`seed_slopes`, and resampling the seeds moves the pooled slope by
-# {glue:text}`boot_err` (standard deviation). The per-task
-# intercepts differ by {glue:text}`spread` decades. A share of {glue:text}`product_share` of the
-# generalizing runs break the product rule (at least {glue:text}`share_floor` at any longer budget). In Fig. 6
+# At book scale this chapter finds {eval}`glued.ledger_tally` (GenEFT Figs 5–6). The measured boundary
+# slope is {eval}`glued.slope` ± {eval}`glued.slope_err` (common slope over the three tasks and the
+# {eval}`glued.n_seeds` seeds; the error counts the scatter of the boundary points and the grid); fitted on each
+# seed alone, it is {eval}`glued.seed_slopes`, and resampling the seeds moves the pooled slope by
+# {eval}`glued.boot_err` (standard deviation). The per-task
+# intercepts differ by {eval}`glued.spread` decades. A share of {eval}`glued.product_share` of the
+# generalizing runs break the product rule (at least {eval}`glued.share_floor` at any longer budget). In Fig. 6
 # the decoder learning rate at which mod 3 starts to memorize (median over seeds) moves by
-# {glue:text}`onset_spread` decades across weight decays.
+# {eval}`glued.onset_spread` decades across weight decays.
 #
 # ## Deviations and what they mean
 #
@@ -564,13 +565,13 @@ claims.ledger()
 #   +1. The standard error of the slope treats the pooled boundary points as independent; the
 #   per-seed slopes show the seed spread directly.
 # - **What the slope can and cannot show.** Of the columns holding both phases and no confusion,
-#   {glue:text}`orient_ours` have memorization below and generalization above (the order the fit reads),
-#   {glue:text}`orient_paper` the paper's order and {glue:text}`orient_mixed` neither.
-#   {glue:text}`top_rows_text`; beyond it, the paper's order could appear as a second boundary below our
+#   {eval}`glued.orient_ours` have memorization below and generalization above (the order the fit reads),
+#   {eval}`glued.orient_paper` the paper's order and {eval}`glued.orient_mixed` neither.
+#   {eval}`glued.top_rows_text`; beyond it, the paper's order could appear as a second boundary below our
 #   memorization band, in the low-rate regime. That regime is the grid's corner:
-#   {glue:text}`low_cells` cells have $\eta_{enc}\eta_{dec} \leq 10^{-7}$, and of their
-#   {glue:text}`low_runs` runs {glue:text}`low_confused` are still confused at 1,500 steps
-#   ({glue:text}`low_generalized` generalize). The slope's size also moves with the budget: mod 3's
+#   {eval}`glued.low_cells` cells have $\eta_{enc}\eta_{dec} \leq 10^{-7}$, and of their
+#   {eval}`glued.low_runs` runs {eval}`glued.low_confused` are still confused at 1,500 steps
+#   ({eval}`glued.low_generalized` generalize). The slope's size also moves with the budget: mod 3's
 #   memorization onset differs between the live Fig. 6 (1,500 steps) and the stored one (3,000 steps), at
 #   the same rates. A decided test needs a grid down to about $10^{-5}$–$10^{-6}$, a budget that decides
 #   it, and plain gradient descent beside Adam; it was not run for this edition.
@@ -586,8 +587,8 @@ claims.ledger()
 #   grid from $10^{-6}$ to $10^{-1}$.
 # - **Fig. 6** live is mod 3 only, and every Fig. 6 run (live and stored) raises the encoder learning rate
 #   from the caption's $10^{-5}$ to $3\cdot10^{-4}$: at $10^{-5}$ the embeddings barely move within 1,500
-#   steps and every cell is confusion or memorization. {glue:text}`wd_no_mem` The median onset per row is
-#   {glue:text}`onset_rows` (log10 $\eta_{dec}$). Whether the paper's $10^5$-step budget and its
+#   steps and every cell is confusion or memorization. {eval}`glued.wd_no_mem` The median onset per row is
+#   {eval}`glued.onset_rows` (log10 $\eta_{dec}$). Whether the paper's $10^5$-step budget and its
 #   encoder learning rate restore the caption's independence over the whole range is left to the
 #   paper-scale config; the independence we do see (weight decays up to $10^{-2}$) is on a range chosen
 #   after the run.

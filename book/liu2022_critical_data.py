@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     cell_metadata_filter: -user_expressions
 #     formats: ipynb,py:percent
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version,-jupytext.text_representation.format_version
 #     text_representation:
@@ -30,9 +31,9 @@
 # training fractions with five seeds each; and Fig. 4(b) once more at the official driver's sizes and steps
 # (sizes 5…54, $10^4$ steps) with ten seeds per size, from a stored run that
 # `python -m repro.experiments.liu2022_critical_data --store book/_results` recomputes (about
-# {glue:text}`p4b_minutes` minutes on two CPU cores). That run puts the networks' transition, where half
-# of the seeds find the linear representation, at fraction {glue:text}`p4b_transition`, not at the paper's
-# $r_c = 0.4$, while the first networks find it near $r_c$ (fraction {glue:text}`p4b_onset`).
+# {eval}`glued.p4b_minutes` minutes on two CPU cores). That run puts the networks' transition, where half
+# of the seeds find the linear representation, at fraction {eval}`glued.p4b_transition`, not at the paper's
+# $r_c = 0.4$, while the first networks find it near $r_c$ (fraction {eval}`glued.p4b_onset`).
 #
 # **What we leave out.** The paper's number of seeds is not stated (its Fig. 3 shows more than three
 # per fraction; the official driver ran three). Book scale runs five seeds for 3000 steps
@@ -49,7 +50,7 @@ import numpy as np
 warnings.filterwarnings("ignore", category=UserWarning)
 
 from IPython.display import display
-from myst_nb import glue
+from repro.core.prose import glue
 from scipy.stats import spearmanr
 
 from repro.book.claims import ClaimBook
@@ -168,7 +169,7 @@ for n, s in zip(counts, success):
 # %% [markdown]
 # ## Figure 3: accuracy follows the representation
 #
-# ```{glue:figure} fig_acc
+# ```{figure} _figures/liu2022_critical_data/fig_acc.png
 # :name: fig-liu-acc
 #
 # **(a)** Final accuracy on the whole table against the training fraction, one dot per seed; the red
@@ -186,7 +187,7 @@ print(f"|Acc - Acc-hat| over {gap.size} networks: mean {trained(gap.mean(), 0.01
 # %% [markdown]
 # ## Figure 4: the critical training fraction
 #
-# ```{glue:figure} fig_critical
+# ```{figure} _figures/liu2022_critical_data/fig_critical.png
 # :name: fig-liu-critical
 #
 # **(a)** Probability that a random training set of a given fraction determines a unique linear
@@ -328,7 +329,7 @@ _ = claims.check("Fig. 4b (official sizes and steps, stored): Spearman(size, ste
                  p_rho, live=False, run=manifest4b)
 
 # %% [markdown]
-# ```{glue:figure} fig_critical_stored
+# ```{figure} _figures/liu2022_critical_data/fig_critical_stored.png
 # :name: fig-liu-critical-stored
 #
 # Fig. 4(b) at the official driver's sizes and steps with ten seeds per size (stored run). **(a)** Share of seeds
@@ -339,24 +340,24 @@ _ = claims.check("Fig. 4b (official sizes and steps, stored): Spearman(size, ste
 # seeds (a failed seed counts as the budget).
 # ```
 #
-# **What the stored run finds.** The first networks find the line at {glue:text}`p4b_onset_n` (fraction
-# {glue:text}`p4b_onset`), where the paper puts $r_c$; but the median line of Fig. 4(b) turns finite, and stays
-# so, only from {glue:text}`p4b_transition_n` (fraction {glue:text}`p4b_transition`) on. A bootstrap over the ten
-# seeds puts that transition between {glue:text}`p4b_boot_range` (90 %); only {glue:text}`p4b_boot_near` % of
+# **What the stored run finds.** The first networks find the line at {eval}`glued.p4b_onset_n` (fraction
+# {eval}`glued.p4b_onset`), where the paper puts $r_c$; but the median line of Fig. 4(b) turns finite, and stays
+# so, only from {eval}`glued.p4b_transition_n` (fraction {eval}`glued.p4b_transition`) on. A bootstrap over the ten
+# seeds puts that transition between {eval}`glued.p4b_boot_range` (90 %); only {eval}`glued.p4b_boot_near` % of
 # resamples put it within $0.4 \pm 0.1$. The official data, with three seeds, cross half at
-# {glue:text}`p4b_official_transition`, later still, so this is not a difference between our code and the
+# {eval}`glued.p4b_official_transition`, later still, so this is not a difference between our code and the
 # official one: the paper's "transition at $r_c = 0.4$" describes where networks *start* to find the line,
 # not where most of them do. Between the two, the linear algebra already pins the line (Fig. 4a is near 1
-# from 30/55 on: {glue:text}`p4b_punique30` there), yet many networks stop with only part of the parallelograms
+# from 30/55 on: {eval}`glued.p4b_punique30` there), yet many networks stop with only part of the parallelograms
 # and an accuracy that their representation predicts. The failures are spread unevenly over the
-# initializations: two of the ten seeds account for {glue:text}`p4b_fail_top2` failures at 25 samples or
-# more, while {glue:text}`p4b_fail_none` seeds never fail there. Below $r_c$,
-# {glue:text}`p4b_low_found` networks find the line (at {glue:text}`p4b_low_sizes`); the paper shows none, so the
-# book-scale deviation stands, now with ten seeds per size, and it is rare. Well above $r_c$ {glue:text}`p4b_high`
-# networks find it (official: 9 of 9), at 25–40 samples {glue:text}`p4b_mid` (official: 5 of 12), and the
-# steps fall with data (Spearman {glue:text}`p4b_rho`). The failures at 45 samples or more
-# ({glue:text}`p4b_high_fail`) are not explained. Chance can account for the gap to the official 9 of 9: at our
-# failure rate, nine runs would all succeed with probability {glue:text}`p4b_all_nine`. Two differences of setup
+# initializations: two of the ten seeds account for {eval}`glued.p4b_fail_top2` failures at 25 samples or
+# more, while {eval}`glued.p4b_fail_none` seeds never fail there. Below $r_c$,
+# {eval}`glued.p4b_low_found` networks find the line (at {eval}`glued.p4b_low_sizes`); the paper shows none, so the
+# book-scale deviation stands, now with ten seeds per size, and it is rare. Well above $r_c$ {eval}`glued.p4b_high`
+# networks find it (official: 9 of 9), at 25–40 samples {eval}`glued.p4b_mid` (official: 5 of 12), and the
+# steps fall with data (Spearman {eval}`glued.p4b_rho`). The failures at 45 samples or more
+# ({eval}`glued.p4b_high_fail`) are not explained. Chance can account for the gap to the official 9 of 9: at our
+# failure rate, nine runs would all succeed with probability {eval}`glued.p4b_all_nine`. Two differences of setup
 # are untested: at 50 and 54 samples the official code draws a random 45 samples per step where we train on
 # the full batch (at 45 samples both use the full batch), and our seed $s$ trains on another split and other
 # targets than the official seed $s$ (see the setup table).
@@ -364,7 +365,7 @@ _ = claims.check("Fig. 4b (official sizes and steps, stored): Spearman(size, ste
 # %% [markdown]
 # ## Figure 5: the grokking rate, and the network against the theory
 #
-# ```{glue:figure} fig_rate
+# ```{figure} _figures/liu2022_critical_data/fig_rate.png
 # :name: fig-liu-rate
 #
 # **(a)** $\lambda_3$ of $A_D^\top A_D$ for 50 random training sets per size (grey) and the mean
@@ -428,7 +429,7 @@ glue("ratio_median", trained(ratio, digits=1), display=False)
 #    within a factor 3, i.e. $\log_{10}$ of it is $0 \pm 0.48$: the paper states no number, so this window is
 #    our own reading of "qualitatively" and, since 2026-11-25, a **check**, not a reproduction (it was
 #    registered as one before). Nor do the two scale together: their log–log slope is
-#    {glue:text}`ratio_slope`, where proportionality would give 1, which the paper's "quantitative
+#    {eval}`glued.ratio_slope`, where proportionality would give 1, which the paper's "quantitative
 #    differences" allow.
 #
 # Claims 4–8 are statistics over all trained networks (five seeds per fraction, one batched run), not
@@ -476,11 +477,11 @@ _ = claims.check("log10 median(network steps / n_h)", np.log10(ratio),
                  seeds=np.log10(sweep.rqi_step[ok] / sweep.theory_steps[ok]))
 
 # %% [markdown]
-# The linear algebra puts the critical fraction at {glue:text}`rc`; trained networks at book scale mostly
-# agree: below it only {glue:text}`low_found` find the line (see Deviations), and above it the steps to a
-# linear representation fall with data (Spearman correlation {glue:text}`rho_nn`). At the official driver's
-# sizes and steps (stored, ten seeds) the first networks find the line at fraction {glue:text}`p4b_onset`, but
-# half of them only from {glue:text}`p4b_transition` on.
+# The linear algebra puts the critical fraction at {eval}`glued.rc`; trained networks at book scale mostly
+# agree: below it only {eval}`glued.low_found` find the line (see Deviations), and above it the steps to a
+# linear representation fall with data (Spearman correlation {eval}`glued.rho_nn`). At the official driver's
+# sizes and steps (stored, ten seeds) the first networks find the line at fraction {eval}`glued.p4b_onset`, but
+# half of them only from {eval}`glued.p4b_transition` on.
 #
 # ## Paper versus ours
 #
@@ -526,24 +527,24 @@ glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 
 # %% [markdown]
-# In all, this chapter's figures: {glue:text}`ledger_tally`.
+# In all, this chapter's figures: {eval}`glued.ledger_tally`.
 #
 # ### Deviations and what they mean
 #
-# - **Networks below the critical fraction.** Over five seeds, {glue:text}`low_found`
-#   networks at fractions below 0.4 reach RQI $> 0.95$ within the budget (at {glue:text}`low_sizes`),
+# - **Networks below the critical fraction.** Over five seeds, {eval}`glued.low_found`
+#   networks at fractions below 0.4 reach RQI $> 0.95$ within the budget (at {eval}`glued.low_sizes`),
 #   where the paper's Fig. 4(b) and the official data (three seeds) show none. This is what the linear
 #   algebra allows: at those sizes a random training set pins the line with probability
-#   {glue:text}`low_p_unique` (Fig. 4a), so "no network below $r_c$" holds only for most seeds, not
+#   {eval}`glued.low_p_unique` (Fig. 4a), so "no network below $r_c$" holds only for most seeds, not
 #   for all of them. It is a deviation from the paper's statement, not, as far as we can tell, from its
 #   mechanism. Five seeds were few to decide it; the stored run at the official sizes and steps does: with ten
-#   seeds and $10^4$ steps, {glue:text}`p4b_low_found` networks below 0.4 find the line (at
-#   {glue:text}`p4b_low_sizes`), so the deviation stands, but it is rare.
+#   seeds and $10^4$ steps, {eval}`glued.p4b_low_found` networks below 0.4 find the line (at
+#   {eval}`glued.p4b_low_sizes`), so the deviation stands, but it is rare.
 # - **Where the networks' transition lies.** In the stored run at the official sizes and steps, half of the seeds
-#   reach RQI $> 0.95$ only from fraction {glue:text}`p4b_transition` on (seed bootstrap:
-#   {glue:text}`p4b_boot_range`), not at the paper's $r_c = 0.4$; the official data (three seeds) cross
-#   half at {glue:text}`p4b_official_transition`. What sits at $r_c$ is the onset: the first networks find
-#   the line at fraction {glue:text}`p4b_onset`. Between onset and transition the training set already
+#   reach RQI $> 0.95$ only from fraction {eval}`glued.p4b_transition` on (seed bootstrap:
+#   {eval}`glued.p4b_boot_range`), not at the paper's $r_c = 0.4$; the official data (three seeds) cross
+#   half at {eval}`glued.p4b_official_transition`. What sits at $r_c$ is the onset: the first networks find
+#   the line at fraction {eval}`glued.p4b_onset`. Between onset and transition the training set already
 #   determines the line, and the networks that miss it keep part of the parallelograms; some
 #   initializations miss it much more often than others. We did not try the official per-seed targets, its
 #   random-number order (so our seed $s$ is not the official seed $s$ and no run compares with the official run

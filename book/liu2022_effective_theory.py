@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     cell_metadata_filter: -user_expressions
 #     formats: ipynb,py:percent
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version,-jupytext.text_representation.format_version
 #     text_representation:
@@ -59,7 +60,7 @@ import numpy as np
 
 warnings.filterwarnings("ignore", category=UserWarning)
 
-from myst_nb import glue
+from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
 from repro.core.portable import approx, describe_seeds, seed_median, setup_table, trained
@@ -149,7 +150,7 @@ assert rqi_line == 1.0
 # $\lambda_H = 2\lambda_3/p$ the smallest non-trivial eigenvalue of its Hessian
 # (eq. 8–9; $\lambda_3$ is that of $A_D^\top A_D$, $A_D$ one row per training parallelogram).
 # We leave out the paper's literal $1/|P_0(D)|$ factor in $\ell_0$: it would stretch $n_h$
-# {glue:text}`p0d_count`-fold ($|P_0(D)|$ of this training set), to about {glue:text}`n_h_literal` steps
+# {eval}`glued.p0d_count`-fold ($|P_0(D)|$ of this training set), to about {eval}`glued.n_h_literal` steps
 # for a network that groks in about a thousand (App. F says the factor only rescales
 # time; the official integrator in `toy/train_add.py` leaves it out).
 
@@ -173,7 +174,7 @@ print(f"theory: lambda_3 = {ref.grokking_rate:.1f}, n_h = {ref.n_h:.0f} steps, "
 # accuracy one step later than ours, and float rounding on another CPU can move a threshold crossing
 # by a few steps. This is a comparison of one trajectory, seed by seed, with the official code, so our
 # steps are shown on a grid of 50 steps (the verdict uses the exact step): ours are
-# {glue:text}`train_step`, {glue:text}`val_step` and {glue:text}`rqi_step`.
+# {eval}`glued.train_step`, {eval}`glued.val_step` and {eval}`glued.rqi_step`.
 
 # %%
 REF_RES = 50  # display grid of the reference run's threshold steps (tolerance ± 20; evaluations every 10 steps)
@@ -188,7 +189,7 @@ for key, label, ours, official in (("train_step", "train acc >= 0.9", ref.train_
 # %% [markdown]
 # ## Figure 4(c, d): effective theory against the network
 #
-# ```{glue:figure} fig_trajectories
+# ```{figure} _figures/liu2022_effective_theory/fig_trajectories.png
 # :name: fig-liu-trajectories
 #
 # The ten 1-D embeddings $E_0..E_9$ (normalised to zero mean and unit variance) against optimization
@@ -213,33 +214,33 @@ glue("fig_trajectories", fig, display=False)
 # non-trivial eigenvalue of $A^\top A$ for the parallelograms that drive the dynamics. Three trajectories
 # reach the linear structure, and each has its own:
 #
-# - **the network**, which sees the training set $D$: the training set's $n_h$ = {glue:text}`n_h` steps
-#   ($\lambda_3$ = {glue:text}`lambda3`);
+# - **the network**, which sees the training set $D$: the training set's $n_h$ = {eval}`glued.n_h` steps
+#   ($\lambda_3$ = {eval}`glued.lambda3`);
 # - **eq. (5) as printed**, $\ell_0$ summed over the training set's parallelograms $P_0(D)$ (the variant
 #   plotted above): the same $n_h$;
 # - **the official integrator** (`toy/train_add.py`), which drew the paper's Fig. 4(c): it sums $\ell_0$
 #   over *all* 70 parallelograms of the table, so it is blind to the data, and its own time unit is the
-#   full table's $n_h$ = {glue:text}`n_h_full` steps ($\lambda_3 = 30$).
+#   full table's $n_h$ = {eval}`glued.n_h_full` steps ($\lambda_3 = 30$).
 #
 # **Over starts.** How long a trajectory takes depends on where it starts, so we integrate both forms of
-# the theory from {glue:text}`n_starts` random initial embeddings (init seeds 0 to
-# {glue:text}`last_start`, drawn exactly as the trainer draws them, with no training needed) and train the
-# network from {glue:text}`n_spread` of them (one batched run, {glue:text}`spread_steps_budget` steps; the
+# the theory from {eval}`glued.n_starts` random initial embeddings (init seeds 0 to
+# {eval}`glued.last_start`, drawn exactly as the trainer draws them, with no training needed) and train the
+# network from {eval}`glued.n_spread` of them (one batched run, {eval}`glued.spread_steps_budget` steps; the
 # reference split, so $n_h$ is the same for all). Steps to RQI $> 0.95$, in each trajectory's own $n_h$:
 #
-# - eq. (5): {glue:text}`eff_train_spread`, 10 % to 90 % of the starts within {glue:text}`eff_train_range`;
-# - the official integrator: {glue:text}`eff_all_spread`, 10 % to 90 % within {glue:text}`eff_all_range`;
-# - the network: steps {glue:text}`spread_steps`, a median of {glue:text}`net_ratio` $n_h$.
+# - eq. (5): {eval}`glued.eff_train_spread`, 10 % to 90 % of the starts within {eval}`glued.eff_train_range`;
+# - the official integrator: {eval}`glued.eff_all_spread`, 10 % to 90 % within {eval}`glued.eff_all_range`;
+# - the network: steps {eval}`glued.spread_steps`, a median of {eval}`glued.net_ratio` $n_h$.
 #
 # The three medians are "about 3", and these are the reproductions below. The spread is not small: one
-# start in ten needs more than {glue:text}`eff_train_p90` $n_h$ under eq. (5).
+# start in ten needs more than {eval}`glued.eff_train_p90` $n_h$ under eq. (5).
 #
 # **The paper's own start.** The run of Fig. 4(c, d) starts from init seed 58. From there the network
-# reaches the linear structure at step {glue:text}`rqi_step` ({glue:text}`net_ref_ratio` $n_h$), but eq. (5)
-# needs {glue:text}`eff_ref_ratio` $n_h$ (step {glue:text}`eff_current_step`; slower than
-# {glue:text}`eff_ref_slower` of the {glue:text}`n_starts` starts), and the official integrator
-# {glue:text}`eff_all_ref_own` of its own $n_h$ (step {glue:text}`eff_all_ref_step`). Timed in the
-# *training set's* $n_h$, the official integrator's crossing is {glue:text}`eff_all_ref_train` $n_h$:
+# reaches the linear structure at step {eval}`glued.rqi_step` ({eval}`glued.net_ref_ratio` $n_h$), but eq. (5)
+# needs {eval}`glued.eff_ref_ratio` $n_h$ (step {eval}`glued.eff_current_step`; slower than
+# {eval}`glued.eff_ref_slower` of the {eval}`glued.n_starts` starts), and the official integrator
+# {eval}`glued.eff_all_ref_own` of its own $n_h$ (step {eval}`glued.eff_all_ref_step`). Timed in the
+# *training set's* $n_h$, the official integrator's crossing is {eval}`glued.eff_all_ref_train` $n_h$:
 # "about 3". That is the only unit in which the paper's statement holds for its own Fig. 4(c), and it
 # times an integrator that never sees the training set in the training set's unit. We record both.
 #
@@ -249,7 +250,7 @@ glue("fig_trajectories", fig, display=False)
 # the paper's start and the median is not the integrator's $Z_0$. The official integrator keeps $Z_0$ frozen at its initial value; ours uses the
 # current value, so each Euler step is the exact gradient of $\ell_0/Z_0$. Since $Z_0$ is conserved by
 # the flow (eq. 6), the two differ only by Euler error: from the paper's start, eq. (5) with a frozen
-# $Z_0$ crosses at step {glue:text}`eff_frozen_step`, against {glue:text}`eff_current_step` with the current
+# $Z_0$ crosses at step {eval}`glued.eff_frozen_step`, against {eval}`glued.eff_current_step` with the current
 # one (every step resolved; a check, bound 2 %). An earlier version of this chapter blamed the gap on
 # $Z_0$; this check rules that out.
 #
@@ -316,13 +317,13 @@ _ = claims.check("eq. (5), reference start: frozen-Z0 crossing step / current-Z0
                  z_steps[False], live=False)
 
 # %% [markdown]
-# ```{glue:figure} fig_integrators
+# ```{figure} _figures/liu2022_effective_theory/fig_integrators.png
 # :name: fig-liu-integrators
 #
 # Both integrators and the network on one axis, each in its own $n_h$. **(a)** RQI against steps$/n_h$:
 # eq. (5) (blue; the training set's $n_h$) and the official integrator (green; the full table's $n_h$),
-# median over the {glue:text}`n_starts` starts with the 10–90 % band, the paper's start dashed; the
-# network (red; the training set's $n_h$), median over {glue:text}`n_spread` init seeds. **(b)** Every
+# median over the {eval}`glued.n_starts` starts with the 10–90 % band, the paper's start dashed; the
+# network (red; the training set's $n_h$), median over {eval}`glued.n_spread` init seeds. **(b)** Every
 # start's steps to RQI $> 0.95$ in its own $n_h$, the paper's start ringed. Grey: "about 3", $3 \pm 50\,\%$.
 # ```
 
@@ -342,18 +343,18 @@ glue("fig_integrators", fig, display=False)
 # with `d_in = 2`, seed 58). The extra dimension gives the decoder room to separate the training sums
 # without lining the embeddings up. So panel (a) below is Fig. 2(a) in kind (the toy decoder, not the
 # official notebook's ReLU decoder); panel (b) is the 1-D reference run, not a panel of Fig. 2. The figure
-# shows the reference init seed; the claims are checked on the medians over the {glue:text}`n_spread`
+# shows the reference init seed; the claims are checked on the medians over the {eval}`glued.n_spread`
 # init seeds of the batched runs above (the 2-D twin is trained from the same seeds, for the same
-# {glue:text}`spread_steps_budget` steps, in one more batched call).
+# {eval}`glued.spread_steps_budget` steps, in one more batched call).
 #
-# ```{glue:figure} fig_embeddings
+# ```{figure} _figures/liu2022_effective_theory/fig_embeddings.png
 # :name: fig-liu-embeddings
 #
-# **(a)** The ten 2-D embeddings (black, labelled) after {glue:text}`spread_steps_budget` steps, the 55
+# **(a)** The ten 2-D embeddings (black, labelled) after {eval}`glued.spread_steps_budget` steps, the 55
 # sums $E_i + E_j$ the decoder sees (grey), and the class the trained decoder assigns to each point of the
 # plane (colour). The embeddings form no parallelograms (RQI in the title), and validation accuracy stays
-# low. **(b)** The 1-D embeddings of the reference run at step {glue:text}`ref_steps`, its full official
-# length: an evenly spaced ladder (RQI {glue:text}`ref_rqi`), with {glue:text}`ref_val_correct` of the 10
+# low. **(b)** The 1-D embeddings of the reference run at step {eval}`glued.ref_steps`, its full official
+# length: an evenly spaced ladder (RQI {eval}`glued.ref_rqi`), with {eval}`glued.ref_val_correct` of the 10
 # validation samples answered correctly (the official run answers all 10 at that step).
 # ```
 
@@ -384,7 +385,7 @@ for d in (1, 2):
     print(f"{d}-D embeddings, final RQI {describe_seeds(spread.rqi[d], RQI_RES)}")
 
 # %% [markdown]
-# ```{glue:figure} fig_spread
+# ```{figure} _figures/liu2022_effective_theory/fig_spread.png
 # :name: fig-liu-spread
 #
 # The reference setting over init seeds. **(a)** RQI of the 1-D embeddings against step: every seed
@@ -443,14 +444,14 @@ _ = claims.check("2-D embeddings, median over init seeds: final RQI", np.median(
 # comprehension drops it) are options of the book's model (`EmbedMLPConfig.embed_mean`, `input_scale`,
 # `activate_last_hidden`). The modular runs borrow the addition run's hyperparameters (see below). A unit
 # test checks our data, split and training steps against a plain-PyTorch transcription of the official
-# cell, and the setup tables below print the official values beside ours. We train {glue:text}`fig2_n_seeds` init seeds of each task in one batched call (the notebooks show
-# one). That is {glue:text}`fig2_run_steps` run-steps, minutes on a CPU, so the chapter loads the result
+# cell, and the setup tables below print the official values beside ours. We train {eval}`glued.fig2_n_seeds` init seeds of each task in one batched call (the notebooks show
+# one). That is {eval}`glued.fig2_run_steps` run-steps, minutes on a CPU, so the chapter loads the result
 # from the store; `python -m repro.experiments.liu2022_effective_theory --store book/_results` recomputes it with the same code.
 #
 # **Which validation samples test generalization.** With ordered pairs, the mirror $(j, i)$ of a training
 # pair $(i, j)$ lands in the validation set, and a decoder that reads $E_i + E_j$ answers it exactly as it
-# answers $(i, j)$. Of the {glue:text}`fig2_n_val` validation samples of the addition split,
-# {glue:text}`fig2_n_mirror` are such mirrors; only the other {glue:text}`fig2_n_unseen` test
+# answers $(i, j)$. Of the {eval}`glued.fig2_n_val` validation samples of the addition split,
+# {eval}`glued.fig2_n_mirror` are such mirrors; only the other {eval}`glued.fig2_n_unseen` test
 # generalization. We report the official validation accuracy and the accuracy on these *unseen* samples
 # (for modular addition, with unordered pairs, the two are the same).
 
@@ -504,12 +505,12 @@ else:
 # %% [markdown]
 # Per seed, the final accuracies on the training set, the official validation split and its unseen
 # samples, and the structure of the final embeddings: for addition the RQI over the
-# {glue:text}`fig2_n_p0` parallelograms of the unordered $p = 11$ table (eq. 3), for modular addition how round the embeddings are around
+# {eval}`glued.fig2_n_p0` parallelograms of the unordered $p = 11$ table (eq. 3), for modular addition how round the embeddings are around
 # their centroid (circularity, $1 - \mathrm{std}(r)/\mathrm{mean}(r)$) and how well their angles follow a
 # cyclic order $2\pi k s/p$ (fit 1: exactly). The stored arrays are the same on every machine, so these
 # numbers are printed at two decimals.
 #
-# ```{glue:figure} fig_fig2
+# ```{figure} _figures/liu2022_effective_theory/fig_fig2.png
 # :name: fig-liu-fig2
 #
 # Fig. 2 at the official setting (stored, $2\cdot10^4$ steps). Each panel: the
@@ -520,7 +521,7 @@ else:
 # accuracy; **(d)** the one with the highest. Seeds, accuracies and structure measures are in the titles.
 # ```
 #
-# ```{glue:figure} fig_fig2_curves
+# ```{figure} _figures/liu2022_effective_theory/fig_fig2_curves.png
 # :name: fig-liu-fig2-curves
 #
 # Training accuracy (blue) and accuracy on the unseen validation samples (red) of every seed against step.
@@ -562,31 +563,31 @@ else:
         glue(key, "n/a (not stored)", display=False)
 
 # %% [markdown]
-# **Claims**, on the best of the {glue:text}`fig2_n_seeds` seeds, since the paper shows one hand-picked
+# **Claims**, on the best of the {eval}`glued.fig2_n_seeds` seeds, since the paper shows one hand-picked
 # run. Generalization is validation accuracy $\ge 0.9$ (App. A, Table 1, as the official code counts it).
 #
 # These four claims were registered as reproductions before the official-setting runs started; the ledger
 # shows which of them the runs contradict (a deviation whose criterion was fixed before its run).
 #
-# 1. Addition generalizes (Fig. 2b): best validation accuracy {glue:text}`fig2_best_add_val` (median
-#    {glue:text}`fig2_add_val_median`), and on the unseen samples {glue:text}`fig2_best_add_unseen`.
-# 2. Modular addition generalizes (Fig. 2d): best validation accuracy {glue:text}`fig2_best_mod_val`
-#    (median {glue:text}`fig2_mod_val_median`).
+# 1. Addition generalizes (Fig. 2b): best validation accuracy {eval}`glued.fig2_best_add_val` (median
+#    {eval}`glued.fig2_add_val_median`), and on the unseen samples {eval}`glued.fig2_best_add_unseen`.
+# 2. Modular addition generalizes (Fig. 2d): best validation accuracy {eval}`glued.fig2_best_mod_val`
+#    (median {eval}`glued.fig2_mod_val_median`).
 # 3. Its embeddings form an ordered circle (Fig. 2c, d): we call a representation one when the angular fit
 #    of a cyclic order is at least 0.95 (symbols within about half a slot of $2\pi k s/p$), a threshold we
 #    chose after seeing earlier runs of a variant of this setting (randn init, input $E_i + E_j$, a ReLU
-#    after both hidden layers) and registered before these. The best fit is {glue:text}`fig2_best_mod_fit`
-#    (best circularity {glue:text}`fig2_best_mod_circ`).
+#    after both hidden layers) and registered before these. The best fit is {eval}`glued.fig2_best_mod_fit`
+#    (best circularity {eval}`glued.fig2_best_mod_circ`).
 #
-# **What we find.** At the official setting, {glue:text}`fig2_add_memo` of the
-# addition seeds and {glue:text}`fig2_mod_memo` of the modular ones end in the memorization phase of
-# Table 1 (training accuracy $\ge 0.9$, validation accuracy below it), the phase of Fig. 2(a) and (c). Parallelograms do form in places: {glue:text}`fig2_add_parallelogram_seeds`
-# of the addition seeds reach RQI $\ge 0.5$ (the best, seed {glue:text}`fig2_add_rqi_seed`, RQI
-# {glue:text}`fig2_best_add_rqi`), yet that seed answers {glue:text}`fig2_add_rqi_unseen` of the unseen
+# **What we find.** At the official setting, {eval}`glued.fig2_add_memo` of the
+# addition seeds and {eval}`glued.fig2_mod_memo` of the modular ones end in the memorization phase of
+# Table 1 (training accuracy $\ge 0.9$, validation accuracy below it), the phase of Fig. 2(a) and (c). Parallelograms do form in places: {eval}`glued.fig2_add_parallelogram_seeds`
+# of the addition seeds reach RQI $\ge 0.5$ (the best, seed {eval}`glued.fig2_add_rqi_seed`, RQI
+# {eval}`glued.fig2_best_add_rqi`), yet that seed answers {eval}`glued.fig2_add_rqi_unseen` of the unseen
 # samples. The modular embeddings lie roughly on a ring, in a cyclic order only in the best seeds, and the
 # decoders' class maps are only partly angular sectors: on rays from the centroid (0.2 to 1 times
-# the embeddings' mean radius), {glue:text}`fig2_purity_d` of the points share their ray's majority class
-# for panel (d) and {glue:text}`fig2_purity_c` for panel (c), where pure "pizza slices" would give 1. Far
+# the embeddings' mean radius), {eval}`glued.fig2_purity_d` of the points share their ray's majority class
+# for panel (d) and {eval}`glued.fig2_purity_c` for panel (c), where pure "pizza slices" would give 1. Far
 # from the origin any ReLU decoder's map is made of sectors (the network is piecewise linear, and its
 # biases stop mattering), so sectors at large radius say nothing about generalization. The official
 # notebook picked its seed ("0 is a great seed"). Our seed 0 is drawn as the notebook draws it (embeddings
@@ -671,7 +672,7 @@ for n in np.unique(s3.counts):
           f"{trained(int((s3.final_rqi[s3.counts == n] > s3cfg.rqi_threshold).sum()))} of {len(s3cfg.seeds)}")
 
 # %% [markdown]
-# ```{glue:figure} fig_s3
+# ```{figure} _figures/liu2022_effective_theory/fig_s3.png
 # :name: fig-liu-s3
 #
 # $S_3$ at book scale. **(a)** Final RQI of each seed (red) and the best seed (blue) against the
@@ -734,15 +735,15 @@ print(f"solved runs, variance in the top four principal components: "
 # %% [markdown]
 # **What we find.** The generalized parallelograms form once enough data is seen. Acc-hat stays a
 # lower bound of Acc, as the paper says. But the transition sits higher than the paper's: the smallest
-# fraction at which some seed reaches RQI $> 0.95$ is {glue:text}`s3_rc`, not 0.5.
+# fraction at which some seed reaches RQI $> 0.95$ is {eval}`glued.s3_rc`, not 0.5.
 #
-# The hexagon is real but fragile: only {glue:text}`s3_hexagons` of the {glue:text}`s3_solved` runs that
+# The hexagon is real but fragile: only {eval}`glued.s3_hexagons` of the {eval}`glued.s3_solved` runs that
 # reach RQI $> 0.95$ show it on PC1–PC3. The reason is Schur's orthogonality relations. For matrices that
 # are exactly a faithful orthogonal representation of $S_3$ (the 3-d permutation representation is the
 # trivial plus the 2-d standard one), the six centred, flattened matrices have the same variance in all
 # four directions of the standard block. PCA then has no preferred plane. Our solved runs come close: a
-# median of {glue:text}`s3_top4` of the variance lies in the top four components, the first of them
-# carrying only about {glue:text}`s3_pc1` of it. Which plane carries PC1 and PC3, and so whether the six
+# median of {eval}`glued.s3_top4` of the variance lies in the top four components, the first of them
+# carrying only about {eval}`glued.s3_pc1` of it. Which plane carries PC1 and PC3, and so whether the six
 # points look like a hexagon there, is decided by small deviations from an exact representation.
 
 # %% [markdown]
@@ -811,12 +812,12 @@ else:
                      "S3 (paper scale, stored): max over runs of Acc-hat - Acc"]
 
 # %% [markdown]
-# At the paper scale the transition is at {glue:text}`s3_paper_rc`, the same as at book scale and
+# At the paper scale the transition is at {eval}`glued.s3_paper_rc`, the same as at book scale and
 # outside our tolerance around 0.5. So more seeds, the official matrix rate and a $10^4$-step budget do not
 # close the gap: **the critical fraction of Fig. 18 is not reproduced** (see Deviations). The other
 # findings of Fig. 18 hold at this scale: the best seed's RQI reaches 1, and Acc-hat stays below Acc.
 # The solved runs carry their variance in four comparable components, and only
-# {glue:text}`s3_paper_hexagons` of the {glue:text}`s3_paper_solved` solved runs form a hexagon on PC1–PC3.
+# {eval}`glued.s3_paper_hexagons` of the {eval}`glued.s3_paper_solved` solved runs form a hexagon on PC1–PC3.
 
 # %% [markdown]
 # ## Paper versus ours
@@ -897,28 +898,28 @@ glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 
 # %% [markdown]
-# In all, this chapter's figures: {glue:text}`ledger_tally`.
+# In all, this chapter's figures: {eval}`glued.ledger_tally`.
 #
 # ### Deviations and what they mean
 #
 # - **Normalisation of the effective loss.** Eq. (5) divides $\ell_0$ by $|P_0(D)|$. With that factor
-#   the predicted time scale is $|P_0(D)|$ = {glue:text}`p0d_count` times longer than the network's. We
+#   the predicted time scale is $|P_0(D)|$ = {eval}`glued.p0d_count` times longer than the network's. We
 #   drop it, as the official integrator does, and use $n_h = p/(2\lambda_3\eta)$: the normalised
 #   embeddings have $Z_0 = p$, and $\partial^2\ell_0 = 2A_D^\top A_D$.
 # - **Which parallelograms drive the theory, and "about $3 n_h$".** The official integrator
 #   (`toy/train_add.py`) sums $\ell_0$ over *all* 70 parallelograms, not over the training set's, which
 #   makes the theory blind to the data; eq. (5) as printed sums over $P_0(D)$, and we plot that variant in
-#   Fig. 4(c). Timed each in its own $n_h$ (the training set's, {glue:text}`n_h` steps, for eq. (5) and the
-#   network; the full table's, {glue:text}`n_h_full` steps, for the official integrator), the medians over
-#   {glue:text}`n_starts` starts are "about 3". From the paper's own start (seed 58) both integrators need
-#   about twice that ({glue:text}`eff_ref_ratio` and {glue:text}`eff_all_ref_own`); the official
-#   integrator's crossing is "about 3" ({glue:text}`eff_all_ref_train`) only when it is counted in the
+#   Fig. 4(c). Timed each in its own $n_h$ (the training set's, {eval}`glued.n_h` steps, for eq. (5) and the
+#   network; the full table's, {eval}`glued.n_h_full` steps, for the official integrator), the medians over
+#   {eval}`glued.n_starts` starts are "about 3". From the paper's own start (seed 58) both integrators need
+#   about twice that ({eval}`glued.eff_ref_ratio` and {eval}`glued.eff_all_ref_own`); the official
+#   integrator's crossing is "about 3" ({eval}`glued.eff_all_ref_train`) only when it is counted in the
 #   training set's $n_h$, a unit that does not set its dynamics. Because every non-trivial mode decays at
 #   least as fast as $e^{-t/n_h}$, the count of $n_h$ grows with the start's weight in the slowest modes and
 #   with the RQI tolerance: "about 3" describes typical random starts, not the theory alone (10–90 % of the
-#   starts: {glue:text}`eff_train_range` for eq. (5)). An earlier version of this chapter blamed the paper's
+#   starts: {eval}`glued.eff_train_range` for eq. (5)). An earlier version of this chapter blamed the paper's
 #   start's slowness on the integrator's $Z_0$: freezing $Z_0$ moves the crossing from step
-#   {glue:text}`eff_current_step` to {glue:text}`eff_frozen_step` only, so $Z_0$ is not the cause.
+#   {eval}`glued.eff_current_step` to {eval}`glued.eff_frozen_step` only, so $Z_0$ is not the cause.
 #   `effective_trajectories(rows="all")` gives the official variant.
 # - **RQI tolerance.** Like the official code, a parallelogram counts when the mean squared
 #   deviation of the normalised embeddings is below 0.01 (the paper writes $|\cdot| \le \delta$,
@@ -928,20 +929,20 @@ claims.ledger()
 #   between the decoder's second and third linear layers, but for the init seeds: 8 of them, where the
 #   notebooks train seed 0, "a great seed". The modular runs use the addition run's hyperparameters (the
 #   generalizing modular run's are not published). Not tried: other decoder rates or weight decays, and more
-#   than {glue:text}`fig2_n_seeds` seeds. The official
-#   addition split is over ordered pairs: {glue:text}`fig2_n_mirror` of its {glue:text}`fig2_n_val`
+#   than {eval}`glued.fig2_n_seeds` seeds. The official
+#   addition split is over ordered pairs: {eval}`glued.fig2_n_mirror` of its {eval}`glued.fig2_n_val`
 #   validation samples are mirrors of training pairs, which a decoder of $E_i + E_j$ answers for free; we
-#   report the accuracy on the other {glue:text}`fig2_n_unseen` as well.
+#   report the accuracy on the other {eval}`glued.fig2_n_unseen` as well.
 # - **Fig. 2(a) with the toy decoder.** The 2-D twin of the reference run memorizes, as the official
 #   `toy/train_add.py` run with `d_in = 2` does; it is Fig. 2(a) in kind, on the toy decoder.
-# - **Book scale.** The reference run trains its full {glue:text}`ref_steps` steps; the init-seed spread
-#   of the network stops at {glue:text}`spread_steps_budget` (every threshold step of its claims comes
-#   earlier), and the effective theory runs {glue:text}`eff_steps_budget` Euler steps from each start. The
+# - **Book scale.** The reference run trains its full {eval}`glued.ref_steps` steps; the init-seed spread
+#   of the network stops at {eval}`glued.spread_steps_budget` (every threshold step of its claims comes
+#   earlier), and the effective theory runs {eval}`glued.eff_steps_budget` Euler steps from each start. The
 #   paper scale (`REPRO_SCALE=paper`) runs the spread for 5000 steps with the same code; it was not run for
 #   this edition (no GPU is needed, but nothing changes either). Fig. 2 at the official settings is stored
 #   at the paper's $2\cdot10^4$ steps.
 # - **Appendix H ($S_3$): the critical fraction is not reproduced.** The paper's transition is at
-#   $r_c \approx 0.5$. Ours is at {glue:text}`s3_rc` at book scale and {glue:text}`s3_paper_rc` at the
+#   $r_c \approx 0.5$. Ours is at {eval}`glued.s3_rc` at book scale and {eval}`glued.s3_paper_rc` at the
 #   paper scale: 11 seeds, $10^4$ steps and the official matrix rate, as stored. Below the transition
 #   no seed finds the representation, and even above it only a minority of seeds do. The paper gives
 #   neither its fractions nor its decoder settings for Fig. 18. We use the decoder rate that

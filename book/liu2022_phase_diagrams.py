@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     cell_metadata_filter: -user_expressions
 #     formats: ipynb,py:percent
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version,-jupytext.text_representation.format_version
 #     text_representation:
@@ -60,7 +61,7 @@ warnings.filterwarnings("ignore", category=UserWarning)
 
 import numpy as np
 from IPython.display import display
-from myst_nb import glue
+from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
 from repro.core.portable import setup_table
@@ -237,7 +238,7 @@ diagrams = {panel: run_phase_diagram(cfg) for panel, cfg in configs.items()}
 # %% [markdown]
 # ## Figure 6
 #
-# ```{glue:figure} fig_phases
+# ```{figure} _figures/liu2022_phase_diagrams/fig_phases.png
 # :name: fig-liu-phases
 #
 # **Top:** our phase maps (green comprehension, yellow grokking, purple memorization, black
@@ -269,7 +270,7 @@ glue("fig_phases", fig, display=False)
 #
 # 1. **(a) A fast decoder does not generalize** (§4.1: "a fast decoder coupled with slow
 #    representation learning (bottom right) lead to memorization"; official data: none of the
-#    {glue:text}`fast_cells` cells with decoder lr ≥ representation lr generalizes). The fraction of those cells
+#    {eval}`glued.fast_cells` cells with decoder lr ≥ representation lr generalizes). The fraction of those cells
 #    that reach comprehension or grokking, pooled over the seeds, is 0 (shown to 0.05).
 # 2. **(a) The slowest decoder with the fastest representation groks rather than comprehends**
 #    (§4.1: "an extremely slow decoder coupled with fast representation learning (top left) will
@@ -406,7 +407,7 @@ _ = claims.check("(d) fraction of cells that comprehend", float((d.seed_phases =
 # official seed, though not the notebooks' random draws (the setup tables). Accuracies are read
 # every 10 steps (the official code reads every step; this moves a first step by less than 10, against
 # a gap of 1000), and (d) keeps the official notebook's loss term $10^{-3}\cdot\mathrm{mean}|E|$. The four
-# panels took {glue:text}`fig6_stored_minutes` minutes on two shared CPU cores and are stored
+# panels took {eval}`glued.fig6_stored_minutes` minutes on two shared CPU cores and are stored
 # (`python -m repro.experiments.liu2022_phase_diagrams --store book/_results` recomputes them); the chapter loads them, so the
 # maps and letters below are the same on every machine. They are 36 of the official 169–176 cells per
 # panel, so they test the layout and the cells they share with the official maps, not the full maps.
@@ -442,7 +443,7 @@ for panel, sm in stored_maps.items():
           f"{int((~sm.official_boundary()).sum())} away from official boundaries")
 
 # %% [markdown]
-# ```{glue:figure} fig_phases_stored
+# ```{figure} _figures/liu2022_phase_diagrams/fig_phases_stored.png
 # :name: fig-liu-phases-stored
 #
 # **Top:** the book's 36 cells of every panel uncompressed ($10^5$ steps at the official learning rates, the
@@ -541,7 +542,7 @@ _ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "c
 # encoder: the same distributions, other numbers. `repro.experiments.liu2022_phase_diagrams_s3_official` redraws the notebook's
 # start in our parameter layout (a unit test re-enacts the notebook's draws with torch's own
 # `nn.Linear` and checks it value for value) and hands it to our trainer. Two runs decide it, stored
-# (`python -m repro.experiments.liu2022_phase_diagrams_s3_official --store book/_results`, {glue:text}`luck_minutes` minutes):
+# (`python -m repro.experiments.liu2022_phase_diagrams_s3_official --store book/_results`, {eval}`glued.luck_minutes` minutes):
 #
 # 1. **The official start.** The official seed-0 start, with the official learning rates and budget and the notebook's L1
 #    term, at 12 cells of the official grid: weight decay 0, 1 and 3, decoder lr $10^{-5}$, $4\cdot10^{-5}$,
@@ -626,7 +627,7 @@ _ = claims.check("share of 40 notebook-order starts that comprehend where the of
 # S3 panel's sandwich, and no panel reproduces the official map cell by cell. The rows marked
 # "uncompressed, 36 cells" judge the stored uncompressed maps, and "official start" the S3 runs from
 # the notebook's own seed-0 start; a claim on a stored run is marked † (the runs predate sealed claims), so
-# those rows are at most partial: {glue:text}`ledger_tally`.
+# those rows are at most partial: {eval}`glued.ledger_tally`.
 
 # %%
 claims.figure("liu2022", "Fig. 6a", "partial", scale="book",
@@ -705,9 +706,9 @@ claims.ledger()
 #   it (the stored maps keep it). What decides it is the start: the split and templates are the
 #   notebook's, bit for bit, but the notebook draws its initial matrices and decoder in another order
 #   (an unused encoder first). From the official seed-0 start our code comprehends at
-#   {glue:text}`luck_cells_c` of the 9 cells where the official map comprehends, and at the cell
-#   tested, {glue:text}`luck_share_official` of 40 starts drawn the notebook's way and
-#   {glue:text}`luck_share_ours` drawn ours comprehend (see "Fig. 6(d): a bug or the seed?"): the
+#   {eval}`glued.luck_cells_c` of the 9 cells where the official map comprehends, and at the cell
+#   tested, {eval}`glued.luck_share_official` of 40 starts drawn the notebook's way and
+#   {eval}`glued.luck_share_ours` drawn ours comprehend (see "Fig. 6(d): a bug or the seed?"): the
 #   official map shows one favourable start, and a one-seed map shows comprehension or memorization
 #   depending on its seed.
 # - **Classification loss (c).** The official sweep (`phase_diagram-classification.ipynb`) used

@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     cell_metadata_filter: -user_expressions
 #     formats: ipynb,py:percent
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version,-jupytext.text_representation.format_version
 #     text_representation:
@@ -39,7 +40,7 @@
 # 3,000 steps.
 #
 # **Stored runs.** Figs 1 and 7 (left) with the paper's model and learning rates (p = 59, two 256-wide
-# layers) for {glue:text}`tf_n_seeds` seeds, but only 6,000 of the paper's 20,000 steps; Fig. 7 (centre), the
+# layers) for {eval}`glued.tf_n_seeds` seeds, but only 6,000 of the paper's 20,000 steps; Fig. 7 (centre), the
 # dropout sweep, over the paper's ten dropout rates and three seeds with the book's transformer; Fig. 8 (a) at
 # the paper's rates on the substitute digits. They are loaded, not recomputed, and each section names the one
 # command that recomputes it. Every experiment prints a setup table beside the official code's, with every
@@ -66,7 +67,7 @@ warnings.filterwarnings("ignore", category=UserWarning)
 
 import numpy as np
 from IPython.display import display
-from myst_nb import glue
+from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
 from repro.core.portable import seed_median, setup_table, trained
@@ -198,7 +199,7 @@ assert chance_ok
 # %% [markdown]
 # ## Figure 7 (left) and the circle of Fig. 1
 #
-# ```{glue:figure} fig_transformer
+# ```{figure} _figures/liu2022_transformer_and_images/fig_transformer.png
 # :name: fig-liu-transformer
 #
 # **Left:** training (blue) and validation (red) accuracy, log step axis. **Centre:** the effective
@@ -258,9 +259,9 @@ glue("ed_drop", trained(float(np.median(ratio)), 0.2), display=False)
 glue("ed_start", trained(float(np.median(ed[:, 0])), 1), display=False)
 
 # %% [markdown]
-# Validation accuracy crossed 99 % at step {glue:text}`gen_median` (median of the five seeds, to 500
+# Validation accuracy crossed 99 % at step {eval}`glued.gen_median` (median of the five seeds, to 500
 # steps), long after training accuracy (figure, left); the median seed's last validation accuracy is
-# {glue:text}`val_final` (to 0.05). The effective dimension ends at about {glue:text}`ed_drop` of its
+# {eval}`glued.val_final` (to 0.05). The effective dimension ends at about {eval}`glued.ed_drop` of its
 # maximum (median, to 0.2). Whether the embeddings form Fig. 1's circle differs from seed to seed at
 # this size (figure, right, shows the first seed); the verdict on the circle comes from the paper's
 # model below, where the stored runs give the same answer on every machine.
@@ -272,7 +273,7 @@ glue("ed_start", trained(float(np.median(ed[:, 0])), 1), display=False)
 # $10^{-3}$ without decay, the rest at lr $2\cdot10^{-4}$ with weight decay 1, seeds 1 (the official
 # run's), 2 and 3, 80 % of the pairs for training, full batch. Each seed trains **6,000 of the official
 # 20,000 steps**, so these are the paper's settings except the budget (and the seeds:
-# {glue:text}`tf_n_seeds` of Fig. 7's 100; the setup table lists every difference); seed 1 took {glue:text}`tf_minutes` minutes on one core; `python -m
+# {eval}`glued.tf_n_seeds` of Fig. 7's 100; the setup table lists every difference); seed 1 took {eval}`glued.tf_minutes` minutes on one core; `python -m
 # repro.experiments.liu2022_transformer_and_images --store book/_results --runs transformer` recomputes them. The claims
 # are those of the book-scale run, about the median of the three seeds, with the paper's own numbers:
 # the grokking gap is Table 1's $10^3$ steps (no time compression), and the circle is scored as in the
@@ -309,7 +310,7 @@ fig_tf = plot_transformer(stf)
 glue("fig_transformer_stored", fig_tf, display=False)
 
 # %% [markdown]
-# ```{glue:figure} fig_transformer_stored
+# ```{figure} _figures/liu2022_transformer_and_images/fig_transformer_stored.png
 # :name: fig-liu-transformer-stored
 #
 # Figs 1 and 7 (left) with the paper's model and rates (stored; seeds 1–3, 6,000 of the paper's 20,000
@@ -319,17 +320,17 @@ glue("fig_transformer_stored", fig_tf, display=False)
 # components.
 # ```
 #
-# With the paper's model and rates the network fits its training set by step {glue:text}`tf_mem` and reaches
-# 99 % validation accuracy at step {glue:text}`tf_gen` (medians of the three seeds): a delay of
-# {glue:text}`tf_gap` steps, grokking by Table 1's rule, and the median seed ends at
-# {glue:text}`tf_final` validation accuracy. The embeddings are another matter. Their effective
-# dimension starts at {glue:text}`tf_ed0` (of at most 58), rises by only {glue:text}`tf_rise` and
-# by the end has come back down to {glue:text}`tf_drop` of its peak (medians), still falling. The
-# PC1–PC2 circle fit climbs from generalization on and ends at a median of {glue:text}`tf_circle`;
-# {glue:text}`tf_circle_n` of the three seeds end above the 0.9 of a clean circle. The reason is
+# With the paper's model and rates the network fits its training set by step {eval}`glued.tf_mem` and reaches
+# 99 % validation accuracy at step {eval}`glued.tf_gen` (medians of the three seeds): a delay of
+# {eval}`glued.tf_gap` steps, grokking by Table 1's rule, and the median seed ends at
+# {eval}`glued.tf_final` validation accuracy. The embeddings are another matter. Their effective
+# dimension starts at {eval}`glued.tf_ed0` (of at most 58), rises by only {eval}`glued.tf_rise` and
+# by the end has come back down to {eval}`glued.tf_drop` of its peak (medians), still falling. The
+# PC1–PC2 circle fit climbs from generalization on and ends at a median of {eval}`glued.tf_circle`;
+# {eval}`glued.tf_circle_n` of the three seeds end above the 0.9 of a clean circle. The reason is
 # visible in the Fourier spectrum: the frequency the network uses
-# is an almost perfect circle in its own plane (fit {glue:text}`tf_fourier`), but it carries only
-# {glue:text}`tf_share` of the embeddings' variance. The rest is the random N(0, 1) initialization
+# is an almost perfect circle in its own plane (fit {eval}`glued.tf_fourier`), but it carries only
+# {eval}`glued.tf_share` of the embeddings' variance. The rest is the random N(0, 1) initialization
 # of 256 dimensions, which the embeddings' learning rate, without weight decay, has not yet worn
 # away after 6,000 steps. The paper's curves run to 20,000 steps; ours stop at 6,000 (the cost of
 # one seed on one core), so the late drop of $e^S$ and the finished circle may lie beyond our run.
@@ -408,7 +409,7 @@ _ = stored_claim(PAPER_MODEL + "PC1-PC2 ordered-circle fit of the final embeddin
 # for seeds 1, 2, 3 (`phasegrok/definitions.py`). At $p = 59$ that is 30 runs of up to $10^5$ steps,
 # far beyond a CPU (see the cost table below), so `stored_dropout_config()` trains the same grid with
 # the book's transformer (the run above: $p = 31$, width 48, learning rates ×5) for 5,000 steps, all
-# 30 runs in one batched program ({glue:text}`drop_minutes` minutes on two cores shared with other
+# 30 runs in one batched program ({eval}`glued.drop_minutes` minutes on two cores shared with other
 # runs; `python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs dropout` recomputes it).
 # A seed shares its split and initial weights across the rates, so each rate's effect is read seed by
 # seed.
@@ -477,7 +478,7 @@ _ = stored_claim("dropout sweep (stored): median train-to-validation gap at the 
                  float(min(best_gap, d_cfg.dropout_steps)), run=drop_manifest)
 
 # %% [markdown]
-# ```{glue:figure} fig_dropout
+# ```{figure} _figures/liu2022_transformer_and_images/fig_dropout.png
 # :name: fig-liu-dropout
 #
 # Fig. 7 (centre) with the book's transformer (stored): steps to 99 % training (blue) and validation (red)
@@ -486,10 +487,10 @@ _ = stored_claim("dropout sweep (stored): median train-to-validation gap at the 
 # ```
 #
 # **Neither claim reproduces with the book's transformer.** The best dropout rate,
-# {glue:text}`drop_best`, reaches 99 % validation accuracy in {glue:text}`drop_ratio` of the median
+# {eval}`glued.drop_best`, reaches 99 % validation accuracy in {eval}`glued.drop_ratio` of the median
 # time without dropout, not in half of it, and its training-to-validation gap is still
-# {glue:text}`drop_gap` steps (median): the delay shrinks a little and stays. Larger rates slow the
-# fit itself, and from rate {glue:text}`drop_never` on no seed generalizes within the run. At this size
+# {eval}`glued.drop_gap` steps (median): the delay shrinks a little and stays. Larger rates slow the
+# fit itself, and from rate {eval}`glued.drop_never` on no seed generalizes within the run. At this size
 # dropout is a mild help at small rates and a hindrance at large ones; whether the paper's $p = 59$
 # transformer behaves as Fig. 7 (centre) says needs its own sweep, hundreds of CPU-hours (next
 # section).
@@ -567,7 +568,7 @@ print("weight decay: ", ", ".join(f"{w:g}" for w in icfg.wd_values))
 print(f"init seeds {icfg.seeds}: {images.history['train_acc'].shape[0]} runs")
 
 # %% [markdown]
-# ```{glue:figure} fig_images
+# ```{figure} _figures/liu2022_transformer_and_images/fig_images.png
 # :name: fig-liu-images
 #
 # **Left (a):** training (blue) and validation (red) accuracy of one cell of the grid (8×8 digits,
@@ -645,7 +646,7 @@ _ = claims.check("images: Fig. 8a cell, val 60% step minus train 90% step, media
 # The live cell runs at raised rates because the paper's do not fit in 3,000 steps. The stored run
 # `stored_curve_config()` trains the paper's cell itself on the same substitute digits: last-layer learning
 # rate $10^{-3}$ and weight decay 0.01 (the official notebook's), $\alpha = 8$, batch 200, five
-# initializations, 50,000 steps, half the paper's budget ({glue:text}`img_minutes` minutes on one core;
+# initializations, 50,000 steps, half the paper's budget ({eval}`glued.img_minutes` minutes on one core;
 # `python -m repro.experiments.liu2022_transformer_and_images --store book/_results` recomputes it). The criterion is the one above,
 # fixed before this run: Table 1's grokking gap of $10^3$ steps between 90 % training and 60 % validation
 # accuracy (App. J's threshold).
@@ -682,7 +683,7 @@ _ = claims.check("images (stored, paper's rates): seeds in the grokking phase (T
                  float(np.mean(simg.seed_phases.ravel() == "grokking")), live=False, run=img_manifest)
 
 # %% [markdown]
-# ```{glue:figure} fig_images_stored
+# ```{figure} _figures/liu2022_transformer_and_images/fig_images_stored.png
 # :name: fig-liu-images-stored
 # Fig. 8(a) at the paper's rates (stored; substitute 8×8 digits, five seeds: each faintly, the median thick,
 # the middle half shaded; dotted: the 90 % and 60 % thresholds). Training accuracy reaches 90 % early; validation
@@ -690,14 +691,14 @@ _ = claims.check("images (stored, paper's rates): seeds in the grokking phase (T
 # ```
 #
 # At the paper's rates the substitute digits grok: the training set reaches 90 % at step
-# ≈ {glue:text}`img_fit` and the validation set 60 % at step ≈ {glue:text}`img_val` (medians), a gap of
-# {glue:text}`img_gap` steps, far beyond Table 1's $10^3$; validation accuracy ends at {glue:text}`img_final`.
+# ≈ {eval}`glued.img_fit` and the validation set 60 % at step ≈ {eval}`glued.img_val` (medians), a gap of
+# {eval}`glued.img_gap` steps, far beyond Table 1's $10^3$; validation accuracy ends at {eval}`glued.img_final`.
 # Fig. 8(a)'s delay is there; the live cell's missing delay was the price of its raised rates.
 
 # %% [markdown]
 # ## Paper versus ours
 #
-# {glue:text}`ledger_tally`. The official transformer, small or at the paper's size and rates, fits first and
+# {eval}`glued.ledger_tally`. The official transformer, small or at the paper's size and rates, fits first and
 # generalizes much later, as Fig. 7 (left) shows. Its $e^S$ barely rises before generalizing, and with
 # the paper's model it has fallen only a little, and the embeddings are not yet on a clean circle,
 # by the end of our 6,000 of the paper's 20,000 steps. Every claim on a stored run is marked † (the runs
@@ -761,11 +762,11 @@ claims.ledger()
 # - **Transformer size.** At book scale: $p = 31$, width 48, one layer and both learning rates ×5,
 #   for 2,000 steps, so that five seeds train in about a minute on a CPU. Generalization comes
 #   several times later than memorization (figure, left). The paper's model and rates are
-#   {glue:text}`tf_n_seeds` stored seeds of 6,000 steps, not 100 seeds of 20,000 (the cost table above says
+#   {eval}`glued.tf_n_seeds` stored seeds of 6,000 steps, not 100 seeds of 20,000 (the cost table above says
 #   why).
 # - **$e^S$ does not rise first at book scale.** Fig. 7 shows $e^S$ rising until generalization. Our
 #   randomly initialized 48-d embeddings of 31 tokens start near the maximum possible dimension
-#   (about {glue:text}`ed_start` of at most 30, the median at step 0), so there is little room to
+#   (about {eval}`glued.ed_start` of at most 30, the median at step 0), so there is little room to
 #   rise; we see it nearly flat until generalization, then falling (figure, centre).
 # - **Dropout sweep at book size.** The sweep uses the paper's rates and seeds but the book's
 #   time-compressed transformer, so its step counts are not the paper's; the paper's "under $10^3$

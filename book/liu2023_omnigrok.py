@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     cell_metadata_filter: -user_expressions
 #     formats: ipynb,py:percent
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version,-jupytext.text_representation.format_version
 #     text_representation:
@@ -53,7 +54,7 @@ warnings.filterwarnings("ignore", category=UserWarning)
 import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import display
-from myst_nb import glue
+from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
 from repro.core.portable import approx, setup_table, trained
@@ -215,7 +216,7 @@ glue("fig_ts_land", fig_ts_land, display=False)
 plt.close(fig_ts_land)
 
 # %% [markdown]
-# ```{glue:figure} fig_ts_land
+# ```{figure} _figures/liu2023_omnigrok/fig_ts_land.png
 # Reduced train and test MSE of the student against its norm scale $\alpha$ (log–log; the median over
 # seeds thick, every seed faint). Training loss falls by orders of magnitude once $\alpha \gtrsim 0.6$
 # (the L); test loss is lowest near $\alpha = 1$, the teacher's own scale, and rises by orders of
@@ -269,23 +270,23 @@ print(f"log10 largest train MSE for alpha >= 1, median: {trained(floor, RES_FLOO
 #   and on our grid the two are as close, so we test that $\alpha = 1$ is within a factor 1.5 of the best
 #   grid point (median over seeds). We show it to 0.5: the median moves between 1.0 and 1.1 with the last
 #   bits of the arithmetic, because the two grid points are nearly tied.
-# * **U, rise** to $\alpha = 3.98$: {glue:text}`ts_rise` decades here against 3.7; we allow ±0.5 decades
-#   since our run is {glue:text}`ts_land_steps` steps at a larger learning rate instead of $10^4$. The per-seed rises spread by
+# * **U, rise** to $\alpha = 3.98$: {eval}`glued.ts_rise` decades here against 3.7; we allow ±0.5 decades
+#   since our run is {eval}`glued.ts_land_steps` steps at a larger learning rate instead of $10^4$. The per-seed rises spread by
 #   about 0.1 decade, so we show the median to 0.25.
 # * **U, both arms against the official numbers** (two claims registered on 2026-11-25, before the chapter was next
-#   run, with the same ±0.5 decades): the rise from $\alpha = 1$ to 10, {glue:text}`ts_rise10` decades against the
-#   table's 5.09, and the fall from $\alpha = 0.1$ to 1, {glue:text}`ts_fall01` decades against 2.31.
+#   run, with the same ±0.5 decades): the rise from $\alpha = 1$ to 10, {eval}`glued.ts_rise10` decades against the
+#   table's 5.09, and the fall from $\alpha = 0.1$ to 1, {eval}`glued.ts_fall01` decades against 2.31.
 # * **L, the knee** (registered likewise): the train MSE at $\alpha = 0.25$, where the official L bends, is
-#   $10^{x}$ with $x =$ {glue:text}`ts_knee` against the table's $-2.85$ (±0.5 decades).
-# * **L, upper arm**: the train MSE at $\alpha = 0.1$, $10^{x}$ with $x =$ {glue:text}`ts_top` against
+#   $10^{x}$ with $x =$ {eval}`glued.ts_knee` against the table's $-2.85$ (±0.5 decades).
+# * **L, upper arm**: the train MSE at $\alpha = 0.1$, $10^{x}$ with $x =$ {eval}`glued.ts_top` against
 #   the table's $-1.85$; we allow ±0.2 decades (this tolerance was set after seeing the result). The
 #   plateau is a converged value, not a snapshot of a run still descending: two checks below require
 #   that it moved by at most 0.05 decades over the second half of the run and that the seeds agree to
-#   within 0.05 decades. Our distance from the official value, about {glue:text}`ts_top_gap` decades
+#   within 0.05 decades. Our distance from the official value, about {eval}`glued.ts_top_gap` decades
 #   (shown to 0.1), is then well inside the tolerance, not at its edge; it is not noise but the teacher
 #   and data draw, which are ours and not the official notebook's.
 # * **L, lower arm**: the largest train MSE for $\alpha \ge 1$ is $10^{x}$ with $x \approx$
-#   {glue:text}`ts_floor` (median over seeds, shown to half a decade), not "≈ 0" (below $10^{-6}$). The
+#   {eval}`glued.ts_floor` (median over seeds, shown to half a decade), not "≈ 0" (below $10^{-6}$). The
 #   runs near $\alpha = 1$ stop at a few $10^{-6}$, a floor set by Adam at a constant learning rate 7×
 #   the official one; the runs at $\alpha \ge 4$ reach $10^{-10}$. The L is there, four decades deep, but
 #   not as deep as in the paper: a deviation.
@@ -366,11 +367,11 @@ print(f"alpha = 2, gamma = 0: final test accuracy, median: {trained(plateau_acc,
       f"{trained(sweep_drift, RES_DRIFT)})")
 
 # %% [markdown]
-# ```{glue:figure} fig_ts_grok
+# ```{figure} _figures/liu2023_omnigrok/fig_ts_grok.png
 # Left: the large student ($\alpha=2$) without weight decay fits the training set at once and never
 # generalizes, its norm (dashed, right axis) stays put. Middle: with $\gamma = 0.1$ the norm decays and
 # test accuracy follows, late. Right: steps to 95 % train accuracy do not depend on $\gamma$; steps to
-# 95 % test accuracy fall as a power law of slope {glue:text}`ts_slope` (the theory: −1). Thick: median
+# 95 % test accuracy fall as a power law of slope {eval}`glued.ts_slope` (the theory: −1). Thick: median
 # over seeds; faint: every seed.
 # ```
 #
@@ -378,7 +379,7 @@ print(f"alpha = 2, gamma = 0: final test accuracy, median: {trained(plateau_acc,
 # with ±0.3: our slope is shallower than −1 because the fitting time (tens of steps, independent of
 # $\gamma$) adds to the decay time. The per-seed slopes spread by about 0.15, so we show the median to
 # 0.2. The two controls are per-seed verdicts: the fraction of seeds in which $\alpha = 2$ without decay
-# reaches 95 % test accuracy (none, in the paper; here within the book's {glue:text}`ts_grok_steps`
+# reaches 95 % test accuracy (none, in the paper; here within the book's {eval}`glued.ts_grok_steps`
 # steps), and the median over seeds of the $\alpha = 0.5$ control's delay from 95 % train to 95 % test
 # accuracy, which the paper shows as zero; we allow 100 steps (ten evaluations, against a delay of
 # hundreds of steps at $\alpha=2$).
@@ -387,10 +388,10 @@ print(f"alpha = 2, gamma = 0: final test accuracy, median: {trained(plateau_acc,
 # of $\alpha = 2$ without decay stops rising below the 95 % bar. A fraction of seeds that is exactly zero
 # sits at the edge of its tolerance (one seed crossing would break it), so we also claim the plateau
 # itself. Its level: the final test accuracy (median over seeds) is at most the paper's 95 % bar; ours is
-# {glue:text}`ts_plateau_acc`, shown to 0.25 because the seeds' plateaus differ and a finer grid would
+# {eval}`glued.ts_plateau_acc`, shown to 0.25 because the seeds' plateaus differ and a finer grid would
 # let the shown median depend on the CPU's rounding. Its flatness: the test loss changes by at most 0.1
-# decades over the second half of the run; ours {glue:text}`ts_plateau_drift` (median over seeds, shown
-# to 0.1), while the smallest decay of the sweep, $\gamma = 0.1$, falls by {glue:text}`ts_sweep_drift`
+# decades over the second half of the run; ours {eval}`glued.ts_plateau_drift` (median over seeds, shown
+# to 0.1), while the smallest decay of the sweep, $\gamma = 0.1$, falls by {eval}`glued.ts_sweep_drift`
 # decades over the same steps, so the bound separates a plateau from grokking in progress (this
 # tolerance was set after seeing side runs).
 
@@ -410,9 +411,9 @@ claims.check("TS: alpha=0.5 control, steps from 95 % train to 95 % test (median)
 #
 # The MNIST network of the paper (three ReLU layers of width 200, MSE against one-hot labels) on
 # scikit-learn's 8×8 handwritten digits, a **substitute dataset**: MNIST cannot be downloaded here.
-# Left: the reduced landscape on {glue:text}`img_land_n` training images (norm held fixed, full batch,
-# {glue:text}`img_land_steps` steps). Right: 1000 training images, initialization $\alpha = 8$, AdamW with
-# batch 200; weight decay 0.3 instead of 0.01 so that the slow norm decay fits in {glue:text}`img_steps`
+# Left: the reduced landscape on {eval}`glued.img_land_n` training images (norm held fixed, full batch,
+# {eval}`glued.img_land_steps` steps). Right: 1000 training images, initialization $\alpha = 8$, AdamW with
+# batch 200; weight decay 0.3 instead of 0.01 so that the slow norm decay fits in {eval}`glued.img_steps`
 # steps. Both over the same seeds (median thick, every seed
 # faint or as a quartile band).
 
@@ -443,16 +444,16 @@ print(f"test accuracy when train accuracy first reaches 95 %, median: {trained(n
 print(f"final test accuracy, median: {trained(np.median(img_h['val_acc'][:, -1]), RES_IMG_ACC)}")
 
 # %% [markdown]
-# ```{glue:figure} fig_img
+# ```{figure} _figures/liu2023_omnigrok/fig_img.png
 # Substitute dataset (8×8 digits). Left: at fixed norm, training error is about zero for
 # $\alpha \gtrsim 0.5$ while test error is lowest near $\alpha = 1$ and climbs at large $\alpha$ (at
-# $\alpha = 10$ the {glue:text}`img_land_steps` constrained steps do not even fit the training set). Right: from $\alpha = 8$,
+# $\alpha = 10$ the {eval}`glued.img_land_steps` constrained steps do not even fit the training set). Right: from $\alpha = 8$,
 # test accuracy lags training accuracy while weight decay pulls the norm (dashed) down.
 # ```
 #
 # The lag on digits is much milder than the paper's MNIST curve (train 100 % early, test 89 % only at
-# $10^5$ steps): test accuracy is already {glue:text}`img_val_at_fit` when training accuracy reaches
-# 95 % and ends at {glue:text}`img_val_final` (medians over seeds, shown to 0.1). A substitute dataset
+# $10^5$ steps): test accuracy is already {eval}`glued.img_val_at_fit` when training accuracy reaches
+# 95 % and ends at {eval}`glued.img_val_final` (medians over seeds, shown to 0.1). A substitute dataset
 # cannot reproduce an MNIST figure, so we record no claim for this panel; Fig. 3 is marked as not run in
 # the ledger below.
 
@@ -466,8 +467,8 @@ print(f"final test accuracy, median: {trained(np.median(img_h['val_acc'][:, -1])
 # eliminates grokking" (slide "Remove grokking by small & constrained scale").
 #
 # Book scale runs the same two settings on a **stand-in**: the embeddings + MLP model of the opening
-# chapter on $(a+b) \bmod 31$ (70 % of the unordered pairs), {glue:text}`mod_n_seeds` seeds of each,
-# {glue:text}`mod_steps` steps, batched. The fixed norm is $1.1\times$ the initial norm, the norm at which the free run ends
+# chapter on $(a+b) \bmod 31$ (70 % of the unordered pairs), {eval}`glued.mod_n_seeds` seeds of each,
+# {eval}`glued.mod_steps` steps, batched. The fixed norm is $1.1\times$ the initial norm, the norm at which the free run ends
 # after grokking, i.e. its good shell; in a short exploration with the same code, $0.3$–$0.7\times$ did
 # not generalize in 3 000 steps, $1.0\times$ and $1.25\times$ were slower than $1.1\times$, and
 # $\ge 1.5\times$ failed.
@@ -490,7 +491,7 @@ print(f"free run, norm peak / initial, final / peak, final / initial (medians of
 print(f"median delay 95 % train -> 95 % validation, fixed norm / free: {trained(delay_ratio, RES_DELAY)}")
 
 # %% [markdown]
-# ```{glue:figure} fig_mod
+# ```{figure} _figures/liu2023_omnigrok/fig_mod.png
 # Left: the free run (a). It memorizes within a hundred steps; its weight norm (dashed) stays near its
 # initial value during the memorization plateau, rises while validation accuracy climbs, peaks, and
 # settles above its initial value. Middle: run (b), held at $1.1\times$ the initial norm: it fits at once
@@ -500,15 +501,15 @@ print(f"median delay 95 % train -> 95 % validation, fixed norm / free: {trained(
 # ```
 #
 # What the stand-in reproduces: the free run's norm rises and falls around grokking, by a peak of
-# {glue:text}`mod_peak` times the initial norm and a fall to {glue:text}`mod_fall` of the peak (medians
+# {eval}`glued.mod_peak` times the initial norm and a fall to {eval}`glued.mod_fall` of the peak (medians
 # over seeds, shown to 0.1; the bounds, a rise and a fall of at least 5 %, clear the norm's few-percent
 # wiggle during memorization and were set after seeing the runs). What it does not:
 #
-# * the norm ends at {glue:text}`mod_final` times its initial value, above it, where the talk's
+# * the norm ends at {eval}`glued.mod_final` times its initial value, above it, where the talk's
 #   transformer ends below it; and the rise happens while the model generalizes rather than during the
 #   memorization plateau (see the figure);
 # * **holding the norm fixed does not remove the delay.** The median delay from 95 % train to 95 %
-#   validation accuracy of run (b) is about {glue:text}`mod_delay_ratio` times that of run (a) (shown to
+#   validation accuracy of run (b) is about {eval}`glued.mod_delay_ratio` times that of run (a) (shown to
 #   the nearest integer: per-seed step counts move by hundreds with the last bits of the arithmetic, and
 #   a seed that never reaches 95 % counts as never). In this model the delay after fitting at the standard
 #   initialization is not a norm effect, so fixing the norm cannot remove it. We read the talk's "almost
@@ -542,16 +543,16 @@ claims.check("Mod: median delay 95 % train -> 95 % val, fixed norm / free", dela
 # pairs with AdamW (lr $10^{-3}$, $\beta = (0.9, 0.98)$): **(a)** free, weight decay 1; **(b)** started at
 # $0.8\times$ the standard initialization and held at that norm, weight decay 0. Our stored runs have the
 # notebook's architecture, optimizer, split fraction and the two settings, **except**: $p = 59$ instead of 113,
-# float32 instead of float64, two initializations of each, {glue:text}`tr_steps` steps (the notebook: 15,000; with
+# float32 instead of float64, two initializations of each, {eval}`glued.tr_steps` steps (the notebook: 15,000; with
 # fewer training pairs grokking comes later), and **the initialization**: the book's transformer draws every
 # weight with TransformerLens' std $0.8/\sqrt{d_{\rm model}}$ and carries trained, zero-initialized attention and
 # unembedding biases, where the notebook draws $W_E, W_{\rm pos}, W_{Q,K,V,O}, W_{\rm in}, W_{\rm out}$ with std
 # $1/\sqrt{d_{\rm model}}$, $W_U$ with $1/\sqrt{d_{\rm vocab}}$, and has no attention or unembedding biases. Our free
-# runs therefore start at {glue:text}`tr_w0` of the official initialization's norm at the same $p$, and run (b) is
-# held at {glue:text}`tr_w0_fixed` of it, not at $0.8\times$. The table below lists every difference. The runs were
+# runs therefore start at {eval}`glued.tr_w0` of the official initialization's norm at the same $p$, and run (b) is
+# held at {eval}`glued.tr_w0_fixed` of it, not at $0.8\times$. The table below lists every difference. The runs were
 # trained before this was found; a rerun with the official initialization at $p = 113$ is the paper-scale item of
 # the project's open issue, not done here. `python -m repro.experiments.liu2023_omnigrok --store book/_results`
-# recomputes the stored runs ({glue:text}`tr_wall` minutes on two CPU cores).
+# recomputes the stored runs ({eval}`glued.tr_wall` minutes on two CPU cores).
 
 # %%
 def official_init_norm(c: TransformerConfig) -> float:
@@ -639,7 +640,7 @@ for name, value in (("tr_delay_free", f"{tr_delay_free:,.0f}"), ("tr_delay_fixed
     glue(name, value, display=False)
 
 # %% [markdown]
-# ```{glue:figure} fig_tr
+# ```{figure} _figures/liu2023_omnigrok/fig_tr.png
 # The talk's Fig. 7 with its own architecture and optimizer, at $p = 59$ and with the book's initialization (two
 # seeds; median line, quartile band). Left: the free run (a) fits its training pairs within a few hundred steps;
 # its weight norm (dashed, right axis) rises while it memorizes, peaks, and falls below its initial value as
@@ -648,21 +649,21 @@ for name, value in (("tr_delay_free", f"{tr_delay_free:,.0f}"), ("tr_delay_fixed
 # accuracy of both on one axis (dotted: the median step at which each reaches 95 % training accuracy).
 # ```
 #
-# The talk's qualitative claims hold in these runs. The free run's norm rises to {glue:text}`tr_peak` times its
+# The talk's qualitative claims hold in these runs. The free run's norm rises to {eval}`glued.tr_peak` times its
 # initial value (the official run, read off its plot: 1.43) while validation accuracy is still at chance
-# ({glue:text}`tr_val_at_peak` at the peak), then falls to {glue:text}`tr_final` times it as the model
-# generalizes; the delay from 95 % train to 95 % validation accuracy is {glue:text}`tr_delay_free` steps (median
-# of two seeds). Held at $0.8\times$ its initial norm, the same model generalizes {glue:text}`tr_delay_fixed`
-# steps after fitting: a delay ratio of {glue:text}`tr_ratio`, far inside the bound of 1/4 that section 4 reads
+# ({eval}`glued.tr_val_at_peak` at the peak), then falls to {eval}`glued.tr_final` times it as the model
+# generalizes; the delay from 95 % train to 95 % validation accuracy is {eval}`glued.tr_delay_free` steps (median
+# of two seeds). Held at $0.8\times$ its initial norm, the same model generalizes {eval}`glued.tr_delay_fixed`
+# steps after fitting: a delay ratio of {eval}`glued.tr_ratio`, far inside the bound of 1/4 that section 4 reads
 # "almost eliminates grokking" as.
 #
 # Against the official run's numbers (read off the notebook's plots, $p = 113$), this model does not match:
-# it starts at {glue:text}`tr_w0` the official initialization's norm; its norm ends at {glue:text}`tr_final`
-# of its start, not 0.71; its delay is {glue:text}`tr_delay_free` steps against about 6,800; held at a fixed
-# norm it needs {glue:text}`tr_fit_fixed` steps to fit against about 255, and its validation accuracy levels off
-# near {glue:text}`tr_val_fixed` instead of reaching 100 %. Only the free run's steps to fit
-# ({glue:text}`tr_fit_free`, official 150) and its norm's peak agree. Which of these differences come from
-# $p = 59$ (fewer training pairs) and which from the initialization (run (b) held at {glue:text}`tr_w0_fixed` of
+# it starts at {eval}`glued.tr_w0` the official initialization's norm; its norm ends at {eval}`glued.tr_final`
+# of its start, not 0.71; its delay is {eval}`glued.tr_delay_free` steps against about 6,800; held at a fixed
+# norm it needs {eval}`glued.tr_fit_fixed` steps to fit against about 255, and its validation accuracy levels off
+# near {eval}`glued.tr_val_fixed` instead of reaching 100 %. Only the free run's steps to fit
+# ({eval}`glued.tr_fit_free`, official 150) and its norm's peak agree. Which of these differences come from
+# $p = 59$ (fewer training pairs) and which from the initialization (run (b) held at {eval}`glued.tr_w0_fixed` of
 # the official norm, a smaller ball, which the notebook warns fits worse) is not measured. The stand-in of
 # section 4 misled on the mechanism: there the delay after fitting is not a norm effect; in the transformer it is.
 #
@@ -724,8 +725,8 @@ glue("tr_n_dev", str(sum(c.kind == "deviation" for c in tr_two_sided)), display=
 #
 # Data and grids follow the official notebook (`mod-addition/landscape/addition-landscape.ipynb`); the
 # optimizer follows the paper's description (Adam, lr $10^{-3}$), because our trainer has no
-# learning-rate schedule. Book scale: 5 messiness values × 8 norms × {glue:text}`wm_n_seeds` decoder
-# initializations, {glue:text}`wm_steps` full-batch steps (paper: $10^4$, on a 21 × 21 grid).
+# learning-rate schedule. Book scale: 5 messiness values × 8 norms × {eval}`glued.wm_n_seeds` decoder
+# initializations, {eval}`glued.wm_steps` full-batch steps (paper: $10^4$, on a 21 × 21 grid).
 
 # %%
 wm = run_messiness(wm_cfg)
@@ -754,7 +755,7 @@ print(f"m = 0: test loss at the smallest and largest norm / its minimum, the sma
 print(f"m = 0: training loss at the largest norm: {trained(big_w_train, digits=1)}")
 
 # %% [markdown]
-# ```{glue:figure} fig_wm
+# ```{figure} _figures/liu2023_omnigrok/fig_wm.png
 # The reduced landscape over the decoder norm $w$ (as $\alpha$ times the standard initialization) and the
 # representation messiness $m$, medians over decoder initializations. Left: log training loss, with
 # $w_c(m)$ (white), the norm at which the training loss first reaches 0.02 (the official notebook's
@@ -763,13 +764,13 @@ print(f"m = 0: training loss at the largest norm: {trained(big_w_train, digits=1
 # ```
 #
 # Omnigrok Eq. 2 holds in this model: the decoder fits the training pairs from $w_c \approx$
-# {glue:text}`wm_wc0` at $m = 0$ but only from {glue:text}`wm_wc1` at $m = 0.2$ (ratio
-# {glue:text}`wm_wc_ratio`), and the best test loss over norms is {glue:text}`wm_test_ratio` times larger
+# {eval}`glued.wm_wc0` at $m = 0$ but only from {eval}`glued.wm_wc1` at $m = 0.2$ (ratio
+# {eval}`glued.wm_wc_ratio`), and the best test loss over norms is {eval}`glued.wm_test_ratio` times larger
 # with the messy representation. At $m = 0$ the test loss is U-shaped in $w$ (both ends
-# {glue:text}`wm_u_rise` times its minimum or more), Omnigrok's "Goldilocks zone" in this model. What does
+# {eval}`glued.wm_u_rise` times its minimum or more), Omnigrok's "Goldilocks zone" in this model. What does
 # not match: the slide's training loss is flat near zero above $w_c$ (the L), ours rises again at large
-# norms ({glue:text}`wm_big_train` at the largest norm, $m = 0$): at a fixed norm, Adam's constant steps
-# move a large-norm network slowly, and {glue:text}`wm_steps` steps at lr $10^{-3}$ do not fit it (the
+# norms ({eval}`glued.wm_big_train` at the largest norm, $m = 0$): at a fixed norm, Adam's constant steps
+# move a large-norm network slowly, and {eval}`glued.wm_steps` steps at lr $10^{-3}$ do not fit it (the
 # notebook trains 15,000 steps at lr $10^{-2}$, decayed). The bounds below (a ratio of at least 1.2 for
 # $w_c$, 2 for the test loss, 1.5 for the U) were set after seeing a first run of this grid.
 
@@ -786,7 +787,7 @@ claims.check("WM: m = 0, training loss at the largest norm (the L's lower arm)",
 # %% [markdown]
 # ## Paper versus ours
 #
-# The ledger of the Omnigrok figures the talk shows: {glue:text}`ledger_tally`. The schematic of the LU
+# The ledger of the Omnigrok figures the talk shows: {eval}`glued.ledger_tally`. The schematic of the LU
 # mechanism (Fig. 1) is tested through Fig. 2a and the norm-dynamics checks above; figures whose data
 # need a download (MNIST, IMDb, QM9) or whose experiments were not run here are marked as not run.
 
@@ -858,19 +859,19 @@ claims.ledger()
 # * **The transformer's initialization.** The book's transformer draws every weight with std
 #   $0.8/\sqrt{d_{\rm model}}$ (TransformerLens) and trains zero-initialized attention and unembedding biases; the
 #   official notebook draws with std $1/\sqrt{d_{\rm model}}$ ($W_U$: $1/\sqrt{d_{\rm vocab}}$) and has neither bias.
-#   The stored runs start at {glue:text}`tr_w0` the official initialization's norm, and the held run sits at
-#   {glue:text}`tr_w0_fixed` of it instead of $0.8\times$. Against the official run's plotted numbers the stored
-#   runs deviate in {glue:text}`tr_n_dev` of {glue:text}`tr_n_value` two-sided claims (section 4b); which part is the initialization and which
+#   The stored runs start at {eval}`glued.tr_w0` the official initialization's norm, and the held run sits at
+#   {eval}`glued.tr_w0_fixed` of it instead of $0.8\times$. Against the official run's plotted numbers the stored
+#   runs deviate in {eval}`glued.tr_n_dev` of {eval}`glued.tr_n_value` two-sided claims (section 4b); which part is the initialization and which
 #   $p = 59$ is not measured.
-# * **Shorter training, larger rates.** Teacher–student: {glue:text}`ts_land_steps` landscape steps at lr
-#   $2\cdot10^{-3}$ (official code: $10^4$ at $3\cdot10^{-4}$); grokking {glue:text}`ts_grok_steps` steps
+# * **Shorter training, larger rates.** Teacher–student: {eval}`glued.ts_land_steps` landscape steps at lr
+#   $2\cdot10^{-3}$ (official code: $10^4$ at $3\cdot10^{-4}$); grokking {eval}`glued.ts_grok_steps` steps
 #   with lr $10^{-3}$ and $\gamma\in[0.1, 0.8]$ (paper: lr $3\cdot10^{-4}$, $\gamma\in[0.03,1]$, $10^5$
 #   steps). This is what keeps the L's lower arm at a few
-#   $10^{-6}$ and the $1/\gamma$ slope at {glue:text}`ts_slope` instead of −1.
+#   $10^{-6}$ and the $1/\gamma$ slope at {eval}`glued.ts_slope` instead of −1.
 # * **Image data is a substitute** (8×8 digits, 64 inputs, 1000 train / 797 test), with weight decay 0.3
-#   instead of 0.01 and {glue:text}`img_steps` instead of $10^5$ steps; the landscape uses
-#   {glue:text}`img_land_n` training images, {glue:text}`img_land_steps` full-batch steps and
-#   {glue:text}`img_n_alphas` values of $\alpha$ (paper: MNIST, 21 values, 28 data sizes, $10^4$ steps, best-over-training
+#   instead of 0.01 and {eval}`glued.img_steps` instead of $10^5$ steps; the landscape uses
+#   {eval}`glued.img_land_n` training images, {eval}`glued.img_land_steps` full-batch steps and
+#   {eval}`glued.img_n_alphas` values of $\alpha$ (paper: MNIST, 21 values, 28 data sizes, $10^4$ steps, best-over-training
 #   metrics). The paper scale reads real MNIST IDX files from `REPRO_MNIST_DIR`.
 # * **The $(w, m)$ landscape** follows the official notebook's data (mod-10 templates, a noisy line, uniform
 #   random points, seed 58; drawn with numpy in the notebook's order, not with its torch generator) but the

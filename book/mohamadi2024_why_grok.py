@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     cell_metadata_filter: -user_expressions
 #     formats: ipynb,py:percent
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version,-jupytext.text_representation.format_version
 #     text_representation:
@@ -72,7 +73,7 @@ warnings.filterwarnings("ignore", category=UserWarning)
 
 import numpy as np
 import torch
-from myst_nb import glue
+from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
 from repro.core.portable import approx, setup_table, trained
@@ -299,9 +300,9 @@ claims.check("eNTK singular at every tested width below Thm 3.1's n/(3p): fracti
              float(np.mean(rank["rank"][below] < rank["n"])), live=False)
 
 # %% [markdown]
-# At $p$ = 11 with $n$ = 665 triples our threshold is $h$ = {glue:text}`rank_threshold`, and Thm 3.1's lower
-# bound is $n/(3p)$ = {glue:text}`rank_lower`. What the paper states is the bracket: the eNTK is singular at
-# every width tried below $n/(3p)$ ($h$ = {glue:text}`rank_below`), as the theorem's converse requires, and it
+# At $p$ = 11 with $n$ = 665 triples our threshold is $h$ = {eval}`glued.rank_threshold`, and Thm 3.1's lower
+# bound is $n/(3p)$ = {eval}`glued.rank_lower`. What the paper states is the bracket: the eNTK is singular at
+# every width tried below $n/(3p)$ ($h$ = {eval}`glued.rank_below`), as the theorem's converse requires, and it
 # interpolates at a width of order $n/p$, far below the theorem's sufficient width. The measured rank equals
 # $\min(n, h(3p-2))$ at every width tried; that sharp threshold is our derivation, so the ledger counts it as a
 # check, and only the bracket as a reproduction of Thm 3.1. That claim was written after this sweep had been
@@ -331,7 +332,7 @@ claims.check("kernel regression: smallest relative test loss over p and fraction
 claims.check("kernel regression: smallest relative test loss, against the zero predictor's 1", kernel_min, live=False)
 
 # %% [markdown]
-# ```{glue:figure} fig_kernel
+# ```{figure} _figures/mohamadi2024_why_grok/fig_kernel.png
 # :name: fig-mohamadi-kernel
 # Left: the eNTK's rank against width. It follows $\min(n, h(3p-2))$ exactly, so the kernel becomes
 # invertible, and eNTK regression interpolates, at $h = n/(3p-2)$. Right: eNTK-at-init (solid) and
@@ -340,7 +341,7 @@ claims.check("kernel regression: smallest relative test loss, against the zero p
 # (dotted), even with 90 % of all triples in the training set.
 # ```
 #
-# The smallest relative test loss over all $p$, fractions and both kernels is {glue:text}`kernel_min`:
+# The smallest relative test loss over all $p$, fractions and both kernels is {eval}`glued.kernel_min`:
 # the kernel predictors never beat predicting zero, which is more than Thm 3.4's bound of 1/2 asks.
 
 # %% [markdown]
@@ -413,10 +414,10 @@ claims.check(f"fitted before the test accuracy reached 99 % (α = 1): fraction o
              np.mean(fit_first), seeds=fit_first.astype(float))
 
 # %% [markdown]
-# The kernel predictor scores {glue:text}`kernel_acc` test accuracy, against a chance level of
-# {glue:text}`chance`, and its squared test loss is {glue:text}`kernel_loss` times the zero predictor's.
-# The network trained on the same pairs reaches {glue:text}`trained_acc` (median of
-# {glue:text}`n_seeds` seeds).
+# The kernel predictor scores {eval}`glued.kernel_acc` test accuracy, against a chance level of
+# {eval}`glued.chance`, and its squared test loss is {eval}`glued.kernel_loss` times the zero predictor's.
+# The network trained on the same pairs reaches {eval}`glued.trained_acc` (median of
+# {eval}`glued.n_seeds` seeds).
 #
 # ### The eNTK through training (Fig. 1, left)
 #
@@ -465,20 +466,20 @@ claims.check(f"unit-norm eNTK change after fitting ÷ before fitting, median of 
 # The raw change grows by orders of magnitude after fitting in every seed, as in Fig. 1 (left), and the
 # growth of $\|\theta\|_2^4$ from fitting to the end accounts for that ratio within a factor of ten. Before
 # fitting, the raw change is already more than a hundred times $\|\hat\Theta_0\|_F$, which is only
-# {glue:text}`ntk_norm0`. Scaled to unit norm, the kernel moves about as much before fitting as after:
-# the median ratio after/before is ≈ {glue:text}`shape_ratio`, where the paper's reading, a kernel that
+# {eval}`glued.ntk_norm0`. Scaled to unit norm, the kernel moves about as much before fitting as after:
+# the median ratio after/before is ≈ {eval}`glued.shape_ratio`, where the paper's reading, a kernel that
 # stands still until the training set is fitted and then moves a lot, would need a ratio of ten or more.
 # The network does leave its initial kernel, and the kernel keeps turning while the test accuracy climbs,
 # but at book scale it left during fitting, not after. This is a registered deviation in the ledger.
 #
 # **Our setup rules the kernel regime out.** With PyTorch's default init the weights start at
-# $\|\theta_0\|_2 \approx$ {glue:text}`theta0_l2` ($p = 23$, $h = 8p$), less than the length of a single normalized
+# $\|\theta_0\|_2 \approx$ {eval}`glued.theta0_l2` ($p = 23$, $h = 8p$), less than the length of a single normalized
 # step, 10. After the first step $\theta$ is mostly that step and hardly the init, so a kernel regime, a network
 # that stays close to its initial parameters relative to their size, is impossible by construction with this
 # init and this optimizer. He et al.'s normal init, which App. A.2 cites, starts at $\approx$
-# {glue:text}`theta0_he`, and the NTK parametrization of the first author's public code
+# {eval}`glued.theta0_he`, and the NTK parametrization of the first author's public code
 # (`mohamad-amin/tracked-grok-v2`, `GromovMLP`: $N(0, 1)$ weights scaled by $1/\sqrt{\text{fan-in}}$ in the forward
-# pass) at $\approx$ {glue:text}`theta0_ntk`. We did not run either. The deviation therefore belongs to our setup;
+# pass) at $\approx$ {eval}`glued.theta0_ntk`. We did not run either. The deviation therefore belongs to our setup;
 # it is not evidence against the paper's Fig. 1 (left).
 #
 # ### The init scale (Fig. 1, middle)
@@ -515,8 +516,8 @@ claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 
                       "so this optimizer erases the init scale (plain GD: the stored run below).")
 
 # %% [markdown]
-# After {glue:text}`first_step` steps every $\alpha$ has the same $\|\theta\|_2$, and the gap at
-# $\alpha$ = {glue:text}`a_min` is ≈ {glue:text}`gap_ratio` times the gap at $\alpha = 1$. With a fixed
+# After {eval}`glued.first_step` steps every $\alpha$ has the same $\|\theta\|_2$, and the gap at
+# $\alpha$ = {eval}`glued.a_min` is ≈ {eval}`glued.gap_ratio` times the gap at $\alpha = 1$. With a fixed
 # step length of 10, the initial scale is forgotten within the first steps, so this design cannot show the
 # paper's $\alpha$ effect; the paper shows it for regression at $p = 47$ (Fig. 2) and for classification at an
 # unstated $p$, neither of which we could run. Plain GD, whose steps scale with the gradient, keeps
@@ -530,7 +531,7 @@ claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 
 # the gradient: $p = 23$, $n = 2p^{5/3}$, $\alpha \in \{1, 0.3, 0.1, 0.03\}$, four seeds each (init and split),
 # learning rate 3 (at 10 some small-$\alpha$ runs diverged in our trials), 20 000 steps
 # (`python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only gd-init-scale` recomputes it,
-# {glue:text}`gdi_minutes` minutes on one core). Besides the test accuracy we track the accuracy on the test
+# {eval}`glued.gdi_minutes` minutes on one core). Besides the test accuracy we track the accuracy on the test
 # pairs whose mirror $(b, a)$ is not a training pair either: the pairs are ordered, and a network that has only
 # learned $a + b = b + a$ answers the others. The criteria, written before the run (which predates sealed
 # registries, so the ledger marks its claims †): Fig. 1 (middle) reproduces if
@@ -592,7 +593,7 @@ claims.check(f"plain GD (stored): final accuracy on test pairs with unseen mirro
                       "accuracy stops where it is")
 
 # %% [markdown]
-# ```{glue:figure} fig_gdi
+# ```{figure} _figures/mohamadi2024_why_grok/fig_gdi.png
 # :name: fig-mohamadi-init-scale-gd
 # The init scale under plain GD (stored; medians over four seeds, bands: range). Left: train (dashed) and test
 # (solid) accuracy against the step, log axis, one colour per $\alpha$. Right: the accuracy on the test pairs
@@ -601,11 +602,11 @@ claims.check(f"plain GD (stored): final accuracy on test pairs with unseen mirro
 # ```
 #
 # Under plain GD the init scale matters, in the paper's direction: at the step the training set is fitted, the
-# test accuracy at $\alpha$ = {glue:text}`gdi_alpha_lo` exceeds that at $\alpha = 1$ by
-# {glue:text}`gdi_gain` (medians), and at the end of the run the medians are {glue:text}`gdi_end_lo` against
-# {glue:text}`gdi_end_hi`. The unmirrored pairs rise with the others, so this is modular structure, not only
+# test accuracy at $\alpha$ = {eval}`glued.gdi_alpha_lo` exceeds that at $\alpha = 1$ by
+# {eval}`glued.gdi_gain` (medians), and at the end of the run the medians are {eval}`glued.gdi_end_lo` against
+# {eval}`glued.gdi_end_hi`. The unmirrored pairs rise with the others, so this is modular structure, not only
 # $a + b = b + a$. But no $\alpha$ generalizes: on the unmirrored pairs the smallest $\alpha$ ends at
-# {glue:text}`gdi_unm_lo`, and no run reaches 90 % test accuracy. Once the cross-entropy is small its gradient
+# {eval}`glued.gdi_unm_lo`, and no run reaches 90 % test accuracy. Once the cross-entropy is small its gradient
 # is too, and GD's steps shrink with it; normalized GD, which keeps taking steps of length 10, is what drives
 # the runs of section 4 to 100 %, and it forgets $\alpha$. Neither optimizer shows the paper's complete picture,
 # a small $\alpha$ that removes the gap, at this scale; the ledger records Fig. 1 (middle) as partial.
@@ -647,7 +648,7 @@ fig_class = plot_classification(results, cfg)
 glue("fig_class", fig_class, display=False)
 
 # %% [markdown]
-# ```{glue:figure} fig_class
+# ```{figure} _figures/mohamadi2024_why_grok/fig_class.png
 # :name: fig-mohamadi-class
 # Classification with normalized GD. Left: train (dashed) and test (solid) accuracy at $n = 2p^{5/3}$ for
 # several init scales $\alpha$. The training set is fitted within a few hundred steps, and the test accuracy
@@ -661,7 +662,7 @@ glue("fig_class", fig_class, display=False)
 # At $c = 2$ every $p$ generalizes, as in Fig. 1 (right) and Fig. 4; at $c \le 1$ no seed does. Three
 # values of $p$ cannot tell $p^{5/3}$ from $p^2$ or from a constant fraction of the data, so this is the
 # figures' statement at $c = 2$, not a measured exponent. After the same number of normalized steps,
-# $\|\theta\|_\infty$ does not grow with $p$ (at the largest $p$ it is ≈ {glue:text}`linf_ratio` times its
+# $\|\theta\|_\infty$ does not grow with $p$ (at the largest $p$ it is ≈ {eval}`glued.linf_ratio` times its
 # value at the smallest), as Fig. 4 (right) reports. That is a weak test: normalized GD fixes
 # $\|\theta\|_2$ by the number of steps, whatever $p$ is. The scale-free normalized margin
 # $q_{\min}/\|\theta\|_\infty^3$, which Thm 4.5 needs to be of order $p$ (the construction reaches $p$), falls
@@ -687,7 +688,7 @@ glue("fig_class", fig_class, display=False)
 # $p$ generalizing at $n = 2p^{5/3}$. Before the run we had registered the first as "$k$ within 0.3 of 5/3",
 # which treated the bound as a prediction; the registry keeps that original and its amendment, and the ledger
 # marks the claim †, as it marks every claim on this run, which predates sealed registries. The run took
-# {glue:text}`sc_minutes` minutes on one core; `python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results`
+# {eval}`glued.sc_minutes` minutes on one core; `python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results`
 # recomputes it.
 
 # %%
@@ -755,7 +756,7 @@ claims.check(f"sample complexity (stored): min over p of the median final test a
              live=False, run=sc_manifest)
 
 # %% [markdown]
-# ```{glue:figure} fig_sc
+# ```{figure} _figures/mohamadi2024_why_grok/fig_sc.png
 # :name: fig-mohamadi-sample-complexity
 # Sample complexity against $p$ (stored; normalized GD, three seeds per point). Left and middle: the seed-mean
 # final test accuracy against $n/p^{5/3}$ and against the fraction of pairs $n/p^2$, one line per $p$
@@ -766,16 +767,16 @@ claims.check(f"sample complexity (stored): min over p of the median final test a
 #
 # The transition is sharp at every $p$: from memorization (test accuracy near 0) to generalization
 # (near 1) within a few grid steps in $n$. The critical size grows like $p^k$ with
-# $k$ = {glue:text}`k_fit` (95 % bootstrap interval over seeds {glue:text}`k_lo` to {glue:text}`k_hi`; the
+# $k$ = {eval}`glued.k_fit` (95 % bootstrap interval over seeds {eval}`glued.k_lo` to {eval}`glued.k_hi`; the
 # interval covers the seed noise, not the choice of $p$ range or budget). That is below Thm 4.5's upper bound
 # $5/3$, as the bound allows, and clearly below the kernel methods' 2, so the needed fraction of all pairs falls
-# with $p$: from {glue:text}`sc_frac_lo` at $p$ = 11 to {glue:text}`sc_frac_hi` at $p$ = 41.
+# with $p$: from {eval}`glued.sc_frac_lo` at $p$ = 11 to {eval}`glued.sc_frac_hi` at $p$ = 41.
 #
 # The number itself should not be read as this recipe's exponent. It depends on the range and on the budget:
-# $n^*/p^{5/3}$ levels off at ≈ {glue:text}`sc_level` for $p \ge 23$ (a fit over those $p$ alone gives
-# $k$ = {glue:text}`sc_k_late`), and at the largest $p$ the runs near the threshold are still improving when the
-# budget ends: $n^*$ at $p = 41$ falls from {glue:text}`sc_n0` after {glue:text}`sc_t0` steps to
-# {glue:text}`sc_n1` after 1 500, and the fitted $k$ from {glue:text}`sc_k0` to {glue:text}`k_fit`. A longer
+# $n^*/p^{5/3}$ levels off at ≈ {eval}`glued.sc_level` for $p \ge 23$ (a fit over those $p$ alone gives
+# $k$ = {eval}`glued.sc_k_late`), and at the largest $p$ the runs near the threshold are still improving when the
+# budget ends: $n^*$ at $p = 41$ falls from {eval}`glued.sc_n0` after {eval}`glued.sc_t0` steps to
+# {eval}`glued.sc_n1` after 1 500, and the fitted $k$ from {eval}`glued.sc_k0` to {eval}`glued.k_fit`. A longer
 # budget would likely lower $n^*$ at large $p$ further. What the run shows holds at each of the three budgets
 # above: the fitted $k$ stays below 5/3.
 #
@@ -801,17 +802,17 @@ claims.check(f"normalized margin at p = {p_hi} over the construction's margin p 
              sc_margin[p_hi] / p_hi, live=False, run=sc_manifest)
 
 # %% [markdown]
-# ```{glue:figure} fig_norm_margin
+# ```{figure} _figures/mohamadi2024_why_grok/fig_norm_margin.png
 # :name: fig-mohamadi-norm-margin
 # Figs 3-4 (right) from the stored runs at $n = 2p^{5/3}$ after the same number of normalized GD steps (median,
 # bars: range over seeds). Left: $\|\theta\|_\infty$ falls with $p$. Right: the normalized margin (log axis),
 # against the Fourier construction's $p$ (dashed).
 # ```
 #
-# $\|\theta\|_\infty$ does not grow with $p$: it falls from {glue:text}`sc_linf_lo` at $p$ = 11 to
-# {glue:text}`sc_linf_hi` at $p$ = 41, as Fig. 4 (right) reports, though under normalized GD the step count,
-# not $p$, sets the scale. The normalized margin tells more: it falls from {glue:text}`sc_margin_lo` to
-# {glue:text}`sc_margin_hi` as $p$ grows, while the construction's margin is $p$ itself. The networks that
+# $\|\theta\|_\infty$ does not grow with $p$: it falls from {eval}`glued.sc_linf_lo` at $p$ = 11 to
+# {eval}`glued.sc_linf_hi` at $p$ = 41, as Fig. 4 (right) reports, though under normalized GD the step count,
+# not $p$, sets the scale. The normalized margin tells more: it falls from {eval}`glued.sc_margin_lo` to
+# {eval}`glued.sc_margin_hi` as $p$ grows, while the construction's margin is $p$ itself. The networks that
 # generalize here at $n = 2p^{5/3}$ are far from the margin $\Omega(p)$ on which Thm 4.5's bound rests, and the
 # gap widens with $p$: at this budget the bound's mechanism is not what we observe, although the bound holds.
 
@@ -886,7 +887,7 @@ claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fittin
                       "(3 inits) fitted and then memorized; GD for 20,000 steps is the stored run below; p = 113 not run.")
 
 # %% [markdown]
-# ```{glue:figure} fig_transformer
+# ```{figure} _figures/mohamadi2024_why_grok/fig_transformer.png
 # :name: fig-mohamadi-transformer
 # The one-layer transformer at book scale (AdamW; the paper uses GD), every seed faintly, the median
 # thick and the range shaded. Left: train and test accuracy, and the accuracy on test pairs whose mirror
@@ -904,7 +905,7 @@ claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fittin
 # The kernel half is not. Under AdamW the first-logit eNTK moves by more than ten times $\|K_0\|_F$
 # *while* the training set is fitted, and afterwards not ten times more (the seed counts above). Scaled
 # to unit norm, the kernel moves about as much after fitting as before: the median ratio is
-# ≈ {glue:text}`tf_shape_ratio`. Adam moves every coordinate by about its learning rate per step, whatever
+# ≈ {eval}`glued.tf_shape_ratio`. Adam moves every coordinate by about its learning rate per step, whatever
 # the gradient's size, so it does not train in the kernel regime, and this run cannot test the paper's
 # claim, which is about GD. The stored GD run below tests it.
 
@@ -917,7 +918,7 @@ claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fittin
 # most of the run comes after fitting, where Fig. 5 places the kernel's movement and the generalization.
 # It is stored; the chapter loads it, and
 # `python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only transformer-gd` recomputes it
-# ({glue:text}`tfgd_minutes` minutes on one core). The claims use the criteria of the AdamW run, written before
+# ({eval}`glued.tfgd_minutes` minutes on one core). The claims use the criteria of the AdamW run, written before
 # this run (which predates sealed registries, so the ledger marks its claims †): the kernel's change is *negligible* before fitting if its unit-norm distance
 # $\|\bar K_{\rm fit} - \bar K_0\|_F$ is at most 0.1 ($\cos \ge 0.995$), and Fig. 5's pattern needs the
 # unit-norm change after fitting to be at least ten times the change before.
@@ -978,7 +979,7 @@ claims.check(f"transformer (stored, GD): unit-norm eNTK change after fitting ÷ 
                       "the network stays at its memorizing solution")
 
 # %% [markdown]
-# ```{glue:figure} fig_transformer_gd
+# ```{figure} _figures/mohamadi2024_why_grok/fig_transformer_gd.png
 # :name: fig-mohamadi-transformer-gd
 # The stored GD run (the paper's optimizer; three seeds, median thick, range shaded). Left: the training set
 # is fitted early (dashed line), and the test accuracy stops at the share of test pairs whose mirror
@@ -988,11 +989,11 @@ claims.check(f"transformer (stored, GD): unit-norm eNTK change after fitting ÷ 
 # ```
 #
 # Under GD the picture is the reverse of Fig. 5. The network fits its training set at step
-# ≈ {glue:text}`gtf_fit` (median). By then its first-logit eNTK has turned by {glue:text}`gtf_before` in unit
-# norm, and its raw change is {glue:text}`gtf_raw` times $\|K_0\|_F$: the fit is not a kernel-regime fit. After
-# fitting, the kernel moves by at most {glue:text}`gtf_after` more, and nothing else happens: the test accuracy
-# stays at {glue:text}`gtf_test`, the mirrored pairs, and on the pairs whose mirror is unseen too the network
-# ends at {glue:text}`gtf_unm`, near chance. With the cross-entropy of the training set falling towards zero,
+# ≈ {eval}`glued.gtf_fit` (median). By then its first-logit eNTK has turned by {eval}`glued.gtf_before` in unit
+# norm, and its raw change is {eval}`glued.gtf_raw` times $\|K_0\|_F$: the fit is not a kernel-regime fit. After
+# fitting, the kernel moves by at most {eval}`glued.gtf_after` more, and nothing else happens: the test accuracy
+# stays at {eval}`glued.gtf_test`, the mirrored pairs, and on the pairs whose mirror is unseen too the network
+# ends at {eval}`glued.gtf_unm`, near chance. With the cross-entropy of the training set falling towards zero,
 # GD's steps shrink with the gradient, and within 20 000 steps it does not leave the memorizing solution. At
 # this size, the transformer of Fig. 5 does not grok with GD; AdamW (above) is what makes it grok here. The
 # paper's run ($p$ and the number of steps unstated) is `TransformerGrokConfig()` at `REPRO_SCALE=paper`
@@ -1040,7 +1041,7 @@ claims.check("regression: final test loss / zero predictor's, median of the fini
                       "so grokking needs the paper's 5e4-2e5 steps (p = 47), which were not run.")
 
 # %% [markdown]
-# ```{glue:figure} fig_reg
+# ```{figure} _figures/mohamadi2024_why_grok/fig_reg.png
 # :name: fig-mohamadi-reg
 # Regression with GD at book scale (medians over the runs that stay finite; bands: range). Left: training
 # loss (dashed) falls by orders of magnitude, while test loss (solid) rises above the zero predictor's: the
@@ -1049,8 +1050,8 @@ claims.check("regression: final test loss / zero predictor's, median of the fini
 # ```
 #
 # After 3 000 steps every finite run has driven its training loss far below the zero predictor's (the
-# smallest $\alpha$ is the slowest), while its test loss is ≈ {glue:text}`reg_test` times the zero
-# predictor's (median), and its argmax accuracy over all pairs ≈ {glue:text}`reg_acc`. That is memorization, not
+# smallest $\alpha$ is the slowest), while its test loss is ≈ {eval}`glued.reg_test` times the zero
+# predictor's (median), and its argmax accuracy over all pairs ≈ {eval}`glued.reg_acc`. That is memorization, not
 # yet grokking. The $\ell_\infty$ penalty shrinks
 # $\|\theta\|_\infty$ by at most $\lambda\eta = 10^{-4}$ per step. Reaching the construction's norm level
 # (about 1) from where fitting leaves it (right panel) takes on the order of $10^4$ to $10^5$ steps, which
@@ -1067,7 +1068,7 @@ claims.check("regression: final test loss / zero predictor's, median of the fini
 # stable for every init, for $4\cdot 10^5$ steps: a gradient-flow time (learning rate × steps) of
 # $1.2\cdot 10^5$, inside the paper's $5\cdot 10^4$ to $2\cdot 10^5$ steps at learning rate 1 (App. A.1). The
 # penalty can then lower $\|\theta\|_\infty$ by up to 12, far more than fitting raises it. The run took
-# {glue:text}`reg_stored_minutes` minutes on one CPU core; the chapter loads it, and
+# {eval}`glued.reg_stored_minutes` minutes on one CPU core; the chapter loads it, and
 # `python -m repro.experiments.mohamadi2024_why_grok --store book/_results` recomputes it.
 #
 # The budget is the paper's; the settings are not. Fig. 2 runs $p = 47$ at learning rate 1 from He et al.'s
@@ -1116,7 +1117,7 @@ fig_reg_stored = plot_regression(sreg)
 glue("fig_reg_stored", fig_reg_stored, display=False)
 
 # %% [markdown]
-# ```{glue:figure} fig_reg_stored
+# ```{figure} _figures/mohamadi2024_why_grok/fig_reg_stored.png
 # :name: fig-mohamadi-reg-stored
 # The stored regression run ($p = 11$, $4\cdot 10^5$ GD steps at learning rate 0.3; medians over the runs that
 # stay finite, bands: range). Left: training (dashed) and test (solid) loss relative to the zero predictor.
@@ -1170,15 +1171,15 @@ claims.check("regression (stored): ‖θ‖∞ at the end / its peak, median of 
 
 # %% [markdown]
 # At the paper's budget, measured in gradient-flow time, regression at $p = 11$ still does not grok:
-# {glue:text}`reg_s_generalized` runs reach a test loss below half the zero predictor's. In the quantity Fig. 2
-# plots, the argmax accuracy ends between {glue:text}`reg_s_acc_lo` and {glue:text}`reg_s_acc_hi` over every
-# $\alpha$ and seed ({glue:text}`reg_s_acc_a1` at $\alpha = 1$, median), above chance ({glue:text}`reg_chance`)
+# {eval}`glued.reg_s_generalized` runs reach a test loss below half the zero predictor's. In the quantity Fig. 2
+# plots, the argmax accuracy ends between {eval}`glued.reg_s_acc_lo` and {eval}`glued.reg_s_acc_hi` over every
+# $\alpha$ and seed ({eval}`glued.reg_s_acc_a1` at $\alpha = 1$, median), above chance ({eval}`glued.reg_chance`)
 # and far below the 100 % of the paper's test curves. At $\alpha = 1$ the
-# test loss ends at {glue:text}`reg_s_test_a1` times the zero predictor's (median), falling by only
-# {glue:text}`reg_s_drop` over the second half of the run, while $\|\theta\|_\infty$ has come down to
-# {glue:text}`reg_s_linf`. A smaller init does not help here: at $\alpha =$ {glue:text}`reg_s_alpha_small` the
-# runs fit the training set later (median step {glue:text}`reg_s_fit_small`), but they fit it, and their
-# test loss ends higher, {glue:text}`reg_s_test_small` times the zero predictor's. The ledger records
+# test loss ends at {eval}`glued.reg_s_test_a1` times the zero predictor's (median), falling by only
+# {eval}`glued.reg_s_drop` over the second half of the run, while $\|\theta\|_\infty$ has come down to
+# {eval}`glued.reg_s_linf`. A smaller init does not help here: at $\alpha =$ {eval}`glued.reg_s_alpha_small` the
+# runs fit the training set later (median step {eval}`glued.reg_s_fit_small`), but they fit it, and their
+# test loss ends higher, {eval}`glued.reg_s_test_small` times the zero predictor's. The ledger records
 # Fig. 2 as not reproduced at this scale. What this run cannot tell: whether $p = 11$ is too small for the
 # paper's $n = 2p^{2.25}$ to leave the kernel regime within the budget, whether grokking needs a larger $p$
 # or more steps, or whether it needs the paper's learning rate and init; the weight norm is still falling at
@@ -1296,9 +1297,9 @@ glue("n_after_stored", str(sum(c.set_after and bool(c.run) for c in claims.claim
 claims.ledger()
 
 # %% [markdown]
-# In all, this chapter's verdicts on the paper's figures and theorems: {glue:text}`ledger_tally`.
-# {glue:text}`n_after` of its {glue:text}`n_claims` claims are marked † (set after their result):
-# {glue:text}`n_after_stored` judge stored runs that predate sealed registries; the others carry an amendment,
+# In all, this chapter's verdicts on the paper's figures and theorems: {eval}`glued.ledger_tally`.
+# {eval}`glued.n_after` of its {eval}`glued.n_claims` claims are marked † (set after their result):
+# {eval}`glued.n_after_stored` judge stored runs that predate sealed registries; the others carry an amendment,
 # listed in the ledger with its original value and reason.
 #
 # ### Deviations and notes
@@ -1318,7 +1319,7 @@ claims.ledger()
 #   at learning rate 0.25 on $p = 113$ ($n$ = 5 282) with Nanda et al.'s architecture for $10^5$ steps, recording
 #   the eNTK every 500 steps; we had no GPU and did not run it. The stored GD run of section 5 uses the book's
 #   network ($p = 23$, $d_\text{model} = 64$, $d_\text{mlp} = 256$, TransformerLens' init) for
-#   {glue:text}`tfgd_steps` steps: it fits the training set, keeps the memorizing solution and never answers the
+#   {eval}`glued.tfgd_steps` steps: it fits the training set, keeps the memorizing solution and never answers the
 #   pairs whose mirror is unseen, and its kernel moves during fitting. Whether a larger $p$, the paper's unstated
 #   init (we tried $N(0, 1/d_\text{model})$ and an approximation of PyTorch's default for up to 1 000 steps: both
 #   fitted and stopped there, and the latter diverged at $d_\text{model} = 128$) or many more steps would grok

@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     cell_metadata_filter: -user_expressions
 #     formats: ipynb,py:percent
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version,-jupytext.text_representation.format_version
 #     text_representation:
@@ -34,11 +35,12 @@
 #
 # **What we leave out.** Power et al.'s sweeps over operations, training fractions and optimizers,
 # and their transformer at book scale: it trains at about 11 steps per second on one CPU core, so the
-# live run uses a smaller model and p = 31. Their transformer and optimizer were run once, with the same
-# code, and stored, but not at Fig. 1's own setting: on modular *addition* (their Fig. 1 is modular
-# *division*, $x/y \bmod 97$), without their 10-step learning-rate warm-up, for $3\cdot10^4$ of their
-# $10^5$ steps. A section below shows it beside the live run, with every difference in its setup table
-# (`REPRO_SCALE=paper` runs the transformer live for the full $10^5$ steps, still on addition).
+# live run uses a smaller model and p = 31. Their transformer and optimizer were run with the same code
+# and stored twice: once on modular *addition*, without the warm-up, for $3\cdot10^4$ of their $10^5$
+# steps (the first stored run of this chapter), and at Fig. 1's own setting, modular *division*
+# $x/y \bmod 97$ with the warm-up and the full budget, with each of the two weight decays the sources
+# give. Sections below show both beside the live run, with every difference in their setup tables
+# (`REPRO_SCALE=paper` runs Fig. 1's setting live, one seed).
 
 # %%
 import warnings
@@ -46,7 +48,7 @@ import warnings
 warnings.filterwarnings("ignore", category=UserWarning)
 
 import numpy as np
-from myst_nb import glue
+from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
 from repro.core.portable import approx, setup_table, trained
@@ -170,12 +172,12 @@ assert chance_ok
 # %% [markdown]
 # ## Figure: fitting first, generalizing much later
 #
-# ```{glue:figure} fig_grokking
+# ```{figure} _figures/power2022_what_is_grokking/fig_grokking.png
 # :name: fig-grokking
 #
 # **Left:** accuracy against optimization step (log axis), every seed faintly, the median over seeds
 # thickly and the inter-quartile band shaded. Training accuracy (blue) reaches 99 % within the first
-# {glue:text}`train_bound` steps in every seed, while validation accuracy (red) stays low. Validation
+# {eval}`glued.train_bound` steps in every seed, while validation accuracy (red) stays low. Validation
 # then rises to 99 % more than an order of magnitude later; the dashed lines mark the median crossings.
 # **Right:** the 31 token embeddings of one seed (the one with the best final circle fit) projected on
 # their first two principal components, at initialization (a random cloud) and after training. After
@@ -216,7 +218,7 @@ glue("fig_grokking", fig, display=False)
 # embeddings into a circle in 2D"). The fit $|\langle e^{i(\theta_s - 2\pi k s/p)}\rangle_s|$ of the
 # embeddings' angles on PC1–PC2 to $2\pi k s/p$ for the best $k$ is 1 for a perfectly ordered circle; we
 # call a fit of at least 0.9 a clean circle. Random points are not at 0: the best of the 30 possible $k$
-# scores {glue:text}`fit_init_median` by chance for 31 points (the median seed at initialization).
+# scores {eval}`glued.fit_init_median` by chance for 31 points (the median seed at initialization).
 #
 # 4. **Some seed shows the clean circle** (reproduction): the best seed's fit is $1.0 \pm 0.1$, as in
 #    the single run of Liu et al.'s Fig. 1.
@@ -289,11 +291,11 @@ print(f"circle fit after training: best seed ≈ {trained(np.max(stats.fit_end),
       f"{trained(np.median(stats.fit_end), 0.3)}, share of seeds with a clean circle ≈ {trained(stats.share_circle, 0.5)}")
 
 # %% [markdown]
-# Over the {glue:text}`n_seeds` seeds, training accuracy crossed 99 % within {glue:text}`train_bound`
-# steps in every seed, with validation accuracy at that moment at {glue:text}`val_at_fit` (median), and
-# validation accuracy reached 99 % a median ≈ {glue:text}`delay` times later. After training, the best
-# seed's embeddings fit an ordered circle on PC1–PC2 with score ≈ {glue:text}`fit_best`, the median
-# seed's with ≈ {glue:text}`fit_end`.
+# Over the {eval}`glued.n_seeds` seeds, training accuracy crossed 99 % within {eval}`glued.train_bound`
+# steps in every seed, with validation accuracy at that moment at {eval}`glued.val_at_fit` (median), and
+# validation accuracy reached 99 % a median ≈ {eval}`glued.delay` times later. After training, the best
+# seed's embeddings fit an ordered circle on PC1–PC2 with score ≈ {eval}`glued.fit_best`, the median
+# seed's with ≈ {eval}`glued.fit_end`.
 #
 # The table below lists every seed. Its numbers belong to one trajectory each, and the last bits of
 # floating point move them (this cell is therefore not compared when the book is validated on another
@@ -314,9 +316,9 @@ glue("val_step_exact", trained(stats.median_val_step, 1), display=False)
 glue("n_val_never", trained(int(np.sum(stats.val_steps < 0))), display=False)
 
 # %% [markdown]
-# In this build, the median seed reached 99 % validation accuracy at step {glue:text}`val_step_exact`,
-# {glue:text}`n_val_never` seeds did not reach it within the budget, and {glue:text}`n_circle` seeds end
-# with a circle fit of at least 0.9 (the median fit is {glue:text}`fit_end_exact`).
+# In this build, the median seed reached 99 % validation accuracy at step {eval}`glued.val_step_exact`,
+# {eval}`glued.n_val_never` seeds did not reach it within the budget, and {eval}`glued.n_circle` seeds end
+# with a circle fit of at least 0.9 (the median fit is {eval}`glued.fit_end_exact`).
 #
 # ## Power et al.'s transformer and optimizer, on addition (stored)
 #
@@ -327,7 +329,7 @@ glue("n_val_never", trained(int(np.sum(stats.val_steps < 0))), display=False)
 # where Fig. 1 shows division, has no warm-up, stops at $3\cdot10^4$ of their $10^5$ steps, and its
 # transformer differs in details (the setup table below lists every difference). On one CPU core it trains
 # at about 11 steps per second, so we ran one seed (init seed 0, data seed 0) for
-# {glue:text}`power_minutes` minutes, and stored its curves and sixteen snapshots of its embeddings, spread
+# {eval}`glued.power_minutes` minutes, and stored its curves and sixteen snapshots of its embeddings, spread
 # evenly in log(step) (`python -m repro.experiments.power2022_what_is_grokking --store book/_results --run addition`
 # recomputes it). The chapter loads the run, so its numbers are the same on every machine. It is the same
 # code as the live run above, with another config.
@@ -385,15 +387,15 @@ glue("power_dips", f"{len(p_dips)} of {int(after_gen.sum())}", display=False)
 glue("power_first_dip", f"{int(p_dips[0]) if len(p_dips) else p_end:,}", display=False)
 
 # %% [markdown]
-# ```{glue:figure} fig_power_stored
+# ```{figure} _figures/power2022_what_is_grokking/fig_power_stored.png
 # :name: fig-power-stored
 #
 # Power et al.'s transformer and optimizer on modular addition (not Fig. 1's division), one seed, stored. **Left:** training (blue, hidden under red where both are
 # at 1) and validation (red) accuracy against step (log axis); the dashed lines mark the first steps at
-# 99 %. From step {glue:text}`power_first_dip` on, the run falls out of its solution again and again,
+# 99 %. From step {eval}`glued.power_first_dip` on, the run falls out of its solution again and again,
 # and recovers. **Right:** the
 # 97 token embeddings (128-d) on their first two principal components at initialization and at the
-# snapshot after generalization with the best circle fit (step {glue:text}`power_best_step`).
+# snapshot after generalization with the best circle fit (step {eval}`glued.power_best_step`).
 # ```
 
 # %%
@@ -473,7 +475,7 @@ else:
     glue("fig_power_division", "(the stored runs are not finished)", display=False)
 
 # %% [markdown]
-# ```{glue:figure} fig_power_division
+# ```{figure} _figures/power2022_what_is_grokking/fig_power_division.png
 # :name: fig-power-division
 #
 # Fig. 1 (left) as published, stored: division mod 97, half of the equations in training, Power et al.'s
@@ -581,22 +583,22 @@ glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 
 # %% [markdown]
-# In all, this chapter's figures: {glue:text}`ledger_tally`.
+# In all, this chapter's figures: {eval}`glued.ledger_tally`.
 #
 # ### Deviations and what they mean
 #
 # - **Model and size, hence the delay.** We do not run Power et al.'s transformer at book scale. The
 #   embedding-sum MLP groks in a few thousand steps on $p = 31$, which a CPU can afford, and it shows the
 #   same phenomenon. The delay is shorter than Power et al.'s: their model, $p = 97$, lower learning rate
-#   and minibatches stretch it to about $10^3\times$, ours is ≈ {glue:text}`delay`$\times$
-#   ($\log_{10}$ ≈ {glue:text}`log_delay`, against 3). Their transformer and optimizer on addition do not
-#   bring the delay back either: the stored run fits at step {glue:text}`power_fit` and generalizes at step
-#   {glue:text}`power_gen`, {glue:text}`power_delay`$\times$ later. That run is not their Fig. 1's setting:
+#   and minibatches stretch it to about $10^3\times$, ours is ≈ {eval}`glued.delay`$\times$
+#   ($\log_{10}$ ≈ {eval}`glued.log_delay`, against 3). Their transformer and optimizer on addition do not
+#   bring the delay back either: the stored run fits at step {eval}`glued.power_fit` and generalizes at step
+#   {eval}`glued.power_gen`, {eval}`glued.power_delay`$\times$ later. That run is not their Fig. 1's setting:
 #   Fig. 1 shows division, with a 10-step warm-up, and the sources do not say whether its weight decay was
 #   App. A.1's 1 or the official code's default 0. Whether any of these brings the $\approx 10^3\times$
 #   delay back is not tested here.
-# - **Instability of their transformer on addition.** From step {glue:text}`power_first_dip` on, the stored run repeatedly
-#   falls out of its solution (validation below 90 % at {glue:text}`power_dips` evaluations) and recovers; by the last
+# - **Instability of their transformer on addition.** From step {eval}`glued.power_first_dip` on, the stored run repeatedly
+#   falls out of its solution (validation below 90 % at {eval}`glued.power_dips` evaluations) and recovers; by the last
 #   step its PC1–PC2 plane mixes frequencies, so the clean circle it had after generalization is gone
 #   there. The 10-step linear learning-rate warm-up of their App. A.1 is not in our trainer; it acts only
 #   over the first 10 steps, and whether the run would stay stable with it is not tested.
@@ -615,10 +617,10 @@ claims.ledger()
 #   its own plane. Which of the two happens in a given seed depends on floating-point details: the same
 #   seed can give a clean circle with one CPU's vector kernels and a mixed one with another's (we saw
 #   this when validating the chapter on AVX2, AVX-512 and scalar kernels). So the median seed's fit,
-#   ≈ {glue:text}`fit_end` at the resolution its spread allows, sits at the 0.9 of a clean circle rather
+#   ≈ {eval}`glued.fit_end` at the resolution its spread allows, sits at the 0.9 of a clean circle rather
 #   than above it, and a claim of $\ge 0.9$ for the median seed would pass or fail with the rounding of
 #   the CPU's kernels. What is stable is the share of seeds with a clean circle, ≈
-#   {glue:text}`share_circle`, and that is the deviation recorded above. The best plane among the top four
+#   {eval}`glued.share_circle`, and that is the deviation recorded above. The best plane among the top four
 #   principal components does not rescue the clean circle either (we tried it: its median fit also sat at
 #   0.9), because with near-equal variances PCA may rotate the frequencies' planes into each other.
 #   Liu et al.'s transformer (Fig. 1) concentrates on fewer frequencies, which makes its circle more

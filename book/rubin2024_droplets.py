@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     cell_metadata_filter: -user_expressions
 #     formats: ipynb,py:percent
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version,-jupytext.text_representation.format_version
 #     text_representation:
@@ -48,7 +49,7 @@
 # $\beta = \alpha \in \{1/8, 1/2, 1, 2\}$ of its scaling family. We run the same experiment at
 # $\beta = 1/8$ and $1/2$ ($d = 53$ and 106), with fewer networks and steps than the paper's
 # 200 networks × 360k epochs, and compare its histograms and learned components with the theory at the
-# same sizes. The runs take {glue:text}`fin_wall` minutes on a CPU, so they are stored and the chapter
+# same sizes. The runs take {eval}`glued.fin_wall` minutes on a CPU, so they are stored and the chapter
 # reads them.
 #
 # **What we leave out.** The finite-data ensembles at $\beta = 1$ and 2 ($d = 150$ and 212), where the
@@ -72,7 +73,7 @@ warnings.filterwarnings("ignore", category=UserWarning)
 
 import numpy as np
 from IPython.display import display
-from myst_nb import glue
+from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
 from repro.core.portable import approx, setup_table, trained
@@ -209,14 +210,14 @@ glue("uc_gap", f"{100 * (cp.u / 30.2 - 1):.1f}", display=False)
 glue("q_c_corr", f"{cc.q_star:.2f}", display=False)
 
 # %% [markdown]
-# ```{glue:figure} fig_landau
+# ```{figure} _figures/rubin2024_droplets/fig_landau.png
 # :name: fig-landau
 #
 # The Landau picture. The single-neuron action along the teacher direction, per input dimension and
 # relative to $q = 0$, at the discrepancy $b$ of the kernel (GFL) phase ($d \to \infty$). **Left:** the
 # paper's action with $|w_\perp|^2$ frozen; a second minimum touches zero at $\sigma^2 \approx$
-# {glue:text}`sc_paper`. **Right:** with $|w_\perp|^2$ at its saddle the droplet minimum is deeper and
-# touches zero earlier, at $\sigma^2 \approx$ {glue:text}`sc_corr`. Below these values the kernel phase is only metastable.
+# {eval}`glued.sc_paper`. **Right:** with $|w_\perp|^2$ at its saddle the droplet minimum is deeper and
+# touches zero earlier, at $\sigma^2 \approx$ {eval}`glued.sc_corr`. Below these values the kernel phase is only metastable.
 # ```
 
 # %%
@@ -230,7 +231,7 @@ glue("fig_landau", plot_landau(cfg, theory), display=False)
 #    stripped). For $\sigma_c^2$ the paper gives two digits, so we allow $\pm 0.005$ in $\sigma^2$
 #    ($\pm 5.6\,\%$ in $u \propto \sigma^{-4}$). This needs the $4/\pi$ fix: with the printed $2/\pi$ the
 #    transition moves to $u_c = 23$. The finer number, $u_c \approx 30.2$, is compared two-sided to the digit the
-#    paper gives ($\pm 0.1$): our solution of the same equations gives {glue:text}`uc_paper`, {glue:text}`uc_gap` % higher, a
+#    paper gives ($\pm 0.1$): our solution of the same equations gives {eval}`glued.uc_paper`, {eval}`glued.uc_gap` % higher, a
 #    deviation (registered after the value was known, so marked †). The paper solves its equations by expanding
 #    the action to second order around its minima (v3 App. A.3); we integrate exactly, which may account for it.
 # 2. **Critical point, corrected theory** (a deviation from the paper's 0.18, and a check of our solver
@@ -241,7 +242,7 @@ glue("fig_landau", plot_landau(cfg, theory), display=False)
 #    four digits; the paper only plots these curves.
 # 5. **Where the droplets sit.** v3 §3.1 (Claim IV) says that exactly at the transition three saddles appear,
 #    two of them "roughly at $\Phi = \pm|w_*|^2 = \pm 1$". At the paper's own transition ($d \to \infty$) its
-#    action puts the droplet saddle at $q^* =$ {glue:text}`q_c_paper` (the corrected action: {glue:text}`q_c_corr`).
+#    action puts the droplet saddle at $q^* =$ {eval}`glued.q_c_paper` (the corrected action: {eval}`glued.q_c_corr`).
 #    Read with the $\pm 0.15$ we use for "roughly $\pm 1$" everywhere else, that is a deviation (registered after
 #    the value was known: †).
 # 6. **The droplet minimum at $d = 150$ after the transition** (v1 Fig. 1 / v3 Fig. 2b's theory line at the
@@ -251,7 +252,7 @@ glue("fig_landau", plot_landau(cfg, theory), display=False)
 #    independent solution to two decimals (checks). This is the curve the paper draws, but not where it vouches
 #    for it: v1 §3.1.2 warns that past the transition "the theoretical models are no longer accurate", because
 #    the network then also learns the higher Hermite components the ansatz leaves out. The droplet moves out from
-#    $q^* =$ {glue:text}`q_c_paper` at the transition towards 1 as $\sigma^2$ falls; at 0.10 this claim reproduces
+#    $q^* =$ {eval}`glued.q_c_paper` at the transition towards 1 as $\sigma^2$ falls; at 0.10 this claim reproduces
 #    the paper's curve, not a prediction the paper stands behind.
 
 # %%
@@ -297,10 +298,10 @@ glue("h_drop", f"{h_drop:.1f}", display=False)
 
 # %% [markdown]
 # Feature learning is already visible in the kernel phase: at $\sigma^2 = 0.18$ the GFL discrepancy is
-# $b =$ {glue:text}`b_gfl_018`, against {glue:text}`b_nngp_018` for the NNGP (a Gaussian process with
+# $b =$ {eval}`glued.b_gfl_018`, against {eval}`glued.b_nngp_018` for the NNGP (a Gaussian process with
 # the untrained kernel), because the fluctuations along the teacher grow from $d\langle q^2\rangle = 0.5$
-# (prior) to {glue:text}`dq2_018`. At $d = 150$ and $\sigma^2 = 0.10$ the paper's theory puts the droplet
-# minimum at $q =$ {glue:text}`q_drop`, {glue:text}`h_drop` nats above the origin.
+# (prior) to {eval}`glued.dq2_018`. At $d = 150$ and $\sigma^2 = 0.10$ the paper's theory puts the droplet
+# minimum at $q =$ {eval}`glued.q_drop`, {eval}`glued.h_drop` nats above the origin.
 #
 # ## Theory: modular addition
 #
@@ -323,7 +324,7 @@ print(f"GMFL-I onset sigma_c1^2 = {bd.sigma2_c1:.4f}, GMFL-II onset sigma_c2^2 =
       f"a at GMFL-II onset = {bd.a_c2:.3f}")
 
 # %% [markdown]
-# ```{glue:figure} fig_modular
+# ```{figure} _figures/rubin2024_droplets/fig_modular.png
 # :name: fig-modular
 #
 # Modular addition ($P = 401$). **Left:** the action of one Fourier mode against its power $x$, with the
@@ -345,14 +346,14 @@ glue("fig_modular", plot_modular(cfg, theory), display=False)
 # saddles "come within $O(1)$" of the origin, and ends at $\approx 0.175$; $a$ goes from $-1$ to
 # $\approx -0.7$, a 30 % drop of the discrepancy (v3 §3.2.1 and Fig. 3; v1 §3.2.2 says the same with the numbers
 # stripped). Our sharp ($P \to \infty$)
-# onset is $\sigma^2_{c1} =$ {glue:text}`s2_c1`, not 0.227. The two are readings of the same curve: at
+# onset is $\sigma^2_{c1} =$ {eval}`glued.s2_c1`, not 0.227. The two are readings of the same curve: at
 # finite $P$ the droplet's weight $4e^{-P s(x_+)}$ grows smoothly, and "within $O(1)$" is a matter of
-# choice. At $\sigma^2 = 0.227$ the droplet saddle sits {glue:text}`nats_0227` nats above the origin and
-# carries {glue:text}`p_0227` % of the probability; at the sharp onset it sits {glue:text}`nats_c1` nats
+# choice. At $\sigma^2 = 0.227$ the droplet saddle sits {eval}`glued.nats_0227` nats above the origin and
+# carries {eval}`glued.p_0227` % of the probability; at the sharp onset it sits {eval}`glued.nats_c1` nats
 # above. We therefore (a) check the closed-form onset against an independent evaluation, and (b)
 # reproduce the paper's statement that at 0.227 the droplet saddle is within $O(1)$ nats, which we read as at most 5 nats (a droplet weight of at least 2.7 %). The GMFL-II boundary is
 # compared with $\pm 0.002$: the paper reads it from a plot, and the droplet weight itself goes from
-# {glue:text}`p_0180` to {glue:text}`p_0176` between $\sigma^2 = 0.180$ and 0.176. The discrepancy at the end
+# {eval}`glued.p_0180` to {eval}`glued.p_0176` between $\sigma^2 = 0.180$ and 0.176. The discrepancy at the end
 # of the mixed phase gets the paper's one significant digit ($\pm 0.05$).
 #
 # **The eigenvalue's normalization.** These numbers need the paper's droplet eigenvalue
@@ -361,7 +362,7 @@ glue("fig_modular", plot_modular(cfg, theory), display=False)
 # kernel's eigenvalue on a Fourier mode is $4\sigma_a^2$; `tests/test_theory_rubin2024.py` checks it by brute force).
 # With the exact eigenvalue the mixed phase starts at the same $\sigma^2_{c1}$ and $|a|$ is pinned the same
 # way, but a tiny droplet fraction already saturates the eigenvalue, so the droplets never take over:
-# at $\sigma^2 = 0.15$ their weight per mode is {glue:text}`p_exact_015` instead of about 1, and GMFL-II
+# at $\sigma^2 = 0.15$ their weight per mode is {eval}`glued.p_exact_015` instead of about 1, and GMFL-II
 # (the paper's "≈ 0.175") does not exist at these parameters. We register that as a deviation.
 
 # %%
@@ -397,9 +398,9 @@ glue("a_c2", f"{bd.a_c2:.3f}", display=False)
 glue("s2_c2", f"{bd.sigma2_c2:.3f}", display=False)
 
 # %% [markdown]
-# Reading "within $O(1)$" as 1 nat would put the onset at $\sigma^2 =$ {glue:text}`onset_k1`, as 5 nats at
-# {glue:text}`onset_k5`; the paper's 0.227 lies between. Across the mixed phase $|a|$ falls by
-# {glue:text}`drop` %, the paper's "30 %" to its one digit.
+# Reading "within $O(1)$" as 1 nat would put the onset at $\sigma^2 =$ {eval}`glued.onset_k1`, as 5 nats at
+# {eval}`glued.onset_k5`; the paper's 0.227 lies between. Across the mixed phase $|a|$ falls by
+# {eval}`glued.drop` %, the paper's "30 %" to its one digit.
 #
 # ## Experiments: Langevin ensembles of erf networks in the infinite-data limit
 #
@@ -421,7 +422,7 @@ halves = np.abs(lv.half_cubic[0] - lv.half_cubic[1]).mean(1).max()
 print(f"first vs second half of the samples: learned cubic differs by < 0.003: {trained(str(halves < 0.003))}")
 
 # %% [markdown]
-# ```{glue:figure} fig_histograms
+# ```{figure} _figures/rubin2024_droplets/fig_histograms.png
 # :name: fig-histograms
 #
 # The panel type of v1 Fig. 1 at $d = 53$, in the infinite-data limit: the negative log-probability of each
@@ -435,7 +436,7 @@ print(f"first vs second half of the samples: learned cubic differs by < 0.003: {
 glue("fig_histograms", plot_histograms(exp), display=False)
 
 # %% [markdown]
-# ```{glue:figure} fig_components
+# ```{figure} _figures/rubin2024_droplets/fig_components.png
 # :name: fig-components
 #
 # The layout of v1 Fig. 2: the learned linear (left) and cubic (right) components of the mean predictor
@@ -462,7 +463,7 @@ glue("fig_components", plot_components(cfg, theory, exp), display=False)
 #    nats (twice the bin error).
 # 3. **The learned cubic follows the corrected theory**: the ratio of the ensembles' $\epsilon - c$ to the
 #    corrected theory's at $d = 53$ is 1 within 10 %, at $\sigma^2 = 0.15$ and 0.10. The standard error
-#    of the ensemble mean is at most {glue:text}`cubic_sem` % of it; the 10 % allows for the mean-field
+#    of the ensemble mean is at most {eval}`glued.cubic_sem` % of it; the 10 % allows for the mean-field
 #    decoupling's finite-$N$ error ($N = 88$), which is amplified in the small cubic component.
 # 4. **...and not the paper's**: the corrected theory's error is smaller than that of the paper's
 #    frozen-norm theory (ratio of absolute errors below 1).
@@ -507,9 +508,9 @@ glue("depth_low", trained(depth_low, 0.1), display=False)
 glue("r_drop", trained(r_drop, 0.1), display=False)
 
 # %% [markdown]
-# In the ensembles at $\sigma^2 = 0.10$ the droplet minimum sits at $|q| \approx$ {glue:text}`q_low`,
-# {glue:text}`depth_low` nats below the barrier that separates it from the kernel phase. Droplet
-# neurons carry an orthogonal norm $\langle|w_\perp|^2\rangle \approx$ {glue:text}`r_drop`, less than half
+# In the ensembles at $\sigma^2 = 0.10$ the droplet minimum sits at $|q| \approx$ {eval}`glued.q_low`,
+# {eval}`glued.depth_low` nats below the barrier that separates it from the kernel phase. Droplet
+# neurons carry an orthogonal norm $\langle|w_\perp|^2\rangle \approx$ {eval}`glued.r_drop`, less than half
 # of the prior's 0.5: the norm the paper's theory freezes is not frozen.
 
 # %% [markdown]
@@ -528,7 +529,7 @@ glue("r_drop", trained(r_drop, 0.1), display=False)
 # Both run 4000 Langevin steps ($h = 0.05$ in standardized coordinates, 25 % burn-in), in place of the
 # paper's 360k epochs at a learning rate of $2\cdot10^{-3}$ whose time unit is not ours: what matters is
 # that the ensembles reach equilibrium, which we check by comparing the two halves of the recorded
-# samples. Together they took {glue:text}`fin_wall` minutes on a shared CPU core, too long for the book.
+# samples. Together they took {eval}`glued.fin_wall` minutes on a shared CPU core, too long for the book.
 # The command `python -m repro.experiments.rubin2024_droplets --store book/_results` runs them with the same code and stores
 # the result with its provenance; the chapter reads it from the store, which refuses an entry whose config or
 # content does not match.
@@ -592,7 +593,7 @@ for beta, fe in finite.items():
               f"{cub_se[s]:.4f} (paper's {t1.learned_cubic:.4f}, corrected {t2.learned_cubic:.4f})")
 
 # %% [markdown]
-# ```{glue:figure} fig_finite_histograms
+# ```{figure} _figures/rubin2024_droplets/fig_finite_histograms.png
 # :name: fig-finite-histograms
 #
 # v1 Fig. 1 / v3 Fig. 2(a, b) with the paper's finite-data protocol: the negative log-probability of each
@@ -608,7 +609,7 @@ if have_finite:
     finite_curves = finite_theory_curves(finite, cfg.curve_sigma2s)
 
 # %% [markdown]
-# ```{glue:figure} fig_finite_components
+# ```{figure} _figures/rubin2024_droplets/fig_finite_components.png
 # :name: fig-finite-components
 #
 # v1 Fig. 2 / v3 Fig. 2(c) with the paper's finite-data protocol: the learned linear (left) and cubic
@@ -764,37 +765,37 @@ if have_finite:
 
 # %% [markdown]
 # **What the finite-data ensembles show.** All the comparisons written in advance hold but one. After the
-# transition ($\sigma^2 = 0.10$) both sizes have the droplet minimum: at $|q| \approx$ {glue:text}`fin_q8`,
-# {glue:text}`fin_depth8` nats below its barrier, at $\beta = 1/8$, and at $|q| \approx$ {glue:text}`fin_q2`,
-# {glue:text}`fin_depth2` nats deep, at $\beta = 1/2$. Before it ($\sigma^2 = 0.25$) the histograms rise
-# monotonically and stay within {glue:text}`fin_hist8` nats ($\beta = 1/8$) and {glue:text}`fin_hist2` nats
+# transition ($\sigma^2 = 0.10$) both sizes have the droplet minimum: at $|q| \approx$ {eval}`glued.fin_q8`,
+# {eval}`glued.fin_depth8` nats below its barrier, at $\beta = 1/8$, and at $|q| \approx$ {eval}`glued.fin_q2`,
+# {eval}`glued.fin_depth2` nats deep, at $\beta = 1/2$. Before it ($\sigma^2 = 0.25$) the histograms rise
+# monotonically and stay within {eval}`glued.fin_hist8` nats ($\beta = 1/8$) and {eval}`glued.fin_hist2` nats
 # ($\beta = 1/2$) of the paper's theory: closer at the larger size, as the paper reports. The cubic component
 # grows at every step down in noise. Its contrast between $\sigma^2 = 0.10$ and 0.25 grows from
-# {glue:text}`fin_contrast8` at $\beta = 1/8$ to {glue:text}`fin_contrast2` at $\beta = 1/2$, a factor
-# {glue:text}`fin_contrast_ratio` (the paper's theory at the same sizes: {glue:text}`fin_contrast_theory`), so
+# {eval}`glued.fin_contrast8` at $\beta = 1/8$ to {eval}`glued.fin_contrast2` at $\beta = 1/2$, a factor
+# {eval}`glued.fin_contrast_ratio` (the paper's theory at the same sizes: {eval}`glued.fin_contrast_theory`), so
 # the transition sharpens with size. The exception is the linear component at $\beta = 1/8$: it lies
-# {glue:text}`fin_gap8` % below the paper's theory at $\sigma^2 = 0.25$, outside our 5 %. The infinite-data
-# ensembles at the same size come within {glue:text}`fin_ek_lin` %, and at $\beta = 1/2$ the gap is
-# {glue:text}`fin_gap2` %. It is a finite-$n$ effect and shrinks with $\beta$, as the paper's scaling
+# {eval}`glued.fin_gap8` % below the paper's theory at $\sigma^2 = 0.25$, outside our 5 %. The infinite-data
+# ensembles at the same size come within {eval}`glued.fin_ek_lin` %, and at $\beta = 1/2$ the gap is
+# {eval}`glued.fin_gap2` %. It is a finite-$n$ effect and shrinks with $\beta$, as the paper's scaling
 # implies; we register it as a deviation at $\beta = 1/8$.
 #
 # Two findings we had not planned to test:
 #
-# - At $\beta = 1/8$ the finite-data cubic is {glue:text}`fin_cub_lo` to {glue:text}`fin_cub_hi` times the
+# - At $\beta = 1/8$ the finite-data cubic is {eval}`glued.fin_cub_lo` to {eval}`glued.fin_cub_hi` times the
 #   paper's theory at all five noise levels. The infinite-data ensembles instead follow the corrected
-#   theory, and the finite-data ones learn only {glue:text}`fin_ek_cub` of their cubic at $\sigma^2 = 0.15$.
+#   theory, and the finite-data ones learn only {eval}`glued.fin_ek_cub` of their cubic at $\sigma^2 = 0.15$.
 #   At this size, the feature learning lost to finite $n$ happens to offset the error of the frozen norm.
 # - At $\beta = 1/2$, where finite-$n$ effects are smaller, $\sigma^2 = 0.15$ already shows a droplet minimum
-#   at $|q| \approx$ {glue:text}`fin_q15`, {glue:text}`fin_z15` standard errors deep. The corrected theory at
-#   this size has it; the paper's only flattens. The histogram lies within {glue:text}`fin_dev15_corr` nats
-#   of the corrected theory, against {glue:text}`fin_dev15_paper` nats of the paper's. The two theories'
-#   $d \to \infty$ transitions ({glue:text}`sc_corr` and {glue:text}`sc_paper`) bracket this point, and the
+#   at $|q| \approx$ {eval}`glued.fin_q15`, {eval}`glued.fin_z15` standard errors deep. The corrected theory at
+#   this size has it; the paper's only flattens. The histogram lies within {eval}`glued.fin_dev15_corr` nats
+#   of the corrected theory, against {eval}`glued.fin_dev15_paper` nats of the paper's. The two theories'
+#   $d \to \infty$ transitions ({eval}`glued.sc_corr` and {eval}`glued.sc_paper`) bracket this point, and the
 #   larger ensemble sides with the corrected one.
 
 # %% [markdown]
 # ## Paper versus ours
 #
-# The ledger for the droplets paper, in v1's figure numbering: {glue:text}`ledger_tally`. Each of v1 Figs.
+# The ledger for the droplets paper, in v1's figure numbering: {eval}`glued.ledger_tally`. Each of v1 Figs.
 # 1 and 2 is split into its theory lines, which we reproduce from the paper's equations, and its
 # experimental points, which we judge on our finite-data ensembles at the paper's two smallest sizes
 # ($\beta = 1/8$ and 1/2, stored). The infinite-data ensembles stand beside them as checks of the theory.
@@ -879,19 +880,19 @@ claims.ledger()
 # ## Deviations and what they mean
 #
 # - **The paper's theory freezes $|w_\perp|^2$; that shifts the teacher–student transition.** With the
-#   orthogonal norm marginalized the $d \to \infty$ transition is at $\sigma^2_c =$ {glue:text}`sc_corr`
-#   ($u_c =$ {glue:text}`uc_corr`), not {glue:text}`sc_paper` ($u_c =$ {glue:text}`uc_paper`). The
+#   orthogonal norm marginalized the $d \to \infty$ transition is at $\sigma^2_c =$ {eval}`glued.sc_corr`
+#   ($u_c =$ {eval}`glued.uc_corr`), not {eval}`glued.sc_paper` ($u_c =$ {eval}`glued.uc_paper`). The
 #   infinite-data ensembles side with the corrected theory: their droplet neurons shrink $|w_\perp|^2$ well
 #   below its prior value, their histograms follow the red curves, and their cubic component is
-#   {glue:text}`cubic_vs_paper` times the paper's theory's at the same $d = 53$ at $\sigma^2 = 0.15$. We report
+#   {eval}`glued.cubic_vs_paper` times the paper's theory's at the same $d = 53$ at $\sigma^2 = 0.15$. We report
 #   both critical points. The paper's own number ($\approx 0.18$) is reproduced by its own equations once the
-#   $4/\pi$ typo in $\tilde Q_{11}$ is fixed; its finer $u_c \approx 30.2$ is not: we get {glue:text}`uc_paper`.
+#   $4/\pi$ typo in $\tilde Q_{11}$ is fixed; its finer $u_c \approx 30.2$ is not: we get {eval}`glued.uc_paper`.
 # - **Where the droplets appear.** v3 Claim IV puts the new saddles "roughly at $\pm 1$" at the transition; the
-#   paper's own action has them at {glue:text}`q_c_paper` there, and reaches $q \approx 1$ only well below it
+#   paper's own action has them at {eval}`glued.q_c_paper` there, and reaches $q \approx 1$ only well below it
 #   ($\sigma^2 = 0.10$), where v1 §3.1.2 says the theory is no longer accurate.
 # - **Modular boundaries.** The paper's 0.227 is where the droplet saddle comes within a few nats of the
-#   origin at $P = 401$; the sharp large-$P$ boundary is {glue:text}`s2_c1`. Its "≈ 0.175" and "−1 → −0.7
-#   (30 %)" match our {glue:text}`s2_c2` and −1 → {glue:text}`a_c2` ({glue:text}`drop` %) to the digits it
+#   origin at $P = 401$; the sharp large-$P$ boundary is {eval}`glued.s2_c1`. Its "≈ 0.175" and "−1 → −0.7
+#   (30 %)" match our {eval}`glued.s2_c2` and −1 → {eval}`glued.a_c2` ({eval}`glued.drop` %) to the digits it
 #   gives, in the paper's normalization of the eigenvalue; with the exact one GMFL-II disappears (the
 #   deviation above). No network was trained on modular addition, in the paper or here.
 # - **Finite data, at the two smallest sizes only.** The paper's experimental points are finite-data
@@ -901,17 +902,17 @@ claims.ledger()
 #   levels), 4000 steps each. Their histograms show the droplets and the improving agreement with
 #   theory, and their cubic component shows the onset and the sharpening with $\beta$ (claims marked †: the runs
 #   were stored before claims were sealed, so these figures are at most "partial"). At
-#   $\beta = 1/8$ finite $n$ costs {glue:text}`fin_gap8` % of the linear component against the paper's
-#   theory at $\sigma^2 = 0.25$ (a deviation beyond our 5 %), and {glue:text}`fin_gap2` % at $\beta = 1/2$.
+#   $\beta = 1/8$ finite $n$ costs {eval}`glued.fin_gap8` % of the linear component against the paper's
+#   theory at $\sigma^2 = 0.25$ (a deviation beyond our 5 %), and {eval}`glued.fin_gap2` % at $\beta = 1/2$.
 #   At these sizes the transition is still a crossover: the cubic is learned a little well above
 #   $\sigma_c^2$. Its sharpening is visible between the two sizes, but $\beta = 1$ and 2, where the paper
 #   sees a sharp transition, were not run, so nothing here decides between the paper's $\sigma_c^2 \approx 0.18$
-#   and the corrected {glue:text}`sc_corr` at the paper's size.
+#   and the corrected {eval}`glued.sc_corr` at the paper's size.
 # - **The sampler's step.** Our unadjusted Langevin step $h = 0.05$ (in standardized coordinates) inflates the
 #   prior's variance by 2.6 % ($1/(1 - h/2)$), more where the likelihood is stiffer; no run at a smaller step
 #   bounds what this does to the histograms and components.
 # - **Residual mean-field error.** At $N = 88$ the ensembles' learned linear component is about
-#   {glue:text}`linear_gap` % below the corrected theory and the cubic about {glue:text}`cubic_gap` % below at
+#   {eval}`glued.linear_gap` % below the corrected theory and the cubic about {eval}`glued.cubic_gap` % below at
 #   $\sigma^2 = 0.10$; the mean-field decoupling is exact only as $N \to \infty$.
 # - **Definition of "non-negligible".** The v1 text (§3.1.2) defines the teacher–student transition by a
 #   threshold on the droplet saddle whose value was stripped; we use the $d \to \infty$ definition, for

@@ -9,4 +9,7 @@ PYTHON="${PYTHON:-python3}"
 . .venv/bin/activate
 python -m pip install -q --upgrade pip
 python -m pip install -q "torch==2.13.0"
-python -m pip install -q -e ".[dev,cluster]"
+python -m pip install -q -e ".[dev,cluster,lab,browser]"
+# The figures the chapters show, exported from their stored outputs (book/_figures/, not committed), so that a
+# chapter opened in JupyterLab shows them; nothing is executed and the notebooks stay as committed.
+python -m repro.book.refresh --no-execute book/*.ipynb > /dev/null

@@ -109,7 +109,7 @@ def test_liu2022_effective_theory():
                      threshold=cfg.rqi_threshold)
     plot_embedding_comparison(spread.comparison)
     plot_seed_spread(spread)
-    add = Fig2Config(operation="addition").runnable()
+    add = Fig2Config(operation="addition")
     assert len(unseen_validation(fig2_data(add))) > 0
     s3cfg = S3Config.for_scale()
     s3 = run_s3_sweep(s3cfg)

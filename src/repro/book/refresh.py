@@ -5,6 +5,11 @@
 * The kernel gets ``REPRO_PROGRESS=0``: progress bars never reach stored outputs.
 * The ``.py`` pair is synced first (jupytext: the text file wins when it is newer), so edit the
   ``.py`` in any editor and then refresh.
+* Each markdown cell's inline expressions (``{eval}`glued.KEY```) get their stored values in the cell's
+  ``user_expressions`` metadata, so JupyterLab (with jupyterlab-myst) shows the numbers before anything runs
+  (:func:`repro.core.prose.add_user_expressions`), and the figures the chapter shows are exported to
+  ``book/_figures/<chapter>/`` (:func:`repro.core.prose.export_figures`); ``--no-execute`` does just these two,
+  from the stored outputs, without executing anything.
 * ``--check`` executes without writing and reports whether the stored outputs would change.
 """
 from __future__ import annotations
@@ -14,6 +19,8 @@ import os
 import sys
 import time
 from pathlib import Path
+
+from repro.core.prose import add_user_expressions, export_figures
 
 
 def _sync_pair(path: Path) -> None:
@@ -44,6 +51,8 @@ def execute(path: Path, timeout: int = 1200):
             os.environ["REPRO_PROGRESS"] = env_before
     for cell in nb.cells:  # nbclient leaves no timing, but strip anything a previous tool left
         cell.get("metadata", {}).pop("execution", None)
+    add_user_expressions(nb)
+    export_figures(nb, path)
     return nb
 
 
@@ -61,7 +70,24 @@ def main(argv=None) -> int:
     parser.add_argument("notebooks", nargs="+", type=Path, help="chapter notebooks (.ipynb) to re-execute")
     parser.add_argument("--check", action="store_true", help="execute without writing; exit 1 if outputs would change")
     parser.add_argument("--timeout", type=int, default=1200, help="seconds per cell (default 1200)")
+    parser.add_argument("--no-execute", action="store_true",
+                        help="execute nothing: only rewrite the markdown cells' inline-expression values and export the "
+                             "figures, from the stored outputs")
     args = parser.parse_args(argv)
+    if args.no_execute:
+        import nbformat
+
+        for path in args.notebooks:
+            if path.suffix != ".ipynb" or not path.exists():
+                parser.error(f"{path}: expected an existing .ipynb file")
+            nb = nbformat.read(path, as_version=4)
+            n = add_user_expressions(nb)
+            figures = export_figures(nb, path)
+            new = nbformat.writes(nb) + "\n"
+            if new != path.read_text():
+                write_atomic(path, nb)
+            print(f"{path}: {n} inline expressions, {len(figures)} figures")
+        return 0
     changed = 0
     for path in args.notebooks:
         if path.suffix != ".ipynb" or not path.exists():

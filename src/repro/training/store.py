@@ -427,7 +427,7 @@ def load_stored(stored, what: str, command: str, cost: str, *, glue_minutes: str
     print(provenance_line(manifest))
     if glue_minutes is not None:
         # Imported here: myst_nb comes with the book's dev extra, and only a chapter asks for glue.
-        from myst_nb import glue
+        from repro.core.prose import glue
 
         glue(glue_minutes, stored_minutes(manifest), display=False)
     return result, manifest
