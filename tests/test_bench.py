@@ -16,7 +16,7 @@ def test_transformers_bench_times_every_model_and_prints_ratios():
 
     import torch
 
-    from repro.book.bench import TRANSFORMER_MODELS, bench_transformers
+    from repro.book.bench_transformers import TRANSFORMER_MODELS, bench_transformers
 
     threads = torch.get_num_threads()
     out = io.StringIO()
