@@ -70,7 +70,12 @@ def test_init_scale_multiplies_decoder_only():
 
 
 def _reference_transformer(cfg, v, x):
-    """A plain per-head loop implementation to check the batched einsum version."""
+    """A plain per-head loop implementation to check the batched einsum version (a missing bias counts as 0)."""
+    v = {**{k: 0.0 for k in ("b_U",)}, **v}
+    for layer in range(cfg.n_layers):
+        for name in ("b_Q", "b_K", "b_V"):
+            v.setdefault(f"blocks.{layer}.attn.{name}", torch.zeros(cfg.n_heads, cfg.d_head, dtype=v["W_E"].dtype))
+        v.setdefault(f"blocks.{layer}.attn.b_O", 0.0)
     resid = v["W_E"][x] + v["W_pos"][: x.shape[1]]
     n = x.shape[1]
     mask = torch.triu(torch.ones(n, n, dtype=torch.bool), 1)
@@ -98,6 +103,40 @@ def test_transformer_matches_reference_loop():
     for r in range(2):
         v = {k: t[r] for k, t in flat.views().items()}
         assert torch.allclose(out[r], _reference_transformer(cfg, v, x), atol=1e-10)
+
+
+def test_nanda_init_has_the_official_scales_and_no_attention_or_unembedding_biases():
+    """init='nanda' (Nanda et al.'s transformer, copied by the Omnigrok notebook): no b_Q/b_K/b_V/b_O/b_U, weights
+    N(0, 1/d_model) and W_U N(0, 1/d_vocab); the forward pass equals the per-head reference; at p = 59 the initial
+    norm is the official init's in expectation, sqrt(sum of n_i sigma_i^2), about 1/0.8 times TransformerLens'."""
+    cfg = TransformerConfig(d_vocab=8, n_ctx=3, d_model=16, n_heads=2, d_head=8, d_mlp=32, n_layers=2, d_vocab_out=7,
+                            init="nanda")
+    model, flat = _params(cfg, runs=2)
+    names = set(flat.views())
+    assert not any(n.endswith(("attn.b_Q", "attn.b_K", "attn.b_V", "attn.b_O")) for n in names) and "b_U" not in names
+    assert {"blocks.0.mlp.b_in", "blocks.0.mlp.b_out"} <= names
+    x = torch.randint(0, 8, (5, 3), generator=torch.Generator().manual_seed(1))
+    out = model.forward(flat.views(), x)
+    for r in range(2):
+        v = {k: t[r] for k, t in flat.views().items()}
+        assert torch.allclose(out[r], _reference_transformer(cfg, v, x), atol=1e-10)
+    # the Omnigrok talk's p = 59 model: expected initial norm, official layout (W_U over d_vocab = p + 1 columns)
+    big = TransformerConfig(d_vocab=60, n_ctx=3, d_model=128, n_heads=4, d_head=32, d_mlp=512, d_vocab_out=59,
+                            init="nanda")
+    _, bflat = _params(big, runs=4)
+    norms = bflat.flat.norm(dim=1)
+    d, h, e, m = 128, 4, 32, 512
+    expected = math.sqrt((60 * d + 3 * d + 3 * h * d * e + h * e * d + 2 * d * m) / d + d * 59 / 60)
+    assert abs(float(norms.mean()) / expected - 1) < 0.01, (float(norms.mean()), expected)
+    official = math.sqrt((60 * d + 3 * d + 3 * h * d * e + h * e * d + 2 * d * m) / d + d * 60 / 60)
+    assert abs(expected / official - 1) < 0.002  # one unembedding column fewer (no '=' output)
+    _, tl = _params(TransformerConfig(d_vocab=60, n_ctx=3, d_model=128, n_heads=4, d_head=32, d_mlp=512,
+                                      d_vocab_out=59), runs=4)
+    assert float(tl.flat.norm(dim=1).mean()) < 0.82 * float(norms.mean())
+    with pytest.raises(ValueError, match="initializer_range"):
+        TransformerConfig(init="nanda", initializer_range=0.1)
+    with pytest.raises(ValueError, match="init"):
+        TransformerConfig(init="xavier")
 
 
 def test_transformer_layernorm_option_runs():

@@ -244,14 +244,28 @@ class TransformerConfig(ConfigRepr):
     act_fn: str = "relu"
     normalization_type: str | None = None  # None or "LN"
     initializer_range: float | None = None  # TransformerLens default: 0.8 / sqrt(d_model)
+    # "transformer_lens": every weight N(0, initializer_range²), zero-initialised trainable biases everywhere.
+    # "nanda": the transformer of Nanda et al.'s grokking notebook, which the Omnigrok notebook copies
+    # (KindXiaoming/Omnigrok mod-addition/grokking): W_E, W_pos, W_Q, W_K, W_V, W_O, W_in, W_out drawn
+    # N(0, 1/d_model), W_U N(0, 1/d_vocab), no attention and no unembedding biases (the MLP's are zeros).
+    init: str = "transformer_lens"
 
     def __post_init__(self):
         for name in ("d_vocab", "n_ctx", "d_model", "n_heads", "d_head", "d_mlp", "n_layers", "d_vocab_out"):
             check_int(name, getattr(self, name), minimum=1)
         check_choice("act_fn", self.act_fn, ("relu", "gelu"))
         check_choice("normalization_type", self.normalization_type, (None, "LN"))
+        check_choice("init", self.init, ("transformer_lens", "nanda"))
         if self.initializer_range is not None:
             check_real("initializer_range", self.initializer_range, positive=True)
+            if self.init == "nanda":
+                raise ValueError("initializer_range is not allowed with init='nanda': that init fixes every standard "
+                                 "deviation (1/sqrt(d_model), and 1/sqrt(d_vocab) for W_U); use init='transformer_lens'.")
+
+    @property
+    def biases(self) -> bool:
+        """Whether attention and unembedding carry biases (not in Nanda et al.'s transformer)."""
+        return self.init == "transformer_lens"
 
 
 class Transformer(BatchedModel):
@@ -266,7 +280,11 @@ class Transformer(BatchedModel):
 
     def param_specs(self, init_scale=1.0, repr_init_scale=1.0):
         c = self.config
-        std = c.initializer_range if c.initializer_range is not None else 0.8 / math.sqrt(c.d_model)
+        if c.init == "nanda":
+            std, std_u = 1 / math.sqrt(c.d_model), 1 / math.sqrt(c.d_vocab)
+        else:
+            std = c.initializer_range if c.initializer_range is not None else 0.8 / math.sqrt(c.d_model)
+            std_u = std
         zero, one = _constant(0.0), _constant(1.0)
         specs = [
             ParamSpec("W_E", (c.d_vocab, c.d_model), "repr", _normal(std * repr_init_scale)),
@@ -282,11 +300,14 @@ class Transformer(BatchedModel):
                 ParamSpec(pre + "attn.W_K", (c.n_heads, c.d_model, c.d_head), "dec", w),
                 ParamSpec(pre + "attn.W_V", (c.n_heads, c.d_model, c.d_head), "dec", w),
                 ParamSpec(pre + "attn.W_O", (c.n_heads, c.d_head, c.d_model), "dec", w),
-                ParamSpec(pre + "attn.b_Q", (c.n_heads, c.d_head), "dec", zero),
-                ParamSpec(pre + "attn.b_K", (c.n_heads, c.d_head), "dec", zero),
-                ParamSpec(pre + "attn.b_V", (c.n_heads, c.d_head), "dec", zero),
-                ParamSpec(pre + "attn.b_O", (c.d_model,), "dec", zero),
             ]
+            if c.biases:
+                specs += [
+                    ParamSpec(pre + "attn.b_Q", (c.n_heads, c.d_head), "dec", zero),
+                    ParamSpec(pre + "attn.b_K", (c.n_heads, c.d_head), "dec", zero),
+                    ParamSpec(pre + "attn.b_V", (c.n_heads, c.d_head), "dec", zero),
+                    ParamSpec(pre + "attn.b_O", (c.d_model,), "dec", zero),
+                ]
             if c.normalization_type == "LN":
                 specs += [ParamSpec(pre + "ln2.w", (c.d_model,), "dec", one), ParamSpec(pre + "ln2.b", (c.d_model,), "dec", zero)]
             specs += [
@@ -297,19 +318,22 @@ class Transformer(BatchedModel):
             ]
         if c.normalization_type == "LN":
             specs += [ParamSpec("ln_final.w", (c.d_model,), "dec", one), ParamSpec("ln_final.b", (c.d_model,), "dec", zero)]
-        specs += [
-            ParamSpec("W_U", (c.d_model, c.d_vocab_out), "dec", w),
-            ParamSpec("b_U", (c.d_vocab_out,), "dec", zero),
-        ]
+        specs.append(ParamSpec("W_U", (c.d_model, c.d_vocab_out), "dec", _normal(std_u * init_scale)))
+        if c.biases:
+            specs.append(ParamSpec("b_U", (c.d_vocab_out,), "dec", zero))
         return specs
 
     @staticmethod
     def _project(h, w, b):
-        """Per-head projections of h (R, B, pos, d) by w (R, H, d, e) plus b (R, H, e): (R, B, H, pos, e)."""
+        """Per-head projections of h (R, B, pos, d) by w (R, H, d, e) plus b (R, H, e; None: no bias):
+        (R, B, H, pos, e)."""
         R, B, T, d = h.shape
         H, e = w.shape[1], w.shape[3]
         w_all = w.permute(0, 2, 1, 3).reshape(R, d, H * e)
-        out = torch.baddbmm(b.reshape(R, 1, H * e), h.reshape(R, B * T, d), w_all)
+        if b is None:
+            out = torch.bmm(h.reshape(R, B * T, d), w_all)
+        else:
+            out = torch.baddbmm(b.reshape(R, 1, H * e), h.reshape(R, B * T, d), w_all)
         return out.view(R, B, T, H, e).transpose(2, 3)
 
     @staticmethod
@@ -328,7 +352,12 @@ class Transformer(BatchedModel):
             resid = params["W_E"][runs, x]
         resid = resid + params["W_pos"][:, None, : x.shape[-1]]
         mask = self._causal[: x.shape[-1], : x.shape[-1]].to(resid.device)
-        linear = lambda h, w, b: torch.baddbmm(b[:, None], h.reshape(R, -1, h.shape[-1]), w).view(*h.shape[:-1], -1)
+
+        def linear(h, w, b):  # b None: no bias (Nanda et al.'s attention output)
+            flat = h.reshape(R, -1, h.shape[-1])
+            return (torch.bmm(flat, w) if b is None else torch.baddbmm(b[:, None], flat, w)).view(*h.shape[:-1], -1)
+
+        bias = params.get if c.biases else (lambda name: None)
         for layer in range(c.n_layers):
             pre = f"blocks.{layer}."
             # Only the last position's logits are read, so the last layer computes its query, attention output and
@@ -338,20 +367,22 @@ class Transformer(BatchedModel):
             h = self._ln(resid, params[pre + "ln1.w"], params[pre + "ln1.b"]) if c.normalization_type == "LN" else resid
             # q, k, v as batched products over all heads at once, (R, B·pos, d) @ (R, d, H·e), and attention as
             # matmuls over (pos, e) blocks: einsum copied operands into bmm's layout, about a third of a step
-            k, v = (self._project(h, params[pre + f"attn.W_{n}"], params[pre + f"attn.b_{n}"]) for n in "KV")
-            q = self._project(h[:, :, -1:] if last else h, params[pre + "attn.W_Q"], params[pre + "attn.b_Q"])
+            k, v = (self._project(h, params[pre + f"attn.W_{n}"], bias(pre + f"attn.b_{n}")) for n in "KV")
+            q = self._project(h[:, :, -1:] if last else h, params[pre + "attn.W_Q"], bias(pre + "attn.b_Q"))
             scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(c.d_head)  # (R, B, H, queries, pos)
             if not last:  # the last position's query sees every key
                 scores = scores.masked_fill(mask, float("-inf"))
             z = torch.matmul(scores.softmax(-1), v).transpose(2, 3)  # (R, B, queries, H, e)
             w_o = params[pre + "attn.W_O"].reshape(R, c.n_heads * c.d_head, c.d_model)  # (H, e, d) rows in head order
-            resid = (resid[:, :, -1:] if last else resid) + linear(z.flatten(-2), w_o, params[pre + "attn.b_O"])
+            resid = (resid[:, :, -1:] if last else resid) + linear(z.flatten(-2), w_o, bias(pre + "attn.b_O"))
             h = self._ln(resid, params[pre + "ln2.w"], params[pre + "ln2.b"]) if c.normalization_type == "LN" else resid
             mid = self.act(linear(h, params[pre + "mlp.W_in"], params[pre + "mlp.b_in"]))
             resid = resid + linear(mid, params[pre + "mlp.W_out"], params[pre + "mlp.b_out"])
         final = resid[:, :, -1]
         if c.normalization_type == "LN":
             final = self._ln(final[:, :, None], params["ln_final.w"], params["ln_final.b"])[:, :, 0]
+        if not c.biases:
+            return torch.bmm(final, params["W_U"])
         return torch.baddbmm(params["b_U"][:, None], final, params["W_U"])
 
     def matmul_flops_per_sample(self):
