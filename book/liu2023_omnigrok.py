@@ -152,7 +152,8 @@ STANDIN_REASONS = {
     "(0.3-0.7x did not generalize in 3,000 steps)", "steps": BUDGET, "dtype": "float32 for speed",
     "n_seeds": "several initializations, medians reported"}
 display(setup_table("Modular addition, the live stand-in (section 4)", ModularConfig(), mod_cfg, names=NAMES,
-                    fields=[f for f in ModularConfig.__dataclass_fields__ if f not in ("eval_every", "init_seed", "data_seed")],
+                    fields=[f for f in ModularConfig.__dataclass_fields__
+                            if f not in ("eval_every", "init_seed", "data_seed", "transformer_init")],
                     reasons_if_differs=STANDIN_REASONS,
                     extra=[("evaluation interval", "30 steps (free run), 10 (held norm)", f"{mod_cfg.eval_every} steps",
                             "one grid for both settings"),
@@ -550,9 +551,11 @@ claims.check("Mod: median delay 95 % train -> 95 % val, fixed norm / free", dela
 # $1/\sqrt{d_{\rm model}}$, $W_U$ with $1/\sqrt{d_{\rm vocab}}$, and has no attention or unembedding biases. Our free
 # runs therefore start at {eval}`glued.tr_w0` of the official initialization's norm at the same $p$, and run (b) is
 # held at {eval}`glued.tr_w0_fixed` of it, not at $0.8\times$. The table below lists every difference. The runs were
-# trained before this was found; a rerun with the official initialization at $p = 113$ is the paper-scale item of
-# the project's open issue, not done here. `python -m repro.experiments.liu2023_omnigrok --store book/_results`
-# recomputes the stored runs ({eval}`glued.tr_wall` minutes on two CPU cores).
+# trained before this was found. The notebook's initialization is now an option of the book's transformer
+# (`init="nanda"`, the default of `ModularConfig`), and the runs at the notebook's own settings, $p = 113$ with that
+# initialization (`--run p113`, about 2.5 hours on two cores), have their claims registered but are not run yet.
+# `python -m repro.experiments.liu2023_omnigrok --store book/_results` recomputes the stored runs shown here
+# ({eval}`glued.tr_wall` minutes on two CPU cores).
 
 # %%
 def official_init_norm(c: TransformerConfig) -> float:
@@ -582,7 +585,9 @@ display(setup_table(
     reasons={"p": "CPU budget: a float32 step costs 0.075 s at p = 59 against 0.30 s at p = 113 (2 cores)",
              "n_seeds": "two initializations of each setting, medians reported",
              "steps": "with 1,044 instead of 3,830 training pairs grokking comes later; the figure marks 15,000",
-             "dtype": "float64 is 2.6x slower on a CPU"},
+             "dtype": "float64 is 2.6x slower on a CPU",
+             "transformer_init": "TransformerLens' init, the book transformer's only one when these runs were made; "
+                                 "the init and biases rows below give both"},
     extra=[("transformer", "1 layer, d_model 128, 4 heads x d_head 32, MLP 512 ReLU, no LayerNorm, causal attention, "
             "inputs 'a b ='", (lambda m: f"{m.n_layers} layer, d_model {m.d_model}, {m.n_heads} heads x d_head {m.d_head}, "
                                f"MLP {m.d_mlp} {m.act_fn.upper() if m.act_fn == 'relu' else m.act_fn}, "
@@ -590,8 +595,8 @@ display(setup_table(
                                "inputs 'a b ='")(tr_cfg.model_config()), "see the init and biases rows"),
            ("init", "W_E, W_pos, W_Q/K/V/O, W_in, W_out ~ N(0, 1/d_model); W_U ~ N(0, 1/d_vocab)",
             "every weight ~ N(0, (0.8/√d_model)²) (TransformerLens' default)",
-            "the book's transformer (repro.models.networks) follows TransformerLens; found after the runs were "
-            "stored; its effect on the curves is not measured"),
+            "init='transformer_lens' (the notebook's is init='nanda'); found after the runs were stored; its effect "
+            "on the curves is not measured"),
            ("biases", "b_in, b_out only (zero init)", "b_Q, b_K, b_V, b_O, b_in, b_out, b_U (zero init, trained, "
             "weight-decayed)", "TransformerLens' layout; zero at the start, so they add nothing to the initial norm"),
            ("output logits", f"p + 1 = {tr_cfg.p + 1} (the unembedding includes '=')", f"p = {tr_cfg.p}",

@@ -144,3 +144,16 @@ def test_transformer_modular_trains_on_training_rows_and_stores(tmp_path, monkey
     c = og.stored_modular_config()
     assert (c.model, c.model_config().d_mlp, c.train_fraction, c.lr, c.weight_decay, c.constrained_alpha) == \
         ("transformer", 512, 0.3, 1e-3, 1.0, 0.8)
+
+
+def test_the_notebooks_settings_are_a_stored_run_and_the_first_runs_keep_their_init():
+    from repro.experiments.liu2023_omnigrok import STORED_RUNS, official_modular_config, stored_modular_config
+
+    official = official_modular_config()
+    assert (official.p, official.transformer_init, official.steps, official.train_fraction, official.lr,
+            official.weight_decay, official.constrained_alpha) == (113, "nanda", 15_000, 0.3, 1e-3, 1.0, 0.8)
+    assert official.model_config().init == "nanda" and not official.model_config().biases
+    assert stored_modular_config().model_config().init == "transformer_lens"
+    assert set(STORED_RUNS) == {"p59", "p113"}
+    with pytest.raises(ValueError, match="transformer_init"):
+        replace(official, transformer_init="xavier")

@@ -424,6 +424,8 @@ class ModularConfig(ConfigRepr):
     init_seed: int = 0  # runs use seeds init_seed, init_seed + 1, ...
     n_seeds: int = 1  # the talk shows one run per setting; book scale trains several, reports medians
     model: str = "transformer"  # official notebook: Nanda's 1 layer, d_model 128, 4 heads, d_mlp 512, no LayerNorm
+    # official notebook: Nanda's init (TransformerConfig.init = "nanda"); "transformer_lens" for the first stored runs
+    transformer_init: str = "nanda"
     lr: float = 1e-3  # official notebook
     beta2: float = 0.98  # official notebook: betas (0.9, 0.98)
     weight_decay: float = 1.0  # run (a): free, wd 1
@@ -438,6 +440,7 @@ class ModularConfig(ConfigRepr):
         BinaryOpTask("modular_addition", self.p)
         check_fraction("train_fraction", self.train_fraction)
         check_choice("model", self.model, ("transformer", "embed_mlp"))
+        check_choice("transformer_init", self.transformer_init, ("nanda", "transformer_lens"))
         for name in ("steps", "eval_every", "n_seeds"):
             check_int(name, getattr(self, name), minimum=1)
         for name in ("lr", "free_alpha", "constrained_alpha"):
@@ -480,7 +483,7 @@ class ModularConfig(ConfigRepr):
                                   combine="sum", embed_init="normal")
         return TransformerConfig(d_vocab=self.p + 1, n_ctx=3, d_model=128, n_heads=4, d_head=32, d_mlp=512,
                                  n_layers=1, d_vocab_out=self.p, act_fn="relu", normalization_type=None,
-                                 initializer_range=None)
+                                 initializer_range=None, init=self.transformer_init)
 
 
 @dataclass
@@ -568,42 +571,58 @@ def modular_result(cfg: ModularConfig, h: History) -> ModularResult:
     return ModularResult(h, cfg.run_labels(), median_steps(tr), median_steps(te), tr, te)
 
 
-# The talk's transformer (Omnigrok Fig. 7, official mod-addition/grokking notebook) at CPU cost, stored.
+# The talk's transformer (Omnigrok Fig. 7, official mod-addition/grokking notebook), stored.
 MODULAR_STORE_LABEL = "omnigrok-modular-transformer"
+OFFICIAL_STORE_LABEL = "omnigrok-modular-p113"
 
 
 def stored_modular_config() -> ModularConfig:
-    """The stored transformer runs: the official notebook's model, optimizer and split fraction at p = 59
-    instead of 113, in float32 instead of float64, 2 seeds, 24 000 steps instead of 15 000. Why: on 2 CPU
-    cores a float32 step of both settings costs about 0.30 s at p = 113 (training rows only; 15 000 steps =
-    75 min per seed) and float64 is 2.6x slower; p = 59 (1 044 training pairs) costs 0.075 s. With fewer
-    training pairs grokking comes later, so the runs go 1.6x past the notebook's 15 000 steps (the figure
-    marks 15 000)."""
-    return ModularConfig(p=59, n_seeds=2, steps=24_000, dtype="float32")
+    """The first stored transformer runs: the official notebook's model, optimizer and split fraction at p = 59
+    instead of 113, TransformerLens' init instead of the notebook's, in float32 instead of float64, 2 seeds,
+    24 000 steps instead of 15 000. Why: on 2 CPU cores a float32 step of both settings costs about 0.30 s at
+    p = 113 (training rows only; 15 000 steps = 75 min per seed) and float64 is 2.6x slower; p = 59 (1 044
+    training pairs) costs 0.075 s. With fewer training pairs grokking comes later, so the runs go 1.6x past the
+    notebook's 15 000 steps (the figure marks 15 000). The init was not the notebook's when they were made."""
+    return ModularConfig(p=59, n_seeds=2, steps=24_000, dtype="float32", transformer_init="transformer_lens")
 
 
-def stored_modular(cfg: ModularConfig, root) -> tuple[ModularResult, dict] | None:
+def official_modular_config() -> ModularConfig:
+    """The talk's Fig. 7 at the official notebook's settings: p = 113, its model with its init (Nanda et al.'s
+    transformer), split fraction, optimizer, 15 000 steps and both settings; float32 (the notebook: float64),
+    two seeds, evaluated every 30 steps (the notebook's free run; its held run logs every 10)."""
+    return ModularConfig(n_seeds=2, dtype="float32", eval_every=30)
+
+
+# --run name -> (results-store label, config)
+STORED_RUNS = {"p59": (MODULAR_STORE_LABEL, stored_modular_config),
+               "p113": (OFFICIAL_STORE_LABEL, official_modular_config)}
+
+
+def stored_modular(cfg: ModularConfig, root, label: str = MODULAR_STORE_LABEL) -> tuple[ModularResult, dict] | None:
     """The runs stored for exactly ``cfg`` under ``root`` (a :class:`repro.training.store.ResultsStore` folder) with
     their provenance manifest, or None when none is stored. The store verifies config and content."""
-    stored = ResultsStore(root).load_if_stored(cfg, MODULAR_STORE_LABEL)
+    stored = ResultsStore(root).load_if_stored(cfg, label)
     return None if stored is None else (modular_result(cfg, history_from_arrays(stored[0])), stored[1])
 
 
 def main(argv=None) -> int:
-    """``python -m repro.experiments.liu2023_omnigrok --store book/_results``: train the talk's transformer runs of
-    :func:`stored_modular_config` (both settings, 2 seeds; about an hour on 2 CPU cores) and store them with
-    provenance for the chapter."""
+    """``python -m repro.experiments.liu2023_omnigrok --store book/_results [--run p59|p113]``: train the talk's
+    transformer runs (both settings, 2 seeds) and store them with provenance for the chapter. ``p59`` (default):
+    :func:`stored_modular_config`, about an hour on 2 CPU cores; ``p113``: :func:`official_modular_config`, about
+    2.5 hours. Resumable: run the same command again after an interruption."""
     parser = store_parser("repro.experiments.liu2023_omnigrok", main.__doc__)
+    parser.add_argument("--run", choices=tuple(STORED_RUNS), default="p59", help="which stored runs (default p59)")
     parser.add_argument("--recompute", action="store_true", help="recompute even when a result is stored")
     parser.add_argument("--progress", action="store_true", help="show a progress bar")
     add_checkpoint_option(parser)
     args = parser.parse_args(argv)
-    cfg, store = stored_modular_config(), ResultsStore(args.store)
+    label, make = STORED_RUNS[args.run]
+    cfg, store = make(), ResultsStore(args.store)
     # resumable: an interrupted run continues from its last checkpoint when the command is run again
     _, manifest = store.get_or_compute(
         cfg, lambda checkpoint: history_to_arrays(run_modular(cfg, progress=args.progress, checkpoint=checkpoint).history),
-        label=MODULAR_STORE_LABEL, recompute=args.recompute, checkpoint_every_s=checkpoint_every_s(args))
-    print(f"stored at {store.path(cfg, MODULAR_STORE_LABEL)} ({manifest['wall_time_s']} s)")
+        label=label, recompute=args.recompute, checkpoint_every_s=checkpoint_every_s(args))
+    print(f"stored at {store.path(cfg, label)} ({manifest['wall_time_s']} s)")
     return 0
 
 
