@@ -449,10 +449,11 @@ _ = claims.check(PS + "best ordered-circle fit over the snapshots after generali
 # the median of the two seeds.
 
 # %%
-division = {}
+division, division_progress = {}, {}
 for name in ("division-wd1", "division-wd0"):
     label, dcfg = stored_run(name)
-    print(f"{name}: {ResultsStore('_results').progress(dcfg, label)}")
+    division_progress[name] = ResultsStore("_results").progress(dcfg, label)
+    print(f"{name}: {division_progress[name]}")
     stored = stored_intro(dcfg, "_results", label)
     if stored is not None:
         division[name] = (dcfg, *stored)
@@ -579,8 +580,7 @@ for name in ("division-wd1", "division-wd0"):
     else:
         claims.figure("power2022", f"Fig. 1 (as published, weight decay {wd:g})", "not run at this scale",
                       scale="paper (CPU, stored)",
-                      why=f"the stored run {name} is {ResultsStore('_results').progress(stored_run(name)[1], stored_run(name)[0])}; "
-                          "its command resumes it")
+                      why=f"the stored run {name} is {division_progress[name]}; its command resumes it")
 glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 

@@ -25,6 +25,7 @@ derived files, not committed.
 """
 from __future__ import annotations
 
+import ast
 import base64
 import io
 import re
@@ -59,8 +60,6 @@ class Glued:
 def plain_text(text: str) -> str:
     """A glued value's text/plain as ``{glue:text}`` shows it: a Python literal (a string's repr, quotes and
     escapes included) evaluated, anything else as it is (myst-nb's ``format_plain_text``)."""
-    import ast
-
     try:
         return str(ast.literal_eval(text))
     except (SyntaxError, ValueError):

@@ -254,9 +254,8 @@ class Fig1Statistics:
         nan for the shares, when half the seeds or more have none)."""
         values = getattr(self, name)
         if name == "share_dips":
-            finite = values[np.isfinite(values)]
-            return float(np.median(values)) if finite.size == values.size else float("nan")
-        return seed_median(np.where(np.isnan(values), -1.0, values))
+            return float(np.median(values)) if np.isfinite(values).all() else float("nan")
+        return float(np.median(np.where(np.isnan(values), np.inf, values)))
 
 
 def fig1_statistics(result: IntroResult, later: float = 10.0, dip: float = 0.9) -> Fig1Statistics:

@@ -212,18 +212,23 @@ class ResultsStore:
             "sealed": sealed if sealed is not None else dict(self.seal(label), after_run=True),
         }
         manifest.update(extra_manifest or {})
+        self._write_entry(final, config, blob, manifest)
+        return final
+
+    def _write_entry(self, final: Path, config, blob: bytes, manifest: dict) -> None:
+        """Write an entry's three files into a temporary folder and rename it to ``final`` (replacing an older entry
+        for the same key): readers never see half an entry."""
         tmp = Path(tempfile.mkdtemp(dir=self.root, prefix=".tmp-"))
         try:
             (tmp / "config.json").write_text(json.dumps(json.loads(config_json(config)), indent=2, sort_keys=True) + "\n")
             (tmp / "arrays.npz").write_bytes(blob)
             (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-            if final.exists():  # replace an older entry for the same key
+            if final.exists():
                 shutil.rmtree(final)
             os.rename(tmp, final)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
-        return final
 
     def progress(self, config, label: str = "run") -> str:
         """Where the run of ``config`` stands, as a line for a chapter: "stored", "unfinished: step X of N (k
@@ -259,15 +264,7 @@ class ResultsStore:
                                "date": time.strftime("%Y-%m-%d", time.gmtime()), "why": why}
         manifest["key"] = config_key(config)
         final = self.path(config, label)
-        tmp = Path(tempfile.mkdtemp(dir=self.root, prefix=".tmp-"))
-        try:
-            (tmp / "config.json").write_text(json.dumps(json.loads(config_json(config)), indent=2, sort_keys=True) + "\n")
-            (tmp / "arrays.npz").write_bytes(blob)
-            (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-            os.rename(tmp, final)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
+        self._write_entry(final, config, blob, manifest)
         shutil.rmtree(old)
         return final
 
