@@ -17,7 +17,7 @@ training subset. With the same seed this reproduces the official splits exactly.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import torch
@@ -149,8 +149,10 @@ class TaskData:
     train_idx: np.ndarray
     val_idx: np.ndarray
     loss: str = "ce"  # "ce" (softmax cross-entropy), "mse" or "bce" (binary cross-entropy on one logit, labels 0/1)
-    targets: torch.Tensor | None = None  # (N, k) float for mse
-    templates: torch.Tensor | None = None  # (C, k) when accuracy is by nearest template
+    # (N, k) float for mse; or (R, N, k), one table per run, when each run draws its own templates (the official toy
+    # code draws them from the run's seed: toy_runs)
+    targets: torch.Tensor | None = None
+    templates: torch.Tensor | None = None  # (C, k) when accuracy is by nearest template; (R, C, k) with per-run targets
     accuracy: str = "argmax"  # "argmax" | "nearest_template" | "binary" (logit > 0 predicts 1) | "none"
     meta: dict = field(default_factory=dict)
 
@@ -165,6 +167,15 @@ class TaskData:
             raise ValueError("labels must be 0/1 when loss='bce'.")
         if len(self.train_idx) == 0:
             raise ValueError("train_idx is empty: a training split needs at least one sample.")
+        if self.targets is not None and self.targets.dim() not in (2, 3):
+            raise ValueError(f"targets must have shape (N, k) or (R, N, k) (one table per run); got {tuple(self.targets.shape)}.")
+        if self.templates is not None and self.targets is not None and self.templates.dim() != self.targets.dim():
+            raise ValueError(f"templates {tuple(self.templates.shape)} and targets {tuple(self.targets.shape)} must both be "
+                             "shared ((C, k) and (N, k)) or both per run ((R, C, k) and (R, N, k)).")
+        rows = {t.shape[0] for t, per_run in ((self.labels, self.per_run_labels), (self.targets, self.per_run_targets),
+                                             (self.templates, self.per_run_targets)) if per_run and t is not None}
+        if len(rows) > 1:
+            raise ValueError(f"the per-run labels, targets and templates have different numbers of runs: {sorted(rows)}.")
 
     @property
     def n_samples(self) -> int:
@@ -174,6 +185,29 @@ class TaskData:
     def per_run_labels(self) -> bool:
         """Whether ``labels`` has one row per run, (R, N)."""
         return self.labels.dim() == 2
+
+    @property
+    def per_run_targets(self) -> bool:
+        """Whether ``targets`` (and ``templates``) have one table per run, (R, N, k)."""
+        return self.targets is not None and self.targets.dim() == 3
+
+    @property
+    def per_run(self) -> int | None:
+        """The number of runs the per-run labels or targets are for; None when everything is shared."""
+        if self.per_run_labels:
+            return int(self.labels.shape[0])
+        return int(self.targets.shape[0]) if self.per_run_targets else None
+
+    def select_runs(self, index) -> "TaskData":
+        """The data of the runs ``index`` (a slice, bool mask or index tensor over the runs): per-run rows kept,
+        shared fields as they are."""
+        out = self
+        if self.per_run_labels:
+            out = replace(out, labels=self.labels[index])
+        if self.per_run_targets:
+            out = replace(out, targets=self.targets[index],
+                          templates=None if self.templates is None else self.templates[index])
+        return out
 
     def masks(self) -> tuple[torch.Tensor, torch.Tensor]:
         """Boolean (N,) masks of the training and validation samples."""
@@ -236,3 +270,66 @@ def build_task_data(
         accuracy="nearest_template" if target == "regression" else "argmax",
         meta={"operation": task.operation, "p": task.p, "target": target, "data_seed": split.data_seed},
     )
+
+
+@dataclass(frozen=True)
+class ToyRuns:
+    """Runs drawn in the official toy code's random-number order (:func:`toy_runs`)."""
+
+    data: TaskData  # per-run targets (R, N, k) and templates (R, C, k)
+    train_mask: torch.Tensor  # (R, N) bool
+    # (R, steps, B) int32 sample index of each step's minibatch (each run's own training samples), or None when every
+    # run trains on its whole training set
+    batches: torch.Tensor | None
+
+
+def toy_runs(task: BinaryOpTask, counts, seeds, *, target_dim: int = 30, batch_size: int | None = None,
+             steps: int = 0) -> ToyRuns:
+    """Regression runs that are the official toy code's runs of the same seeds (toy/train_add.py, called by
+    toy/produce_figure_data.py with ``train_num`` = count and ``seed``): run r seeds one
+    ``numpy.random.RandomState(seeds[r])`` (the code's ``np.random.seed(seed)``), which draws, in this order,
+    the templates ``normal(0, 1, (C, target_dim))``, the training subset ``choice(N, counts[r], replace=False)``
+    and then, at every step, the minibatch ``choice(counts[r], B, replace=False)`` of positions in that subset,
+    B = min(batch_size, counts[r]) (the code lowers a batch larger than the training set to it).
+
+    A run whose minibatch is its whole training set trains full batch: its draws only permute the summands of
+    the mean loss, so they are not made. Runs that minibatch must all have the same B; their schedules come back
+    as ``batches``. The initialization (``torch.manual_seed(seed)``, embeddings, then the decoder) is the
+    trainer's, from the same seed as ``init_seed``.
+    """
+    counts, seeds = [int(n) for n in counts], [int(s) for s in seeds]
+    if len(counts) != len(seeds) or not counts:
+        raise ValueError(f"counts ({len(counts)}) and seeds ({len(seeds)}) must be non-empty and of equal length.")
+    check_int("target_dim", target_dim, minimum=1)
+    check_int("steps", steps, minimum=0)
+    if batch_size is not None:
+        check_int("batch_size", batch_size, minimum=1)
+    inputs, labels = task.table()
+    n_total = len(labels)
+    minibatch = [batch_size is not None and n > batch_size for n in counts]
+    if any(minibatch) and not all(minibatch):
+        raise ValueError(f"batch_size={batch_size}: the counts {sorted(set(counts))} mix runs that minibatch "
+                         f"(count > {batch_size}) with runs that train full batch; call toy_runs once for each group.")
+    if any(minibatch) and steps < 1:
+        raise ValueError("steps must be >= 1 when the runs minibatch: it is the length of their schedules.")
+    templates, train_mask, batches = [], torch.zeros(len(counts), n_total, dtype=torch.bool), []
+    first_split = None
+    for r, (n, seed) in enumerate(zip(counts, seeds)):
+        check_int("counts", n, minimum=1, maximum=n_total - 1)
+        check_int("seeds", seed, minimum=0)
+        rng = np.random.RandomState(seed)
+        templates.append(rng.normal(0.0, 1.0, (task.n_classes, target_dim)))
+        train_idx = rng.choice(n_total, n, replace=False).astype(np.int64)
+        train_mask[r, torch.as_tensor(train_idx)] = True
+        if first_split is None:
+            first_split = train_idx
+        if minibatch[r]:
+            batches.append(np.stack([train_idx[rng.choice(n, batch_size, replace=False)] for _ in range(steps)]))
+    templates_t = torch.as_tensor(np.stack(templates), dtype=torch.float32)  # the code's torch.float templates
+    labels_t = torch.as_tensor(labels)
+    data = TaskData(inputs=torch.as_tensor(inputs), labels=labels_t, n_classes=task.n_classes,
+                    train_idx=first_split, val_idx=np.setdiff1d(np.arange(n_total), first_split), loss="mse",
+                    targets=templates_t[:, labels_t], templates=templates_t, accuracy="nearest_template",
+                    meta={"operation": task.operation, "p": task.p, "target": "regression", "rng": "official toy order"})
+    return ToyRuns(data=data, train_mask=train_mask,
+                   batches=torch.as_tensor(np.stack(batches), dtype=torch.int32) if batches else None)

@@ -520,6 +520,16 @@ def sample_labels(data: TaskData, idx: torch.Tensor | None = None) -> torch.Tens
     return data.labels.gather(1, idx) if data.per_run_labels else data.labels[idx]
 
 
+def sample_targets(data: TaskData, idx: torch.Tensor | None = None) -> torch.Tensor | None:
+    """The regression targets of every sample, (N, k) or per run (R, N, k), or of the samples ``idx`` (R, B) of
+    each run (R, B, k); None for a task without targets."""
+    if data.targets is None or idx is None:
+        return data.targets
+    if data.per_run_targets:
+        return data.targets.gather(1, idx.unsqueeze(-1).expand(-1, -1, data.targets.shape[-1]))
+    return data.targets[idx]
+
+
 def per_sample_loss(out: torch.Tensor, data: TaskData, idx: torch.Tensor | None = None) -> torch.Tensor:
     """(R, n) loss of each sample: cross-entropy, MSE averaged over output dims (as toy/train_add.py's mean over
     batch and dims), or binary cross-entropy on the one logit ``out[..., 0]`` (the sigmoid output's, computed
@@ -533,8 +543,7 @@ def per_sample_loss(out: torch.Tensor, data: TaskData, idx: torch.Tensor | None 
         return F.cross_entropy(out.reshape(R * n, C), labels.reshape(-1), reduction="none").view(R, n)
     if data.loss == "bce":
         return F.binary_cross_entropy_with_logits(out[..., 0], labels.to(out.dtype), reduction="none")
-    targets = data.targets if idx is None else data.targets[idx]
-    return (out - targets).pow(2).mean(-1)
+    return (out - sample_targets(data, idx)).pow(2).mean(-1)
 
 
 def per_sample_correct(out: torch.Tensor, data: TaskData, labels: torch.Tensor | None = None) -> torch.Tensor:
@@ -545,9 +554,9 @@ def per_sample_correct(out: torch.Tensor, data: TaskData, labels: torch.Tensor |
     if data.accuracy == "binary":  # the one logit's sign: sigmoid > 1/2 predicts 1
         return (out[..., 0] > 0) == labels.bool()
     if data.accuracy == "nearest_template":
-        t = data.templates
+        t = data.templates  # (C, k), or (R, C, k) per run
         # argmin_c |o - t_c|^2 = argmin_c (|t_c|^2 - 2 o.t_c)
-        score = t.pow(2).sum(-1) - 2 * out @ t.T
+        score = t.pow(2).sum(-1).unsqueeze(-2) - 2 * out @ t.transpose(-1, -2)
         return score.argmin(-1) == labels
     return torch.zeros(out.shape[:2], dtype=torch.bool, device=out.device)
 
@@ -621,6 +630,7 @@ def train(
     desc: str = "training",
     eval_steps: Sequence[int] | None = None,
     checkpoint: Checkpointer | None = None,
+    batch_schedule: torch.Tensor | None = None,
 ) -> History:
     """Train R runs together and return their histories.
 
@@ -640,6 +650,9 @@ def train(
     init_params: initial values of some parameters, by name, of per-run shape (shared by every run) or
         ``(R, *shape)``; they replace the seeded draws of those parameters (the others keep theirs). For
         starting from another code's initial state (:mod:`repro.experiments.liu2022_phase_diagrams_s3_official`).
+    batch_schedule: ``(R, >= cfg.steps, cfg.batch_size)`` sample indices: step k trains run r on the samples
+        ``batch_schedule[r, k]`` (its own training samples, each larger than the batch) instead of the per-run
+        shuffled epochs, for another code's draws (the official toy code's: :func:`repro.data.tasks.toy_runs`).
     eval_steps: evaluate (metrics and ``callback``) at these steps instead of every ``cfg.eval_every``, for
         recorders on another grid than the metrics (the eNTK of :mod:`repro.experiments.mohamadi2024_why_grok`); the final
         parameters (step ``cfg.steps``) are always evaluated.
@@ -671,8 +684,10 @@ def train(
         raise ValueError(f"embed_l1={cfg.embed_l1} is not allowed for {type(model).__name__}: it penalizes the "
                          "embedding table 'embed', which this model does not have; use embed_l1=0.")
     train_mask, val_mask = _run_masks(data, n_runs, train_mask, val_mask, device)
-    if data.per_run_labels and data.labels.shape[0] != n_runs:
-        raise ValueError(f"data.labels has {data.labels.shape[0]} rows (one per run); this call trains {n_runs} runs.")
+    if data.per_run is not None and data.per_run != n_runs:
+        raise ValueError(f"data has per-run labels or targets for {data.per_run} runs; this call trains {n_runs} runs.")
+    if batch_schedule is not None:
+        batch_schedule = _check_batch_schedule(batch_schedule, cfg, n_runs, train_mask)
     if checkpoint is not None and until is not None:
         raise ValueError("checkpoint is not allowed with until: a checkpoint does not keep which runs stopped; use "
                          "checkpoint=None, or train without until.")
@@ -722,11 +737,11 @@ def train(
         saved = None if checkpoint is None else checkpoint.restored(i)
         if saved is not None and bool(saved["done"]):  # a block that finished before the run was interrupted
             return _history_from_state(saved, block_values)
-        block_data = replace(data, labels=data.labels[block]) if data.per_run_labels else data
+        block_data = data.select_runs(block)
         history = _train_block(model, block_data, cfg, block_values, train_mask[block],
                                val_mask[block], callback, keep_final_params, bar, fast_grad, mse_threshold,
                                {k: v[block] for k, v in given.items()}, eval_steps, until, performance.fused_optimizer,
-                               checkpoint, i)
+                               checkpoint, i, None if batch_schedule is None else batch_schedule[block])
         if checkpoint is not None and checkpoint.wants_done_blocks():
             checkpoint.save(i, cfg.steps, _history_state(history), done=True)
         return history
@@ -949,6 +964,49 @@ class _Minibatches:
             self.epoch_index = torch.from_numpy(state["minibatch/epoch_index"]).to(self.device)
 
 
+class _ScheduledBatches:
+    """Minibatches given in advance (``train``'s ``batch_schedule``): ``indices(step)`` is the (R, batch_size)
+    sample index of that step's batch. The schedule is an argument of the run, so a checkpoint keeps no state."""
+
+    def __init__(self, schedule: torch.Tensor, device):
+        self.schedule, self.device = schedule, device
+
+    def indices(self, step: int) -> torch.Tensor:
+        return self.schedule[:, step].to(device=self.device, dtype=torch.int64)
+
+    def state(self) -> dict[str, np.ndarray]:
+        return {}
+
+    def load_state(self, state: Mapping[str, np.ndarray]) -> None:
+        pass
+
+
+def _check_batch_schedule(schedule, cfg: TrainConfig, n_runs: int, train_mask: torch.Tensor) -> torch.Tensor:
+    """``train``'s ``batch_schedule``, checked: its shape, that it names each run's own training samples, and that
+    every run's training set is larger than the batch (a run that trains on all of it needs no schedule)."""
+    schedule = torch.as_tensor(schedule)
+    if schedule.dtype not in (torch.int32, torch.int64):
+        raise ValueError(f"batch_schedule must hold integer sample indices; got {schedule.dtype}.")
+    if cfg.batch_size is None:
+        raise ValueError("batch_schedule needs cfg.batch_size: set it to the schedule's batch size "
+                         f"({schedule.shape[-1] if schedule.dim() == 3 else '?'}).")
+    want = (n_runs, cfg.steps, cfg.batch_size)
+    if schedule.dim() != 3 or schedule.shape[0] != n_runs or schedule.shape[1] < cfg.steps or schedule.shape[2] != cfg.batch_size:
+        raise ValueError(f"batch_schedule has shape {tuple(schedule.shape)}; allowed: (runs, >= steps, batch_size) = "
+                         f"{want}.")
+    schedule = schedule[:, :cfg.steps]
+    n_train = train_mask.sum(-1).cpu()
+    if bool((n_train <= cfg.batch_size).any()):
+        raise ValueError(f"batch_schedule with batch_size={cfg.batch_size} needs every run's training set larger than "
+                         f"the batch; the smallest has {int(n_train.min())} samples (train it full batch, without a schedule).")
+    if int(schedule.min()) < 0 or int(schedule.max()) >= train_mask.shape[1]:
+        raise ValueError(f"batch_schedule has sample indices outside 0..{train_mask.shape[1] - 1}.")
+    own = train_mask.cpu().gather(1, schedule.reshape(n_runs, -1).long())
+    if not bool(own.all()):
+        raise ValueError("batch_schedule names samples outside their run's training set (train_mask).")
+    return schedule
+
+
 def _add_embed_l1_gradient(grads: dict[str, torch.Tensor], views, embed_l1: float) -> None:
     """The gradient of ``embed_l1 * mean|E|`` (per run) added to the embedding's gradient:
     ``embed_l1 * sign(E) / size``, 0 at 0 as autograd's."""
@@ -979,7 +1037,7 @@ def _fast_gradients(grad_fn, model, data: TaskData, views, batch, train_w, n_row
         x = data.inputs[batch]
         out, cache = grad_fn.forward(views, x)
         weights = torch.full(batch.shape, 1.0 / batch.shape[1], dtype=train_w.dtype, device=train_w.device)
-        dout = grad_fn.output_gradient(out, None if data.targets is None else data.targets[batch],
+        dout = grad_fn.output_gradient(out, sample_targets(data, batch),
                                        sample_labels(data, batch), weights, data.loss)
         if record is not None:
             record(model.forward(views, data.inputs), views)
@@ -990,7 +1048,7 @@ def _fast_gradients(grad_fn, model, data: TaskData, views, batch, train_w, n_row
         out, cache = grad_fn.forward(views, x)
         if record is not None:
             record(out, views)
-        dout = grad_fn.output_gradient(out[:, :n_rows], None if data.targets is None else data.targets[:n_rows],
+        dout = grad_fn.output_gradient(out[:, :n_rows], None if data.targets is None else data.targets[..., :n_rows, :],
                                        data.labels[..., :n_rows], train_w[:, :n_rows], data.loss)
     return grad_fn.backward(views, x, cache, dout)
 
@@ -1035,7 +1093,7 @@ def _used_rows_first(data: TaskData, train_mask, val_mask, train_w):
     used = train_mask.any(0)
     order = torch.cat([torch.nonzero(used).squeeze(1), torch.nonzero(~used).squeeze(1)])
     data = replace(data, inputs=data.inputs[order], labels=data.labels[..., order],
-                   targets=None if data.targets is None else data.targets[order])
+                   targets=None if data.targets is None else data.targets[..., order, :])
     return data, train_mask[:, order], val_mask[:, order], train_w[:, order], int(used.sum()), order
 
 
@@ -1054,7 +1112,7 @@ class _RunRows:
     def _gather(self, data: TaskData) -> None:
         self.inputs = data.inputs[self.index]
         self.labels = sample_labels(data, self.index)
-        self.targets = None if data.targets is None else data.targets[self.index]
+        self.targets = sample_targets(data, self.index)
         self.loss = data.loss
 
     def select(self, keep: torch.Tensor, data: TaskData) -> None:
@@ -1145,7 +1203,8 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
                  val_mask: torch.Tensor, callback, keep_final_params: bool, bar, fast_grad: bool,
                  mse_threshold: float | None = None, given: Mapping[str, torch.Tensor] | None = None,
                  eval_steps: frozenset[int] | None = None, until=None, fused_optimizer: bool | None = None,
-                 checkpoint: Checkpointer | None = None, block_index: int = 0) -> History:
+                 checkpoint: Checkpointer | None = None, block_index: int = 0,
+                 batch_schedule: torch.Tensor | None = None) -> History:
     """Train one block of runs (all of :func:`train` but the blocking).
 
     Each step: pick the batch (all of each run's training set, or its minibatch), compute the gradients
@@ -1171,7 +1230,10 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
     train_w = train_mask.to(dtype) / n_train[:, None].to(dtype)  # per-run mean over its own training set
 
     minibatch = cfg.batch_size is not None and cfg.batch_size < int(n_train.min())
-    batches = _Minibatches(train_mask, cfg.batch_size, values["init_seed"], device) if minibatch else None
+    if batch_schedule is not None:
+        batches = _ScheduledBatches(batch_schedule, device)
+    else:
+        batches = _Minibatches(train_mask, cfg.batch_size, values["init_seed"], device) if minibatch else None
     dropout = Dropout(values["dropout"], values["init_seed"], device, dtype, data.n_samples) if any(values["dropout"]) else None
     # the gradient source: autograd, or a hand-written one (QuadraticGradient returns a scaled gradient and
     # records its own forward; RelationGradient forwards each run's own rows: _RunRows)
@@ -1209,8 +1271,7 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
         flat = params.flat = flat[keep].contiguous()
         optimizer.select(keep, values)
         train_w, train_mask, val_mask = train_w[keep], train_mask[keep], val_mask[keep]
-        if data.per_run_labels:
-            data = replace(data, labels=data.labels[keep])
+        data = data.select_runs(keep)
         if run_rows is not None:
             run_rows.select(keep, data)
         if norm_target is not None:
