@@ -4,8 +4,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from repro.experiments.liu2022_critical_data import (SWEEP_LABEL, FractionSweep, ToyConfig, main, run_fraction_sweep,
-                                                     stored_fraction_sweep)
+from repro.experiments.liu2022_critical_data import (SWEEP_LABEL, FractionSweep, ToyConfig, main, paper_sweep_config,
+                                                     run_fraction_sweep, stored_fraction_sweep, sweep_label)
 from repro.training.store import ResultsStore, StoreMismatch
 
 
@@ -26,15 +26,15 @@ def test_store_round_trip_of_a_tiny_sweep(tmp_path):
     cfg = tiny_config()
     sweep = run_fraction_sweep(cfg, progress=False)
     assert stored_fraction_sweep(cfg, tmp_path) is None
-    ResultsStore(tmp_path).save(cfg, sweep.to_arrays(), label=SWEEP_LABEL)
+    ResultsStore(tmp_path).save(cfg, sweep.to_arrays(), label=sweep_label(cfg))
     loaded, manifest = stored_fraction_sweep(cfg, tmp_path)
     assert manifest["key"] and loaded.steps == sweep.steps == cfg.sweep_steps
-    for name in FractionSweep.ARRAYS:
+    for name in FractionSweep.ARRAYS + FractionSweep.OPTIONAL:
         assert np.array_equal(getattr(loaded, name), getattr(sweep, name)), name
     assert np.array_equal(loaded.success_rate()[1], sweep.success_rate()[1])
     # a different config is not served from this entry; a forged config file is refused
     assert stored_fraction_sweep(replace(cfg, seeds=(0, 1, 2)), tmp_path) is None
-    folder = ResultsStore(tmp_path).path(cfg, SWEEP_LABEL)
+    folder = ResultsStore(tmp_path).path(cfg, sweep_label(cfg))
     text = (folder / "config.json").read_text().replace('"sweep_steps": 30', '"sweep_steps": 31')
     (folder / "config.json").write_text(text)
     with pytest.raises(StoreMismatch, match="sweep_steps"):
@@ -93,3 +93,44 @@ def test_transition_size_and_its_bootstrap():
                           theory_steps=np.zeros(8), steps=30)
     boot = sweep.bootstrap_transition(n_boot=50)
     assert boot.shape == (50,) and (boot == 20).all()  # no resample can change an all-or-nothing count
+
+
+def test_official_order_sweep_runs_are_the_official_runs_of_their_seeds():
+    """rng_order='official': each (size, seed) run of the batched sweep is the run toy_runs draws for that seed alone
+    (the minibatching sizes train in their own group), and the official data's steps convert to ours."""
+    from repro.data.tasks import toy_runs
+    from repro.experiments.liu2022_critical_data import official_comparison
+    from repro.training.trainer import train
+
+    cfg = replace(ToyConfig(), train_counts=(40, 50), seeds=(0, 1), sweep_steps=40, eval_every=10, fig3_steps=20)
+    sweep = run_fraction_sweep(cfg, progress=False)
+    assert sweep.counts.tolist() == [40, 40, 50, 50] and sweep.seeds.tolist() == [0, 1, 0, 1]
+    runs = toy_runs(cfg.task(), (50,), (1,), batch_size=45, steps=40)
+    alone = train(cfg.model_config(), runs.data, replace(cfg.train_config(40), batch_size=45, init_seed=1),
+                  train_mask=runs.train_mask, val_mask=~runs.train_mask, batch_schedule=runs.batches, progress=False)
+    acc = (alone["train_acc"][0, -1] * 50 + alone["val_acc"][0, -1] * 5) / 55
+    assert sweep.accuracy[3] == pytest.approx(acc, abs=1e-12)
+    comparison = official_comparison(sweep)
+    assert comparison.counts.tolist() == [40, 40, 50, 50]
+    assert comparison.official_step.tolist() == [867, -1, 1011, 1272]  # 9999 (never) becomes -1
+    assert comparison.official_correct.tolist() == [50, 43, 53, 53]
+    with pytest.raises(ValueError, match="rng_order='official'"):
+        official_comparison(replace(sweep, config=paper_sweep_config("shared_templates")))
+
+
+def test_official_comparison_statistics():
+    from repro.experiments.liu2022_critical_data import OfficialComparison
+
+    c = OfficialComparison(counts=np.array([40, 45, 50, 54]), seeds=np.zeros(4, int),
+                           official_step=np.array([100, -1, 1000, 50]), our_step=np.array([110, -1, 1000, -1]),
+                           official_correct=np.array([50, 51, 52, 53]), our_correct=np.array([50, 51, 52, 54]))
+    assert c.outcome_agreement == 0.75 and c.accuracy_agreement == 0.75
+    assert c.median_abs_log_ratio == pytest.approx(np.median([np.log10(1.1), 0.0]))
+
+
+def test_shared_templates_order_trains_full_batch():
+    with pytest.raises(ValueError, match="batch_size=45 is not allowed"):
+        replace(ToyConfig(), rng_order="shared_templates")
+    with pytest.raises(ValueError, match="rng_order"):
+        replace(ToyConfig(), rng_order="numpy")
+    assert paper_sweep_config("shared_templates").batch_size is None

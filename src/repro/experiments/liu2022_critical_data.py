@@ -20,8 +20,8 @@ import torch
 from repro.core.crossings import first_step
 from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
-from repro.core.validation import check_int, check_real
-from repro.data.tasks import BinaryOpTask, Split, build_task_data
+from repro.core.validation import check_choice, check_int, check_real
+from repro.data.tasks import BinaryOpTask, Split, build_task_data, toy_runs
 from repro.models.networks import EmbedMLPConfig
 from repro.theory import liu2022 as theory
 from repro.training.store import ResultsStore, required_arrays, result_arrays, store_parser
@@ -31,6 +31,9 @@ from repro.training.trainer import History, TrainConfig, train
 
 # --------------------------------------------------------------------------------------------------
 # The toy model on p = 10 addition: reference run (Fig. 4c-d) and fraction sweep (Figs 3, 4b, 5b)
+
+
+RNG_ORDERS = ("official", "shared_templates")
 
 
 @dataclass(frozen=True, repr=False)
@@ -50,7 +53,13 @@ class ToyConfig(ConfigRepr):
     seeds: tuple[int, ...] = tuple(range(10))  # paper: not stated; official driver: seeds 0-2; Fig. 4b shows more
     sweep_steps: int = 10_000  # official produce_figure_data.py, train_many_fig4: steps=int(1e4) (Fig. 3: 5000)
     eval_every: int = 1  # official code logs every step
-    template_seed: int = 58  # templates of the fraction sweep (shared by its runs; splits vary by seed)
+    template_seed: int = 58  # rng_order="shared_templates": the templates shared by the sweep's runs
+    # "official": run (count, seed) draws its templates, split and minibatches from its seed in toy/train_add.py's
+    # order, so it is the official run of that seed (data.tasks.toy_runs); "shared_templates": the book's earlier
+    # order (templates from template_seed shared by all runs, splits from a fresh stream per seed, full batch)
+    rng_order: str = "official"
+    batch_size: int | None = 45  # train_add.py: batch_size=45, lowered to the training set where that is smaller
+    fig3_steps: int = 5000  # official produce_figure_data.py, train_many_fig3: Fig. 3's accuracies after 5000 steps
     rqi_delta: float = 0.01  # train_add.py: mean squared deviation < 0.01 on normalised embeddings
     rqi_threshold: float = 0.95  # Fig. 4b: steps to RQI > 0.95
     n_random_sets: int = 10_000  # effective_linear_eq.ipynb: 10^4 random sets per size (Figs 4a, 5a)
@@ -75,6 +84,13 @@ class ToyConfig(ConfigRepr):
             check_int("spread_seeds", s, minimum=0)
         for name in ("lr_repr", "lr_dec", "rqi_delta"):
             check_real(name, getattr(self, name), positive=True)
+        check_choice("rng_order", self.rng_order, RNG_ORDERS)
+        check_int("fig3_steps", self.fig3_steps, minimum=1)
+        if self.batch_size is not None:
+            check_int("batch_size", self.batch_size, minimum=1)
+        if self.rng_order == "shared_templates" and self.batch_size is not None:
+            raise ValueError(f"batch_size={self.batch_size} is not allowed with rng_order='shared_templates' (its runs "
+                             "train full batch); use batch_size=None, or rng_order='official'.")
         check_real("wd_dec", self.wd_dec, nonnegative=True)
         if not 0 < self.rqi_threshold < 1:
             raise ValueError(f"rqi_threshold={self.rqi_threshold!r} is not allowed: it must be in (0, 1).")
@@ -177,6 +193,8 @@ class FractionSweep:
     grokking_rate: np.ndarray  # (R,) lambda_3 of each run's training set
     theory_steps: np.ndarray  # (R,) n_h = p / (2 lambda_3 eta), inf when lambda_3 = 0
     steps: int  # training budget
+    # (R,) accuracy on the whole table after config.fig3_steps steps (Fig. 3's); None in sweeps stored before it
+    fig3_accuracy: np.ndarray | None = None
 
     @property
     def fractions(self) -> np.ndarray:
@@ -197,19 +215,24 @@ class FractionSweep:
     # what the results store keeps (``steps`` is the config's ``sweep_steps``)
     ARRAYS = ("counts", "seeds", "accuracy", "predicted_accuracy", "final_rqi", "rqi_step", "grokking_rate",
               "theory_steps")
+    OPTIONAL = ("fig3_accuracy",)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The numeric results, for :class:`repro.training.store.ResultsStore`."""
-        return result_arrays(self, self.ARRAYS)
+        return result_arrays(self, self.ARRAYS + tuple(k for k in self.OPTIONAL if getattr(self, k) is not None))
 
     @classmethod
     def from_arrays(cls, config: ToyConfig, arrays: dict[str, np.ndarray]) -> "FractionSweep":
+        optional = {k: np.asarray(arrays[k]) for k in cls.OPTIONAL if k in arrays}
         arrays = required_arrays(arrays, cls.ARRAYS, "stored fraction sweep")
         expected = len(config.train_counts) * len(config.seeds)
         if any(np.asarray(arrays[name]).shape != (expected,) for name in cls.ARRAYS):
             raise ValueError(f"stored fraction sweep arrays must have shape ({expected},) for this config "
                              f"({len(config.train_counts)} counts x {len(config.seeds)} seeds).")
-        return cls(config=config, steps=config.sweep_steps, **{name: np.asarray(arrays[name]) for name in cls.ARRAYS})
+        if any(v.shape != (expected,) for v in optional.values()):
+            raise ValueError(f"stored fraction sweep arrays must have shape ({expected},) for this config.")
+        return cls(config=config, steps=config.sweep_steps, **{name: np.asarray(arrays[name]) for name in cls.ARRAYS},
+                   **optional)
 
     def transition_count(self, share: float = 0.5) -> int:
         """The smallest training count from which on at least ``share`` of the seeds reach RQI > threshold
@@ -253,52 +276,98 @@ def transition_size(counts, shares, share: float = 0.5) -> int:
 
 
 def run_fraction_sweep(cfg: ToyConfig, progress: bool | None = None) -> FractionSweep:
-    """Train every (count, seed) pair as one batched program; each run's split is drawn from its seed,
-    its initialization from the same seed (as in the official code), the templates are shared."""
-    data = build_task_data(cfg.task(), Split(train_count=cfg.reference_train_count, data_seed=cfg.template_seed),
-                           target="regression", target_dim=cfg.d_out)
-    counts = [n for n in cfg.train_counts for _ in cfg.seeds]
-    seeds = [s for _ in cfg.train_counts for s in cfg.seeds]
-    train_mask, val_mask = split_masks(data, [n / cfg.n_total for n in counts], seeds)
-    history = train(cfg.model_config(), data, cfg.train_config(cfg.sweep_steps), runs={"init_seed": seeds},
-                    train_mask=train_mask, val_mask=val_mask, callback=_record_embeddings, progress=progress,
-                    desc="fraction sweep")
+    """Train every (count, seed) pair as one batched program (two with rng_order="official": the runs whose
+    training set exceeds the batch minibatch, the others train full batch, as train_add.py lowers its batch).
+
+    rng_order="official": run (count, seed) is the official code's run of that seed (templates, split, minibatches
+    and initialization from the seed: :func:`repro.data.tasks.toy_runs`). "shared_templates": each run's split is
+    drawn from its seed, its initialization from the same seed, the templates are shared."""
+    counts = np.asarray([n for n in cfg.train_counts for _ in cfg.seeds])
+    seeds = np.asarray([s for _ in cfg.train_counts for s in cfg.seeds])
+    if cfg.rng_order == "shared_templates":
+        data = build_task_data(cfg.task(), Split(train_count=cfg.reference_train_count, data_seed=cfg.template_seed),
+                               target="regression", target_dim=cfg.d_out)
+        train_mask, _ = split_masks(data, [n / cfg.n_total for n in counts], seeds.tolist())
+        parts = [(np.arange(len(counts)), _sweep_group(cfg, data, train_mask, seeds, None, progress))]
+    else:
+        minibatch = counts > cfg.batch_size if cfg.batch_size is not None else np.zeros(len(counts), dtype=bool)
+        parts = []
+        for group in (~minibatch, minibatch):
+            idx = np.nonzero(group)[0]
+            if len(idx) == 0:
+                continue
+            runs = toy_runs(cfg.task(), counts[idx], seeds[idx], target_dim=cfg.d_out,
+                            batch_size=cfg.batch_size if group is minibatch else None, steps=cfg.sweep_steps)
+            parts.append((idx, _sweep_group(cfg, runs.data, runs.train_mask, seeds[idx], runs.batches, progress)))
+    out = {}
+    for idx, arrays in parts:
+        for k, v in arrays.items():
+            out.setdefault(k, np.zeros(len(counts), dtype=v.dtype))[idx] = v
+    return FractionSweep(config=cfg, counts=counts, seeds=seeds, steps=cfg.sweep_steps, **out)
+
+
+def _sweep_group(cfg: ToyConfig, data, train_mask: torch.Tensor, seeds, batches, progress) -> dict[str, np.ndarray]:
+    """One batched training of some of the sweep's runs and their measures."""
+    tc = cfg.train_config(cfg.sweep_steps)
+    if batches is not None:
+        tc = replace(tc, batch_size=cfg.batch_size)
+    history = train(cfg.model_config(), data, tc, runs={"init_seed": [int(s) for s in seeds]},
+                    train_mask=train_mask, val_mask=~train_mask, callback=_record_embeddings, progress=progress,
+                    desc="fraction sweep", batch_schedule=batches)
     emb = history.extra["embed"]  # (R, T, p, d)
     rqi = theory.rqi(emb, None, cfg.p, cfg.rqi_delta)  # (R, T)
     n_train = train_mask.sum(1).numpy()
-    acc = (history["train_acc"][:, -1] * n_train + history["val_acc"][:, -1] * (cfg.n_total - n_train)) / cfg.n_total
+
+    def overall(t):  # accuracy on the whole table at evaluation t (as train_add.py's dic["acc"])
+        return (history["train_acc"][:, t] * n_train + history["val_acc"][:, t] * (cfg.n_total - n_train)) / cfg.n_total
+
+    at3 = np.nonzero(history.steps == min(cfg.fig3_steps, cfg.sweep_steps))[0]
     pairs = [_pairs(data, np.nonzero(m.numpy())[0]) for m in train_mask]
     acc_hat = np.array([theory.predicted_accuracy(emb[r, -1], pairs[r], cfg.p, cfg.rqi_delta) for r in range(len(pairs))])
     rates = np.array([theory.grokking_rate(t, cfg.p) for t in pairs])
-    return FractionSweep(
-        config=cfg, counts=np.asarray(counts), seeds=np.asarray(seeds), accuracy=acc, predicted_accuracy=acc_hat,
-        final_rqi=rqi[:, -1], rqi_step=first_step(history.steps, rqi, cfg.rqi_threshold, strict=True), grokking_rate=rates,
-        theory_steps=theory.theory_grokking_steps(rates, cfg.p, cfg.lr_repr), steps=cfg.sweep_steps,
-    )
+    return dict(accuracy=overall(-1), predicted_accuracy=acc_hat, final_rqi=rqi[:, -1],
+                rqi_step=first_step(history.steps, rqi, cfg.rqi_threshold, strict=True), grokking_rate=rates,
+                theory_steps=theory.theory_grokking_steps(rates, cfg.p, cfg.lr_repr),
+                fig3_accuracy=overall(int(at3[0])) if len(at3) else np.full(len(seeds), np.nan))
 
 
-SWEEP_LABEL = "fig4b-sweep"
+SWEEP_LABEL = "fig4b-sweep"  # the stored sweep in the shared-templates order
+OFFICIAL_ORDER_LABEL = "fig4b-official-order"  # the stored sweep in the official order
+
+
+def sweep_label(cfg: ToyConfig) -> str:
+    """The results-store label of a stored fraction sweep in ``cfg``'s random-number order."""
+    return OFFICIAL_ORDER_LABEL if cfg.rng_order == "official" else SWEEP_LABEL
 
 
 def stored_fraction_sweep(cfg: ToyConfig, root) -> tuple[FractionSweep, dict] | None:
     """The fraction sweep stored for exactly ``cfg`` under ``root`` (a :class:`repro.training.store.ResultsStore`
     folder) and its provenance manifest, or None when none is stored. The store verifies config and content."""
-    return ResultsStore(root).load_result(cfg, SWEEP_LABEL, lambda arrays: FractionSweep.from_arrays(cfg, arrays))
+    return ResultsStore(root).load_result(cfg, sweep_label(cfg), lambda arrays: FractionSweep.from_arrays(cfg, arrays))
 
 
 def main(argv=None) -> int:
     """``python -m repro.experiments.liu2022_critical_data --store book/_results``: run the paper-scale fraction
-    sweep of Fig. 4(b) (``ToyConfig()``: the official sizes 5-54, 10 seeds, 10^4 steps, every step
-    evaluated; 1.1 x 10^6 run-steps, about 10 CPU-minutes: 28 minutes of wall time on two shared cores) and store
-    it with provenance for the chapter."""
+    sweep of Figs 3 and 4(b) (``ToyConfig()``: the official sizes 5-54, 10 seeds, 10^4 steps, every step
+    evaluated, each run drawn as the official code draws the run of its seed; 1.1 x 10^6 run-steps, about 10
+    CPU-minutes) and store it with provenance for the chapter. ``--order shared_templates``: the sweep in the
+    book's earlier order (shared templates, full batch)."""
     parser = store_parser("repro.experiments.liu2022_critical_data", main.__doc__)
     parser.add_argument("--recompute", action="store_true", help="recompute even if a matching entry is stored")
+    parser.add_argument("--order", choices=RNG_ORDERS, default="official", help="the random-number order (default: official)")
     args = parser.parse_args(argv)
-    cfg = ToyConfig()
+    cfg = paper_sweep_config(args.order)
+    label = sweep_label(cfg)
     _, manifest = ResultsStore(args.store).get_or_compute(cfg, lambda: run_fraction_sweep(cfg, progress=True).to_arrays(),
-                                                          label=SWEEP_LABEL, recompute=args.recompute)
-    print(f"stored {SWEEP_LABEL} ({manifest['key']}): wall time {manifest['wall_time_s']} s on {manifest['device']}")
+                                                          label=label, recompute=args.recompute)
+    print(f"stored {label} ({manifest['key']}): wall time {manifest['wall_time_s']} s on {manifest['device']}")
     return 0
+
+
+def paper_sweep_config(order: str = "official") -> ToyConfig:
+    """The stored paper-scale sweep's config in the random-number order ``order``."""
+    check_choice("order", order, RNG_ORDERS)
+    return ToyConfig() if order == "official" else replace(ToyConfig(), rng_order=order, batch_size=None)
 
 
 def linear_structure(cfg: ToyConfig) -> theory.LinearStructureStats:
@@ -314,6 +383,73 @@ def linear_structure(cfg: ToyConfig) -> theory.LinearStructureStats:
 # 10^4 steps; 9999 = never): how many of the three seeds reach RQI > 0.95 at each training size.
 OFFICIAL_FIG4B_SEEDS = 3
 OFFICIAL_FIG4B_SUCCESSES = {5: 0, 10: 0, 15: 0, 20: 0, 25: 1, 30: 1, 35: 1, 40: 2, 45: 3, 50: 3, 54: 3}
+# The same files run by run: size -> the steps of seeds 0, 1, 2 (train_add.py's iter_rqi: the loop index of the first
+# update after which RQI > 0.95, 9999 when it never is, i.e. our evaluation step minus one).
+OFFICIAL_FIG4B_STEPS = {5: (9999, 9999, 9999), 10: (9999, 9999, 9999), 15: (9999, 9999, 9999), 20: (9999, 9999, 9999),
+                        25: (9999, 9999, 2553), 30: (9999, 9999, 739), 35: (9999, 9999, 1171), 40: (867, 9999, 943),
+                        45: (833, 1071, 887), 50: (1011, 1272, 977), 54: (1033, 1086, 850)}
+OFFICIAL_NEVER = 9999
+# Official Fig. 3 data (toy/results/fig3/realacc_num_<n>_seed_<s>.txt, train_many_fig3: 5000 steps): each run's
+# accuracy on all 55 samples after its last update, as the number of samples right (the file holds k / 55).
+OFFICIAL_FIG3_CORRECT = {5: (7, 6, 8), 10: (12, 15, 14), 15: (15, 17, 24), 20: (25, 20, 32), 25: (27, 29, 50),
+                         30: (39, 31, 51), 35: (42, 41, 54), 40: (50, 43, 55), 45: (50, 55, 55), 50: (53, 53, 54),
+                         54: (51, 53, 54)}
+
+
+@dataclass(frozen=True)
+class OfficialComparison:
+    """Our runs beside the official runs of the same (size, seed), for the seeds the official data has."""
+
+    counts: np.ndarray  # (K,)
+    seeds: np.ndarray  # (K,)
+    official_step: np.ndarray  # (K,) official iter_rqi, -1 when never
+    our_step: np.ndarray  # (K,) ours on the official scale (our evaluation step - 1), -1 when never
+    official_correct: np.ndarray  # (K,) samples right after fig3_steps (official)
+    our_correct: np.ndarray  # (K,) ours
+
+    @property
+    def outcome_agreement(self) -> float:
+        """Share of runs whose outcome (RQI > 0.95 within the budget or not) is the official one."""
+        return float(np.mean((self.our_step >= 0) == (self.official_step >= 0)))
+
+    @property
+    def log_step_ratios(self) -> np.ndarray:
+        """log10(our steps / official steps) over the runs that both reach RQI > 0.95."""
+        both = (self.our_step >= 0) & (self.official_step >= 0)
+        return np.log10(self.our_step[both] / self.official_step[both])
+
+    @property
+    def median_abs_log_ratio(self) -> float:
+        r = self.log_step_ratios
+        return float(np.median(np.abs(r))) if len(r) else float("nan")
+
+    @property
+    def accuracy_agreement(self) -> float:
+        """Share of runs whose accuracy after Fig. 3's steps is the official one, to the sample."""
+        return float(np.mean(self.our_correct == self.official_correct))
+
+
+def official_comparison(sweep: FractionSweep) -> OfficialComparison:
+    """The runs of ``sweep`` that the official Fig. 3/4(b) data has (sizes 5-54, seeds 0-2), beside it. Needs the
+    official random-number order (else seed s is another run than the official seed s) and Fig. 3's accuracies."""
+    cfg = sweep.config
+    if cfg.rng_order != "official":
+        raise ValueError(f"official_comparison needs a sweep with rng_order='official'; this one has {cfg.rng_order!r}: "
+                         "its seed s is not the official run of seed s.")
+    if sweep.fig3_accuracy is None or cfg.fig3_steps > cfg.sweep_steps:
+        raise ValueError("official_comparison needs the sweep's accuracies after fig3_steps (Fig. 3's 5000 steps).")
+    rows = [(n, s, r) for r, (n, s) in enumerate(zip(sweep.counts.tolist(), sweep.seeds.tolist()))
+            if n in OFFICIAL_FIG4B_STEPS and s < OFFICIAL_FIG4B_SEEDS]
+    if not rows:
+        raise ValueError("the sweep has no run of the official data's sizes and seeds 0-2.")
+    n, s, r = (np.asarray(c) for c in zip(*rows))
+    official = np.array([OFFICIAL_FIG4B_STEPS[a][b] for a, b in zip(n, s)])
+    ours = sweep.rqi_step[r]
+    return OfficialComparison(
+        counts=n, seeds=s, official_step=np.where(official == OFFICIAL_NEVER, -1, official),
+        our_step=np.where(ours >= 0, ours - 1, -1),
+        official_correct=np.array([OFFICIAL_FIG3_CORRECT[a][b] for a, b in zip(n, s)]),
+        our_correct=np.rint(sweep.fig3_accuracy[r] * cfg.n_total).astype(int))
 
 
 def binomial_interval(successes, trials, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:

@@ -685,7 +685,8 @@ def train(
                          "embedding table 'embed', which this model does not have; use embed_l1=0.")
     train_mask, val_mask = _run_masks(data, n_runs, train_mask, val_mask, device)
     if data.per_run is not None and data.per_run != n_runs:
-        raise ValueError(f"data has per-run labels or targets for {data.per_run} runs; this call trains {n_runs} runs.")
+        raise ValueError(f"data has per-run labels or targets (one per run) for {data.per_run} runs; this call trains "
+                         f"{n_runs} runs.")
     if batch_schedule is not None:
         batch_schedule = _check_batch_schedule(batch_schedule, cfg, n_runs, train_mask)
     if checkpoint is not None and until is not None:
