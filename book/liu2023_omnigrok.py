@@ -44,7 +44,8 @@
 # size/weight decay dependence" (the time law $t = (L + h\tan\theta)/\gamma$ over training-set sizes: not run),
 # and the transformer at the talk's $p = 113$ with the official initialization: the paper-scale setting of the
 # same code (`REPRO_SCALE=paper`) needs hours of two CPU cores per seed (the README's paper-scale table), so the
-# stored runs use $p = 59$, and they were trained before the difference of initialization was found.
+# stored runs shown use $p = 59$, and they were trained before the difference of initialization was found;
+# section 4c shows the runs at $p = 113$ with the notebook's initialization once they are stored.
 
 # %%
 import warnings
@@ -59,17 +60,17 @@ from repro.core.prose import glue
 from repro.book.claims import ClaimBook
 from repro.core.portable import approx, setup_table, trained
 from repro.core.scale import current_scale
-from repro.experiments.liu2023_omnigrok import (ImageConfig, ModularConfig, TeacherStudentConfig, image_landscape,
-                                                run_image_grokking, run_modular, run_teacher_student_grokking,
-                                                seed_fraction, seed_slopes, stored_modular, stored_modular_config,
-                                                teacher_student_landscape)
+from repro.experiments.liu2023_omnigrok import (OFFICIAL_STORE_LABEL, ImageConfig, ModularConfig, TeacherStudentConfig,
+                                                image_landscape, official_modular_config, run_image_grokking,
+                                                run_modular, run_teacher_student_grokking, seed_fraction, seed_slopes,
+                                                stored_modular, stored_modular_config, teacher_student_landscape)
 from repro.experiments.liu2023_omnigrok_messiness import MessinessConfig, run_messiness
 from repro.models.networks import TransformerConfig
 from repro.plotting.liu2023_omnigrok import plot_gamma_scaling, plot_grokking, plot_landscape, plot_modular
 from repro.plotting.liu2023_omnigrok_messiness import plot_messiness
 from repro.plotting.shared import use_style
 from repro.theory.omnigrok import integrate_norm_dynamics, time_to_grok
-from repro.training.store import load_stored
+from repro.training.store import ResultsStore, load_stored, provenance_line
 
 use_style()
 claims = ClaimBook("liu2023_omnigrok")
@@ -553,7 +554,7 @@ claims.check("Mod: median delay 95 % train -> 95 % val, fixed norm / free", dela
 # held at {eval}`glued.tr_w0_fixed` of it, not at $0.8\times$. The table below lists every difference. The runs were
 # trained before this was found. The notebook's initialization is now an option of the book's transformer
 # (`init="nanda"`, the default of `ModularConfig`), and the runs at the notebook's own settings, $p = 113$ with that
-# initialization (`--run p113`, about 2.5 hours on two cores), have their claims registered but are not run yet.
+# initialization (`--run p113`, about 2.5 hours on two cores), have their claims registered (section 4c).
 # `python -m repro.experiments.liu2023_omnigrok --store book/_results` recomputes the stored runs shown here
 # ({eval}`glued.tr_wall` minutes on two CPU cores).
 
@@ -717,6 +718,90 @@ glue("tr_n_value", str(len(tr_two_sided)), display=False)
 glue("tr_n_dev", str(sum(c.kind == "deviation" for c in tr_two_sided)), display=False)
 
 # %% [markdown]
+# ### 4c. Fig. 7 at the notebook's own settings: $p = 113$ and its initialization (stored)
+#
+# **The claim.** The official notebook's free run (weight decay 1) starts at a weight norm of about 42.9, rises
+# to about 1.42 times that while it fits (95 % training accuracy near step 145), then falls to about 0.71 of its
+# start by step 15,000 as validation accuracy reaches 95 % near step 7,500; held at $0.8\times$ its initial
+# norm with no weight decay, it fits near step 258 and generalizes near step 280 (read off the notebook's
+# stored figures).
+#
+# **Scope.** The notebook's model with its initialization (`init="nanda"`), split fraction, optimizer, both
+# settings and 15,000 steps at $p = 113$, in float32 (the notebook: float64), two seeds, evaluated every 30
+# steps (`python -m repro.experiments.liu2023_omnigrok --store book/_results --run p113`, about 2.5 hours on
+# two CPU cores, resumable). Its ten two-sided claims were registered before the run started.
+
+# %%
+p113_cfg = official_modular_config()
+p113_progress = ResultsStore("_results").progress(p113_cfg, OFFICIAL_STORE_LABEL)
+print(f"p113: {p113_progress}")
+p113 = stored_modular(p113_cfg, "_results", OFFICIAL_STORE_LABEL)
+P113 = "Fig. 7 at the notebook's settings (p = 113, stored): "
+p113_claims = []
+if p113 is not None:
+    t113, m113 = p113
+    print(provenance_line(m113))
+    display(setup_table(
+        "Fig. 7 at the notebook's settings, stored", ModularConfig(), p113_cfg,
+        names=("official notebook", "ours (stored)"),
+        fields=[f for f in ModularConfig.__dataclass_fields__ if f not in ("init_seed", "data_seed")],
+        reasons={"n_seeds": "two initializations of each setting, medians reported",
+                 "dtype": "float64 is 2.6x slower on a CPU",
+                 "eval_every": "one grid for both settings (the notebook logs its held run every 10 steps)"},
+        extra=[("split", "torch random_split after torch.manual_seed(42)",
+                f"repro.data.tasks' split, data seed {p113_cfg.data_seed}", "another set of training pairs"),
+               ("init seeds", "torch.manual_seed(42), one run per setting",
+                f"seeds {p113_cfg.init_seed}-{p113_cfg.init_seed + p113_cfg.n_seeds - 1} of our generator",
+                "two seeds, batched"),
+               ("output logits", f"p + 1 = {p113_cfg.p + 1} (the unembedding includes '=')", f"p = {p113_cfg.p}",
+                "the '=' logit is never a label; it enters only the softmax's normalization")]))
+    fig_113 = plot_modular(t113, title_prefix=f"transformer, mod {p113_cfg.p}: ")
+    glue("fig_tr113", fig_113, display=False)
+    plt.close(fig_113)
+    ns113 = t113.norm_stats()
+    w113 = np.asarray(t113.history["weight_norm"], dtype=float)
+    fin113 = t113.history["train_acc"][:, -1], t113.history["val_acc"][:, -1]
+
+    def log_steps(steps):
+        """log10 of each seed's step (inf for a seed that never gets there)."""
+        steps = np.asarray(steps, dtype=float)
+        return np.where(steps > 0, np.log10(np.maximum(steps, 1)), np.inf)
+
+    free, held = t113.runs_of(t113.FREE), t113.runs_of(t113.CONSTRAINED)
+    values = {
+        "free run: initial weight norm, median over seeds": w113[free, 0],
+        "free run: peak weight norm / initial, median over seeds": ns113["peak"],
+        "free run: final weight norm / initial (step 15,000), median over seeds": ns113["final"],
+        "free run: log10 of the steps to 95 % training accuracy, median over seeds":
+            log_steps(t113.seed_train_steps[:, t113.FREE]),
+        "free run: log10 of the steps to 95 % validation accuracy, median over seeds":
+            log_steps(t113.seed_test_steps[:, t113.FREE]),
+        "free run: final training accuracy, median over seeds": fin113[0][free],
+        "free run: final validation accuracy, median over seeds": fin113[1][free],
+        "norm held at 0.8x: log10 of the steps to 95 % training accuracy, median over seeds":
+            log_steps(t113.seed_train_steps[:, t113.CONSTRAINED]),
+        "norm held at 0.8x: log10 of the steps to 95 % validation accuracy, median over seeds":
+            log_steps(t113.seed_test_steps[:, t113.CONSTRAINED]),
+        "norm held at 0.8x: final validation accuracy, median over seeds": fin113[1][held],
+    }
+    for name, per_seed in values.items():
+        claims.check(P113 + name, float(np.median(per_seed)), live=False, run=m113, seeds=per_seed,
+                     evidence=f"seeds {list(p113_cfg.seeds)}: " + ", ".join(f"{v:.3g}" for v in per_seed))
+        p113_claims.append(P113 + name)
+else:
+    print("Fig. 7 at the notebook's settings is not judged in this build: its stored runs are "
+          f"{p113_progress} (the command above runs or resumes them).")
+    glue("fig_tr113", "(the stored runs are not finished)", display=False)
+
+# %% [markdown]
+# ```{figure} _figures/liu2023_omnigrok/fig_tr113.png
+# The talk's Fig. 7 at the notebook's own settings ($p = 113$, its initialization; two seeds, median line,
+# quartile band). Left: the free run; its weight norm (dashed, right axis) should rise while it memorizes and
+# fall below its start as validation accuracy climbs. Middle: the run held at $0.8\times$ its initial norm,
+# where training and validation accuracy should rise together. Right: validation accuracy of both.
+# ```
+
+# %% [markdown]
 # ## 5. The $(w, m)$ landscape of the backup slides
 #
 # The talk's backup slides ("Algorithmic: Landscape analysis", Fig. 6) separate the two things a
@@ -848,6 +933,14 @@ claims.figure("liu2023", "Fig. 7", "partial", scale="paper (CPU, stored)", claim
         "neither the norm's fall below its start nor the effect of fixing it (its deviations stay in the claims above)")
 claims.figure("liu2023", "Fig. 8", "not run at this scale", claims=[],
               why="the MNIST (norm, messiness) landscape of the backup slides needs MNIST and is not implemented")
+if p113_claims:
+    claims.figure("liu2023", "Fig. 7 (notebook's settings, p = 113)", claims.verdict(p113_claims),
+                  scale="paper (CPU, stored)", claims=p113_claims,
+                  why="the notebook's model, init, optimizer and 15,000 steps at p = 113, float32, two seeds; ten "
+                      "two-sided claims against the notebook's figures, registered before the run")
+else:
+    claims.figure("liu2023", "Fig. 7 (notebook's settings, p = 113)", "not run at this scale",
+                  scale="paper (CPU, stored)", why=f"the stored run is {p113_progress}; its command runs it")
 glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 

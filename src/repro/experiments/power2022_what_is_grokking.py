@@ -76,6 +76,13 @@ class IntroConfig(ConfigRepr):
     def seeds(self) -> list[int]:
         return [self.init_seed + i for i in range(self.n_seeds)]
 
+    @property
+    def records_embeddings(self) -> bool:
+        """Whether a run keeps its embeddings at every evaluation. The ordered-circle test (Liu et al. 2022, Fig. 1)
+        is about addition, whose circle follows the symbols' order; division runs keep none, which also keeps their
+        checkpoints small (10^3 evaluations of a 97 x 128 table per seed would be ~100 MB)."""
+        return self.operation == "modular_addition"
+
     def task_data(self):
         return build_task_data(BinaryOpTask(self.operation, self.p, ordered=self.ordered_pairs),
                                Split(train_fraction=self.train_fraction, data_seed=self.data_seed))
@@ -224,10 +231,7 @@ def run_intro(cfg: IntroConfig, progress: bool | None = None, checkpoint=None) -
     def record_embeddings(step, params):
         return {"embeddings": params[embed_name][:, : cfg.p]}
 
-    # The ordered-circle test (Liu et al. 2022, Fig. 1) is about addition, whose circle follows the symbols'
-    # order; division runs keep no embeddings, which also keeps their checkpoints small (10^3 evaluations of a
-    # 97 x 128 table per seed would be ~100 MB).
-    callback = record_embeddings if cfg.operation == "modular_addition" else None
+    callback = record_embeddings if cfg.records_embeddings else None
     history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": cfg.seeds},
                     callback=callback, progress=progress, desc=f"grokking ({cfg.operation})", checkpoint=checkpoint)
     train_steps = history.first_step("train_acc", cfg.threshold)
@@ -333,7 +337,7 @@ def intro_from_arrays(cfg: IntroConfig, arrays: dict[str, np.ndarray]) -> IntroR
     """The :class:`IntroResult` of :func:`intro_to_arrays` (the thresholds' first steps recomputed)."""
     from repro.training.store import history_from_arrays, required_arrays
 
-    snapshots = ("embedding_steps", "embeddings") if cfg.operation == "modular_addition" else ()
+    snapshots = ("embedding_steps", "embeddings") if cfg.records_embeddings else ()
     required_arrays(arrays, ("steps", *snapshots), "stored opening-chapter run")
     history = history_from_arrays({k: v for k, v in arrays.items() if k not in ("embedding_steps", "embeddings")})
     return IntroResult(cfg, history, arrays.get("embeddings"), history.first_step("train_acc", cfg.threshold),

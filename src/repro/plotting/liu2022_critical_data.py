@@ -6,6 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from repro.experiments.liu2022_critical_data import (EmbeddingComparison, FractionSweep, OFFICIAL_FIG4B_SEEDS,
+                                                     OfficialComparison,
                                                      OFFICIAL_FIG4B_SUCCESSES, ReferenceRun, SeedSpread,
                                                      binomial_interval)
 from repro.plotting.shared import TRAIN_COLOR, VAL_COLOR, seed_jitter
@@ -242,5 +243,45 @@ def plot_seed_spread(spread: SeedSpread):
     ax.set_ylabel("final RQI")
     ax.set_title("(b) every seed: generalization goes with parallelograms")
     ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_official_comparison(comp: OfficialComparison, never_at: int = 10_000):
+    """Our runs against the official runs of the same (size, seed): (a) steps to RQI > 0.95 (a run that never
+    gets there is drawn at ``never_at``); (b) samples right after Fig. 3's 5000 steps. Points on the diagonal are
+    runs that repeat the official one."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    ax = axes[0]
+    off = np.where(comp.official_step >= 0, comp.official_step, never_at)
+    ours = np.where(comp.our_step >= 0, comp.our_step, never_at)
+    sizes = np.unique(comp.counts)
+    cmap = plt.get_cmap("viridis")
+    for i, n in enumerate(sizes):
+        at = comp.counts == n
+        ax.scatter(off[at], ours[at], s=28, color=cmap(i / max(1, len(sizes) - 1)), alpha=0.85, label=f"{n}/55")
+    lim = (300, never_at * 1.5)
+    ax.plot(lim, lim, "--", color="0.5", lw=1)
+    ax.axhline(never_at, color="0.8", lw=0.8, zorder=0)
+    ax.axvline(never_at, color="0.8", lw=0.8, zorder=0)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(*lim)
+    ax.set_ylim(*lim)
+    ax.set_xlabel("official run: steps to RQI > 0.95")
+    ax.set_ylabel("ours, same size and seed")
+    ax.set_title(f"(a) Fig. 4(b) run by run (at {never_at:,}: never)")
+    ax.legend(title="training size", fontsize=7, title_fontsize=7, loc="upper left", ncol=2)
+    ax = axes[1]
+    for i, n in enumerate(sizes):
+        at = comp.counts == n
+        ax.scatter(comp.official_correct[at], comp.our_correct[at], s=28, color=cmap(i / max(1, len(sizes) - 1)),
+                   alpha=0.85)
+    ax.plot((0, 55), (0, 55), "--", color="0.5", lw=1)
+    ax.set_xlim(0, 56)
+    ax.set_ylim(0, 56)
+    ax.set_xlabel("official run: samples right after 5000 steps (of 55)")
+    ax.set_ylabel("ours, same size and seed")
+    ax.set_title("(b) Fig. 3's accuracy run by run")
     fig.tight_layout()
     return fig

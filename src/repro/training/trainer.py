@@ -132,7 +132,7 @@ class TrainConfig(ConfigRepr):
         return resolve_device(self.device)
 
 
-def lr_factor(cfg: TrainConfig, step: int) -> float:
+def warmup_factor(cfg: TrainConfig, step: int) -> float:
     """The multiplier on every run's learning rate at update ``step`` (counting from 0): the linear warm-up of
     :attr:`TrainConfig.warmup_steps`, then 1."""
     return 1.0 if step >= cfg.warmup_steps else step / cfg.warmup_steps
@@ -302,7 +302,7 @@ class AdamW:
     @torch.no_grad()
     def step(self, param: torch.Tensor, grads: list[torch.Tensor], lr_factor: float = 1.0) -> None:
         """Update ``param`` (R, P) given each parameter's gradient, ``grads[k]`` of shape (R, n_k); ``lr_factor``
-        scales every learning rate (and so the decoupled decay lr·λ) for this update only (:func:`lr_factor`)."""
+        scales every learning rate (and so the decoupled decay lr·λ) for this update only (:func:`warmup_factor`)."""
         if self.fused:
             self.step_count += 1  # the kernel reads the step (as torch.optim increments it before the call)
             for (lr, wd), members, ps, ms, vs in zip(self.calls, self.members, self.param_lists, self.m_lists, self.v_lists):
@@ -1330,7 +1330,7 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
         if cfg.linf_reg:
             with torch.no_grad():
                 _add_linf_gradient(grads, views, cfg.linf_reg, log_scale, cfg.linf_relative)
-        optimizer.step(flat, [grads[name].reshape(n_runs, -1) for name in params.offsets], lr_factor(cfg, step))
+        optimizer.step(flat, [grads[name].reshape(n_runs, -1) for name in params.offsets], warmup_factor(cfg, step))
         if norm_target is not None:  # the post-step hook: fixed_norm
             project_to_norm(flat, norm_target, fixed)
         if bar is not None and (step + 1) % update_every == 0:

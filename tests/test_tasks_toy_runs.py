@@ -124,8 +124,10 @@ def test_a_scheduled_minibatch_run_is_the_official_loop():
             first.update({k: v.detach().clone() for k, v in params.items()})
         return {}
 
+    # one block, so that the callback sees both runs' initial parameters at once
     hist = train(TOY, runs.data, cfg, {"init_seed": [0, 1]}, train_mask=runs.train_mask, val_mask=~runs.train_mask,
-                 batch_schedule=runs.batches, keep_final_params=True, callback=record, progress=False)
+                 batch_schedule=runs.batches, keep_final_params=True, callback=record, progress=False,
+                 performance=Performance(block_runs=2, workers=1))
     for r in range(2):
         init = {k: v[r:r + 1] for k, v in first.items()}
         embed, w2 = _official_loop(_alone(runs.data, r).to(dtype=torch.float64), None, runs.batches[r].numpy(), init,
