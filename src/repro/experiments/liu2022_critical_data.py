@@ -292,12 +292,12 @@ def run_fraction_sweep(cfg: ToyConfig, progress: bool | None = None) -> Fraction
     else:
         minibatch = counts > cfg.batch_size if cfg.batch_size is not None else np.zeros(len(counts), dtype=bool)
         parts = []
-        for group in (~minibatch, minibatch):
+        for group, batch_size in ((~minibatch, None), (minibatch, cfg.batch_size)):
             idx = np.nonzero(group)[0]
             if len(idx) == 0:
                 continue
-            runs = toy_runs(cfg.task(), counts[idx], seeds[idx], target_dim=cfg.d_out,
-                            batch_size=cfg.batch_size if group is minibatch else None, steps=cfg.sweep_steps)
+            runs = toy_runs(cfg.task(), counts[idx], seeds[idx], target_dim=cfg.d_out, batch_size=batch_size,
+                            steps=cfg.sweep_steps)
             parts.append((idx, _sweep_group(cfg, runs.data, runs.train_mask, seeds[idx], runs.batches, progress)))
     out = {}
     for idx, arrays in parts:
