@@ -271,7 +271,7 @@ for n, s, m in zip(p_counts, p_share, p_median):
           f"{'never' if m >= p4b.steps else f'{m:g}'}")
 p_transition_n = p4b.transition_count(0.5)
 p_transition = p_transition_n / paper_cfg.n_total if p_transition_n > 0 else float("nan")
-p_onset_n = int(p_counts[p_share > 0].min()) if (p_share > 0).any() else -1
+p_onset_n = p4b.onset_count()
 p_low = p4b.fractions < 0.4
 p_low_found = int((p4b.rqi_step[p_low] >= 0).sum())
 p_low_sizes = [int(n) for n, s in zip(p_counts, p_share) if n / 55 < 0.4 and s > 0]
@@ -461,7 +461,7 @@ for n, sh in zip(o_counts, o_share):
           f"(official: {off} of {OFFICIAL_FIG4B_SEEDS})")
 o_transition_n = o4b.transition_count(0.5)
 o_transition = o_transition_n / off_cfg.n_total if o_transition_n > 0 else float("nan")
-o_onset_n = int(o_counts[o_share > 0].min()) if (o_share > 0).any() else -1
+o_onset_n = o4b.onset_count()
 o_low, o_high = o4b.fractions < 0.4, o4b.counts >= 45
 o_mid = (o4b.counts >= 25) & (o4b.counts <= 40)
 print(f"transition (>= 50 % of seeds from here on): {o_transition_n}/55 = fraction {o_transition:.2f}; first size "

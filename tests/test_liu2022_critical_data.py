@@ -134,3 +134,13 @@ def test_shared_templates_order_trains_full_batch():
     with pytest.raises(ValueError, match="rng_order"):
         replace(ToyConfig(), rng_order="numpy")
     assert paper_sweep_config("shared_templates").batch_size is None
+
+
+def test_onset_count_is_the_first_count_with_a_success():
+    cfg = replace(ToyConfig(), train_counts=(10, 20, 30), seeds=(0, 1))
+    steps = np.array([-1, -1, -1, 500, 800, -1])
+    sweep = FractionSweep(config=cfg, counts=np.array([10, 10, 20, 20, 30, 30]), seeds=np.array([0, 1] * 3),
+                          accuracy=np.zeros(6), predicted_accuracy=np.zeros(6), final_rqi=np.zeros(6), rqi_step=steps,
+                          grokking_rate=np.zeros(6), theory_steps=np.zeros(6), steps=1000)
+    assert sweep.onset_count() == 20
+    assert replace(sweep, rqi_step=np.full(6, -1)).onset_count() == -1

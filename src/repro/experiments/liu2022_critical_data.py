@@ -240,6 +240,12 @@ class FractionSweep:
         u, rate = self.success_rate()
         return transition_size(u, rate, share)
 
+    def onset_count(self) -> int:
+        """The smallest training count at which some seed reaches RQI > threshold (Fig. 4b's first networks); -1 if
+        none does."""
+        u, rate = self.success_rate()
+        return int(u[rate > 0].min()) if (rate > 0).any() else -1
+
     def bootstrap_transition(self, share: float = 0.5, n_boot: int = 2000, seed: int = 0) -> np.ndarray:
         """``transition_count(share)`` over ``n_boot`` bootstrap resamples of the seeds: the spread of the
         transition that the finite number of seeds leaves. A seed is resampled as a whole, at every count at
