@@ -24,7 +24,7 @@ from oracles import mohamadi_loops as oracle
 RTOL, ATOL = 1e-10, 1e-12
 
 
-def assert_same(new, old):
+def assert_same(new, old, rtol=RTOL):
     assert type(new) is type(old)
     for f in dataclasses.fields(old):
         if f.name == "config":
@@ -38,7 +38,7 @@ def assert_same(new, old):
         if a.dtype == bool or np.issubdtype(b.dtype, np.integer):
             np.testing.assert_array_equal(a, b, err_msg=f.name)
         else:
-            np.testing.assert_allclose(a, b, rtol=RTOL, atol=ATOL, equal_nan=True, err_msg=f.name)
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=ATOL, equal_nan=True, err_msg=f.name)
 
 
 CLASSIFICATION = dict(p=7, width_factor=2, n_coeffs=(1.0, 1.5, 1.2), init_scales=(1.0, 0.3, 0.5), data_seeds=(0, 1, 2),
@@ -67,7 +67,10 @@ def test_classification_matches_the_former_loop(changes):
 def test_regression_matches_the_former_loop(changes):
     cfg = mw.RegressionConfig(**{**dict(p=5, init_scales=(0.5, 0.25, 1.0), init_seeds=(0, 1), steps=60, eval_every=5,
                                         ntk_points=40, ntk_every=10, device="cpu"), **changes})
-    assert_same(mw.train_regression(cfg), oracle._train_regression(cfg))
+    # 1e-9: QuadraticNet reads the triples off the full output grid (one matmul) where the former loop summed
+    # each triple's h terms; the α = 1 runs diverge at lr 1 (p = 5), and their 1e90 losses carry that rounding
+    # difference at a few 1e-10 relative.
+    assert_same(mw.train_regression(cfg), oracle._train_regression(cfg), rtol=1e-9)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
 from repro.core.validation import check_choice, check_int, check_prime, check_real
 from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
-from repro.models.networks import QuadraticNetConfig, TransformerConfig, build_model
+from repro.models.networks import QUADRATIC_PARAMETRIZATIONS, QuadraticNetConfig, TransformerConfig, build_model
 from repro.theory import mohamadi2024 as th
 from repro.training.store import ResultsStore, required_arrays, result_arrays, store_parser
 from repro.training.trainer import Performance, TrainConfig, progress_enabled, train
@@ -46,10 +46,17 @@ from repro.training.trainer import Performance, TrainConfig, progress_enabled, t
 # The batched network
 
 
-def init_runs(p: int, width: int, seeds, scales) -> tuple[torch.Tensor, torch.Tensor]:
-    """Stack R independently initialized networks (PyTorch default init × α): W (R, h, 2p), V (R, p, h); the
-    trainer's :class:`repro.models.networks.QuadraticNet` draws the same numbers from the same seeds and scales."""
-    pairs = [th.pytorch_default_init(p, width, int(s), float(a)) for s, a in zip(seeds, scales)]
+def init_runs(p: int, width: int, seeds, scales, parametrization: str = "standard") -> tuple[torch.Tensor, torch.Tensor]:
+    """Stack R independently initialized networks × α: the parameters W (R, h, 2p), V (R, p, h) (PyTorch's default
+    init in the standard parametrization, N(0, 1) in the NTK one); the trainer's
+    :class:`repro.models.networks.QuadraticNet` draws the same numbers from the same seeds and scales."""
+    check_choice("parametrization", parametrization, QUADRATIC_PARAMETRIZATIONS)
+    if parametrization == "ntk":
+        gens = [torch.Generator().manual_seed(int(s)) for s in seeds]
+        pairs = [(torch.randn(width, 2 * p, generator=g, dtype=torch.float64) * float(a),
+                  torch.randn(p, width, generator=g, dtype=torch.float64) * float(a)) for g, a in zip(gens, scales)]
+    else:
+        pairs = [th.pytorch_default_init(p, width, int(s), float(a)) for s, a in zip(seeds, scales)]
     return torch.stack([w for w, _ in pairs]), torch.stack([v for _, v in pairs])
 
 
@@ -107,6 +114,8 @@ class ClassificationConfig(ConfigRepr):
     optimizer: str = "normalized"
     ntk_every: int = 0  # record the first-logit eNTK on each run's training pairs every k steps (0: never)
     ntk_runs: tuple[int, ...] | None = None  # the runs whose eNTK is recorded (None: every run; others: NaN)
+    # "standard": Eq. 2.1 as printed; "ntk": the first author's public code (QuadraticNetConfig explains both)
+    parametrization: str = "standard"
 
     def __post_init__(self):
         check_prime("p", self.p)
@@ -134,10 +143,15 @@ class ClassificationConfig(ConfigRepr):
                 raise ValueError(f"ntk_runs={self.ntk_runs!r} is not allowed: there are {R} runs.")
         check_choice("exact_regularizer", self.exact_regularizer, (True, False))
         check_choice("optimizer", self.optimizer, ("normalized", "gd"))
+        check_choice("parametrization", self.parametrization, QUADRATIC_PARAMETRIZATIONS)
 
     @property
     def width(self) -> int:
         return self.width_factor * self.p
+
+    @property
+    def net(self) -> QuadraticNetConfig:
+        return QuadraticNetConfig(p=self.p, width=self.width, parametrization=self.parametrization)
 
     @property
     def n_runs(self) -> int:
@@ -246,8 +260,8 @@ def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
                        eval_every=cfg.eval_every, dtype="float64", device="cpu")
     eval_steps, ntk_steps = _eval_steps(cfg.steps, cfg.eval_every, cfg.ntk_every)
     rows = list(range(cfg.n_runs)) if cfg.ntk_runs is None else sorted(set(cfg.ntk_runs))
-    recorder = _ClassificationRecorder(p, masks, rows if cfg.ntk_every else [], ntk_steps)
-    history = train(QuadraticNetConfig(p=p, width=cfg.width), data, tcfg,
+    recorder = _ClassificationRecorder(cfg.net, masks, rows if cfg.ntk_every else [], ntk_steps)
+    history = train(cfg.net, data, tcfg,
                     {"init_seed": list(cfg.init_seeds), "init_scale": list(cfg.init_scales),
                      "repr_init_scale": list(cfg.init_scales)},
                     train_mask=masks, val_mask=~masks, callback=recorder, keep_final_params=True,
@@ -272,7 +286,9 @@ class _ClassificationRecorder:
     ‖Θ̂_t − Θ̂_0‖_F, 1 − cos(Θ̂_t, Θ̂_0), ‖Θ̂_t‖_F and 1 − cos(Θ̂_t, Θ̂_fit) from the first eNTK step with 100 %
     training accuracy on (NaN elsewhere)."""
 
-    def __init__(self, p: int, masks: torch.Tensor, rows: list[int], ntk_steps: list[int]):
+    def __init__(self, net: QuadraticNetConfig, masks: torch.Tensor, rows: list[int], ntk_steps: list[int]):
+        p = net.p
+        self.multipliers = net.multipliers
         self.masks, self.rows, self.ntk_steps = masks, rows, set(ntk_steps)
         self.a, self.b = (torch.as_tensor(v) for v in th.ordered_pairs(p))
         self.labels = (self.a + self.b) % p
@@ -293,9 +309,11 @@ class _ClassificationRecorder:
         return out
 
     def __call__(self, step: int, views: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-        W, V = views["W"], views["V"]
+        W, V = views["W"], views["V"]  # the parameters θ (‖θ‖ and the margin's ‖θ‖∞ are theirs)
         R = W.shape[0]
-        out = forward_pairs(W, V, self.a, self.b)
+        m_w, m_v = self.multipliers
+        Ws, Vs = W * m_w, V * m_v  # Eq. 2.1's weights (the same numbers in the standard parametrization)
+        out = forward_pairs(Ws, Vs, self.a, self.b)
         labels = self.labels.expand(R, -1)[..., None]
         correct = (out.argmax(-1) == self.labels).double()
         true = out.gather(-1, labels).squeeze(-1)
@@ -307,7 +325,8 @@ class _ClassificationRecorder:
         kernels = {k: torch.full((R,), math.nan, dtype=torch.float64)
                    for k in ("ntk_change", "ntk_distance", "ntk_norm", "ntk_fit_distance")}
         if step in self.ntk_steps and self.rows:
-            Kt = [th.entk_logit_kernel(W[r], V[r], self.a[self.train_idx[r]], self.b[self.train_idx[r]]) for r in self.rows]
+            Kt = [th.entk_logit_kernel(Ws[r], Vs[r], self.a[self.train_idx[r]], self.b[self.train_idx[r]],
+                                       multipliers=self.multipliers) for r in self.rows]
             if self.K0 is None:
                 self.K0, self.K_fit = Kt, {}
             train_acc = (correct * self.masks).sum(1) / self.n_train
@@ -346,6 +365,8 @@ class RegressionConfig(ConfigRepr):
     ntk_points: int = 20_000  # Fig. 2 right: eNTK on 20 000 random triples
     ntk_every: int = 10_000
     device: str = "auto"
+    # "standard": Eq. 2.1 as printed; "ntk": the first author's public code (QuadraticNetConfig explains both)
+    parametrization: str = "standard"
 
     def __post_init__(self):
         check_prime("p", self.p)
@@ -367,10 +388,15 @@ class RegressionConfig(ConfigRepr):
         for name in ("steps", "eval_every", "ntk_points", "ntk_every"):
             check_int(name, getattr(self, name), minimum=1)
         check_choice("device", self.device, DEVICES)
+        check_choice("parametrization", self.parametrization, QUADRATIC_PARAMETRIZATIONS)
 
     @property
     def width(self) -> int:
         return self.width_factor * self.p
+
+    @property
+    def net(self) -> QuadraticNetConfig:
+        return QuadraticNetConfig(p=self.p, width=self.width, parametrization=self.parametrization)
 
     @property
     def n_train(self) -> int:
@@ -445,7 +471,7 @@ def train_regression(cfg: RegressionConfig, progress: bool | None = False) -> Re
                        eval_every=cfg.eval_every, dtype="float64", device=cfg.device)
     eval_steps, ntk_steps = _eval_steps(cfg.steps, cfg.eval_every, cfg.ntk_every)
     recorder = _RegressionRecorder(cfg, mask, ntk_steps, resolve_device(cfg.device))
-    history = train(QuadraticNetConfig(p=p, width=cfg.width), data, tcfg,
+    history = train(cfg.net, data, tcfg,
                     {"init_seed": list(cfg.run_seeds), "init_scale": list(cfg.run_scales),
                      "repr_init_scale": list(cfg.run_scales)},
                     train_mask=torch.ones(R, n, dtype=torch.bool), val_mask=torch.zeros(R, n, dtype=torch.bool),
@@ -468,6 +494,7 @@ class _RegressionRecorder:
 
     def __init__(self, cfg: RegressionConfig, mask: np.ndarray, ntk_steps: list[int], dev: torch.device):
         p = cfg.p
+        self.multipliers = cfg.net.multipliers
         self.ntk_steps = set(ntk_steps)
         self.a, self.b = (torch.as_tensor(v, device=dev) for v in th.ordered_pairs(p))
         self.target_all = p * torch.nn.functional.one_hot((self.a + self.b) % p, p).double()  # (p^2, p): y of all triples
@@ -478,9 +505,11 @@ class _RegressionRecorder:
         self.K0 = None
 
     def __call__(self, step: int, views: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-        W, V = views["W"].detach(), views["V"].detach()
+        W, V = views["W"].detach(), views["V"].detach()  # the parameters θ (‖θ‖∞ is theirs)
         R = W.shape[0]
-        out = forward_pairs(W, V, self.a, self.b)  # (R, p^2, p)
+        m_w, m_v = self.multipliers
+        Ws, Vs = W * m_w, V * m_v  # Eq. 2.1's weights (the same numbers in the standard parametrization)
+        out = forward_pairs(Ws, Vs, self.a, self.b)  # (R, p^2, p)
         err = (out - self.target_all).square()
         p = out.shape[-1]
         rec = {"test_loss": (err * self.test).sum((1, 2)) / self.test_y2,
@@ -488,7 +517,7 @@ class _RegressionRecorder:
                "ntk_change": torch.full((R,), math.nan, dtype=torch.float64),
                "ntk_distance": torch.full((R,), math.nan, dtype=torch.float64)}
         if step in self.ntk_steps:
-            Kt = [th.entk_regression_kernel(W[r], V[r], self.ntk_x) for r in range(R)]
+            Kt = [th.entk_regression_kernel(Ws[r], Vs[r], self.ntk_x, multipliers=self.multipliers) for r in range(R)]
             if self.K0 is None:
                 self.K0 = Kt
             rec["ntk_change"] = torch.tensor([float(torch.linalg.norm(k - k0)) for k, k0 in zip(Kt, self.K0)],
@@ -868,6 +897,9 @@ def kernel_regression_sweep(ps, fractions, width_factor: int, seed: int = 0) -> 
 
 def kernel_classifier_on_split(res: ClassificationResult, run: int = 0) -> tuple[float, float]:
     """Thm 4.3 on the very training set of a trained run: (pNTK-at-init test accuracy, relative test loss)."""
+    if res.config.parametrization != "standard":
+        raise ValueError(f"kernel_classifier_on_split re-draws the standard parametrization's init; the run has "
+                         f"parametrization={res.config.parametrization!r} (allowed: 'standard').")
     p = res.config.p
     a, b = th.ordered_pairs(p)
     pairs = np.stack([a, b], 1)
@@ -898,6 +930,21 @@ def grokking_regression_config() -> RegressionConfig:
     (Fig. 2's values are not given; 0.1, 0.03, 0.01 as the issue asks), three init seeds each."""
     return RegressionConfig(p=11, init_scales=(1.0, 0.1, 0.03, 0.01), init_seeds=(0, 1, 2), lr=0.3,
                             steps=400_000, eval_every=2000, ntk_points=1000, ntk_every=20_000)
+
+
+PAPER_REGRESSION_PS = (11, 23)
+
+
+def paper_regression_config(p: int) -> RegressionConfig:
+    """Regression at the paper's learning rate (App. A.1: full-batch GD at lr 1, λ = 1e-4 on ‖θ‖∞, n = 2p^2.25,
+    h = 4p, up to 2e5 steps) in the first author's public parametrization (NTK: W = W̃/√(2p), V = Ṽ/√h with W̃,
+    Ṽ ~ N(0, 1); ``QuadraticNetConfig``). In Eq. 2.1's standard parametrization GD at lr 1 diverges within
+    40 steps at p = 11 from both PyTorch's and He's init (our measurement, two seeds each); in the NTK one it
+    fits. p = 11 and 23 (``PAPER_REGRESSION_PS``; Fig. 2 is p = 47), α ∈ {1, 0.1, 0.01} (Fig. 2's values are
+    not given), three init seeds each, 2e5 steps (App. A.1's longest budget)."""
+    check_choice("p", p, PAPER_REGRESSION_PS)
+    return RegressionConfig(p=p, init_scales=(1.0, 0.1, 0.01), init_seeds=(0, 1, 2), lr=1.0, steps=200_000,
+                            eval_every=2000, ntk_points=1000, ntk_every=20_000, parametrization="ntk")
 
 
 def stored_regression(cfg: RegressionConfig, root) -> tuple[RegressionResult, dict] | None:
@@ -969,17 +1016,22 @@ def _compute_transformer(cfg: TransformerGrokConfig, seeds) -> dict[str, np.ndar
 def main(argv=None) -> int:
     """``python -m repro.experiments.mohamadi2024_why_grok --store book/_results``: compute and store, with provenance, the chapter's
     stored runs that are missing: ``regression`` (:func:`grokking_regression_config`, 12 runs × 4e5 GD steps,
-    about 25 minutes on one CPU core) and ``transformer-gd`` (:func:`gd_transformer_config`, 3 seeds × 2e4 GD
+    about 25 minutes on one CPU core), ``regression-ntk`` (:func:`paper_regression_config`: p = 11 and 23, 9 runs ×
+    2e5 GD steps each, about 1 hour on one core) and ``transformer-gd`` (:func:`gd_transformer_config`, 3 seeds × 2e4 GD
     steps, about 20 minutes) and ``gd-init-scale`` (:func:`gd_init_scale_config`, 16 runs × 2e4 plain-GD steps,
     about 10 minutes). ``--only`` picks one."""
     parser = store_parser("repro.experiments.mohamadi2024_why_grok", main.__doc__)
-    parser.add_argument("--only", choices=("regression", "transformer-gd", "gd-init-scale"),
+    parser.add_argument("--only", choices=("regression", "regression-ntk", "transformer-gd", "gd-init-scale"),
                         help="compute only this stored run")
     args = parser.parse_args(argv)
     store = ResultsStore(args.store)
     if args.only in (None, "regression"):
         cfg = grokking_regression_config()
         store.get_or_compute(cfg, lambda: train_regression(cfg, progress=True).to_arrays(), label="regression")
+    if args.only in (None, "regression-ntk"):
+        for p in PAPER_REGRESSION_PS:
+            cfg = paper_regression_config(p)
+            store.get_or_compute(cfg, lambda: train_regression(cfg, progress=True).to_arrays(), label="regression-ntk")
     if args.only in (None, "transformer-gd"):
         tcfg = gd_transformer_config()
         store.get_or_compute(_transformer_store_config(tcfg, GD_TRANSFORMER_SEEDS),

@@ -208,7 +208,7 @@ class QuadraticGradient:
                  train_mask: torch.Tensor, record=None) -> tuple[dict[str, torch.Tensor], torch.Tensor]:
         """(grads, log_scale) at ``params`` for the pairs ``x`` (n, 2) with ``labels`` (n,) and each run's
         training pairs ``train_mask`` (R, n); ``record(out, params)`` sees the logits of every pair."""
-        W, V = params["W"], params["V"]
+        W, V = self.model.weights(params["W"], params["V"])  # Eq. 2.1's weights (the NTK parametrization scales them)
         z = self.grid_preacts(W) if self.grid else self.model.preacts(W, x[:, 0], x[:, 1])
         logits = (V @ z.square()).transpose(1, 2)  # (R, n, p), Eq. 2.1
         if record is not None:
@@ -223,6 +223,9 @@ class QuadraticGradient:
             gW = torch.cat([gz.sum(3), gz.sum(2)], dim=2)
         else:  # the one-hot first layer sends ∂/∂z of pair (a, b) to column a of Q and column b of R
             gW = torch.cat([gz @ self.onehot_a.to(gz.dtype), gz @ self.onehot_b.to(gz.dtype)], dim=2)
+        m_w, m_v = self.model.config.multipliers  # chain rule to the parameters: W = m_W θ_W, V = m_V θ_V
+        if (m_w, m_v) != (1.0, 1.0):
+            gW, gV = gW * m_w, gV * m_v
         return {"W": gW, "V": gV}, log_scale
 
 

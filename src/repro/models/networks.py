@@ -614,17 +614,50 @@ def _uniform_float64(fan_in: int, scale: float):
     return init
 
 
+def _normal_float64(scale: float):
+    """N(0, 1) × ``scale``, drawn in float64: the NTK parametrization's init (``jax.nn.initializers.normal(1)``
+    in the first author's code; the draws themselves are torch's, not JAX's)."""
+
+    def init(shape, gen):
+        return torch.randn(shape, generator=gen, dtype=torch.float64) * scale
+
+    return init
+
+
+QUADRATIC_PARAMETRIZATIONS = ("standard", "ntk")
+
+
 @dataclass(frozen=True, repr=False)
 class QuadraticNetConfig(ConfigRepr):
     """Mohamadi et al. 2024, Eq. 2.1: f(θ; (e_a, e_b)) = V (W (e_a, e_b))^{⊙2}, no biases, W (h, 2p) = [Q R],
-    V (p, h), modulus ``p`` and width h = ``width``."""
+    V (p, h), modulus ``p`` and width h = ``width``.
+
+    ``parametrization`` says which numbers θ are (what the optimizer steps and the ℓ∞ penalty measures):
+
+    * ``"standard"``: Eq. 2.1 as printed, θ = (W, V), drawn from PyTorch's nn.Linear default U(±1/√fan_in)
+      (the Fig. 1 caption's "default PyTorch initialization").
+    * ``"ntk"``: the NTK parametrization of the first author's public code (mohamad-amin/tracked-grok-v2,
+      ``models/simple.py:GromovMLP``): θ = (W̃, V) with W̃, Ṽ ~ N(0, 1) and W = W̃/√(2p), V = Ṽ/√h. At init the
+      function has the law of Eq. 2.1 under N(0, 1/fan_in) weights; under gradient descent each layer's
+      effective learning rate is divided by its fan-in, and ‖θ‖ starts at √(3ph) instead of about 1.
+    """
 
     p: int = 97
     width: int = 776
+    parametrization: str = "standard"  # Eq. 2.1 as printed (App. A gives no parametrization)
 
     def __post_init__(self):
         check_int("p", self.p, minimum=2)
         check_int("width", self.width, minimum=1)
+        check_choice("parametrization", self.parametrization, QUADRATIC_PARAMETRIZATIONS)
+
+    @property
+    def multipliers(self) -> tuple[float, float]:
+        """(m_W, m_V): Eq. 2.1's weights are W = m_W·θ_W and V = m_V·θ_V; (1, 1) in the standard
+        parametrization, (1/√(2p), 1/√h) in the NTK one."""
+        if self.parametrization == "ntk":
+            return 1 / math.sqrt(2 * self.p), 1 / math.sqrt(self.width)
+        return 1.0, 1.0
 
 
 class QuadraticNet(BatchedModel):
@@ -638,20 +671,39 @@ class QuadraticNet(BatchedModel):
 
     def param_specs(self, init_scale=1.0, repr_init_scale=1.0):
         p, h = self.config.p, self.config.width
+        if self.config.parametrization == "ntk":
+            return [ParamSpec("W", (h, 2 * p), "repr", _normal_float64(repr_init_scale)),
+                    ParamSpec("V", (p, h), "dec", _normal_float64(init_scale))]
         return [ParamSpec("W", (h, 2 * p), "repr", _uniform_float64(2 * p, repr_init_scale)),
                 ParamSpec("V", (p, h), "dec", _uniform_float64(h, init_scale))]
 
+    def weights(self, W: torch.Tensor, V: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Eq. 2.1's (W, V) from the parameters (the same tensors in the standard parametrization)."""
+        m_w, m_v = self.config.multipliers
+        return (W, V) if (m_w, m_v) == (1.0, 1.0) else (W * m_w, V * m_v)
+
     def preacts(self, W: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-        """z_k(a, b) = Q_ka + R_kb: (R, h, n). The one-hot first layer is a column gather."""
+        """z_k(a, b) = Q_ka + R_kb: (R, h, n) from Eq. 2.1's W. The one-hot first layer is a column gather."""
         return W[:, :, a] + W[:, :, self.config.p + b]
 
+    def triple_outputs(self, W: torch.Tensor, V: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+        """g(a, b, c) = f_c(a, b) for the triples ``x`` (n, 3): (R, n, 1), from Eq. 2.1's weights. Every output
+        f_c(a, b) is one matmul on the (R, h, p^2) grid of squared preactivations, and the triples are read off
+        it: a gather of h numbers per triple (and its scatter-add backward) costs far more on a CPU than the
+        p^3·h multiply-adds of the whole grid (measured: about 10× per step at p = 23, n = 2p^2.25)."""
+        p = self.config.p
+        R, h = W.shape[:2]
+        z = (W[:, :, :p, None] + W[:, :, None, p:]).reshape(R, h, p * p)  # z_k(a, b), row-major in (a, b)
+        out = (V @ z.square()).reshape(R, p * p * p)  # f_c(a, b) at c·p^2 + a·p + b
+        return out[:, x[:, 2] * (p * p) + x[:, 0] * p + x[:, 1], None]
+
     def forward(self, params, x):
-        W, V = params["W"], params["V"]
+        W, V = self.weights(params["W"], params["V"])
+        if x.shape[1] == 3:
+            return self.triple_outputs(W, V, x)
         z = self.preacts(W, x[:, 0], x[:, 1])
         if x.shape[1] == 2:
             return (V @ z.square()).transpose(1, 2)
-        if x.shape[1] == 3:
-            return (V[:, x[:, 2], :] * z.transpose(1, 2).square()).sum(-1, keepdim=True)
         raise ValueError(f"QuadraticNet inputs have {x.shape[1]} columns; allowed: 2 (pairs a, b) or 3 (triples a, b, c).")
 
     def matmul_flops_per_sample(self):

@@ -144,22 +144,26 @@ def _preacts(W: torch.Tensor, a, b) -> torch.Tensor:
     return (W[:, _as_idx(a)] + W[:, p + _as_idx(b)]).T  # (n, h): z_k(a_i, b_i)
 
 
-def entk_regression_kernel(W, V, x1, x2=None) -> torch.Tensor:
+def entk_regression_kernel(W, V, x1, x2=None, multipliers=(1.0, 1.0)) -> torch.Tensor:
     """The regression eNTK K_θ(x, x') = ∇g(θ;x)·∇g(θ;x') (App. B, Eq. B.1/B.2), closed form:
 
     K = Σ_k [ 1(c=c') z_k(a,b)^2 z_k(a',b')^2 + 4 V_ck V_c'k z_k(a,b) z_k(a',b') (1(a=a') + 1(b=b')) ].
 
     The first term (L_θ) comes from the V-gradients, the second (J_θ) from the Q- and R-gradients.
     ``x1``, ``x2``: integer arrays of shape (n, 3) holding triples (a, b, c). Returns (n1, n2), float64.
+    ``W``, ``V`` are Eq. 2.1's weights; ``multipliers`` (m_W, m_V) give the kernel of parameters θ with
+    W = m_W θ_W, V = m_V θ_V (the NTK parametrization, ``QuadraticNetConfig.multipliers``): the chain rule
+    weights J_θ by m_W^2 and L_θ by m_V^2.
     """
     W, V = _as_t(W), _as_t(V)
+    m_w, m_v = multipliers
     x1 = _as_idx(x1)
     x2 = x1 if x2 is None else _as_idx(x2)
     z1, z2 = _preacts(W, x1[:, 0], x1[:, 1]), _preacts(W, x2[:, 0], x2[:, 1])
     same_c = (x1[:, None, 2] == x2[None, :, 2]).to(W.dtype)
     shared = (x1[:, None, 0] == x2[None, :, 0]).to(W.dtype) + (x1[:, None, 1] == x2[None, :, 1]).to(W.dtype)
     v1, v2 = V[x1[:, 2]], V[x2[:, 2]]  # (n, h): V_{c_i, k}
-    return same_c * ((z1 ** 2) @ (z2 ** 2).T) + 4 * shared * ((v1 * z1) @ (v2 * z2).T)
+    return m_v ** 2 * same_c * ((z1 ** 2) @ (z2 ** 2).T) + m_w ** 2 * 4 * shared * ((v1 * z1) @ (v2 * z2).T)
 
 
 def _logit_kernel(W, sq_weight, a1, b1, a2, b2, readout):
@@ -169,14 +173,17 @@ def _logit_kernel(W, sq_weight, a1, b1, a2, b2, readout):
     return sq_weight * ((z1 ** 2) @ (z2 ** 2).T) + 4 * shared * ((readout * z1) @ z2.T)
 
 
-def entk_logit_kernel(W, V, a1, b1, a2=None, b2=None, output: int = 0) -> torch.Tensor:
+def entk_logit_kernel(W, V, a1, b1, a2=None, b2=None, output: int = 0, multipliers=(1.0, 1.0)) -> torch.Tensor:
     """The NTK of one output coordinate f_output (Fig. 1 left uses the first, "following [32]"):
 
     Θ̂(x, x') = Σ_k z_k^2 z_k'^2 + 4 Σ_k V_{output,k}^2 z_k z_k' (1(a=a') + 1(b=b')).
+
+    ``multipliers`` (m_W, m_V): as in :func:`entk_regression_kernel` (first term × m_V^2, second × m_W^2).
     """
     W, V = _as_t(W), _as_t(V)
+    m_w, m_v = multipliers
     a2, b2 = (a1, b1) if a2 is None else (a2, b2)
-    return _logit_kernel(W, 1.0, a1, b1, a2, b2, V[output] ** 2)
+    return _logit_kernel(W, m_v ** 2, a1, b1, a2, b2, m_w ** 2 * V[output] ** 2)
 
 
 def pntk_kernel(W, V, a1, b1, a2=None, b2=None) -> torch.Tensor:
