@@ -947,10 +947,12 @@ def paper_regression_config(p: int) -> RegressionConfig:
                             eval_every=2000, ntk_points=1000, ntk_every=20_000, parametrization="ntk")
 
 
-def stored_regression(cfg: RegressionConfig, root) -> tuple[RegressionResult, dict] | None:
+def stored_regression(cfg: RegressionConfig, root, label: str = "regression") -> tuple[RegressionResult, dict] | None:
     """The regression run stored for exactly ``cfg`` under ``root`` (a :class:`repro.training.store.ResultsStore`
-    folder) and its provenance manifest, or None when none is stored. The store verifies config and content."""
-    return ResultsStore(root).load_result(cfg, "regression", lambda arrays: RegressionResult.from_arrays(cfg, arrays))
+    folder) as ``label`` ("regression": :func:`grokking_regression_config`; "regression-ntk":
+    :func:`paper_regression_config`) and its provenance manifest, or None when none is stored. The store
+    verifies config and content."""
+    return ResultsStore(root).load_result(cfg, label, lambda arrays: RegressionResult.from_arrays(cfg, arrays))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -973,9 +975,30 @@ def gd_init_scale_config() -> ClassificationConfig:
                                 steps=20_000, eval_every=100, optimizer="gd")
 
 
-def stored_classification(cfg: ClassificationConfig, root) -> tuple[ClassificationResult, dict] | None:
-    """The classification run stored for exactly ``cfg`` under ``root`` (its curves) and its manifest, or None."""
-    return ResultsStore(root).load_result(cfg, "classification", lambda arrays: ClassificationResult.from_arrays(cfg, arrays))
+def stored_classification(cfg: ClassificationConfig, root, label: str = "classification") -> tuple[ClassificationResult, dict] | None:
+    """The classification run stored for exactly ``cfg`` under ``root`` as ``label`` ("classification":
+    :func:`gd_init_scale_config`; "classification-ntk": :func:`ntk_classification_config`) and its manifest, or None."""
+    return ResultsStore(root).load_result(cfg, label, lambda arrays: ClassificationResult.from_arrays(cfg, arrays))
+
+
+# --------------------------------------------------------------------------------------------------
+# Fig. 1 (left and middle) from a start far above one normalized step, stored
+
+NTK_CLASS_SCALES = (1.0, 0.3, 0.1)
+NTK_CLASS_SEEDS = (0, 1, 2, 3)
+
+
+def ntk_classification_config() -> ClassificationConfig:
+    """Fig. 1 (left and middle) with the paper's optimizer (App. A.2: normalized GD, step length 10, λ = 1e-20,
+    n = 2p^{5/3}, h = 8p) in the first author's NTK parametrization (``QuadraticNetConfig``), where ‖θ_0‖₂ ≈
+    √(3ph) = 113 at p = 23: eleven normalized steps from the start, so a kernel regime is possible (from PyTorch's
+    init, ‖θ_0‖₂ ≈ 8 is less than one step). p = 23 (Fig. 1's p is not given), α ∈ {1, 0.3, 0.1}, four seeds
+    (init and split), seed-major; 10^4 steps (App. A.2: up to 10^5), metrics and the first-logit eNTK every 10
+    steps, so that the few steps before the fit are resolved."""
+    runs = [(a, s) for s in NTK_CLASS_SEEDS for a in NTK_CLASS_SCALES]
+    return ClassificationConfig(p=23, n_coeffs=(2.0,) * len(runs), init_scales=tuple(a for a, _ in runs),
+                                data_seeds=tuple(s for _, s in runs), init_seeds=tuple(s for _, s in runs),
+                                steps=10_000, eval_every=10, ntk_every=10, parametrization="ntk")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1018,10 +1041,12 @@ def main(argv=None) -> int:
     stored runs that are missing: ``regression`` (:func:`grokking_regression_config`, 12 runs × 4e5 GD steps,
     about 25 minutes on one CPU core), ``regression-ntk`` (:func:`paper_regression_config`: p = 11 and 23, 9 runs ×
     2e5 GD steps each, about 1 hour on one core) and ``transformer-gd`` (:func:`gd_transformer_config`, 3 seeds × 2e4 GD
-    steps, about 20 minutes) and ``gd-init-scale`` (:func:`gd_init_scale_config`, 16 runs × 2e4 plain-GD steps,
-    about 10 minutes). ``--only`` picks one."""
+    steps, about 20 minutes), ``gd-init-scale`` (:func:`gd_init_scale_config`, 16 runs × 2e4 plain-GD steps,
+    about 10 minutes) and ``classification-ntk`` (:func:`ntk_classification_config`, 12 runs × 1e4 normalized
+    steps, about 10 minutes). ``--only`` picks one."""
     parser = store_parser("repro.experiments.mohamadi2024_why_grok", main.__doc__)
-    parser.add_argument("--only", choices=("regression", "regression-ntk", "transformer-gd", "gd-init-scale"),
+    parser.add_argument("--only", choices=("regression", "regression-ntk", "transformer-gd", "gd-init-scale",
+                                           "classification-ntk"),
                         help="compute only this stored run")
     args = parser.parse_args(argv)
     store = ResultsStore(args.store)
@@ -1039,6 +1064,9 @@ def main(argv=None) -> int:
     if args.only in (None, "gd-init-scale"):
         ccfg = gd_init_scale_config()
         store.get_or_compute(ccfg, lambda: train_classification(ccfg).to_arrays(), label="classification")
+    if args.only in (None, "classification-ntk"):
+        ncfg = ntk_classification_config()
+        store.get_or_compute(ncfg, lambda: train_classification(ncfg).to_arrays(), label="classification-ntk")
     return 0
 
 

@@ -162,6 +162,39 @@ def plot_regression(res: RegressionResult):
     return fig
 
 
+def plot_regression_accuracy(results: list[RegressionResult]):
+    """Fig. 2 (left)'s quantity for each stored regression run, one panel per p: training accuracy on the
+    training triples (|g − y| < p/2, dashed, median) and the argmax accuracy over all p^2 pairs (solid: median,
+    range band, every seed) per α, with chance 1/p dotted; then ‖θ‖∞ (the parameters') per α and p."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(results) + 1, figsize=(5.2 * (len(results) + 1), 3.8))
+    for ax, res in zip(axes, results):
+        c = res.config
+        x = np.maximum(res.steps, 1)
+        for k, alpha in enumerate(c.init_scales):
+            rows = [r for r, a in enumerate(c.run_scales) if a == alpha]
+            color = f"C{k}"
+            plot_seed_band(ax, x, res.pair_acc[rows], label=f"α = {alpha:g}: pairs (argmax)", color=color, band="range")
+            ax.plot(x, np.median(res.train_acc[rows], axis=0), "--", color=color, lw=1)
+            axes[-1].plot(x, np.median(res.linf[rows], axis=0), color=color, ls="-" if c is results[0].config else "--",
+                          label=f"p = {c.p}, α = {alpha:g}")
+        ax.axhline(1 / c.p, color="k", lw=1, ls=":", label="chance 1/p")
+        ax.set_xscale("log")
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_xlabel("GD step")
+        ax.set_ylabel("accuracy (dashed: training triples)")
+        ax.set_title(f"p = {c.p}, h = {c.width}, n = {c.n_train}, lr {c.lr:g}, {c.parametrization}")
+        ax.legend(fontsize=7)
+    axes[-1].set_xscale("log")
+    axes[-1].set_xlabel("GD step")
+    axes[-1].set_ylabel("‖θ‖∞ of the parameters (median)")
+    axes[-1].set_title("ℓ∞ norm under λ = 1e-4")
+    axes[-1].legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    return fig
+
+
 def plot_transformer(res):
     """Fig. 5's three panels for one :class:`TransformerResult` or a list of them (one per seed; median, range
     band and every seed faintly): (a) train (dashed) and test (solid) accuracy, plus test pairs whose mirror is
