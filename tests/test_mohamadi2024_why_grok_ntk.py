@@ -132,3 +132,38 @@ def test_ntk_regression_gd_step_matches_autograd():
                         .square().mean()) / P for r in range(2)]
     np.testing.assert_allclose(res.train_loss[:, 1], train_loss, rtol=1e-10)
     assert np.all(np.abs(res.ntk_distance[:, 0]) < 1e-12) and np.all(res.ntk_distance[:, 1] > 1e-9)
+
+
+def test_stored_ntk_configs_are_the_paper_recipe_in_the_ntk_parametrization():
+    for p in mw.PAPER_REGRESSION_PS:
+        c = mw.paper_regression_config(p)
+        assert (c.parametrization, c.lr, c.linf_reg, c.n_exponent, c.width_factor) == ("ntk", 1.0, 1e-4, 2.25, 4)
+        assert c.steps == 200_000
+    with pytest.raises(ValueError, match="p"):
+        mw.paper_regression_config(13)
+    c = mw.ntk_classification_config()
+    assert (c.parametrization, c.optimizer, c.lr, c.linf_reg, c.width_factor) == ("ntk", "normalized", 10.0, 1e-20, 8)
+    assert set(c.n_coeffs) == {2.0} and c.n_runs == len(mw.NTK_CLASS_SCALES) * len(mw.NTK_CLASS_SEEDS)
+
+
+def test_kernel_classifier_on_split_refuses_the_ntk_parametrization():
+    cfg = mw.ClassificationConfig(p=11, steps=2, eval_every=1, parametrization="ntk")
+    with pytest.raises(ValueError, match="parametrization"):
+        mw.kernel_classifier_on_split(mw.train_classification(cfg))
+
+
+def test_classification_with_entk_round_trips_its_kernel_records(tmp_path):
+    """A stored run that tracks the eNTK keeps its kernel records (the figures and claims of Fig. 1 left need them);
+    one that does not keeps only the curves."""
+    from repro.training.store import ResultsStore
+
+    cfg = mw.ClassificationConfig(p=7, n_coeffs=(1.0, 1.5), init_scales=(1.0, 0.3), data_seeds=(0, 1), init_seeds=(0, 1),
+                                  steps=20, eval_every=5, ntk_every=5, parametrization="ntk")
+    res = mw.train_classification(cfg)
+    ResultsStore(tmp_path).get_or_compute(cfg, lambda: res.to_arrays(), label="classification-ntk")
+    loaded, _ = mw.stored_classification(cfg, tmp_path, "classification-ntk")
+    for name in mw.ClassificationResult.CURVES + mw.ClassificationResult.KERNEL:
+        np.testing.assert_array_equal(getattr(loaded, name), getattr(res, name), err_msg=name)
+    assert loaded.ntk_steps.dtype.kind == "i" and loaded.ntk_fit_step.dtype.kind == "i"
+    plain = mw.ClassificationConfig(p=7, n_coeffs=(1.0,), steps=5, eval_every=5)
+    assert set(mw.train_classification(plain).to_arrays()) == set(mw.ClassificationResult.CURVES)

@@ -191,16 +191,24 @@ class ClassificationResult:
     ntk_fit_distance: np.ndarray | None = None  # (R, K) 1 − cos(Θ̂_t, Θ̂_fit) from the fitting step on (NaN before)
     unmirrored_acc: np.ndarray | None = None  # (R, T) accuracy on test pairs whose mirror is untrained too (0 if none)
 
-    # What a stored run keeps: the curves (not the weights or the eNTK).
+    # What a stored run keeps: the curves (not the weights), and the eNTK records of a run that tracks them.
     CURVES = ("steps", "train_acc", "test_acc", "train_loss", "linf", "margin", "l2", "unmirrored_acc", "masks")
+    KERNEL = ("ntk_steps", "ntk_change", "ntk_distance", "ntk_norm0", "ntk_norm", "ntk_fit_step", "ntk_fit_distance")
 
     def to_arrays(self) -> dict[str, np.ndarray]:
-        """The curves and training masks, for :class:`repro.training.store.ResultsStore`."""
-        return result_arrays(self, self.CURVES)
+        """The curves and training masks, and the eNTK records when the config tracks the eNTK (``ntk_every``), for
+        :class:`repro.training.store.ResultsStore`."""
+        return result_arrays(self, self.CURVES + (self.KERNEL if self.config.ntk_every else ()))
 
     @classmethod
     def from_arrays(cls, config: ClassificationConfig, arrays: dict[str, np.ndarray]) -> "ClassificationResult":
-        """A stored run's curves; the weights and eNTK fields are empty (NaN)."""
+        """A stored run's curves, and its eNTK records when ``config`` tracks the eNTK; the weights are empty, and so
+        are the eNTK fields of a run without them (NaN)."""
+        if config.ntk_every:
+            got = required_arrays(arrays, cls.CURVES + cls.KERNEL, "stored classification run")
+            got["ntk_steps"] = got["ntk_steps"].astype(int)
+            got["ntk_fit_step"] = got["ntk_fit_step"].astype(int)
+            return cls(config=config, final_W=np.zeros(0), final_V=np.zeros(0), **got)
         got = required_arrays(arrays, cls.CURVES, "stored classification run")
         R = config.n_runs
         empty = np.full((R, 0), np.nan)

@@ -162,6 +162,47 @@ def plot_regression(res: RegressionResult):
     return fig
 
 
+def plot_ntk_classification(res: ClassificationResult):
+    """Fig. 1 (left and middle) for a stored classification run in the NTK parametrization, per init scale α
+    (colour; median over seeds, band: range): (a) train (dashed) and test (solid) accuracy; (b) the raw change
+    of the first-logit eNTK ‖Θ̂_t − Θ̂_0‖_F (log axis); (c) its scale-free distance 1 − cos(Θ̂_t, Θ̂_0). A dotted
+    vertical line marks each α's median step with 100 % training accuracy."""
+    import matplotlib.pyplot as plt
+
+    c = res.config
+    fig, axes = plt.subplots(1, 3, figsize=(15, 3.8))
+    x = np.maximum(res.steps, 1)
+    xk = np.maximum(res.ntk_steps, 1)
+    fit = res.first_step("train", 1.0)
+    for i, a in enumerate(sorted(set(c.init_scales), reverse=True)):
+        rows = [r for r in range(c.n_runs) if c.init_scales[r] == a]
+        color = f"C{i}"
+        plot_seed_band(axes[0], x, res.test_acc[rows], label=f"α = {a:g} (test)", color=color, band="range",
+                       every_seed=False)
+        axes[0].plot(x, np.median(res.train_acc[rows], axis=0), "--", color=color, lw=1)
+        plot_seed_band(axes[1], xk[1:], res.ntk_change[rows, 1:], label=f"α = {a:g}", color=color, band="range",
+                       every_seed=False)
+        plot_seed_band(axes[2], xk[1:], res.ntk_distance[rows, 1:], label=f"α = {a:g}", color=color, band="range",
+                       every_seed=False)
+        fitted = fit[rows][fit[rows] >= 0]
+        for ax in axes:
+            if fitted.size:
+                ax.axvline(max(float(np.median(fitted)), 1), color=color, ls=":", lw=1)
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_xlabel("normalized GD step")
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("accuracy (dashed: train)")
+    axes[0].set_title(f"p = {c.p}, h = {c.width}, n = 2p^(5/3), {c.parametrization} parametrization")
+    axes[1].set_yscale("log")
+    axes[1].set_ylabel("‖Θ̂_t − Θ̂_0‖_F (first logit, training pairs)")
+    axes[1].set_title("raw eNTK change")
+    axes[2].set_ylabel("1 − cos(Θ̂_t, Θ̂_0)")
+    axes[2].set_title("scale-free eNTK distance")
+    fig.tight_layout()
+    return fig
+
+
 def plot_regression_accuracy(results: list[RegressionResult]):
     """Fig. 2 (left)'s quantity for each stored regression run, one panel per p: training accuracy on the
     training triples (|g − y| < p/2, dashed, median) and the argmax accuracy over all p^2 pairs (solid: median,
