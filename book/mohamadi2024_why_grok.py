@@ -1218,7 +1218,7 @@ sreg, reg_manifest = load_stored(mw.stored_regression(reg_cfg, "_results"), "reg
                                  "about 50 minutes on one core", glue_minutes="reg_stored_minutes")
 print(setup_table("Regression at the paper's budget (stored)", mw.RegressionConfig(), reg_cfg,
                   fields=("p", "n_exponent", "lr", "linf_reg", "steps", "eval_every", "ntk_points", "ntk_every"), reasons={
-    "p": "p = 47 costs about 32 CPU core-hours; 11 is what one CPU run affords",
+    "p": "p = 47 costs about 11 CPU core-hours (README); 11 is what one CPU run affords",
     "lr": "at p = 11, lr 1 diverges at α = 1 (section 6); 0.3 is the largest rate we found stable for every init",
     "steps": "lr × steps = 1.2·10^5, inside the paper's 5·10^4-2·10^5 steps at lr 1",
     "eval_every": "our choice", "ntk_points": "20 000 triples need a GPU's memory", "ntk_every": "our choice"}, extra=[
@@ -1283,7 +1283,7 @@ claims.check("regression (stored): final test loss / zero predictor's, median of
              live=False, run=reg_manifest,
              evidence=f"{reg_budget}: every run fits its training set within {int(s_fit[runs_a1].max()):,} steps and "
                       f"none generalizes; the test loss falls by {100 * s_test_drop:.0f} % (median) over the second "
-                      "half of the run, and ‖θ‖∞ decays slowly. The paper's p = 47 (32 core-hours) was not run")
+                      "half of the run, and ‖θ‖∞ decays slowly. The paper's p = 47 (about 11 core-hours) was not run")
 claims.check(f"regression (stored): final test loss / zero predictor's, median of the α = {a_small:g} runs",
              s_test_small, live=False, run=reg_manifest,
              evidence=f"{reg_budget}: at α = {a_small:g} the training set is fitted later (median step "
@@ -1574,7 +1574,7 @@ claims.ledger()
 #   learning rate 1 diverges at $\alpha = 1$ for $p = 11$) from PyTorch's default init, not He's: every run
 #   memorizes, none generalizes, its accuracy ends far below 100 %, and the smallest $\alpha$ ends with the
 #   highest test loss. $p = 47$ at learning rate 1 (`REPRO_SCALE=paper`: `RegressionConfig()` defaults, $h = 4p$,
-#   $n = 11\,568$, eNTK on 20 000 triples; still PyTorch's init) costs about 32 CPU core-hours and was not run; a
+#   $n = 11\,568$, eNTK on 20 000 triples; still PyTorch's init) costs about 11 CPU core-hours and was not run; a
 #   GPU makes it minutes. At the paper's learning rate 1 and budget, in the first author's NTK parametrization,
 #   $p = 11$ and $23$ memorize too (section 8). Fig. 3 ($\|\theta\|_\infty$ after grokking
 #   against $p$) needs grokking first. Likewise, the paper-scale classification sweep goes up to $p = 97$ with
