@@ -39,7 +39,8 @@ from repro.core.validation import check_choice, check_int, check_prime, check_re
 from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
 from repro.models.networks import QUADRATIC_PARAMETRIZATIONS, QuadraticNetConfig, TransformerConfig, build_model
 from repro.theory import mohamadi2024 as th
-from repro.training.store import ResultsStore, required_arrays, result_arrays, store_parser
+from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, required_arrays, result_arrays,
+                                  store_parser)
 from repro.training.trainer import Performance, TrainConfig, progress_enabled, train
 
 # --------------------------------------------------------------------------------------------------
@@ -463,11 +464,12 @@ class RegressionResult:
         return first_step(self.steps, getattr(self, which), threshold, above=not which.endswith("loss"))
 
 
-def train_regression(cfg: RegressionConfig, progress: bool | None = False) -> RegressionResult:
+def train_regression(cfg: RegressionConfig, progress: bool | None = False, checkpoint=None) -> RegressionResult:
     """Full-batch GD on (1/n)Σ(g − y)^2 + λ‖θ‖∞ for every α of ``cfg`` at once (one shared training set), by
     :func:`repro.training.trainer.train` on :class:`repro.models.networks.QuadraticNet` (autograd, float64); the data are the n
     training triples and the held-out triples are scored on the p^2-pair grid by the callback. One block on one
-    thread (small ops; see :func:`train_classification`). ``progress``: a tqdm bar on stderr (None: unless
+    thread (small ops; see :func:`train_classification`). ``checkpoint``: a stored run's
+    :class:`repro.training.checkpoint.Checkpointer` (:func:`main`), which makes it resumable. ``progress``: a tqdm bar on stderr (None: unless
     ``REPRO_PROGRESS=0``)."""
     p = cfg.p
     train_x, mask = cfg.split()
@@ -485,7 +487,8 @@ def train_regression(cfg: RegressionConfig, progress: bool | None = False) -> Re
                     train_mask=torch.ones(R, n, dtype=torch.bool), val_mask=torch.zeros(R, n, dtype=torch.bool),
                     callback=recorder, mse_threshold=(p / 2) ** 2,  # train_acc: |g − y| < p/2
                     performance=Performance(block_runs=R, workers=1), progress=progress_enabled(progress),
-                    desc=f"regression GD, {R} runs", eval_steps=sorted(set(eval_steps) | set(ntk_steps)))
+                    desc=f"regression GD, {R} runs", eval_steps=sorted(set(eval_steps) | set(ntk_steps)),
+                    checkpoint=checkpoint)
     ev, nt = _columns(history, eval_steps), _columns(history, ntk_steps)
     curve = lambda key: history[key][:, ev]
     return RegressionResult(
@@ -510,7 +513,12 @@ class _RegressionRecorder:
         self.test_y2 = (self.target_all.square() * self.test).sum()
         ntk_x = th.all_triples(p)[np.random.default_rng(cfg.data_seed + 1).permutation(p ** 3)[: min(cfg.ntk_points, p ** 3)]]
         self.ntk_x = torch.as_tensor(ntk_x, device=dev)
-        self.K0 = None
+        # K_0 from the init the trainer draws (the same numbers, :func:`init_runs`), not from the first callback: a run
+        # resumed from a checkpoint starts its callbacks mid-run
+        W0, V0 = (t.to(dev) for t in init_runs(p, cfg.width, cfg.run_seeds, cfg.run_scales, cfg.parametrization))
+        m_w, m_v = self.multipliers
+        self.K0 = [th.entk_regression_kernel(W0[r] * m_w, V0[r] * m_v, self.ntk_x, multipliers=self.multipliers)
+                   for r in range(len(cfg.run_scales))]
 
     def __call__(self, step: int, views: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
         W, V = views["W"].detach(), views["V"].detach()  # the parameters θ (‖θ‖∞ is theirs)
@@ -526,8 +534,6 @@ class _RegressionRecorder:
                "ntk_distance": torch.full((R,), math.nan, dtype=torch.float64)}
         if step in self.ntk_steps:
             Kt = [th.entk_regression_kernel(Ws[r], Vs[r], self.ntk_x, multipliers=self.multipliers) for r in range(R)]
-            if self.K0 is None:
-                self.K0 = Kt
             rec["ntk_change"] = torch.tensor([float(torch.linalg.norm(k - k0)) for k, k0 in zip(Kt, self.K0)],
                                              dtype=torch.float64)
             rec["ntk_distance"] = torch.tensor([th.kernel_distance(k0, k) for k, k0 in zip(Kt, self.K0)],
@@ -956,6 +962,16 @@ def paper_regression_config(p: int) -> RegressionConfig:
                             eval_every=2000, ntk_points=1000, ntk_every=20_000, parametrization="ntk")
 
 
+def fig2_regression_config() -> RegressionConfig:
+    """Fig. 2 at its own p = 47 with App. A.1's recipe as printed: Eq. 2.1 in the standard parametrization from
+    PyTorch's default init (the Fig. 1 caption's "default PyTorch initialization"), GD at lr 1 (which stayed finite
+    at p = 47 in our trials, where it diverges at p = 11), λ = 1e-4, n = 2p^2.25 = 11 568, h = 4p = 188, 2e5 steps;
+    α ∈ {1, 0.1} (Fig. 2's values are not given), one init seed; the eNTK on 1 000 triples (Fig. 2 right: 20 000).
+    About 0.05 core-s per run and step on a CPU, so 5-6 core-hours: resumable, in segments."""
+    return RegressionConfig(p=47, init_scales=(1.0, 0.1), init_seed=0, lr=1.0, steps=200_000, eval_every=2000,
+                            ntk_points=1000, ntk_every=20_000)
+
+
 def stored_regression(cfg: RegressionConfig, root, label: str = "regression") -> tuple[RegressionResult, dict] | None:
     """The regression run stored for exactly ``cfg`` under ``root`` (a :class:`repro.training.store.ResultsStore`
     folder) as ``label`` ("regression": :func:`grokking_regression_config`; "regression-ntk":
@@ -1049,23 +1065,28 @@ def main(argv=None) -> int:
     """``python -m repro.experiments.mohamadi2024_why_grok --store book/_results``: compute and store, with provenance, the chapter's
     stored runs that are missing: ``regression`` (:func:`grokking_regression_config`, 12 runs × 4e5 GD steps,
     about 25 minutes on one CPU core), ``regression-ntk`` (:func:`paper_regression_config`: p = 11 and 23, 9 runs ×
-    2e5 GD steps each, about 1 hour on one core) and ``transformer-gd`` (:func:`gd_transformer_config`, 3 seeds × 2e4 GD
+    2e5 GD steps each, about 40 minutes on one core), ``regression-p47`` (:func:`fig2_regression_config`, 2 runs ×
+    2e5 steps at p = 47, 5-6 core-hours, resumable: ``--checkpoint-minutes``) and ``transformer-gd`` (:func:`gd_transformer_config`, 3 seeds × 2e4 GD
     steps, about 20 minutes), ``gd-init-scale`` (:func:`gd_init_scale_config`, 16 runs × 2e4 plain-GD steps,
     about 10 minutes) and ``classification-ntk`` (:func:`ntk_classification_config`, 12 runs × 1e4 normalized
     steps, about 10 minutes). ``--only`` picks one."""
     parser = store_parser("repro.experiments.mohamadi2024_why_grok", main.__doc__)
-    parser.add_argument("--only", choices=("regression", "regression-ntk", "transformer-gd", "gd-init-scale",
-                                           "classification-ntk"),
+    add_checkpoint_option(parser)
+    parser.add_argument("--only", choices=("regression", "regression-ntk", "regression-p47", "transformer-gd",
+                                           "gd-init-scale", "classification-ntk"),
                         help="compute only this stored run")
     args = parser.parse_args(argv)
     store = ResultsStore(args.store)
-    if args.only in (None, "regression"):
-        cfg = grokking_regression_config()
-        store.get_or_compute(cfg, lambda: train_regression(cfg, progress=True).to_arrays(), label="regression")
-    if args.only in (None, "regression-ntk"):
-        for p in PAPER_REGRESSION_PS:
-            cfg = paper_regression_config(p)
-            store.get_or_compute(cfg, lambda: train_regression(cfg, progress=True).to_arrays(), label="regression-ntk")
+    # the regression runs are resumable: an interrupted one continues from its last checkpoint when rerun
+    regressions = {"regression": [grokking_regression_config()],
+                   "regression-ntk": [paper_regression_config(p) for p in PAPER_REGRESSION_PS],
+                   "regression-p47": [fig2_regression_config()]}
+    for label, configs in regressions.items():
+        if args.only in (None, label):
+            for cfg in configs:
+                store.get_or_compute(cfg, lambda checkpoint, cfg=cfg: train_regression(
+                    cfg, progress=True, checkpoint=checkpoint).to_arrays(), label=label,
+                    checkpoint_every_s=checkpoint_every_s(args))
     if args.only in (None, "transformer-gd"):
         tcfg = gd_transformer_config()
         store.get_or_compute(_transformer_store_config(tcfg, GD_TRANSFORMER_SEEDS),
