@@ -1336,15 +1336,13 @@ claims.check("regression (stored): ‖θ‖∞ at the end / its peak, median of 
 # judged only when an $\alpha = 1$ run reaches 95 %: a run that never does has no delay to compare.
 
 # %%
-ntk_runs = {}
+ntk_runs, ntk_manifest = {}, {}
 for p_ in mw.PAPER_REGRESSION_PS:
     ncfg = mw.paper_regression_config(p_)
-    ntk_runs[p_], _ = load_stored(mw.stored_regression(ncfg, "_results", "regression-ntk"),
+    ntk_runs[p_], ntk_manifest[p_] = load_stored(mw.stored_regression(ncfg, "_results", "regression-ntk"),
                                   f"regression run at the paper's learning rate (p = {p_})",
                                   "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-ntk",
                                   "about 40 minutes on one core for both p", glue_minutes=f"ntk_minutes_{p_}")
-ntk_manifest = {p_: mw.stored_regression(mw.paper_regression_config(p_), "_results", "regression-ntk")[1]
-                for p_ in mw.PAPER_REGRESSION_PS}
 ncfg = mw.paper_regression_config(mw.PAPER_REGRESSION_PS[-1])
 print(setup_table("Regression at the paper's learning rate (stored)", mw.RegressionConfig(), ncfg,
                   fields=("p", "lr", "linf_reg", "steps", "init_scales", "eval_every", "ntk_points", "ntk_every",
