@@ -24,7 +24,7 @@ from repro.data.relations import RELATIONS, relation_matrix, train_mask
 from repro.metrics.phases import PHASES, classify
 from repro.models.networks import RelationModelConfig
 from repro.theory.baek2024 import GUESS_PROBABILITY, accuracy_upper_bound, description_length, monte_carlo_upper_bound
-from repro.training.relation_runs import RelationTrainConfig, train_relation_runs, train_relations
+from repro.training.relation_runs import RELATION_OPTIMIZERS, RelationTrainConfig, train_relation_runs, train_relations
 from repro.training.store import ResultsStore, required_arrays, store_parser
 
 LABELS = {"mod3": "mod 3", "mod5": "mod 5", "greater_than": "greater-than", "bipartite": "bipartite"}
@@ -315,9 +315,13 @@ class PhaseConfig(ConfigRepr):
     eval_every: int = 100
     threshold: float = 0.9  # Table 4
     gap: int = 1000  # Table 4: generalization if test follows train within 10^3 steps
+    optimizer: str = "adam"  # full-batch Adam (unstated in the paper; our choice) or "gd" (see RelationTrainConfig)
 
     def __post_init__(self):
         check_choice("rows", self.rows, ("lr_enc", "wd_dec"))
+        check_choice("optimizer", self.optimizer, tuple(RELATION_OPTIMIZERS))
+        if self.optimizer == "gd" and (self.rows == "wd_dec" or self.wd_dec):
+            raise ValueError("optimizer='gd' has no weight decay: it needs rows='lr_enc' and wd_dec=0.")
         _check_relations(self.relations)
         for v in self.row_values:
             check_real("row_values", v, nonnegative=True, positive=self.rows == "lr_enc")
@@ -427,6 +431,7 @@ def train_until_decided(
     threshold: float = 0.9,
     stop: bool = True,
     record: bool = False,
+    progress: bool = False,
 ) -> DecidedRuns:
     """Train R networks of the phase diagrams of Figs. 5–6 at once, on one torch thread: the training of
     :func:`repro.training.relation_runs.train_relations` (same initialization, loss and AdamW update, full batch).
@@ -444,7 +449,8 @@ def train_until_decided(
     check_real("threshold", threshold)
     with single_thread():
         h = train_relation_runs(model, labels, masks, lr_enc=lr_enc, lr_dec=lr_dec, wd_dec=wd_dec,
-                                init_seeds=init_seeds, cfg=cfg, until=decided(threshold) if stop else None, fast_grad=True)
+                                init_seeds=init_seeds, cfg=cfg, until=decided(threshold) if stop else None, fast_grad=True,
+                                progress=progress)
     train_acc, test_acc = h["train_acc"], h["val_acc"]
     # the run's last evaluation: the step budget, or the evaluation at which its phase was decided
     last = train_acc.shape[1] - 1 - np.argmax(~np.isnan(train_acc[:, ::-1]), axis=1)
@@ -454,8 +460,9 @@ def train_until_decided(
                        train_acc if record else None, test_acc if record else None)
 
 
-def run_phases(cfg: PhaseConfig) -> PhaseResult:
-    """All relations × seeds × grid cells in one batched program; a run stops once its phase is decided."""
+def run_phases(cfg: PhaseConfig, progress: bool = False) -> PhaseResult:
+    """All relations × seeds × grid cells in one batched program; a run stops once its phase is decided.
+    ``progress``: a progress bar."""
     model = RelationModelConfig(hidden_layers=cfg.hidden_layers, width=cfg.width)
     rows, cols = np.meshgrid(cfg.row_values, cfg.lr_dec, indexing="ij")
     n_cells, n_seeds, n_rel = rows.size, len(cfg.seeds), len(cfg.relations)
@@ -470,7 +477,8 @@ def run_phases(cfg: PhaseConfig) -> PhaseResult:
     else:
         lr_enc, wd = np.full(n_runs, cfg.lr_enc), tile(rows)
     h = train_until_decided(model, lab, masks, lr_enc=lr_enc, lr_dec=tile(cols), wd_dec=wd, init_seeds=init_seeds,
-                            cfg=RelationTrainConfig(steps=cfg.steps, eval_every=cfg.eval_every), threshold=cfg.threshold)
+                            cfg=RelationTrainConfig(steps=cfg.steps, eval_every=cfg.eval_every, optimizer=cfg.optimizer),
+                            threshold=cfg.threshold, progress=progress)
     phases = classify(h.first_train, h.first_test, cfg.gap)
     shape = (n_rel, n_seeds) + rows.shape
     phases = phases.reshape(shape)
@@ -620,6 +628,55 @@ def stored_fig6_config() -> PhaseConfig:
         seeds=(0, 1, 2))
 
 
+FIG5_SEEDS = (0, 1, 2)  # the stored Fig. 5 runs: three seeds, each its own stored entry (see stored_fig5_config)
+
+
+def stored_fig5_config(optimizer: str = "adam", seed: int = 0) -> PhaseConfig:
+    """One seed of the stored Fig. 5 at the paper's model (Table 3: width 50, three hidden layers, 75 % of the
+    pairs), on a learning-rate grid wide enough for the paper's low-rate regime and a budget of 2·10⁴ steps (a
+    run whose phase is decided stops early). Each seed is its own stored entry, so an interrupted set resumes
+    seed by seed (runs that stop early cannot checkpoint: see :func:`repro.training.trainer.train`).
+
+    ``optimizer = "adam"``: both axes 10⁻⁵ … 10⁻¹ in half decades (the paper's axes are unlabelled; its rule of thumb
+    η_enc·η_dec ≲ 10⁻⁷ sits inside this grid). ``"gd"``: plain gradient descent on 10⁻³ … 10¹, two decades higher,
+    because gradient descent at rates ≤ 10⁻¹ leaves nearly every run undecided within the budget (a 2 000-step
+    pilot at width 20 put the whole memorization/generalization boundary between 10⁻¹ and 10¹)."""
+    check_choice("optimizer", optimizer, tuple(RELATION_OPTIMIZERS))
+    check_int("seed", seed, minimum=0)
+    grid = tuple(10.0 ** np.arange(-5, -0.9, 0.5)) if optimizer == "adam" else tuple(10.0 ** np.arange(-3, 1.1, 0.5))
+    return PhaseConfig(row_values=grid, lr_dec=grid, steps=20_000, seeds=(seed,), optimizer=optimizer)
+
+
+def fig5_label(optimizer: str) -> str:
+    """The store label of the stored Fig. 5 runs under ``optimizer`` (the label the registered claims name)."""
+    check_choice("optimizer", optimizer, tuple(RELATION_OPTIMIZERS))
+    return f"geneft-fig5-{optimizer}"
+
+
+def merge_seeds(results: Sequence[PhaseResult]) -> PhaseResult:
+    """One :class:`PhaseResult` from single-seed results of one config that differ only in their seeds (seed
+    axis in the given order)."""
+    if not results:
+        raise ValueError("merge_seeds needs at least one result.")
+    base = replace(results[0].config, seeds=(0,))
+    for r in results[1:]:
+        if replace(r.config, seeds=(0,)) != base:
+            raise ValueError("merge_seeds: the results differ in more than their seeds.")
+    cfg = replace(results[0].config, seeds=tuple(sd for r in results for sd in r.config.seeds))
+    return PhaseResult(cfg, {rel: np.concatenate([r.phases[rel] for r in results]) for rel in cfg.relations},
+                       {rel: np.concatenate([r.test_acc[rel] for r in results]) for rel in cfg.relations})
+
+
+def stored_fig5(optimizer: str, root) -> tuple[PhaseResult, list[dict]] | None:
+    """The stored Fig. 5 under ``optimizer``, all of :data:`FIG5_SEEDS` merged, and their manifests; None when a
+    seed is not stored yet."""
+    out = [ResultsStore(root).load_result(cfg, fig5_label(optimizer), lambda arrays, cfg=cfg: PhaseResult.from_arrays(cfg, arrays))
+           for cfg in (stored_fig5_config(optimizer, sd) for sd in FIG5_SEEDS)]
+    if any(o is None for o in out):
+        return None
+    return merge_seeds([o[0] for o in out]), [o[1] for o in out]
+
+
 def stored_phases(cfg: PhaseConfig, root) -> tuple[PhaseResult, dict] | None:
     """The stored phase diagram for exactly ``cfg`` under ``root`` and its manifest, or None when none is stored."""
     return ResultsStore(root).load_result(cfg, "geneft-phases", lambda arrays: PhaseResult.from_arrays(cfg, arrays))
@@ -631,9 +688,17 @@ def main(argv=None) -> int:
     about 13 minutes on one core) and ``fig6`` (:func:`stored_fig6_config`, 3 relations × 7 weight decays × 6
     learning rates × 3 seeds). ``--only`` picks one."""
     parser = store_parser("repro.experiments.baek2024_geneft", main.__doc__)
-    parser.add_argument("--only", choices=("depth", "fig6"), help="compute only this stored run")
+    parser.add_argument("--only", choices=("depth", "fig6", "fig5-adam", "fig5-gd"), help="compute only this stored run")
+    parser.add_argument("--seeds", type=int, nargs="+", default=list(FIG5_SEEDS), choices=list(FIG5_SEEDS),
+                        help="fig5-adam / fig5-gd: only these seeds (each is its own stored entry)")
     args = parser.parse_args(argv)
     store = ResultsStore(args.store)
+    for optimizer in ("adam", "gd"):
+        if args.only == f"fig5-{optimizer}":  # not part of the default set: about an hour per seed on one core
+            for sd in args.seeds:
+                c = stored_fig5_config(optimizer, sd)
+                store.get_or_compute(c, lambda c=c: run_phases(c, progress=True).to_arrays(), label=fig5_label(optimizer))
+            return 0
     if args.only in (None, "depth"):
         cfg = stored_depth_config()
         store.get_or_compute(cfg, lambda: run_depth(cfg, progress=True).to_arrays(), label="geneft-depth")

@@ -42,6 +42,9 @@ def forward(cfg: RelationModelConfig, params: list[torch.Tensor]) -> torch.Tenso
     return model.forward(named, all_pairs(cfg.n).to(params[0].device))[..., 0]
 
 
+RELATION_OPTIMIZERS = {"adam": "adamw", "gd": "gd"}  # RelationTrainConfig.optimizer -> TrainConfig.optimizer
+
+
 @dataclass(frozen=True, repr=False)
 class RelationTrainConfig(ConfigRepr):
     """Optimization settings shared by all runs of one batched program (paper Table 3; the optimizer, loss and
@@ -49,6 +52,10 @@ class RelationTrainConfig(ConfigRepr):
 
     steps: int = 100_000  # Table 4: phases are judged within 10^5 steps
     eval_every: int = 100
+    # "adam": AdamW with decoupled decoder decay (the optimizer is unstated in the paper; our choice); "gd": plain
+    # full-batch gradient descent θ ← θ − η·g with the same two learning rates and no decay, the update whose
+    # continuous limit is the gradient flow of §5's repon theory (Eqs. 9–11)
+    optimizer: str = "adam"
     beta1: float = 0.9  # Adam defaults (the optimizer is unstated in the paper; our choice)
     beta2: float = 0.999
     eps: float = 1e-8
@@ -58,6 +65,7 @@ class RelationTrainConfig(ConfigRepr):
         check_int("steps", self.steps, minimum=1)
         check_int("eval_every", self.eval_every, minimum=1)
         check_choice("dtype", self.dtype, ("float32", "float64"))
+        check_choice("optimizer", self.optimizer, tuple(RELATION_OPTIMIZERS))
         for name in ("beta1", "beta2"):
             if not 0 <= getattr(self, name) < 1:
                 raise ValueError(f"{name}={getattr(self, name)!r} is not allowed: {name} must be in [0, 1).")
@@ -130,9 +138,11 @@ def train_relation_runs(
     keep_final_params: bool = False,
     until=None,
     fast_grad: bool | None = False,
+    progress: bool = False,
 ) -> History:
     """R runs of the GenEFT model through :func:`repro.training.trainer.train`: full batch, AdamW with the encoder
-    (embeddings) at ``lr_enc`` and the decoder at ``lr_dec`` with decoupled decay ``wd_dec`` (decoder only),
+    (embeddings) at ``lr_enc`` and the decoder at ``lr_dec`` with decoupled decay ``wd_dec`` (decoder only), or
+    plain gradient descent at the same two rates (``cfg.optimizer = "gd"``, no decay),
     binary cross-entropy on the sigmoid output averaged over each run's training pairs, on the CPU.
 
     ``labels``: (R, n²) 0/1 targets; ``masks``: (R, n²) bool training masks (validation = the rest);
@@ -141,16 +151,20 @@ def train_relation_runs(
     ``fast_grad``: autograd by default (False), or :mod:`repro.models.fastgrad`'s hand-written gradient (True; None:
     where it supports the model), which forwards only each run's training pairs between evaluations. The
     optimizer runs as whole-buffer elementwise ops, which are faster than the fused kernel for these many
-    tiny runs; with both settings the float32 runs keep the bits of the GenEFT chapters' former loops."""
+    tiny runs; with both settings the float32 runs keep the bits of the GenEFT chapters' former loops.
+    ``progress``: a progress bar (long stored runs)."""
     labels, masks, per_run = check_relation_runs(model, labels, masks, lr_enc, lr_dec, wd_dec, init_seeds)
     n_runs = labels.shape[0]
-    tcfg = TrainConfig(steps=cfg.steps, optimizer="adamw", beta1=cfg.beta1, beta2=cfg.beta2, eps=cfg.eps,
+    if cfg.optimizer == "gd" and any(per_run["wd_dec"]):
+        raise ValueError("wd_dec must be 0 with optimizer='gd' (plain gradient descent has no weight decay); "
+                         "use optimizer='adam' for decoder decay.")
+    tcfg = TrainConfig(steps=cfg.steps, optimizer=RELATION_OPTIMIZERS[cfg.optimizer], beta1=cfg.beta1, beta2=cfg.beta2, eps=cfg.eps,
                        eval_every=cfg.eval_every, dtype=cfg.dtype, device="cpu")
     runs = {"lr_repr": per_run["lr_enc"], "lr_dec": per_run["lr_dec"], "wd_repr": [0.0] * n_runs,
             "wd_dec": per_run["wd_dec"], "init_seed": [int(s) for s in init_seeds]}
     train_mask = torch.as_tensor(masks)
     return train(model, relation_task_data(model, labels), tcfg, runs, train_mask=train_mask, val_mask=~train_mask,
-                 keep_final_params=keep_final_params, until=until, progress=False,
+                 keep_final_params=keep_final_params, until=until, progress=progress,
                  performance=Performance(fast_grad=fast_grad, fused_optimizer=False))
 
 

@@ -244,7 +244,8 @@ class ResultsStore:
         """Move the entry stored as ``<label>-<old_key>`` to ``config``'s key after the config class gained the fields
         ``added`` (name -> the value that reproduces what the entry was computed with). Refused unless the old
         ``config.json`` is exactly ``config`` without those fields and ``config`` holds those values; the arrays are
-        not touched (their hash is re-checked) and the manifest records ``rekeyed`` (old key, fields, date, why)."""
+        not touched (their hash is re-checked) and the manifest records ``rekeyed`` (old key, fields, date, why; an
+        earlier ``rekeyed`` record moves to the list ``rekeyed_earlier``)."""
         old = self.root / f"{label}-{old_key}"
         if not (old / "manifest.json").exists():
             raise FileNotFoundError(f"no stored entry {old} to rekey.")
@@ -260,6 +261,8 @@ class ResultsStore:
         blob = (old / "arrays.npz").read_bytes()
         if hashlib.sha256(blob).hexdigest() != manifest.get("arrays_sha256"):
             raise StoreMismatch(f"{old}: arrays.npz does not match the hash in its manifest (corrupted or edited).")
+        if "rekeyed" in manifest:  # an entry rekeyed before keeps that record too
+            manifest.setdefault("rekeyed_earlier", []).append(manifest.pop("rekeyed"))
         manifest["rekeyed"] = {"from_key": old_key, "fields_added": {k: canonical(v) for k, v in added.items()},
                                "date": time.strftime("%Y-%m-%d", time.gmtime()), "why": why}
         manifest["key"] = config_key(config)
