@@ -53,3 +53,26 @@ def test_smoke_run_shapes():
     for key in ("train_loss", "test_loss", "train_acc", "test_acc"):
         assert getattr(r, key).shape == (2, 2, 2)
     assert np.isfinite(r.train_loss).all() and r.median("test_loss").shape == (2, 2)
+
+
+def test_official_training_is_the_notebooks_and_round_trips_through_the_store(tmp_path):
+    """MessinessConfig.official(): addition-landscape.ipynb's LeakyReLU(0.2), Adam lr 1e-2 betas (0.9, 0.99), x0.2
+    when (epoch + 1) % 5000 == 0 and 15,000 epochs, on the grid of plot-addition-landscape.ipynb."""
+    from repro.experiments.liu2023_omnigrok_messiness import stored_messiness
+    from repro.training.store import ResultsStore
+
+    c = MessinessConfig.official()
+    assert (c.activation, c.lr, c.beta2, c.lr_decay_factor, c.steps) == ("leaky_relu_0.2", 1e-2, 0.99, 0.2, 15_000)
+    assert c.lr_decay_steps == tuple(e for e in range(c.steps) if (e + 1) % 5000 == 0)
+    assert c.messiness == MessinessConfig().messiness and c.alphas == MessinessConfig().alphas
+    tc = c.train_config()
+    assert (tc.beta2, tc.lr_decay_steps, tc.lr_decay_factor, tc.wd_dec) == (0.99, (4999, 9999, 14999), 0.2, 0.0)
+    with pytest.raises(ValueError, match="lr_decay_steps"):
+        replace(c, lr_decay_steps=(9999, 4999))
+    small = replace(c, messiness=(0.0, 0.2), alphas=(1.0, 3.0), steps=6, lr_decay_steps=(2, 4))
+    r = run_messiness(small, progress=False)
+    ResultsStore(tmp_path).get_or_compute(small, r.to_arrays, label="wm")
+    back, manifest = stored_messiness(small, tmp_path, label="wm")
+    for key in MessinessResult.KEYS:
+        np.testing.assert_array_equal(getattr(back, key), getattr(r, key))
+    assert stored_messiness(replace(small, steps=7), tmp_path, label="wm") is None

@@ -251,10 +251,12 @@ def test_encoder_transformer_dropout_sites_match_torch_in_expectation():
 # ---------------------------------------------------------------- MLPConfig (the Omnigrok chapter's MLP)
 
 
-def test_mlp_matches_torch_sequential_init_and_forward():
-    cfg = MLPConfig(d_in=7, hidden=(11, 5), d_out=3)
+@pytest.mark.parametrize("act, module", [("relu", torch.nn.ReLU), ("leaky_relu_0.2", lambda: torch.nn.LeakyReLU(0.2))])
+def test_mlp_matches_torch_sequential_init_and_forward(act, module):
+    """Against nn.Sequential; "leaky_relu_0.2" is the official Omnigrok landscape notebook's nn.LeakyReLU(0.2)."""
+    cfg = MLPConfig(d_in=7, hidden=(11, 5), d_out=3, activation=act)
     torch.manual_seed(4)
-    net = torch.nn.Sequential(torch.nn.Linear(7, 11), torch.nn.ReLU(), torch.nn.Linear(11, 5), torch.nn.ReLU(),
+    net = torch.nn.Sequential(torch.nn.Linear(7, 11), module(), torch.nn.Linear(11, 5), module(),
                               torch.nn.Linear(5, 3))
     _, values = per_run_values(TrainConfig(init_seed=4), None)
     params = FlatParams(build_model(cfg), values, torch.float32, "cpu")

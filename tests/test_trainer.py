@@ -152,6 +152,57 @@ def test_two_layer_regression_without_accuracy():
     assert "train_acc" not in hist.metrics and hist["train_loss"][0, -1] < hist["train_loss"][0, 0]
 
 
+@pytest.mark.parametrize("optimizer, fused", [("adamw", True), ("adamw", False), ("sgd", None)])
+def test_step_decay_matches_the_official_notebooks_manual_decay(optimizer, fused):
+    """lr_decay_steps = (4, 9, 14), factor 0.2: the official Omnigrok landscape notebook's decay, which multiplies
+    the lr by 0.2 when (epoch + 1) % 5 == 0 (there: 5000), before that epoch's update; weight decay included."""
+    data = _toy_data()
+    cfg = TrainConfig(steps=17, optimizer=optimizer, lr_repr=3e-3, lr_dec=1e-2, wd_repr=0.1, wd_dec=0.5, init_seed=58,
+                      lr_decay_steps=(4, 9, 14), lr_decay_factor=0.2, dtype="float64", device="cpu")
+    hist = train(TOY, data, cfg, keep_final_params=True, progress=False, performance=Performance(fused_optimizer=fused))
+    torch.manual_seed(cfg.init_seed)
+    embed = torch.nn.Parameter(((torch.rand(10, 1) - 0.5) * cfg.repr_init_scale).double())
+    dims = (1, *TOY.hidden, TOY.d_out)
+    layers = [torch.nn.Linear(a, b).double() for a, b in zip(dims[:-1], dims[1:])]
+    cls, kwargs = (torch.optim.AdamW, dict(betas=(0.9, 0.999), eps=1e-8)) if optimizer == "adamw" else (torch.optim.SGD, {})
+    opts = [cls([embed], lr=cfg.lr_repr, weight_decay=cfg.wd_repr, **kwargs),
+            cls([p for layer in layers for p in layer.parameters()], lr=cfg.lr_dec, weight_decay=cfg.wd_dec, **kwargs)]
+    x, y = data.inputs[data.train_idx], data.targets[data.train_idx].double()
+    losses = []
+    for epoch in range(cfg.steps):
+        if (epoch + 1) % 5 == 0:  # the notebook's decay, before the update
+            for opt in opts:
+                opt.param_groups[0]["lr"] *= 0.2
+        h = embed[x[:, 0]] + embed[x[:, 1]]
+        for k, layer in enumerate(layers):
+            h = torch.tanh(layer(h)) if k < len(layers) - 1 else layer(h)
+        loss = (h - y).pow(2).mean()
+        losses.append(loss.item())
+        for opt in opts:
+            opt.zero_grad()
+        loss.backward()
+        for opt in opts:
+            opt.step()
+    np.testing.assert_allclose(hist["train_loss"][0, :-1], losses, rtol=1e-9)
+    np.testing.assert_allclose(hist.final_params["embed"][0], embed.detach().numpy(), rtol=1e-8)
+    # and the decay matters: without it the run differs after update 4
+    plain = train(TOY, data, replace(cfg, lr_decay_steps=()), progress=False, performance=Performance(fused_optimizer=fused))
+    np.testing.assert_array_equal(plain["train_loss"][0, :5], hist["train_loss"][0, :5])
+    assert plain["train_loss"][0, 6] != hist["train_loss"][0, 6]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(lr_decay_steps=(5, 5)), "strictly increasing"),
+    (dict(lr_decay_steps=(9, 4)), "strictly increasing"),
+    (dict(lr_decay_steps=[4]), "tuple"),
+    (dict(lr_decay_steps=(-1,)), "lr_decay_steps"),
+    (dict(lr_decay_factor=0.0), "lr_decay_factor"),
+])
+def test_bad_step_decay_raises(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        TrainConfig(**kwargs)
+
+
 @pytest.mark.parametrize("kwargs, match", [
     (dict(lr_dec=0.0), "lr_dec"),
     (dict(lr_repr=-1e-3), "lr_repr"),

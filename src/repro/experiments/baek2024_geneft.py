@@ -583,6 +583,94 @@ def fit_boundary(result: PhaseResult, n_boot: int = 1000) -> BoundaryFit:
                        np.array(boot))
 
 
+@dataclass
+class LogisticBoundary:
+    """The generalization/memorization boundary of a Fig. 5 result fitted to every decided run (see
+    :func:`fit_boundary_logistic`). Rates in log10; the boundary of task r is the line where the fitted
+    log-odds of generalizing vanish: log10 η_enc = slope · log10 η_dec + intercepts[r]."""
+
+    slope: float  # d log10 η_enc / d log10 η_dec along the boundary (±inf: a vertical boundary)
+    intercepts: dict  # relation -> log10 η_enc on the boundary at η_dec = 1
+    generalize_above: bool  # generalization lies at larger encoder rates than the boundary (our reading of Eq. 11)
+    weights: tuple  # (w_dec, w_enc): the log-odds' gradient in (log10 η_dec, log10 η_enc)
+    decided: int  # runs that memorized or generalized (the fit's data), all tasks and seeds
+    confused: int  # runs still confused at the budget (left out: their phase is undecided)
+    misclassified: int  # decided runs on the wrong side of their task's fitted boundary
+    seed_slopes: np.ndarray  # (seeds,) the same fit on each seed alone
+    boot_slopes: np.ndarray  # the fit on seeds resampled with replacement (the seed-to-seed spread)
+
+
+RIDGE = 1e-2  # the fit's ridge penalty (in log-odds per decade, squared): keeps a cleanly separated grid finite
+
+
+def _logistic_fit(x: np.ndarray, y: np.ndarray, task: np.ndarray, gen: np.ndarray, n_tasks: int) -> np.ndarray | None:
+    """Ridge-penalized maximum likelihood of P(generalize) = σ(w_x·x + w_y·y + c_task) by Newton's method; returns
+    (w_x, w_y, c_0 … c_{n_tasks−1}), or None without both outcomes. Separable data (a clean boundary) have no
+    unpenalized maximum; the small penalty makes the direction the large-margin one."""
+    if gen.all() or not gen.any():
+        return None
+    A = np.column_stack([x, y, np.eye(n_tasks)[task]])
+    theta = np.zeros(A.shape[1])
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-(A @ theta)))
+        grad = A.T @ (gen - p) - RIDGE * theta
+        hess = (A * (p * (1 - p))[:, None]).T @ A + RIDGE * np.eye(A.shape[1])
+        step = np.linalg.solve(hess, grad)
+        theta = theta + step
+        if np.abs(step).max() < 1e-10:
+            break
+    return theta
+
+
+def fit_boundary_logistic(result: PhaseResult, n_boot: int = 200) -> LogisticBoundary:
+    """Fig. 5's boundary from every decided run, whatever the pattern: a logistic model of generalized
+    (comprehension or grokking) against memorized in (log10 η_dec, log10 η_enc), one common direction for all
+    tasks and one offset per task, fitted to all seeds at once (rates centred on the grid's middle). No column
+    is dropped: a boundary that falls to the right (the paper's slope −1, generalization at low rates) fits as
+    well as one that rises, and a vertical one (no dependence on η_enc) gives an infinite slope. Confused runs
+    (no phase within the budget) are left out and counted. Spread: the same fit per seed and on ``n_boot``
+    resamplings of the seeds (fixed generator: the analysis is the same on every machine)."""
+    cfg = result.config
+    if cfg.rows != "lr_enc":
+        raise ValueError("fit_boundary_logistic needs a Fig. 5 result (rows = 'lr_enc').")
+    rows, cols = np.meshgrid(np.log10(cfg.row_values), np.log10(cfg.lr_dec), indexing="ij")
+    yc, xc = float(rows.mean()), float(cols.mean())
+    n_seeds, n_rel = len(cfg.seeds), len(cfg.relations)
+    data = []  # per seed: (x, y, task, generalized) of its decided runs
+    confused = 0
+    for k in range(n_seeds):
+        xs, ys, ts, gs = [], [], [], []
+        for t, rel in enumerate(cfg.relations):
+            ph = result.phases[rel][k]
+            keep = ph != "confusion"
+            confused += int((~keep).sum())
+            xs.append(cols[keep] - xc), ys.append(rows[keep] - yc), ts.append(np.full(int(keep.sum()), t))
+            gs.append(np.isin(ph[keep], GENERALIZED))
+        data.append(tuple(np.concatenate(a) for a in (xs, ys, ts, gs)))
+
+    def fit(seeds):
+        parts = [data[k] for k in seeds]
+        return _logistic_fit(*(np.concatenate([p[i] for p in parts]) for i in range(4)), n_rel)
+
+    def slope_of(theta):
+        return float(-theta[0] / theta[1]) if theta is not None and theta[1] != 0 else (
+            np.inf if theta is not None else np.nan)
+
+    theta = fit(range(n_seeds))
+    if theta is None:
+        raise ValueError("fit_boundary_logistic: the decided runs are all memorized or all generalized; no boundary "
+                         "lies inside the grid.")
+    w_x, w_y = float(theta[0]), float(theta[1])
+    x, y, t, g = (np.concatenate([d[i] for d in data]) for i in range(4))
+    wrong = int(((w_x * x + w_y * y + theta[2:][t] > 0) != g).sum())
+    intercepts = {rel: float(yc + (w_x * xc - theta[2 + i]) / w_y) if w_y != 0 else np.nan
+                  for i, rel in enumerate(cfg.relations)}
+    rng = np.random.default_rng(0)
+    boot = [slope_of(fit(rng.integers(0, n_seeds, n_seeds))) for _ in range(n_boot)]
+    return LogisticBoundary(slope_of(theta), intercepts, w_y > 0, (w_x, w_y), int(len(g)), confused, wrong,
+                            np.array([slope_of(fit([k])) for k in range(n_seeds)]), np.array(boot))
+
+
 def memorization_onset(result: PhaseResult, relation: str) -> np.ndarray:
     """(seeds, rows): log10 of the smallest decoder lr at which the run memorizes (nan: none in the row)."""
     ph = result.phases[relation]
@@ -667,14 +755,11 @@ def merge_seeds(results: Sequence[PhaseResult]) -> PhaseResult:
                        {rel: np.concatenate([r.test_acc[rel] for r in results]) for rel in cfg.relations})
 
 
-def stored_fig5(optimizer: str, root) -> tuple[PhaseResult, list[dict]] | None:
-    """The stored Fig. 5 under ``optimizer``, all of :data:`FIG5_SEEDS` merged, and their manifests; None when a
-    seed is not stored yet."""
-    out = [ResultsStore(root).load_result(cfg, fig5_label(optimizer), lambda arrays, cfg=cfg: PhaseResult.from_arrays(cfg, arrays))
-           for cfg in (stored_fig5_config(optimizer, sd) for sd in FIG5_SEEDS)]
-    if any(o is None for o in out):
-        return None
-    return merge_seeds([o[0] for o in out]), [o[1] for o in out]
+def stored_fig5(optimizer: str, seed: int, root) -> tuple[PhaseResult, dict] | None:
+    """One seed of the stored Fig. 5 under ``optimizer`` (:func:`stored_fig5_config`) and its manifest, or None when
+    it is not stored yet; :func:`merge_seeds` joins the seeds."""
+    cfg = stored_fig5_config(optimizer, seed)
+    return ResultsStore(root).load_result(cfg, fig5_label(optimizer), lambda arrays: PhaseResult.from_arrays(cfg, arrays))
 
 
 def stored_phases(cfg: PhaseConfig, root) -> tuple[PhaseResult, dict] | None:

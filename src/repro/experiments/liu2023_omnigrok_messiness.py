@@ -29,26 +29,30 @@ from repro.core.validation import check_choice, check_int, check_real
 from repro.data.tasks import TaskData
 from repro.experiments.liu2023_omnigrok import run_landscape
 from repro.models.networks import MLPConfig
+from repro.training.store import ResultsStore, required_arrays, store_parser
 from repro.training.trainer import TrainConfig
 
 
 @dataclass(frozen=True, repr=False)
 class MessinessConfig(ConfigRepr):
     """The (w, m) landscape. Data and grids follow the official notebook (the figure comes from it); the
-    optimizer and budget follow the Omnigrok paper's description of it (App. D: Adam, lr 1e-3, 10^4 steps)
-    because our trainer has no learning-rate schedule (the notebook: Adam lr 1e-2, betas (0.9, 0.99),
-    x0.2 every 5000 steps, 15 000 steps)."""
+    defaults' activation, optimizer and budget follow the Omnigrok paper's description of it (App. D: ReLU, Adam,
+    lr 1e-3, 10^4 steps); :meth:`official` is the notebook's own training (LeakyReLU(0.2), Adam lr 1e-2, betas
+    (0.9, 0.99), x0.2 every 5000 steps, 15 000 steps)."""
 
     p: int = 10  # official notebook: p = 10, unordered pairs (55)
     n_train: int = 45  # official notebook: train_num = 45
     data_seed: int = 58  # official notebook: seed 58 (our draws use numpy in the notebook's order, not torch's)
     d_out: int = 30  # official notebook: 30-d N(0, 1) output templates
     hidden: tuple = (200, 200)  # official notebook: decoder 2-200-200-30
-    activation: str = "relu"  # Omnigrok App. D: ReLU (the notebook uses LeakyReLU(0.2))
+    activation: str = "relu"  # Omnigrok App. D: ReLU (the notebook uses LeakyReLU(0.2): "leaky_relu_0.2", see official())
     line_noise: float = 0.3  # official notebook: R_linear's second coordinate is U(-1, 1) x 0.3
     messiness: tuple = tuple(np.round(np.linspace(0, 0.2, 21), 4).tolist())  # official coarse grid
     alphas: tuple = tuple(np.round(np.linspace(0, 9, 21)[1:], 4).tolist())  # official coarse grid, without 0
     lr: float = 1e-3  # Omnigrok App. D
+    beta2: float = 0.999  # Adam's default (App. D names Adam only; the notebook: betas (0.9, 0.99))
+    lr_decay_steps: tuple = ()  # App. D: a constant rate (the notebook: x0.2 before updates 4999, 9999, 14999)
+    lr_decay_factor: float = 1.0
     steps: int = 10_000  # Omnigrok App. D
     seeds: tuple = (0,)  # decoder initializations; the notebook has one (seed 58)
     fit_level: float = 0.02  # the notebook's training-loss contour (plot-addition-data-dependence.ipynb)
@@ -60,7 +64,9 @@ class MessinessConfig(ConfigRepr):
         if self.n_train >= self.p * (self.p + 1) // 2:
             raise ValueError(f"n_train={self.n_train} is not allowed: n_train must be below the {self.p * (self.p + 1) // 2} "
                              "unordered pairs, to leave a test set.")
-        check_choice("activation", self.activation, ("relu", "tanh", "gelu"))
+        check_choice("activation", self.activation, ("relu", "leaky_relu_0.2", "tanh", "gelu"))
+        # the schedule is validated where it is used (TrainConfig), with the same messages
+        self.train_config()
         for name in ("lr", "fit_level"):
             check_real(name, getattr(self, name), positive=True)
         check_real("line_noise", self.line_noise, nonnegative=True)
@@ -82,6 +88,22 @@ class MessinessConfig(ConfigRepr):
         book = cls(messiness=(0.0, 0.05, 0.1, 0.15, 0.2), alphas=tuple(np.round(np.linspace(0, 9, 11)[1:9], 4).tolist()),
                    steps=2500, seeds=(0, 1, 2))
         return by_scale(book=book, paper=cls(), smoke=replace(book, messiness=(0.0, 0.2), steps=20, seeds=(0,)))
+
+    @classmethod
+    def official(cls) -> "MessinessConfig":
+        """The official notebook's own training (mod-addition/landscape/addition-landscape.ipynb): LeakyReLU(0.2),
+        Adam lr 1e-2 with betas (0.9, 0.99), the rate x0.2 when (epoch + 1) % 5000 == 0 (before that update), 15 000
+        full-batch steps, on the coarse 21 x 21 grid its plot notebook reads (plot-addition-landscape.ipynb; norm 0
+        left out, as in every config here). One decoder initialization, as the notebook's."""
+        return cls(activation="leaky_relu_0.2", lr=1e-2, beta2=0.99, lr_decay_steps=(4999, 9999, 14999),
+                   lr_decay_factor=0.2, steps=15_000)
+
+    def train_config(self) -> TrainConfig:
+        """The optimizer settings of every run: full-batch Adam (AdamW with no decay) at ``lr`` with ``beta2`` and
+        the step decay, evaluated once at the end."""
+        return TrainConfig(steps=self.steps, lr_repr=self.lr, lr_dec=self.lr, beta2=self.beta2,
+                           lr_decay_steps=self.lr_decay_steps, lr_decay_factor=self.lr_decay_factor,
+                           eval_every=self.steps, dtype=self.dtype)
 
     def representations(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(R_linear, R_random, templates, training pair indices, test pair indices), drawn in the notebook's
@@ -122,6 +144,21 @@ class MessinessResult:
     train_acc: np.ndarray
     test_acc: np.ndarray
 
+    KEYS = ("train_loss", "test_loss", "train_acc", "test_acc")
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        return {k: np.asarray(getattr(self, k), dtype=float) for k in self.KEYS}
+
+    @classmethod
+    def from_arrays(cls, config: MessinessConfig, arrays: dict[str, np.ndarray]) -> "MessinessResult":
+        arrays = required_arrays(arrays, list(cls.KEYS), "stored (w, m) landscape")
+        shape = (len(config.seeds), len(config.messiness), len(config.alphas))
+        for k in cls.KEYS:
+            if arrays[k].shape != shape:
+                raise ValueError(f"stored (w, m) landscape: {k} has shape {arrays[k].shape}, expected {shape} "
+                                 "(seeds x messiness x alphas).")
+        return cls(config, **{k: arrays[k] for k in cls.KEYS})
+
     def median(self, key: str) -> np.ndarray:
         """``(M, A)``: the median over seeds of ``key``."""
         return np.median(getattr(self, key), axis=0)
@@ -138,10 +175,36 @@ class MessinessResult:
 
 def run_messiness(cfg: MessinessConfig, progress=None) -> MessinessResult:
     """The landscape: for each messiness, one batched norm-constrained run per alpha and seed."""
-    tc = TrainConfig(steps=cfg.steps, lr_repr=cfg.lr, lr_dec=cfg.lr, eval_every=cfg.steps, dtype=cfg.dtype)
+    tc = cfg.train_config()
     out = {k: [] for k in ("train_loss", "test_loss", "train_acc", "test_acc")}
     for m in cfg.messiness:
         res = run_landscape(cfg.model_config(), cfg.task_data(m), cfg.alphas, tc, progress, seeds=cfg.seeds)
         for k in out:
             out[k].append(getattr(res, "seed_" + k))  # (S, A)
     return MessinessResult(cfg, **{k: np.stack(v, axis=1) for k, v in out.items()})
+
+
+WM_OFFICIAL_LABEL = "omnigrok-wm-official"
+
+
+def stored_messiness(cfg: MessinessConfig, root, label: str = WM_OFFICIAL_LABEL) -> tuple[MessinessResult, dict] | None:
+    """The stored landscape for exactly ``cfg`` under ``root`` and its manifest, or None when none is stored."""
+    return ResultsStore(root).load_result(cfg, label, lambda arrays: MessinessResult.from_arrays(cfg, arrays))
+
+
+def main(argv=None) -> int:
+    """``python -m repro.experiments.liu2023_omnigrok_messiness --store book/_results``: compute and store, with
+    provenance, the (w, m) landscape with the official notebook's own training (:meth:`MessinessConfig.official`:
+    21 messiness values x 20 norms, 15 000 steps; about an hour on one core)."""
+    parser = store_parser("repro.experiments.liu2023_omnigrok_messiness", main.__doc__)
+    args = parser.parse_args(argv)
+    cfg = MessinessConfig.official()
+    ResultsStore(args.store).get_or_compute(cfg, lambda: run_messiness(cfg, progress=True).to_arrays(),
+                                            label=WM_OFFICIAL_LABEL)
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())

@@ -32,7 +32,9 @@ import torch.nn.functional as F
 from repro.core.portable import ConfigRepr
 from repro.core.validation import check_choice, check_int, check_real
 
-ACTIVATIONS = ("tanh", "relu", "gelu", "erf", "quadratic")
+# "leaky_relu_0.2": LeakyReLU with negative slope 0.2, the official Omnigrok landscape notebook's
+# (torch.nn.LeakyReLU(0.2); PyTorch's default slope is 0.01, so the slope is part of the name)
+ACTIVATIONS = ("tanh", "relu", "gelu", "erf", "quadratic", "leaky_relu_0.2")
 
 
 def activation(name: str) -> Callable[[torch.Tensor], torch.Tensor]:
@@ -43,6 +45,7 @@ def activation(name: str) -> Callable[[torch.Tensor], torch.Tensor]:
         "gelu": F.gelu,
         "erf": torch.erf,
         "quadratic": torch.square,
+        "leaky_relu_0.2": lambda x: F.leaky_relu(x, 0.2),
     }[name]
 
 

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from repro.experiments.baek2024_geneft import (BoundResult, BoundaryFit, COLORS, DataSizeResult, DepthResult, LABELS,
-                                               PhaseResult, ReponConfig)
+                                               LogisticBoundary, PhaseResult, ReponConfig)
 from repro.plotting.shared import PHASE_COLORS, plot_phase_diagram, plot_seed_band
 from repro.theory.baek2024 import description_length
 
@@ -61,7 +61,11 @@ def plot_depth(result: DepthResult):
     return fig
 
 
-def plot_phases(result: PhaseResult, fit: BoundaryFit | None = None):
+def plot_phases(result: PhaseResult, fit: BoundaryFit | None = None, *, logistic: LogisticBoundary | None = None,
+                product_rule: float | None = None):
+    """Phase maps, one panel per task (majority phase over seeds; label: seeds that generalize). ``fit``: the
+    clean-column boundary points and their common-slope line (dashed); ``logistic``: the boundary fitted to every
+    decided run (solid white); ``product_rule``: the paper's line η_enc·η_dec = product_rule (dotted black)."""
     cfg = result.config
     n = len(cfg.relations)
     fig, axes = plt.subplots(1, n, figsize=(4.6 * n + 1.6, 4.0), squeeze=False)
@@ -87,6 +91,22 @@ def plot_phases(result: PhaseResult, fit: BoundaryFit | None = None):
                        label="boundary (size: seeds)")
             ax.plot(xs, fit.slope * xs + fit.intercepts[rel], "w--", lw=1.5)
             ax.set_ylim(np.log10(row_vals).min() - fit.half_step, np.log10(row_vals).max() + fit.half_step)
+        xs = np.log10(np.asarray(cfg.lr_dec, dtype=float))
+        half = float(np.diff(xs).mean()) / 2 if len(xs) > 1 else 0.5
+        ylim = (np.log10(row_vals).min() - half, np.log10(row_vals).max() + half)
+        if logistic is not None and np.isfinite(logistic.intercepts.get(rel, np.nan)) and np.isfinite(logistic.slope):
+            fine = np.linspace(xs.min() - half, xs.max() + half, 50)
+            ax.plot(fine, logistic.slope * fine + logistic.intercepts[rel], "w-", lw=2,
+                    label=f"fitted boundary (slope {logistic.slope:.1f})")
+        if product_rule is not None:
+            fine = np.linspace(xs.min() - half, xs.max() + half, 50)
+            ax.plot(fine, np.log10(product_rule) - fine, "k:", lw=1.5,
+                    label=f"paper's rule $\\eta_{{enc}}\\eta_{{dec}} = 10^{{{np.log10(product_rule):.0f}}}$")
+        if logistic is not None or product_rule is not None:
+            ax.set_ylim(*ylim)
+            ax.set_xlim(xs.min() - half, xs.max() + half)
+            if i == 0:
+                ax.legend(fontsize=7, loc="lower left", framealpha=0.8)
     fig.tight_layout()
     return fig
 

@@ -17,6 +17,7 @@ no-grad pass every ``eval_every`` steps. ``history[t]`` always describes the par
 """
 from __future__ import annotations
 
+import bisect
 import math
 import os
 import sys
@@ -66,6 +67,13 @@ class TrainConfig(ConfigRepr):
     # stepped after each update; Power et al. 2022 App. A.1: "linear learning rate warmup over the first 10 updates").
     # Weight decay scales with it, as torch.optim.AdamW's decay lr·λ does under a scheduler. 0: no warm-up.
     warmup_steps: int = 0
+    # Step decay, the same for every run of a batch: each run's learning rate is multiplied by lr_decay_factor at every
+    # update index in lr_decay_steps (updates count from 0), a MultiStepLR with those milestones, on top of the
+    # warm-up; decoupled weight decay scales with it. The official Omnigrok landscape notebook
+    # (mod-addition/landscape/addition-landscape.ipynb) multiplies Adam's lr by 0.2 when (epoch + 1) % 5000 == 0,
+    # before that epoch's update: lr_decay_steps = (4999, 9999, 14999). (): no decay.
+    lr_decay_steps: tuple = ()
+    lr_decay_factor: float = 1.0
     init_scale: float = 1.0  # multiplier on the decoder's default init (Omnigrok's alpha)
     repr_init_scale: float = 1.0  # scale of the representation's init
     init_seed: int = 0
@@ -105,6 +113,14 @@ class TrainConfig(ConfigRepr):
         check_real("repr_init_scale", self.repr_init_scale, positive=True)
         check_int("init_seed", self.init_seed, minimum=0)
         check_int("warmup_steps", self.warmup_steps, minimum=0)
+        if not isinstance(self.lr_decay_steps, tuple):
+            raise ValueError(f"lr_decay_steps={self.lr_decay_steps!r} is not allowed: it must be a tuple of update indices.")
+        for k in self.lr_decay_steps:
+            check_int("lr_decay_steps", k, minimum=0)
+        if list(self.lr_decay_steps) != sorted(set(self.lr_decay_steps)):
+            raise ValueError(f"lr_decay_steps={self.lr_decay_steps!r} is not allowed: the update indices must be strictly "
+                             "increasing.")
+        check_real("lr_decay_factor", self.lr_decay_factor, positive=True)
         if self.batch_size is not None:
             check_int("batch_size", self.batch_size, minimum=1)
         check_int("eval_every", self.eval_every, minimum=1)
@@ -132,10 +148,13 @@ class TrainConfig(ConfigRepr):
         return resolve_device(self.device)
 
 
-def warmup_factor(cfg: TrainConfig, step: int) -> float:
+def lr_multiplier(cfg: TrainConfig, step: int) -> float:
     """The multiplier on every run's learning rate at update ``step`` (counting from 0): the linear warm-up of
-    :attr:`TrainConfig.warmup_steps`, then 1."""
-    return 1.0 if step >= cfg.warmup_steps else step / cfg.warmup_steps
+    :attr:`TrainConfig.warmup_steps` (then 1), times :attr:`TrainConfig.lr_decay_factor` to the number of
+    :attr:`TrainConfig.lr_decay_steps` at or before ``step``."""
+    warm = 1.0 if step >= cfg.warmup_steps else step / cfg.warmup_steps
+    decays = bisect.bisect_right(cfg.lr_decay_steps, step)
+    return warm if decays == 0 else warm * cfg.lr_decay_factor ** decays
 
 
 def per_run_values(cfg: TrainConfig, runs: Mapping[str, Sequence] | None) -> tuple[int, dict[str, list]]:
@@ -302,7 +321,7 @@ class AdamW:
     @torch.no_grad()
     def step(self, param: torch.Tensor, grads: list[torch.Tensor], lr_factor: float = 1.0) -> None:
         """Update ``param`` (R, P) given each parameter's gradient, ``grads[k]`` of shape (R, n_k); ``lr_factor``
-        scales every learning rate (and so the decoupled decay lr·λ) for this update only (:func:`warmup_factor`)."""
+        scales every learning rate (and so the decoupled decay lr·λ) for this update only (:func:`lr_multiplier`)."""
         if self.fused:
             self.step_count += 1  # the kernel reads the step (as torch.optim increments it before the call)
             for (lr, wd), members, ps, ms, vs in zip(self.calls, self.members, self.param_lists, self.m_lists, self.v_lists):
@@ -1330,7 +1349,7 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
         if cfg.linf_reg:
             with torch.no_grad():
                 _add_linf_gradient(grads, views, cfg.linf_reg, log_scale, cfg.linf_relative)
-        optimizer.step(flat, [grads[name].reshape(n_runs, -1) for name in params.offsets], warmup_factor(cfg, step))
+        optimizer.step(flat, [grads[name].reshape(n_runs, -1) for name in params.offsets], lr_multiplier(cfg, step))
         if norm_target is not None:  # the post-step hook: fixed_norm
             project_to_norm(flat, norm_target, fixed)
         if bar is not None and (step + 1) % update_every == 0:
