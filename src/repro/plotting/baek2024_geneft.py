@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+from matplotlib import patheffects
 import numpy as np
 
 from repro.experiments.baek2024_geneft import (BoundResult, BoundaryFit, COLORS, DataSizeResult, DepthResult, LABELS,
@@ -97,6 +98,7 @@ def plot_phases(result: PhaseResult, fit: BoundaryFit | None = None, *, logistic
         if logistic is not None and np.isfinite(logistic.intercepts.get(rel, np.nan)) and np.isfinite(logistic.slope):
             fine = np.linspace(xs.min() - half, xs.max() + half, 50)
             ax.plot(fine, logistic.slope * fine + logistic.intercepts[rel], "w-", lw=2,
+                    path_effects=[patheffects.Stroke(linewidth=3.5, foreground="k"), patheffects.Normal()],
                     label=f"fitted boundary (slope {logistic.slope:.1f})")
         if product_rule is not None:
             fine = np.linspace(xs.min() - half, xs.max() + half, 50)
@@ -105,8 +107,15 @@ def plot_phases(result: PhaseResult, fit: BoundaryFit | None = None, *, logistic
         if logistic is not None or product_rule is not None:
             ax.set_ylim(*ylim)
             ax.set_xlim(xs.min() - half, xs.max() + half)
-            if i == 0:
-                ax.legend(fontsize=7, loc="lower left", framealpha=0.8)
+    if logistic is not None or product_rule is not None:
+        # the lines' legend outside the last panel, below the phase legend (which add_artist keeps)
+        last = axes[0][-1]
+        handles, labels = last.get_legend_handles_labels()
+        lines = [(h, l) for h, l in zip(handles, labels) if l.startswith(("fitted", "paper's"))]
+        if last.get_legend() is not None:
+            last.add_artist(last.get_legend())
+        last.legend([h for h, _ in lines], [l for _, l in lines], fontsize=8, loc="lower left",
+                    bbox_to_anchor=(1.02, 0.0), frameon=False)
     fig.tight_layout()
     return fig
 
