@@ -6,6 +6,7 @@ from itertools import count
 
 import numpy as np
 import pytest
+import torch
 
 from repro.book.runs import format_runs, list_runs, main as runs_main
 from repro.data.tasks import BinaryOpTask, Split, build_task_data
@@ -118,11 +119,47 @@ def test_a_block_that_finished_is_not_trained_again(tmp_path):
     assert reached_step(resume.previous) == 10
 
 
-def test_checkpoint_refuses_another_run_and_until():
-    cfg = TrainConfig(steps=10, dtype="float64", device="cpu")
-    with pytest.raises(ValueError, match="checkpoint is not allowed with until"):
-        train(TOY, _toy_data(), cfg, checkpoint=Checkpointer("unused"), until=lambda s, m: np.zeros(1, bool),
-              progress=False)
+def _relation_setup():
+    """Five GenEFT runs (mod 3) at encoder rates from fast to slow: with until = decided(0.9) in float64, run 0
+    stops at step 400, run 1 at step 500, and the others train to the end (600)."""
+    from repro.data.relations import relation_matrix, train_mask
+    from repro.models.networks import RelationModelConfig
+    from repro.training.relation_runs import relation_task_data
+
+    model = RelationModelConfig(width=10, hidden_layers=2)
+    labels = np.stack([relation_matrix("mod3", model.n).ravel()] * 5)
+    mask = torch.as_tensor(np.stack([train_mask(model.n**2, 0.75, 0)] * 5))
+    runs = {"lr_repr": [3e-2, 1e-2, 3e-3, 1e-3, 1e-4], "lr_dec": [1e-3] * 5, "init_seed": [0] * 5}
+    return model, relation_task_data(model, labels), runs, mask
+
+
+@pytest.mark.parametrize("save_at, stop_at", [(450, 550), (200, 525)], ids=["after-a-stop", "before-any-stop"])
+@pytest.mark.parametrize("fast_grad", [False, True])
+def test_a_run_with_until_resumes_bit_for_bit(tmp_path, save_at, stop_at, fast_grad):
+    """Runs that stop early (until) resume too: the checkpoint keeps which runs had stopped and the parameters
+    they stopped at, so the resumed run equals the uninterrupted one, whether a run stopped before the
+    checkpoint, between it and the interruption, or not at all."""
+    from repro.experiments.baek2024_geneft import decided
+
+    model, data, runs, mask = _relation_setup()
+    cfg = TrainConfig(steps=600, eval_every=25, dtype="float64", device="cpu")
+    reference, resumed, _ = _interrupt_and_resume(
+        tmp_path, model, data, cfg, save_at=save_at, stop_at=stop_at, runs=runs, train_mask=mask, val_mask=~mask,
+        until=decided(0.9), performance=Performance(fast_grad=fast_grad, fused_optimizer=False))
+    _assert_identical(reference, resumed)
+    stops = np.isnan(reference["train_acc"]).argmax(1)  # first nan evaluation per run (0: never stopped)
+    steps = reference.steps
+    assert steps[stops[0]] == 425 and steps[stops[1]] == 525 and (stops[2:] == 0).all()
+    with pytest.raises(ValueError, match="resume it with until"):
+        folder = tmp_path / "again.partial"
+        with pytest.raises(Interrupt):
+            train(model, data, cfg, runs=runs, train_mask=mask, val_mask=~mask, until=decided(0.9),
+                  callback=_raising(stop_at), checkpoint=Checkpointer(folder, at_steps=[save_at]), progress=False)
+        train(model, data, cfg, runs=runs, train_mask=mask, val_mask=~mask, callback=_snapshot,
+              checkpoint=Checkpointer(folder), progress=False)
+
+
+def test_checkpoint_refuses_bad_settings():
     with pytest.raises(ValueError, match="every_s"):
         Checkpointer("unused", every_s=-1)
     with pytest.raises(ValueError, match="at_steps"):

@@ -25,7 +25,8 @@ from repro.metrics.phases import PHASES, classify
 from repro.models.networks import RelationModelConfig
 from repro.theory.baek2024 import GUESS_PROBABILITY, accuracy_upper_bound, description_length, monte_carlo_upper_bound
 from repro.training.relation_runs import RELATION_OPTIMIZERS, RelationTrainConfig, train_relation_runs, train_relations
-from repro.training.store import ResultsStore, required_arrays, store_parser
+from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, required_arrays,
+                                  store_parser)
 
 LABELS = {"mod3": "mod 3", "mod5": "mod 5", "greater_than": "greater-than", "bipartite": "bipartite"}
 COLORS = {"mod3": "C0", "mod5": "C1", "greater_than": "C2", "bipartite": "C3"}
@@ -432,6 +433,7 @@ def train_until_decided(
     stop: bool = True,
     record: bool = False,
     progress: bool = False,
+    checkpoint=None,
 ) -> DecidedRuns:
     """Train R networks of the phase diagrams of Figs. 5–6 at once, on one torch thread: the training of
     :func:`repro.training.relation_runs.train_relations` (same initialization, loss and AdamW update, full batch).
@@ -450,7 +452,7 @@ def train_until_decided(
     with single_thread():
         h = train_relation_runs(model, labels, masks, lr_enc=lr_enc, lr_dec=lr_dec, wd_dec=wd_dec,
                                 init_seeds=init_seeds, cfg=cfg, until=decided(threshold) if stop else None, fast_grad=True,
-                                progress=progress)
+                                progress=progress, checkpoint=checkpoint)
     train_acc, test_acc = h["train_acc"], h["val_acc"]
     # the run's last evaluation: the step budget, or the evaluation at which its phase was decided
     last = train_acc.shape[1] - 1 - np.argmax(~np.isnan(train_acc[:, ::-1]), axis=1)
@@ -460,9 +462,9 @@ def train_until_decided(
                        train_acc if record else None, test_acc if record else None)
 
 
-def run_phases(cfg: PhaseConfig, progress: bool = False) -> PhaseResult:
+def run_phases(cfg: PhaseConfig, progress: bool = False, checkpoint=None) -> PhaseResult:
     """All relations × seeds × grid cells in one batched program; a run stops once its phase is decided.
-    ``progress``: a progress bar."""
+    ``progress``: a progress bar; ``checkpoint``: a stored run's (resumable, see :func:`main`)."""
     model = RelationModelConfig(hidden_layers=cfg.hidden_layers, width=cfg.width)
     rows, cols = np.meshgrid(cfg.row_values, cfg.lr_dec, indexing="ij")
     n_cells, n_seeds, n_rel = rows.size, len(cfg.seeds), len(cfg.relations)
@@ -478,7 +480,7 @@ def run_phases(cfg: PhaseConfig, progress: bool = False) -> PhaseResult:
         lr_enc, wd = np.full(n_runs, cfg.lr_enc), tile(rows)
     h = train_until_decided(model, lab, masks, lr_enc=lr_enc, lr_dec=tile(cols), wd_dec=wd, init_seeds=init_seeds,
                             cfg=RelationTrainConfig(steps=cfg.steps, eval_every=cfg.eval_every, optimizer=cfg.optimizer),
-                            threshold=cfg.threshold, progress=progress)
+                            threshold=cfg.threshold, progress=progress, checkpoint=checkpoint)
     phases = classify(h.first_train, h.first_test, cfg.gap)
     shape = (n_rel, n_seeds) + rows.shape
     phases = phases.reshape(shape)
@@ -776,13 +778,16 @@ def main(argv=None) -> int:
     parser.add_argument("--only", choices=("depth", "fig6", "fig5-adam", "fig5-gd"), help="compute only this stored run")
     parser.add_argument("--seeds", type=int, nargs="+", default=list(FIG5_SEEDS), choices=list(FIG5_SEEDS),
                         help="fig5-adam / fig5-gd: only these seeds (each is its own stored entry)")
+    add_checkpoint_option(parser)
     args = parser.parse_args(argv)
     store = ResultsStore(args.store)
     for optimizer in ("adam", "gd"):
         if args.only == f"fig5-{optimizer}":  # not part of the default set: about an hour per seed on one core
             for sd in args.seeds:
                 c = stored_fig5_config(optimizer, sd)
-                store.get_or_compute(c, lambda c=c: run_phases(c, progress=True).to_arrays(), label=fig5_label(optimizer))
+                # resumable: an interrupted seed continues from its last checkpoint when the command runs again
+                store.get_or_compute(c, lambda checkpoint, c=c: run_phases(c, progress=True, checkpoint=checkpoint).to_arrays(),
+                                     label=fig5_label(optimizer), checkpoint_every_s=checkpoint_every_s(args))
             return 0
     if args.only in (None, "depth"):
         cfg = stored_depth_config()

@@ -139,6 +139,7 @@ def train_relation_runs(
     until=None,
     fast_grad: bool | None = False,
     progress: bool = False,
+    checkpoint=None,
 ) -> History:
     """R runs of the GenEFT model through :func:`repro.training.trainer.train`: full batch, AdamW with the encoder
     (embeddings) at ``lr_enc`` and the decoder at ``lr_dec`` with decoupled decay ``wd_dec`` (decoder only), or
@@ -152,7 +153,8 @@ def train_relation_runs(
     where it supports the model), which forwards only each run's training pairs between evaluations. The
     optimizer runs as whole-buffer elementwise ops, which are faster than the fused kernel for these many
     tiny runs; with both settings the float32 runs keep the bits of the GenEFT chapters' former loops.
-    ``progress``: a progress bar (long stored runs)."""
+    ``progress``: a progress bar (long stored runs); ``checkpoint``: as :func:`repro.training.trainer.train`'s (a
+    resumable stored run)."""
     labels, masks, per_run = check_relation_runs(model, labels, masks, lr_enc, lr_dec, wd_dec, init_seeds)
     n_runs = labels.shape[0]
     if cfg.optimizer == "gd" and any(per_run["wd_dec"]):
@@ -164,7 +166,7 @@ def train_relation_runs(
             "wd_dec": per_run["wd_dec"], "init_seed": [int(s) for s in init_seeds]}
     train_mask = torch.as_tensor(masks)
     return train(model, relation_task_data(model, labels), tcfg, runs, train_mask=train_mask, val_mask=~train_mask,
-                 keep_final_params=keep_final_params, until=until, progress=progress,
+                 keep_final_params=keep_final_params, until=until, progress=progress, checkpoint=checkpoint,
                  performance=Performance(fast_grad=fast_grad, fused_optimizer=False))
 
 

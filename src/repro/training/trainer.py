@@ -692,7 +692,7 @@ def train(
     checkpoint: a :class:`repro.training.checkpoint.Checkpointer` (made by the results store for a stored run,
         issue 32): the run resumes from its saved state and saves its state every ``checkpoint.every_s`` seconds.
         The resumed run equals the uninterrupted one bit for bit; ``callback`` must then keep no state of its
-        own. Not with ``until``.
+        own. With ``until`` the checkpoint also keeps which runs had stopped (and the parameters they stopped at).
     """
     performance = Performance() if performance is None else performance
     model = build_model(model_config)
@@ -708,9 +708,6 @@ def train(
                          f"{n_runs} runs.")
     if batch_schedule is not None:
         batch_schedule = _check_batch_schedule(batch_schedule, cfg, n_runs, train_mask)
-    if checkpoint is not None and until is not None:
-        raise ValueError("checkpoint is not allowed with until: a checkpoint does not keep which runs stopped; use "
-                         "checkpoint=None, or train without until.")
     if until is not None and (cfg.batch_size is not None or any(values["dropout"])):
         raise ValueError("until is only allowed with full-batch training without dropout: use batch_size=None and "
                          "dropout=0.")
@@ -1174,9 +1171,12 @@ class _StateParts:
     def __init__(self, params: FlatParams, optimizer, norm_target, batches, dropout, recorder: "_Recorder"):
         self.params, self.optimizer, self.norm_target = params, optimizer, norm_target
         self.batches, self.dropout, self.recorder = batches, dropout, recorder
+        self.extra_state = None  # with until: the stopped runs (see _train_block)
 
     def state(self) -> dict[str, np.ndarray]:
         out = {"params": self.params.flat.detach().cpu().numpy()}
+        if self.extra_state is not None:
+            out.update(self.extra_state())
         out.update({f"optimizer/{k}": v.detach().cpu().numpy() for k, v in self.optimizer.state().items()})
         if self.norm_target is not None:
             out["norm_target"] = self.norm_target.cpu().numpy()
@@ -1298,6 +1298,7 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
             norm_target, fixed = norm_target[keep], fixed[keep]
         recorder.select(keep, flat, data, train_mask, val_mask)
         n_runs = int(keep.sum())
+        parts.norm_target = norm_target  # what a later checkpoint saves: the runs still training
 
     def gradients(views, batch, record) -> tuple[dict, torch.Tensor | None]:
         """The data gradient from the block's source, and its per-run log scale (None: unscaled)."""
@@ -1321,7 +1322,26 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
     separate_evaluation = until is not None or run_rows is not None
     update_every = max(1, cfg.steps // 200)
     parts = _StateParts(params, optimizer, norm_target, batches, dropout, recorder)
+    if until is not None:  # which runs have stopped, and (keep_final_params) the parameters they stopped at
+        def until_state() -> dict[str, np.ndarray]:
+            active = recorder.active.cpu().numpy() if recorder.active is not None else np.arange(recorder.n_runs)
+            out = {"until/active": active.astype(np.int64)}
+            if final is not None:
+                out["until/final"] = final.detach().cpu().numpy()
+            return out
+        parts.extra_state = until_state
     restored = checkpoint.restored(block_index) if checkpoint is not None else None
+    if restored is not None and until is not None:
+        # the runs that had stopped leave first, so that every per-run state has the checkpoint's rows
+        if "until/active" not in restored:
+            raise ValueError("the checkpoint was saved without until; resume it without until.")
+        stopped = ~np.isin(np.arange(n_runs), restored["until/active"])
+        if stopped.any():
+            leave(stopped)
+        if final is not None:
+            final.copy_(torch.from_numpy(restored["until/final"]))
+    elif restored is not None and "until/active" in restored:
+        raise ValueError("the checkpoint was saved with until (some runs may have stopped); resume it with until.")
     start = 0 if restored is None else parts.load(restored, device)
     if restored is not None:
         checkpoint.release(block_index)
