@@ -341,13 +341,14 @@ for opt in FIG5_OPTIMIZERS:
 s5, s5_fit, s5_manifests, s5_missing = {}, {}, {}, {}
 for opt in FIG5_OPTIMIZERS:
     # judged only once every seed is stored (the claims were registered for the three together)
-    missing = [sd for sd in FIG5_SEEDS if stored_fig5(opt, sd, "_results") is None]
+    found = {sd: stored_fig5(opt, sd, "_results") for sd in FIG5_SEEDS}
+    missing = [sd for sd, entry in found.items() if entry is None]
     if missing:
         s5_missing[opt] = f"seeds {', '.join(map(str, missing))} of {len(FIG5_SEEDS)} not stored yet"
         print(f"Fig. 5 ({OPT_NAMES[opt]}) is not judged in this build: {s5_missing[opt]} (the command above computes them).")
         glue(f"s5_minutes_{opt}", "(not stored yet)", display=False)
         continue
-    loaded = [load_stored(stored_fig5(opt, sd, "_results"), f"Fig. 5 run ({OPT_NAMES[opt]}, seed {sd})",
+    loaded = [load_stored(found[sd], f"Fig. 5 run ({OPT_NAMES[opt]}, seed {sd})",
                           f"python -m repro.experiments.baek2024_geneft --store book/_results --only fig5-{opt} "
                           f"--seeds {sd}", "about an hour on one core") for sd in FIG5_SEEDS]
     s5[opt], s5_manifests[opt] = merge_seeds([r for r, _ in loaded]), [m for _, m in loaded]

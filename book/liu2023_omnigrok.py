@@ -937,7 +937,8 @@ if wm_off is not None:
     fig_wmo = plot_messiness(wmo)
     glue("fig_wm_official", fig_wmo, display=False)
     plt.close(fig_wmo)
-    wco = np.median(np.where(np.isnan(wmo.critical_alpha()), np.inf, wmo.critical_alpha()), axis=0)
+    wco_seeds = wmo.critical_alpha()
+    wco = np.median(np.where(np.isnan(wco_seeds), np.inf, wco_seeds), axis=0)  # never fitted: inf
     wmo_test = wmo.median("test_loss")
     wmo_values = {
         "w_c at m = 0.2 / w_c at m = 0": wco[-1] / wco[0],

@@ -12,7 +12,8 @@ from repro.experiments.baek2024_geneft import (FIG5_SEEDS, PhaseConfig, PhaseRes
                                                fit_boundary_logistic, merge_seeds, run_phases, stored_fig5_config,
                                                train_until_decided)
 from repro.models.networks import RelationModel, RelationModelConfig
-from repro.training.relation_runs import RelationTrainConfig, init_params, train_relation_runs, train_relations
+from repro.training.relation_runs import (RelationTrainConfig, forward, init_params, train_relation_runs,
+                                          train_relations)
 
 
 def _autograd_gd(model, labels, mask, lr_enc, lr_dec, seed, steps):
@@ -23,7 +24,6 @@ def _autograd_gd(model, labels, mask, lr_enc, lr_dec, seed, steps):
     y = torch.as_tensor(labels, dtype=torch.float64)
     m = torch.as_tensor(mask)
     for _ in range(steps):
-        from repro.training.relation_runs import forward
         logits = forward(model, params)[0]
         loss = torch.nn.functional.binary_cross_entropy_with_logits(logits[m], y[m])
         grads = torch.autograd.grad(loss, params)
