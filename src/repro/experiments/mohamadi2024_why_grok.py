@@ -49,7 +49,7 @@ from repro.training.trainer import Performance, TrainConfig, progress_enabled, t
 
 def init_runs(p: int, width: int, seeds, scales, parametrization: str = "standard") -> tuple[torch.Tensor, torch.Tensor]:
     """Stack R independently initialized networks × α: the parameters W (R, h, 2p), V (R, p, h) (PyTorch's default
-    init in the standard parametrization, N(0, 1) in the NTK one); the trainer's
+    init in the standard parametrization, He's normal init in "standard_he", N(0, 1) in the NTK one); the trainer's
     :class:`repro.models.networks.QuadraticNet` draws the same numbers from the same seeds and scales."""
     check_choice("parametrization", parametrization, QUADRATIC_PARAMETRIZATIONS)
     if parametrization == "ntk":
@@ -57,7 +57,8 @@ def init_runs(p: int, width: int, seeds, scales, parametrization: str = "standar
         pairs = [(torch.randn(width, 2 * p, generator=g, dtype=torch.float64) * float(a),
                   torch.randn(p, width, generator=g, dtype=torch.float64) * float(a)) for g, a in zip(gens, scales)]
     else:
-        pairs = [th.pytorch_default_init(p, width, int(s), float(a)) for s, a in zip(seeds, scales)]
+        draw = th.he_normal_init if parametrization == "standard_he" else th.pytorch_default_init
+        pairs = [draw(p, width, int(s), float(a)) for s, a in zip(seeds, scales)]
     return torch.stack([w for w, _ in pairs]), torch.stack([v for _, v in pairs])
 
 
@@ -115,7 +116,8 @@ class ClassificationConfig(ConfigRepr):
     optimizer: str = "normalized"
     ntk_every: int = 0  # record the first-logit eNTK on each run's training pairs every k steps (0: never)
     ntk_runs: tuple[int, ...] | None = None  # the runs whose eNTK is recorded (None: every run; others: NaN)
-    # "standard": Eq. 2.1 as printed; "ntk": the first author's public code (QuadraticNetConfig explains both)
+    # "standard": Eq. 2.1 as printed, PyTorch's init; "standard_he": the same from He's normal init (App. A's [19]);
+    # "ntk": the first author's public code (QuadraticNetConfig explains all three)
     parametrization: str = "standard"
 
     def __post_init__(self):
@@ -374,7 +376,8 @@ class RegressionConfig(ConfigRepr):
     ntk_points: int = 20_000  # Fig. 2 right: eNTK on 20 000 random triples
     ntk_every: int = 10_000
     device: str = "auto"
-    # "standard": Eq. 2.1 as printed; "ntk": the first author's public code (QuadraticNetConfig explains both)
+    # "standard": Eq. 2.1 as printed, PyTorch's init; "standard_he": the same from He's normal init (App. A's [19]);
+    # "ntk": the first author's public code (QuadraticNetConfig explains all three)
     parametrization: str = "standard"
 
     def __post_init__(self):
@@ -972,6 +975,14 @@ def fig2_regression_config() -> RegressionConfig:
                             ntk_points=1000, ntk_every=20_000)
 
 
+def fig2_he_regression_config() -> RegressionConfig:
+    """:func:`fig2_regression_config` from He et al.'s normal init, the reference App. A.1 cites ("initialized
+    according to [19]"), instead of PyTorch's uniform default (Fig. 1's caption): each layer √6 times wider, so the
+    3-homogeneous output starts ≈ 15 times larger. GD at lr 1 stays finite from it at p = 47 (it diverges at p = 11).
+    Everything else as there: lr 1, λ = 1e-4, n = 2p^2.25, h = 4p, 2e5 steps, α ∈ {1, 0.1}, one init seed."""
+    return replace(fig2_regression_config(), parametrization="standard_he")
+
+
 def stored_regression(cfg: RegressionConfig, root, label: str = "regression") -> tuple[RegressionResult, dict] | None:
     """The regression run stored for exactly ``cfg`` under ``root`` (a :class:`repro.training.store.ResultsStore`
     folder) as ``label`` ("regression": :func:`grokking_regression_config`; "regression-ntk":
@@ -1066,13 +1077,14 @@ def main(argv=None) -> int:
     stored runs that are missing: ``regression`` (:func:`grokking_regression_config`, 12 runs × 4e5 GD steps,
     about 25 minutes on one CPU core), ``regression-ntk`` (:func:`paper_regression_config`: p = 11 and 23, 9 runs ×
     2e5 GD steps each, about 40 minutes on one core), ``regression-p47`` (:func:`fig2_regression_config`, 2 runs ×
-    2e5 steps at p = 47, 5-6 core-hours, resumable: ``--checkpoint-minutes``) and ``transformer-gd`` (:func:`gd_transformer_config`, 3 seeds × 2e4 GD
+    2e5 steps at p = 47, about an hour on one core, resumable: ``--checkpoint-minutes``), ``regression-p47-he``
+    (:func:`fig2_he_regression_config`: the same from He's init, about an hour), ``transformer-gd`` (:func:`gd_transformer_config`, 3 seeds × 2e4 GD
     steps, about 20 minutes), ``gd-init-scale`` (:func:`gd_init_scale_config`, 16 runs × 2e4 plain-GD steps,
     about 10 minutes) and ``classification-ntk`` (:func:`ntk_classification_config`, 12 runs × 1e4 normalized
     steps, about 10 minutes). ``--only`` picks one."""
     parser = store_parser("repro.experiments.mohamadi2024_why_grok", main.__doc__)
     add_checkpoint_option(parser)
-    parser.add_argument("--only", choices=("regression", "regression-ntk", "regression-p47", "transformer-gd",
+    parser.add_argument("--only", choices=("regression", "regression-ntk", "regression-p47", "regression-p47-he", "transformer-gd",
                                            "gd-init-scale", "classification-ntk"),
                         help="compute only this stored run")
     args = parser.parse_args(argv)
@@ -1080,7 +1092,8 @@ def main(argv=None) -> int:
     # the regression runs are resumable: an interrupted one continues from its last checkpoint when rerun
     regressions = {"regression": [grokking_regression_config()],
                    "regression-ntk": [paper_regression_config(p) for p in PAPER_REGRESSION_PS],
-                   "regression-p47": [fig2_regression_config()]}
+                   "regression-p47": [fig2_regression_config()],
+                   "regression-p47-he": [fig2_he_regression_config()]}
     for label, configs in regressions.items():
         if args.only in (None, label):
             for cfg in configs:

@@ -627,7 +627,18 @@ def _normal_float64(scale: float):
     return init
 
 
-QUADRATIC_PARAMETRIZATIONS = ("standard", "ntk")
+def _he_normal_float64(fan_in: int, scale: float):
+    """N(0, 2/fan_in) × ``scale``, drawn in float64: He et al.'s (2015) normal init, the reference App. A.1-A.2 of
+    Mohamadi et al. 2024 cite ("initialized according to [19]"); ``torch.nn.init.kaiming_normal_`` with its
+    defaults (fan-in mode, gain √2)."""
+
+    def init(shape, gen):
+        return torch.randn(shape, generator=gen, dtype=torch.float64) * math.sqrt(2 / fan_in) * scale
+
+    return init
+
+
+QUADRATIC_PARAMETRIZATIONS = ("standard", "standard_he", "ntk")
 
 
 @dataclass(frozen=True, repr=False)
@@ -639,6 +650,10 @@ class QuadraticNetConfig(ConfigRepr):
 
     * ``"standard"``: Eq. 2.1 as printed, θ = (W, V), drawn from PyTorch's nn.Linear default U(±1/√fan_in)
       (the Fig. 1 caption's "default PyTorch initialization").
+    * ``"standard_he"``: Eq. 2.1 as printed, θ = (W, V), drawn from He et al.'s normal init N(0, 2/fan_in), the
+      reference App. A.1-A.2 cite ([19]). Each layer is √6 times wider than PyTorch's default, so the
+      3-homogeneous output starts √6³ ≈ 15 times larger. (An init, not a parametrization: it shares this field so
+      that the configs of the runs stored before it keep their keys.)
     * ``"ntk"``: the NTK parametrization of the first author's public code (mohamad-amin/tracked-grok-v2,
       ``models/simple.py:GromovMLP``): θ = (W̃, V) with W̃, Ṽ ~ N(0, 1) and W = W̃/√(2p), V = Ṽ/√h. At init the
       function has the law of Eq. 2.1 under N(0, 1/fan_in) weights; under gradient descent each layer's
@@ -677,6 +692,9 @@ class QuadraticNet(BatchedModel):
         if self.config.parametrization == "ntk":
             return [ParamSpec("W", (h, 2 * p), "repr", _normal_float64(repr_init_scale)),
                     ParamSpec("V", (p, h), "dec", _normal_float64(init_scale))]
+        if self.config.parametrization == "standard_he":
+            return [ParamSpec("W", (h, 2 * p), "repr", _he_normal_float64(2 * p, repr_init_scale)),
+                    ParamSpec("V", (p, h), "dec", _he_normal_float64(h, init_scale))]
         return [ParamSpec("W", (h, 2 * p), "repr", _uniform_float64(2 * p, repr_init_scale)),
                 ParamSpec("V", (p, h), "dec", _uniform_float64(h, init_scale))]
 

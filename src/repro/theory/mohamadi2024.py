@@ -307,6 +307,19 @@ def pytorch_default_init(p: int, width: int, seed: int, scale: float = 1.0) -> t
     return W * scale, V * scale
 
 
+def he_normal_init(p: int, width: int, seed: int, scale: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+    """W ~ N(0, 2/(2p)), V ~ N(0, 2/h): He et al.'s normal init (``kaiming_normal_``, fan-in mode, gain √2), the
+    reference [19] that App. A.1-A.2 cite, times the init scale α; drawn like :func:`pytorch_default_init` (one
+    generator per seed, W before V, float64)."""
+    check_int("p", p, minimum=2)
+    check_int("width", width, minimum=1)
+    check_real("scale", scale, positive=True)
+    gen = torch.Generator().manual_seed(int(seed))
+    W = torch.randn(width, 2 * p, generator=gen, dtype=torch.float64) * math.sqrt(2 / (2 * p))
+    V = torch.randn(p, width, generator=gen, dtype=torch.float64) * math.sqrt(2 / width)
+    return W * scale, V * scale
+
+
 def all_triples(p: int) -> np.ndarray:
     """Every triple (a, b, c), shape (p^3, 3), row-major."""
     grid = np.stack(np.meshgrid(np.arange(p), np.arange(p), np.arange(p), indexing="ij"), axis=-1)
