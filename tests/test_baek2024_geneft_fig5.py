@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from repro.data.relations import relation_matrix, train_mask
-from repro.experiments.baek2024_geneft import (FIG5_SEEDS, PhaseConfig, PhaseResult, fig5_label,
+from repro.experiments.baek2024_geneft import (FIG5_SEEDS, PhaseConfig, PhaseResult, fig5_label, product_rule,
                                                fit_boundary_logistic, merge_seeds, run_phases, stored_fig5_config,
                                                train_until_decided)
 from repro.models.networks import RelationModel, RelationModelConfig
@@ -147,3 +147,35 @@ def test_train_until_decided_with_gd_stops_decided_runs():
     # the fast run generalizes and stops where its phase is decided; the slow one runs to the budget undecided
     assert 0 < h.first_train[0] == h.first_test[0] == h.stopped_at[0] < 1000
     assert h.stopped_at[1] == 1000 and h.first_train[1] == h.first_test[1] == -1
+
+
+def test_product_rule_counts_by_brute_force():
+    """product_rule's counts against a loop over every run; a product equal to 1e-7 up to rounding is inside."""
+    res = _synthetic(lambda x, y, t: x + y <= -7 + 0.5 * t, seeds=3, confuse=lambda x, y: (x < -4) & (y < -4))
+    res.phases["bipartite"][1, 3, 2] = "grokking"  # one seed differs
+    rule = product_rule(res)
+    c = res.config
+    gen = above = low_runs = low_conf = low_gen = 0
+    seed_above, seed_gen = np.zeros(3), np.zeros(3)
+    for rel in c.relations:
+        for s in range(3):
+            for i, e in enumerate(c.row_values):
+                for j, d in enumerate(c.lr_dec):
+                    ph = res.phases[rel][s, i, j]
+                    g = ph in ("comprehension", "grokking")
+                    inside = round(np.log10(e) + np.log10(d), 6) <= -7
+                    gen += g
+                    seed_gen[s] += g
+                    above += g and not inside
+                    seed_above[s] += g and not inside
+                    low_runs += inside
+                    low_conf += inside and ph == "confusion"
+                    low_gen += inside and g
+    assert (rule.generalizing, rule.above, rule.low_runs, rule.low_confused, rule.low_generalized) == \
+           (gen, above, low_runs, low_conf, low_gen)
+    np.testing.assert_allclose(rule.seed_share_above, seed_above / seed_gen)
+    assert rule.share_above == pytest.approx(above / gen)
+    assert rule.low_decided == pytest.approx(1 - low_conf / low_runs)
+    assert rule.low[3, 5] == (c.row_values[3] * c.lr_dec[5] <= 1e-7 * (1 + 1e-9))
+    with pytest.raises(ValueError, match="rows='lr_enc'"):
+        product_rule(PhaseResult(PhaseConfig(rows="wd_dec", row_values=(0.0, 1e-3)), {}, {}))

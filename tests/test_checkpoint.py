@@ -117,6 +117,10 @@ def test_a_block_that_finished_is_not_trained_again(tmp_path):
     _assert_identical(reference, resumed)
     assert resume.previous["block_done"] == [True, False] and resume.previous["block_steps"] == [30, 10]
     assert reached_step(resume.previous) == 10
+    # the segments say what each block did, also where "the step every block has reached" cannot
+    first, last = resume.segments(finished=True)
+    assert (first["block_steps_from"], first["block_steps_to"]) == ([0, 0], [30, 10])
+    assert (last["block_steps_from"], last["block_steps_to"]) == ([30, 10], [30, 30])
 
 
 def _relation_setup():

@@ -673,6 +673,56 @@ def fit_boundary_logistic(result: PhaseResult, n_boot: int = 200) -> LogisticBou
                             np.array([slope_of(fit([k])) for k in range(n_seeds)]), np.array(boot))
 
 
+PRODUCT_RULE = 1e-7  # §5's rule of thumb: generalization where η_enc·η_dec ≲ 1e-7
+
+
+@dataclass
+class ProductRule:
+    """Fig. 5 against §5's rule of thumb η_enc·η_dec ≲ ``bound`` (:func:`product_rule`). Counts pool every task
+    and seed; ``low`` marks the grid cells at or below the bound (the paper's low-rate regime)."""
+
+    bound: float
+    low: np.ndarray  # (rows, lr_dec) bool
+    generalizing: int  # generalizing runs
+    above: int  # of them, runs whose product exceeds the bound (the rule's violations)
+    seed_share_above: np.ndarray  # (seeds,): above / generalizing per seed (0 where a seed has none)
+    low_runs: int  # runs in the low cells
+    low_confused: int  # of them, still undecided (confusion) at the budget
+    low_generalized: int
+
+    @property
+    def share_above(self) -> float:
+        """Share of generalizing runs that break the rule (0 when none generalizes)."""
+        return self.above / max(self.generalizing, 1)
+
+    @property
+    def low_decided(self) -> float:
+        return 1 - self.low_confused / self.low_runs if self.low_runs else float("nan")
+
+    @property
+    def low_generalized_share(self) -> float:
+        return self.low_generalized / self.low_runs if self.low_runs else float("nan")
+
+
+def product_rule(result: PhaseResult, bound: float = PRODUCT_RULE) -> ProductRule:
+    """How a Fig. 5 grid (``rows = "lr_enc"``) bears on §5's product rule. A cell whose product equals the bound up
+    to rounding (10^-3.5 · 10^-3.5 is 1.0000000000000002e-07 in floats) counts as at the bound, so inside the rule."""
+    c = result.config
+    if c.rows != "lr_enc":
+        raise ValueError(f"product_rule needs a Fig. 5 grid (rows='lr_enc'); the result has rows={c.rows!r}.")
+    check_real("bound", bound, positive=True)
+    rows, cols = np.meshgrid(c.row_values, c.lr_dec, indexing="ij")
+    low = rows * cols <= bound * (1 + 1e-9)
+    gen = np.stack([result.generalized(r) for r in c.relations])  # (tasks, seeds, rows, cols)
+    phases = np.stack([result.phases[r] for r in c.relations])
+    above = gen & ~low
+    return ProductRule(bound=bound, low=low, generalizing=int(gen.sum()), above=int(above.sum()),
+                       seed_share_above=above.sum(axis=(0, 2, 3)) / np.maximum(gen.sum(axis=(0, 2, 3)), 1),
+                       low_runs=int(low.sum()) * len(c.relations) * len(c.seeds),
+                       low_confused=int((phases[:, :, low] == "confusion").sum()),
+                       low_generalized=int(gen[:, :, low].sum()))
+
+
 def memorization_onset(result: PhaseResult, relation: str) -> np.ndarray:
     """(seeds, rows): log10 of the smallest decoder lr at which the run memorizes (nan: none in the row)."""
     ph = result.phases[relation]

@@ -49,17 +49,18 @@ from repro.training.trainer import Performance, TrainConfig, progress_enabled, t
 
 def init_runs(p: int, width: int, seeds, scales, parametrization: str = "standard") -> tuple[torch.Tensor, torch.Tensor]:
     """Stack R independently initialized networks × α: the parameters W (R, h, 2p), V (R, p, h) (PyTorch's default
-    init in the standard parametrization, He's normal init in "standard_he", N(0, 1) in the NTK one); the trainer's
-    :class:`repro.models.networks.QuadraticNet` draws the same numbers from the same seeds and scales."""
+    init in the standard parametrization, He's normal init in "standard_he", N(0, 1) in the NTK one). The draws are
+    the network's own (:class:`repro.models.networks.QuadraticNet`'s parameter specs, one generator per seed, as
+    the trainer draws them), so the two cannot disagree."""
     check_choice("parametrization", parametrization, QUADRATIC_PARAMETRIZATIONS)
-    if parametrization == "ntk":
-        gens = [torch.Generator().manual_seed(int(s)) for s in seeds]
-        pairs = [(torch.randn(width, 2 * p, generator=g, dtype=torch.float64) * float(a),
-                  torch.randn(p, width, generator=g, dtype=torch.float64) * float(a)) for g, a in zip(gens, scales)]
-    else:
-        draw = th.he_normal_init if parametrization == "standard_he" else th.pytorch_default_init
-        pairs = [draw(p, width, int(s), float(a)) for s, a in zip(seeds, scales)]
-    return torch.stack([w for w, _ in pairs]), torch.stack([v for _, v in pairs])
+    model = build_model(QuadraticNetConfig(p=p, width=width, parametrization=parametrization))
+    Ws, Vs = [], []
+    for seed, scale in zip(seeds, scales):
+        gen = torch.Generator().manual_seed(int(seed))
+        drawn = {s.name: s.init(s.shape, gen) for s in model.param_specs(float(scale), float(scale))}
+        Ws.append(drawn["W"])
+        Vs.append(drawn["V"])
+    return torch.stack(Ws), torch.stack(Vs)
 
 
 def forward_pairs(W: torch.Tensor, V: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:

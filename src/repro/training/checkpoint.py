@@ -159,6 +159,9 @@ class Checkpointer:
         self._last_save = [now] * len(self.blocks)
         self._segment["from_step"] = min(self._step) if self._step else 0
         self._segment["to_step"] = self._segment["from_step"]
+        # from_step/to_step are what every block has reached; blocks train one after another, so a segment that
+        # ends inside the first of several blocks reads 0 -> 0: the per-block steps say what it did
+        self._segment["block_steps_from"] = list(self._step)
         return list(self.blocks)
 
     def restored(self, block: int) -> dict[str, np.ndarray] | None:
@@ -201,6 +204,7 @@ class Checkpointer:
         seg = dict(self._segment, wall_time_s=round(time.perf_counter() - self._t0, 3))
         if self._begun:
             seg["to_step"] = self.steps if finished else min(self._step, default=0)
+            seg["block_steps_to"] = [self.steps] * len(self._step) if finished else list(self._step)
         return seg
 
     def segments(self, finished: bool = False) -> list[dict]:
