@@ -56,3 +56,25 @@ def test_store_round_trip_and_bad_input(tmp_path):
         ms.SampleComplexityConfig(n_coeffs=(2.0, 1.0))
     with pytest.raises(ValueError, match="seeds"):
         ms.SampleComplexityConfig(seeds=())
+
+
+def test_budget_shift_reads_n_star_at_each_recorded_step():
+    """A result whose n* is 2p^1.8 after step 1 and 2p^1.6 after step 2: the shift is (1.6 − 1.8)·log2 p, and an
+    unrecorded step is refused."""
+    ps = (11, 23, 41)
+    early, late = _synthetic(ps, k=1.8), _synthetic(ps, k=1.6)
+    runs = {p: {name: np.stack([early.runs[p][name][..., -1], late.runs[p][name][..., -1]], axis=-1)
+                for name in ms.PER_P} for p in ps}
+    res = ms.SampleComplexityResult(config=late.config, steps=np.array([1, 2]), runs=runs)
+    np.testing.assert_allclose(ms.critical_sizes(res, step=2), ms.critical_sizes(res))
+    np.testing.assert_allclose(ms.critical_sizes(res, step=1), ms.critical_sizes(early))
+    np.testing.assert_allclose(ms.budget_shift(res, 1, 2), (1.6 - 1.8) * np.log2(ps), atol=1e-9)
+    with pytest.raises(ValueError, match="step=3 was not recorded"):
+        res.at(11, 3)
+
+
+def test_budget_config():
+    cfg = ms.budget_config()
+    assert cfg.ps == ms.BUDGET_PS and cfg.steps == 4000 and cfg.steps % cfg.eval_every == 0
+    assert cfg.n_coeffs[0] == pytest.approx(2 ** -0.5, abs=1e-4) and cfg.n_coeffs[-1] == 2.0
+    assert all(2.0 in cfg.coeffs_at(p) for p in cfg.ps)  # App. A.2's n = 2p^(5/3) is on the grid at every p
