@@ -1,5 +1,7 @@
 """The phase-diagram trainer of the GenEFT dynamics chapter (repro.experiments.baek2024_geneft.train_until_decided) against the
 general autograd trainer (repro.training.relation_runs.train_relations)."""
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -157,3 +159,26 @@ def test_majority_phase_fraction_and_memorization_onset():
     assert onset.shape == (3, 6)
     assert np.isnan(onset[0, 5])  # the top row of seed 0 never memorizes
     assert onset[2, 0] == pytest.approx(-4.0)
+
+
+def test_deep_depth_entries_checkpoint_and_join(tmp_path):
+    """Fig. 4's deep end at the paper's horizon is stored one resumable entry per depth: a checkpointed depth run
+    gives the very numbers of an uncheckpointed one; several depths (or depth 0) cannot share a checkpoint; the
+    entries join only when every depth is stored."""
+    from repro.experiments.baek2024_geneft import (DEEP_DEPTHS, DepthConfig, deep_depth_config, run_depth,
+                                                   stored_deep_depths)
+    from repro.training.checkpoint import Checkpointer
+
+    cfg = DepthConfig(relations=("mod3",), depths=(2,), data_seeds=(0, 1), steps=40, eval_every=20, dtype="float64")
+    plain = run_depth(cfg)
+    saved = run_depth(cfg, checkpoint=Checkpointer(tmp_path / "d.partial", every_s=0))
+    np.testing.assert_array_equal(plain.test_acc, saved.test_acc)
+    np.testing.assert_array_equal(plain.train_acc, saved.train_acc)
+    for bad in (replace(cfg, depths=(1, 2)), replace(cfg, depths=(0,))):
+        with pytest.raises(ValueError, match="one depth >= 1"):
+            run_depth(bad, checkpoint=Checkpointer(tmp_path / "x.partial"))
+    assert stored_deep_depths(tmp_path) is None
+    c = deep_depth_config(DEEP_DEPTHS[-1])
+    assert (c.depths, c.steps, len(c.data_seeds)) == ((12,), 100_000, 10)
+    with pytest.raises(ValueError, match="depth"):
+        deep_depth_config(5)

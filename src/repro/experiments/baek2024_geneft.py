@@ -260,9 +260,38 @@ def stored_depth(cfg: DepthConfig, root) -> tuple[DepthResult, dict] | None:
     return ResultsStore(root).load_result(cfg, "geneft-depth", lambda arrays: DepthResult.from_arrays(cfg, arrays))
 
 
-def run_depth(cfg: DepthConfig, progress: bool = False) -> DepthResult:
+DEEP_DEPTHS = (1, 2, 3, 6, 8, 10, 12)  # the peak (1-3) and the deep end (6-12) at one budget
+DEEP_SEEDS = tuple(range(10))
+
+
+def deep_depth_config(depth: int) -> DepthConfig:
+    """One depth of Fig. 4 at the paper's horizon (Table 4: 10^5 steps), each its own stored entry (resumable):
+    ten seeds, so that the deep end rests on at least five seeds that fitted their training pairs (the 20 000-step
+    sweep fitted as few as one of five at depth 10). ``DEEP_DEPTHS``: the peak (1-3) and depths 6-12, the deep end,
+    evaluated at the end only. float32, as the other stored sweep."""
+    check_choice("depth", depth, DEEP_DEPTHS)
+    return replace(DepthConfig(), depths=(depth,), data_seeds=DEEP_SEEDS, steps=100_000, eval_every=5000)
+
+
+def stored_deep_depths(root) -> tuple[DepthResult, list[dict]] | None:
+    """Every depth of :func:`deep_depth_config` stored under ``root``, joined along the depth axis, with their
+    manifests; None until all are stored."""
+    found = [ResultsStore(root).load_result(deep_depth_config(d), "geneft-depth-deep",
+                                            lambda arrays, d=d: DepthResult.from_arrays(deep_depth_config(d), arrays))
+             for d in DEEP_DEPTHS]
+    if any(f is None for f in found):
+        return None
+    cfg = replace(deep_depth_config(DEEP_DEPTHS[0]), depths=DEEP_DEPTHS)
+    return (DepthResult(cfg, np.concatenate([r.test_acc for r, _ in found], axis=1),
+                        np.concatenate([r.train_acc for r, _ in found], axis=1)), [m for _, m in found])
+
+
+def run_depth(cfg: DepthConfig, progress: bool = False, checkpoint=None) -> DepthResult:
     """One batched program per depth: all relations × seeds together, trained for ``cfg.steps`` steps
-    (``progress``: one line per depth)."""
+    (``progress``: one line per depth). ``checkpoint`` (a stored run's, resumable) needs one depth ≥ 1."""
+    if checkpoint is not None and (len(cfg.depths) != 1 or cfg.depths[0] < 1):
+        raise ValueError(f"depths={cfg.depths!r}: a checkpointed depth run trains one depth >= 1 (one training "
+                         "program per checkpoint); store each depth as its own entry.")
     n_r, n_s = len(cfg.relations), len(cfg.data_seeds)
     test = np.zeros((n_r, len(cfg.depths), n_s))
     train = np.zeros_like(test)
@@ -281,7 +310,8 @@ def run_depth(cfg: DepthConfig, progress: bool = False) -> DepthResult:
         else:
             # The same training as train_relations (tests/test_trainer_relations.py), without the early exit;
             # it records only the accuracies the sweep reads.
-            h = train_until_decided(*args, **kwargs, stop=False, record=True)
+            h = train_until_decided(*args, **kwargs, stop=False, record=True, progress=progress and checkpoint is not None,
+                                    checkpoint=checkpoint)
             test_acc, train_acc = h.test_acc_history[:, -1], h.train_acc_history[:, -1]
         test[:, k] = test_acc.reshape(n_r, n_s)
         train[:, k] = train_acc.reshape(n_r, n_s)
@@ -823,9 +853,14 @@ def main(argv=None) -> int:
     """``python -m repro.experiments.baek2024_geneft --store book/_results``: compute and store, with provenance, the chapter's stored
     runs that are missing: ``depth`` (:func:`stored_depth_config`, 9 depths × 4 relations × 5 seeds × 20 000 steps;
     about 13 minutes on one core) and ``fig6`` (:func:`stored_fig6_config`, 3 relations × 7 weight decays × 6
-    learning rates × 3 seeds). ``--only`` picks one."""
+    learning rates × 3 seeds). ``--only`` picks one; ``fig5-adam``, ``fig5-gd`` (:func:`stored_fig5_config`) and
+    ``depth-deep`` (:func:`deep_depth_config`: depths 1-3 and 6-12 at 10^5 steps, 10 seeds) are only computed when
+    named, one resumable entry per seed or depth."""
     parser = store_parser("repro.experiments.baek2024_geneft", main.__doc__)
-    parser.add_argument("--only", choices=("depth", "fig6", "fig5-adam", "fig5-gd"), help="compute only this stored run")
+    parser.add_argument("--only", choices=("depth", "depth-deep", "fig6", "fig5-adam", "fig5-gd"),
+                        help="compute only this stored run")
+    parser.add_argument("--depths", type=int, nargs="+", default=list(DEEP_DEPTHS), choices=list(DEEP_DEPTHS),
+                        help="depth-deep: only these depths (each is its own stored entry)")
     parser.add_argument("--seeds", type=int, nargs="+", default=list(FIG5_SEEDS), choices=list(FIG5_SEEDS),
                         help="fig5-adam / fig5-gd: only these seeds (each is its own stored entry)")
     add_checkpoint_option(parser)
@@ -838,6 +873,12 @@ def main(argv=None) -> int:
             # resumable: an interrupted seed continues from its last checkpoint when the command runs again
             store.get_or_compute(c, lambda checkpoint, c=c: run_phases(c, progress=True, checkpoint=checkpoint).to_arrays(),
                                  label=fig5_label(optimizer), checkpoint_every_s=checkpoint_every_s(args))
+        return 0
+    if args.only == "depth-deep":  # not part of the default set: about 2 hours on one core for every depth
+        for d in args.depths:
+            c = deep_depth_config(d)
+            store.get_or_compute(c, lambda checkpoint, c=c: run_depth(c, progress=True, checkpoint=checkpoint).to_arrays(),
+                                 label="geneft-depth-deep", checkpoint_every_s=checkpoint_every_s(args))
         return 0
     if args.only in (None, "depth"):
         cfg = stored_depth_config()
