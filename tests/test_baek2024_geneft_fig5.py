@@ -179,3 +179,15 @@ def test_product_rule_counts_by_brute_force():
     assert rule.low[3, 5] == (c.row_values[3] * c.lr_dec[5] <= 1e-7 * (1 + 1e-9))
     with pytest.raises(ValueError, match="rows='lr_enc'"):
         product_rule(PhaseResult(PhaseConfig(rows="wd_dec", row_values=(0.0, 1e-3)), {}, {}))
+
+
+def test_fig6_wide_config():
+    """Fig. 6 at the paper's width over every weight-decay row: one entry per seed, the onset's grid as Fig. 5's."""
+    from repro.experiments.baek2024_geneft import stored_fig6_wide_config
+
+    c = stored_fig6_wide_config(2)
+    assert (c.rows, c.width, c.hidden_layers, c.steps, c.seeds, c.optimizer) == ("wd_dec", 50, 3, 20_000, (2,), "adam")
+    assert c.row_values == (0.0, 1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0)
+    assert c.lr_dec == stored_fig5_config("adam", 0).lr_dec and c.lr_enc == 3e-4
+    with pytest.raises(ValueError, match="seed"):
+        stored_fig6_wide_config(-1)
