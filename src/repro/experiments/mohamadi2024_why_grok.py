@@ -50,7 +50,7 @@ from repro.training.trainer import Performance, TrainConfig, progress_enabled, t
 def init_runs(p: int, width: int, seeds, scales, parametrization: str = "standard") -> tuple[torch.Tensor, torch.Tensor]:
     """Stack R independently initialized networks × α: the parameters W (R, h, 2p), V (R, p, h) (PyTorch's default
     init in the standard parametrization, He's normal init in "standard_he", N(0, 1) in the NTK one). The draws are
-    the network's own (:class:`repro.models.networks.QuadraticNet`'s parameter specs, one generator per seed, as
+    the network's own (:meth:`repro.models.networks.QuadraticNet.param_specs`, one generator per seed, as
     the trainer draws them), so the two cannot disagree."""
     check_choice("parametrization", parametrization, QUADRATIC_PARAMETRIZATIONS)
     model = build_model(QuadraticNetConfig(p=p, width=width, parametrization=parametrization))
