@@ -56,3 +56,25 @@ def test_bad_arguments_name_the_file(tmp_path, capsys, name):
         main([str(tmp_path / name)])
     assert err.value.code == 2
     assert f"{name}: expected an existing .ipynb file" in capsys.readouterr().err
+
+
+def test_a_failed_or_checking_run_puts_the_claims_file_back(tmp_path):
+    """A chapter rewrites _claims/<stem>.json as it runs; a refresh that fails part-way, or a --check, leaves the file
+    as it was (here the notebook truncates it, then fails or not)."""
+    (tmp_path / "_claims").mkdir()
+    claims = tmp_path / "_claims" / "chapter.json"
+    claims.write_text('{"claims": ["all of them"]}')
+    path = _notebook(tmp_path / "chapter.ipynb")
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell('open("_claims/chapter.json", "w").write("{}")'))
+    nb.cells.append(nbformat.v4.new_code_cell('raise RuntimeError("a cell fails")'))
+    nbformat.write(nb, path)
+    with pytest.raises(Exception, match="a cell fails"):
+        main([str(path)])
+    assert claims.read_text() == '{"claims": ["all of them"]}'
+    nb.cells.pop()  # now it runs through: --check still writes nothing, a refresh keeps the new file
+    nbformat.write(nb, path)
+    main(["--check", str(path)])
+    assert claims.read_text() == '{"claims": ["all of them"]}'
+    assert main([str(path)]) == 0
+    assert claims.read_text() == "{}"

@@ -56,6 +56,23 @@ def execute(path: Path, timeout: int = 1200):
     return nb
 
 
+def _claims_snapshot(path: Path) -> tuple[Path, bytes | None]:
+    """The chapter's claims file (``_claims/<stem>.json`` beside it, which its ClaimBook rewrites at every check) and
+    its bytes now (None: there is none)."""
+    claims = path.parent / "_claims" / f"{path.stem}.json"
+    return claims, (claims.read_bytes() if claims.exists() else None)
+
+
+def _restore(claims: Path, before: bytes | None) -> None:
+    """Put the claims file back as :func:`_claims_snapshot` found it."""
+    from repro.core.files import write_bytes_atomic
+
+    if before is None:
+        claims.unlink(missing_ok=True)
+    elif not claims.exists() or claims.read_bytes() != before:
+        write_bytes_atomic(claims, before)
+
+
 def write_atomic(path: Path, nb) -> None:
     import nbformat
 
@@ -95,7 +112,16 @@ def main(argv=None) -> int:
         if not args.check:
             _sync_pair(path)
         start = time.perf_counter()
-        nb = execute(path, args.timeout)
+        # A chapter rewrites its claims file as it runs: a run that fails part-way would leave the claims of half a
+        # chapter beside the old notebook, and --check must not write at all. Either way the file is put back.
+        claims, before = _claims_snapshot(path)
+        try:
+            nb = execute(path, args.timeout)
+        except BaseException:
+            _restore(claims, before)
+            raise
+        if args.check:
+            _restore(claims, before)
         import nbformat
 
         new = nbformat.writes(nb) + "\n"
