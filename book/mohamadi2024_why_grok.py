@@ -1453,32 +1453,41 @@ print(setup_table("Fig. 2 at p = 47, as printed (stored)", mw.RegressionConfig()
     ("init", INIT_PAPER, INIT_OURS, INIT_WHY),
     ("reported", "train and test accuracy (Fig. 2 left)", "argmax accuracy over all p² pairs; loss relative to the zero "
      "predictor", "the paper does not define regression accuracy"), DTYPE]))
-p47_fit = p47.first_step("train_loss", 0.01)
-p47_gen = p47.first_step("pair_acc", 0.95)
-# A stored run is loaded, not recomputed: these numbers are the same on every machine.
-for r, alpha in enumerate(p47_cfg.run_scales):
-    print(f"alpha = {alpha:g}: fitted at step {int(p47_fit[r]):,} (-1: never); 95 % argmax accuracy at step "
-          f"{int(p47_gen[r]):,} (-1: never); final argmax accuracy {p47.pair_acc[r, -1]:.2f} (chance {1 / p47_cfg.p:.2f}); "
-          f"final test loss / zero predictor's {p47.test_loss[r, -1]:.1f}; ‖θ‖∞ peak → end {p47.linf[r].max():.1f} → "
-          f"{p47.linf[r, -1]:.1f}")
+
+
+def judge_fig2_p47(res, manifest, prefix, key, init, norm_phrase):
+    """Print a stored p = 47 regression run's outcome per α, check its four registered claims (the delay and α
+    claims only when every run fits and reaches 95 %) and glue its numbers under ``key``; returns (fit, gen) steps.
+    A stored run is loaded, not recomputed: these numbers are the same on every machine."""
+    cfg = res.config
+    fit, gen = res.first_step("train_loss", 0.01), res.first_step("pair_acc", 0.95)
+    for r, alpha in enumerate(cfg.run_scales):
+        print(f"alpha = {alpha:g}: fitted at step {int(fit[r]):,} (-1: never); 95 % argmax accuracy at step "
+              f"{int(gen[r]):,} (-1: never); final argmax accuracy {res.pair_acc[r, -1]:.2f} (chance {1 / cfg.p:.2f}); "
+              f"final test loss / zero predictor's {res.test_loss[r, -1]:.1f}; ‖θ‖∞ peak → end {res.linf[r].max():.1f} → "
+              f"{res.linf[r, -1]:.1f}")
+    claims.check(prefix + "the α = 1 run fits its training set (train loss < 1 % of the zero predictor's)",
+                 float(fit[0] >= 0), live=False, run=manifest)
+    claims.check(prefix + "final argmax accuracy over all p² pairs, α = 1", float(res.pair_acc[0, -1]), live=False,
+                 run=manifest,
+                 evidence=f"p = 47, h = 4p, n = {cfg.n_train}, GD at lr 1 for {cfg.steps:,} steps, λ = 1e-4, "
+                          f"{init}: the α = 1 run fits by step {int(fit[0]):,} and ends at {res.pair_acc[0, -1]:.2f} "
+                          f"(chance {1 / cfg.p:.2f}), with ‖θ‖∞ {norm_phrase} {res.linf[0].max():.1f} to {res.linf[0, -1]:.1f}")
+    if (gen >= 0).all() and (fit >= 0).all():
+        claims.check(prefix + "log10 of (first step at 95 % argmax accuracy / first step with the training set fitted), α = 1",
+                     float(np.log10(gen[0] / max(fit[0], 1))), live=False, run=manifest)
+        claims.check(prefix + "steps from fit to 95 % argmax accuracy, α = 0.1 minus α = 1",
+                     float((gen[1] - fit[1]) - (gen[0] - fit[0])), live=False, run=manifest)
+    else:
+        print("The delay and α claims are not judged: a run that does not reach 95 % argmax accuracy has no delay.")
+    glue(f"{key}_acc", f"{res.pair_acc[0, -1]:.2f}", display=False)
+    glue(f"{key}_fit", f"{int(fit[0]):,}", display=False)
+    glue(f"{key}_linf", f"{res.linf[0].max():.1f} to {res.linf[0, -1]:.1f}", display=False)
+    return fit, gen
+
+
 P47 = "Fig. 2 at p = 47 (stored): "
-claims.check(P47 + "the α = 1 run fits its training set (train loss < 1 % of the zero predictor's)",
-             float(p47_fit[0] >= 0), live=False, run=p47_manifest)
-claims.check(P47 + "final argmax accuracy over all p² pairs, α = 1", float(p47.pair_acc[0, -1]), live=False,
-             run=p47_manifest,
-             evidence=f"p = 47, h = 4p, n = {p47_cfg.n_train}, GD at lr 1 for {p47_cfg.steps:,} steps, λ = 1e-4, "
-                      f"PyTorch's init: the α = 1 run fits by step {int(p47_fit[0]):,} and ends at {p47.pair_acc[0, -1]:.2f} "
-                      f"(chance {1 / p47_cfg.p:.2f}), with ‖θ‖∞ falling from {p47.linf[0].max():.1f} to {p47.linf[0, -1]:.1f}")
-if (p47_gen >= 0).all() and (p47_fit >= 0).all():
-    claims.check(P47 + "log10 of (first step at 95 % argmax accuracy / first step with the training set fitted), α = 1",
-                 float(np.log10(p47_gen[0] / max(p47_fit[0], 1))), live=False, run=p47_manifest)
-    claims.check(P47 + "steps from fit to 95 % argmax accuracy, α = 0.1 minus α = 1",
-                 float((p47_gen[1] - p47_fit[1]) - (p47_gen[0] - p47_fit[0])), live=False, run=p47_manifest)
-else:
-    print("The delay and α claims are not judged: a run that does not reach 95 % argmax accuracy has no delay.")
-glue("p47_acc", f"{p47.pair_acc[0, -1]:.2f}", display=False)
-glue("p47_fit", f"{int(p47_fit[0]):,}", display=False)
-glue("p47_linf", f"{p47.linf[0].max():.1f} to {p47.linf[0, -1]:.1f}", display=False)
+p47_fit, p47_gen = judge_fig2_p47(p47, p47_manifest, P47, "p47", "PyTorch's init", "falling from")
 fig_p47 = plot_regression_accuracy([p47])
 glue("fig_p47", fig_p47, display=False)
 
@@ -1522,32 +1531,8 @@ print(setup_table("Fig. 2 at p = 47 from He's init (stored)", mw.RegressionConfi
      "App. A.1's reference; the run above follows Fig. 1's caption"),
     ("reported", "train and test accuracy (Fig. 2 left)", "argmax accuracy over all p² pairs; loss relative to the zero "
      "predictor", "the paper does not define regression accuracy"), DTYPE]))
-he_fit = p47he.first_step("train_loss", 0.01)
-he_gen = p47he.first_step("pair_acc", 0.95)
-# A stored run is loaded, not recomputed: these numbers are the same on every machine.
-for r, alpha in enumerate(he_cfg.run_scales):
-    print(f"alpha = {alpha:g}: fitted at step {int(he_fit[r]):,} (-1: never); 95 % argmax accuracy at step "
-          f"{int(he_gen[r]):,} (-1: never); final argmax accuracy {p47he.pair_acc[r, -1]:.2f} (chance {1 / he_cfg.p:.2f}); "
-          f"final test loss / zero predictor's {p47he.test_loss[r, -1]:.1f}; ‖θ‖∞ peak → end {p47he.linf[r].max():.1f} → "
-          f"{p47he.linf[r, -1]:.1f}")
 P47HE = "Fig. 2 at p = 47 from He's init (stored): "
-claims.check(P47HE + "the α = 1 run fits its training set (train loss < 1 % of the zero predictor's)",
-             float(he_fit[0] >= 0), live=False, run=p47he_manifest)
-claims.check(P47HE + "final argmax accuracy over all p² pairs, α = 1", float(p47he.pair_acc[0, -1]), live=False,
-             run=p47he_manifest,
-             evidence=f"p = 47, h = 4p, n = {he_cfg.n_train}, GD at lr 1 for {he_cfg.steps:,} steps, λ = 1e-4, "
-                      f"He's init: the α = 1 run fits by step {int(he_fit[0]):,} and ends at {p47he.pair_acc[0, -1]:.2f} "
-                      f"(chance {1 / he_cfg.p:.2f}), with ‖θ‖∞ from a peak of {p47he.linf[0].max():.1f} to {p47he.linf[0, -1]:.1f}")
-if (he_gen >= 0).all() and (he_fit >= 0).all():
-    claims.check(P47HE + "log10 of (first step at 95 % argmax accuracy / first step with the training set fitted), α = 1",
-                 float(np.log10(he_gen[0] / max(he_fit[0], 1))), live=False, run=p47he_manifest)
-    claims.check(P47HE + "steps from fit to 95 % argmax accuracy, α = 0.1 minus α = 1",
-                 float((he_gen[1] - he_fit[1]) - (he_gen[0] - he_fit[0])), live=False, run=p47he_manifest)
-else:
-    print("The delay and α claims are not judged: a run that does not reach 95 % argmax accuracy has no delay.")
-glue("p47he_acc", f"{p47he.pair_acc[0, -1]:.2f}", display=False)
-glue("p47he_fit", f"{int(he_fit[0]):,}", display=False)
-glue("p47he_linf", f"{p47he.linf[0].max():.1f} to {p47he.linf[0, -1]:.1f}", display=False)
+he_fit, he_gen = judge_fig2_p47(p47he, p47he_manifest, P47HE, "p47he", "He's init", "from a peak of")
 fig_p47he = plot_regression_accuracy([p47, p47he])
 glue("fig_p47he", fig_p47he, display=False)
 
