@@ -29,3 +29,18 @@ def test_resolve_dtype():
     assert tuple(DTYPES) == ("float32", "float64")
     with pytest.raises(ValueError, match="precision must be one of 'float32', 'float64'"):
         resolve_dtype("float16", field="precision")
+
+
+def test_the_cpu_leaves_pytorch_in_its_default_mode():
+    was = torch.are_deterministic_algorithms_enabled()
+    resolve_device("cpu")
+    assert torch.are_deterministic_algorithms_enabled() == was
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_cuda_runs_are_made_reproducible():
+    import os
+
+    assert resolve_device("cuda").type == "cuda"
+    assert torch.are_deterministic_algorithms_enabled() and torch.is_deterministic_algorithms_warn_only_enabled()
+    assert os.environ["CUBLAS_WORKSPACE_CONFIG"] in (":4096:8", ":16:8")  # cuBLAS's two deterministic settings

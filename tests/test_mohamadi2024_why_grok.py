@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from repro.core.devices import resolve_device
 from repro.experiments import mohamadi2024_why_grok as mw
 from repro.models import fastgrad
 from repro.models.networks import QuadraticNetConfig, build_model
@@ -276,7 +277,11 @@ def test_transformer_seeds_are_runs_of_one_call(monkeypatch):
     both = mw.run_transformer_seeds(cfg, (0, 1), progress=False)
     alone = mw.run_transformer(cfg, progress=False)  # init_seed 0
     assert [r.config.init_seed for r in both] == [0, 1]
-    assert np.array_equal(both[0].kernels, alone.kernels) and np.array_equal(both[0].test_acc, alone.test_acc)
+    if resolve_device("auto").type == "cpu":  # the same bits on a CPU
+        assert np.array_equal(both[0].kernels, alone.kernels) and np.array_equal(both[0].test_acc, alone.test_acc)
+    else:  # a GPU's matrix kernels depend on the batch's shape: the same run to float64 rounding
+        np.testing.assert_allclose(both[0].kernels, alone.kernels, rtol=1e-9)
+        np.testing.assert_array_equal(both[0].test_acc, alone.test_acc)
     assert not np.array_equal(both[0].kernels, both[1].kernels)
     fig = plot_transformer(both)
     assert len(fig.axes) >= 3

@@ -1,7 +1,11 @@
 """Every chapter's paper-scale experiments execute at the paper's shapes (``REPRO_SCALE=paper``), cut to
 two training steps: the paper-scale switch is proven to run, not only to build configs."""
 
+import math
+from dataclasses import replace
+
 import pytest
+import torch
 
 from repro.book import paper_scale as ps
 from repro.experiments.mohamadi2024_why_grok import WhyGrokConfig
@@ -54,3 +58,13 @@ def test_projection_uses_two_lengths(monkeypatch):
     assert proj.flops_per_step > 0 and proj.seconds_per_step >= 0
     table = ps.projection_table([proj])
     assert "liu2022_effective_theory" in table and "core-hours" in table
+    assert math.isnan(proj.gpu_seconds_per_step) == (not torch.cuda.is_available())
+
+
+def test_a_gpu_measurement_replaces_the_cpu_columns():
+    exp = next(e for e in EXPERIMENTS if e.chapter == "liu2022_effective_theory")
+    proj = ps.Projection(exp, 10_000, 0.5, 2e9, 1.0, gpu_seconds_per_step=0.036)
+    table = ps.projection_table([proj])
+    assert "GPU s / step (measured)" in table and "core-hours" not in table
+    assert "| 0.036 | 6 min |" in table  # 10,000 steps at 36 ms
+    assert "core-hours" in ps.projection_table([replace(proj, gpu_seconds_per_step=float("nan"))])

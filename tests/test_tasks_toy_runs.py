@@ -84,7 +84,7 @@ def test_per_run_templates_equal_each_run_alone(fast_grad):
 
 def test_per_run_templates_must_match_the_runs():
     runs = toy_runs(TASK, (30, 40), (0, 1))
-    with pytest.raises(ValueError, match="one per run\) for 2 runs"):
+    with pytest.raises(ValueError, match=r"one per run\) for 2 runs"):
         train(TOY, runs.data, TrainConfig(steps=1), {"init_seed": [0, 1, 2]}, progress=False)
     with pytest.raises(ValueError, match="both be"):
         replace(runs.data, templates=runs.data.templates[0])

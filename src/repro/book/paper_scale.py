@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import math
 import os
 import struct
 import sys
@@ -225,6 +226,7 @@ class DryRun:
     seconds: float  # CPU seconds, summed over threads
     flops: float
     result: Any
+    wall_seconds: float = float("nan")  # wall clock, the GPU synchronized: the cost where the work is on a GPU
 
 
 def dry_run(exp: PaperExperiment, steps: int = 2, *, count_flops: bool = False, max_seeds: int | None = None) -> DryRun:
@@ -243,14 +245,17 @@ def dry_run(exp: PaperExperiment, steps: int = 2, *, count_flops: bool = False, 
     counter = FlopCounterMode(display=False) if count_flops else contextlib.nullcontext()
     if count_flops:
         torch.set_num_threads(1)
+    sync = torch.cuda.synchronize if torch.cuda.is_available() else (lambda: None)
     try:
-        start = time.process_time()  # CPU time of every thread: honest on a busy machine, unlike wall time
+        sync()
+        wall, start = time.perf_counter(), time.process_time()  # CPU time of every thread: honest on a busy machine
         with counter:
             result = exp.run(cfg)
-        seconds = time.process_time() - start
+        sync()
+        seconds, wall = time.process_time() - start, time.perf_counter() - wall
     finally:
         torch.set_num_threads(threads)
-    return DryRun(exp, steps, seconds, float(counter.get_total_flops()) if count_flops else float("nan"), result)
+    return DryRun(exp, steps, seconds, float(counter.get_total_flops()) if count_flops else float("nan"), result, wall)
 
 
 @dataclass(frozen=True)
@@ -260,10 +265,16 @@ class Projection:
     seconds_per_step: float  # CPU core-seconds (summed over threads), this machine
     flops_per_step: float
     setup_seconds: float
+    gpu_seconds_per_step: float = float("nan")  # wall clock per step on this machine's GPU; NaN without one
 
     @property
     def core_hours(self) -> float:
         return (self.setup_seconds + self.seconds_per_step * self.paper_steps) / 3600
+
+    @property
+    def gpu_hours(self) -> float:
+        """The paper's steps at the measured GPU cost per step (setup not included); NaN without a GPU."""
+        return self.gpu_seconds_per_step * self.paper_steps / 3600
 
     @property
     def h100_hours(self) -> float:
@@ -301,7 +312,16 @@ def project(exp: PaperExperiment, short: int = 2, long: int = 6, max_seeds: int 
     fa = dry_run(exp, short, count_flops=True, max_seeds=max_seeds)
     fb = dry_run(exp, long, count_flops=True, max_seeds=max_seeds)
     flops = factor * max(fb.flops - fa.flops, 0.0) / (long - short)
-    return Projection(exp, paper_steps, per_step, flops, max(a.seconds - short * per_step / factor, 0.0))
+    # On a GPU the runs of a batch share its kernels, so the wall time is not scaled by the seed factor: a
+    # step of the full batch costs at least what the cut batch's does (the column is then a lower bound).
+    gpu = max(b.wall_seconds - a.wall_seconds, 0.0) / (long - short) if torch_cuda() else float("nan")
+    return Projection(exp, paper_steps, per_step, flops, max(a.seconds - short * per_step / factor, 0.0), gpu)
+
+
+def torch_cuda() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
 
 
 def _hours(h: float) -> str:
@@ -314,11 +334,17 @@ def _hours(h: float) -> str:
 
 def projection_table(projections: list[Projection]) -> str:
     """A Markdown table, one row per experiment (the README's paper-scale cost table)."""
-    rows = ["| chapter | experiment | paper steps | GFLOP / step | CPU core-s / step | projected CPU core-hours "
-            "| projected H100 (estimate) |", "|---|---|---:|---:|---:|---:|---:|"]
+    gpu = any(math.isfinite(p.gpu_seconds_per_step) for p in projections)
+    if gpu:  # measured on a GPU: its wall clock per step replaces the CPU columns (host time means little there)
+        rows = ["| chapter | experiment | paper steps | GFLOP / step | GPU s / step (measured) | projected GPU hours "
+                "| projected H100 (estimate) |", "|---|---|---:|---:|---:|---:|---:|"]
+    else:
+        rows = ["| chapter | experiment | paper steps | GFLOP / step | CPU core-s / step | projected CPU core-hours "
+                "| projected H100 (estimate) |", "|---|---|---:|---:|---:|---:|---:|"]
     for p in projections:
+        cost, hours = (p.gpu_seconds_per_step, p.gpu_hours) if gpu else (p.seconds_per_step, p.core_hours)
         rows.append(f"| `{p.experiment.chapter}` | {p.experiment.name} | {p.paper_steps:,} | {p.flops_per_step / 1e9:,.2f} | "
-                    f"{p.seconds_per_step:.3g} | {_hours(p.core_hours)} | {_hours(p.h100_hours)} |")
+                    f"{cost:.3g} | {_hours(hours)} | {_hours(p.h100_hours)} |")
     return "\n".join(rows)
 
 
@@ -340,8 +366,11 @@ def main(argv=None) -> int:
         for k, exp in enumerate(exps, 1):
             print(f"[{k}/{len(exps)}] {exp.chapter}: {exp.name}", file=sys.stderr, flush=True)
             projections.append(project(exp, *args.steps, max_seeds=args.max_seeds))
-    print(f"Projected paper-scale cost (CPU: core-hours measured on this machine, {torch.get_num_threads()} threads, "
-          f"torch {torch.__version__}; H100: estimated from the FLOP count, see repro.book.paper_scale)\n")
+    where = (f"GPU: wall clock measured on this machine's {torch.cuda.get_device_name(0)}, the full seed axis a lower "
+             "bound" if torch.cuda.is_available() else
+             f"CPU: core-hours measured on this machine, {torch.get_num_threads()} threads")
+    print(f"Projected paper-scale cost ({where}, torch {torch.__version__}; H100: estimated from the FLOP count, "
+          "see repro.book.paper_scale)\n")
     print(projection_table(projections))
     return 0
 
