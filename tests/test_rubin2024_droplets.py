@@ -181,3 +181,34 @@ def test_time_dependent_configs_follow_app_d():
     assert droplets.TIME_DEPENDENT_WIDTHS == (2800, 1400, 700)
     with pytest.raises(ValueError, match="N=1000 is not allowed"):
         droplets.time_dependent_config(1000)
+
+
+def test_droplet_fraction_counts_the_bins_beyond_q0_with_a_subset_error():
+    nb = 16
+    counts = np.zeros((1, 10, nb))
+    counts[0, :, :5] = 9.0  # |q| < 0.5
+    counts[0, :, 5:] = 1.0 / 11  # 11 bins beyond: one count per network
+    counts[0, :5, 5:] *= 2  # half the networks have twice as many
+    frac, se = droplets.droplet_fraction(fake_result(counts), 0)
+    assert frac == pytest.approx(15 / (15 + 450))
+    sub = [2 / 47, 2 / 47, 1.5 / 46.5, 1 / 46, 1 / 46]  # five subsets of two networks
+    assert se == pytest.approx(np.std(sub, ddof=1) / np.sqrt(5))
+    with pytest.raises(ValueError, match="q0=0.55 is not allowed: it must be a bin edge"):
+        droplets.droplet_fraction(fake_result(counts), 0, q0=0.55)
+
+
+def test_follow_index_places_ours_between_the_theories_on_a_log_scale():
+    assert droplets.follow_index(0.003, 0.003, 0.009) == pytest.approx(0.0)
+    assert droplets.follow_index(0.009, 0.003, 0.009) == pytest.approx(1.0)
+    assert droplets.follow_index(math.sqrt(0.003 * 0.009), 0.003, 0.009) == pytest.approx(0.5)
+    assert droplets.follow_index(-0.02, -0.01, -0.04) == pytest.approx(0.5)  # negative components too
+    with pytest.raises(ValueError, match="one sign"):
+        droplets.follow_index(0.01, -0.01, -0.02)
+
+
+def test_beta1_is_the_base_size_around_both_critical_points():
+    cfg = droplets.beta1_config()
+    assert (cfg.d, cfg.N, cfg.n) == (150, 700, 3000) and cfg.likelihood == "finite"
+    assert max(cfg.sigma2s) > 0.217 and min(cfg.sigma2s) < 0.18
+    assert any(0.18 < s < 0.217 for s in cfg.sigma2s)  # between the two critical points
+    assert droplets.stored_beta1("/nonexistent-store") is None

@@ -139,6 +139,50 @@ FINITE_LABEL = "droplets-finite"
 FINITE_BETAS = (1 / 8, 1 / 2)
 
 
+# beta = 1 (d = 150, N = 700, n = 3000: v3 Table 1's base size): the noise levels around the two critical points,
+# the paper's sigma_c^2 = 0.18 and the corrected 0.217 (d -> inf); at 0.20 the two theories disagree on the phase
+BETA1_LABEL = "droplets-finite-beta1"
+BETA1_SIGMA2S = (0.24, 0.20, 0.17, 0.14)
+
+
+def beta1_config() -> LangevinConfig:
+    """The finite-data protocol at the paper's base size, beta = alpha = 1 (v3 Table 1, App. C: d = 150, N = 700,
+    n = 3000), at :data:`BETA1_SIGMA2S`: above both critical points (0.24), between them (0.20), below both
+    (0.17, 0.14). 20 data sets x 1 network (the paper: 50 x 4) and 4000 steps as at the smaller sizes (about
+    45 minutes on one core); its equilibrium is checked by the two halves of the recorded samples."""
+    return LangevinConfig.finite_data(1.0, sigma2s=BETA1_SIGMA2S, n_nets=20, nets_per_dataset=1, steps=4000,
+                                      dtype="float32")
+
+
+def stored_beta1(root) -> tuple[LangevinResult, dict] | None:
+    """The stored beta = 1 ensembles (:func:`beta1_config`) and their manifest, or None when not stored."""
+    cfg = beta1_config()
+    return ResultsStore(root).load_result(cfg, BETA1_LABEL, lambda arrays: LangevinResult.from_arrays(cfg, arrays))
+
+
+def droplet_fraction(lv: LangevinResult, s: int, q0: float = 0.5, n_subsets: int = 5) -> tuple[float, float]:
+    """P(|q| > q0) over every neuron, network and recorded sample at noise index ``s`` (the theory's
+    ``SelfConsistent.droplet_fraction``), and its standard error from ``n_subsets`` disjoint groups of networks
+    (std / sqrt(n_subsets), as the histograms' error bars). ``q0`` must be a bin edge of the histogram."""
+    edges = lv.edges
+    if not np.any(np.isclose(edges, q0)):
+        raise ValueError(f"q0={q0!r} is not allowed: it must be a bin edge of the histogram ({edges[1] - edges[0]:g} wide).")
+    beyond = edges[:-1] >= q0 - 1e-12
+    counts = lv.counts[s]  # (networks, bins)
+    parts = np.array_split(np.arange(counts.shape[0]), n_subsets)
+    sub = np.array([counts[p][:, beyond].sum() / counts[p].sum() for p in parts])
+    return float(counts[:, beyond].sum() / counts.sum()), float(sub.std(ddof=1) / np.sqrt(n_subsets))
+
+
+def follow_index(ours: float, paper: float, corrected: float) -> float:
+    """Where ``ours`` lies between two theory values on a log scale: 0 at the paper's theory, 1 at the corrected
+    one (log(ours / paper) / log(corrected / paper)); both theories' values must differ and share ours' sign."""
+    if not (ours * paper > 0 and paper * corrected > 0) or paper == corrected:
+        raise ValueError(f"follow_index needs values of one sign and two different theories: ours={ours!r}, "
+                         f"paper={paper!r}, corrected={corrected!r}.")
+    return float(np.log(ours / paper) / np.log(corrected / paper))
+
+
 def finite_data_config(beta: float) -> LangevinConfig:
     """The stored finite-data ensembles: the paper's experiment (v3 App. C: n samples per data set, several
     networks per data set, sigma^2 driving the transition) at beta = alpha = 1/8 and 1/2 of v3 Table 1,
@@ -264,16 +308,17 @@ def main(argv=None) -> int:
     provenance for the chapter."""
     parser = store_parser("repro.experiments.rubin2024_droplets", main.__doc__)
     parser.add_argument("--beta", type=float, nargs="+", default=list(FINITE_BETAS),
-                        help="sizes of the (alpha = beta) family to run (default: 0.125 0.5)")
+                        help="sizes of the (alpha = beta) family to run (default: 0.125 0.5; 1: the base size at "
+                             "the noise levels around both critical points, beta1_config)")
     parser.add_argument("--recompute", action="store_true", help="recompute even when a result is stored")
     parser.add_argument("--progress", action="store_true", help="show a progress bar")
     args = parser.parse_args(argv)
     store = ResultsStore(args.store)
     for beta in args.beta:
-        cfg = finite_data_config(beta)
+        cfg, label = (beta1_config(), BETA1_LABEL) if beta == 1 else (finite_data_config(beta), FINITE_LABEL)
         _, manifest = store.get_or_compute(cfg, lambda: run_langevin(cfg, progress=args.progress).to_arrays(),
-                                           label=FINITE_LABEL, recompute=args.recompute)
-        print(f"beta = {beta:g}: stored at {store.path(cfg, FINITE_LABEL)} ({manifest['wall_time_s']} s)")
+                                           label=label, recompute=args.recompute)
+        print(f"beta = {beta:g}: stored at {store.path(cfg, label)} ({manifest['wall_time_s']} s)")
     return 0
 
 
