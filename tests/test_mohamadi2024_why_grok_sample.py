@@ -78,3 +78,32 @@ def test_budget_config():
     assert cfg.ps == ms.BUDGET_PS and cfg.steps == 4000 and cfg.steps % cfg.eval_every == 0
     assert cfg.n_coeffs[0] == pytest.approx(2 ** -0.5, abs=1e-4) and cfg.n_coeffs[-1] == 2.0
     assert all(2.0 in cfg.coeffs_at(p) for p in cfg.ps)  # App. A.2's n = 2p^(5/3) is on the grid at every p
+
+
+def test_budget_entries_are_one_per_p_and_join(tmp_path, monkeypatch):
+    assert ms.budget_config(41).ps == (41,) and ms.budget_config(41).steps == ms.budget_config().steps
+    with pytest.raises(ValueError, match="p"):
+        ms.budget_config(43)
+    # tiny stand-ins for the four entries: the join needs every p, and keeps each p's arrays
+    small = {p: ms.replace(ms.budget_config(p), n_coeffs=(1.0, 2.0), seeds=(0,), steps=4, eval_every=2)
+             for p in ms.BUDGET_PS}
+    monkeypatch.setattr(ms, "budget_config", lambda p=None: small[p] if p else
+                        ms.replace(small[ms.BUDGET_PS[0]], ps=ms.BUDGET_PS))
+    store = ResultsStore(tmp_path)
+    for p in ms.BUDGET_PS[:-1]:
+        store.get_or_compute(small[p], lambda p=p: _fake_arrays(small[p]), label=ms.BUDGET_LABEL)
+    assert ms.stored_budget(tmp_path) is None  # one p missing
+    p = ms.BUDGET_PS[-1]
+    store.get_or_compute(small[p], lambda: _fake_arrays(small[p]), label=ms.BUDGET_LABEL)
+    joined, manifests = ms.stored_budget(tmp_path)
+    assert joined.config.ps == ms.BUDGET_PS and len(manifests) == 4
+    assert joined.runs[p]["test_acc"].shape == _fake_arrays(small[p])[f"p{p}_test_acc"].shape
+
+
+def _fake_arrays(cfg):
+    steps = np.arange(0, cfg.steps + 1, cfg.eval_every)
+    out = {"steps": steps}
+    for p in cfg.ps:
+        shape = (len(cfg.seeds), len(cfg.coeffs_at(p)), len(steps))
+        out.update({f"p{p}_{name}": np.full(shape, 0.5) for name in ms.PER_P})
+    return out

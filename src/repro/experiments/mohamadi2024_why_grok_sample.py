@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from repro.core.crossings import crossing as interpolated_crossing
 from repro.core.portable import ConfigRepr
-from repro.core.validation import check_int, check_prime, check_real
+from repro.core.validation import check_choice, check_int, check_prime, check_real
 from repro.experiments.mohamadi2024_why_grok import ClassificationConfig, train_classification
 from repro.theory import mohamadi2024 as th
 from repro.training.store import ResultsStore, required_arrays, store_parser
@@ -172,16 +172,35 @@ def bootstrap_exponent(res: SampleComplexityResult, n_boot: int = 2000, seed: in
 
 
 BUDGET_PS = (37, 41, 47, 53)  # where n* still moves at 1,500 steps (p = 37, 41), and two larger p
+BUDGET_LABEL = "sample-complexity-budget"
 
 
-def budget_config() -> SampleComplexityConfig:
+def budget_config(p: int | None = None) -> SampleComplexityConfig:
     """Does n* stop moving with the budget? In the 1,500-step run, runs near the threshold at p ≥ 37 still improve
     at the last step. This run trains p = 37, 41 and the larger 47, 53 for 4,000 normalized steps (the paper trains
     up to 10^5), recorded every 100, so n* after 1,000, 2,000 and 4,000 steps comes from one run. Sizes
     n = c·p^{5/3} for c = 2^{k/4} from 1/√2 to 2 (the 1,500-step run's n*/p^{5/3} is about 1.2 for p ≥ 23, and
-    c = 2 is App. A.2's n), three seeds. About 3.5 hours on one core."""
-    return SampleComplexityConfig(ps=BUDGET_PS, n_coeffs=tuple(round(2 ** (k / 4), 4) for k in range(-2, 5)),
-                                  steps=4000, eval_every=100)
+    c = 2 is App. A.2's n), three seeds. About 3.5 hours on one core, so each p is its own stored entry
+    (``budget_config(p)``: under an hour each); :func:`stored_budget` joins them."""
+    cfg = SampleComplexityConfig(ps=BUDGET_PS, n_coeffs=tuple(round(2 ** (k / 4), 4) for k in range(-2, 5)),
+                                 steps=4000, eval_every=100)
+    if p is None:
+        return cfg
+    check_choice("p", p, BUDGET_PS)
+    return replace(cfg, ps=(p,))
+
+
+def stored_budget(root) -> tuple[SampleComplexityResult, list[dict]] | None:
+    """Every p of :func:`budget_config` stored under ``root`` (one entry per p), joined into one result for the
+    whole config, with their manifests; None until all are stored."""
+    found = [stored_sample_complexity(budget_config(p), root, BUDGET_LABEL) for p in BUDGET_PS]
+    if any(f is None for f in found):
+        return None
+    if any(not np.array_equal(r.steps, found[0][0].steps) for r, _ in found):
+        raise ValueError("the stored budget entries record different steps: recompute them with "
+                         "`python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results --run budget`.")
+    runs = {p: r.runs[p] for p, (r, _) in zip(BUDGET_PS, found)}
+    return SampleComplexityResult(config=budget_config(), steps=found[0][0].steps, runs=runs), [m for _, m in found]
 
 
 def budget_shift(res: SampleComplexityResult, short: int, long: int) -> np.ndarray:
@@ -198,14 +217,22 @@ def stored_sample_complexity(cfg: SampleComplexityConfig, root, label: str = "sa
 def main(argv=None) -> int:
     """``python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results``: train :class:`SampleComplexityConfig`'s
     defaults (p = 11-41, 1,500 steps, about 45 minutes on one core) and store them with provenance for the chapter;
-    ``--run budget`` trains :func:`budget_config` instead (p = 37-53, 4,000 steps, about 3.5 hours)."""
+    ``--run budget`` trains :func:`budget_config` instead (p = 37-53, 4,000 steps, about 3.5 hours), one stored entry
+    per p (``--ps`` picks some)."""
     parser = store_parser("repro.experiments.mohamadi2024_why_grok_sample", main.__doc__)
     parser.add_argument("--run", choices=("sweep", "budget"), default="sweep",
                         help="sweep: p = 11-41 at 1,500 steps (default); budget: p = 37-53 at 4,000 steps")
+    parser.add_argument("--ps", type=int, nargs="+", default=list(BUDGET_PS), choices=list(BUDGET_PS),
+                        help="budget: only these p (each is its own stored entry; default all)")
     args = parser.parse_args(argv)
-    cfg, label = (budget_config(), "sample-complexity-budget") if args.run == "budget" else \
-        (SampleComplexityConfig(), "sample-complexity")
-    ResultsStore(args.store).get_or_compute(cfg, lambda: run_sample_complexity(cfg).to_arrays(), label=label)
+    store = ResultsStore(args.store)
+    if args.run == "budget":
+        for p in args.ps:
+            cfg = budget_config(p)
+            store.get_or_compute(cfg, lambda cfg=cfg: run_sample_complexity(cfg).to_arrays(), label=BUDGET_LABEL)
+        return 0
+    cfg = SampleComplexityConfig()
+    store.get_or_compute(cfg, lambda: run_sample_complexity(cfg).to_arrays(), label="sample-complexity")
     return 0
 
 
