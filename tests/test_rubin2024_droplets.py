@@ -212,3 +212,8 @@ def test_beta1_is_the_base_size_around_both_critical_points():
     assert max(cfg.sigma2s) > 0.217 and min(cfg.sigma2s) < 0.18
     assert any(0.18 < s < 0.217 for s in cfg.sigma2s)  # between the two critical points
     assert droplets.stored_beta1("/nonexistent-store") is None
+
+
+def test_follow_index_error_is_the_relative_error_over_the_log_gap():
+    se = droplets.follow_index_se(0.006, 0.0006, 0.003, 0.009)
+    assert se == pytest.approx(0.1 / math.log(3))

@@ -184,6 +184,11 @@ def follow_index(ours: float, paper: float, corrected: float) -> float:
     return float(np.log(ours / paper) / np.log(corrected / paper))
 
 
+def follow_index_se(ours: float, ours_se: float, paper: float, corrected: float) -> float:
+    """The standard error of :func:`follow_index` from ours' standard error (the theories are exact numbers)."""
+    return float(ours_se / abs(ours) / abs(np.log(corrected / paper)))
+
+
 def finite_data_config(beta: float) -> LangevinConfig:
     """The stored finite-data ensembles: the paper's experiment (v3 App. C: n samples per data set, several
     networks per data set, sigma^2 driving the transition) at beta = alpha = 1/8 and 1/2 of v3 Table 1,
