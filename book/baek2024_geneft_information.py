@@ -395,21 +395,21 @@ setup_table("Fig. 4 (stored, deep end)" + PAPER_COLUMN, DepthConfig(), deep_cfg,
     unstated=DEPTH_UNSTATED, extra=DEPTH_EXTRA)
 
 # %%
-deep, deep_manifests = require_stored(
+deep_res, deep_manifests = require_stored(
     stored_deep_depths("_results"), "deep-decoder run (every depth of it)",
-    "python -m repro.experiments.baek2024_geneft --store book/_results --only depth-deep", "about 2 hours on one core")
+    "python -m repro.experiments.baek2024_geneft --store book/_results --only depth-deep", "about 80 minutes on one core")
 for line in sorted({provenance_line(m) for m in deep_manifests}):
     print(line)
 glue("deep_minutes", f"{sum(m['wall_time_s'] for m in deep_manifests) / 60:.0f}", display=False)
-deep_fitted = deep.train_acc >= 0.99  # (relations, depths, seeds)
+deep_fitted = deep_res.train_acc >= 0.99  # (relations, depths, seeds)
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", RuntimeWarning)  # a depth where no seed fitted: NaN
-    deep_median = np.nanmedian(np.where(deep_fitted, deep.test_acc, np.nan), axis=2)
+    deep_median = np.nanmedian(np.where(deep_fitted, deep_res.test_acc, np.nan), axis=2)
 # A stored run is loaded, not recomputed: the same numbers on every machine (shown at 0.01).
 print("median test accuracy of the seeds that fitted (count of 10) per depth " + ", ".join(map(str, DEEP_DEPTHS)))
 for i, rel in enumerate(deep_cfg.relations):
     print(f"{LABELS[rel]:>13}: " + " ".join(f"{x:.2f} ({n})" for x, n in zip(deep_median[i], deep_fitted[i].sum(axis=1))))
-fig4_deep = plot_depth(deep)
+fig4_deep = plot_depth(deep_res)
 glue("fig_depth_deep", fig4_deep, display=False)
 
 # %% [markdown]
@@ -523,7 +523,7 @@ DEEP = "deep decoders (stored, 10^5 steps): "
 k_peak = [DEEP_DEPTHS.index(d) for d in (1, 2, 3)]
 k_deep = [k for k, d in enumerate(DEEP_DEPTHS) if d >= 6]
 k12 = DEEP_DEPTHS.index(12)
-fit_seeds = lambda i, k: deep.test_acc[i, k][deep_fitted[i, k]]  # noqa: E731 - the fitted seeds' test accuracies
+fit_seeds = lambda i, k: deep_res.test_acc[i, k][deep_fitted[i, k]]  # noqa: E731 - the fitted seeds' test accuracies
 fewest = int(deep_fitted[:, k_deep].sum(axis=2).min())
 claims.check(DEEP + "fewest seeds that fitted their training pairs, over depths 6-12 and the four relations", fewest,
              live=False, run=deep_manifests)
@@ -535,22 +535,35 @@ for rel in ("mod3", "mod5", "bipartite"):
     se_peak = seed_standard_error(fit_seeds(i, kb), "median")
     claims.check(DEEP + f"best median test accuracy of the fitted seeds over depths 1-3, {LABELS[rel]}", deep_peak[rel],
                  live=False, run=deep_manifests, spread=se_peak)
+    n_fit12 = int(deep_fitted[i, k12].sum())
     claims.check(DEEP + f"test accuracy lost at depth 12 by the fitted seeds against the best of depths 1-3, {LABELS[rel]}",
                  deep_loss[rel], live=False, run=deep_manifests,
-                 spread=float(np.hypot(se_peak, seed_standard_error(fit_seeds(i, k12), "median"))))
+                 spread=float(np.hypot(se_peak, seed_standard_error(fit_seeds(i, k12), "median"))),
+                 evidence=f"after 10^5 steps the {n_fit12} seeds of ten that fitted at depth 12 reach a median test "
+                          f"accuracy of {deep_median[i, k12]:.2f}, against {deep_peak[rel]:.2f} at the best of depths "
+                          f"1-3; the other seeds have not fitted (median training accuracy "
+                          f"{np.median(deep_res.train_acc[i, k12]):.2f}): a deep decoder here mostly fails to fit rather "
+                          "than memorizes")
 i_gt_deep = deep_cfg.relations.index("greater_than")
 k_gt = int(np.nanargmin(deep_median[i_gt_deep]))
 claims.check(DEEP + "lowest median test accuracy of the fitted seeds over depths, greater-than",
              float(deep_median[i_gt_deep, k_gt]), live=False, run=deep_manifests,
-             spread=seed_standard_error(fit_seeds(i_gt_deep, k_gt), "median"))
+             spread=seed_standard_error(fit_seeds(i_gt_deep, k_gt), "median"),
+             evidence=f"at depth {DEEP_DEPTHS[k_gt]} the {int(deep_fitted[i_gt_deep, k_gt].sum())} fitted seeds reach a "
+                      f"median test accuracy of {deep_median[i_gt_deep, k_gt]:.3f}, just below the paper's 90 %; the "
+                      "20,000-step sweep above stays above it")
 n12 = {r: int(deep_fitted[deep_cfg.relations.index(r), k12].sum()) for r in deep_cfg.relations}
+unfit12 = [LABELS[r] for r in deep_cfg.relations if 2 * n12[r] < len(deep_cfg.data_seeds)]  # fewer than half fitted
 glue("deep_text", "At depth 12 the seeds that fitted their training pairs number " + ", ".join(
-    f"{LABELS[r]} {n12[r]}" for r in deep_cfg.relations) + f" of ten (the fewest at any depth from 6 to 12: {fewest}). "
+    f"{LABELS[r]} {n12[r]}" for r in deep_cfg.relations) + f" of ten (the fewest at any depth from 6 to 12: {fewest}; the check registered before the run asked for "
+    "five, and was lowered after it, †). "
     "On the fitted seeds, the best median test accuracy at depths 1–3 is " + ", ".join(
     f"{LABELS[r]} {deep_peak[r]:.2f}" for r in deep_peak) + ", and depth 12 loses " + ", ".join(
     f"{deep_loss[r]:.2f} ({LABELS[r]})" for r in deep_loss) + f" of it; greater-than's lowest median is "
-    f"{deep_median[i_gt_deep, k_gt]:.2f} (depth {DEEP_DEPTHS[k_gt]}). The ledger row \"Fig. 4 (deep end, 10^5 steps)\" "
-    "judges them.", display=False)
+    f"{deep_median[i_gt_deep, k_gt]:.3f} (depth {DEEP_DEPTHS[k_gt]}). The ledger row \"Fig. 4 (deep end, 10^5 steps)\" "
+    "judges them." + (f" At depth 12 most {', '.join(unfit12[:-1]) + ' and ' * (len(unfit12) > 1) + unfit12[-1]} decoders have not fitted their training pairs at the "
+    "paper's horizon, so \"too deep memorizes\" rests there on the few seeds that did." if unfit12 else ""),
+    display=False)
 glue("deep_fitted", ", ".join(f"{LABELS[r]} {int(fitted[sdepth_cfg.relations.index(r), deepest].sum())}"
                               for r in sdepth_cfg.relations), display=False)
 glue("gt_low", trained(test[i].min(), SEED_RES), display=False)
@@ -587,9 +600,9 @@ claims.figure("baek2024", "Fig. 4", "reproduced", claims=[
     "depth, as the paper says.")
 claims.figure_from("baek2024", "Fig. 4 (deep end, 10^5 steps)", DEEP, why=(
     f"Stored, sealed before the run: ten seeds per depth at the paper's horizon; at least {fewest} fitted at every "
-    "depth from 6 to 12; on the fitted seeds, depth 12 loses " + ", ".join(
+    "depth from 6 to 12 (five were aimed for: that check was lowered after the run, †); on the fitted seeds, depth 12 loses " + ", ".join(
         f"{deep_loss[r]:.2f} ({LABELS[r]})" for r in deep_loss) + " against the peak at depths 1-3, and greater-than's "
-    f"lowest median is {deep_median[i_gt_deep, k_gt]:.2f}."))
+    f"lowest median is {deep_median[i_gt_deep, k_gt]:.3f}."))
 glue("ledger_tally", claims.tally(), display=False)
 
 # %%
