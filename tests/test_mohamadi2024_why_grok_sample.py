@@ -107,3 +107,33 @@ def _fake_arrays(cfg):
         shape = (len(cfg.seeds), len(cfg.coeffs_at(p)), len(steps))
         out.update({f"p{p}_{name}": np.full(shape, 0.5) for name in ms.PER_P})
     return out
+
+
+def test_settled_exponent_takes_each_p_from_the_run_that_trained_it_longest():
+    """p = 11, 23 from the short run (k = 1.6) and p = 41, 47 from the long run (n* = 2p^1.6 there too, the short
+    run's p = 41 placed wrongly at p^1.9): the joined fit recovers 1.6 and ignores the short run's p = 41."""
+    short = _synthetic((11, 23, 41), k=1.6)
+    short.runs[41] = _synthetic((41,), k=1.9).runs[41]
+    long = _synthetic((41, 47), k=1.6)
+    long.steps = np.array([0, 4])
+    joined = ms.settled_exponent(short, long, n_boot=10)
+    assert joined.ps == (11, 23, 41, 47)
+    assert joined.steps == {11: 1, 23: 1, 41: 4, 47: 4}
+    assert joined.k == pytest.approx(1.6, abs=1e-6)
+    np.testing.assert_allclose(joined.k_boot, 1.6, atol=1e-6)
+    np.testing.assert_allclose(joined.n_crit, [ms.critical_sizes(short)[0], ms.critical_sizes(short)[1],
+                                               *ms.critical_sizes(long)])
+
+
+def test_plot_settled_budget_labels_both_budgets():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from repro.plotting.mohamadi2024_why_grok_sample import plot_settled_budget
+
+    short, long = _synthetic((11, 23, 41), k=1.6), _synthetic((41, 47), k=1.6)
+    long.steps = np.array([0, 4])
+    fig = plot_settled_budget(long, ms.settled_exponent(short, long, n_boot=5))
+    labels = [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
+    assert "$n^*$ after 1 steps" in labels and "$n^*$ after 4 steps" in labels and "fit: slope 1.60" in labels
+    assert fig.axes[0].get_xlabel() == "budget (normalized GD steps)"

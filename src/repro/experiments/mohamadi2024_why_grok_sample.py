@@ -160,15 +160,46 @@ def fit_exponent(ps, n_crit) -> float:
 def bootstrap_exponent(res: SampleComplexityResult, n_boot: int = 2000, seed: int = 0) -> np.ndarray:
     """The fitted exponent for ``n_boot`` resamplings of the seeds (with replacement, independently per p):
     its spread is the seed-to-seed uncertainty of k."""
-    rng = np.random.default_rng(seed)
-    S = len(res.config.seeds)
     ps = res.config.ps
-    finals = {p: res.final(p) for p in ps}
+    return _bootstrap(ps, {p: res.n_values(p) for p in ps}, {p: res.final(p) for p in ps}, n_boot, seed)
+
+
+def _bootstrap(ps, n_by_p: dict, finals_by_p: dict, n_boot: int, seed: int) -> np.ndarray:
+    """Seed bootstrap of the fitted exponent from each p's grid ``n_by_p[p]`` and (S, C_p) final accuracies."""
+    rng = np.random.default_rng(seed)
     ks = np.empty(n_boot)
     for i in range(n_boot):
-        crit = [crossing(res.n_values(p), finals[p][rng.integers(0, S, S)].mean(axis=0)) for p in ps]
+        crit = []
+        for p in ps:
+            S = finals_by_p[p].shape[0]
+            crit.append(crossing(n_by_p[p], finals_by_p[p][rng.integers(0, S, S)].mean(axis=0)))
         ks[i] = fit_exponent(ps, crit)
     return ks
+
+
+@dataclass
+class SettledExponent:
+    """n* ∝ p^k from runs read at budgets where n* has stopped moving: each p from ``short`` at its last step,
+    except the p that ``long`` trains, which come from ``long`` at its last step."""
+    ps: tuple[int, ...]
+    steps: dict  # p -> the budget its n* is read at
+    n_crit: np.ndarray  # (P,)
+    k: float  # least-squares exponent over every finite n*
+    k_boot: np.ndarray  # (n_boot,) seed bootstrap of k
+
+
+def settled_exponent(short: SampleComplexityResult, long: SampleComplexityResult, n_boot: int = 2000,
+                     seed: int = 0) -> SettledExponent:
+    """Join a short-budget run and a longer-budget run of larger p into one exponent fit (see
+    :class:`SettledExponent`), with the seed bootstrap of :func:`bootstrap_exponent`."""
+    source = {p: short for p in short.config.ps if p not in long.config.ps}
+    source.update({p: long for p in long.config.ps})
+    ps = tuple(sorted(source))
+    n_by_p = {p: source[p].n_values(p) for p in ps}
+    finals = {p: source[p].final(p) for p in ps}
+    n_crit = np.array([crossing(n_by_p[p], finals[p].mean(axis=0)) for p in ps])
+    return SettledExponent(ps=ps, steps={p: int(source[p].steps[-1]) for p in ps}, n_crit=n_crit,
+                           k=fit_exponent(ps, n_crit), k_boot=_bootstrap(ps, n_by_p, finals, n_boot, seed))
 
 
 BUDGET_PS = (37, 41, 47, 53)  # where n* still moves at 1,500 steps (p = 37, 41), and two larger p

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from repro.experiments.mohamadi2024_why_grok_sample import SampleComplexityResult, critical_sizes
+from repro.experiments.mohamadi2024_why_grok_sample import SampleComplexityResult, SettledExponent, critical_sizes
 
 
 def plot_sample_complexity(res: SampleComplexityResult):
@@ -71,5 +71,47 @@ def plot_norm_margin(res: SampleComplexityResult, c: float = 2.0):
     axes[1].set_yscale("log")
     for ax in axes:
         ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def plot_settled_budget(budget: SampleComplexityResult, settled: SettledExponent):
+    """Left: n*/p^{5/3} of the longer-budget run against the budget it is read at (every recorded step), one line
+    per p, with App. A.2's n = 2p^{5/3}. Right: the settled n* against p on log axes (each p at the budget
+    :class:`SettledExponent` reads it at), the fitted line and the slopes 5/3 and 2 through its middle."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    cmap = plt.get_cmap("viridis")
+    ps = budget.config.ps
+    steps = budget.steps[budget.steps > 0]
+    crit = np.array([critical_sizes(budget, step=int(t)) for t in steps])  # (T, P)
+    for i, p in enumerate(ps):
+        axes[0].plot(steps, crit[:, i] / p ** (5 / 3), "-", color=cmap(i / max(len(ps) - 1, 1)), label=f"p = {p}")
+    axes[0].axhline(2.0, color="C3", ls="--", lw=1, label="n = 2p$^{5/3}$ (App. A.2)")
+    axes[0].set_xscale("log")
+    axes[0].set_xlabel("budget (normalized GD steps)")
+    axes[0].set_ylabel("$n^*/p^{5/3}$ (mean test accuracy 1/2)")
+    axes[0].set_title("critical size against the budget")
+    axes[0].legend(fontsize=7)
+    ax = axes[1]
+    ps_all = np.array(settled.ps, dtype=float)
+    ok = np.isfinite(settled.n_crit)
+    for budget_steps in sorted(set(settled.steps.values())):
+        sel = ok & np.array([settled.steps[p] == budget_steps for p in settled.ps])
+        ax.plot(ps_all[sel], settled.n_crit[sel], "o", label=f"$n^*$ after {budget_steps:,} steps")
+    lp = np.log(ps_all[ok])
+    k, b = np.polyfit(lp, np.log(settled.n_crit[ok]), 1)
+    grid = np.linspace(lp.min(), lp.max(), 20)
+    mid = lp.mean()
+    ax.plot(np.exp(grid), np.exp(k * grid + b), "k-", lw=1, label=f"fit: slope {k:.2f}")
+    for slope, style in ((5 / 3, "--"), (2.0, ":")):
+        ax.plot(np.exp(grid), np.exp(k * mid + b + slope * (grid - mid)), style, color="C3", label=f"slope {slope:.2f}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("p")
+    ax.set_ylabel("$n^*$ (training pairs)")
+    ax.set_title("settled critical size")
+    ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
