@@ -80,9 +80,9 @@ from repro.core.portable import approx, setup_table, trained
 from repro.core.scale import current_scale
 from repro.experiments.rubin2024_droplets import (FINITE_BETAS, DropletsConfig, FiniteEnsemble, beta_label,
                                                   component_stats, droplet_fraction, droplet_significance,
-                                                  finite_data_config, finite_theory_curves, follow_index,
-                                                  follow_index_se, histogram_deviation, langevin_teacher, load_finite,
-                                                  run_experiments, run_theory, second_minimum, stored_beta1)
+                                                  finite_data_config, finite_theory_curves, follow_index_with_se,
+                                                  histogram_deviation, langevin_teacher, load_finite, run_experiments,
+                                                  run_theory, second_minimum, stored_beta1)
 from repro.plotting.rubin2024_droplets import (plot_components, plot_finite_components, plot_finite_histograms,
                                                plot_histograms, plot_landau, plot_modular)
 from repro.plotting.shared import use_style
@@ -835,11 +835,7 @@ display(setup_table(
 
 
 # %%
-def lam(ours, ours_se, paper, corrected):
-    """lambda and its standard error."""
-    return follow_index(ours, paper, corrected), follow_index_se(ours, ours_se, paper, corrected)
-
-
+lam = follow_index_with_se  # lambda and its standard error
 halves1 = max(half_z(lv1, "learned_linear"), half_z(lv1, "learned_cubic"))
 print(f"beta = 1: first vs second half of the samples, largest |z| of the learned components: {approx(halves1, 0.1)}")
 cub1, cub1_se = component_stats(lv1, "learned_cubic")

@@ -217,3 +217,7 @@ def test_beta1_is_the_base_size_around_both_critical_points():
 def test_follow_index_error_is_the_relative_error_over_the_log_gap():
     se = droplets.follow_index_se(0.006, 0.0006, 0.003, 0.009)
     assert se == pytest.approx(0.1 / math.log(3))
+    assert droplets.follow_index_with_se(0.006, 0.0006, 0.003, 0.009) == (
+        droplets.follow_index(0.006, 0.003, 0.009), se)
+    with pytest.raises(ValueError, match="beta1_config"):
+        droplets.finite_data_config(1.0)

@@ -149,7 +149,7 @@ def beta1_config() -> LangevinConfig:
     """The finite-data protocol at the paper's base size, beta = alpha = 1 (v3 Table 1, App. C: d = 150, N = 700,
     n = 3000), at :data:`BETA1_SIGMA2S`: above both critical points (0.24), between them (0.20), below both
     (0.17, 0.14). 10 data sets x 1 network (the paper: 50 x 4; each network has 700 neurons, which the histograms
-    pool) and 4000 steps as at the smaller sizes (about an hour on one core); its equilibrium is checked by the two
+    pool) and 4000 steps as at the smaller sizes (about 40 minutes on one core); its equilibrium is checked by the two
     halves of the recorded samples."""
     return LangevinConfig.finite_data(1.0, sigma2s=BETA1_SIGMA2S, n_nets=10, nets_per_dataset=1, steps=4000,
                                       dtype="float32")
@@ -189,6 +189,11 @@ def follow_index_se(ours: float, ours_se: float, paper: float, corrected: float)
     return float(ours_se / abs(ours) / abs(np.log(corrected / paper)))
 
 
+def follow_index_with_se(ours: float, ours_se: float, paper: float, corrected: float) -> tuple[float, float]:
+    """:func:`follow_index` and its standard error (:func:`follow_index_se`), the pair a chapter reports."""
+    return follow_index(ours, paper, corrected), follow_index_se(ours, ours_se, paper, corrected)
+
+
 def finite_data_config(beta: float) -> LangevinConfig:
     """The stored finite-data ensembles: the paper's experiment (v3 App. C: n samples per data set, several
     networks per data set, sigma^2 driving the transition) at beta = alpha = 1/8 and 1/2 of v3 Table 1,
@@ -204,7 +209,8 @@ def finite_data_config(beta: float) -> LangevinConfig:
     if beta == 1 / 2:
         return LangevinConfig.finite_data(beta, sigma2s=(0.25, 0.15, 0.10), n_nets=10, nets_per_dataset=1,
                                           steps=4000, dtype="float32")
-    raise ValueError(f"beta={beta!r} is not allowed: the stored finite-data ensembles have beta in {FINITE_BETAS}.")
+    raise ValueError(f"beta={beta!r} is not allowed: the stored finite-data ensembles have beta in {FINITE_BETAS} "
+                     "(the base size beta = 1 is beta1_config()).")
 
 
 # v3 App. D, "time-dependent grokking" (Figs 4-6): the paper-scale configs, not run here (see the chapter's ledger)
