@@ -35,7 +35,7 @@
 #   theory and in a corrected one, and the learned linear and cubic components against $\sigma^2$
 #   (the theory lines of v1 Figs. 1–2).
 # - *Modular addition* (square activation, $P = 401$): the per-Fourier-mode action, its closed-form
-#   saddles, both phase boundaries and the discrepancy across the mixed phase (v1/v3 Fig. 3).
+#   saddles, both phase boundaries and the discrepancy across the mixed phase (v3 Fig. 3; v1 Fig. 3 shows the action).
 #
 # **What we check, not reproduce.** Ensembles of erf networks sampled by Langevin dynamics, batched over
 # the ensemble, in the *infinite-data* (population-loss, equivalent-kernel) limit, which is the limit the
@@ -133,8 +133,10 @@ def sampler_rows(c, error_bars):
              "a typo in v3 Eq. 6: only sqrt(2) sigma gives the posterior the paper states"),
             ("seeds", "50 data-draw and initialization seeds (values not given)",
              f"data seed {c.data_seed}, init seed {c.init_seed} of our generator", "the paper's seeds are not given"),
-            ("histograms and error bars", "|w·w*| pooled over the 200 networks; error from 5 subsets (v3 App. C)",
-             error_bars, "" if error_bars.startswith("|w·w*| pooled over the 200") else "fewer networks")]
+            ("histograms and error bars", "w·w* pooled over the 200 networks; error: std over 5 subsets divided by "
+             "the square root of the samples per ensemble (v3 App. C)", error_bars,
+             "we fold the symmetric law onto |w·w*| and divide the subsets' std by √(number of subsets), the standard "
+             "error a significance needs" + ("" if "over the 200" in error_bars else "; fewer networks"))]
 
 
 display(setup_table("Theory: the teacher-student base scale (v3 §3.1.1 and App. C)", TeacherStudent(), cfg.teacher,
@@ -229,8 +231,8 @@ glue("fig_landau", plot_landau(cfg, theory), display=False)
 # ### Checks of the teacher–student theory
 #
 # 1. **Critical point, paper's theory** (a reproduction). v3 §3.1 (Claim I) quotes $u_c \approx 30.2$, and
-#    v3 §3.1.1 places the sharp transition "around $\sigma^2 = 0.18$" (the v1 text, §3.1.2, has the value
-#    stripped). For $\sigma_c^2$ the paper gives two digits, so we allow $\pm 0.005$ in $\sigma^2$
+#    v3 §3.1.1 places the sharp transition "around $\sigma^2 = 0.18$" (v1 §3.1.2 only marks the transition in its
+#    figure). For $\sigma_c^2$ the paper gives two digits, so we allow $\pm 0.005$ in $\sigma^2$
 #    ($\pm 5.6\,\%$ in $u \propto \sigma^{-4}$). This needs the $4/\pi$ fix: with the printed $2/\pi$ the
 #    transition moves to $u_c = 23$. The finer number, $u_c \approx 30.2$, is compared two-sided to the digit the
 #    paper gives ($\pm 0.1$): our solution of the same equations gives {eval}`glued.uc_paper`, {eval}`glued.uc_gap` % higher, a
@@ -247,8 +249,8 @@ glue("fig_landau", plot_landau(cfg, theory), display=False)
 #    action puts the droplet saddle at $q^* =$ {eval}`glued.q_c_paper` (the corrected action: {eval}`glued.q_c_corr`).
 #    Read with the $\pm 0.15$ we use for "roughly $\pm 1$" everywhere else, that is a deviation (registered after
 #    the value was known: †).
-# 6. **The droplet minimum at $d = 150$ after the transition** (v1 Fig. 1 / v3 Fig. 2b's theory line at the
-#    paper's size; v3 §3.1.1: "the theory predicts a finite probability for $\Phi \approx 1$"): at
+# 6. **The droplet minimum at $d = 150$ after the transition** (v1 Fig. 1 / v3 Fig. 2b's theory at the
+#    paper's size, at $\sigma^2 = 0.10$: our choice, the panel's $\sigma^2$ is not stated; v3 §3.1.1: "the theory predicts a finite probability for $\Phi \approx 1$"): at
 #    $\sigma^2 = 0.10$ the paper's theory has a second minimum of $-\log p(q)$ at $q = 1 \pm 0.15$ (a
 #    reproduction), and its profile at $q = 0.9$ and 1.0 (4.40 and 4.43 nats above $q = 0$) agrees with the
 #    independent solution to two decimals (checks). This is the curve the paper draws, but not where it vouches
@@ -313,7 +315,7 @@ glue("h_drop", f"{h_drop:.1f}", display=False)
 # (v1 §3.2.2 Eq. 19 / v3 §3.2 Eq. 16). Along $|w_k|^2 = |v_k|^2 = x$ the action per $P$ is
 # $s(x) = x - U x^2 + \tfrac{\gamma}{3}x^3$ with $U = u a^2$, $u = 2\sigma_a^2P^2/(N\sigma^4)$, and $a$
 # the discrepancy ($\sigma^2\bar t = a\,y$; $|a|$ is the test-RMSE proxy). Its saddles are
-# $x_\pm = (U \pm \sqrt{U^2-\gamma})/\gamma$ (v3 App. B.4 Eq. 39 = v1 Eq. 43, with two typos fixed: the coefficient
+# $x_\pm = (U \pm \sqrt{U^2-\gamma})/\gamma$ (the roots of v3 App. B.4 Eq. 39 = v1 Eqs. 43–44, printed unnumbered after it, with two typos fixed: the coefficient
 # $8\sigma_a^2a^2P/(N\sigma^4)$ is $4\sigma_a^2a^2P^2/(N\sigma^4)$, and $\epsilon$ is $\gamma$),
 # and $a = -\sigma^2/(\lambda(a) + \sigma^2)$ closes the loop, with the paper's droplet eigenvalue
 # $\lambda = \sigma_a^2\langle\Phi\Psi\rangle$ (v3 App. B.3, Eq. 38 for $a$). The boundaries have closed forms
@@ -537,13 +539,16 @@ glue("r_drop", trained(r_drop, 0.1), display=False)
 # the result with its provenance; the chapter reads it from the store, which refuses an entry whose config or
 # content does not match.
 #
-# The statistics are the paper's. Histograms of $|w\cdot w^*|$ pool all neurons, networks and recorded
-# samples; their error bars come from five disjoint subsets of networks (the networks of one data set stay
-# in one subset), as the standard deviation over subsets divided by $\sqrt 5$. The learned components are
-# the projections of each network's output on $H_1$ and $H_3$, averaged over the run, then over the
-# networks of a data set and over data sets; their error is the standard deviation over data sets divided
-# by the square root of their number. (The paper projects on 3000 test points; ours are exact Gaussian
-# averages.)
+# The statistics follow the paper's construction, with standard errors for its error bars. Histograms pool
+# all neurons, networks and recorded samples, folded onto $|w\cdot w^*|$ (the law is symmetric; the paper
+# histograms $w\cdot w^*$); their error bars come from five disjoint subsets of networks (the networks of one
+# data set stay in one subset), as the standard deviation over subsets divided by $\sqrt 5$. The learned
+# components are the projections of each network's output on $H_1$ and $H_3$, averaged over the run, then
+# over the networks of a data set and over data sets; their error is the standard deviation over data sets
+# divided by the square root of their number. v3 App. C normalizes differently: the histograms' standard
+# deviation "by the square root of the number of samples per ensemble", the components' "by the number of
+# ensembles"; ours are the standard errors of a mean, which the significances below need. (The paper projects
+# on 3000 test points; ours are exact Gaussian averages.)
 
 # %%
 finite = load_finite("_results")
@@ -636,7 +641,7 @@ if have_finite:
 # 1. **Droplets after the transition** (v3 §3.1.1 and Fig. 2b: "a finite probability for
 #    $\Phi \approx 1$"): at $\sigma^2 = 0.10$, $-\log p(|q|)$ has an interior minimum at $|q| = 1 \pm 0.15$,
 #    deeper below its barrier than 3 standard errors (the depth's error from the five subsets).
-# 2. **None before it** (v3 Fig. 2a): at $\sigma^2 = 0.25$ no interior minimum deeper than 2 standard errors.
+# 2. **None before it** (v3 §3.1, Claim IV: below $u_c$ "the only saddle is that at $\Phi = 0$"; Fig. 2a): at $\sigma^2 = 0.25$ no interior minimum deeper than 2 standard errors.
 # 3. **Agreement with the theory before the transition** (v3 §3.1.1: "all graphs show a good agreement
 #    with theory as one scales up $\alpha = \beta$ before the transition"): at $\sigma^2 = 0.25$ the
 #    histogram stays within 0.5 nats of the paper's theory at the same size, over the bins where the theory
@@ -933,7 +938,7 @@ claims.figure("rubin2024", "Fig. 1 (theory)", "partial", claims=[
     "d=150, sigma^2=0.10: -log p(q=1.0) - (-log p(0)), paper's theory (nats)",
     "teacher-student droplet saddle position q* at the paper's transition (d -> infinity), paper's theory"],
     why="at the paper's size d = 150 and sigma^2 = 0.10 its action (v1 Eq. 14 / v3 Eq. 13, self-consistent b, c) has "
-        "the droplet minimum at q ≈ 1, as v3 Fig. 2b draws it, but there v1 §3.1.2 says the theory is no longer "
+        "the droplet minimum at q ≈ 1, as v3 Fig. 2b draws it after the transition, but there v1 §3.1.2 says the theory is no longer "
         f"accurate; at the transition, where v3 Claim IV puts the saddles roughly at ±1, they sit at {cp.q_star:.2f} (†)")
 claims.figure("rubin2024", "Fig. 2 (theory)", "partial", claims=[
     "teacher-student sigma_c^2, paper's 1-D theory",
@@ -1026,7 +1031,7 @@ claims.ledger()
 #   gives, in the paper's normalization of the eigenvalue; with the exact one GMFL-II disappears (the
 #   deviation above). No network was trained on modular addition, in the paper or here.
 # - **Finite data, at three of the four sizes.** The paper's experimental points are finite-data
-#   ensembles (v3 App. C: 50 data sets × 4 networks, 360k epochs, at $\beta = \alpha \in \{1/8, 1/2, 1, 2\}$),
+#   ensembles (v3 App. C: 50 data sets × at least 4 networks, 360k epochs, at $\beta = \alpha \in \{1/8, 1/2, 1, 2\}$),
 #   with finite-$n$ corrections controlled by $\sqrt\beta/\alpha$ (v3 App. A.1), largest at the smallest
 #   size. We ran $\beta = 1/8$ (50 data sets × 2 networks) and $1/2$ (10 data sets × 1 network, three noise
 #   levels), 4000 steps each. Their histograms show the droplets and the improving agreement with

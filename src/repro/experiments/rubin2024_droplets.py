@@ -28,7 +28,7 @@ class DropletsConfig(ConfigRepr):
     teacher: TeacherStudent = TeacherStudent()  # v3 App. C base scale: d=150, N=700, n=3000, eps=-0.3
     modular: Modular = Modular()  # v3 Fig. 3: P=401, N=1000, sigma_a^2=0.002/N, gamma=1e-4
     langevin: LangevinConfig = LangevinConfig()  # v3 App. C protocol (finite data, 200 nets x 360k steps)
-    # sigma^2 grid of the theory curves (v3 Fig. 2c spans 0.10-0.30)
+    # sigma^2 grid of the theory curves (v3 App. C: sigma^2 in {0.1, 0.15, 0.2, 0.25, 0.3})
     curve_sigma2s: tuple[float, ...] = tuple(np.round(np.arange(0.30, 0.0999, -0.01), 3).tolist())
     d_sharp: int = 10_000  # stand-in for d -> infinity in the paper's 1-D theory
     d_sharp_2d: int = 2000  # the corrected theory's large-d curve
@@ -65,7 +65,9 @@ class TheoryResult:
     sharp_2d: list  # SelfConsistent along curve_sigma2s at d_sharp_2d (corrected)
     finite_1d: list  # at the Langevin d along curve_sigma2s
     finite_2d: list
-    profile_d150: object  # paper's 1-D theory at d = 150, sigma^2 = 0.10 (v1 Fig. 1)
+    # paper's 1-D theory at d = 150, sigma^2 = 0.10 (our choice after the transition: v1 Fig. 1 / v3 Fig. 2b do not
+    # state their sigma^2)
+    profile_d150: object
     modular_bounds: object
     modular_curve: list  # ModularSolution along a fine sigma^2 grid
     modular_onsets: dict  # kappa -> onset sigma^2
@@ -139,8 +141,9 @@ FINITE_LABEL = "droplets-finite"
 FINITE_BETAS = (1 / 8, 1 / 2)
 
 
-# beta = 1 (d = 150, N = 700, n = 3000: v3 Table 1's base size): the noise levels around the two critical points,
-# the paper's sigma_c^2 = 0.18 and the corrected 0.217 (d -> inf); at 0.20 the two theories disagree on the phase
+# beta = 1 (d = 150, N = 700, n = 3000: the base size of v3 §3.1.1 and App. C Eq. 43): the noise levels around the
+# two critical points, the paper's sigma_c^2 = 0.18 and the corrected 0.217 (d -> inf); at 0.20 the two theories
+# disagree on the phase
 BETA1_LABEL = "droplets-finite-beta1"
 BETA1_SIGMA2S = (0.24, 0.20, 0.17, 0.14)
 
@@ -272,7 +275,8 @@ def load_finite(root, betas=FINITE_BETAS) -> dict:
 
 def component_stats(lv: LangevinResult, attr: str) -> tuple[np.ndarray, np.ndarray]:
     """(mean, standard error) per sigma^2 of a learned component: averaged over data sets, error = std over
-    data sets / sqrt(#data sets) (v3 App. C: "computed as an average over the different datasets")."""
+    data sets / sqrt(#data sets), the standard error of the mean (v3 App. C averages over the data sets too, but divides
+    the std "by the number of ensembles")."""
     per = lv.dataset_means(attr)
     k = per.shape[1]
     se = per.std(axis=1, ddof=1) / np.sqrt(k) if k > 1 else np.full(per.shape[0], np.nan)

@@ -50,7 +50,7 @@ def plot_histograms(exp: ExperimentResult):
                     label="Langevin ensembles")
         ax.plot(centres, binned_neg_log_p(exp.theory_2d[s], edges), color="#c44e52", label="corrected theory")
         ax.plot(centres, binned_neg_log_p(exp.theory_1d[s], edges), color="#4c72b0", ls="--",
-                label="paper's theory (Eq. 14)")
+                label="paper's theory (v3 Eq. 13)")
         ax.set_title(f"σ² = {lv.sigma2s[s]:g}")
         ax.set_xlabel("|q| = |w·w*|")
         ax.set_ylim(-0.3, 8)
@@ -121,7 +121,7 @@ def plot_finite_histograms(finite: dict, sigma2s=(0.25, 0.15, 0.10)):
     axes[0].set_ylabel("−log p(|q|) (nats, 0 at the first bin)")
     handles, labels = axes[0].get_legend_handles_labels()
     handles += [plt.Line2D([], [], color="gray", lw=1.2), plt.Line2D([], [], color="gray", lw=1.2, ls="--")]
-    labels += ["paper's theory (Eq. 14), same d", "corrected theory, same d"]
+    labels += ["paper's theory (v3 Eq. 13), same d", "corrected theory, same d"]
     fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8)
     fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig

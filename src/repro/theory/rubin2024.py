@@ -15,8 +15,8 @@ Two models.
   ~ 0.217. Both are here.
 * **Modular addition** (v1 Eqs. 3–5, 15–19 / v3 Eqs. 3–5, 15–16, App. B): square activation, two-hot
   inputs. Every Fourier mode carries the same action (v1 Eq. 19) with closed-form saddles
-  (App. B.4: v1 Eq. 43 / v3 Eq. 39, typos fixed), so the phase boundaries are closed forms (derived
-  here).
+  (the roots of v3 App. B.4 Eq. 39 = v1 Eqs. 43-44, printed unnumbered after it; typos fixed), so the phase
+  boundaries are closed forms (derived here).
 
 Conventions (v1 Eqs. 1-2, 6, 12 / v3 Eqs. 1-2, 7, 12 and App. C): probabilists' Hermite polynomials
 H1 = z, H3 = z^3 - 3z, orthonormal basis (H1, H3/sqrt 6); sigma_a^2 is the *total* readout variance;
@@ -58,7 +58,8 @@ class TeacherStudent:
         check_real("eps", self.eps)
 
     def u(self, sigma2):
-        """Effective interaction u = n^2 sigma_a^2 / (sigma^4 d N) (v1 Eq. 13 / v3 App. A.2 Eq. 6)."""
+        """Effective interaction u = n^2 sigma_a^2 / (sigma^4 d N) (named in v3 §3.1 after Eq. 11; in v3 App. A.2
+        Eq. 6 as 2u/pi)."""
         return self.n**2 * self.sigma_a2 / (np.asarray(sigma2) ** 2 * self.d * self.N)
 
     def g(self, sigma2):
@@ -93,7 +94,7 @@ def erf_kernel(w1, w2):
 
 
 def hermite_projections(q, norm2):
-    """A(w) = (<H1 erf(w.x)>, <H3/sqrt6 erf(w.x)>) for |w*| = 1 (v1 App. A.4 Eqs. 17-23 / v3 Eqs. 13-19):
+    """A(w) = (<H1 erf(w.x)>, <H3/sqrt6 erf(w.x)>) for |w*| = 1 (v1 App. A.4 Eqs. 17-23 / v3 App. A.4 Eqs. 13-19):
     A1 = 2q / sqrt(pi D), A3 = -4 q^3 / (sqrt(6 pi) D^{3/2}), D = 1 + 2|w|^2, q = w.w*."""
     q = np.asarray(q, float)
     D = 1 + 2 * np.asarray(norm2, float)
@@ -365,13 +366,14 @@ class Modular:
 
 def mode_action(x, U, gamma):
     """Per-mode action per P along Phi = Psi = x (= |w_k|^2 = |v_k|^2):
-    s(x) = x - U x^2 + (gamma/3) x^3, U = u a^2 (v1 Eq. 19 / v3 Eq. 16 with Gamma of App. B)."""
+    s(x) = x - U x^2 + (gamma/3) x^3, U = u a^2 (v1 Eq. 19 / v3 Eq. 16 with the Gamma chosen after it, v3 §3.2
+    Claim II)."""
     x = np.asarray(x, float)
     return x - U * x**2 + (gamma / 3) * x**3
 
 
 def mode_saddles(U, gamma):
-    """x_{+-} = (U +- sqrt(U^2 - gamma)) / gamma (App. B.4: v1 Eq. 43 / v3 Eq. 39, with our typo
+    """x_{+-} = (U +- sqrt(U^2 - gamma)) / gamma (the roots of v3 App. B.4 Eq. 39 = v1 Eqs. 43-44, with our typo
     corrections, tested in tests/test_theory_rubin2024.py): x_+ the droplet minimum, x_- the barrier. NaN
     where U < sqrt(gamma) (no droplet minimum)."""
     U = np.asarray(U, float)
@@ -381,7 +383,7 @@ def mode_saddles(U, gamma):
 
 
 def droplet_probability(PS):
-    """Weight of the droplet saddle in the mixture (App. B.4 Eqs. 41-42): 4e^{-S}/(1 + 4e^{-S}),
+    """Weight of the droplet saddle in the mixture (v3 App. B.4 Eqs. 41-42 = v1 Eqs. 45-46): 4e^{-S}/(1 + 4e^{-S}),
     S = P s(x_+) in nats; computed as an expit so the e^{-S} of huge S never underflows (derived here)."""
     return special.expit(np.log(4.0) - np.asarray(PS, float))
 
@@ -451,7 +453,7 @@ def modular_boundaries(model: Modular) -> ModularBoundaries:
 
 
 def modular_onset(model: Modular, kappa: float) -> float:
-    """Finite-P reading of the GMFL-I onset (v1 §3.2.2 / v3 §3.2.1 text: the droplet saddles "come within O(1)"
+    """Finite-P reading of the GMFL-I onset (v3 §3.2.1; stripped in v1 §3.2.2: the droplet saddles "come within O(1)"
     of the origin): the largest sigma^2 at which the self-consistent droplet-saddle action P s(x_+) is
     at most ``kappa`` nats. As P -> infinity every fixed kappa gives sigma2_c1 of :func:`modular_boundaries`."""
     check_real("kappa", kappa)

@@ -194,7 +194,8 @@ class LangevinResult:
         return out - out[0]
 
     def neg_log_p_error(self, s: int, n_subsets: int | None = None) -> np.ndarray:
-        """Error bar: std over disjoint subsets of networks / sqrt(#subsets) (v3 Fig. 2 caption)."""
+        """Error bar: std over disjoint subsets of networks / sqrt(#subsets), the standard error of a mean over
+        subsets (v3 App. C forms the subsets but divides by the square root of the samples per ensemble)."""
         k = n_subsets or min(self.counts.shape[1], 5)
         parts = np.array_split(np.arange(self.counts.shape[1]), k)
         curves = np.array([self.neg_log_p(s, p) for p in parts])
