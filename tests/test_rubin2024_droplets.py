@@ -221,3 +221,32 @@ def test_follow_index_error_is_the_relative_error_over_the_log_gap():
         droplets.follow_index(0.006, 0.003, 0.009), se)
     with pytest.raises(ValueError, match="beta1_config"):
         droplets.finite_data_config(1.0)
+
+
+def test_half_step_config_covers_the_same_langevin_time_with_the_same_samples():
+    base, half = finite_data_config(1 / 8), droplets.half_step_config()
+    assert half.step_size == base.step_size / 2 and half.steps * half.step_size == base.steps * base.step_size
+    assert half.steps // half.record_every == base.steps // base.record_every
+    assert (half.d, half.N, half.n, half.n_nets, half.data_seed, half.init_seed) == (
+        base.d, base.N, base.n, base.n_nets, base.data_seed, base.init_seed)
+    assert set(half.sigma2s) <= set(base.sigma2s)
+    assert droplets.stored_half_step("/nonexistent-store") is None
+
+
+def test_step_difference_pairs_noise_levels_and_doubles_the_difference_for_the_bias():
+    from types import SimpleNamespace
+
+    coarse = SimpleNamespace(config=SimpleNamespace(step_size=0.05, sigma2s=(0.30, 0.20, 0.10)))
+    fine = SimpleNamespace(config=SimpleNamespace(step_size=0.025, sigma2s=(0.20, 0.10)))
+    # a statistic linear in h (bias 4 h) whose value also encodes sigma^2, with standard error 0.03 or 0.04
+    stat = lambda lv, s: (lv.config.sigma2s[s] + 4 * lv.config.step_size, 0.03 if lv is coarse else 0.04)
+    out = droplets.step_difference(coarse, fine, stat)
+    assert sorted(out) == [0.10, 0.20]
+    for s2 in (0.10, 0.20):
+        assert out[s2]["diff"] == pytest.approx(0.1)
+        assert out[s2]["se"] == pytest.approx(0.05) and out[s2]["z"] == pytest.approx(2.0)
+        assert out[s2]["bias"] == pytest.approx(4 * 0.05)  # the coarse step's true bias
+    with pytest.raises(ValueError, match="half the coarse"):
+        droplets.step_difference(coarse, coarse, stat)
+    with pytest.raises(ValueError, match="not in the coarse"):
+        droplets.step_difference(SimpleNamespace(config=SimpleNamespace(step_size=0.05, sigma2s=(0.30,))), fine, stat)
