@@ -183,7 +183,8 @@ def half_step_config() -> LangevinConfig:
 def stored_half_step(root) -> tuple[LangevinResult, dict] | None:
     """The stored half-step ensembles (:func:`half_step_config`) and their manifest, or None when not stored."""
     cfg = half_step_config()
-    return ResultsStore(root).load_result(cfg, HALF_STEP_LABEL, lambda arrays: LangevinResult.from_arrays(cfg, arrays))
+    return ResultsStore(root).load_result(cfg, HALF_STEP_LABEL,
+                                          lambda arrays: LangevinResult.from_arrays(cfg, arrays))
 
 
 def step_difference(coarse: LangevinResult, fine: LangevinResult, statistic) -> dict:
