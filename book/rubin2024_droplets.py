@@ -82,13 +82,14 @@ from repro.experiments.rubin2024_droplets import (FINITE_BETAS, DropletsConfig, 
                                                   component_stats, droplet_fraction, droplet_significance,
                                                   finite_data_config, finite_theory_curves, follow_index_with_se,
                                                   histogram_deviation, langevin_teacher, load_finite, run_experiments,
-                                                  run_theory, second_minimum, stored_beta1)
+                                                  run_theory, second_minimum, step_difference, stored_beta1,
+                                                  stored_half_step, dataset_units, droplet_fraction_units)
 from repro.plotting.rubin2024_droplets import (plot_components, plot_finite_components, plot_finite_histograms,
                                                plot_histograms, plot_landau, plot_modular)
 from repro.plotting.shared import use_style
 from repro.theory.rubin2024 import Modular, TeacherStudent, erf_kernel, hermite_projections, sweep_self_consistent
 from repro.training.langevin import LangevinConfig
-from repro.training.store import provenance_line, require_stored
+from repro.training.store import provenance_line, require_stored, stored_minutes
 
 use_style()
 claims = ClaimBook("rubin2024_droplets")
@@ -128,7 +129,7 @@ def sampler_rows(c, error_bars):
              f"{100 * c.burn_in:.0f} % burn-in",
              "the paper's lr has another time unit; equilibrium is checked by comparing the two halves of the samples. "
              f"The step inflates the prior's variance by {bias:.1f} % (1/(1 - h/2)), more where the likelihood is "
-             "stiffer; no run at a smaller h bounds the effect on the histograms"),
+             "stiffer; the half-step run (below) measures the bias on the learned components and the droplets"),
             ("noise amplitude", "2 sigma xi (as printed in v3 Eq. 6)", "sqrt(2) sigma xi (temperature sigma^2)",
              "a typo in v3 Eq. 6: only sqrt(2) sigma gives the posterior the paper states"),
             ("seeds", "50 data-draw and initialization seeds (values not given)",
@@ -923,6 +924,83 @@ glue("b1_text", "At σ² = 0.20, between the two critical points, the learned cu
      + "The ledger row \"Figs. 1–2 (experiments, β = 1)\" judges them.", display=False)
 
 # %% [markdown]
+# ### The Langevin step's bias (stored, claims sealed before the run)
+#
+# Our sampler is the unadjusted Langevin algorithm at step $h = 0.05$ in standardized coordinates. Its
+# stationary law is not the posterior: on the unit-curvature prior alone it inflates the variance by
+# $1/(1 - h/2) - 1 = 2.6\,\%$, and more where the likelihood is stiffer, by an amount no formula gives us. The
+# bias is first order in $h$, so halving the step measures it: if a statistic reads $m(h) = m_0 + b\,h$, then
+# $m(h) - m(h/2) = b\,h/2$, and twice the difference estimates the bias of the stored runs. The stored run
+# `half_step_config()` repeats the $\beta = 1/8$ ensembles (same data sets, networks and seeds) at $h = 0.025$
+# for twice the steps, recorded half as often (the same Langevin time and the same number of samples), at
+# $\sigma^2 = 0.20$ and $0.10$, around and below the transition. It took {eval}`glued.hs_minutes` minutes on one
+# core; `python -m repro.experiments.rubin2024_droplets --store book/_results --half-step` recomputes it. The two
+# steps ran on the same data sets, so each difference is taken data set by data set (group by group of networks
+# for the droplet fraction), and its standard error is that of the paired differences: the data sets' own
+# spread, shared by both, cancels. (We first divided by the two ensembles' standard errors as if they were
+# independent, which inflates the error many times over; the paired error makes the checks stricter.) Four checks
+# were registered before it started: the learned components and the droplet fraction differ between the two
+# steps by at most 3 standard errors, the cubic's first-order bias is within 10 % of its value, and the new
+# ensembles are in equilibrium.
+
+# %%
+hs_res, hs_man = require_stored(stored_half_step("_results"), "half-step run",
+                                "python -m repro.experiments.rubin2024_droplets --store book/_results --half-step",
+                                "about 25 minutes on one core")
+print(provenance_line(hs_man))
+glue("hs_minutes", stored_minutes(hs_man), display=False)
+hs_coarse = finite[1 / 8].langevin
+
+# Paired by data set (components) and by group of networks (droplet fraction): both steps ran on the same data sets,
+# whose spread would otherwise swamp the difference.
+hs_stats = {"learned linear": step_difference(hs_coarse, hs_res, dataset_units("learned_linear")),
+            "learned cubic": step_difference(hs_coarse, hs_res, dataset_units("learned_cubic")),
+            "P(|q| > 0.5)": step_difference(hs_coarse, hs_res, droplet_fraction_units)}
+for what, per in hs_stats.items():
+    for s2, r in per.items():
+        print(f"sigma^2 = {s2:.2f}, {what}: h = 0.05 {r['coarse']:.4f}, h = 0.025 {r['fine']:.4f}, difference "
+              f"{r['diff']:+.4f} ± {r['se']:.4f} (z = {r['z']:+.1f}); first-order bias at h = 0.05: "
+              f"{r['bias']:+.4f} ± {r['bias_se']:.4f} ({100 * r['bias'] / r['fine']:+.1f} % of the value)")
+hs_halves = max(half_z(hs_res, "learned_linear"), half_z(hs_res, "learned_cubic"))
+print(f"h = 0.025: first vs second half of the samples, largest |z| of the learned components: {approx(hs_halves, 0.1)}")
+hs_z_comp = max(abs(r["z"]) for what in ("learned linear", "learned cubic") for r in hs_stats[what].values())
+hs_z_frac = max(abs(r["z"]) for r in hs_stats["P(|q| > 0.5)"].values())
+hs_cub = hs_stats["learned cubic"][0.10]
+hs_rel, hs_rel_se = hs_cub["bias"] / hs_cub["fine"], abs(hs_cub["bias_se"] / hs_cub["fine"])
+HS = "Langevin step, beta=1/8 (d=53): "
+hs_comp_rel = max(abs(r["bias"] / r["fine"]) for what in ("learned linear", "learned cubic")
+                  for r in hs_stats[what].values())
+claims.check(HS + "largest |z| of h = 0.05 minus h = 0.025 over the learned linear and cubic components at "
+             "sigma^2 = 0.20, 0.10", hs_z_comp, live=False, run=hs_man,
+             evidence=f"paired by data set, the two steps differ by up to {hs_z_comp:.1f} standard errors in the "
+                      f"learned components: the step's bias is resolved, and at most {100 * hs_comp_rel:.1f} % of a "
+                      "component's value")
+claims.check(HS + "largest |z| of h = 0.05 minus h = 0.025 of the droplet fraction P(|q| > 0.5) at sigma^2 = 0.20, "
+             "0.10", hs_z_frac, live=False, run=hs_man)
+claims.check(HS + "first-order bias of the learned cubic at h = 0.05, 2(c(h) − c(h/2)) / c(h/2), at sigma^2 = 0.10",
+             hs_rel, live=False, run=hs_man, spread=hs_rel_se)
+claims.check("Langevin step, beta=1/8 (d=53), h = 0.025: first vs second half of the samples, largest |z| of the "
+             "learned components", hs_halves, live=False, run=hs_man)
+glue("hs_rel", f"{100 * hs_rel:+.1f}", display=False)
+glue("hs_rel_se", f"{100 * hs_rel_se:.1f}", display=False)
+glue("hs_z_comp", f"{hs_z_comp:.1f}", display=False)
+glue("hs_z_frac", f"{hs_z_frac:.1f}", display=False)
+glue("hs_comp_rel", f"{100 * hs_comp_rel:.1f}", display=False)
+hs_lin_rel = max(abs(r["bias"] / r["fine"]) for r in hs_stats["learned linear"].values())
+glue("hs_lin_rel", f"{100 * hs_lin_rel:.1f}", display=False)
+
+# %% [markdown]
+# The step's bias is resolved but small. Paired data set by data set, the two steps differ by up to
+# {eval}`glued.hs_z_comp` standard errors in the learned components, so the registered check (at most 3) fails
+# and is recorded as a deviation from our own bound. In size, the first-order bias of the stored $h = 0.05$ runs
+# is at most {eval}`glued.hs_lin_rel` % of the learned linear component and {eval}`glued.hs_comp_rel` % of either
+# component; for the cubic at $\sigma^2 = 0.10$ it is {eval}`glued.hs_rel` ± {eval}`glued.hs_rel_se` %, inside
+# the 10 % we allowed. The droplet fraction does not resolve it ({eval}`glued.hs_z_frac` standard errors at most).
+# The differences the chapter's claims judge are far larger: at $\beta = 1$ the two theories' learned cubics
+# differ by a factor of about two. No verdict in this chapter hangs on the step size. We measured it at
+# $\beta = 1/8$ only; at larger $\beta$ the likelihood is stiffer and the bias could be larger.
+
+# %% [markdown]
 # ## Paper versus ours
 #
 # The ledger for the droplets paper, in v1's figure numbering: {eval}`glued.ledger_tally`. Each of v1 Figs.
@@ -966,7 +1044,8 @@ if have_finite:
             "sigma^2=0.25, deepest interior dip / its standard error",
             "sigma^2=0.25, max |-log p - paper's theory| below 5 nats")] + [
         "finite data: histogram distance to the paper's theory at sigma^2=0.25, beta=1/2 over beta=1/8",
-        "finite data beta=1/2, sigma^2=0.15: histogram distance, corrected over paper's theory"] + ek_hist_checks,
+        "finite data beta=1/2, sigma^2=0.15: histogram distance, corrected over paper's theory"] + ek_hist_checks
+        + [HS + "largest |z| of h = 0.05 minus h = 0.025 of the droplet fraction P(|q| > 0.5) at sigma^2 = 0.20, 0.10"],
         why="† : the stored runs predate sealed claims. Finite-data ensembles at the paper's two smallest sizes "
             "(beta = 1/8, 1/2; fewer networks and steps): droplets at |q| ≈ 1 after the transition, none before, "
             "agreement with the theory improving with beta; beta = 1 in its own row, beta = 2 not run")
@@ -977,7 +1056,11 @@ if have_finite:
         finite_name(1 / 8, "learned linear / paper's theory at sigma^2=0.30"),
         finite_name(1 / 8, "learned linear / paper's theory at sigma^2=0.25"),
         "finite/infinite data learned cubic, beta=1/8, sigma^2=0.15",
-        "finite/infinite data learned cubic, beta=1/8, sigma^2=0.10"] + ek_component_checks,
+        "finite/infinite data learned cubic, beta=1/8, sigma^2=0.10"] + ek_component_checks + [
+        HS + "largest |z| of h = 0.05 minus h = 0.025 over the learned linear and cubic components at sigma^2 = 0.20, "
+        "0.10", HS + "first-order bias of the learned cubic at h = 0.05, 2(c(h) − c(h/2)) / c(h/2), at sigma^2 = 0.10",
+        "Langevin step, beta=1/8 (d=53), h = 0.025: first vs second half of the samples, largest |z| of the learned "
+        "components"],
         why="† : the stored runs predate sealed claims. At beta = 1/8 and 1/2 the cubic is learned below the "
             "transition and the transition sharpens with beta; the linear component is within 5 % of the theory at "
             "beta = 1/2 but not at 1/8 (finite n)")

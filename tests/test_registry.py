@@ -174,6 +174,18 @@ def test_a_kind_relabelled_to_its_sealed_outcome_is_not_set_after(tmp_path):
         write(tmp_path, [entry(kind="deviation", amendments=[dict(bad, date="2026-11-26", why="x", outcome=True)])])
         with pytest.raises(RegistryError, match="outcome=true"):
             Registry.load("ch", folder)
+    # a check against a bound of ours that the run contradicts becomes a deviation from that bound, not set after
+    failed = dict(kind="deviation", against="book bound", amendments=[dict(
+        field="kind", original="check", date="2026-11-26", why="the run resolved what we bounded", outcome=True)])
+    write(tmp_path, [entry(runs=["sweep"], kind="check", against="book bound")])
+    sealed = {"label": "sweep", "key": "k", "created": "now", "sealed": seal_for("sweep", folder)}
+    write(tmp_path, [entry(runs=["sweep"], **failed)])
+    claim = ClaimBook("ch", tmp_path / "_claims", registry=folder).check("rqi", 0.8, run=sealed, live=False,
+                                                                          evidence="resolved")
+    assert claim.kind == "deviation" and not claim.set_after
+    write(tmp_path, [entry(kind="deviation", against="derivation", amendments=failed["amendments"])])
+    with pytest.raises(RegistryError, match="outcome=true"):  # an identity that fails is a bug, not a finding
+        Registry.load("ch", folder)
 
 
 def test_a_registered_book_takes_no_criterion_in_the_call(tmp_path):

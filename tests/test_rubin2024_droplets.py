@@ -233,20 +233,27 @@ def test_half_step_config_covers_the_same_langevin_time_with_the_same_samples():
     assert droplets.stored_half_step("/nonexistent-store") is None
 
 
-def test_step_difference_pairs_noise_levels_and_doubles_the_difference_for_the_bias():
+def test_step_difference_pairs_units_and_doubles_the_difference_for_the_bias():
+    """Units share a large spread (the data sets) in both ensembles: the paired standard error sees only the
+    spread of the differences; the bias estimate is twice the difference."""
     from types import SimpleNamespace
 
+    shared = np.array([0.0, 1.0, -1.0, 2.0])  # per data set, the same in both ensembles
     coarse = SimpleNamespace(config=SimpleNamespace(step_size=0.05, sigma2s=(0.30, 0.20, 0.10)))
     fine = SimpleNamespace(config=SimpleNamespace(step_size=0.025, sigma2s=(0.20, 0.10)))
-    # a statistic linear in h (bias 4 h) whose value also encodes sigma^2, with standard error 0.03 or 0.04
-    stat = lambda lv, s: (lv.config.sigma2s[s] + 4 * lv.config.step_size, 0.03 if lv is coarse else 0.04)
-    out = droplets.step_difference(coarse, fine, stat)
+    noise = {id(coarse): np.array([0.01, -0.01, 0.01, -0.01]), id(fine): np.zeros(4)}
+    units = lambda lv, s: lv.config.sigma2s[s] + 4 * lv.config.step_size + shared + noise[id(lv)]  # bias 4 h
+    out = droplets.step_difference(coarse, fine, units)
     assert sorted(out) == [0.10, 0.20]
     for s2 in (0.10, 0.20):
-        assert out[s2]["diff"] == pytest.approx(0.1)
-        assert out[s2]["se"] == pytest.approx(0.05) and out[s2]["z"] == pytest.approx(2.0)
-        assert out[s2]["bias"] == pytest.approx(4 * 0.05)  # the coarse step's true bias
+        r = out[s2]
+        assert r["diff"] == pytest.approx(0.1) and r["bias"] == pytest.approx(4 * 0.05)  # the coarse step's bias
+        assert r["se"] == pytest.approx(np.std([0.01, -0.01, 0.01, -0.01], ddof=1) / 2)
+        assert r["z"] == pytest.approx(0.1 / r["se"])
+        assert r["fine"] == pytest.approx(s2 + 0.1 + shared.mean())
     with pytest.raises(ValueError, match="half the coarse"):
-        droplets.step_difference(coarse, coarse, stat)
+        droplets.step_difference(coarse, coarse, units)
     with pytest.raises(ValueError, match="not in the coarse"):
-        droplets.step_difference(SimpleNamespace(config=SimpleNamespace(step_size=0.05, sigma2s=(0.30,))), fine, stat)
+        droplets.step_difference(SimpleNamespace(config=SimpleNamespace(step_size=0.05, sigma2s=(0.30,))), fine, units)
+    with pytest.raises(ValueError, match="same two or more units"):
+        droplets.step_difference(coarse, fine, lambda lv, s: np.zeros(3 if lv is coarse else 4))

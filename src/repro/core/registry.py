@@ -23,7 +23,9 @@ A chapter's claims live in ``book/_registry/<chapter>.toml``, one ``[[claims]]``
   criterion where the entry was registered, and :class:`repro.book.claims.ClaimBook` verifies it (the rule must
   give back the original number at the registered scale), so it does not mark the claim †; or ``outcome = true``
   on a ``kind`` amendment: a claim registered before its run as a reproduction that the run contradicts (or a
-  deviation it confirms) is re-labelled with the kind its result has under the unchanged criterion. The kind is
+  deviation it confirms) is re-labelled with the kind its result has under the unchanged criterion; so is a check
+  against a book bound (an expectation of ours on a run, not an identity) that its run contradicts: a deviation
+  from our bound. The kind is
   what was expected, not the criterion, so this does not mark the claim † either: the seal keeps covering the
   kind registered before the run, and the claim must come out as its new kind.
 
@@ -163,10 +165,16 @@ def _entry(d: dict, where: str) -> Entry:
         outcome = a.get("outcome", False)
         if not isinstance(outcome, bool):
             raise RegistryError(f"{where}: amendment {i}: outcome must be true or false.")
-        if outcome and not (a["field"] == "kind" and a["original"] in ("reproduction", "deviation")
-                            and d["kind"] in ("reproduction", "deviation") and a["original"] != d["kind"]):
+        # A check against a bound of ours on a run (not an identity) can be contradicted by the run: a finding,
+        # re-labelled a deviation from that bound. Checks against a derivation stay checks: failing one is a bug.
+        relabel = (a["field"] == "kind" and a["original"] in ("reproduction", "deviation")
+                   and d["kind"] in ("reproduction", "deviation") and a["original"] != d["kind"])
+        failed_bound = (a["field"] == "kind" and a["original"] == "check" and d["kind"] == "deviation"
+                        and d.get("against") == "book bound")
+        if outcome and not (relabel or failed_bound):
             raise RegistryError(f"{where}: amendment {i}: outcome=true is for a kind re-labelled between 'reproduction' "
-                                f"and 'deviation' (field 'kind', original the other one of the two).")
+                                f"and 'deviation' (field 'kind', original the other one of the two), or a check "
+                                f"against a book bound that its run contradicts (kind 'deviation', original 'check').")
         amendments.append(Amendment(a["field"], a["original"], str(a["date"]), a["why"], restates, outcome))
     runs = d.get("runs", [])
     if not isinstance(runs, list) or not all(isinstance(r, str) and r for r in runs):

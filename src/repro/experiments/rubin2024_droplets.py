@@ -187,11 +187,14 @@ def stored_half_step(root) -> tuple[LangevinResult, dict] | None:
                                           lambda arrays: LangevinResult.from_arrays(cfg, arrays))
 
 
-def step_difference(coarse: LangevinResult, fine: LangevinResult, statistic) -> dict:
-    """Per sigma^2 of ``fine`` (which ``coarse`` must also hold): the difference coarse − fine of ``statistic``,
-    a function ``(result, s) -> (value, standard error)`` such as :func:`droplet_fraction`, its standard error
-    (the two ensembles are independent), z, and the first-order estimate of the coarse step's bias, twice the
-    difference when the fine step is half the coarse one."""
+def step_difference(coarse: LangevinResult, fine: LangevinResult, units) -> dict:
+    """Per sigma^2 of ``fine`` (which ``coarse`` must also hold): the difference coarse − fine of a statistic,
+    paired unit by unit. ``units(result, s)`` gives the statistic's per-unit values at noise index ``s``, the same
+    units in both ensembles (the data sets of :func:`dataset_units`, the groups of networks of
+    :func:`droplet_fraction_units`): :func:`half_step_config` reruns the same data sets, whose spread is shared by
+    both steps and cancels in the paired difference. Returns each ensemble's mean, the difference, its standard
+    error (std of the per-unit differences / sqrt(units)), z, and the first-order estimate of the coarse step's
+    bias, twice the difference when the fine step is half the coarse one."""
     ratio = coarse.config.step_size / fine.config.step_size
     if not np.isclose(ratio, 2.0):
         raise ValueError(f"step_difference needs a fine step half the coarse one; got {coarse.config.step_size:g} and "
@@ -201,25 +204,44 @@ def step_difference(coarse: LangevinResult, fine: LangevinResult, statistic) -> 
         where = [i for i, c in enumerate(coarse.config.sigma2s) if np.isclose(c, s2)]
         if not where:
             raise ValueError(f"sigma^2 = {s2:g} of the fine ensemble is not in the coarse one {coarse.config.sigma2s}.")
-        (vc, ec), (vf, ef) = statistic(coarse, where[0]), statistic(fine, j)
-        se = float(np.hypot(ec, ef))
-        out[s2] = {"coarse": vc, "fine": vf, "diff": vc - vf, "se": se, "z": (vc - vf) / se, "bias": 2 * (vc - vf),
-                   "bias_se": 2 * se}
+        uc, uf = np.asarray(units(coarse, where[0]), float), np.asarray(units(fine, j), float)
+        if uc.shape != uf.shape or uc.ndim != 1 or uc.size < 2:
+            raise ValueError(f"step_difference needs the same two or more units in both ensembles; got {uc.shape} "
+                             f"and {uf.shape}.")
+        d = uc - uf
+        se = float(d.std(ddof=1) / np.sqrt(d.size))
+        diff = float(d.mean())
+        out[s2] = {"coarse": float(uc.mean()), "fine": float(uf.mean()), "diff": diff, "se": se, "z": diff / se,
+                   "bias": 2 * diff, "bias_se": 2 * se}
     return out
+
+
+def dataset_units(attr: str):
+    """``units`` for :func:`step_difference`: a learned component averaged over the networks of each data set."""
+    return lambda lv, s: lv.dataset_means(attr)[s]
 
 
 def droplet_fraction(lv: LangevinResult, s: int, q0: float = 0.5, n_subsets: int = 5) -> tuple[float, float]:
     """P(|q| > q0) over every neuron, network and recorded sample at noise index ``s`` (the theory's
     ``SelfConsistent.droplet_fraction``), and its standard error from ``n_subsets`` disjoint groups of networks
     (std / sqrt(n_subsets), as the histograms' error bars). ``q0`` must be a bin edge of the histogram."""
+    sub = droplet_fraction_units(lv, s, q0, n_subsets)  # checks q0
+    counts = lv.counts[s]  # (networks, bins)
+    beyond = lv.edges[:-1] >= q0 - 1e-12
+    return float(counts[:, beyond].sum() / counts.sum()), float(sub.std(ddof=1) / np.sqrt(n_subsets))
+
+
+def droplet_fraction_units(lv: LangevinResult, s: int, q0: float = 0.5, n_subsets: int = 5) -> np.ndarray:
+    """P(|q| > q0) in each of ``n_subsets`` disjoint groups of consecutive networks (the units of
+    :func:`droplet_fraction`'s standard error, and of :func:`step_difference`). ``q0`` must be a bin edge."""
     edges = lv.edges
     if not np.any(np.isclose(edges, q0)):
-        raise ValueError(f"q0={q0!r} is not allowed: it must be a bin edge of the histogram ({edges[1] - edges[0]:g} wide).")
+        raise ValueError(f"q0={q0!r} is not allowed: it must be a bin edge of the histogram ({edges[1] - edges[0]:g} "
+                         "wide).")
     beyond = edges[:-1] >= q0 - 1e-12
-    counts = lv.counts[s]  # (networks, bins)
+    counts = lv.counts[s]
     parts = np.array_split(np.arange(counts.shape[0]), n_subsets)
-    sub = np.array([counts[p][:, beyond].sum() / counts[p].sum() for p in parts])
-    return float(counts[:, beyond].sum() / counts.sum()), float(sub.std(ddof=1) / np.sqrt(n_subsets))
+    return np.array([counts[p][:, beyond].sum() / counts[p].sum() for p in parts])
 
 
 def follow_index(ours: float, paper: float, corrected: float) -> float:
