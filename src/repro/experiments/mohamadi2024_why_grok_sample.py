@@ -211,8 +211,8 @@ def budget_config(p: int | None = None) -> SampleComplexityConfig:
     at the last step. This run trains p = 37, 41 and the larger 47, 53 for 4,000 normalized steps (the paper trains
     up to 10^5), recorded every 100, so n* after 1,000, 2,000 and 4,000 steps comes from one run. Sizes
     n = c·p^{5/3} for c = 2^{k/4} from 1/√2 to 2 (the 1,500-step run's n*/p^{5/3} is about 1.2 for p ≥ 23, and
-    c = 2 is App. A.2's n), three seeds. About 3.5 hours on one core, so each p is its own stored entry
-    (``budget_config(p)``: under an hour each); :func:`stored_budget` joins them."""
+    c = 2 is App. A.2's n), three seeds. About 2.5 hours on one core, so each p is its own stored entry
+    (``budget_config(p)``: 14 to 66 minutes each); :func:`stored_budget` joins them."""
     cfg = SampleComplexityConfig(ps=BUDGET_PS, n_coeffs=tuple(round(2 ** (k / 4), 4) for k in range(-2, 5)),
                                  steps=4000, eval_every=100)
     if p is None:
@@ -248,7 +248,7 @@ def stored_sample_complexity(cfg: SampleComplexityConfig, root, label: str = "sa
 def main(argv=None) -> int:
     """``python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results``: train :class:`SampleComplexityConfig`'s
     defaults (p = 11-41, 1,500 steps, about 45 minutes on one core) and store them with provenance for the chapter;
-    ``--run budget`` trains :func:`budget_config` instead (p = 37-53, 4,000 steps, about 3.5 hours), one stored entry
+    ``--run budget`` trains :func:`budget_config` instead (p = 37-53, 4,000 steps, about 2.5 hours), one stored entry
     per p (``--ps`` picks some)."""
     parser = store_parser("repro.experiments.mohamadi2024_why_grok_sample", main.__doc__)
     parser.add_argument("--run", choices=("sweep", "budget"), default="sweep",
