@@ -946,7 +946,7 @@ glue("b1_text", "At σ² = 0.20, between the two critical points, the learned cu
 # %%
 hs_res, hs_man = require_stored(stored_half_step("_results"), "half-step run",
                                 "python -m repro.experiments.rubin2024_droplets --store book/_results --half-step",
-                                "about 25 minutes on one core")
+                                "about 5 minutes on one core")
 print(provenance_line(hs_man))
 glue("hs_minutes", stored_minutes(hs_man), display=False)
 hs_coarse = finite[1 / 8].langevin

@@ -174,7 +174,7 @@ def half_step_config() -> LangevinConfig:
     the thinning (so the same stretch of Langevin time and the same number of recorded samples), at
     :data:`HALF_STEP_SIGMA2S`, on the same data sets and seeds. The unadjusted Langevin sampler's bias is first
     order in h, so twice the difference of an ensemble statistic between h = 0.05 and 0.025 estimates the bias of
-    the stored h = 0.05 runs (:func:`step_difference`). About 25 minutes on one core."""
+    the stored h = 0.05 runs (:func:`step_difference`). About 5 minutes on one core."""
     base = finite_data_config(1 / 8)
     return replace(base, sigma2s=HALF_STEP_SIGMA2S, step_size=base.step_size / 2, steps=2 * base.steps,
                    record_every=2 * base.record_every)
@@ -393,7 +393,7 @@ def main(argv=None) -> int:
                         help="sizes of the (alpha = beta) family to run (default: 0.125 0.5; 1: the base size at "
                              "the noise levels around both critical points, beta1_config)")
     parser.add_argument("--half-step", action="store_true",
-                        help="instead: beta = 1/8 at half the Langevin step (half_step_config, about 25 minutes)")
+                        help="instead: beta = 1/8 at half the Langevin step (half_step_config, about 5 minutes)")
     parser.add_argument("--recompute", action="store_true", help="recompute even when a result is stored")
     parser.add_argument("--progress", action="store_true", help="show a progress bar")
     args = parser.parse_args(argv)
