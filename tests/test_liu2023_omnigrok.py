@@ -157,3 +157,23 @@ def test_the_notebooks_settings_are_a_stored_run_and_the_first_runs_keep_their_i
     assert set(STORED_RUNS) == {"p59", "p113"}
     with pytest.raises(ValueError, match="transformer_init"):
         replace(official, transformer_init="xavier")
+
+
+def test_stored_teacher_student_round_trip(tmp_path, monkeypatch):
+    """The CLI's ts run stores the landscape and the grokking history; stored_ts rebuilds both results, equal to
+    a direct run; None until both entries are stored."""
+    from repro.experiments import liu2023_omnigrok as om
+
+    real = om.stored_ts_config()
+    assert real.landscape_steps == 100_000 and real.grok_steps == 100_000 and real.landscape_lr == real.grok_lr == 3e-4
+    small = om.TeacherStudentConfig(width=8, alphas=(0.5, 1.0, 2.0), landscape_steps=30, gammas=(0.5, 1.0),
+                                    grok_steps=30, eval_every=10, n_seeds=2)
+    assert om.stored_ts(small, tmp_path) is None
+    monkeypatch.setattr(om, "stored_ts_config", lambda: small)
+    assert om.main(["--store", str(tmp_path), "--run", "ts"]) == 0
+    land, grok, manifests = om.stored_ts(small, tmp_path)
+    assert [m["label"] for m in manifests] == [om.TS_LANDSCAPE_LABEL, om.TS_GROK_LABEL]
+    direct = om.run_teacher_student_grokking(small)
+    np.testing.assert_array_equal(grok.seed_test_steps, direct.seed_test_steps)
+    np.testing.assert_array_equal(grok.history["val_loss"], direct.history["val_loss"])
+    assert land.seed_train_loss.shape == (2, 3) and land.history.steps[-1] == 30
