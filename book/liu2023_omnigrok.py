@@ -28,7 +28,7 @@
 #
 # **What we test** (book scale, a few minutes on a CPU): the reduced landscape of the teacher–student
 # toy (Omnigrok Fig. 2a); teacher–student grokking with a large initialization and the $1/\gamma$ law
-# (Fig. 2b, c); the landscape and grokking of an image MLP initialized at $\alpha = 8$ (Fig. 3) on an
+# (Fig. 2b, c), and both again at the official settings from a stored run, with the time law itself; the landscape and grokking of an image MLP initialized at $\alpha = 8$ (Fig. 3) on an
 # offline **substitute dataset** (scikit-learn's 8×8 digits, not MNIST), shown without a claim; and the
 # weight norm during grokking of modular addition, free and held fixed (Fig. 7), on a **stand-in
 # model** (the opening chapter's embeddings + MLP on $p = 31$), where holding the norm fixed does *not*
@@ -63,7 +63,8 @@ from repro.core.scale import current_scale
 from repro.experiments.liu2023_omnigrok import (OFFICIAL_STORE_LABEL, ImageConfig, ModularConfig, TeacherStudentConfig,
                                                 image_landscape, official_modular_config, run_image_grokking,
                                                 run_modular, run_teacher_student_grokking, seed_fraction, seed_slopes,
-                                                stored_modular, stored_modular_config, teacher_student_landscape)
+                                                stored_modular, stored_modular_config, stored_ts, stored_ts_config,
+                                                teacher_student_landscape)
 from repro.experiments.liu2023_omnigrok_messiness import (WM_OFFICIAL_LABEL, MessinessConfig, run_messiness,
                                                           stored_messiness)
 from repro.models.networks import TransformerConfig
@@ -71,7 +72,7 @@ from repro.plotting.liu2023_omnigrok import plot_gamma_scaling, plot_grokking, p
 from repro.plotting.liu2023_omnigrok_messiness import plot_messiness
 from repro.plotting.shared import use_style
 from repro.theory.omnigrok import integrate_norm_dynamics, time_to_grok
-from repro.training.store import ResultsStore, load_stored, provenance_line
+from repro.training.store import ResultsStore, load_stored, provenance_line, require_stored
 
 use_style()
 claims = ClaimBook("liu2023_omnigrok")
@@ -409,6 +410,152 @@ claims.check("TS: alpha=2, gamma=0: change of log10 test loss over the second ha
              plateau_drift, seeds=plateau_drift_seeds)
 claims.check("TS: alpha=0.5 control, steps from 95 % train to 95 % test (median)", float(np.median(ctrl_lag)),
              seeds=ctrl_lag)
+
+# %% [markdown]
+# ### Teacher–student at the official settings (stored, claims sealed before the run)
+#
+# The book-scale runs above use a 7× larger learning rate for the landscape and about 3× for grokking, so that
+# they fit in minutes; the L's lower arm then stops at Adam's floor. The stored run `stored_ts_config()` uses the
+# settings of §3 and the official notebooks: Adam / AdamW at $3\cdot10^{-4}$; the notebook's 11 norms; the
+# landscape trained for §3's $10^5$ steps and read also at the notebook's $10^4$, the budget of its table; and
+# $\alpha = 2$ against 8 decays in $[0.03, 1]$ plus both $\gamma = 0$ controls for $10^5$ steps. Three student seeds
+# (the paper shows one). It took {eval}`glued.tss_minutes` minutes on one core;
+# `python -m repro.experiments.liu2023_omnigrok --store book/_results --run ts` recomputes it. Nine claims were
+# registered before it started. Against the notebook's table: the L's lower arm below $10^{-6}$ at both budgets, and
+# the U's arms, the L's knee and its upper arm at $10^4$ steps, with the book scale's tolerances. Against the talk:
+# the $1/\gamma$ slope to ±0.2; the time law itself, $t = \ln(w_0/w_c)/(\mathrm{lr}\,\gamma)$ steps, with AdamW's
+# decoupled decay; and no generalization at $\alpha = 2$ without decay. For the time law we read $w_0/w_c = 2$: the
+# student starts at twice the teacher's scale and generalizes near it (the U's minimum). We allow a factor 2 either
+# way in the steps.
+
+# %%
+tss_cfg = stored_ts_config()
+tss_land, tss_grok, tss_mans = require_stored(
+    stored_ts(tss_cfg, "_results"), "teacher-student run",
+    "python -m repro.experiments.liu2023_omnigrok --store book/_results --run ts", "about 20 minutes on one core")
+for m in tss_mans:
+    print(f"{m['label']}: {provenance_line(m)}, {m['wall_time_s'] / 60:.0f} min")
+glue("tss_minutes", f"{sum(m['wall_time_s'] for m in tss_mans) / 60:.0f}", display=False)
+display(setup_table("Teacher-student at the official settings (stored)", TeacherStudentConfig(), tss_cfg, names=NAMES,
+                    reasons_if_differs={
+                        "landscape_steps": "§3's 10^5 (the notebook: 10^4, read at step 10^4 of the same runs)",
+                        "n_seeds": "the paper shows one student; three, medians reported"},
+                    extra=[("teacher, data, student draws",
+                            "torch.manual_seed(0): teacher, x_train, x_test; student torch.manual_seed(1)",
+                            "teacher at init seed 0 and students 1-3 of our generator; x from torch.Generator(0)",
+                            "the batched trainer draws every run's parameters with its own generator"),
+                           ("accuracy threshold theta", "0.01 (paper §3; the official grokking notebook: 0.001)",
+                            f"{tss_cfg.mse_threshold:g}", "the paper's value"), ("dtype", "float32", "float32", "")]))
+ta = tss_land.alphas
+j4 = int(np.flatnonzero(tss_land.history.steps == 10_000)[0])  # the notebook's budget
+t_i1, t_i10 = int(np.argmin(abs(np.log10(ta)))), int(np.argmin(abs(ta - 10.0)))
+t_i025 = int(np.argmin(abs(ta - 0.251)))
+tr4, te4 = tss_land.seed_values("train_loss", j4), tss_land.seed_values("val_loss", j4)
+tr5 = tss_land.seed_values("train_loss", -1)
+tss_seed = {"floor4": np.log10(tr4[:, ta >= 1.0].max(axis=1)), "floor5": np.log10(tr5[:, ta >= 1.0].max(axis=1)),
+            "rise10": np.log10(te4[:, t_i10] / te4[:, t_i1]), "fall01": np.log10(te4[:, 0] / te4[:, t_i1]),
+            "top": np.log10(tr4[:, 0]), "knee": np.log10(tr4[:, t_i025])}
+tss = {k: float(np.median(v)) for k, v in tss_seed.items()}
+for k, label in (("floor4", "log10 largest train MSE for alpha >= 1 after 10^4 steps (table: below -6)"),
+                 ("floor5", "the same after 10^5 steps"),
+                 ("rise10", "log10 test-loss rise alpha 1 -> 10 after 10^4 steps (table: 5.09)"),
+                 ("fall01", "log10 test-loss fall alpha 0.1 -> 1 after 10^4 steps (table: 2.31)"),
+                 ("top", "log10 train MSE at alpha = 0.1 after 10^4 steps (table: -1.85)"),
+                 ("knee", "log10 train MSE at alpha = 0.25 after 10^4 steps (table: -2.85)")):
+    print(f"{label}: median {tss[k]:.2f}; seeds " + ", ".join(f"{v:.2f}" for v in tss_seed[k]))
+n_tsw = tss_grok.n_sweep
+tss_slopes = seed_slopes(tss_grok)
+tss_slope = float(np.median(tss_slopes))
+tss_g = np.asarray(tss_grok.gammas[:n_tsw])
+tss_t = tss_grok.seed_test_steps[:, :n_tsw].astype(float)
+tss_law = np.log(2) / (tss_cfg.grok_lr * tss_g)  # steps from alpha = 2 down to alpha = 1 under AdamW's decay
+tss_ratio = np.log10(np.where(tss_t > 0, tss_t, np.inf) / tss_law)  # never generalized: +inf (censored)
+tss_ratio_med = float(np.median(tss_ratio))
+tss_never = tss_grok.seed_test_steps[:, n_tsw] > 0
+print("gamma:                 " + "  ".join(f"{g:7.3f}" for g in tss_g))
+print("ln 2 / (lr gamma):     " + "  ".join(f"{t:7.0f}" for t in tss_law))
+for s, row in enumerate(tss_grok.seed_test_steps[:, :n_tsw]):
+    print(f"seed {s}: steps to 95 % test " + "  ".join(f"{t:7d}" for t in row))
+print(f"log-log slope, median of per-seed slopes: {tss_slope:.2f} (seeds " + ", ".join(f"{v:.2f}" for v in tss_slopes)
+      + ")")
+print(f"log10 (steps to 95 % test) / (ln 2 / (lr gamma)): median over gammas and seeds {tss_ratio_med:.2f}")
+print(f"alpha = 2, gamma = 0: seeds reaching 95 % test in {tss_cfg.grok_steps:,} steps: {int(tss_never.sum())} of "
+      f"{len(tss_never)}")
+for k in tss:
+    glue(f"tss_{k}", f"{tss[k]:.2f}", display=False)
+glue("tss_slope", f"{tss_slope:.2f}", display=False)
+glue("tss_law", f"{tss_ratio_med:.2f}", display=False)
+fig_tss, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+plot_landscape(tss_land, ax=axes[0], title=f"landscape after {tss_cfg.landscape_steps:,} steps (median of 3 seeds)")
+axes[0].axvline(1.0, color="grey", lw=0.8, ls=":")
+plot_gamma_scaling(tss_grok, ax=axes[1])
+axes[1].loglog(tss_g, tss_law, "--", color="C3", label="ln 2 / (lr γ): the talk's time law")
+axes[1].legend(fontsize=8)
+axes[1].set_title(f"steps to 95 % accuracy (alpha = 2, lr {tss_cfg.grok_lr:g})")
+fig_tss.tight_layout()
+glue("fig_tss", fig_tss, display=False)
+plt.close(fig_tss)
+TSS = "TS (stored, official settings): "
+tss_seeds_text = {k: ", ".join(f"{v:.2f}" for v in vals) for k, vals in tss_seed.items()}
+tss_evidence = {  # what a deviation quotes
+    "floor4": f"after the notebook's 10^4 steps at lr 3e-4 the largest train MSE for alpha >= 1 is 10^{tss['floor4']:.2f} "
+              f"(seeds {tss_seeds_text['floor4']}), not below 10^-6; our teacher and data are not the notebook's",
+    "floor5": f"after 10^5 steps it is 10^{tss['floor5']:.2f} (seeds {tss_seeds_text['floor5']}): runs at large alpha "
+              "that had gone far lower rise again under constant-rate Adam",
+    "knee": f"the knee is at 10^{tss['knee']:.2f} (seeds {tss_seeds_text['knee']}), at the edge of ±0.5 decades from "
+            "the table's -2.85; our teacher and data are not the notebook's"}
+for k, name in (("floor4", "log10 largest train MSE for alpha>=1 after 10^4 steps, the L's lower arm (median over seeds)"),
+                ("floor5", "log10 largest train MSE for alpha>=1 after 10^5 steps, the L's lower arm (median over seeds)"),
+                ("rise10", "log10 test-loss rise alpha 1 -> 10 after 10^4 steps (median over seeds)"),
+                ("fall01", "log10 test-loss fall alpha 0.1 -> 1 after 10^4 steps (median over seeds)"),
+                ("top", "log10 train MSE at alpha=0.1 after 10^4 steps, the L's upper arm (median over seeds)"),
+                ("knee", "log10 train MSE at alpha=0.25 after 10^4 steps, the L's knee (median over seeds)")):
+    claims.check(TSS + name, tss[k], live=False, run=tss_mans[0], seeds=tss_seed[k], statistic="median",
+                 evidence=tss_evidence.get(k, ""))
+claims.check(TSS + "steps-to-test vs gamma, log-log slope (median of per-seed slopes)", tss_slope, live=False,
+             run=tss_mans[1], seeds=tss_slopes, statistic="median")
+tss_implied = 2 ** (10 ** tss_ratio_med)  # the w0/wc that would make the law hold
+glue("tss_implied", f"{tss_implied:.1f}", display=False)
+glue("tss_alpha_c", f"{2 / tss_implied:.1f}", display=False)
+claims.check(TSS + "log10 of the steps to 95 % test over ln(2)/(lr gamma), median over the gamma sweep and seeds",
+             tss_ratio_med, live=False, run=tss_mans[1],
+             evidence=f"the students reach 95 % test accuracy 10^{tss_ratio_med:.2f} times ln(2)/(lr gamma) steps, "
+                      f"at every gamma and seed (log10 ratios {np.nanmin(tss_ratio):.2f} to {np.nanmax(tss_ratio):.2f}), "
+                      f"while the slope is {tss_slope:.2f}: the decay time holds, but they generalize once the norm has "
+                      f"fallen by {tss_implied:.1f}x, not 2x (reading the time law with w0/wc = 2 was ours)")
+claims.check(TSS + "alpha=2, gamma=0: fraction of seeds reaching 95 % test in 10^5 steps", float(tss_never.mean()),
+             live=False, run=tss_mans[1])
+
+# %% [markdown]
+# ```{figure} _figures/liu2023_omnigrok/fig_tss.png
+# Teacher–student at the official settings (stored, three seeds). Left: the reduced landscape after $10^5$
+# projected Adam steps at lr $3\cdot10^{-4}$: train loss (L) and test loss (U) against the norm scale $\alpha$.
+# Right: steps to 95 % train and test accuracy of the $\alpha = 2$ student against the weight decay, with the
+# fitted power law and the talk's time law $\ln 2/(\mathrm{lr}\,\gamma)$ (dashed).
+# ```
+#
+# **The landscape.** After the notebook's $10^4$ steps the U's arms and the L's upper arm match the official table
+# two-sided: the test loss rises {eval}`glued.tss_rise10` decades from $\alpha = 1$ to 10 (table 5.09) and falls
+# {eval}`glued.tss_fall01` from $\alpha = 0.1$ to 1 (2.31); the train loss at $\alpha = 0.1$ is
+# $10^{x}$ with $x$ = {eval}`glued.tss_top` (−1.85). Three registered reproductions do not hold. The knee at
+# $\alpha = 0.25$ is $10^{x}$ with $x$ = {eval}`glued.tss_knee`, on the edge of our ±0.5 decades around −2.85
+# (its seeds agree to a hundredth, so this is the teacher and data draw, not noise). And the L's lower arm does not
+# go below $10^{-6}$: the largest train loss for $\alpha \ge 1$ is $10^{x}$ with $x$ = {eval}`glued.tss_floor4`
+# after $10^4$ steps and {eval}`glued.tss_floor5` after $10^5$. Runs at large $\alpha$ reach $10^{-13}$ and then
+# rise again under constant-rate Adam, so a longer budget does not deepen the L. The book-scale deviation (a
+# floor near $10^{-6}$ instead of "≈ 0") therefore does not come from its larger learning rate. We cannot tell
+# whether the official table's "≈ 0" depends on its own teacher and data draw.
+#
+# **The time law.** The $1/\gamma$ law holds at the official rate: the slope is {eval}`glued.tss_slope` (−1 ± 0.2),
+# steeper than at book scale because the fitting time (a few hundred steps) is now a small share. The time law
+# with our reading $w_0/w_c = 2$ does not: the students reach 95 % test accuracy $10^{x}$ times
+# $\ln 2/(\mathrm{lr}\,\gamma)$ steps with $x$ = {eval}`glued.tss_law`, at every decay. The decay time is right
+# but the constant is not. The runs generalize once AdamW's decay has shrunk the weights by only about
+# {eval}`glued.tss_implied`×, that is, near $\alpha \approx$ {eval}`glued.tss_alpha_c` rather than at the
+# teacher's scale. The landscape agrees: its test loss is already small at $\alpha = 1.6$, and our 95 % criterion
+# only asks each test sample's error to be below 0.01. So $w_c$ is where the test loss meets the accuracy threshold,
+# not the U's minimum. That explanation came after the run; the registered claim stays a deviation. Without weight
+# decay no seed generalizes in $10^5$ steps, as in Fig. 2b.
 
 # %% [markdown]
 # ## 3. An image classifier: landscape and grokking (substitute dataset)
@@ -1018,6 +1165,27 @@ claims.figure("liu2023", "Fig. 2b", "reproduced", claims=[
 claims.figure("liu2023", "Fig. 2c", "reproduced", claims=[
     "TS: steps-to-test vs gamma, log-log slope (median of per-seed slopes)"],
     why="steps to 95 % test fall as a power of gamma with slope within 0.3 of -1; steps to train do not depend on gamma")
+tss_2a = [TSS + n for n in (
+    "log10 largest train MSE for alpha>=1 after 10^4 steps, the L's lower arm (median over seeds)",
+    "log10 largest train MSE for alpha>=1 after 10^5 steps, the L's lower arm (median over seeds)",
+    "log10 test-loss rise alpha 1 -> 10 after 10^4 steps (median over seeds)",
+    "log10 test-loss fall alpha 0.1 -> 1 after 10^4 steps (median over seeds)",
+    "log10 train MSE at alpha=0.1 after 10^4 steps, the L's upper arm (median over seeds)",
+    "log10 train MSE at alpha=0.25 after 10^4 steps, the L's knee (median over seeds)")]
+claims.figure("liu2023", "Fig. 2a (official settings, stored)", claims.verdict(tss_2a), scale="paper (CPU, stored)",
+              claims=tss_2a,
+              why=f"lr 3e-4, the notebook's 11 norms, 10^4 and 10^5 projected Adam steps, three seeds, claims sealed "
+                  f"before the run: the L's lower arm reaches 10^{tss['floor4']:.1f} after 10^4 steps and "
+                  f"10^{tss['floor5']:.1f} after 10^5 (the table: below 10^-6)")
+tss_2bc = [TSS + n for n in ("steps-to-test vs gamma, log-log slope (median of per-seed slopes)",
+                             "log10 of the steps to 95 % test over ln(2)/(lr gamma), median over the gamma sweep and "
+                             "seeds", "alpha=2, gamma=0: fraction of seeds reaching 95 % test in 10^5 steps")]
+claims.figure("liu2023", "Fig. 2b-c (official settings, stored)", claims.verdict(tss_2bc), scale="paper (CPU, stored)",
+              claims=tss_2bc,
+              why=f"AdamW at lr 3e-4 for 10^5 steps, alpha = 2 against 8 decays, three seeds, claims sealed before the "
+                  f"run: slope {tss_slope:.2f}; the steps to 95 % test sit at 10^{tss_ratio_med:.2f} times the talk's "
+                  f"ln(w0/wc)/(lr gamma) with w0/wc = 2 (median); without decay {int(tss_never.sum())} of "
+                  f"{len(tss_never)} seeds generalize")
 claims.figure("liu2023", "Fig. 3", "not run at this scale", claims=[],
               why="needs MNIST (REPRO_MNIST_DIR, paper scale); the 8x8-digits substitute is shown without a claim "
                   "and has a much milder lag")
