@@ -30,11 +30,19 @@ def plot_sample_complexity(res: SampleComplexityResult):
     axes[1].set_title("against $n/p^2$ (kernel rate, Thm 4.3)")
     crit = critical_sizes(res)
     ok = np.isfinite(crit)
-    ax = axes[2]
-    ax.plot(np.array(ps)[ok], crit[ok], "ko", label="$n^*$: mean test accuracy crosses 1/2")
+    axes[2].plot(np.array(ps)[ok], crit[ok], "ko", label="$n^*$: mean test accuracy crosses 1/2")
+    _critical_size_fit(axes[2], ps, crit, "critical training size")
+    fig.tight_layout()
+    return fig
+
+
+def _critical_size_fit(ax, ps, crit, title: str):
+    """On log axes: the least-squares line of log n* on log p over the finite n* (when there are two), and the
+    slopes 5/3 (Thm 4.5) and 2 (kernels, Thm 4.3) through its middle; axis labels, title and legend."""
+    ok = np.isfinite(crit)
     if ok.sum() >= 2:
         lp = np.log(np.array(ps, dtype=float)[ok])
-        k, b = np.polyfit(lp, np.log(crit[ok]), 1)
+        k, b = np.polyfit(lp, np.log(np.asarray(crit)[ok]), 1)
         grid = np.linspace(lp.min(), lp.max(), 20)
         mid = lp.mean()
         ax.plot(np.exp(grid), np.exp(k * grid + b), "k-", lw=1, label=f"fit: slope {k:.2f}")
@@ -45,10 +53,8 @@ def plot_sample_complexity(res: SampleComplexityResult):
     ax.set_yscale("log")
     ax.set_xlabel("p")
     ax.set_ylabel("$n^*$ (training pairs)")
-    ax.set_title("critical training size")
+    ax.set_title(title)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
 
 
 def plot_norm_margin(res: SampleComplexityResult, c: float = 2.0):
@@ -100,18 +106,6 @@ def plot_settled_budget(budget: SampleComplexityResult, settled: SettledExponent
     for budget_steps in sorted(set(settled.steps.values())):
         sel = ok & np.array([settled.steps[p] == budget_steps for p in settled.ps])
         ax.plot(ps_all[sel], settled.n_crit[sel], "o", label=f"$n^*$ after {budget_steps:,} steps")
-    lp = np.log(ps_all[ok])
-    k, b = np.polyfit(lp, np.log(settled.n_crit[ok]), 1)
-    grid = np.linspace(lp.min(), lp.max(), 20)
-    mid = lp.mean()
-    ax.plot(np.exp(grid), np.exp(k * grid + b), "k-", lw=1, label=f"fit: slope {k:.2f}")
-    for slope, style in ((5 / 3, "--"), (2.0, ":")):
-        ax.plot(np.exp(grid), np.exp(k * mid + b + slope * (grid - mid)), style, color="C3", label=f"slope {slope:.2f}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("p")
-    ax.set_ylabel("$n^*$ (training pairs)")
-    ax.set_title("settled critical size")
-    ax.legend(fontsize=7)
+    _critical_size_fit(ax, settled.ps, settled.n_crit, "settled critical size")
     fig.tight_layout()
     return fig
