@@ -257,3 +257,37 @@ def test_step_difference_pairs_units_and_doubles_the_difference_for_the_bias():
         droplets.step_difference(SimpleNamespace(config=SimpleNamespace(step_size=0.05, sigma2s=(0.30,))), fine, units)
     with pytest.raises(ValueError, match="same two or more units"):
         droplets.step_difference(coarse, fine, lambda lv, s: np.zeros(3 if lv is coarse else 4))
+
+
+def test_half_z_is_the_largest_paired_z_between_the_sample_halves():
+    """Oracle: z by hand for each sigma^2; the largest |z| is returned; a bad attr is named."""
+    from types import SimpleNamespace
+
+    first = np.array([[1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 0.0, 0.0]])  # (S=2, networks=4)
+    second = first + np.array([[0.1, 0.3, 0.1, 0.3], [-0.5, -0.4, -0.6, -0.5]])
+    lv = SimpleNamespace(half_linear=np.stack([first, second]), half_cubic=np.stack([first, first + 0.01 * np.arange(4)]))
+    z = [abs(d.mean() / (d.std(ddof=1) / 2)) for d in (second - first)]
+    assert droplets.half_z(lv, "learned_linear") == pytest.approx(max(z))
+    d = 0.01 * np.arange(4)
+    assert droplets.half_z(lv, "learned_cubic") == pytest.approx(d.mean() / (d.std(ddof=1) / 2))
+    with pytest.raises(ValueError, match="attr='cubic'"):
+        droplets.half_z(lv, "cubic")
+
+
+def test_plot_step_bias_draws_one_point_per_statistic_and_noise_level():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from repro.plotting.rubin2024_droplets import plot_step_bias
+
+    row = {"coarse": 1.02, "fine": 1.0, "diff": 0.01, "se": 0.002, "z": 5.0, "bias": 0.02, "bias_se": 0.004}
+    stats = {"learned linear": {0.20: row, 0.10: row}, "learned cubic": {0.20: row, 0.10: row}}
+    fig = plot_step_bias(stats)
+    ax = fig.axes[0]
+    assert ax.get_xlabel() and ax.get_ylabel() and len(ax.get_legend().get_texts()) == 2
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["learned linear", "learned cubic"]
+    ys = np.concatenate([line.get_ydata() for line in ax.lines if len(line.get_ydata()) == 2 and line.get_marker() == "o"])
+    assert np.allclose(ys, 2.0)  # 100 * bias / fine
+    plt.close("all")

@@ -349,6 +349,20 @@ def component_stats(lv: LangevinResult, attr: str) -> tuple[np.ndarray, np.ndarr
     return per.mean(axis=1), se
 
 
+def half_z(lv: LangevinResult, attr: str) -> float:
+    """Largest |z| over sigma^2 of the change of a learned component between the first and second half of the
+    recorded samples (an equilibration check: an ensemble still drifting differs between its halves). Per
+    network, second half minus first; z = their mean / (their std / sqrt(networks)). ``attr`` is
+    ``"learned_linear"`` or ``"learned_cubic"``."""
+    halves = {"learned_linear": lv.half_linear, "learned_cubic": lv.half_cubic}
+    if attr not in halves:
+        raise ValueError(f"attr={attr!r} is not allowed: choose 'learned_linear' or 'learned_cubic'.")
+    diff = np.asarray(halves[attr][1], float) - np.asarray(halves[attr][0], float)  # (S, networks)
+    if diff.ndim != 2 or diff.shape[1] < 2:
+        raise ValueError(f"half_z needs two or more networks per sigma^2; got halves of shape {diff.shape}.")
+    return float(np.max(np.abs(diff.mean(1) / (diff.std(1, ddof=1) / np.sqrt(diff.shape[1])))))
+
+
 def droplet_significance(lv: LangevinResult, s: int, q_from: float = 0.3, n_subsets: int = 5) -> dict:
     """The deepest interior minimum of -log p(|q|) beyond ``q_from`` (see :func:`second_minimum`) and its
     significance: the depth below the barrier, its standard error from ``n_subsets`` disjoint groups of

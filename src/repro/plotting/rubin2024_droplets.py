@@ -202,3 +202,31 @@ def plot_modular(cfg: DropletsConfig, theory: TheoryResult):
     axes[1].legend(loc="center left", bbox_to_anchor=(0.0, 0.3), fontsize=8)
     fig.tight_layout()
     return fig
+
+
+def plot_step_bias(stats: dict):
+    """The Langevin step's first-order bias, 2(x(h) - x(h/2)), as a percentage of the fine step's value, with
+    95 % bars (1.96 paired standard errors), per statistic (x) and noise level (colour). ``stats``: statistic
+    name -> :func:`repro.experiments.rubin2024_droplets.step_difference`'s output."""
+    names = list(stats)
+    sigma2s = sorted({s2 for per in stats.values() for s2 in per}, reverse=True)
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    width = 0.8 / max(len(sigma2s), 1)
+    cmap = plt.get_cmap("viridis")
+    for j, s2 in enumerate(sigma2s):
+        xs, ys, es = [], [], []
+        for i, name in enumerate(names):
+            if s2 in stats[name]:
+                r = stats[name][s2]
+                xs.append(i + (j - (len(sigma2s) - 1) / 2) * width)
+                ys.append(100 * r["bias"] / r["fine"])
+                es.append(100 * 1.96 * abs(r["bias_se"] / r["fine"]))
+        ax.errorbar(xs, ys, yerr=es, fmt="o", capsize=4, color=cmap(0.75 * j / max(len(sigma2s) - 1, 1)),
+                    label=f"σ² = {s2:.2f}")
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xticks(range(len(names)), names)
+    ax.set_ylabel("bias at h = 0.05\n(% of the h = 0.025 value)")
+    ax.set_xlabel("statistic")
+    ax.legend()
+    fig.tight_layout()
+    return fig
