@@ -43,9 +43,10 @@
 # **What we run.** The repon ODE and Eq. 11 exactly; Fig. 5 for the three relations on a 6×6 grid (live,
 # book scale) and, stored, in the paper's regime: the paper's width 50, a grid four decades wide and
 # $2\cdot10^4$ steps, under Adam and under plain gradient descent (Eq. 11 is a gradient-flow result); Fig. 6
-# for mod 3 (live) and for all three relations over seven weight decays (a stored run, at twice the live
-# budget). **What we leave out:** the paper's $10^5$-step budget, the width 50 in the live diagrams and in
-# Fig. 6, and Fig. 6's encoder learning rate $10^{-5}$ (ours is $3\cdot10^{-4}$). The paper-scale configs
+# for mod 3 (live) and for all three relations over seven weight decays (stored twice: at the book's width and
+# twice the live budget, and at the paper's width 50 for $2\cdot10^4$ steps). **What we leave out:** the paper's
+# $10^5$-step budget, the width 50 in the live diagrams, and Fig. 6's encoder learning rate $10^{-5}$ (ours is
+# $3\cdot10^{-4}$). The paper-scale configs
 # (`REPRO_SCALE=paper`) keep the same code at the paper's width and budget. Each
 # experiment's settings are printed beside the paper's in a setup table. The verdict on each figure, and
 # the claims behind it, are in the last section, *Paper versus ours*.
@@ -66,7 +67,8 @@ from repro.core.portable import approx, describe_seeds, setup_table, trained
 from repro.core.scale import current_scale
 from repro.experiments.baek2024_geneft import (FIG5_SEEDS, LABELS, PhaseConfig, ReponConfig, fit_boundary, product_rule,
                                                fit_boundary_logistic, memorization_onset, merge_seeds, run_phases,
-                                               stored_fig5, stored_fig5_config, stored_fig6_config, stored_phases)
+                                               stored_fig5, stored_fig5_config, stored_fig6_config, stored_fig6_wide,
+                                               stored_fig6_wide_config, stored_phases)
 from repro.plotting.baek2024_geneft import plot_phases, plot_repons
 from repro.plotting.shared import use_style
 from repro.theory.baek2024 import (conserved_quantity, integrate_repons, repon_fixed_point, repon_probability,
@@ -546,6 +548,129 @@ if "mod3" in cfg6.relations and cfg6.lr_enc == s6_cfg.lr_enc and cfg6.lr_dec == 
 # compare mod 3 at 1,500 and 3,000 steps).
 
 # %% [markdown]
+# ### Fig. 6 at the paper's width (stored)
+#
+# Both diagrams above keep the book's width 20 and a decoder grid that starts at $10^{-4}$. This stored run
+# is the paper's model (Table 3: width 50, three hidden layers) over every weight-decay row and decoder
+# learning rates $10^{-5}$ to $10^{-1}$ in half decades, three seeds, for $2\cdot10^4$ Adam steps (a fifth of
+# Table 4's $10^5$; a run whose phase is decided stops early). The encoder rate stays $3\cdot10^{-4}$: at the
+# caption's $10^{-5}$ the stored Fig. 5 under Adam memorizes at nearly every decoder rate (the line printed
+# below), so there would be no onset to read. The claims on this run (the onset spread over all weight decays
+# per task, with one grid step of tolerance, and the share of decided runs) were registered, with their
+# tolerances, before the runs started, and each seed's manifest seals them; no rows are cut. Each seed is its
+# own stored entry: `python -m repro.experiments.baek2024_geneft --store book/_results --only fig6-wide`
+# recomputes them ({eval}`glued.s6w_minutes` minutes on one core, all seeds). Until every seed is stored,
+# the run is not judged.
+
+# %%
+display(phase_setup("Fig. 6 (stored, paper's width)", paper6, replace(stored_fig6_wide_config(), seeds=FIG5_SEEDS), {
+    "lr_dec": "the paper does not state its grid; ours runs half decades from 1e-5 to 1e-1 (the stored Fig. 5's "
+    "decoder rates; the paper-scale config's 1e-6 and 3e-6 left out: in the stored Fig. 5 nothing memorizes there)",
+    "lr_enc": FIG6_REASONS["lr_enc"].replace("within the book's budget (every cell confusion or memorization)",
+                                             "(the stored Fig. 5 under Adam, printed below)"),
+    "seeds": S5_REASONS["seeds"],
+    "steps": "2e4 (a fifth of Table 4's 1e5) is what one core affords for 189 runs per seed; a memorizing run may "
+    "still grok and a confused one may still be decided later",
+    "optimizer": PHASE_REASONS["optimizer"]}))
+
+# %%
+found6w = {sd: stored_fig6_wide(sd, "_results") for sd in FIG5_SEEDS}
+missing6w = [sd for sd, entry in found6w.items() if entry is None]
+s6w = None
+if "adam" in s5:  # the caption's encoder rate in the stored Fig. 5: how much of its row memorizes
+    r5 = s5["adam"]
+    i5 = int(np.argmin(np.abs(np.log10(r5.config.row_values) + 5)))
+    mem5 = np.mean([(r5.phases[r][:, i5] == "memorization").mean() for r in r5.config.relations])
+    print(f"stored Fig. 5 (Adam), encoder lr {r5.config.row_values[i5]:.0e}: share of runs that memorize, over "
+          f"the {len(r5.config.lr_dec)} decoder rates, 3 tasks and {len(r5.config.seeds)} seeds: {mem5:.2f}")
+if missing6w:
+    s6w_missing = f"seeds {', '.join(map(str, missing6w))} of {len(FIG5_SEEDS)} not stored yet"
+    print(f"Fig. 6 at the paper's width is not judged in this build: {s6w_missing} (the command above computes them).")
+    glue("s6w_minutes", "(not stored yet)", display=False)
+else:
+    loaded6w = [load_stored(found6w[sd], f"Fig. 6 run (paper's width, seed {sd})",
+                            f"python -m repro.experiments.baek2024_geneft --store book/_results --only fig6-wide "
+                            f"--seeds {sd}", "about 50 minutes on one core") for sd in FIG5_SEEDS]
+    s6w, s6w_manifests = merge_seeds([r for r, _ in loaded6w]), [m for _, m in loaded6w]
+    glue("s6w_minutes", f"{sum(m['wall_time_s'] for m in s6w_manifests) / 60:.0f}", display=False)
+
+# %% [markdown]
+# Each row's memorization onset (log10 of the smallest decoder rate that memorizes; median over seeds, a row
+# whose median never memorizes counted half a grid step beyond the grid), its spread over the rows per task,
+# the same per seed, and the share of runs decided within the budget.
+
+# %%
+s6w_spread, s6w_seed_spread = {}, {}
+if s6w is not None:
+    c6w = s6w.config
+    # onsets sit on the half-decade grid; rounding to 1e-6 puts them on it exactly, so a spread of one grid step is
+    # 0.5, not 0.5 plus a last bit (the grid's rates are powers of ten computed in floating point)
+    beyond6w = round(float(np.log10(c6w.lr_dec[-1])), 6) + 0.25
+    for rel in c6w.relations:
+        on = np.round(memorization_onset(s6w, rel), 6)
+        med = np.median(np.where(np.isnan(on), np.inf, on), axis=0)
+        rows6w = np.where(np.isfinite(med), med, beyond6w)
+        s6w_spread[rel] = float(rows6w.max() - rows6w.min())
+        per_seed = np.where(np.isnan(on), beyond6w, on)
+        s6w_seed_spread[rel] = per_seed.max(axis=1) - per_seed.min(axis=1)
+        print(f"{LABELS[rel]:>13}: onset log10 eta_dec per weight decay (median of {on.shape[0]} seeds): "
+              + "; ".join(f"{w:g}: " + ("none" if not np.isfinite(m) else f"{m:.1f}") for w, m in zip(c6w.row_values, med))
+              + f"; spread {s6w_spread[rel]:.2f} decades (per seed "
+              + ", ".join(f"{v:.2f}" for v in s6w_seed_spread[rel]) + ")")
+    ph6w = np.stack([s6w.phases[r] for r in c6w.relations])  # (tasks, seeds, rows, cols)
+    s6w_decided = float((ph6w != "confusion").mean())
+    s6w_seed_decided = (ph6w != "confusion").mean(axis=(0, 2, 3))
+    counts6w = {p: int((ph6w == p).sum()) for p in ("comprehension", "grokking", "memorization", "confusion")}
+    print(f"decided within {c6w.steps:,} steps: {s6w_decided:.2f} of {ph6w.size} runs (per seed "
+          + ", ".join(f"{v:.2f}" for v in s6w_seed_decided) + "); phases: "
+          + ", ".join(f"{p} {n}" for p, n in counts6w.items()))
+    glue("fig_phases_wd_wide", plot_phases(s6w), display=False)
+    glue("s6w_spreads", ", ".join(f"{LABELS[r]} {v:.2f}" for r, v in s6w_spread.items()), display=False)
+    glue("s6w_decided", f"{s6w_decided:.2f}", display=False)
+    # not claims (the cut at 1e-2 comes from the book-width run above): the rows up to 1e-2, and where memorization
+    # leaves the grid
+    small6w = np.asarray(c6w.row_values) <= 1e-2
+    med6w = {rel: np.median(np.where(np.isnan(o := np.round(memorization_onset(s6w, rel), 6)), np.inf, o), axis=0)
+             for rel in c6w.relations}
+    glue("s6w_small_max", f"{max(float(np.ptp(m[small6w])) for m in med6w.values()):.1f}", display=False)
+    # the largest seed-to-seed range of one row's onset, over the rows where at least two seeds memorize
+    gaps6w = [float(np.ptp(col[np.isfinite(col)])) for rel in c6w.relations
+              for col in np.round(memorization_onset(s6w, rel), 6).T if np.isfinite(col).sum() >= 2]
+    glue("s6w_seed_gap", f"{max(gaps6w):.1f}" if gaps6w else "n/a", display=False)
+    glue("s6w_none_text", "; ".join(f"{LABELS[rel]} " + ", ".join(f"{w:g}" for w, v in zip(c6w.row_values, m)
+                                                                  if not np.isfinite(v))
+                                     for rel, m in med6w.items()), display=False)
+else:
+    glue("fig_phases_wd_wide", "(the stored runs are not finished)", display=False)
+    glue("s6w_spreads", "(not stored yet)", display=False)
+    glue("s6w_decided", "(not stored yet)", display=False)
+    glue("s6w_small_max", "(not stored yet)", display=False)
+    glue("s6w_none_text", "(not stored yet)", display=False)
+    glue("s6w_seed_gap", "(not stored yet)", display=False)
+
+# %% [markdown]
+# ```{figure} _figures/baek2024_geneft_dynamics/fig_phases_wd_wide.png
+# :name: fig-geneft-phases-wd-wide
+#
+# Fig. 6 at the paper's width 50 (stored, $2\cdot10^4$ Adam steps, encoder rate $3\cdot10^{-4}$): phases over
+# decoder learning rate (x, log10) and decoder weight decay (y; bottom row zero) for (a) mod 3, (b)
+# greater-than, (c) complete bipartite. Colour: the phase most of the three seeds show; label: how many seeds
+# generalize. A boundary independent of weight decay is a vertical edge between the memorization cells and
+# the rest.
+# ```
+#
+# The onset spreads over all seven weight decays are {eval}`glued.s6w_spreads` decades (one grid step is 0.5),
+# and {eval}`glued.s6w_decided` of the runs are decided within the budget, so the spreads are read on a decided
+# grid. At the paper's width, as at the book's, the boundary does not stay put across the whole range: the median
+# seed memorizes at no decoder rate of the grid with weight decay {eval}`glued.s6w_none_text` (large decay
+# removes memorization). Up to weight decay $10^{-2}$ the median onset moves by at most {eval}`glued.s6w_small_max` decades per task; that
+# range was chosen from the book-width run, not registered for this one, so it is a reading, not a claim. The
+# three registered reproductions (spread within one grid step over every weight decay) fail, and are recorded
+# as deviations with their criteria unchanged. The seeds also disagree with each other by up to
+# {eval}`glued.s6w_seed_gap` decades in one row's onset (the per-seed values above), so a single-seed diagram
+# would not settle the caption either way.
+
+# %% [markdown]
 # ## Paper versus ours
 #
 # Each claim has a kind: a *reproduction* compares ours with a statement of the paper and must agree; a
@@ -664,6 +789,20 @@ for rel in s6_cfg.relations:
     claims.check(name_small, s6_spread_small[rel], live=False, run=s6_manifest)
     s6_names.append((name_all, name_small))
 glue("onset_spread", trained(onset_spread, 0.5), display=False)
+# The paper's width, every weight decay (claims registered and sealed before the runs)
+S6W = "stored (paper's width, 2·10^4 steps): "
+s6w_names = [f"{S6W}Fig. 6 memorization onset spread across all weight decays, {LABELS[rel]} (decades)"
+             for rel in stored_fig6_wide_config().relations] + [f"{S6W}Fig. 6 share of runs decided within the budget"]
+if s6w is not None:
+    setting6w = (f"stored: {len(c6w.seeds)} seeds, width {c6w.width}, weight decays {c6w.row_values}, decoder lr "
+                 f"{c6w.lr_dec[0]:.0e} to {c6w.lr_dec[-1]:.0e} in half decades, encoder lr {c6w.lr_enc:g} (caption "
+                 f"1e-5), {c6w.steps:,} Adam steps (Table 4: 1e5)")
+    for rel, name in zip(c6w.relations, s6w_names):
+        claims.check(name, s6w_spread[rel], live=False, run=s6w_manifests,
+                     evidence=f"{setting6w}: onset spread {s6w_spread[rel]:.2f} decades over every weight decay (per "
+                     "seed " + ", ".join(f"{v:.2f}" for v in s6w_seed_spread[rel]) + ")")
+    claims.check(s6w_names[-1], s6w_decided, seeds=s6w_seed_decided, live=False, run=s6w_manifests,
+                 evidence=f"{setting6w}: {s6w_decided:.2f} of the runs decided")
 glue("onset_rows", row_text, display=False)
 no_mem = [w for w, m in zip(cfg6.row_values, median_onsets["mod3"]) if not np.isfinite(m)]
 glue("wd_no_mem", trained(("With decoder weight decay " + ", ".join(f"{w:g}" for w in no_mem) + " most seeds memorize "
@@ -722,6 +861,17 @@ claims.figure("baek2024", "Fig. 6b-c", claims.verdict(fig6bc_names), claims=fig6
               why="Greater-than and bipartite (stored): as for mod 3, partial only through the rows with weight decay "
                   "up to 1e-2, a range cut after the run (†); over every weight decay run the boundary moves. Encoder "
                   "lr 3e-4, not the caption's 1e-5.")
+if s6w is None:
+    claims.figure("baek2024", "Fig. 6 (paper's width, stored)", "not run at this scale", scale="paper (CPU, stored)",
+                  why=f"the stored run: {s6w_missing}; its command computes them")
+else:
+    claims.figure("baek2024", "Fig. 6 (paper's width, stored)", claims.verdict(s6w_names), scale="paper (CPU, stored)",
+                  claims=s6w_names,
+                  why=f"Stored at the paper's width {c6w.width}, every weight decay from 0 to 10, decoder lr "
+                  f"{c6w.lr_dec[0]:.0e} to {c6w.lr_dec[-1]:.0e}, {c6w.steps:,} Adam steps (Table 4: 1e5), 3 seeds; "
+                  f"{s6w_decided:.2f} of the runs decided. Onset spread over the weight decays: "
+                  + ", ".join(f"{LABELS[r]} {v:.2f}" for r, v in s6w_spread.items())
+                  + " decades (one grid step 0.5). Encoder lr 3e-4, not the caption's 1e-5.")
 for opt in FIG5_OPTIMIZERS:
     if opt not in s5:
         claims.figure("baek2024", f"Fig. 5 (paper's regime, {OPT_NAMES[opt]})", "not run at this scale",
@@ -791,10 +941,12 @@ claims.ledger()
 # - **Fig. 6** live is mod 3 only, and every Fig. 6 run (live and stored) raises the encoder learning rate
 #   from the caption's $10^{-5}$ to $3\cdot10^{-4}$: at $10^{-5}$ the embeddings barely move within 1,500
 #   steps and every cell is confusion or memorization. {eval}`glued.wd_no_mem` The median onset per row is
-#   {eval}`glued.onset_rows` (log10 $\eta_{dec}$). Whether the paper's $10^5$-step budget and its
-#   encoder learning rate restore the caption's independence over the whole range is left to the
-#   paper-scale config; the independence we do see (weight decays up to $10^{-2}$) is on a range chosen
-#   after the run.
+#   {eval}`glued.onset_rows` (log10 $\eta_{dec}$). At the paper's width 50 and $2\cdot10^4$ steps (stored, its
+#   claims sealed before the run) the onset still moves across the whole range ({eval}`glued.s6w_spreads`
+#   decades over the seven weight decays): the paper's width and a longer budget do not restore the caption's
+#   independence. Whether Table 4's $10^5$ steps at the caption's encoder rate $10^{-5}$ would is not tested
+#   (at $10^{-5}$ the stored Fig. 5 shows memorization nearly everywhere); the independence we do see (weight
+#   decays up to $10^{-2}$) is on a range chosen after the book-width run.
 # - **Phase rule.** Table 4's thresholds (0.9) and gap ($10^3$ steps) are kept at book scale; with a
 #   1,500-step budget, "grokking" (test crossing 0.9 more than $10^3$ steps after train) is rare.
 # - **Optimizer and loss.** The paper does not name them; we use Adam (decoupled decay on the decoder)
