@@ -177,3 +177,23 @@ def test_stored_teacher_student_round_trip(tmp_path, monkeypatch):
     np.testing.assert_array_equal(grok.seed_test_steps, direct.seed_test_steps)
     np.testing.assert_array_equal(grok.history["val_loss"], direct.history["val_loss"])
     assert land.seed_train_loss.shape == (2, 3) and land.history.steps[-1] == 30
+
+
+def test_stored_ts_seeds_adds_disjoint_students_of_the_same_landscape(tmp_path, monkeypatch):
+    """The six-seed landscape differs from stored_ts_config only in its students (4-9, none shared), so its runs
+    join the first three; the CLI's ts-seeds run stores the landscape alone, equal to a direct run."""
+    from dataclasses import replace
+
+    from repro.experiments import liu2023_omnigrok as om
+
+    first, more = om.stored_ts_config(), om.stored_ts_seeds_config()
+    assert replace(more, student_seed=first.student_seed, n_seeds=first.n_seeds) == first
+    assert not set(first.seeds) & set(more.seeds) and len(first.seeds) + len(more.seeds) == 9
+    small = om.TeacherStudentConfig(width=8, alphas=(0.5, 1.0, 2.0), landscape_steps=30, n_seeds=2, student_seed=4)
+    assert om.stored_ts_landscape_seeds(tmp_path) is None
+    monkeypatch.setattr(om, "stored_ts_seeds_config", lambda: small)
+    assert om.main(["--store", str(tmp_path), "--run", "ts-seeds"]) == 0
+    land, manifest = om.stored_ts_landscape_seeds(tmp_path)
+    assert manifest["label"] == om.TS_SEEDS_LABEL
+    direct = om.run_ts_landscape_stored(small)
+    np.testing.assert_array_equal(land.seed_train_loss, direct.seed_train_loss)
