@@ -855,12 +855,14 @@ claims.figure("baek2024", "Fig. 6a", claims.verdict(fig6a_names), claims=fig6a_n
               why=f"Partial only through a selection: the mod 3 onset is the same for weight decays up to 1e-2 (stored, "
               f"{len(s6_cfg.seeds)} seeds, {s6_cfg.steps:,} steps), a range cut after the run (†); over every weight "
               f"decay run, large ones remove memorization and the boundary moves (stored; live: "
-              f"{trained(onset_spread, 0.5)} decades). Encoder lr 3e-4, not the caption's 1e-5.")
+              f"{trained(onset_spread, 0.5)} decades). Encoder lr 3e-4, not the caption's 1e-5. At the paper's width, "
+              f"with claims sealed before the run, the boundary moves too (row 'Fig. 6 (paper's width, stored)').")
 fig6bc_names = [*s6_names[1], *s6_names[2]]
 claims.figure("baek2024", "Fig. 6b-c", claims.verdict(fig6bc_names), claims=fig6bc_names,
               why="Greater-than and bipartite (stored): as for mod 3, partial only through the rows with weight decay "
                   "up to 1e-2, a range cut after the run (†); over every weight decay run the boundary moves. Encoder "
-                  "lr 3e-4, not the caption's 1e-5.")
+                  "lr 3e-4, not the caption's 1e-5. At the paper's width, with claims sealed before the run, the "
+                  "boundary moves too (row 'Fig. 6 (paper's width, stored)').")
 if s6w is None:
     claims.figure("baek2024", "Fig. 6 (paper's width, stored)", "not run at this scale", scale="paper (CPU, stored)",
                   why=f"the stored run: {s6w_missing}; its command computes them")

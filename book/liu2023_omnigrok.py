@@ -64,7 +64,7 @@ from repro.experiments.liu2023_omnigrok import (OFFICIAL_STORE_LABEL, ImageConfi
                                                 image_landscape, official_modular_config, run_image_grokking,
                                                 run_modular, run_teacher_student_grokking, seed_fraction, seed_slopes,
                                                 stored_modular, stored_modular_config, stored_ts, stored_ts_config,
-                                                teacher_student_landscape)
+                                                stored_ts_landscape_seeds, teacher_student_landscape)
 from repro.experiments.liu2023_omnigrok_messiness import (WM_OFFICIAL_LABEL, MessinessConfig, run_messiness,
                                                           stored_messiness)
 from repro.models.networks import TransformerConfig
@@ -556,6 +556,51 @@ claims.check(TSS + "alpha=2, gamma=0: fraction of seeds reaching 95 % test in 10
 # only asks each test sample's error to be below 0.01. So $w_c$ is where the test loss meets the accuracy threshold,
 # not the U's minimum. That explanation came after the run; the registered claim stays a deviation. Without weight
 # decay no seed generalizes in $10^5$ steps, as in Fig. 2b.
+
+# %% [markdown]
+# ### The L's lower arm on nine seeds (stored)
+#
+# The floor differs by about a decade from seed to seed (which $\alpha$ sits on Adam's floor changes), so on three
+# seeds its claims were fragile. The stored run `stored_ts_seeds_config()` trains six more students (seeds 4–9)
+# on the same teacher, data, norms, rate and budget ({eval}`glued.tsm_minutes` minutes on one core;
+# `python -m repro.experiments.liu2023_omnigrok --store book/_results --run ts-seeds` recomputes it). Its two
+# claims, the same criterion on the nine seeds joined, were registered before it started, but after the three
+# seeds above had been seen, so they are registered as deviations and carry † (the first run did not seal them).
+
+# %%
+tsm = stored_ts_landscape_seeds("_results")
+TSS9 = "TS (stored, official settings, 9 seeds): "
+tss9_names = {k: TSS9 + f"log10 largest train MSE for alpha>=1 after 10^{e} steps, the L's lower arm (median over seeds)"
+              for k, e in (("floor4", 4), ("floor5", 5))}
+tss9 = {}
+if tsm is None:
+    print("The six-seed landscape is not stored yet (the command above computes it); its claims are not judged.")
+    glue("tsm_minutes", "(not stored yet)", display=False)
+    for k in tss9_names:
+        glue(f"tss9_{k}", "(not stored yet)", display=False)
+else:
+    tsm_land, tsm_man = load_stored(tsm, "six-seed teacher-student landscape",
+                                    "python -m repro.experiments.liu2023_omnigrok --store book/_results --run ts-seeds",
+                                    "about 20 minutes on one core", glue_minutes="tsm_minutes")
+    tma = tsm_land.alphas
+    jm4 = int(np.flatnonzero(tsm_land.history.steps == 10_000)[0])
+    more = {"floor4": np.log10(tsm_land.seed_values("train_loss", jm4)[:, tma >= 1.0].max(axis=1)),
+            "floor5": np.log10(tsm_land.seed_values("train_loss", -1)[:, tma >= 1.0].max(axis=1))}
+    for k, after in (("floor4", "10^4"), ("floor5", "10^5")):
+        vals = np.concatenate([tss_seed[k], more[k]])  # students 1-3, then 4-9
+        tss9[k] = float(np.median(vals))
+        print(f"log10 largest train MSE for alpha >= 1 after {after} steps: median of 9 seeds {tss9[k]:.2f}; seeds 1-9 "
+              + ", ".join(f"{v:.2f}" for v in vals) + f"; seeds below -6: {int((vals <= -6).sum())} of 9")
+        glue(f"tss9_{k}", f"{tss9[k]:.2f}", display=False)
+        claims.check(tss9_names[k], tss9[k], live=False, run=[tss_mans[0], tsm_man], seeds=vals, statistic="median",
+                     evidence=f"after {after} steps at lr 3e-4 the largest train MSE for alpha >= 1 is "
+                              f"10^{tss9[k]:.2f} (median of nine students; seeds " + ", ".join(f"{v:.2f}" for v in vals)
+                              + "), not below 10^-6; our teacher and data are not the notebook's")
+
+# %% [markdown]
+# On nine seeds the L's lower arm sits at $10^{x}$ with $x$ = {eval}`glued.tss9_floor4` after $10^4$ steps and
+# {eval}`glued.tss9_floor5` after $10^5$ (medians; the per-seed values are printed above), against the table's
+# "below $10^{-6}$".
 
 # %% [markdown]
 # ## 3. An image classifier: landscape and grokking (substitute dataset)
@@ -1172,11 +1217,13 @@ tss_2a = [TSS + n for n in (
     "log10 test-loss fall alpha 0.1 -> 1 after 10^4 steps (median over seeds)",
     "log10 train MSE at alpha=0.1 after 10^4 steps, the L's upper arm (median over seeds)",
     "log10 train MSE at alpha=0.25 after 10^4 steps, the L's knee (median over seeds)")]
+tss_2a += list(tss9_names.values()) if tss9 else []  # the nine-seed floors, once stored
 claims.figure("liu2023", "Fig. 2a (official settings, stored)", claims.verdict(tss_2a), scale="paper (CPU, stored)",
               claims=tss_2a,
               why=f"lr 3e-4, the notebook's 11 norms, 10^4 and 10^5 projected Adam steps, three seeds, claims sealed "
                   f"before the run: the L's lower arm reaches 10^{tss['floor4']:.1f} after 10^4 steps and "
-                  f"10^{tss['floor5']:.1f} after 10^5 (the table: below 10^-6)")
+                  f"10^{tss['floor5']:.1f} after 10^5 (the table: below 10^-6)"
+                  + (f"; on nine seeds 10^{tss9['floor4']:.1f} and 10^{tss9['floor5']:.1f}" if tss9 else ""))
 tss_2bc = [TSS + n for n in ("steps-to-test vs gamma, log-log slope (median of per-seed slopes)",
                              "log10 of the steps to 95 % test over ln(2)/(lr gamma), median over the gamma sweep and "
                              "seeds", "alpha=2, gamma=0: fraction of seeds reaching 95 % test in 10^5 steps")]
