@@ -600,7 +600,7 @@ else:
 # the same per seed, and the share of runs decided within the budget.
 
 # %%
-s6w_spread, s6w_seed_spread = {}, {}
+s6w_spread, s6w_seed_spread, s6w_med, s6w_rows = {}, {}, {}, {}
 if s6w is not None:
     c6w = s6w.config
     # onsets sit on the half-decade grid; rounding to 1e-6 puts them on it exactly, so a spread of one grid step is
@@ -608,8 +608,8 @@ if s6w is not None:
     beyond6w = round(float(np.log10(c6w.lr_dec[-1])), 6) + 0.25
     for rel in c6w.relations:
         on = np.round(memorization_onset(s6w, rel), 6)
-        med = np.median(np.where(np.isnan(on), np.inf, on), axis=0)
-        rows6w = np.where(np.isfinite(med), med, beyond6w)
+        med = s6w_med[rel] = np.median(np.where(np.isnan(on), np.inf, on), axis=0)
+        rows6w = s6w_rows[rel] = np.where(np.isfinite(med), med, beyond6w)
         s6w_spread[rel] = float(rows6w.max() - rows6w.min())
         per_seed = np.where(np.isnan(on), beyond6w, on)
         s6w_seed_spread[rel] = per_seed.max(axis=1) - per_seed.min(axis=1)
@@ -630,16 +630,14 @@ if s6w is not None:
     # not claims (the cut at 1e-2 comes from the book-width run above): the rows up to 1e-2, and where memorization
     # leaves the grid
     small6w = np.asarray(c6w.row_values) <= 1e-2
-    med6w = {rel: np.median(np.where(np.isnan(o := np.round(memorization_onset(s6w, rel), 6)), np.inf, o), axis=0)
-             for rel in c6w.relations}
-    glue("s6w_small_max", f"{max(float(np.ptp(m[small6w])) for m in med6w.values()):.1f}", display=False)
+    glue("s6w_small_max", f"{max(float(np.ptp(r[small6w])) for r in s6w_rows.values()):.1f}", display=False)
     # the largest seed-to-seed range of one row's onset, over the rows where at least two seeds memorize
     gaps6w = [float(np.ptp(col[np.isfinite(col)])) for rel in c6w.relations
               for col in np.round(memorization_onset(s6w, rel), 6).T if np.isfinite(col).sum() >= 2]
     glue("s6w_seed_gap", f"{max(gaps6w):.1f}" if gaps6w else "n/a", display=False)
     glue("s6w_none_text", "; ".join(f"{LABELS[rel]} " + ", ".join(f"{w:g}" for w, v in zip(c6w.row_values, m)
                                                                   if not np.isfinite(v))
-                                     for rel, m in med6w.items()), display=False)
+                                     for rel, m in s6w_med.items()), display=False)
 else:
     glue("fig_phases_wd_wide", "(the stored runs are not finished)", display=False)
     glue("s6w_spreads", "(not stored yet)", display=False)

@@ -892,7 +892,7 @@ def main(argv=None) -> int:
             store.get_or_compute(c, lambda checkpoint, c=c: run_phases(c, progress=True, checkpoint=checkpoint).to_arrays(),
                                  label=fig5_label(optimizer), checkpoint_every_s=checkpoint_every_s(args))
         return 0
-    if args.only == "fig6-wide":  # not part of the default set: about an hour per seed on one core
+    if args.only == "fig6-wide":  # not part of the default set: 41-50 minutes per seed on one core (measured)
         for sd in args.seeds:
             c = stored_fig6_wide_config(sd)
             store.get_or_compute(c, lambda checkpoint, c=c: run_phases(c, progress=True, checkpoint=checkpoint).to_arrays(),
