@@ -451,8 +451,7 @@ j4 = int(np.flatnonzero(tss_land.history.steps == 10_000)[0])  # the notebook's 
 t_i1, t_i10 = int(np.argmin(abs(np.log10(ta)))), int(np.argmin(abs(ta - 10.0)))
 t_i025 = int(np.argmin(abs(ta - 0.251)))
 tr4, te4 = tss_land.seed_values("train_loss", j4), tss_land.seed_values("val_loss", j4)
-tr5 = tss_land.seed_values("train_loss", -1)
-tss_seed = {"floor4": np.log10(tr4[:, ta >= 1.0].max(axis=1)), "floor5": np.log10(tr5[:, ta >= 1.0].max(axis=1)),
+tss_seed = {"floor4": tss_land.lower_arm(j4), "floor5": tss_land.lower_arm(-1),
             "rise10": np.log10(te4[:, t_i10] / te4[:, t_i1]), "fall01": np.log10(te4[:, 0] / te4[:, t_i1]),
             "top": np.log10(tr4[:, 0]), "knee": np.log10(tr4[:, t_i025])}
 tss = {k: float(np.median(v)) for k, v in tss_seed.items()}
@@ -582,10 +581,8 @@ else:
     tsm_land, tsm_man = load_stored(tsm, "six-seed teacher-student landscape",
                                     "python -m repro.experiments.liu2023_omnigrok --store book/_results --run ts-seeds",
                                     "about 20 minutes on one core", glue_minutes="tsm_minutes")
-    tma = tsm_land.alphas
     jm4 = int(np.flatnonzero(tsm_land.history.steps == 10_000)[0])
-    more = {"floor4": np.log10(tsm_land.seed_values("train_loss", jm4)[:, tma >= 1.0].max(axis=1)),
-            "floor5": np.log10(tsm_land.seed_values("train_loss", -1)[:, tma >= 1.0].max(axis=1))}
+    more = {"floor4": tsm_land.lower_arm(jm4), "floor5": tsm_land.lower_arm(-1)}
     for k, after in (("floor4", "10^4"), ("floor5", "10^5")):
         vals = np.concatenate([tss_seed[k], more[k]])  # students 1-3, then 4-9
         tss9[k] = float(np.median(vals))

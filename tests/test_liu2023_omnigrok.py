@@ -197,3 +197,15 @@ def test_stored_ts_seeds_adds_disjoint_students_of_the_same_landscape(tmp_path, 
     assert manifest["label"] == om.TS_SEEDS_LABEL
     direct = om.run_ts_landscape_stored(small)
     np.testing.assert_array_equal(land.seed_train_loss, direct.seed_train_loss)
+
+
+def test_lower_arm_is_the_largest_train_loss_over_alphas_at_least_one():
+    """Oracle: log10 of the per-seed maximum over the alpha >= 1 columns, written out by hand."""
+    from repro.experiments.liu2023_omnigrok import LandscapeResult
+
+    alphas = np.array([0.5, 1.0, 2.0])
+    train = np.array([[[9.0, 1e-3], [8.0, 1e-5], [7.0, 1e-4]],  # seed 0: (alphas, evaluations)
+                      [[9.0, 1e-2], [8.0, 1e-6], [7.0, 1e-7]]]).reshape(6, 2)  # seed 1
+    land = LandscapeResult(alphas, None, None, None, None, {"train_loss": train}, None, None, None, None)
+    np.testing.assert_allclose(land.lower_arm(), [-4.0, -6.0])
+    np.testing.assert_allclose(land.lower_arm(0), np.log10([8.0, 8.0]))

@@ -241,6 +241,11 @@ class LandscapeResult:
             raise ValueError("seed_values needs the landscape's history; this result was built without one.")
         return self.history[key][:, eval_index].reshape(-1, len(self.alphas))
 
+    def lower_arm(self, eval_index: int = -1) -> np.ndarray:
+        """``(S,)``: log10 of the largest train loss over the norms alpha >= 1 (the L's lower arm, which the
+        official table gives as about 0) for every seed at evaluation ``eval_index``."""
+        return np.log10(self.seed_values("train_loss", eval_index)[:, np.asarray(self.alphas) >= 1.0].max(axis=1))
+
 
 def run_landscape(model_config, data: TaskData, alphas, cfg: TrainConfig, progress=None,
                   seeds=None) -> LandscapeResult:
