@@ -76,3 +76,76 @@ def test_official_training_is_the_notebooks_and_round_trips_through_the_store(tm
     for key in MessinessResult.KEYS:
         np.testing.assert_array_equal(getattr(back, key), getattr(r, key))
     assert stored_messiness(replace(small, steps=7), tmp_path, label="wm") is None
+
+
+def test_data_size_config_is_the_notebooks_fine_window_at_each_size():
+    """plot-addition-data-dependence.ipynb: messiness linspace(0, 0.1, 21), alpha linspace(2.5, 4.0, 21), sizes
+    25/35/45/"55" (54: 55 leaves no test pair), the official training; here every 4th messiness, every 2nd alpha."""
+    from repro.experiments.liu2023_omnigrok_messiness import DATA_SIZES
+
+    assert DATA_SIZES == (25, 35, 45, 54)
+    c = MessinessConfig.data_size(25)
+    official = MessinessConfig.official()
+    assert c.n_train == 25 and (c.activation, c.lr, c.beta2, c.steps, c.lr_decay_steps) == (
+        official.activation, official.lr, official.beta2, official.steps, official.lr_decay_steps)
+    np.testing.assert_allclose(c.messiness, np.linspace(0, 0.1, 21)[::4], atol=1e-12)
+    np.testing.assert_allclose(c.alphas, np.linspace(2.5, 4.0, 21)[::2], atol=1e-12)
+    assert len(c.messiness) == 6 and len(c.alphas) == 11
+    with pytest.raises(ValueError, match="n_train=55 is not allowed"):
+        MessinessConfig.data_size(55)
+
+
+def _line_landscape(slope, intercept, messiness, alphas, fit_level=0.02, seeds=1):
+    """Training losses whose fit-level crossing lies at ln alpha_c = intercept + slope * m: the loss is
+    fit_level * (alpha_c / alpha)^3; critical_alpha interpolates linearly in alpha, so the grid is fine enough
+    that the interpolation error is far below the tolerances."""
+    c = replace(MessinessConfig(), messiness=tuple(messiness), alphas=tuple(alphas), fit_level=fit_level,
+                seeds=tuple(range(seeds)))
+    a = np.asarray(alphas)[None, :]
+    wc = np.exp(intercept + slope * np.asarray(messiness))[:, None]
+    loss = np.broadcast_to(fit_level * (wc / a) ** 3, (seeds, len(messiness), len(alphas))).copy()
+    return MessinessResult(c, loss, loss.copy(), loss.copy(), loss.copy())
+
+
+def test_contour_slope_recovers_a_known_line_and_leaves_out_the_edges():
+    from repro.experiments.liu2023_omnigrok_messiness import contour_slope
+
+    m = np.linspace(0, 0.1, 6)
+    alphas = np.linspace(2.0, 5.0, 3001)
+    cs = contour_slope(_line_landscape(2.0, np.log(2.8), m, alphas, seeds=2))
+    assert cs.rows == 6 and abs(cs.slope - 2.0) < 1e-3 and cs.se < 1e-3
+    # a row fitted already at the window's first norm (alpha_c is the window's edge, a bound) and a row never
+    # fitted are left out
+    r2 = _line_landscape(2.0, np.log(2.8), m, alphas)
+    r2.train_loss[0, 0] = 1e-4
+    r2.train_loss[0, -1] = 1.0
+    cs2 = contour_slope(r2)
+    assert cs2.rows == 4 and abs(cs2.slope - 2.0) < 1e-3
+    # more norm needed per unit of messiness: a larger slope (a smaller theta)
+    assert contour_slope(_line_landscape(4.0, np.log(2.6), m, alphas)).slope > cs.slope
+    # two rows: a slope without a standard error; one row: no slope
+    r3 = _line_landscape(2.0, np.log(2.8), m[:2], alphas)
+    cs3 = contour_slope(r3)
+    assert cs3.rows == 2 and np.isnan(cs3.se) and abs(cs3.slope - 2.0) < 1e-3
+    r3.train_loss[0, 1] = 1.0
+    assert np.isnan(contour_slope(r3).slope) and contour_slope(r3).rows == 1
+
+
+def test_data_size_command_stores_each_size_under_its_label(tmp_path, monkeypatch):
+    import repro.experiments.liu2023_omnigrok_messiness as mod
+
+    calls = []
+
+    def fake_run(cfg, progress=None):
+        calls.append(cfg.n_train)
+        shape = (len(cfg.seeds), len(cfg.messiness), len(cfg.alphas))
+        return MessinessResult(cfg, *(np.full(shape, 0.5) for _ in range(4)))
+
+    monkeypatch.setattr(mod, "run_messiness", fake_run)
+    assert mod.main(["--store", str(tmp_path), "--data-size", "25", "35"]) == 0
+    assert calls == [25, 35]
+    stored = mod.stored_data_sizes(tmp_path)
+    assert sorted(stored) == [25, 35] and stored[25][0].train_loss.shape == (1, 6, 11)
+    assert stored[25][1]["label"] == stored[35][1]["label"] == mod.WM_SIZE_LABEL
+    with pytest.raises(ValueError, match="n_train=60 is not allowed"):
+        mod.main(["--store", str(tmp_path), "--data-size", "60"])

@@ -98,6 +98,17 @@ class MessinessConfig(ConfigRepr):
         return cls(activation="leaky_relu_0.2", lr=1e-2, beta2=0.99, lr_decay_steps=(4999, 9999, 14999),
                    lr_decay_factor=0.2, steps=15_000)
 
+    @classmethod
+    def data_size(cls, n_train: int) -> "MessinessConfig":
+        """The backup slide "Algorithmic: data size/weight decay dependence" (official
+        mod-addition/landscape/plot-addition-data-dependence.ipynb): the notebook's own training (:meth:`official`)
+        on its fine window, messiness 0 to 0.1 and alpha 2.5 to 4.0, with ``n_train`` training pairs (the notebook:
+        25, 35, 45 and "55", run as 54: see DATA_SIZES). The notebook's window is 21 x 21; here every 4th messiness
+        and every 2nd alpha (6 x 11), so that the four sizes train in about half an hour of two cores."""
+        return replace(cls.official(), n_train=n_train,
+                       messiness=tuple(np.round(np.linspace(0, 0.1, 21)[::4], 4).tolist()),
+                       alphas=tuple(np.round(np.linspace(2.5, 4.0, 21)[::2], 4).tolist()))
+
     def train_config(self) -> TrainConfig:
         """The optimizer settings of every run: full-batch Adam (AdamW with no decay) at ``lr`` with ``beta2`` and
         the step decay, evaluated once at the end."""
@@ -173,6 +184,42 @@ class MessinessResult:
         return out
 
 
+@dataclass(frozen=True)
+class ContourSlope:
+    """The fit-level contour of the training loss in the (w, m) plane, as a line ln alpha_c = a + slope * m."""
+
+    slope: float  # d ln(alpha_c) / dm: how much more log-norm a messier representation needs to fit (nan: < 2 rows)
+    se: float  # its least-squares standard error (nan with fewer than 3 rows)
+    rows: int  # messiness values whose contour crosses inside the norm window, in every seed
+
+
+def contour_slope(result: MessinessResult) -> ContourSlope:
+    """The slide's angle theta (backup slide "Algorithmic: data size/weight decay dependence"; its schematic in
+    plot-addition-data-dependence.ipynb): the generalizing solution is reached along the training-loss contour,
+    drawn against log(weight norm) and representation quality, at the angle theta to the norm axis, and the slide's
+    time law is t = (L + h tan(theta)) / gamma. Measured here as the least-squares slope of ln alpha_c against m,
+    alpha_c the norm where the training loss crosses ``fit_level`` (:meth:`MessinessResult.critical_alpha`):
+    tan(theta) is proportional to 1 / slope, so "more data, smaller theta" is "more data, larger slope".
+
+    A row counts only where every seed's contour crosses inside the norm window: a row already fitted at the
+    smallest alpha (its alpha_c is the window's edge, a bound) or never fitted is left out. The slope is the line
+    through the median over seeds of alpha_c."""
+    c = result.config
+    wc = result.critical_alpha()  # (S, M)
+    inside = np.isfinite(wc) & (result.train_loss[:, :, 0] > c.fit_level)  # crossed after the window's first norm
+    keep = inside.all(axis=0)
+    m = np.asarray(c.messiness, dtype=float)[keep]
+    y = np.log(np.median(wc[:, keep], axis=0)) if keep.any() else np.array([])
+    if len(m) < 2:
+        return ContourSlope(float("nan"), float("nan"), int(len(m)))
+    dm = m - m.mean()
+    slope = float(dm @ (y - y.mean()) / (dm @ dm))
+    if len(m) < 3:
+        return ContourSlope(slope, float("nan"), 2)
+    resid = y - y.mean() - slope * dm
+    return ContourSlope(slope, float(np.sqrt(resid @ resid / (len(m) - 2) / (dm @ dm))), int(len(m)))
+
+
 def run_messiness(cfg: MessinessConfig, progress=None) -> MessinessResult:
     """The landscape: for each messiness, one batched norm-constrained run per alpha and seed."""
     tc = cfg.train_config()
@@ -185,6 +232,10 @@ def run_messiness(cfg: MessinessConfig, progress=None) -> MessinessResult:
 
 
 WM_OFFICIAL_LABEL = "omnigrok-wm-official"
+WM_SIZE_LABEL = "omnigrok-wm-size"  # the four data sizes of MessinessConfig.data_size, each its own entry
+# plot-addition-data-dependence.ipynb reads sizes [25, 35, 45, 55]; its largest is 54 here: the landscape notebook's
+# stored output shows its last run with train_num=54, and 55 (every pair) would leave no test pair
+DATA_SIZES = (25, 35, 45, 54)
 
 
 def stored_messiness(cfg: MessinessConfig, root, label: str = WM_OFFICIAL_LABEL) -> tuple[MessinessResult, dict] | None:
@@ -192,15 +243,35 @@ def stored_messiness(cfg: MessinessConfig, root, label: str = WM_OFFICIAL_LABEL)
     return ResultsStore(root).load_result(cfg, label, lambda arrays: MessinessResult.from_arrays(cfg, arrays))
 
 
+def stored_data_sizes(root, sizes=DATA_SIZES) -> dict[int, tuple[MessinessResult, dict]]:
+    """``{n_train: (result, manifest)}`` for each data size whose landscape (:meth:`MessinessConfig.data_size`) is
+    stored under ``root``; sizes not stored are missing from the dict."""
+    out = {}
+    for n in sizes:
+        stored = stored_messiness(MessinessConfig.data_size(n), root, WM_SIZE_LABEL)
+        if stored is not None:
+            out[n] = stored
+    return out
+
+
 def main(argv=None) -> int:
     """``python -m repro.experiments.liu2023_omnigrok_messiness --store book/_results``: compute and store, with
     provenance, the (w, m) landscape with the official notebook's own training (:meth:`MessinessConfig.official`:
-    21 messiness values x 20 norms, 15 000 steps; about an hour on one core)."""
+    21 messiness values x 20 norms, 15 000 steps; about an hour on one core). With ``--data-size 25 35 45 54``:
+    the data-size landscapes of the backup slide instead (:meth:`MessinessConfig.data_size`, each size its own
+    entry; about 8 minutes per size on one core)."""
     parser = store_parser("repro.experiments.liu2023_omnigrok_messiness", main.__doc__)
+    parser.add_argument("--data-size", type=int, nargs="+", metavar="N",
+                        help=f"training-set sizes of the data-size slide (the notebook's: {list(DATA_SIZES)})")
     args = parser.parse_args(argv)
+    store = ResultsStore(args.store)
+    if args.data_size:
+        for n in args.data_size:
+            cfg = MessinessConfig.data_size(n)  # validates n (the message names n_train and its range)
+            store.get_or_compute(cfg, lambda cfg=cfg: run_messiness(cfg, progress=True).to_arrays(), label=WM_SIZE_LABEL)
+        return 0
     cfg = MessinessConfig.official()
-    ResultsStore(args.store).get_or_compute(cfg, lambda: run_messiness(cfg, progress=True).to_arrays(),
-                                            label=WM_OFFICIAL_LABEL)
+    store.get_or_compute(cfg, lambda: run_messiness(cfg, progress=True).to_arrays(), label=WM_OFFICIAL_LABEL)
     return 0
 
 
