@@ -149,3 +149,20 @@ def test_data_size_command_stores_each_size_under_its_label(tmp_path, monkeypatc
     assert stored[25][1]["label"] == stored[35][1]["label"] == mod.WM_SIZE_LABEL
     with pytest.raises(ValueError, match="n_train=60 is not allowed"):
         mod.main(["--store", str(tmp_path), "--data-size", "60"])
+
+
+def test_wide_window_extends_the_norms_down_to_one_with_the_same_step(tmp_path, monkeypatch):
+    import repro.experiments.liu2023_omnigrok_messiness as mod
+
+    c, w = MessinessConfig.data_size(25), MessinessConfig.data_size_wide(25)
+    assert w.messiness == c.messiness and w.n_train == 25 and len(w.alphas) == 21
+    assert w.alphas[0] == 1.0 and w.alphas[-1] == 4.0
+    np.testing.assert_allclose(np.diff(w.alphas), 0.15, atol=1e-9)
+    assert set(c.alphas) <= set(w.alphas)  # the notebook-window grid is part of the wide one
+    monkeypatch.setattr(mod, "run_messiness", lambda cfg, progress=None: MessinessResult(
+        cfg, *(np.full((len(cfg.seeds), len(cfg.messiness), len(cfg.alphas)), 0.5) for _ in range(4))))
+    assert mod.main(["--store", str(tmp_path), "--data-size", "35", "--wide"]) == 0
+    assert sorted(mod.stored_data_sizes(tmp_path, wide=True)) == [35] and not mod.stored_data_sizes(tmp_path)
+    assert mod.stored_data_sizes(tmp_path, wide=True)[35][1]["label"] == mod.WM_SIZE_WIDE_LABEL
+    with pytest.raises(SystemExit):
+        mod.main(["--store", str(tmp_path), "--wide"])

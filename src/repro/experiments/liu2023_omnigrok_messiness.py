@@ -109,6 +109,13 @@ class MessinessConfig(ConfigRepr):
                        messiness=tuple(np.round(np.linspace(0, 0.1, 21)[::4], 4).tolist()),
                        alphas=tuple(np.round(np.linspace(2.5, 4.0, 21)[::2], 4).tolist()))
 
+    @classmethod
+    def data_size_wide(cls, n_train: int) -> "MessinessConfig":
+        """:meth:`data_size` with the norm window widened down to alpha = 1 (21 norms from 1.0 to 4.0, the same
+        0.15 step): in the notebook's window the smallest size fits the training set at every norm and messiness,
+        so its contour, and its angle theta, lie left of the window (found on the first run, 2026-11-27)."""
+        return replace(cls.data_size(n_train), alphas=tuple(np.round(np.linspace(1.0, 4.0, 21), 4).tolist()))
+
     def train_config(self) -> TrainConfig:
         """The optimizer settings of every run: full-batch Adam (AdamW with no decay) at ``lr`` with ``beta2`` and
         the step decay, evaluated once at the end."""
@@ -233,6 +240,7 @@ def run_messiness(cfg: MessinessConfig, progress=None) -> MessinessResult:
 
 WM_OFFICIAL_LABEL = "omnigrok-wm-official"
 WM_SIZE_LABEL = "omnigrok-wm-size"  # the four data sizes of MessinessConfig.data_size, each its own entry
+WM_SIZE_WIDE_LABEL = "omnigrok-wm-size-wide"  # the same in the wider norm window (MessinessConfig.data_size_wide)
 # plot-addition-data-dependence.ipynb reads sizes [25, 35, 45, 55]; its largest is 54 here: the landscape notebook's
 # stored output shows its last run with train_num=54, and 55 (every pair) would leave no test pair
 DATA_SIZES = (25, 35, 45, 54)
@@ -243,12 +251,13 @@ def stored_messiness(cfg: MessinessConfig, root, label: str = WM_OFFICIAL_LABEL)
     return ResultsStore(root).load_result(cfg, label, lambda arrays: MessinessResult.from_arrays(cfg, arrays))
 
 
-def stored_data_sizes(root, sizes=DATA_SIZES) -> dict[int, tuple[MessinessResult, dict]]:
-    """``{n_train: (result, manifest)}`` for each data size whose landscape (:meth:`MessinessConfig.data_size`) is
-    stored under ``root``; sizes not stored are missing from the dict."""
+def stored_data_sizes(root, sizes=DATA_SIZES, wide: bool = False) -> dict[int, tuple[MessinessResult, dict]]:
+    """``{n_train: (result, manifest)}`` for each data size whose landscape (:meth:`MessinessConfig.data_size`, or
+    :meth:`MessinessConfig.data_size_wide` with ``wide``) is stored under ``root``; sizes not stored are missing."""
     out = {}
     for n in sizes:
-        stored = stored_messiness(MessinessConfig.data_size(n), root, WM_SIZE_LABEL)
+        cfg = MessinessConfig.data_size_wide(n) if wide else MessinessConfig.data_size(n)
+        stored = stored_messiness(cfg, root, WM_SIZE_WIDE_LABEL if wide else WM_SIZE_LABEL)
         if stored is not None:
             out[n] = stored
     return out
@@ -259,16 +268,22 @@ def main(argv=None) -> int:
     provenance, the (w, m) landscape with the official notebook's own training (:meth:`MessinessConfig.official`:
     21 messiness values x 20 norms, 15 000 steps; about an hour on one core). With ``--data-size 25 35 45 54``:
     the data-size landscapes of the backup slide instead (:meth:`MessinessConfig.data_size`, each size its own
-    entry; about 8 minutes per size on one core)."""
+    entry; about 4 minutes per size on one core; ``--wide``: the wider norm window, about 7)."""
     parser = store_parser("repro.experiments.liu2023_omnigrok_messiness", main.__doc__)
     parser.add_argument("--data-size", type=int, nargs="+", metavar="N",
                         help=f"training-set sizes of the data-size slide (the notebook's: {list(DATA_SIZES)})")
+    parser.add_argument("--wide", action="store_true",
+                        help="with --data-size: the norm window widened to alpha 1.0-4.0 (MessinessConfig.data_size_wide)")
     args = parser.parse_args(argv)
     store = ResultsStore(args.store)
+    if args.wide and not args.data_size:
+        parser.error("--wide is allowed only with --data-size (it widens the data-size landscapes' norm window)")
     if args.data_size:
         for n in args.data_size:
-            cfg = MessinessConfig.data_size(n)  # validates n (the message names n_train and its range)
-            store.get_or_compute(cfg, lambda cfg=cfg: run_messiness(cfg, progress=True).to_arrays(), label=WM_SIZE_LABEL)
+            # validates n (the message names n_train and its range)
+            cfg = MessinessConfig.data_size_wide(n) if args.wide else MessinessConfig.data_size(n)
+            store.get_or_compute(cfg, lambda cfg=cfg: run_messiness(cfg, progress=True).to_arrays(),
+                                 label=WM_SIZE_WIDE_LABEL if args.wide else WM_SIZE_LABEL)
         return 0
     cfg = MessinessConfig.official()
     store.get_or_compute(cfg, lambda: run_messiness(cfg, progress=True).to_arrays(), label=WM_OFFICIAL_LABEL)
