@@ -66,7 +66,7 @@ from repro.book.claims import ClaimBook
 from repro.core.portable import approx, describe_seeds, setup_table, trained
 from repro.core.scale import current_scale
 from repro.experiments.baek2024_geneft import (FIG5_SEEDS, LABELS, PhaseConfig, ReponConfig, fit_boundary, product_rule,
-                                               fit_boundary_logistic, memorization_onset, merge_seeds, run_phases,
+                                               fit_boundary_logistic, merge_seeds, onsets, run_phases,
                                                stored_fig5, stored_fig5_config, stored_fig6_config, stored_fig6_wide,
                                                stored_fig6_wide_config, stored_phases)
 from repro.plotting.baek2024_geneft import plot_phases, plot_repons
@@ -467,12 +467,11 @@ fig6 = plot_phases(fig6_result)
 glue("fig_phases_wd", fig6, display=False)
 
 # per seed and weight-decay row: log10 of the smallest decoder lr that memorizes (nan: none); a row's onset
-# is the median over seeds, with a seed that never memorizes counted as "later than any" (+inf)
-onsets = {rel: memorization_onset(fig6_result, rel) for rel in cfg6.relations}
-median_onsets = {rel: np.median(np.where(np.isnan(on), np.inf, on), axis=0) for rel, on in onsets.items()}
-for rel, on in onsets.items():
-    print(f"{LABELS[rel]:>13}, memorization onset log10 eta_dec (median over {on.shape[0]} seeds):")
-    for w, m, row in zip(cfg6.row_values, median_onsets[rel], on.T):
+# is the median over seeds, with a seed that never memorizes counted as "later than any" (onsets)
+fig6_onsets = {rel: onsets(fig6_result, rel) for rel in cfg6.relations}
+for rel, on in fig6_onsets.items():
+    print(f"{LABELS[rel]:>13}, memorization onset log10 eta_dec (median over {on.per_seed.shape[0]} seeds):")
+    for w, m in zip(cfg6.row_values, on.median):
         print(f"    wd_dec = {w:<5g}: " + trained("none" if not np.isfinite(m) else approx(m, 0.5)))
 
 # %% [markdown]
@@ -504,28 +503,23 @@ phase_setup("Fig. 6 (stored)", paper6, s6_cfg, {
 s6, s6_manifest = load_stored(stored_phases(s6_cfg, "_results"), "Fig. 6 run",
                               "python -m repro.experiments.baek2024_geneft --store book/_results --only fig6", "a few minutes on one core",
                               glue_minutes="fig6_minutes")
-s6_beyond = float(np.log10(s6_cfg.lr_dec[-1])) + 0.25  # a row where most seeds never memorize: half a step beyond
-s6_rows, s6_spread, s6_spread_small = {}, {}, {}
+s6_onsets, s6_spread, s6_spread_small = {}, {}, {}
 small = np.asarray(s6_cfg.row_values) <= 1e-2  # the rows up to weight decay 1e-2
 # A stored run is loaded, not recomputed: the same phases on every machine.
 for rel in s6_cfg.relations:
-    on = memorization_onset(s6, rel)
-    med = np.median(np.where(np.isnan(on), np.inf, on), axis=0)
-    s6_rows[rel] = np.where(np.isfinite(med), med, s6_beyond)
-    s6_spread[rel] = float(s6_rows[rel].max() - s6_rows[rel].min())
-    s6_spread_small[rel] = float(s6_rows[rel][small].max() - s6_rows[rel][small].min())
-    print(f"{LABELS[rel]:>13}: memorization onset log10 eta_dec per weight decay (median of {on.shape[0]} seeds): "
-          + "; ".join(f"{w:g}: " + ("none" if not np.isfinite(m) else f"{m:.1f}") for w, m in zip(s6_cfg.row_values, med)))
+    on = s6_onsets[rel] = onsets(s6, rel)
+    s6_spread[rel], s6_spread_small[rel] = on.spread(), on.spread(small)
+    print(f"{LABELS[rel]:>13}: memorization onset log10 eta_dec per weight decay (median of {on.per_seed.shape[0]} seeds): "
+          + "; ".join(f"{w:g}: " + ("none" if not np.isfinite(m) else f"{m:.1f}")
+                      for w, m in zip(s6_cfg.row_values, on.median)))
 fig6s = plot_phases(s6)
 glue("fig_phases_wd_stored", fig6s, display=False)
 glue("s6_small_max", f"{max(s6_spread_small.values()):.1f}", display=False)
 # The budget: mod 3's onset in the rows both runs share, at 1,500 steps (live) and 3,000 (stored), same rates
 if "mod3" in cfg6.relations and cfg6.lr_enc == s6_cfg.lr_enc and cfg6.lr_dec == s6_cfg.lr_dec:
-    s6_mod3 = np.median(np.where(np.isnan(memorization_onset(s6, "mod3")), np.inf, memorization_onset(s6, "mod3")),
-                        axis=0)
-    for w, m in zip(cfg6.row_values, median_onsets["mod3"]):
+    for w, m in zip(cfg6.row_values, fig6_onsets["mod3"].median):
         if w in s6_cfg.row_values:
-            m6 = s6_mod3[list(s6_cfg.row_values).index(w)]
+            m6 = s6_onsets["mod3"].median[list(s6_cfg.row_values).index(w)]
             print(f"mod 3, weight decay {w:g}: onset at {cfg6.steps:,} steps (live) "
                   + trained("none" if not np.isfinite(m) else approx(m, 0.5))
                   + f", at {s6_cfg.steps:,} steps (stored) " + ("none" if not np.isfinite(m6) else f"{m6:.1f}"))
@@ -600,21 +594,15 @@ else:
 # the same per seed, and the share of runs decided within the budget.
 
 # %%
-s6w_spread, s6w_seed_spread, s6w_med, s6w_rows = {}, {}, {}, {}
+s6w_spread, s6w_seed_spread, s6w_onsets = {}, {}, {}
 if s6w is not None:
     c6w = s6w.config
-    # onsets sit on the half-decade grid; rounding to 1e-6 puts them on it exactly, so a spread of one grid step is
-    # 0.5, not 0.5 plus a last bit (the grid's rates are powers of ten computed in floating point)
-    beyond6w = round(float(np.log10(c6w.lr_dec[-1])), 6) + 0.25
     for rel in c6w.relations:
-        on = np.round(memorization_onset(s6w, rel), 6)
-        med = s6w_med[rel] = np.median(np.where(np.isnan(on), np.inf, on), axis=0)
-        rows6w = s6w_rows[rel] = np.where(np.isfinite(med), med, beyond6w)
-        s6w_spread[rel] = float(rows6w.max() - rows6w.min())
-        per_seed = np.where(np.isnan(on), beyond6w, on)
-        s6w_seed_spread[rel] = per_seed.max(axis=1) - per_seed.min(axis=1)
-        print(f"{LABELS[rel]:>13}: onset log10 eta_dec per weight decay (median of {on.shape[0]} seeds): "
-              + "; ".join(f"{w:g}: " + ("none" if not np.isfinite(m) else f"{m:.1f}") for w, m in zip(c6w.row_values, med))
+        on = s6w_onsets[rel] = onsets(s6w, rel)
+        s6w_spread[rel], s6w_seed_spread[rel] = on.spread(), on.seed_spread
+        print(f"{LABELS[rel]:>13}: onset log10 eta_dec per weight decay (median of {on.per_seed.shape[0]} seeds): "
+              + "; ".join(f"{w:g}: " + ("none" if not np.isfinite(m) else f"{m:.1f}")
+                          for w, m in zip(c6w.row_values, on.median))
               + f"; spread {s6w_spread[rel]:.2f} decades (per seed "
               + ", ".join(f"{v:.2f}" for v in s6w_seed_spread[rel]) + ")")
     ph6w = np.stack([s6w.phases[r] for r in c6w.relations])  # (tasks, seeds, rows, cols)
@@ -630,14 +618,14 @@ if s6w is not None:
     # not claims (the cut at 1e-2 comes from the book-width run above): the rows up to 1e-2, and where memorization
     # leaves the grid
     small6w = np.asarray(c6w.row_values) <= 1e-2
-    glue("s6w_small_max", f"{max(float(np.ptp(r[small6w])) for r in s6w_rows.values()):.1f}", display=False)
+    glue("s6w_small_max", f"{max(on.spread(small6w) for on in s6w_onsets.values()):.1f}", display=False)
     # the largest seed-to-seed range of one row's onset, over the rows where at least two seeds memorize
-    gaps6w = [float(np.ptp(col[np.isfinite(col)])) for rel in c6w.relations
-              for col in np.round(memorization_onset(s6w, rel), 6).T if np.isfinite(col).sum() >= 2]
+    gaps6w = [float(np.ptp(col[np.isfinite(col)])) for on in s6w_onsets.values()
+              for col in on.per_seed.T if np.isfinite(col).sum() >= 2]
     glue("s6w_seed_gap", f"{max(gaps6w):.1f}" if gaps6w else "n/a", display=False)
     glue("s6w_none_text", "; ".join(f"{LABELS[rel]} " + ", ".join(f"{w:g}" for w, v in zip(c6w.row_values, m)
                                                                   if not np.isfinite(v))
-                                     for rel, m in s6w_med.items()), display=False)
+                                     for rel, m in ((r, on.median) for r, on in s6w_onsets.items())), display=False)
 else:
     glue("fig_phases_wd_wide", "(the stored runs are not finished)", display=False)
     glue("s6w_spreads", "(not stored yet)", display=False)
@@ -760,15 +748,12 @@ claims.check("Fig. 5 share of generalizing runs with eta_enc*eta_dec > 1e-7", pr
              f"still be at least {trained(share_floor, 0.1)}: the short budget does not explain it. The paper's own "
              f"defaults (Table 3: both learning rates 1e-3, product 1e-6) generalize in its Figs 3-4.")
 claims.check("Fig. 5 intercept spread across tasks (decades)", spread)
-# Fig. 6: a row whose median onset is "none" counts half a grid step beyond the largest decoder lr (a lower bound)
-beyond = float(np.log10(cfg6.lr_dec[-1])) + 0.25
-onset_rows = np.where(np.isfinite(median_onsets["mod3"]), median_onsets["mod3"], beyond)
-onset_spread = float(onset_rows.max() - onset_rows.min())
-# the same spread per seed (a seed that never memorizes in a row: half a step beyond, as above): its margin
-seed_onsets = np.where(np.isnan(onsets["mod3"]), beyond, onsets["mod3"])
-seed_onset_spread = seed_onsets.max(axis=1) - seed_onsets.min(axis=1)
+# Fig. 6: a row whose median onset is "none" counts half a grid step beyond the largest decoder lr (a lower
+# bound); the same spread per seed gives its margin (onsets)
+onset_spread = fig6_onsets["mod3"].spread()
+seed_onset_spread = fig6_onsets["mod3"].seed_spread
 row_text = "; ".join(f"weight decay {w:g}: " + trained("none" if not np.isfinite(m) else approx(m, 0.5))
-                     for w, m in zip(cfg6.row_values, median_onsets["mod3"]))
+                     for w, m in zip(cfg6.row_values, fig6_onsets["mod3"].median))
 claims.check("Fig. 6 memorization onset spread across decoder weight decays, mod 3 (decades)", onset_spread,
              seeds=seed_onset_spread,
              evidence=f"Median over {len(cfg6.seeds)} seeds of log10 of the smallest decoder lr that memorizes, per row: "
@@ -802,7 +787,7 @@ if s6w is not None:
     claims.check(s6w_names[-1], s6w_decided, seeds=s6w_seed_decided, live=False, run=s6w_manifests,
                  evidence=f"{setting6w}: {s6w_decided:.2f} of the runs decided")
 glue("onset_rows", row_text, display=False)
-no_mem = [w for w, m in zip(cfg6.row_values, median_onsets["mod3"]) if not np.isfinite(m)]
+no_mem = [w for w, m in zip(cfg6.row_values, fig6_onsets["mod3"].median) if not np.isfinite(m)]
 glue("wd_no_mem", trained(("With decoder weight decay " + ", ".join(f"{w:g}" for w in no_mem) + " most seeds memorize "
                            "at no decoder learning rate of this row.") if no_mem else "Every weight-decay row memorizes at "
                           "some decoder learning rate in most seeds."), display=False)

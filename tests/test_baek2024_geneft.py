@@ -161,6 +161,22 @@ def test_majority_phase_fraction_and_memorization_onset():
     assert onset[2, 0] == pytest.approx(-4.0)
 
 
+def test_onsets_sit_on_the_grid_and_place_rows_without_one_beyond_it():
+    """onsets: the one reading of Fig. 6's onsets, checked by hand on the synthetic diagram above: seeds 0 and 1
+    memorize row i from column i + 1 (row 5 never), seed 2 memorizes every row from column 0 (log10 lr = -4)."""
+    from repro.experiments.baek2024_geneft import onsets
+
+    on = onsets(_synthetic_phases([[0, 1, 2, 3, 4, 5], [0, 1, 2, 3, 4, 5], [6, 6, 6, 6, 6, 6]]), "mod3")
+    # exactly on the half-decade grid (rounded): no last bit left from computing the powers of ten
+    np.testing.assert_array_equal(on.per_seed[0], [-3.5, -3.0, -2.5, -2.0, -1.5, np.nan])
+    np.testing.assert_array_equal(on.per_seed[2], [-4.0] * 6)
+    np.testing.assert_array_equal(on.median, [-3.5, -3.0, -2.5, -2.0, -1.5, np.inf])  # row 5: two of three never
+    assert on.beyond == -1.25  # half a grid step beyond the largest rate, 10^-1.5
+    np.testing.assert_array_equal(on.rows, [-3.5, -3.0, -2.5, -2.0, -1.5, -1.25])
+    assert on.spread() == 2.25 and on.spread([True, True, True, False, False, False]) == 1.0
+    np.testing.assert_array_equal(on.seed_spread, [2.25, 2.25, 0.0])
+
+
 def test_deep_depth_entries_checkpoint_and_join(tmp_path):
     """Fig. 4's deep end at the paper's horizon is stored one resumable entry per depth: a checkpointed depth run
     gives the very numbers of an uncheckpointed one; several depths (or depth 0) cannot share a checkpoint; the

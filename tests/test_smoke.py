@@ -236,6 +236,10 @@ def test_liu2023_omnigrok():
     assert wm.median("test_loss").shape[0] == len(wm_cfg.messiness)
     assert wm.critical_alpha().shape[-1] == len(wm_cfg.messiness)
     plot_messiness(wm)
+    # the data-size slide's figure, on two sizes of the book-scale landscape
+    from repro.plotting.liu2023_omnigrok_messiness import plot_data_size
+
+    plot_data_size({45: wm, 40: run_messiness(replace(wm_cfg, n_train=40, messiness=(0.0, 0.2), seeds=(0,)))})
 
 
 def test_rubin2024_droplets():

@@ -765,6 +765,45 @@ def memorization_onset(result: PhaseResult, relation: str) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True)
+class Onsets:
+    """Where each weight-decay row of a Fig. 6 diagram starts to memorize, for one task (:func:`onsets`)."""
+
+    per_seed: np.ndarray  # (seeds, rows): log10 of the smallest decoder lr that memorizes, on the grid (nan: none)
+    median: np.ndarray  # (rows,): the median over seeds, a seed that never memorizes counted +inf (inf: most never do)
+    beyond: float  # half a grid step beyond the largest decoder lr: where a row without an onset is placed (a bound)
+
+    @property
+    def rows(self) -> np.ndarray:
+        """(rows,): the median onsets, a row whose median never memorizes placed at ``beyond``."""
+        return np.where(np.isfinite(self.median), self.median, self.beyond)
+
+    def spread(self, rows=None) -> float:
+        """How far the median onset moves over the weight-decay rows (all, or a boolean mask ``rows``), decades."""
+        r = self.rows if rows is None else self.rows[np.asarray(rows)]
+        return float(r.max() - r.min())
+
+    @property
+    def seed_spread(self) -> np.ndarray:
+        """(seeds,): each seed's own spread over the rows, a row where it never memorizes placed at ``beyond``."""
+        placed = np.where(np.isnan(self.per_seed), self.beyond, self.per_seed)
+        return placed.max(axis=1) - placed.min(axis=1)
+
+
+def onsets(result: PhaseResult, relation: str) -> Onsets:
+    """The memorization onsets of one task's Fig. 6 diagram (:func:`memorization_onset`), read the one way every
+    Fig. 6 claim reads them: rounded to 1e-6 so that they sit exactly on the grid (the grid's rates are computed
+    powers of ten, so without it a spread of one grid step could come out a last bit above it), a seed that never
+    memorizes in a row counted later than any rate, and a row whose median never memorizes placed half a grid
+    step beyond the largest rate (a lower bound on its onset)."""
+    lr = np.log10(np.asarray(result.config.lr_dec, dtype=float))
+    if len(lr) < 2:
+        raise ValueError(f"onsets: the decoder-rate grid has {len(lr)} value(s); a grid step needs at least 2.")
+    on = np.round(memorization_onset(result, relation), 6)
+    beyond = round(float(lr[-1]), 6) + round(float(lr[-1] - lr[-2]), 6) / 2
+    return Onsets(on, np.median(np.where(np.isnan(on), np.inf, on), axis=0), beyond)
+
+
 # ======================================================================= repon theory (Eq. 9–11)
 
 @dataclass(frozen=True, repr=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from repro.experiments.liu2023_omnigrok_messiness import MessinessResult
+from repro.experiments.liu2023_omnigrok_messiness import MessinessResult, contour_slope
 
 
 def plot_messiness(result: MessinessResult):
@@ -32,5 +32,43 @@ def plot_messiness(result: MessinessResult):
     ax.set_ylabel("test loss (MSE)")
     ax.set_title("test loss against the norm, per messiness")
     ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_data_size(results: dict[int, MessinessResult]):
+    """The backup slide "Algorithmic: data size/weight decay dependence", as the official
+    plot-addition-data-dependence.ipynb draws it: left, the training-loss contour at ``fit_level`` (w_c(m)) for
+    each training-set size, norm on a log axis, with its least-squares line (contour_slope); right, the line's slope
+    d ln(w_c)/dm against the size, with its standard error. A steeper slope is a smaller angle theta between the
+    contour and the log-norm axis."""
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4.2))
+    sizes = sorted(results)
+    colors = plt.cm.viridis(np.linspace(0, 0.85, len(sizes)))
+    slopes, ses = [], []
+    for n, color in zip(sizes, colors):
+        r = results[n]
+        m = np.asarray(r.config.messiness)
+        wc = np.median(r.critical_alpha(), axis=0)
+        inside = np.isfinite(r.critical_alpha()).all(axis=0) & (r.train_loss[:, :, 0] > r.config.fit_level).all(axis=0)
+        cs = contour_slope(r)
+        slopes.append(cs.slope)
+        ses.append(cs.se)
+        ax.plot(wc[inside], m[inside], "o", color=color, label=f"{n} training pairs")
+        if np.isfinite(cs.slope):
+            mm = m[inside]
+            intercept = np.mean(np.log(wc[inside])) - cs.slope * np.mean(mm)
+            ax.plot(np.exp(intercept + cs.slope * mm), mm, "-", color=color, lw=1.2)
+    lo, hi = min(results[n].config.alphas[0] for n in sizes), max(results[n].config.alphas[-1] for n in sizes)
+    ax.set_xscale("log")
+    ax.set_xlim(lo, hi)
+    ax.set_xlabel(r"decoder norm $w_c$ ($\alpha$ x standard init, log axis)")
+    ax.set_ylabel("representation messiness $m$")
+    ax.set_title(f"training loss = {results[sizes[0]].config.fit_level:g} contour per data size")
+    ax.legend(fontsize=8)
+    bx.errorbar(sizes, slopes, yerr=np.nan_to_num(ses), fmt="o-", color="k", capsize=3)
+    bx.set_xlabel("training pairs (of 55)")
+    bx.set_ylabel(r"contour slope $d\,\ln w_c / dm$  ($\propto 1/\tan\theta$)")
+    bx.set_title(r"more data: steeper contour, smaller $\theta$?")
     fig.tight_layout()
     return fig
