@@ -31,6 +31,41 @@ def test_transformers_bench_times_every_model_and_prints_ratios():
             assert math.isfinite(r[key]) and r[key] > 0, (name, key, r[key])
         start = next(i for i, line in enumerate(lines) if line.startswith(f"{name}: "))
         assert "reference:" in lines[start] and "differences:" in lines[start]
-        block = lines[start + 1 : start + 7]
+        block = lines[start + 1 : start + 12]
         assert f"  ours/ref 1 seed: {r['one_seed']:.2f}" in block
         assert f"  ours/ref per run-step, 2 seeds: {r['batched']:.2f}" in block
+        # one thread: the matmul-only floor of each side, and the lowest ratio ours' products allow
+        assert f"  lowest ours/ref these products allow: 1 seed {r['floor_one_seed']:.2f}, 2 seeds " \
+               f"{r['floor_batched']:.2f}" in block
+        assert all(r["bound"][k]["gflop"] > 0 and r["bound"][k]["seconds"] > 0 for k in ("ours_1", "ours_k", "ref"))
+
+
+def test_matmul_bound_records_every_product_with_its_flops():
+    import math
+
+    import torch
+
+    from repro.book.matmul_bound import record_matmuls, replay_seconds, total_flops
+
+    a, b, bias = torch.randn(5, 7), torch.randn(7, 3), torch.randn(3)
+    A, B = torch.randn(4, 5, 7), torch.randn(4, 7, 3)
+
+    def products():
+        torch.mm(a, b)
+        torch.addmm(bias, a, b, beta=0.5)
+        torch.bmm(A, B)
+        torch.baddbmm(bias, A, B)
+        a + a  # not a product: not recorded
+
+    recorded = record_matmuls(products)
+    assert [str(p.op) for p in recorded] == ["aten.mm.default", "aten.addmm.default", "aten.bmm.default",
+                                             "aten.baddbmm.default"]
+    assert [p.flops for p in recorded] == [2 * 5 * 7 * 3, 2 * 5 * 7 * 3, 4 * 2 * 5 * 7 * 3, 4 * 2 * 5 * 7 * 3]
+    assert dict(recorded[1].kwargs) == {"beta": 0.5}
+    # nn.Linear forward and backward: the forward product and the two gradient products, 2 m k n each
+    linear, x = torch.nn.Linear(16, 8), torch.randn(32, 16, requires_grad=True)
+    recorded = record_matmuls(lambda: linear(x).sum().backward())
+    assert len(recorded) == 3 and total_flops(recorded) == 3 * 2 * 32 * 16 * 8
+    # the replay performs them on fresh tensors of the recorded layouts (broadcast bias included)
+    seconds = replay_seconds(recorded, repeats=1, min_seconds=0.01)
+    assert math.isfinite(seconds) and seconds > 0

@@ -104,3 +104,48 @@ def test_schur_a_faithful_representation_has_four_equal_principal_variances():
     for e in (faithful_matrices(), q @ faithful_matrices() @ q.T):
         _, var = pca(e.reshape(6, 9))
         assert var[:4] == pytest.approx([0.25] * 4) and var[4:].sum() == pytest.approx(0, abs=1e-12)
+
+
+def test_official_order_run_is_the_notebooks_run_of_its_seed():
+    """rng_order="official": run (24 samples, seed 3) starts and trains exactly as the Fig. 6(d) path that starts from
+    the notebook's seed-3 state (official_s3_state, checked against the notebook in its own tests), to the bit."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from repro.experiments.liu2022_effective_theory_s3 import S3Config, run_s3_sweep
+    from repro.experiments.liu2022_phase_diagrams import ToyPhaseConfig
+    from repro.experiments.liu2022_phase_diagrams_s3_official import official_s3_state
+    from repro.training.trainer import train
+
+    cfg = S3Config(train_counts=(24,), seeds=(0, 3), steps=30, eval_every=1, rng_order="official")
+    sweep = run_s3_sweep(cfg, progress=False)
+    panel = replace(ToyPhaseConfig.paper("d"), seed=3, steps=30, eval_every=1)
+    state = official_s3_state(3)
+    history = train(panel.model_config(), state.data, panel.train_config(), runs={"lr_dec": [cfg.lr_dec],
+                    "wd_dec": [cfg.wd_dec]}, init_params=state.params, keep_final_params=True, progress=False)
+    assert np.array_equal(sweep.embeddings[1], history.final_params["embed"][0])
+    assert sweep.accuracy[1] == (history["train_acc"][0, -1] * 24 + history["val_acc"][0, -1] * 12) / 36
+
+
+def test_critical_fraction_by_seed_set():
+    import numpy as np
+    import pytest
+
+    from repro.experiments.liu2022_effective_theory_s3 import S3Config, S3Sweep
+
+    cfg = S3Config(train_counts=(12, 18, 24), seeds=(0, 1, 2, 3), seed_set_size=2)
+    counts = np.repeat([12, 18, 24], 4)
+    seeds = np.tile([0, 1, 2, 3], 3)
+    # set {0, 1}: first success at 18 (seed 1); set {2, 3}: at 24 (seed 2); nobody at 12
+    step = np.full(12, -1)
+    step[(counts == 18) & (seeds == 1)] = 500
+    step[(counts == 24) & (seeds == 2)] = 300
+    z = np.zeros(12)
+    sweep = S3Sweep(cfg, counts, seeds, z, step, z, z, z, np.zeros((12, 6, 9)))
+    assert np.allclose(sweep.critical_fraction_by_set(), [18 / 36, 24 / 36])
+    assert sweep.critical_fraction() == 18 / 36  # all seeds pooled: the smallest of the sets
+    with pytest.raises(ValueError, match="seed_set_size"):
+        S3Config(seeds=(0, 1, 2), seed_set_size=2)
+    with pytest.raises(ValueError, match="rng_order"):
+        S3Config(rng_order="notebook")

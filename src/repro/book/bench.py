@@ -31,26 +31,11 @@ import torch
 
 # the transformer benchmark lives in its own module; the command line below runs both
 from repro.book.bench_transformers import TRANSFORMER_MODELS, bench_transformers
+from repro.book.matmul_bound import matmul_gflops
 from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.models.networks import EmbedMLPConfig, build_model
 from repro.training.sweep import sweep
 from repro.training.trainer import TrainConfig, default_block_runs, run_blocks
-
-
-def matmul_gflops(n: int = 2048, min_seconds: float = 2.0, dtype=torch.float32) -> float:
-    """This machine's dense matmul rate: the best of repeated n x n products over at least ``min_seconds``.
-    The best, not the mean, because the rate is a ceiling; repeating for seconds, not a fixed count,
-    because on a shared virtual machine single products were seen to vary by 2x."""
-    a = torch.randn(n, n, dtype=dtype)
-    b = torch.randn(n, n, dtype=dtype)
-    a @ b  # warm-up
-    best = float("inf")
-    start = time.perf_counter()
-    while time.perf_counter() - start < min_seconds:
-        t = time.perf_counter()
-        a @ b
-        best = min(best, time.perf_counter() - t)
-    return 2 * n**3 / best / 1e9
 
 
 def matmul_bound_gflops(model_config, data, block_runs: int, workers: int, steps: int = 40, repeats: int = 3) -> float:

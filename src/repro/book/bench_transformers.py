@@ -16,6 +16,7 @@ from dataclasses import replace
 import torch
 import torch.nn.functional as F
 
+from repro.book.matmul_bound import matmul_gflops, record_matmuls, replay_seconds, total_flops
 from repro.core.devices import resolve_device, resolve_dtype
 from repro.core.validation import check_int
 from repro.training.trainer import TrainConfig, train
@@ -403,6 +404,25 @@ def measure_model(setup: dict, steps: int, seeds: int, device: torch.device, rep
     return best
 
 
+def matmul_only_bound(setup: dict, steps: int, seeds: int, device: torch.device) -> dict[str, dict[str, float]]:
+    """Per measurement of :func:`measure_model` (``ours_1``, ``ours_k``, ``ref``): its matrix products per run-step,
+    recorded from one run of ``steps`` steps and replayed alone (:mod:`repro.book.matmul_bound`): ``{"seconds": the
+    replay's time per run-step, "gflop": the products' GFLOP per run-step}``. The replay's time is a floor for any
+    implementation performing these products on this machine and thread count. Recorded on this thread, so ours must
+    train its runs as one block on it: one torch thread on the CPU (several would hand blocks to worker threads)."""
+    if device.type == "cpu" and torch.get_num_threads() != 1:
+        raise ValueError("matmul_only_bound needs torch.get_num_threads() == 1 on the CPU (got "
+                         f"{torch.get_num_threads()}): run the benchmark with --threads 1.")
+    jobs = {"ours_1": (setup["ours"](1, steps), steps), "ours_k": (setup["ours"](seeds, steps), steps * seeds),
+            "ref": (setup["reference"](steps), steps)}
+    bound = {}
+    for name, (fn, run_steps) in jobs.items():
+        products = record_matmuls(fn)
+        bound[name] = {"seconds": replay_seconds(products, device) / run_steps,
+                       "gflop": total_flops(products) / run_steps / 1e9}
+    return bound
+
+
 def cpu_name() -> str:
     try:
         with open("/proc/cpuinfo") as f:
@@ -447,6 +467,9 @@ def _bench_transformers(steps: int, seeds: int, models, dev: torch.device, repea
           + ("; ours trains each block of runs on one thread (run_blocks), the reference uses every torch thread"
              if dev.type == "cpu" and torch.get_num_threads() > 1 else ""), file=out)
     setups = {"liu": setup_liu, "power": setup_power, "omnigrok": setup_omnigrok}
+    with_bound = dev.type == "cuda" or torch.get_num_threads() == 1
+    if with_bound and dev.type == "cpu":
+        print(f"  dense fp32 matmul (2048^2) on 1 thread: {matmul_gflops():.1f} GFLOP/s", file=out)
     results = {}
     for name in models:
         setup = setups[name](configs[name], dev)
@@ -462,5 +485,18 @@ def _bench_transformers(steps: int, seeds: int, models, dev: torch.device, repea
         print(f"  reference: {1e3 * t['ref']:.2f} ms/step", file=out)
         print(f"  ours/ref 1 seed: {r['one_seed']:.2f}", file=out)
         print(f"  ours/ref per run-step, {seeds} seeds: {r['batched']:.2f}", file=out, flush=True)
+        if with_bound:
+            # the floor each side's own products set: how far a side is from it, and the best ratio ours could reach
+            # with the products it performs now
+            b = matmul_only_bound(setup, steps, seeds, dev)
+            r["bound"] = b
+            for key, label in (("ours_1", "ours, 1 seed"), ("ours_k", f"ours, {seeds} seeds"), ("ref", "reference")):
+                print(f"  matmul-only bound, {label}: {b[key]['gflop']:.3f} GFLOP/run-step in "
+                      f"{1e3 * b[key]['seconds']:.2f} ms ({b[key]['gflop'] / b[key]['seconds']:.1f} GFLOP/s), "
+                      f"{100 * b[key]['seconds'] / t[key]:.0f} % of its measured time", file=out)
+            r["floor_one_seed"] = b["ours_1"]["seconds"] / t["ref"]
+            r["floor_batched"] = b["ours_k"]["seconds"] / t["ref"]
+            print(f"  lowest ours/ref these products allow: 1 seed {r['floor_one_seed']:.2f}, {seeds} seeds "
+                  f"{r['floor_batched']:.2f}", file=out, flush=True)
         results[name] = r
     return results

@@ -9,8 +9,13 @@ RMS-normalised matrices with tolerance 0.5. The generalised parallelograms and t
 :mod:`repro.theory.liu2022`.
 
 Like the fraction sweep of the addition toy (:mod:`repro.experiments.liu2022_critical_data`), every (training
-count, seed) pair trains in one batched program: the seed draws the split and the initialization, the
-templates are shared.
+count, seed) pair trains in one batched program. Two random-number orders (``S3Config.rng_order``):
+"shared_templates", the book's first order (the seed draws the split and our trainer's initialization, the templates
+are shared), and "official", the notebook's: run (count, seed) draws its templates and split from
+``np.random.seed(seed)`` (:func:`repro.data.tasks.toy_runs`) and its initial decoder and matrices from
+``torch.manual_seed(seed)`` in the notebook's order, unused encoder included
+(:func:`repro.experiments.liu2022_phase_diagrams_s3_official.official_init_params`), so it starts where the
+notebook's run of that seed with that many training samples starts.
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from repro.core.crossings import first_step
 from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
 from repro.core.validation import check_int, check_real
-from repro.data.tasks import BinaryOpTask, Split, build_task_data
+from repro.data.tasks import BinaryOpTask, Split, build_task_data, toy_runs
 from repro.metrics.representation import pca
 from repro.models.networks import EmbedMLPConfig
 from repro.theory import liu2022 as theory
@@ -33,6 +38,7 @@ from repro.training.sweep import split_masks
 from repro.training.trainer import TrainConfig, train
 
 N_SAMPLES = 36  # 6 x 6 ordered pairs of S3 elements (App. H.2)
+RNG_ORDERS = ("shared_templates", "official")
 
 
 @dataclass(frozen=True, repr=False)
@@ -51,8 +57,19 @@ class S3Config(ConfigRepr):
     rqi_delta: float = 0.5  # official notebook: mean((E_aE_b - E_cE_d)^2) < 0.5 on RMS-normalised matrices
     rqi_threshold: float = 0.95  # App. H.2 / official notebook: steps to RQI > 0.95
     eval_every: int = 1  # the official notebook evaluates every step
+    # "shared_templates": the order of the book-scale sweep and of the first stored sweep (which is why it stays the
+    # default: their stored results keep their meaning); "official": each run is the notebook's run of its seed
+    rng_order: str = "shared_templates"
+    # seeds are grouped into consecutive sets of this size for the spread of r_c over seed sets (App. H.2 runs 11
+    # seeds per fraction: one set of 11 is one paper-sized Fig. 18); 0: one set of all seeds
+    seed_set_size: int = 0
 
     def __post_init__(self):
+        if self.rng_order not in RNG_ORDERS:
+            raise ValueError(f"rng_order={self.rng_order!r} is not allowed: choose among {', '.join(RNG_ORDERS)}.")
+        check_int("seed_set_size", self.seed_set_size, minimum=0)
+        if self.seed_set_size and len(self.seeds) % self.seed_set_size:
+            raise ValueError(f"seed_set_size={self.seed_set_size} must divide the number of seeds ({len(self.seeds)}).")
         if not self.train_counts or any(not isinstance(n, int) or not 1 <= n < N_SAMPLES for n in self.train_counts):
             raise ValueError(f"train_counts={self.train_counts!r} is not allowed: each must be an int in 1..{N_SAMPLES - 1}.")
         if not self.seeds:
@@ -133,6 +150,19 @@ class S3Sweep:
         ok = fastest >= 0
         return float(u[ok].min() / N_SAMPLES) if ok.any() else float("nan")
 
+    def critical_fraction_by_set(self) -> np.ndarray:
+        """:meth:`critical_fraction` of each consecutive set of ``config.seed_set_size`` seeds (the seeds in the
+        config's order; one set of all seeds when the size is 0): how much r_c moves from one paper-sized set of seeds
+        to another. nan for a set in which no seed reaches the threshold."""
+        seeds = list(self.config.seeds)
+        size = self.config.seed_set_size or len(seeds)
+        out = []
+        for k in range(0, len(seeds), size):
+            keep = np.isin(self.seeds, seeds[k : k + size])
+            ok = keep & (self.rqi_step >= 0)
+            out.append(float(self.counts[ok].min() / N_SAMPLES) if ok.any() else float("nan"))
+        return np.asarray(out)
+
     def best_run(self) -> int:
         """The run with the highest final RQI (ties: fewer training samples first, then the lower seed)."""
         order = np.lexsort((self.seeds, self.counts, -self.final_rqi))
@@ -156,17 +186,31 @@ def run_s3_sweep(cfg: S3Config, progress: bool | None = None) -> S3Sweep:
     """Train every (count, seed) pair as one batched program. The RQI is computed at every evaluation
     step from the current matrices (not stored: at the paper's settings that history would be 10^6
     matrices); the final matrices are kept."""
-    data = build_task_data(BinaryOpTask("s3"), Split(train_count=24, data_seed=cfg.template_seed), target="regression")
     counts = [n for n in cfg.train_counts for _ in cfg.seeds]
     seeds = [s for _ in cfg.train_counts for s in cfg.seeds]
-    train_mask, val_mask = split_masks(data, [n / N_SAMPLES for n in counts], seeds)
+    init = None
+    if cfg.rng_order == "official":
+        # imported here: that module is the Fig. 6(d) experiment's, and only this order needs its initial draws
+        from repro.experiments.liu2022_phase_diagrams_s3_official import official_init_params
+
+        # the notebook trains full batch: its per-step permutation of the training rows only reorders a sum
+        runs = toy_runs(BinaryOpTask("s3"), counts, seeds, target_dim=cfg.model_config().d_out)
+        data, train_mask = runs.data, runs.train_mask
+        val_mask = ~train_mask
+        per_run = [official_init_params(s) for s in sorted(set(seeds))]
+        by_seed = dict(zip(sorted(set(seeds)), per_run))
+        init = {name: torch.stack([by_seed[s][name] for s in seeds]) for name in per_run[0]}
+    else:
+        data = build_task_data(BinaryOpTask("s3"), Split(train_count=24, data_seed=cfg.template_seed),
+                               target="regression")
+        train_mask, val_mask = split_masks(data, [n / N_SAMPLES for n in counts], seeds)
     if not (train_mask.sum(1).numpy() == np.asarray(counts)).all():
         raise RuntimeError("split_masks did not draw the requested training counts.")
     rqi_of = lambda step, params: {"rqi": torch.as_tensor(theory.s3_rqi(params["embed"].detach().double().cpu().numpy(),
                                                                       None, cfg.rqi_delta))}
     history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, train_mask=train_mask,
                     val_mask=val_mask, callback=rqi_of, keep_final_params=True, progress=progress,
-                    desc="S3 fraction sweep")
+                    desc="S3 fraction sweep", init_params=init)
     rqi = history.extra["rqi"]  # (R, T)
     emb = history.final_params["embed"].reshape(len(counts), 6, 9)
     n_train = np.asarray(counts)
@@ -179,20 +223,38 @@ def run_s3_sweep(cfg: S3Config, progress: bool | None = None) -> S3Sweep:
                    accuracy=acc, val_accuracy=history["val_acc"][:, -1], predicted_accuracy=acc_hat, embeddings=emb)
 
 
+SWEEP_LABEL = "s3-sweep"  # the stored sweep in the shared-templates order
+OFFICIAL_ORDER_LABEL = "s3-official-order"  # the stored seed sets in the notebook's order
+
+
+def official_order_config() -> S3Config:
+    """Fig. 18 from the notebook's starts, four paper-sized sets of 11 seeds (seeds 0-43): the spread of r_c over seed
+    sets. Metrics every 10 steps (the notebook: every step), which rounds a step to RQI > 0.95 up to a multiple of 10
+    and does not change whether a run reaches it within the budget, all that r_c reads."""
+    return S3Config(seeds=tuple(range(44)), seed_set_size=11, rng_order="official", eval_every=10)
+
+
+def label_of(cfg: S3Config) -> str:
+    return OFFICIAL_ORDER_LABEL if cfg.rng_order == "official" else SWEEP_LABEL
+
+
 def stored_s3_sweep(cfg: S3Config, root) -> tuple[S3Sweep, dict] | None:
     """The sweep stored for exactly ``cfg`` under ``root`` (a :class:`repro.training.store.ResultsStore` folder) and
     its provenance manifest, or None when none is stored. The store verifies config and content."""
-    return ResultsStore(root).load_result(cfg, "s3-sweep", lambda arrays: S3Sweep.from_arrays(cfg, arrays))
+    return ResultsStore(root).load_result(cfg, label_of(cfg), lambda arrays: S3Sweep.from_arrays(cfg, arrays))
 
 
 def main(argv=None) -> int:
-    """``python -m repro.experiments.liu2022_effective_theory_s3 --store book/_results``: run the paper-scale sweep (10 counts x 11 seeds x
-    10^4 steps = 1.1 x 10^6 run-steps; minutes on a CPU, our estimate) and store it with provenance for the
-    chapter."""
+    """``python -m repro.experiments.liu2022_effective_theory_s3 --store book/_results``: run the paper-scale sweep (10
+    counts x 11 seeds x 10^4 steps = 1.1 x 10^6 run-steps, 16 min) and store it with provenance for the chapter;
+    ``--official-order``: the four seed sets from the notebook's starts (:func:`official_order_config`, 4.4 x 10^6
+    run-steps, about an hour on one core)."""
     parser = store_parser("repro.experiments.liu2022_effective_theory_s3", main.__doc__)
+    parser.add_argument("--official-order", action="store_true",
+                        help="the notebook's random-number order, seeds 0-43 in four sets of 11 (official_order_config)")
     args = parser.parse_args(argv)
-    cfg = S3Config()
-    ResultsStore(args.store).get_or_compute(cfg, lambda: run_s3_sweep(cfg).to_arrays(), label="s3-sweep")
+    cfg = official_order_config() if args.official_order else S3Config()
+    ResultsStore(args.store).get_or_compute(cfg, lambda: run_s3_sweep(cfg).to_arrays(), label=label_of(cfg))
     return 0
 
 
