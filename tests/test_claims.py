@@ -292,3 +292,16 @@ def test_too_few_seeds_record_no_margin_and_fragile_claims_say_why(tmp_path):
     assert "left so: steps of 0.1" in text and "bare (" in text and "no reason given" in text
     with pytest.raises(ValueError, match="if_fragile"):
         book.check("x", 0.9, 0.5, kind="reproduction", comparison=">=", source="s", if_fragile=mark_trained("3"))
+
+
+def test_an_edge_value_on_a_grid_counts_as_at_the_edge():
+    """21/36 is exactly one grid step of 3/36 from 0.5, but in floating point 21/36 - 0.5 exceeds 3/36 by 4e-17: the
+    verdict must not hang on that bit. Values clearly past an edge still fail."""
+    from repro.book.claims import evaluate
+
+    assert 21 / 36 - 0.5 > 3 / 36  # the float artefact this guards against
+    assert evaluate(21 / 36, 0.5, 3 / 36, "abs") and evaluate(15 / 36, 0.5, 3 / 36, "abs")
+    assert not evaluate(21 / 36 + 1e-9, 0.5, 3 / 36, "abs")
+    assert evaluate(0.1 + 0.2, 0.3, None, "<=") and not evaluate(0.3 + 1e-9, 0.3, None, "<=")
+    assert evaluate(1.2 * 3 / 3, 1.2, None, ">=") and not evaluate(1.2 - 1e-9, 1.2, None, ">=")
+    assert evaluate(1.1 * 1.1, 1.0, 0.21, "rel") and not evaluate(1.2101, 1.0, 0.21, "rel")

@@ -197,13 +197,20 @@ def evaluate(ours: float, paper: float, tolerance: float | None, comparison: str
     if ours is None or not math.isfinite(ours):
         return False
     if comparison == ">=":
-        return ours >= paper
+        return ours >= paper or _at_edge(ours, paper)
     if comparison == "<=":
-        return ours <= paper
+        return ours <= paper or _at_edge(ours, paper)
     if tolerance is None or not tolerance >= 0:
         raise ValueError(f"tolerance={tolerance!r} is not allowed for comparison={comparison!r}: it must be a number >= 0.")
     bound = tolerance if comparison == "abs" else tolerance * abs(paper)
-    return abs(ours - paper) <= bound
+    return abs(ours - paper) <= bound or _at_edge(abs(ours - paper), bound)
+
+
+def _at_edge(value: float, edge: float) -> bool:
+    """Whether ``value`` is the edge itself up to float rounding. Every comparison includes its edge, and a value on a
+    grid can land exactly there (r_c = 21/36 against 0.5 +- 3/36): in floating point 21/36 - 0.5 exceeds 3/36 by
+    4e-17, so the verdict would hang on the last bit of a subtraction rather than on the result."""
+    return math.isclose(value, edge, rel_tol=1e-12, abs_tol=1e-15)
 
 
 def margin_of(ours: float, paper: float, tolerance: float | None, comparison: str, spread: float) -> float:
