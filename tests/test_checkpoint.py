@@ -329,3 +329,43 @@ def test_the_image_run_resumes_through_its_command(tmp_path, monkeypatch):
     for k in expected:
         assert arrays[k].tobytes() == np.asarray(expected[k]).tobytes(), k
     assert [(s["from_step"], s["to_step"]) for s in manifest["segments"]] == [(0, 20), (20, 40)]
+
+
+def _sparse_snapshot(step, views):
+    """A callback with one entry at every evaluation step and one every 10 steps (a snapshot)."""
+    out = _snapshot(step, views)
+    if step % 10 == 0:
+        out["snapshot"] = next(iter(views.values())).reshape(out["first_params"].shape[0], -1)[:, :5].clone()
+    return out
+
+
+@pytest.mark.parametrize("blocks", [None, Performance(block_runs=1, workers=2)], ids=["one-block", "two-blocks"])
+def test_a_callback_entry_kept_at_some_steps_is_recorded_there_and_resumes(tmp_path, blocks):
+    """An entry the callback returns at some evaluation steps only is recorded at those steps
+    (``History.extra_steps``), round-trips through the store's arrays, and resumes bit for bit from a checkpoint
+    taken between two of its steps; the dense entries are as without it."""
+    from repro.training.store import history_from_arrays, history_to_arrays
+
+    cfg = TrainConfig(steps=34, eval_every=2, lr_repr=1e-2, lr_dec=3e-3, wd_dec=0.1, device="cpu")
+    kwargs = dict(runs={"init_seed": [0, 1]}, keep_final_params=True, progress=False, performance=blocks)
+    dense = train(TOY, _toy_data(), cfg, callback=_snapshot, **kwargs)
+    reference = train(TOY, _toy_data(), cfg, callback=_sparse_snapshot, **kwargs)
+    np.testing.assert_array_equal(reference.extra_steps["snapshot"], [0, 10, 20, 30])  # 34, the last, is not a tenth
+    assert "first_params" not in reference.extra_steps and reference.extra["snapshot"].shape == (2, 4, 5)
+    assert reference.extra["first_params"].tobytes() == dense.extra["first_params"].tobytes()
+    np.testing.assert_array_equal(reference.extra["snapshot"][:, :, :3], dense.extra["first_params"][:, [0, 5, 10, 15]])
+    back = history_from_arrays(history_to_arrays(reference))
+    np.testing.assert_array_equal(back.extra_steps["snapshot"], reference.extra_steps["snapshot"])
+
+    folder = tmp_path / "run.partial"
+
+    def raising(step, views):
+        if step == 24:
+            raise Interrupt("stopped")
+        return _sparse_snapshot(step, views)
+
+    with pytest.raises(Interrupt):
+        train(TOY, _toy_data(), cfg, callback=raising, checkpoint=Checkpointer(folder, at_steps=[15]), **kwargs)
+    resumed = train(TOY, _toy_data(), cfg, callback=_sparse_snapshot, checkpoint=Checkpointer(folder), **kwargs)
+    _assert_identical(reference, resumed)
+    np.testing.assert_array_equal(resumed.extra_steps["snapshot"], reference.extra_steps["snapshot"])

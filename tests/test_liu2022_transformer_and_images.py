@@ -26,7 +26,8 @@ def _tiny_transformer(**over):
 
     from repro.experiments.liu2022_transformer_and_images import TransformerGrokConfig
 
-    return replace(TransformerGrokConfig.book(), p=11, d_model=8, d_mlp=8, steps=30, eval_every=10, n_seeds=2, **over)
+    return replace(TransformerGrokConfig.book(), **{**dict(p=11, d_model=8, d_mlp=8, steps=30, eval_every=10, n_seeds=2),
+                                                    **over})
 
 
 def test_transformer_config_is_the_official_architecture_and_validates_dropout():
@@ -110,3 +111,21 @@ def test_join_transformer_results_equals_one_run_of_all_seeds():
     assert list(joined.history.run_values["init_seed"]) == [1, 2, 3]
     with pytest.raises(ValueError, match="consecutive seeds"):
         join_transformer_results(parts[::-1])
+
+
+def test_sparse_embedding_snapshots_keep_every_e_s_and_the_snapshots_bits(tmp_path):
+    """``snapshot_every`` keeps the embeddings every that many steps (and the last) and changes nothing else:
+    e^S at every logged step and the kept snapshots are the bits of the run that keeps every snapshot."""
+    from repro.experiments.liu2022_transformer_and_images import run_transformer, transformer_to_arrays
+
+    cfg = _tiny_transformer(steps=35)
+    dense = run_transformer(cfg, progress=False)
+    sparse = run_transformer(cfg, progress=False, snapshot_every=20)
+    assert sparse.effective_dim.tobytes() == dense.effective_dim.tobytes()
+    assert list(sparse.embedding_steps) == [0, 20, 35] and dense.embedding_steps is None
+    assert sparse.embeddings.tobytes() == dense.embeddings[:, [0, 2, 4]].tobytes()
+    assert sparse.embeddings_at(25).tobytes() == dense.embeddings_at(35).tobytes()  # the first snapshot after 25
+    a, b = transformer_to_arrays(sparse, every=20), transformer_to_arrays(dense, every=20)
+    assert sorted(a) == sorted(b) and all(a[k].tobytes() == b[k].tobytes() for k in a)
+    with pytest.raises(ValueError, match="snapshot_every"):
+        run_transformer(cfg, progress=False, snapshot_every=0)

@@ -27,6 +27,7 @@ import os
 from dataclasses import dataclass, replace
 
 import numpy as np
+import torch
 
 from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
@@ -214,21 +215,31 @@ class TransformerResult:
         return fourier_circle(self.embeddings[run, step_index], self.config.p)
 
 
-def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None, checkpoint=None) -> TransformerResult:
-    """Train ``n_seeds`` transformers together (each with its own split and init) and track e^S (resumable with a
-    stored run's ``checkpoint``: :func:`main`)."""
+def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None, checkpoint=None,
+                    snapshot_every: int | None = None) -> TransformerResult:
+    """Train ``n_seeds`` transformers together (each with its own split and init) and track e^S at every logged
+    step (resumable with a stored run's ``checkpoint``: :func:`main`). ``snapshot_every``: keep the embeddings
+    every that many steps (and at the last) instead of at every logged step, so that a 20,000-step run's history
+    and checkpoint stay a few MB (e^S is computed at every logged step either way, from the same embeddings)."""
+    if snapshot_every is not None:
+        check_int("snapshot_every", snapshot_every, minimum=1)
     data = cfg.task_data()
     seeds = cfg.seeds
     train_mask, val_mask = split_masks(data, [cfg.train_fraction] * len(seeds), seeds)
 
     def record(step, params):
-        return {"embeddings": params["embed"]}
+        embed = params["embed"]
+        dims = [standardized_effective_dimension(e) for e in embed.detach().cpu().double().numpy()]
+        out = {"effective_dim": torch.tensor(dims, dtype=torch.float64)}
+        if snapshot_every is None or step % snapshot_every == 0 or step == cfg.steps:
+            out["embeddings"] = embed
+        return out
 
     history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, train_mask=train_mask,
                     val_mask=val_mask, callback=record, progress=progress, desc="transformer", checkpoint=checkpoint)
     emb = history.extra.pop("embeddings")
-    dims = np.array([[standardized_effective_dimension(e) for e in run] for run in emb])
-    return TransformerResult(cfg, history, emb, dims)
+    dims = history.extra.pop("effective_dim")
+    return TransformerResult(cfg, history, emb, dims, embedding_steps=history.extra_steps.pop("embeddings", None))
 
 
 def transformer_to_arrays(result: TransformerResult, every: int = 500) -> dict[str, np.ndarray]:
@@ -269,6 +280,16 @@ def stored_transformer_configs() -> list[TransformerGrokConfig]:
     in two pieces (:func:`join_transformer_results`)."""
     first = stored_transformer_config()
     return [first, replace(first, first_seed=2, n_seeds=2)]
+
+
+def full_transformer_config() -> TransformerGrokConfig:
+    """Fig. 1 at the paper's settings: the official pizza_plot.py run (seed 1, p = 59, 2 layers of width 256,
+    dropout 0.05) for all its 20,000 steps, float32. About 0.5 s a step on one core: close to 3 hours, in
+    segments (:func:`main` resumes it from its checkpoint)."""
+    return replace(TransformerGrokConfig(), n_seeds=1)
+
+
+FULL_SNAPSHOT_EVERY = 500  # embeddings kept every 500 steps (as transformer_to_arrays stores them): a small checkpoint
 
 
 def join_transformer_results(parts: list[TransformerResult]) -> TransformerResult:
@@ -549,7 +570,7 @@ def stored_images(cfg: ImageGrokConfig, root) -> tuple[ImageResult, dict] | None
     return ImageResult(cfg, history, phases.reshape(cfg.n_seeds, len(cfg.wd_values), len(cfg.lr_dec_values))), stored[1]
 
 
-STORED_RUNS = ("images", "transformer", "dropout")
+STORED_RUNS = ("images", "transformer", "dropout", "transformer-20k")
 
 
 def main(argv=None) -> int:
@@ -557,8 +578,9 @@ def main(argv=None) -> int:
     store (curves, not weights, with provenance) :func:`stored_curve_config` (Fig. 8a: 5 seeds x 50 000 steps,
     about 6 minutes on one core) and :func:`stored_transformer_config` (Figs 1 and 7 left at the paper's
     settings, seed 1, then seeds 2 and 3, 6,000 steps: about 45 minutes on one core per seed) and :func:`stored_dropout_config` (Fig. 7
-    centre with the book's transformer, 30 runs x 5,000 steps: about 45 minutes on two shared cores). A run already
-    stored is not recomputed."""
+    centre with the book's transformer, 30 runs x 5,000 steps: about 45 minutes on two shared cores), and with
+    ``--runs transformer-20k`` :func:`full_transformer_config` (Fig. 1's run for all its 20,000 steps: about 3 hours
+    on one core, resumed from its checkpoint when interrupted). A run already stored is not recomputed."""
     parser = store_parser("repro.experiments.liu2022_transformer_and_images", main.__doc__)
     parser.add_argument("--runs", nargs="+", choices=STORED_RUNS, default=list(STORED_RUNS),
                         help="which stored runs to make (default: all)")
@@ -578,6 +600,11 @@ def main(argv=None) -> int:
         for tcfg in stored_transformer_configs():
             store.get_or_compute(tcfg, lambda checkpoint: transformer_to_arrays(
                 run_transformer(tcfg, progress=True, checkpoint=checkpoint)), label="transformer", checkpoint_every_s=every_s)
+    if "transformer-20k" in args.runs:
+        fcfg = full_transformer_config()
+        store.get_or_compute(fcfg, lambda checkpoint: transformer_to_arrays(
+            run_transformer(fcfg, progress=True, checkpoint=checkpoint, snapshot_every=FULL_SNAPSHOT_EVERY),
+            every=FULL_SNAPSHOT_EVERY), label="transformer-20k", checkpoint_every_s=every_s)
     if "dropout" in args.runs:
         dcfg = stored_dropout_config()
         store.get_or_compute(dcfg, lambda checkpoint: dropout_to_arrays(run_dropout_sweep(dcfg, progress=True,

@@ -440,6 +440,7 @@ def history_to_arrays(history) -> dict[str, np.ndarray]:
     arrays.update({f"extra/{k}": v for k, v in history.extra.items()})
     arrays.update({f"param/{k}": v for k, v in history.final_params.items()})
     arrays.update({f"run/{k}": np.asarray(v, dtype=np.float64) for k, v in history.run_values.items()})
+    arrays.update({f"extra_steps/{k}": v for k, v in history.extra_steps.items()})
     return arrays
 
 
@@ -453,4 +454,4 @@ def history_from_arrays(arrays: dict[str, np.ndarray]):
     if "init_seed" in runs:
         runs["init_seed"] = [int(s) for s in runs["init_seed"]]
     return History(steps=arrays["steps"], metrics=part("metric/"), extra=part("extra/"),
-                   final_params=part("param/"), run_values=runs)
+                   final_params=part("param/"), run_values=runs, extra_steps=part("extra_steps/"))

@@ -326,4 +326,5 @@ def _concat(histories: list[History]) -> History:
         extra={k: np.concatenate([h.extra[k] for h in histories]) for k in first.extra},
         final_params={k: np.concatenate([h.final_params[k] for h in histories]) for k in first.final_params},
         run_values={k: sum((list(h.run_values[k]) for h in histories), []) for k in first.run_values},
+        extra_steps=first.extra_steps,
     )

@@ -498,6 +498,9 @@ class History:
     extra: dict[str, np.ndarray] = field(default_factory=dict)
     final_params: dict[str, np.ndarray] = field(default_factory=dict)
     run_values: dict[str, list] = field(default_factory=dict)
+    # the steps of an ``extra`` entry that the callback returned at some evaluation steps only (a snapshot every
+    # few hundred steps): ``extra[k]`` is then (R, len(extra_steps[k]), ...); entries recorded at every step are absent
+    extra_steps: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def n_runs(self) -> int:
@@ -523,6 +526,7 @@ class History:
             extra={k: v[r : r + 1] for k, v in self.extra.items()},
             final_params={k: v[r : r + 1] for k, v in self.final_params.items()},
             run_values={k: v[r : r + 1] for k, v in self.run_values.items()},
+            extra_steps=self.extra_steps,
         )
 
 
@@ -662,7 +666,9 @@ def train(
     cfg: shared training settings; ``runs`` overrides any of :data:`PER_RUN_FIELDS` per run.
     train_mask, val_mask: optional ``(R, N)`` boolean masks replacing the default split per run.
     callback: called at every evaluation step with the parameter views ``(R, ...)``; returns a dict of
-        ``(R, ...)`` tensors recorded into ``history.extra`` (e.g. embedding snapshots, RQI).
+        ``(R, ...)`` tensors recorded into ``history.extra`` (e.g. embedding snapshots, RQI). An entry it returns
+        at some steps only (a snapshot every 500 steps) is recorded at those (``history.extra_steps``), which keeps
+        a long run's history and checkpoint small.
     keep_final_params: keep every run's final parameters in ``history.final_params``.
     mse_threshold: for regression tasks without classes (Omnigrok's teacher-student toy), a sample
         counts as correct when its MSE is below this value; default: ``data.accuracy``.
@@ -853,7 +859,7 @@ def join_blocks(parts: list[History], run_values: dict) -> History:
     """One :class:`History` from the blocks' histories, runs in block order."""
     join = lambda key: {k: np.concatenate([getattr(h, key)[k] for h in parts], axis=0) for k in getattr(parts[0], key)}
     return History(steps=parts[0].steps, metrics=join("metrics"), extra=join("extra"), final_params=join("final_params"),
-                   run_values=run_values)
+                   run_values=run_values, extra_steps=parts[0].extra_steps)
 
 
 class _Recorder:
@@ -891,9 +897,24 @@ class _Recorder:
         """nan rows for the evaluation steps of ``schedule`` after the last recorded one (every run stopped)."""
         for step in schedule[len(self.steps):]:
             self.rows.append({k: torch.full_like(v, float("nan")) for k, v in self.rows[-1].items()})
-            if self.extras:
-                self.extras.append({k: torch.full_like(v, float("nan")) for k, v in self.extras[-1].items()})
+            if self.extras:  # the entries recorded at every step so far; a sparse one has no row to pad
+                dense = self._dense_keys()
+                self.extras.append({k: torch.full_like(v, float("nan")) for k, v in self.extras[-1].items() if k in dense})
             self.steps.append(int(step))
+
+    def _dense_keys(self) -> set[str]:
+        """The callback's entries recorded at every evaluation step so far."""
+        return set.intersection(*(set(e) for e in self.extras)) if self.extras else set()
+
+    def _extra_columns(self) -> dict[str, tuple[np.ndarray, list[torch.Tensor]]]:
+        """Per callback entry: the indices of the evaluation steps that recorded it, and its rows there."""
+        columns: dict[str, tuple[list[int], list[torch.Tensor]]] = {}
+        for t, entry in enumerate(self.extras):
+            for k, v in entry.items():
+                columns.setdefault(k, ([], []))
+                columns[k][0].append(t)
+                columns[k][1].append(v)
+        return {k: (np.asarray(index, dtype=np.int64), rows) for k, (index, rows) in columns.items()}
 
     def metrics_so_far(self) -> dict[str, np.ndarray]:
         """Every recorded metric as (R, T) float64 arrays (nan where a run had stopped)."""
@@ -925,9 +946,13 @@ class _Recorder:
     def state(self) -> dict[str, np.ndarray]:
         """The records so far, in their own dtypes, as a checkpoint keeps them."""
         out = {"record/steps": np.asarray(self.steps, dtype=np.int64)}
-        for prefix, rows in (("record/metric/", self.rows), ("record/extra/", self.extras)):
-            if rows:
-                out.update({prefix + k: torch.stack([r[k] for r in rows], dim=1).cpu().numpy() for k in rows[0]})
+        if self.rows:
+            out.update({"record/metric/" + k: torch.stack([r[k] for r in self.rows], dim=1).cpu().numpy()
+                        for k in self.rows[0]})
+        for k, (index, rows) in self._extra_columns().items():
+            out["record/extra/" + k] = torch.stack(rows, dim=1).cpu().numpy()
+            if len(index) < len(self.steps):  # a sparse entry: the evaluation steps (by index) that recorded it
+                out["record/extra_index/" + k] = index
         return out
 
     def load_state(self, state: Mapping[str, np.ndarray], device) -> None:
@@ -936,14 +961,23 @@ class _Recorder:
 
         def rows(prefix):
             columns = {k[len(prefix):]: torch.from_numpy(v).to(device) for k, v in state.items() if k.startswith(prefix)}
-            return [{k: v[:, t] for k, v in columns.items()} for t in range(len(self.steps))] if columns else []
+            out = [{} for _ in self.steps]
+            for k, v in columns.items():
+                index = state.get("record/extra_index/" + k) if prefix == "record/extra/" else None
+                for j, t in enumerate(range(len(self.steps)) if index is None else index):
+                    out[int(t)][k] = v[:, j]
+            return out if columns else []
 
         self.rows, self.extras = rows("record/metric/"), rows("record/extra/")
 
     def history(self, final_params: dict, values: dict) -> History:
-        to_numpy = lambda rows: {k: torch.stack([r[k] for r in rows], dim=1).cpu().double().numpy() for k in rows[0]}
-        return History(steps=np.asarray(self.steps, dtype=np.int64), metrics=to_numpy(self.rows),
-                       extra=to_numpy(self.extras) if self.extras else {}, final_params=final_params, run_values=values)
+        to_numpy = lambda rows: torch.stack(rows, dim=1).cpu().double().numpy()
+        steps = np.asarray(self.steps, dtype=np.int64)
+        columns = self._extra_columns()
+        return History(steps=steps, metrics={k: to_numpy([r[k] for r in self.rows]) for k in self.rows[0]},
+                       extra={k: to_numpy(rows) for k, (_, rows) in columns.items()}, final_params=final_params,
+                       run_values=values,
+                       extra_steps={k: steps[index] for k, (index, _) in columns.items() if len(index) < len(steps)})
 
 
 class _Minibatches:
@@ -1208,7 +1242,7 @@ class _StateParts:
 def _history_state(history: History) -> dict[str, np.ndarray]:
     """A finished block's history as checkpoint arrays (its run values are rebuilt from the run's arguments)."""
     out = {"history/steps": history.steps}
-    for part in ("metrics", "extra", "final_params"):
+    for part in ("metrics", "extra", "final_params", "extra_steps"):
         out.update({f"history/{part}/{k}": v for k, v in getattr(history, part).items()})
     return out
 
@@ -1216,7 +1250,7 @@ def _history_state(history: History) -> dict[str, np.ndarray]:
 def _history_from_state(state: Mapping[str, np.ndarray], run_values: dict) -> History:
     part = lambda name: {k[len(f"history/{name}/"):]: v for k, v in state.items() if k.startswith(f"history/{name}/")}
     return History(steps=state["history/steps"], metrics=part("metrics"), extra=part("extra"),
-                   final_params=part("final_params"), run_values=run_values)
+                   final_params=part("final_params"), run_values=run_values, extra_steps=part("extra_steps"))
 
 
 def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list], train_mask: torch.Tensor,
