@@ -274,3 +274,27 @@ def test_diagram_arrays_round_trip():
     assert (back.seed_phases == d.seed_phases).all() and np.array_equal(back.val_steps, d.val_steps)
     with pytest.raises(ValueError, match="shape"):
         diagram_from_arrays(replace(cfg, n_seeds=1), diagram_to_arrays(d))
+
+
+def test_full_grid_parts_cover_the_official_grid_and_join_to_the_whole_map(tmp_path):
+    from repro.experiments.liu2022_phase_diagrams import (full_grid_config, full_grid_label, full_grid_parts,
+                                                          join_diagrams, stored_full_grid)
+
+    for panel in PANELS:
+        full, parts = full_grid_config(panel), full_grid_parts(panel)
+        assert full == replace(ToyPhaseConfig.paper(panel), eval_every=10)
+        assert tuple(y for part in parts for y in part.y_values) == full.y_values
+        assert all(replace(part, y_values=full.y_values) == full for part in parts)
+    assert stored_full_grid("a", tmp_path) is None and full_grid_label("b") == "liu2022-fig6b-full"
+    with pytest.raises(ValueError, match="rows_per_part"):
+        full_grid_parts("b", rows_per_part=0)
+    # a map trained in row blocks is the map trained whole (a cell's run does not depend on its batch)
+    cfg = ToyPhaseConfig(panel="b", lr_dec_values=(1e-4, 3e-2), y_values=(0.0, 5.0, 30.0), steps=120, gap=50,
+                         time_scale=5.0)
+    whole = run_phase_diagram(cfg, progress=False)
+    blocks = [run_phase_diagram(replace(cfg, y_values=ys), progress=False) for ys in ((0.0, 5.0), (30.0,))]
+    joined = join_diagrams(cfg, blocks)
+    assert (joined.seed_phases == whole.seed_phases).all()
+    assert np.array_equal(joined.train_steps, whole.train_steps) and np.array_equal(joined.val_steps, whole.val_steps)
+    with pytest.raises(ValueError, match="consecutive row blocks"):
+        join_diagrams(cfg, blocks[::-1])

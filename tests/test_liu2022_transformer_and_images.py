@@ -129,3 +129,15 @@ def test_sparse_embedding_snapshots_keep_every_e_s_and_the_snapshots_bits(tmp_pa
     assert sorted(a) == sorted(b) and all(a[k].tobytes() == b[k].tobytes() for k in a)
     with pytest.raises(ValueError, match="snapshot_every"):
         run_transformer(cfg, progress=False, snapshot_every=0)
+
+
+def test_fig1_plot_shows_three_snapshots_and_refuses_a_step_without_one():
+    from repro.experiments.liu2022_transformer_and_images import run_transformer
+    from repro.plotting.liu2022_transformer_and_images import plot_fig1
+
+    res = run_transformer(_tiny_transformer(steps=35), progress=False, snapshot_every=20)
+    fig = plot_fig1(res, steps=(0, 20, None))
+    assert len(fig.axes) == 4 and "35 iterations" in fig.axes[2].get_title()
+    assert fig.axes[3].get_xlabel() and fig.axes[3].get_ylabel() == "accuracy"
+    with pytest.raises(ValueError, match="snapshot steps"):
+        plot_fig1(res, steps=(0, 10, None))

@@ -423,6 +423,53 @@ def uncompressed_config(panel: str) -> ToyPhaseConfig:
                    eval_every=10)
 
 
+FULL_ROWS_PER_PART = 2  # official rows per stored part of a full map: 26-32 runs, about 20 minutes on one core
+
+
+def full_grid_config(panel: str) -> ToyPhaseConfig:
+    """Panel ``panel`` on the official grid (13 x 13 in (a), 11 x 16 in (b)-(d)) at the paper's settings
+    (:meth:`ToyPhaseConfig.paper`: official lrs, seed, 10^5 steps, gap 10^3, in (d) the L1 term), accuracies read
+    every 10 steps as in :func:`uncompressed_config`. About 1.7 core-hours per panel."""
+    return replace(ToyPhaseConfig.paper(panel), eval_every=10)
+
+
+def full_grid_parts(panel: str, rows_per_part: int = FULL_ROWS_PER_PART) -> list[ToyPhaseConfig]:
+    """:func:`full_grid_config` cut into parts of ``rows_per_part`` official rows (y values), each trained and stored
+    on its own, so that a map of ~1.7 core-hours is computed over several sittings and each finished part keeps
+    only its phases and first steps (a few kB; a whole map's curves every 10 steps would be ~70 MB). A cell's run
+    does not depend on the other cells it is batched with."""
+    check_int("rows_per_part", rows_per_part, minimum=1)
+    cfg = full_grid_config(panel)
+    ys = cfg.y_values
+    return [replace(cfg, y_values=ys[i:i + rows_per_part]) for i in range(0, len(ys), rows_per_part)]
+
+
+def full_grid_label(panel: str) -> str:
+    return f"liu2022-fig6{panel}-full"
+
+
+def join_diagrams(cfg: ToyPhaseConfig, parts: list[PhaseDiagram]) -> PhaseDiagram:
+    """One diagram of ``cfg`` from diagrams of consecutive row blocks of it (same columns and seeds)."""
+    ys = tuple(y for part in parts for y in part.config.y_values)
+    if ys != cfg.y_values or any(replace(part.config, y_values=cfg.y_values) != cfg for part in parts):
+        raise ValueError("parts must be consecutive row blocks of cfg, in order (as full_grid_parts makes them).")
+    join = lambda name: np.concatenate([getattr(part, name) for part in parts], axis=1)
+    return PhaseDiagram(cfg, join("seed_phases"), join("train_steps"), join("val_steps"))
+
+
+def stored_full_grid(panel: str, root) -> tuple[PhaseDiagram, list[dict]] | None:
+    """The full official-grid map of ``panel`` from its stored parts (:func:`full_grid_parts`) and their
+    manifests, or None while any part is missing."""
+    from repro.training.store import ResultsStore
+
+    store = ResultsStore(root)
+    loaded = [store.load_result(c, full_grid_label(panel), lambda arrays, c=c: diagram_from_arrays(c, arrays))
+              for c in full_grid_parts(panel)]
+    if any(part is None for part in loaded):
+        return None
+    return join_diagrams(full_grid_config(panel), [d for d, _ in loaded]), [m for _, m in loaded]
+
+
 def diagram_to_arrays(diagram: PhaseDiagram) -> dict[str, np.ndarray]:
     """A phase diagram as numeric arrays (phases as indices into :data:`repro.metrics.phases.PHASES`)."""
     codes = np.vectorize(PHASES.index, otypes=[np.int64])(diagram.seed_phases)
@@ -450,20 +497,32 @@ def stored_uncompressed(panel: str, root) -> tuple[PhaseDiagram, dict] | None:
 
 
 def main(argv=None) -> int:
-    """``python -m repro.experiments.liu2022_phase_diagrams --store book/_results``: train the uncompressed maps of
-    :func:`uncompressed_config` (36 cells x 10^5 steps per panel; about an hour for all four on 2 cores) and
-    store each panel's phases and first steps with provenance (a panel already stored is not retrained)."""
+    """``python -m repro.experiments.liu2022_phase_diagrams --store book/_results [--full]``: train the uncompressed
+    maps of :func:`uncompressed_config` (36 cells x 10^5 steps per panel; about an hour for all four on 2 cores), or
+    with ``--full`` the official grids (:func:`full_grid_parts`), and store each panel's (or part's) phases and first
+    steps with provenance (one already stored is not retrained)."""
     from repro.training.store import ResultsStore, store_parser
 
     parser = store_parser("repro.experiments.liu2022_phase_diagrams", main.__doc__)
     parser.add_argument("--panels", default="".join(PANELS), help="which panels, e.g. 'bd' (default: abcd)")
+    parser.add_argument("--full", action="store_true",
+                        help="the full official grids (full_grid_parts: about 1.7 core-hours a panel, stored part by "
+                             "part, so a rerun trains only the missing parts) instead of the book's 6 x 6 cells")
     args = parser.parse_args(argv)
     for panel in args.panels:
         check_choice("panel", panel, PANELS)
+    store = ResultsStore(args.store)
     for panel in args.panels:
+        if args.full:
+            parts = full_grid_parts(panel)
+            for k, cfg in enumerate(parts):
+                print(f"Fig. 6({panel}) full grid, part {k + 1}/{len(parts)}: rows {cfg.y_values}", flush=True)
+                store.get_or_compute(cfg, lambda cfg=cfg: diagram_to_arrays(run_phase_diagram(cfg, progress=True)),
+                                     label=full_grid_label(panel))
+            continue
         cfg = uncompressed_config(panel)
-        ResultsStore(args.store).get_or_compute(
-            cfg, lambda: diagram_to_arrays(run_phase_diagram(cfg, progress=True)), label=f"liu2022-fig6{panel}-uncompressed")
+        store.get_or_compute(cfg, lambda: diagram_to_arrays(run_phase_diagram(cfg, progress=True)),
+                             label=f"liu2022-fig6{panel}-uncompressed")
     return 0
 
 

@@ -62,7 +62,10 @@ class TransformerGrokConfig(ConfigRepr):
     n_heads: int = 1  # nn.TransformerEncoderLayer(nhead=1) (official phasegrok/models.py)
     dropout: float = 0.05  # dropout 0.05 (official pizza_plot.py), in every nn.TransformerEncoderLayer
     d_mlp: int = 128  # decoder_width (FFN dim) 128 (official pizza_plot.py)
-    n_layers: int = 2  # decoder_depth default 2 (official phasegrok/config.py; the paper's depth is unstated)
+    # decoder_depth default 2 (official phasegrok/config.py from 2022-07-07; the paper's depth is unstated). The Fig. 1
+    # run (pizza_plot.py: "modular-addition59-deep/0427-1456") predates the argument: its printed Namespace has no
+    # depth, the committed code of 2022-04-20 (3c862e7) stacks one layer, and "-deep" suggests a local variant with more.
+    n_layers: int = 2
     lr_repr: float = 1e-3  # lr_rep (official pizza_plot.py)
     lr_dec: float = 2e-4  # lr_decoder (official pizza_plot.py)
     wd_dec: float = 1.0  # decoder weight_decay 1.0 (official pizza_plot.py)
@@ -150,12 +153,17 @@ class TransformerGrokConfig(ConfigRepr):
                            init_seed=self.first_seed, dropout=self.dropout)
 
 
-def standardized_effective_dimension(embeddings: np.ndarray) -> float:
-    """e^S of the PCA of token embeddings (p, d), each token's row standardized first (``standardize`` of the
-    official scripts/pizza_plot.py: subtract the row mean over its dims, divide by the row std; S as in §4.2)."""
+def standardize_tokens(embeddings: np.ndarray) -> np.ndarray:
+    """Each token's row of ``embeddings`` (p, d) minus its mean over the d dims, over its std (``standardize`` of
+    the official scripts/pizza_plot.py, applied before the PCA of Fig. 1 and of e^S)."""
     x = np.asarray(embeddings, dtype=np.float64)
-    x = (x - x.mean(axis=1, keepdims=True)) / x.std(axis=1, keepdims=True)
-    return float(np.exp(explained_variance_entropy(pca(x)[1])))
+    return (x - x.mean(axis=1, keepdims=True)) / x.std(axis=1, keepdims=True)
+
+
+def standardized_effective_dimension(embeddings: np.ndarray) -> float:
+    """e^S of the PCA of token embeddings (p, d), each token's row standardized first (:func:`standardize_tokens`;
+    S as in §4.2)."""
+    return float(np.exp(explained_variance_entropy(pca(standardize_tokens(embeddings))[1])))
 
 
 def fourier_circle(embeddings: np.ndarray, p: int) -> tuple[int, float]:

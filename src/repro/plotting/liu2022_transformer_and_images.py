@@ -5,7 +5,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from repro.experiments.liu2022_transformer_and_images import DropoutResult, ImageResult, TransformerResult
+from repro.experiments.liu2022_transformer_and_images import (DropoutResult, ImageResult, TransformerResult,
+                                                              standardize_tokens)
 from repro.plotting.shared import TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_seed_band, plot_token_pca
 
 
@@ -60,6 +61,42 @@ def plot_transformer(result: TransformerResult):
     axes[1].set_title("PCA explained-variance entropy (Fig. 7 left)")
     axes[1].legend(loc="best", fontsize=8)
     plot_token_pca(axes[2], result.embeddings[0, -1], f"embeddings after {int(h.steps[-1]):,} steps (seed {cfg.first_seed})")
+    fig.tight_layout()
+    return fig
+
+
+FIG1_TITLES = ("Initialization", "Overfitting", "Representation Learning")  # official scripts/pizza_plot.py
+
+
+def plot_fig1(result: TransformerResult, steps=(0, 1000, None), run: int = 0):
+    """Fig. 1: one run's token embeddings on their first two principal components at three steps (default: 0,
+    1,000 and the last, the official pizza_plot.py's snapshots), each token's row standardized first as the
+    official script does, with its train / validation accuracy at that step; and the run's accuracies over
+    training with those steps marked."""
+    h, cfg = result.history, result.config
+    snap_steps = h.steps if result.embedding_steps is None else np.asarray(result.embedding_steps)
+    steps = [int(snap_steps[-1]) if s is None else int(s) for s in steps]
+    missing = [s for s in steps if s not in set(snap_steps.tolist())]
+    if missing:
+        raise ValueError(f"steps={missing} are not snapshot steps of this run (it has {snap_steps.tolist()}).")
+    fig, axes = plt.subplots(1, len(steps) + 1, figsize=(4.2 * (len(steps) + 1), 4.2))
+    logged = {int(s): t for t, s in enumerate(h.steps)}
+    for ax, step, title in zip(axes, steps, FIG1_TITLES + ("",) * len(steps)):
+        t = logged[step]
+        emb = result.embeddings_at(step, run)
+        plot_token_pca(ax, standardize_tokens(emb), f"{title} ({step:,} iterations)\n"
+                       f"train acc {h['train_acc'][run, t]:.2f} | val acc {h['val_acc'][run, t]:.2f}", title_size=10)
+    ax = axes[-1]
+    x = np.maximum(h.steps, 1)
+    ax.plot(x, h["train_acc"][run], color=TRAIN_COLOR, label="train")
+    ax.plot(x, h["val_acc"][run], color=VAL_COLOR, label="validation")
+    for step in steps:
+        ax.axvline(max(step, 1), color="0.5", ls=":", lw=1)
+    ax.set_xscale("log")
+    ax.set_xlabel("optimization step (dotted: the PCA panels)")
+    ax.set_ylabel("accuracy")
+    ax.set_title(f"(a + b) mod {cfg.p}, seed {cfg.seeds[run]}", fontsize=10)
+    ax.legend(loc="best", fontsize=8)
     fig.tight_layout()
     return fig
 
