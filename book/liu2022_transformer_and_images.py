@@ -146,9 +146,7 @@ def split_difference(p: int, fraction: float, seeds) -> str:
             f"pair(s) the official split lacks and lacks {'/'.join(map(str, sorted(missing)))} of its pairs")
 
 
-DEPTH = ("2 layers: decoder_depth's default in phasegrok/config.py from July 2022; the Fig. 1 run (27 April 2022, "
-         "'modular-addition59-deep') predates that argument: the code of 20 April had one layer and the run's name "
-         "suggests more, so its depth is not recorded")
+DEPTH = "2 layers: decoder_depth's default in phasegrok/config.py (the April-2022 runs' depth is not recorded)"
 
 
 def tf_extra(cfg, seeds=None) -> list:
