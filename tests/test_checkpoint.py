@@ -369,3 +369,26 @@ def test_a_callback_entry_kept_at_some_steps_is_recorded_there_and_resumes(tmp_p
     resumed = train(TOY, _toy_data(), cfg, callback=_sparse_snapshot, checkpoint=Checkpointer(folder), **kwargs)
     _assert_identical(reference, resumed)
     np.testing.assert_array_equal(resumed.extra_steps["snapshot"], reference.extra_steps["snapshot"])
+
+
+def test_a_callback_that_records_nothing_before_the_checkpoint_resumes_in_place(tmp_path):
+    """Steps that recorded no extra still hold their place: an entry first returned after the resume is filed at
+    its own steps."""
+    def late(step, views):
+        return {} if step < 20 else {"late": next(iter(views.values())).reshape(2, -1)[:, :2].clone()}
+
+    def raising(step, views):
+        if step == 24:
+            raise Interrupt("stopped")
+        return late(step, views)
+
+    cfg = TrainConfig(steps=30, eval_every=2, lr_repr=1e-2, lr_dec=3e-3, wd_dec=0.1, device="cpu")
+    kwargs = dict(runs={"init_seed": [0, 1]}, progress=False)
+    reference = train(TOY, _toy_data(), cfg, callback=late, **kwargs)
+    np.testing.assert_array_equal(reference.extra_steps["late"], np.arange(20, 31, 2))
+    folder = tmp_path / "run.partial"
+    with pytest.raises(Interrupt):
+        train(TOY, _toy_data(), cfg, callback=raising, checkpoint=Checkpointer(folder, at_steps=[15]), **kwargs)
+    resumed = train(TOY, _toy_data(), cfg, callback=late, checkpoint=Checkpointer(folder), **kwargs)
+    _assert_identical(reference, resumed)
+    np.testing.assert_array_equal(resumed.extra_steps["late"], reference.extra_steps["late"])

@@ -966,7 +966,9 @@ class _Recorder:
                 index = state.get("record/extra_index/" + k) if prefix == "record/extra/" else None
                 for j, t in enumerate(range(len(self.steps)) if index is None else index):
                     out[int(t)][k] = v[:, j]
-            return out if columns else []
+            # one dict per recorded step even where a step recorded no extra, so that the steps recorded after
+            # the resume keep their place (an entry's steps are found by position)
+            return out
 
         self.rows, self.extras = rows("record/metric/"), rows("record/extra/")
 
