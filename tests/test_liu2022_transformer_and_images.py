@@ -141,3 +141,20 @@ def test_fig1_plot_shows_three_snapshots_and_refuses_a_step_without_one():
     assert fig.axes[3].get_xlabel() and fig.axes[3].get_ylabel() == "accuracy"
     with pytest.raises(ValueError, match="snapshot steps"):
         plot_fig1(res, steps=(0, 10, None))
+
+
+def test_fig1_numbers_agree_with_the_history_they_summarize():
+    from repro.experiments.liu2022_transformer_and_images import fig1_numbers, run_transformer, stored_transformer
+
+    res = run_transformer(_tiny_transformer(steps=40, lr_repr=3e-2, lr_dec=1e-2, n_seeds=1), progress=False,
+                          snapshot_every=20)
+    n = fig1_numbers(res)
+    h, ed = res.history, res.effective_dim[0]
+    assert n["train_step"] == res.steps_to("train_acc")[0] and n["val_step"] == res.steps_to("val_acc")[0]
+    assert n["final_val_acc"] == h["val_acc"][0, -1] and n["ed_start"] == ed[0] and n["ed_end"] == ed[-1]
+    assert n["ed_peak"] == ed.max() and n["rise"] == ed.max() / ed[0] and n["end_over_peak"] == ed[-1] / ed.max()
+    assert n["circle_fit"] == res.circle_fit(0)[1] and 0 < n["fourier_share"] <= 1
+    expected_gap = (n["val_step"] if n["val_step"] >= 0 else 40) - n["train_step"]
+    assert n["gap"] == expected_gap
+    with pytest.raises(ValueError, match="label"):
+        stored_transformer(res.config, "unused", label="transformer-6k")

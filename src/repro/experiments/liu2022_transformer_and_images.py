@@ -290,6 +290,27 @@ def stored_transformer_configs() -> list[TransformerGrokConfig]:
     return [first, replace(first, first_seed=2, n_seeds=2)]
 
 
+def fig1_numbers(result: TransformerResult, run: int = 0) -> dict[str, float]:
+    """What Fig. 1 and Fig. 7 (left) say about one run, as numbers: the first logged steps with train / validation
+    accuracy >= the config's threshold and validation at 100 % (-1: never), the gap between the 99 % steps (a run
+    that never generalizes counts the rest of the run), the final accuracies, e^S at step 0, its peak and step,
+    and at the end, the ratios the claims use (peak / start, end / peak), the PC1-PC2 ordered-circle fit of the last
+    snapshot, and its strongest Fourier frequency's circle fit and variance share."""
+    h, cfg = result.history, result.config
+    ed = np.asarray(result.effective_dim[run], dtype=np.float64)
+    mem, gen = int(result.steps_to("train_acc")[run]), int(result.steps_to("val_acc")[run])
+    peak = int(np.argmax(ed))
+    return {
+        "train_step": mem, "val_step": gen, "val_100_step": int(h.first_step("val_acc", 1.0)[run]),
+        "gap": (gen if gen >= 0 else int(h.steps[-1])) - mem,
+        "final_train_acc": float(h["train_acc"][run, -1]), "final_val_acc": float(h["val_acc"][run, -1]),
+        "ed_start": float(ed[0]), "ed_peak": float(ed[peak]), "ed_peak_step": int(h.steps[peak]), "ed_end": float(ed[-1]),
+        "rise": float(ed[peak] / ed[0]), "end_over_peak": float(ed[-1] / ed[peak]),
+        "circle_fit": float(result.circle_fit(run)[1]), "fourier_fit": float(result.fourier_circle_fit(run)[1]),
+        "fourier_share": float(fourier_variance_shares(result.embeddings[run, -1], cfg.p).max()),
+    }
+
+
 def full_transformer_config() -> TransformerGrokConfig:
     """Fig. 1 at the paper's settings: the official pizza_plot.py run (seed 1, p = 59, 2 layers of width 256,
     dropout 0.05) for all its 20,000 steps, float32. About 0.5 s a step on one core: close to 3 hours, in
@@ -321,9 +342,11 @@ def join_transformer_results(parts: list[TransformerResult]) -> TransformerResul
                              np.concatenate([part.effective_dim for part in parts]), first.embedding_steps)
 
 
-def stored_transformer(cfg: TransformerGrokConfig, root) -> tuple[TransformerResult, dict] | None:
-    """The stored transformer run for exactly ``cfg`` under ``root`` and its manifest, or None."""
-    return ResultsStore(root).load_result(cfg, "transformer", lambda arrays: transformer_from_arrays(cfg, arrays))
+def stored_transformer(cfg: TransformerGrokConfig, root, label: str = "transformer") -> tuple[TransformerResult, dict] | None:
+    """The stored transformer run for exactly ``cfg`` under ``root`` and its manifest, or None (``label``:
+    "transformer" for the 6,000-step runs, "transformer-20k" for :func:`full_transformer_config`)."""
+    check_choice("label", label, ("transformer", "transformer-20k"))
+    return ResultsStore(root).load_result(cfg, label, lambda arrays: transformer_from_arrays(cfg, arrays))
 
 
 @dataclass
