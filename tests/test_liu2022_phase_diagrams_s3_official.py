@@ -124,3 +124,28 @@ def test_seed_luck_round_trip_and_validation():
         replace(cfg, seeds=())
     with pytest.raises(ValueError, match="start_lr_dec"):
         replace(cfg, start_lr_dec=0.0)
+
+
+def test_official_start_grid_in_parts_is_the_grid_and_sits_on_the_official_map(tmp_path):
+    from dataclasses import replace
+
+    from repro.experiments.liu2022_phase_diagrams import full_grid_config, join_diagrams
+    from repro.experiments.liu2022_phase_diagrams_s3_official import (OfficialStartGridConfig, run_official_start_grid,
+                                                                      stored_official_start_grid)
+
+    full = OfficialStartGridConfig()
+    assert full.panel_config().y_values == full_grid_config("d").y_values
+    assert full.panel_config().lr_dec_values == full_grid_config("d").lr_dec_values
+    assert tuple(y for part in full.parts() for y in part.wd_dec_values) == full.wd_dec_values
+    assert stored_official_start_grid(tmp_path) is None
+    cfg = replace(full, wd_dec_values=(0.0, 1.0, 3.0), lr_dec_values=full.lr_dec_values[5:7], steps=300)
+    whole = run_official_start_grid(cfg, progress=False)
+    assert whole.seed_phases.shape == (1, 3, 2) and whole.official_phases().shape == (3, 2)
+    joined = join_diagrams(cfg.panel_config(), [run_official_start_grid(part, progress=False) for part in cfg.parts()])
+    assert (joined.seed_phases == whole.seed_phases).all()
+    assert np.array_equal(joined.train_steps, whole.train_steps) and np.array_equal(joined.val_steps, whole.val_steps)
+    # the official start fits these cells (decoder lr 1e-4 ... 1.6e-4) within a few hundred steps
+    assert (whole.train_steps >= 0).all()
+    for bad, match in ((dict(wd_dec_values=()), "wd_dec_values"), (dict(steps=0), "steps"), (dict(seed=-1), "seed")):
+        with pytest.raises(ValueError, match=match):
+            replace(full, **bad)

@@ -44,7 +44,9 @@ import torch
 from repro.core.portable import ConfigRepr
 from repro.core.validation import check_int, check_real
 from repro.data.tasks import TaskData
-from repro.experiments.liu2022_phase_diagrams import _PAPER_LRS, ToyPhaseConfig, official_map
+from repro.experiments.liu2022_phase_diagrams import (_OFFICIAL_Y, _PAPER_LRS, FULL_ROWS_PER_PART, PhaseDiagram,
+                                                      ToyPhaseConfig, diagram_from_arrays, diagram_to_arrays,
+                                                      join_diagrams, official_map)
 from repro.metrics.phases import PHASES, PhaseRule, classify_history
 from repro.training.store import ResultsStore, required_arrays, store_parser
 from repro.training.trainer import History, train
@@ -273,15 +275,101 @@ def stored_seed_luck(cfg: SeedLuckConfig, root) -> tuple[SeedLuckResult, dict] |
     return ResultsStore(root).load_result(cfg, SEED_LUCK_LABEL, lambda arrays: SeedLuckResult.from_arrays(cfg, arrays))
 
 
+@dataclass(frozen=True, repr=False)
+class OfficialStartGridConfig(ConfigRepr):
+    """Fig. 6(d) on the official grid (or some of its rows), every cell trained from the official notebook's
+    start of seed ``seed`` (:func:`official_s3_state`: its split, templates, decoder and matrices), everything else
+    as ``ToyPhaseConfig.paper("d")``: the run the paper's data file would hold if it came from the notebook."""
+
+    wd_dec_values: tuple[float, ...] = _OFFICIAL_Y["d"]  # rows: decoder weight decay (official data_perm_r.h5)
+    lr_dec_values: tuple[float, ...] = _PAPER_LRS  # columns: decoder lr 10^linspace(-5, -2, 16)
+    seed: int = 0  # the notebook's seed (and the official map's)
+    steps: int = 100_000  # the paper's budget (App. A, Table 1)
+    eval_every: int = 10  # the official code reads every step; moves a first step by < 10 against a gap of 1000
+    embed_l1: float = 1e-3  # the notebook's lamb * mean|latent|
+    gap: int = 1000  # Table 1
+
+    def __post_init__(self):
+        for name in ("wd_dec_values", "lr_dec_values"):
+            if not isinstance(getattr(self, name), tuple) or not getattr(self, name):
+                raise ValueError(f"{name}={getattr(self, name)!r} is not allowed: it must be a non-empty tuple.")
+        for v in self.wd_dec_values:
+            check_real("wd_dec_values", v, nonnegative=True)
+        for v in self.lr_dec_values:
+            check_real("lr_dec_values", v, positive=True)
+        check_int("seed", self.seed, minimum=0)
+        for name in ("steps", "eval_every"):
+            check_int(name, getattr(self, name), minimum=1)
+        check_real("embed_l1", self.embed_l1, nonnegative=True)
+        check_int("gap", self.gap, minimum=0)
+
+    def panel_config(self) -> ToyPhaseConfig:
+        """The same cells as a :class:`ToyPhaseConfig` (for the official map beside ours: :class:`PhaseDiagram`)."""
+        return replace(ToyPhaseConfig.paper("d"), y_values=self.wd_dec_values, lr_dec_values=self.lr_dec_values,
+                       seed=self.seed, steps=self.steps, eval_every=self.eval_every, embed_l1=self.embed_l1,
+                       gap=self.gap)
+
+    def parts(self, rows_per_part: int = FULL_ROWS_PER_PART) -> list["OfficialStartGridConfig"]:
+        """This grid in blocks of ``rows_per_part`` rows, trained and stored one by one (as :func:`full_grid_parts`)."""
+        check_int("rows_per_part", rows_per_part, minimum=1)
+        ys = self.wd_dec_values
+        return [replace(self, wd_dec_values=ys[i:i + rows_per_part]) for i in range(0, len(ys), rows_per_part)]
+
+
+OFFICIAL_START_GRID_LABEL = "liu2022-fig6d-full-official-start"
+
+
+def run_official_start_grid(cfg: OfficialStartGridConfig, progress: bool | None = None) -> PhaseDiagram:
+    """Every cell of ``cfg`` from the official start (:func:`train_official_s3`), classified by Table 1."""
+    wds = [wd for wd in cfg.wd_dec_values for _ in cfg.lr_dec_values]
+    lrs = [lr for _ in cfg.wd_dec_values for lr in cfg.lr_dec_values]
+    h = train_official_s3(lrs, wds, seed=cfg.seed, steps=cfg.steps, eval_every=cfg.eval_every, embed_l1=cfg.embed_l1,
+                          progress=progress)
+    shape = (1, len(cfg.wd_dec_values), len(cfg.lr_dec_values))
+    rule = PhaseRule(0.9, 0.9, gap=cfg.gap, budget=cfg.steps)
+
+    def first(key):  # the crossings the rule counts (before the budget), -1: never
+        steps = h.first_step(key, rule.train_threshold)
+        return np.where(steps < cfg.steps, steps, -1).reshape(shape)
+
+    return PhaseDiagram(cfg.panel_config(), classify_history(h, rule).reshape(shape), first("train_acc"),
+                        first("val_acc"))
+
+
+def stored_official_start_grid(root, cfg: OfficialStartGridConfig | None = None
+                               ) -> tuple[PhaseDiagram, list[dict]] | None:
+    """The official-start map of ``cfg`` (default: the whole official grid) from its stored parts and their
+    manifests, or None while any part is missing."""
+    cfg = OfficialStartGridConfig() if cfg is None else cfg
+    store = ResultsStore(root)
+    loaded = [store.load_result(part, OFFICIAL_START_GRID_LABEL,
+                                lambda arrays, part=part: diagram_from_arrays(part.panel_config(), arrays))
+              for part in cfg.parts()]
+    if any(part is None for part in loaded):
+        return None
+    return join_diagrams(cfg.panel_config(), [d for d, _ in loaded]), [m for _, m in loaded]
+
+
 def main(argv=None) -> int:
-    """``python -m repro.experiments.liu2022_phase_diagrams_s3_official --store book/_results``: run :class:`SeedLuckConfig` (12 cells x 10^5
-    steps from the official seed-0 start, and 2 x 40 starts x 1,500 steps; about 15 minutes on one core) and
-    store it with provenance."""
+    """``python -m repro.experiments.liu2022_phase_diagrams_s3_official --store book/_results [--full-grid]``: run
+    :class:`SeedLuckConfig` (12 cells x 10^5 steps from the official seed-0 start, and 2 x 40 starts x 1,500 steps;
+    about 15 minutes on one core) and store it with provenance; with ``--full-grid``, Fig. 6(d)'s whole official grid
+    from the official start instead (:class:`OfficialStartGridConfig`, 176 cells x 10^5 steps in parts of two rows;
+    a rerun trains only the missing parts)."""
     parser = store_parser("repro.experiments.liu2022_phase_diagrams_s3_official", main.__doc__)
+    parser.add_argument("--full-grid", action="store_true",
+                        help="Fig. 6(d)'s official grid from the official start, part by part")
     args = parser.parse_args(argv)
+    store = ResultsStore(args.store)
+    if args.full_grid:
+        parts = OfficialStartGridConfig().parts()
+        for k, part in enumerate(parts):
+            print(f"Fig. 6(d) from the official start, part {k + 1}/{len(parts)}: rows {part.wd_dec_values}", flush=True)
+            store.get_or_compute(part, lambda part=part: diagram_to_arrays(run_official_start_grid(part, progress=True)),
+                                 label=OFFICIAL_START_GRID_LABEL)
+        return 0
     cfg = SeedLuckConfig()
-    ResultsStore(args.store).get_or_compute(cfg, lambda: run_seed_luck(cfg, progress=True).to_arrays(),
-                                            label=SEED_LUCK_LABEL)
+    store.get_or_compute(cfg, lambda: run_seed_luck(cfg, progress=True).to_arrays(), label=SEED_LUCK_LABEL)
     return 0
 
 
