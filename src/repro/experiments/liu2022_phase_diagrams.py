@@ -460,14 +460,21 @@ def join_diagrams(cfg: ToyPhaseConfig, parts: list[PhaseDiagram]) -> PhaseDiagra
 def stored_full_grid(panel: str, root) -> tuple[PhaseDiagram, list[dict]] | None:
     """The full official-grid map of ``panel`` from its stored parts (:func:`full_grid_parts`) and their
     manifests, or None while any part is missing."""
+    return stored_parts(root, full_grid_label(panel), full_grid_config(panel), full_grid_parts(panel))
+
+
+def stored_parts(root, label: str, whole: ToyPhaseConfig, parts: list, panel_config=lambda part: part
+                 ) -> tuple[PhaseDiagram, list[dict]] | None:
+    """The map of ``whole`` joined from its stored row blocks ``parts`` (stored under ``label``; ``panel_config``
+    maps a part's store key to its :class:`ToyPhaseConfig`) and their manifests, or None while any is missing."""
     from repro.training.store import ResultsStore
 
     store = ResultsStore(root)
-    loaded = [store.load_result(c, full_grid_label(panel), lambda arrays, c=c: diagram_from_arrays(c, arrays))
-              for c in full_grid_parts(panel)]
-    if any(part is None for part in loaded):
+    loaded = [store.load_result(part, label, lambda arrays, part=part: diagram_from_arrays(panel_config(part), arrays))
+              for part in parts]
+    if any(entry is None for entry in loaded):
         return None
-    return join_diagrams(full_grid_config(panel), [d for d, _ in loaded]), [m for _, m in loaded]
+    return join_diagrams(whole, [d for d, _ in loaded]), [m for _, m in loaded]
 
 
 def diagram_to_arrays(diagram: PhaseDiagram) -> dict[str, np.ndarray]:

@@ -45,8 +45,8 @@ from repro.core.portable import ConfigRepr
 from repro.core.validation import check_int, check_real
 from repro.data.tasks import TaskData
 from repro.experiments.liu2022_phase_diagrams import (_OFFICIAL_Y, _PAPER_LRS, FULL_ROWS_PER_PART, PhaseDiagram,
-                                                      ToyPhaseConfig, diagram_from_arrays, diagram_to_arrays,
-                                                      join_diagrams, official_map)
+                                                      ToyPhaseConfig, diagram_to_arrays, official_map,
+                                                      stored_parts)
 from repro.metrics.phases import PHASES, PhaseRule, classify_history
 from repro.training.store import ResultsStore, required_arrays, store_parser
 from repro.training.trainer import History, train
@@ -341,13 +341,8 @@ def stored_official_start_grid(root, cfg: OfficialStartGridConfig | None = None
     """The official-start map of ``cfg`` (default: the whole official grid) from its stored parts and their
     manifests, or None while any part is missing."""
     cfg = OfficialStartGridConfig() if cfg is None else cfg
-    store = ResultsStore(root)
-    loaded = [store.load_result(part, OFFICIAL_START_GRID_LABEL,
-                                lambda arrays, part=part: diagram_from_arrays(part.panel_config(), arrays))
-              for part in cfg.parts()]
-    if any(part is None for part in loaded):
-        return None
-    return join_diagrams(cfg.panel_config(), [d for d, _ in loaded]), [m for _, m in loaded]
+    return stored_parts(root, OFFICIAL_START_GRID_LABEL, cfg.panel_config(), cfg.parts(),
+                        panel_config=lambda part: part.panel_config())
 
 
 def main(argv=None) -> int:
