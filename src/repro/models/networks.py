@@ -495,11 +495,17 @@ class EncoderTransformer(BatchedModel):
         applied to each dropout site's activations (R, ...) in training (see :class:`repro.training.trainer.Dropout`)."""
         c = self.config
         drop = dropout if dropout is not None else (lambda h: h)
+        # Rows gathered by index_select, not advanced indexing: the same values and, its backward being index_add_
+        # instead of index_put_(accumulate=True), the same gradients bit for bit (the rows are summed in the same
+        # order) in about half the time on the CPU -- four gathers a step, 2 % of a paper-scale step.
+        V = params["embed"].shape[1]
         if x.dim() == 2:  # x (B, n_ctx): the same samples for every run
-            gather = lambda table: table[:, x]  # (R, V, k) -> (R, B, n_ctx, k)
-        else:  # x (R, B, n_ctx): each run's own samples
-            runs = torch.arange(params["embed"].shape[0], device=x.device)[:, None, None]
-            gather = lambda table: table[runs, x]
+            flat = x.reshape(-1)
+            gather = lambda table: table.index_select(1, flat).view(table.shape[0], *x.shape, table.shape[-1])
+        else:  # x (R, B, n_ctx): each run's own samples, rows of the (R V, k) table
+            flat = (x + V * torch.arange(x.shape[0], device=x.device)[:, None, None]).reshape(-1)
+            gather = lambda table: table.reshape(-1, table.shape[-1]).index_select(0, flat).view(*x.shape,
+                                                                                                   table.shape[-1])
         resid = gather(params["embed"])  # (R, B, n_ctx, d)
         R, B, T, d = resid.shape
         H = c.n_heads
