@@ -76,7 +76,7 @@ from repro.core.scale import current_scale
 from repro.data.tasks import Split, make_split
 from repro.experiments.liu2022_phase_diagrams import corner_fraction, sandwich_columns
 from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig,
-                                                              fourier_variance_shares, projected_cpu_hours,
+                                                              projected_cpu_hours,
                                                               run_image_phase_diagram, run_transformer,
                                                               stored_curve_config, join_transformer_results,
                                                               stored_dropout, stored_dropout_config, stored_images,
@@ -298,18 +298,23 @@ display(tf_table("Figs 1 and 7 (left), stored runs with the paper's model", tf_c
     "steps": f"{tf_cfg.steps:,} of the paper's 20,000 steps: about 45 minutes per seed on one core; the late drop of "
              "e^S and the finished circle may lie beyond the run",
     "n_seeds": f"{tf_cfg.n_seeds} seeds (Fig. 1 is seed 1; Fig. 7 left shows 100): about 45 CPU-minutes each"}))
-s_mem, s_gen = stf.steps_to("train_acc"), stf.steps_to("val_acc")
-s_ed = stf.effective_dim
-s_circle = np.array([stf.circle_fit(r)[1] for r in range(tf_cfg.n_seeds)])
-s_share = np.array([fourier_variance_shares(stf.embeddings[r, -1], tf_cfg.p).max() for r in range(tf_cfg.n_seeds)])
+tf_numbers = [fig1_numbers(stf, run=r) for r in range(tf_cfg.n_seeds)]  # what Figs 1 and 7 (left) say, per seed
+
+
+def per_seed(key: str) -> np.ndarray:
+    return np.array([n[key] for n in tf_numbers])
+
+
+s_mem, s_gen, s_gap = per_seed("train_step"), per_seed("val_step"), per_seed("gap")
+s_circle, s_fourier, s_share = per_seed("circle_fit"), per_seed("fourier_fit"), per_seed("fourier_share")
 print(f"p = {tf_cfg.p}, width {tf_cfg.d_model}, {tf_cfg.n_layers} layers, dropout {tf_cfg.dropout:g}, "
       f"{tf_cfg.steps:,} steps")
-for r, seed in enumerate(tf_cfg.seeds):
-    print(f"seed {seed}: train 99 % at step {s_mem[r]}, validation 99 % at step {s_gen[r]} (-1: never); final "
-          f"train / validation accuracy {stf.history['train_acc'][r, -1]:.3f} / {stf.history['val_acc'][r, -1]:.3f}; "
-          f"e^S {s_ed[r, 0]:.1f} at step 0, peak {s_ed[r].max():.1f} at step {int(stf.history.steps[np.argmax(s_ed[r])])}, "
-          f"{s_ed[r, -1]:.1f} at the end; final PC1-PC2 circle fit {s_circle[r]:.2f}, largest Fourier share "
-          f"{s_share[r]:.2f}")
+for seed, n in zip(tf_cfg.seeds, tf_numbers):
+    print(f"seed {seed}: train 99 % at step {n['train_step']}, validation 99 % at step {n['val_step']} (-1: never); "
+          f"final train / validation accuracy {n['final_train_acc']:.3f} / {n['final_val_acc']:.3f}; "
+          f"e^S {n['ed_start']:.1f} at step 0, peak {n['ed_peak']:.1f} at step {n['ed_peak_step']}, "
+          f"{n['ed_end']:.1f} at the end; final PC1-PC2 circle fit {n['circle_fit']:.2f}, largest Fourier share "
+          f"{n['fourier_share']:.2f}")
 fig_tf = plot_transformer(stf)
 glue("fig_transformer_stored", fig_tf, display=False)
 
@@ -329,7 +334,7 @@ glue("fig_transformer_stored", fig_tf, display=False)
 # {eval}`glued.tf_gap` steps, grokking by Table 1's rule, and the median seed ends at
 # {eval}`glued.tf_final` validation accuracy. The embeddings are another matter. Their effective
 # dimension starts at {eval}`glued.tf_ed0` (of at most 58), rises by only {eval}`glued.tf_rise` and
-# by the end has come back down to {eval}`glued.tf_drop` of its peak (medians), still falling. The
+# by the end has come back down to {eval}`glued.tf_end` of its peak (medians), still falling. The
 # PC1–PC2 circle fit climbs from generalization on and ends at a median of {eval}`glued.tf_circle`;
 # {eval}`glued.tf_circle_n` of the three seeds end above the 0.9 of a clean circle. The reason is
 # visible in the Fourier spectrum: the frequency the network uses
@@ -350,6 +355,19 @@ STORED_EVIDENCE = {}  # per deviation, written beside the numbers it cites (belo
 STORED_WHY = {}  # one line per ledger row, likewise
 
 
+def glue_fig1(prefix: str, n: dict) -> None:
+    """Glue, as ``{prefix}_<name>``, what :func:`fig1_numbers` says about a run (or their medians over seeds)."""
+    for name, key in (("mem", "train_step"), ("gen", "val_step"), ("gap", "gap")):
+        glue(f"{prefix}_{name}", f"{n[key]:,.0f}", display=False)
+    glue(f"{prefix}_final", f"{n['final_val_acc']:.3f}", display=False)
+    glue(f"{prefix}_ed0", f"{n['ed_start']:.0f}", display=False)
+    glue(f"{prefix}_rise", f"{n['rise'] - 1:.0%}", display=False)
+    glue(f"{prefix}_end", f"{n['end_over_peak']:.2f}", display=False)
+    glue(f"{prefix}_circle", f"{n['circle_fit']:.2f}", display=False)
+    glue(f"{prefix}_fourier", f"{n['fourier_fit']:.2f}", display=False)
+    glue(f"{prefix}_share", f"{n['fourier_share']:.0%}", display=False)
+
+
 def stored_claim(name, ours, *, run):
     """A claim on a stored run (``run``: its manifest): the registry's entry ``name`` says what it compares with;
     a deviation takes its evidence from STORED_EVIDENCE."""
@@ -357,27 +375,18 @@ def stored_claim(name, ours, *, run):
     return claims.check(name, ours, evidence=STORED_EVIDENCE[name] if deviation else "", live=False, run=run)
 
 
-# a seed that never generalizes: its gap is at least the rest of the run
-s_gap = np.where(s_gen >= 0, s_gen, tf_cfg.steps) - s_mem
-s_fourier = np.array([stf.fourier_circle_fit(r)[1] for r in range(tf_cfg.n_seeds)])
-for key, value in {"tf_mem": seed_median(s_mem), "tf_gen": seed_median(s_gen), "tf_gap": np.median(s_gap)}.items():
-    glue(key, f"{value:,.0f}", display=False)
-glue("tf_final", f"{np.median(stf.history['val_acc'][:, -1]):.2f}", display=False)
-glue("tf_ed0", f"{np.median(s_ed[:, 0]):.0f}", display=False)
-glue("tf_rise", f"{np.median(s_ed.max(axis=1) / s_ed[:, 0]) - 1:.0%}", display=False)
-glue("tf_drop", f"{np.median(s_ed[:, -1] / s_ed.max(axis=1)):.2f}", display=False)
-glue("tf_circle", f"{np.median(s_circle):.2f}", display=False)
+# medians over seeds; a first step that was never reached counts as never (seed_median), a gap as the rest of the run
+glue_fig1("tf", {key: seed_median(per_seed(key)) if key.endswith("step") else float(np.median(per_seed(key)))
+                 for key in tf_numbers[0]})
 glue("tf_circle_n", f"{int((s_circle >= 0.9).sum())}", display=False)
-glue("tf_fourier", f"{np.median(s_fourier):.2f}", display=False)
-glue("tf_share", f"{np.median(s_share):.0%}", display=False)
 STORED_EVIDENCE.update({
     PAPER_MODEL + "final e^S over peak e^S, median over seeds":
-        f"e^S falls only to {np.median(s_ed[:, -1] / s_ed.max(axis=1)):.2f} of its peak by step {tf_cfg.steps:,}, still "
+        f"e^S falls only to {np.median(per_seed('end_over_peak')):.2f} of its peak by step {tf_cfg.steps:,}, still "
         "falling: the random N(0, 1) init of the 256-d embeddings dominates their variance; 3 seeds, 6,000 of the "
         "paper's 20,000 steps",
     PAPER_MODEL + "peak e^S over e^S at step 0, median over seeds":
-        f"e^S rises by {np.median(s_ed.max(axis=1) / s_ed[:, 0]) - 1:.0%} before generalization: it starts at "
-        f"{np.median(s_ed[:, 0]):.0f} of at most {tf_cfg.p - 1}, near its ceiling; 3 seeds, 6,000 of 20,000 steps",
+        f"e^S rises by {np.median(per_seed('rise')) - 1:.0%} before generalization: it starts at "
+        f"{np.median(per_seed('ed_start')):.0f} of at most {tf_cfg.p - 1}, near its ceiling; 3 seeds, 6,000 of 20,000 steps",
     PAPER_MODEL + "PC1-PC2 ordered-circle fit of the final embeddings, median over seeds":
         f"the fit climbs after generalization and ends at {np.median(s_circle):.2f}; the network's frequency is a circle "
         f"(fit {np.median(s_fourier):.2f} in its Fourier plane) carrying {np.median(s_share):.0%} of the variance, the "
@@ -398,9 +407,9 @@ stored_claim(PAPER_MODEL + "validation accuracy reaches 99%: fraction of seeds",
 stored_claim(PAPER_MODEL + "val 99% step minus train 99% step, median over seeds", float(np.median(s_gap)),
              run=tf_manifests)
 stored_claim(PAPER_MODEL + "final e^S over peak e^S, median over seeds",
-             float(np.median(s_ed[:, -1] / s_ed.max(axis=1))), run=tf_manifests)
+             float(np.median(per_seed('end_over_peak'))), run=tf_manifests)
 stored_claim(PAPER_MODEL + "peak e^S over e^S at step 0, median over seeds",
-             float(np.median(s_ed.max(axis=1) / s_ed[:, 0])), run=tf_manifests)
+             float(np.median(per_seed('rise'))), run=tf_manifests)
 _ = stored_claim(PAPER_MODEL + "PC1-PC2 ordered-circle fit of the final embeddings, median over seeds",
                  float(np.median(s_circle)), run=tf_manifests)
 
@@ -485,17 +494,10 @@ glue("fig_fig7_full", plot_transformer(ftf), display=False)
 FULL = "paper's model and rates, 20,000 steps, seed 1 (stored): "
 after = snap >= fn["val_step"]
 i_min = int(np.argmin(np.where(after, fits, np.inf)))
-for key, value in {"full_mem": fn["train_step"], "full_gen": fn["val_step"], "full_val100": fn["val_100_step"],
-                   "full_gap": fn["gap"], "full_edpeak_step": fn["ed_peak_step"],
+glue_fig1("full", fn)
+for key, value in {"full_val100": fn["val_100_step"], "full_edpeak_step": fn["ed_peak_step"],
                    "full_circle_min_step": snap[i_min]}.items():
     glue(key, f"{value:,}", display=False)
-glue("full_final", f"{fn['final_val_acc']:.3f}", display=False)
-glue("full_ed0", f"{fn['ed_start']:.0f}", display=False)
-glue("full_rise", f"{fn['rise'] - 1:.0%}", display=False)
-glue("full_end", f"{fn['end_over_peak']:.2f}", display=False)
-glue("full_circle", f"{fn['circle_fit']:.2f}", display=False)
-glue("full_fourier", f"{fn['fourier_fit']:.2f}", display=False)
-glue("full_share", f"{fn['fourier_share']:.0%}", display=False)
 glue("full_circle_6k", f"{fits[snap == 6000][0]:.2f}", display=False)
 glue("full_circle_min", f"{fits[i_min]:.2f}", display=False)
 glue("full_freqs", "frequency " + " and ".join(str(k) for k in np.unique(freqs[after])) + f" of {full_cfg.p}",
