@@ -744,6 +744,9 @@ FULL_FIGURE_WHY = {
          "cell by cell the strongest weight decays differ (slow decoders grok where the official map memorizes)",
 }
 for panel in full_maps:  # the verdict its claims support
+    if panel not in FULL_FIGURE_WHY:
+        raise KeyError(f"Fig. 6({panel})'s whole grid is stored: write its ledger line in FULL_FIGURE_WHY (and the "
+                       "deviations' FULL_WHY) from what its map shows.")
     claims.figure_from("liu2022", f"Fig. 6{panel} (full grid)", f"{FULL}({panel})", scale="paper (CPU, stored)",
                        why=FULL_FIGURE_WHY[panel] + "; the official grid at the paper's settings, our draws of the seed")
 claims.figure("liu2022", "Fig. 6d (official start)", "partial", scale="paper (CPU, stored)",
@@ -775,11 +778,12 @@ claims.ledger()
 #   starts from our trainer's seed-0 draws, not the notebook's. These are one map each, like the
 #   official ones, and a cell's phase there depends on its start (the S3 runs above show how much),
 #   so they do not say which map is typical.
-# - **The whole official grid.** Where a panel's whole grid is stored ({ref}`fig-liu-phases-full`; so far
-#   {eval}`glued.full_panels`), every phase takes its official share of the map within the registered band, and the
-#   cells that differ from the official phase lie where the 36-cell maps put them: at the strongest weight decays,
-#   slow decoders grok late where the official map memorizes. The 36-cell maps had put the grokking and memorization
-#   shares of (b) outside the band; the whole map does not, so those shares were mostly the choice of cells.
+# - **The whole official grid of (b)** ({ref}`fig-liu-phases-full`): every phase takes its official share of the
+#   map within the registered band, and the cells that differ from the official phase lie where the 36-cell map
+#   put them: at the strongest weight decays, slow decoders grok late where the official map memorizes. The
+#   36-cell map had put the grokking and memorization shares outside the band; the whole map does not, so those
+#   misses came from which cells the 36 were. The other panels' whole grids are being computed part by part
+#   (stored so far: {eval}`glued.full_panels`).
 # - **Adam at large learning rates.** The compression assumes Adam follows gradient flow. At the
 #   largest book learning rates ($5\cdot10^{-2}$, i.e. paper-equivalent $10^{-2}$) it does not:
 #   the runs become unstable and several cells that memorize in the paper are confused here, e.g.
