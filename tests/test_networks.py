@@ -280,3 +280,28 @@ def test_mlp_groups_scales_and_validation():
     for bad in (dict(d_in=0), dict(d_in=3, hidden=[200]), dict(d_in=3, activation="sigmoid"), dict(d_in=3, bias=1)):
         with pytest.raises(ValueError):
             MLPConfig(**bad)
+
+
+def test_runwise_layer_norm_is_each_runs_nn_layernorm_values_and_gradients():
+    from repro.models.networks import runwise_layer_norm
+
+    gen = torch.Generator().manual_seed(0)
+    for runs in (1, 3):
+        x = torch.randn(runs, 5, 2, 8, generator=gen, dtype=torch.float64, requires_grad=True)
+        w = torch.randn(runs, 8, generator=gen, dtype=torch.float64, requires_grad=True)
+        b = torch.randn(runs, 8, generator=gen, dtype=torch.float64, requires_grad=True)
+        up = torch.randn(runs, 5, 2, 8, generator=gen, dtype=torch.float64)
+        out = runwise_layer_norm(x, w, b)
+        grads = torch.autograd.grad((out * up).sum(), (x, w, b))
+        for r in range(runs):
+            ln = torch.nn.LayerNorm(8, eps=1e-5, dtype=torch.float64)
+            with torch.no_grad():
+                ln.weight.copy_(w[r])
+                ln.bias.copy_(b[r])
+            xr = x[r].detach().clone().requires_grad_(True)
+            ref = ln(xr)
+            (ref * up[r]).sum().backward()
+            assert torch.allclose(out[r], ref, rtol=0, atol=1e-12)
+            assert torch.allclose(grads[0][r], xr.grad, rtol=0, atol=1e-12)
+            assert torch.allclose(grads[1][r], ln.weight.grad, rtol=0, atol=1e-12)
+            assert torch.allclose(grads[2][r], ln.bias.grad, rtol=0, atol=1e-12)
