@@ -69,8 +69,8 @@ from repro.core.portable import setup_table
 from repro.core.scale import current_scale
 from repro.experiments.liu2022_phase_diagrams import (OFFICIAL_COUNTS, PANELS, ToyPhaseConfig, corner_fraction,
                                                       generalizing_fraction_fast_decoder, official_map, phase_letters,
-                                                      full_grid_parts, run_phase_diagram, sandwich_columns,
-                                                      stored_full_grid, stored_full_parts, stored_uncompressed)
+                                                      run_phase_diagram, sandwich_columns, stored_full_grid,
+                                                      stored_uncompressed)
 from repro.experiments.liu2022_phase_diagrams_s3_official import SeedLuckConfig, stored_seed_luck
 from repro.plotting.liu2022_phase_diagrams import plot_phase_diagrams
 from repro.plotting.shared import use_style
@@ -547,16 +547,14 @@ _ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "c
 # step moves 1/16 to 1/13 of the cells). Which of them were registered as reproductions and which as deviations
 # was set from what the 36-cell maps gave under the same bands; in (b) the grokking and memorization shares had
 # missed there and the whole map puts them inside the band, so their kind is re-labelled by an amendment that
-# leaves the criterion unchanged (the ledger shows it). A panel joins this section when all its parts are stored;
-# so far: {eval}`glued.full_panels`.
+# leaves the criterion unchanged (the ledger shows it). A panel joins this section when all its parts are stored
+# (the README's table of stored runs says how far the others are); so far: {eval}`glued.full_panels`.
 
 # %%
 full_maps, full_manifests = {}, {}
 for panel in PANELS:
     stored = stored_full_grid(panel, "_results")
-    if stored is None:
-        print(f"({panel}) {len(stored_full_parts(panel, '_results'))} of {len(full_grid_parts(panel))} parts stored; "
-              "not judged until all are")
+    if stored is None:  # judged once all its parts are stored (the README's table of stored runs gives the progress)
         continue
     full_maps[panel], full_manifests[panel] = stored
     minutes = sum(m["wall_time_s"] for m in full_manifests[panel]) / 60

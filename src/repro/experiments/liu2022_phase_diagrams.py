@@ -463,15 +463,6 @@ def stored_full_grid(panel: str, root) -> tuple[PhaseDiagram, list[dict]] | None
     return stored_parts(root, full_grid_label(panel), full_grid_config(panel), full_grid_parts(panel))
 
 
-def stored_full_parts(panel: str, root) -> list[dict]:
-    """The manifests of the parts of ``panel``'s full map (:func:`full_grid_parts`) stored so far, in order."""
-    from repro.training.store import ResultsStore
-
-    store = ResultsStore(root)
-    loaded = [store.load_result(part, full_grid_label(panel), lambda arrays: None) for part in full_grid_parts(panel)]
-    return [entry[1] for entry in loaded if entry is not None]
-
-
 def stored_parts(root, label: str, whole: ToyPhaseConfig, parts: list, panel_config=lambda part: part
                  ) -> tuple[PhaseDiagram, list[dict]] | None:
     """The map of ``whole`` joined from its stored row blocks ``parts`` (stored under ``label``; ``panel_config``
