@@ -545,9 +545,9 @@ _ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "c
 # them: every cell with an unambiguous official phase should have it (the band of the 36-cell maps, 0.1), and each
 # phase's share of the map should be within 0.1 of the official map's share (a boundary moved by one official grid
 # step moves 1/16 to 1/13 of the cells). Which of them were registered as reproductions and which as deviations
-# was set from what the 36-cell maps gave under the same bands; in (b) the grokking and memorization shares had
-# missed there and the whole map puts them inside the band, so their kind is re-labelled by an amendment that
-# leaves the criterion unchanged (the ledger shows it). A panel joins this section when all its parts are stored
+# was set from what the 36-cell maps gave under the same bands; where the whole map gives the other kind (in (b)
+# the grokking and memorization shares, in (c) the grokking, memorization and confusion shares), the kind is
+# re-labelled by an amendment that leaves the criterion unchanged (the ledger shows it). A panel joins this section when all its parts are stored
 # (the README's table of stored runs says how far the others are); so far: {eval}`glued.full_panels`.
 
 # %%
@@ -561,16 +561,18 @@ for panel in PANELS:
     print(f"({panel}) all {len(full_manifests[panel])} parts stored, {minutes:.0f} min in all; "
           + "; ".join(sorted({provenance_line(m) for m in full_manifests[panel]})))
 glue("full_panels", ", ".join(f"({p})" for p in full_maps) or "none", display=False)
+full_cmp = {panel: fm.comparison() for panel, fm in full_maps.items()}  # printed here, judged below
 for panel, fm in full_maps.items():
-    off = fm.official_phases()
+    cmp = full_cmp[panel]
     print(f"\n({panel}) {fm.config.y_label} (rows) x decoder lr {fm.config.lr_dec_values[0]:.0e} ... "
           f"{fm.config.lr_dec_values[-1]:.0e} ({len(fm.config.lr_dec_values)} columns); ours | official")
-    for y, ours_row, off_row in zip(fm.config.y_values, phase_letters(fm.phases), phase_letters(off)):
+    for y, ours_row, off_row in zip(fm.config.y_values, phase_letters(fm.phases), phase_letters(cmp.official)):
         print(f"  {y:8.2g}  {ours_row}  |  {off_row}")
-    print(f"  cells with the official phase: {fm.agreement():.2f} of all, {fm.interior_agreement():.2f} of the "
-          f"{int((~fm.official_boundary()).sum())} away from official boundaries")
+    print(f"  cells with the official phase: {cmp.agreement:.2f} of all, {cmp.interior_agreement:.2f} of the "
+          f"{cmp.interior_cells} away from official boundaries")
     for phase in PHASES:
-        print(f"  share in {phase}: ours {(fm.phases == phase).mean():.3f}, official {(off == phase).mean():.3f}")
+        ours_n, off_n = cmp.counts[phase]
+        print(f"  share in {phase}: ours {ours_n / cmp.n_cells:.3f}, official {off_n / cmp.n_cells:.3f}")
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_phase_diagrams/fig_phases_full.png
@@ -590,21 +592,21 @@ glue("fig_phases_full", fig_full, display=False)
 FULL = "full grid, 1e5 steps: "
 FULL_WHY = {
     "b": "at the strongest weight decays (8-10) the slow-decoder cells grok late where the official map memorizes",
+    "c": "where the official map groks (decoder weight decay 6-16), scattered cells of ours comprehend (generalize "
+         "within 1e3 steps of fitting) or memorize instead, most of them at weight decay 10-14",
 }
 FULL_SETUP = "; the official 11 x 16 or 13 x 13 grid, seed 58/6/0 but our draws of split, targets and start"
-for panel, fm in full_maps.items():
-    off = fm.official_phases()
+for panel, cmp in full_cmp.items():
     run = full_manifests[panel]
-    differ = int(((fm.phases != off) & ~fm.official_boundary()).sum())
     name = f"{FULL}({panel}) cells with the official phase, away from official phase boundaries"
-    claims.check(name, fm.interior_agreement(), live=False, run=run,
-                 evidence=f"{differ} of the {int((~fm.official_boundary()).sum())} unambiguous cells differ; "
+    claims.check(name, cmp.interior_agreement, live=False, run=run,
+                 evidence=f"{cmp.interior_differ} of the {cmp.interior_cells} unambiguous cells differ; "
                           + FULL_WHY.get(panel, "") + FULL_SETUP if claims.registry[name].kind == "deviation" else "")
     for phase in PHASES:
         name = f"{FULL}({panel}) share of cells in {phase}, ours minus the official map's"
-        ours_n, off_n = int((fm.phases == phase).sum()), int((off == phase).sum())
-        claims.check(name, float((fm.phases == phase).mean() - (off == phase).mean()), live=False, run=run,
-                     evidence=f"{ours_n} of {fm.phases.size} cells against the official {off_n}" + FULL_SETUP
+        ours_n, off_n = cmp.counts[phase]
+        claims.check(name, cmp.share_difference(phase), live=False, run=run,
+                     evidence=f"{ours_n} of {cmp.n_cells} cells against the official {off_n}" + FULL_SETUP
                      if claims.registry[name].kind == "deviation" else "")
 
 # %% [markdown]
@@ -740,6 +742,9 @@ for panel in stored_maps:  # the verdict its claims support (all †: the stored
 FULL_FIGURE_WHY = {
     "b": "every phase sits where the official map has it and takes its official share of the map within the band; "
          "cell by cell the strongest weight decays differ (slow decoders grok where the official map memorizes)",
+    "c": "memorization at fast decoders and confusion at the strongest weight decays sit where the official map has "
+         "them, and three of the four phase shares are within the band; the grokking region is thinned by scattered "
+         "cells that comprehend or memorize, so its share misses",
 }
 for panel in full_maps:  # the verdict its claims support
     if panel not in FULL_FIGURE_WHY:
@@ -780,8 +785,16 @@ claims.ledger()
 #   map within the registered band, and the cells that differ from the official phase lie where the 36-cell map
 #   put them: at the strongest weight decays, slow decoders grok late where the official map memorizes. The
 #   36-cell map had put the grokking and memorization shares outside the band; the whole map does not, so those
-#   misses came from which cells the 36 were. The other panels' whole grids are being computed part by part
-#   (stored so far: {eval}`glued.full_panels`).
+#   misses came from which cells the 36 were.
+# - **The whole official grid of (c)** ({ref}`fig-liu-phases-full`): memorization sits at fast decoders and weak
+#   decoder weight decay, and confusion at the strongest weight decays, as in the official map (ours also puts
+#   confusion at the slowest decoders there); the comprehension, memorization and confusion shares are within the
+#   band. The grokking region is thinner: where the official map groks, at decoder weight decay 6–16, scattered
+#   cells of ours comprehend (generalize within $10^3$ steps of fitting) or memorize instead, so the grokking share
+#   misses the band. The 36-cell map had put the memorization and confusion shares outside the band and the
+#   grokking share inside; the whole map gives the reverse, so 36 cells of one seed each do not settle a share to
+#   within 0.1. The other panels' whole grids are being computed part by part (stored so far:
+#   {eval}`glued.full_panels`).
 # - **Adam at large learning rates.** The compression assumes Adam follows gradient flow. At the
 #   largest book learning rates ($5\cdot10^{-2}$, i.e. paper-equivalent $10^{-2}$) it does not:
 #   the runs become unstable and several cells that memorize in the paper are confused here, e.g.

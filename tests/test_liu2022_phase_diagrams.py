@@ -11,7 +11,7 @@ from repro.experiments.liu2022_phase_diagrams import (OFFICIAL_COUNTS, PANELS, P
 from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig,
                                                               run_image_phase_diagram, run_transformer,
                                                               standardized_effective_dimension)
-from repro.metrics.phases import phase_counts
+from repro.metrics.phases import PHASES, phase_counts
 from repro.plotting.liu2022_phase_diagrams import plot_phase_diagrams
 from repro.plotting.liu2022_transformer_and_images import plot_images, plot_transformer
 
@@ -183,6 +183,25 @@ def test_official_boundary_and_interior_agreement():
     j, i = map(int, np.argwhere(~boundary)[0])
     wrong[j, i] = "grokking" if wrong[j, i] != "grokking" else "confusion"
     assert PhaseDiagram(cfg, wrong, zeros, zeros).interior_agreement() == pytest.approx(1 - 1 / (~boundary).sum())
+
+
+def test_comparison_with_the_official_map_counts_what_the_methods_give():
+    cfg = ToyPhaseConfig.paper("b")
+    off = official_map("b")
+    flipped = off.phases.copy()
+    flipped[0, 0] = "confusion" if flipped[0, 0] != "confusion" else "grokking"
+    d = PhaseDiagram(cfg, flipped, np.zeros(off.phases.shape, int), np.zeros(off.phases.shape, int))
+    c = d.comparison()
+    assert c.n_cells == 176 and (c.official == d.official_phases()).all()
+    assert c.interior_cells == int((~d.official_boundary()).sum())
+    assert c.interior_differ == int(((flipped != off.phases) & ~d.official_boundary()).sum())
+    assert c.agreement == d.agreement() and c.interior_agreement == d.interior_agreement()
+    for phase in PHASES:
+        assert c.counts[phase] == (int((flipped == phase).sum()), int((off.phases == phase).sum()))
+        assert c.share_difference(phase) == float((d.phases == phase).mean() - (c.official == phase).mean())
+    assert sum(ours for ours, _ in c.counts.values()) == 176
+    with pytest.raises(ValueError, match="phase"):
+        c.share_difference("learning")
 
 
 def test_majority_phase_breaks_ties_by_the_fixed_phase_order():

@@ -311,6 +311,15 @@ class PhaseDiagram:
         (paper-equivalent) cell: the mean over seeds of each seed's cell-by-cell agreement."""
         return float((self.seed_phases == self.official_phases()[None]).mean())
 
+    def comparison(self) -> "MapComparison":
+        """The majority map against the official one, computed once: what the chapter prints and its claims judge."""
+        off, inside = self.official_phases(), ~self.official_boundary()
+        return MapComparison(
+            official=off, interior_cells=int(inside.sum()),
+            interior_differ=int(((self.phases != off) & inside).sum()),
+            agreement=self.agreement(), interior_agreement=self.interior_agreement(),
+            counts={p: (int((self.phases == p).sum()), int((off == p).sum())) for p in PHASES})
+
     def seed_agreements(self) -> np.ndarray:
         """(S,): each seed's fraction of cells with the official phase."""
         return (self.seed_phases == self.official_phases()[None]).mean(axis=(1, 2))
@@ -323,6 +332,31 @@ class PhaseDiagram:
     def per_seed(self, statistic) -> np.ndarray:
         """``statistic(phases (ny, nx), y_values)`` evaluated on every seed's map: (S,)."""
         return np.array([float(statistic(p, self.config.y_values)) for p in self.seed_phases])
+
+
+@dataclass(frozen=True)
+class MapComparison:
+    """A phase map against the official map (:meth:`PhaseDiagram.comparison`). ``official``: the official phase
+    at each cell; ``interior_cells``: cells whose official phase is unambiguous (off official boundaries), of which
+    ``interior_differ`` have another majority phase; ``agreement`` / ``interior_agreement``: as the methods of
+    those names; ``counts[phase]``: (our cells, the official map's cells) in that phase."""
+
+    official: np.ndarray
+    interior_cells: int
+    interior_differ: int
+    agreement: float
+    interior_agreement: float
+    counts: dict[str, tuple[int, int]]
+
+    @property
+    def n_cells(self) -> int:
+        return int(self.official.size)
+
+    def share_difference(self, phase: str) -> float:
+        """Our share of cells in ``phase`` minus the official map's."""
+        check_choice("phase", phase, PHASES)
+        ours, official = self.counts[phase]
+        return ours / self.n_cells - official / self.n_cells  # as the difference of the two maps' means
 
 
 def _with_seed_axis(a: np.ndarray) -> np.ndarray:
