@@ -547,8 +547,9 @@ _ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "c
 # step moves 1/16 to 1/13 of the cells). Which of them were registered as reproductions and which as deviations
 # was set from what the 36-cell maps gave under the same bands; where the whole map gives the other kind (in (b)
 # the grokking and memorization shares, in (c) the grokking, memorization and confusion shares), the kind is
-# re-labelled by an amendment that leaves the criterion unchanged (the ledger shows it). A panel joins this section when all its parts are stored
-# (the README's table of stored runs says how far the others are); so far: {eval}`glued.full_panels`.
+# re-labelled by an amendment that leaves the criterion unchanged (the ledger shows it). A panel joins this section
+# when all its parts are stored (the README's table of stored runs says how far the others are); so far:
+# {eval}`glued.full_panels`.
 
 # %%
 full_maps, full_manifests = {}, {}
