@@ -782,12 +782,12 @@ claims.ledger()
 #   starts from our trainer's seed-0 draws, not the notebook's. These are one map each, like the
 #   official ones, and a cell's phase there depends on its start (the S3 runs above show how much),
 #   so they do not say which map is typical.
-# - **The whole official grid of (b)** ({ref}`fig-liu-phases-full`): every phase takes its official share of the
+# - **The whole official grid of (b)** (see {ref}`the whole-grid figure <fig-liu-phases-full>`): every phase takes its official share of the
 #   map within the registered band, and the cells that differ from the official phase lie where the 36-cell map
 #   put them: at the strongest weight decays, slow decoders grok late where the official map memorizes. The
 #   36-cell map had put the grokking and memorization shares outside the band; the whole map does not, so those
 #   misses came from which cells the 36 were.
-# - **The whole official grid of (c)** ({ref}`fig-liu-phases-full`): memorization sits at fast decoders and weak
+# - **The whole official grid of (c)** (see {ref}`the whole-grid figure <fig-liu-phases-full>`): memorization sits at fast decoders and weak
 #   decoder weight decay, and confusion at the strongest weight decays, as in the official map (ours also puts
 #   confusion at the slowest decoders there); the comprehension, memorization and confusion shares are within the
 #   band. The grokking region is thinner: where the official map groks, at decoder weight decay 6–16, scattered
