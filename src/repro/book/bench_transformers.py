@@ -108,7 +108,7 @@ def setup_liu(cfg, device: torch.device) -> dict:
              f"{cfg.wd_dec:g}, eval on all pairs every {cfg.eval_every}, float32); reference: nn.TransformerEncoderLayer "
              f"+ torch.optim.AdamW; differences: the official embedding group gets AdamW's default wd 0.01 (both: "
              f"{cfg.wd_repr:g}), the official loop evaluates the held-out pairs every step (both: all pairs every "
-             f"{cfg.eval_every}); ours computes layer 0's LayerNorm and q, k, v once per token")
+             f"{cfg.eval_every}); ours computes layer 0's LayerNorm, q, k, v and out_proj once per token")
     return {"title": title, "ours": ours, "reference": reference, "eval_every": cfg.eval_every}
 
 

@@ -341,7 +341,7 @@ class Transformer(BatchedModel):
     @staticmethod
     def _project(h, w, b):
         """Per-head projections of h (R, B, pos, d) by w (R, H, d, e) plus b (R, H, e; None: no bias):
-        (R, B, H, pos, e)."""
+        (R, B, pos, H, e), a view of one batched product over all heads, (R, B·pos, d) @ (R, d, H·e)."""
         R, B, T, d = h.shape
         H, e = w.shape[1], w.shape[3]
         w_all = w.permute(0, 2, 1, 3).reshape(R, d, H * e)
@@ -349,7 +349,7 @@ class Transformer(BatchedModel):
             out = torch.bmm(h.reshape(R, B * T, d), w_all)
         else:
             out = torch.baddbmm(b.reshape(R, 1, H * e), h.reshape(R, B * T, d), w_all)
-        return out.view(R, B, T, H, e).transpose(2, 3)
+        return out.view(R, B, T, H, e)
 
     @staticmethod
     def _ln(x, w, b):
@@ -378,14 +378,17 @@ class Transformer(BatchedModel):
             # gradients, without the work whose results nothing reads -- most of a one-layer model's MLP.
             last = layer == c.n_layers - 1
             h = self._ln(resid, params[pre + "ln1.w"], params[pre + "ln1.b"]) if c.normalization_type == "LN" else resid
-            # q, k, v as batched products over all heads at once, (R, B·pos, d) @ (R, d, H·e), and attention as
-            # matmuls over (pos, e) blocks: einsum copied operands into bmm's layout, about a third of a step
             k, v = (self._project(h, params[pre + f"attn.W_{n}"], bias(pre + f"attn.b_{n}")) for n in "KV")
             q = self._project(h[:, :, -1:] if last else h, params[pre + "attn.W_Q"], bias(pre + "attn.b_Q"))
-            scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(c.d_head)  # (R, B, H, queries, pos)
+            # Attention as broadcast products summed over e (scores) and over keys (z), in the projections' own
+            # (pos, H, e) layout. With a handful of positions, matmul over (pos, e) blocks first copied q, k, v and
+            # z into head-major layout and then ran thousands of 3 x 32 products far below the machine's rate: at
+            # Power et al.'s shapes (pos 3, e 32) this form takes about half the attention's time, forward and
+            # backward (measured: python -m repro.book.bench transformers --models power).
+            scores = (q[:, :, :, None] * k[:, :, None]).sum(-1) / math.sqrt(c.d_head)  # (R, B, queries, pos, H)
             if not last:  # the last position's query sees every key
-                scores = scores.masked_fill(mask, float("-inf"))
-            z = torch.matmul(scores.softmax(-1), v).transpose(2, 3)  # (R, B, queries, H, e)
+                scores = scores.masked_fill(mask[:, :, None], float("-inf"))
+            z = (scores.softmax(-2)[..., None] * v[:, :, None]).sum(3)  # (R, B, queries, H, e)
             w_o = params[pre + "attn.W_O"].reshape(R, c.n_heads * c.d_head, c.d_model)  # (H, e, d) rows in head order
             resid = (resid[:, :, -1:] if last else resid) + linear(z.flatten(-2), w_o, bias(pre + "attn.b_O"))
             h = self._ln(resid, params[pre + "ln2.w"], params[pre + "ln2.b"]) if c.normalization_type == "LN" else resid
@@ -533,17 +536,33 @@ class EncoderTransformer(BatchedModel):
                 # gradients, about 30 % fewer FLOPs per step at the paper's sizes.
                 tokens = self._layer_norm(params["embed"][:, None], params[pre + "norm1.weight"],
                                           params[pre + "norm1.bias"])[:, 0]
-                q, k, v = (gather(self._linear(tokens, w, b)) for w, b in projections)
+                q, k, v = (self._linear(tokens, w, b) for w, b in projections)  # (R, p, d): one row per token
+                q, k = gather(q), gather(k)
+                # The attention output is linear in the values: out_proj(sum_j p_ij v_j) + b = sum_j p_ij
+                # (W_O v_j) + b, per head. So W_O too is applied once per token and head (p H rows) instead of once
+                # per sample and position, and the pattern mixes the projected rows: the same function and
+                # gradients without one of the layer's four d x d products per position (a seventh of a
+                # paper-scale step's products).
+                e = d // H
+                w_o = params[pre + "self_attn.out_proj.weight"].transpose(1, 2).reshape(R * H, e, d)
+                v_heads = v.view(R, -1, H, e).transpose(1, 2).reshape(R * H, -1, e)
+                u = torch.bmm(v_heads, w_o).view(R, H, -1, d).transpose(1, 2).reshape(R, -1, H * d)  # (R, p, H d)
+                values = gather(u).view(R * B, T * H, d)  # rows (position j, head h) of each sample
             else:
                 h = self._layer_norm(resid, params[pre + "norm1.weight"], params[pre + "norm1.bias"])
                 q, k, v = (self._linear(h, w, b) for w, b in projections)
-            q, k, v = (t.view(R, B, T, H, d // H).transpose(2, 3) for t in (q, k, v))  # (R, B, H, T, e)
+            q, k = (t.view(R, B, T, H, d // H).transpose(2, 3) for t in (q, k))  # (R, B, H, T, e)
             # matmul over (T, e) blocks, not einsum: einsum copies its operands into bmm's layout, which made
             # attention cost twice as much at these tiny T
             scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(d // H)
             pattern = drop(scores.softmax(-1))  # (R, B, H, T, T)
-            z = torch.matmul(pattern, v).transpose(2, 3).reshape(R, B, T, d)
-            attn = self._linear(z, params[pre + "self_attn.out_proj.weight"], params[pre + "self_attn.out_proj.bias"])
+            if layer == 0:  # attn_i = sum over keys j and heads h of pattern_hij u_(h, token j), plus the bias
+                mix = pattern.permute(0, 1, 3, 4, 2).reshape(R * B, T, T * H)  # columns (j, h), as values' rows
+                attn = torch.bmm(mix, values).view(R, B, T, d) + params[pre + "self_attn.out_proj.bias"][:, None, None]
+            else:
+                z = torch.matmul(pattern, v.view(R, B, T, H, d // H).transpose(2, 3)).transpose(2, 3).reshape(R, B, T, d)
+                attn = self._linear(z, params[pre + "self_attn.out_proj.weight"],
+                                    params[pre + "self_attn.out_proj.bias"])
             resid = resid + drop(attn)
             h = self._layer_norm(resid, params[pre + "norm2.weight"], params[pre + "norm2.bias"])
             mid = drop(torch.relu(self._linear(h, params[pre + "linear1.weight"], params[pre + "linear1.bias"])))
@@ -553,9 +572,9 @@ class EncoderTransformer(BatchedModel):
 
     def matmul_flops_per_sample(self):
         c = self.config
-        # q, k, v of layer 0 are computed per token, not per sample (forward): left out here
-        per_pos = (c.n_layers * (c.d_model * c.d_model + 2 * c.d_model * c.d_mlp + 2 * c.n_ctx * c.d_model)
-                   + (c.n_layers - 1) * 3 * c.d_model * c.d_model)
+        # q, k, v and out_proj of layer 0 are computed per token, not per sample (forward): left out here
+        per_pos = (c.n_layers * (2 * c.d_model * c.d_mlp + 2 * c.n_ctx * c.d_model)
+                   + (c.n_layers - 1) * 4 * c.d_model * c.d_model)
         return 2 * (c.n_ctx * per_pos + c.n_ctx * c.d_model * c.d_vocab_out)
 
 
