@@ -40,6 +40,42 @@ def test_transformers_bench_times_every_model_and_prints_ratios():
         assert all(r["bound"][k]["gflop"] > 0 and r["bound"][k]["seconds"] > 0 for k in ("ours_1", "ours_k", "ref"))
 
 
+
+def test_transformers_bench_times_block_sizes_in_the_same_rotation():
+    import io
+    import math
+
+    import pytest
+
+    from repro.book.bench_transformers import bench_transformers
+
+    out = io.StringIO()
+    results = bench_transformers(steps=2, seeds=2, threads=1, device="cpu", repeats=1, block_runs=(1, 2),
+                                 models=("liu",), out=out, _smoke=True)
+    r = results["liu"]
+    assert set(r["blocks"]) == {1, 2}
+    lines = out.getvalue().splitlines()
+    for b, rb in r["blocks"].items():
+        assert math.isfinite(rb["seconds"]) and rb["seconds"] > 0
+        assert rb["batched"] == pytest.approx(rb["seconds"] / r["ref"])
+        assert f"  ours, 2 seeds in blocks of {b}: {1e3 * rb['seconds']:.2f} ms/run-step" in lines
+        assert f"  ours/ref per run-step, 2 seeds in blocks of {b}: {rb['batched']:.2f}" in lines
+    # bad block sizes are refused before anything is trained, naming the parameter and the allowed values
+    for bad in ((3,), (0,), (1, 1)):
+        with pytest.raises(ValueError, match="block_runs"):
+            bench_transformers(steps=1, seeds=2, threads=1, device="cpu", block_runs=bad, out=io.StringIO(),
+                               _smoke=True)
+
+
+def test_bench_command_line_rejects_malformed_block_runs(capsys):
+    import pytest
+
+    from repro.book.bench import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["transformers", "--block-runs", "1,x"])
+    assert e.value.code == 2 and "--block-runs" in capsys.readouterr().err
+
 def test_matmul_bound_records_every_product_with_its_flops():
     import math
 

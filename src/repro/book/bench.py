@@ -182,6 +182,9 @@ def main(argv=None) -> int:
     parser.add_argument("--models", default=",".join(TRANSFORMER_MODELS),
                         help=f"transformers: comma-separated subset of {','.join(TRANSFORMER_MODELS)} (default: all)")
     parser.add_argument("--threads", type=int, default=None, help="transformers: torch threads (default: torch's)")
+    parser.add_argument("--block-runs", default="", metavar="B[,B...]",
+                        help="transformers: also time the batched seeds in blocks of B runs (each 1..seeds), in the "
+                             "same rotation as the default block size (default: none)")
     parser.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
                         help="transformers: where both sides run (default auto: CUDA when present)")
     args = parser.parse_args(argv)
@@ -190,8 +193,12 @@ def main(argv=None) -> int:
                     phase_diagram_steps=args.phase_diagram)
     else:
         models = tuple(m.strip() for m in args.models.split(",") if m.strip())
+        try:
+            block_runs = tuple(int(b) for b in args.block_runs.split(",") if b.strip())
+        except ValueError:
+            parser.error(f"--block-runs {args.block_runs!r}: give block sizes as integers separated by commas, e.g. 1,3")
         bench_transformers(steps=40 if args.steps is None else args.steps, seeds=args.seeds, models=models,
-                           threads=args.threads, device=args.device)
+                           threads=args.threads, device=args.device, block_runs=block_runs)
     return 0
 
 

@@ -19,7 +19,7 @@ import torch.nn.functional as F
 from repro.book.matmul_bound import matmul_gflops, record_matmuls, replay_seconds, total_flops
 from repro.core.devices import resolve_device, resolve_dtype
 from repro.core.validation import check_int
-from repro.training.trainer import TrainConfig, train
+from repro.training.trainer import Performance, TrainConfig, train
 
 
 TRANSFORMER_MODELS = ("liu", "power", "omnigrok")
@@ -87,14 +87,14 @@ def setup_liu(cfg, device: torch.device) -> dict:
 
     data = cfg.task_data()
 
-    def ours(n_seeds: int, steps: int):
+    def ours(n_seeds: int, steps: int, performance: Performance | None = None):
         c = replace(cfg, n_seeds=n_seeds, steps=steps)
         seeds = c.seeds
         train_mask, val_mask = split_masks(data, [c.train_fraction] * len(seeds), seeds)
         record = lambda step, params: {"embeddings": params["embed"]}  # run_transformer's callback
         tc = replace(c.train_config(), device=device.type)
         return lambda: train(c.model_config(), data, tc, runs={"init_seed": seeds}, train_mask=train_mask,
-                             val_mask=val_mask, callback=record, progress=False)
+                             val_mask=val_mask, callback=record, progress=False, performance=performance)
 
     ref_mask = split_masks(data, [cfg.train_fraction], [cfg.first_seed])[0][0]
 
@@ -216,11 +216,12 @@ def setup_power(cfg, device: torch.device) -> dict:
     data.inputs = torch.cat([data.inputs, torch.full((data.n_samples, 1), cfg.p)], dim=1)  # as run_intro: '=' is p
     embed_name = "embed" if cfg.model == "embed_mlp" else "W_E"
 
-    def ours(n_seeds: int, steps: int):
+    def ours(n_seeds: int, steps: int, performance: Performance | None = None):
         c = replace(cfg, n_seeds=n_seeds, steps=steps)
         record = lambda step, params: {"embeddings": params[embed_name][:, : c.p]}  # run_intro's callback
         tc = replace(c.train_config(), device=device.type)
-        return lambda: train(c.model_config(), data, tc, runs={"init_seed": c.seeds}, callback=record, progress=False)
+        return lambda: train(c.model_config(), data, tc, runs={"init_seed": c.seeds}, callback=record, progress=False,
+                             performance=performance)
 
     def reference(steps: int):
         return lambda: reference_power(cfg, data, steps, device)
@@ -328,7 +329,7 @@ def setup_omnigrok(cfg, device: torch.device) -> dict:
 
     data = cfg.task_data()
 
-    def ours(n_seeds: int, steps: int):
+    def ours(n_seeds: int, steps: int, performance: Performance | None = None):
         c = replace(cfg, n_seeds=n_seeds, steps=steps)
         seeds = c.seeds
         # run_modular's TrainConfig and run values, free setting
@@ -337,7 +338,8 @@ def setup_omnigrok(cfg, device: torch.device) -> dict:
         runs = {"init_scale": [c.free_alpha] * len(seeds), "repr_init_scale": [c.free_alpha] * len(seeds),
                 "wd_repr": [c.weight_decay] * len(seeds), "wd_dec": [c.weight_decay] * len(seeds),
                 "fixed_norm": [False] * len(seeds), "init_seed": seeds}
-        return lambda: train_heldout_in_callback(c.model_config(), data, tc, runs=runs, progress=False)
+        return lambda: train_heldout_in_callback(c.model_config(), data, tc, runs=runs, progress=False,
+                                                 performance=performance)
 
     def reference(steps: int):
         return lambda: reference_omnigrok(cfg, data, steps, device, resolve_dtype(cfg.dtype))
@@ -385,15 +387,22 @@ def timed(fn, device: torch.device) -> float:
 
 
 def measure_model(setup: dict, steps: int, seeds: int, device: torch.device, repeats: int = 2,
-                  warmup_steps: int = 2) -> dict[str, float]:
+                  warmup_steps: int = 2, block_runs=()) -> dict[str, float]:
     """Seconds per run-step of ours with 1 seed and with ``seeds`` seeds batched, and per step of the reference.
     Each side first runs ``warmup_steps`` steps (allocator, kernel and thread-pool start-up are not what is
-    compared); then the three measurements run in turn, ``repeats`` times with the order reversed each time (a
-    neighbour's load hits both sides alike), and each keeps its best (noise on a shared machine only adds time)."""
+    compared); then the measurements run in turn, ``repeats`` times with the order reversed each time (a
+    neighbour's load hits both sides alike), and each keeps its best (noise on a shared machine only adds time).
+    ``block_runs``: block sizes b for which the ``seeds`` batched seeds are also timed in blocks of b runs
+    (``Performance(block_runs=b)``, which changes no computed bit), as ``ours_k_blocks_<b>``, in the same rotation as
+    the default block size: an A/B that one neighbour's load cannot decide."""
     jobs = {"ours_1": (setup["ours"](1, steps), steps),
             "ours_k": (setup["ours"](seeds, steps), steps * seeds),
             "ref": (setup["reference"](steps), steps)}
-    for fn in (setup["ours"](1, warmup_steps), setup["ours"](seeds, warmup_steps), setup["reference"](warmup_steps)):
+    warmups = [setup["ours"](1, warmup_steps), setup["ours"](seeds, warmup_steps), setup["reference"](warmup_steps)]
+    for b in block_runs:
+        jobs[f"ours_k_blocks_{b}"] = (setup["ours"](seeds, steps, Performance(block_runs=b)), steps * seeds)
+        warmups.append(setup["ours"](seeds, warmup_steps, Performance(block_runs=b)))
+    for fn in warmups:
         fn()
     best = {name: float("inf") for name in jobs}
     order = list(jobs)
@@ -437,17 +446,29 @@ def cpu_name() -> str:
 
 
 def bench_transformers(steps: int = 40, seeds: int = 3, models=TRANSFORMER_MODELS, threads: int | None = None,
-                       device: str = "auto", repeats: int = 2, out=sys.stdout, _smoke: bool = False) -> dict:
+                       device: str = "auto", repeats: int = 2, block_runs=(), out=sys.stdout,
+                       _smoke: bool = False) -> dict:
     """Time our batched trainer against the plain-PyTorch references (see the section comment) and print, per
     model, a header line (sizes, settings and remaining differences), our ms per run-step with 1 seed and with
     ``seeds`` seeds batched, the reference's ms per step and the two ratios. Returns ``{model: {"ours_1", "ours_k",
-    "ref" (seconds per run-step), "one_seed", "batched" (ours / ref)}}``. ``_smoke``: tiny configs (tests)."""
+    "ref" (seconds per run-step), "one_seed", "batched" (ours / ref)}}``. ``block_runs``: block sizes (each from 1 to
+    ``seeds``) at which the batched seeds are also timed, in the same rotation (:func:`measure_model`); each adds
+    ``"blocks": {b: {"seconds", "batched"}}`` to the model's entry and two printed lines. ``_smoke``: tiny configs
+    (tests)."""
     unknown = set(models) - set(TRANSFORMER_MODELS)
     if unknown or not models:
         raise ValueError(f"models={list(models)} is not allowed: choose among {', '.join(TRANSFORMER_MODELS)}.")
     check_int("steps", steps, minimum=1)
     check_int("seeds", seeds, minimum=1)
     check_int("repeats", repeats, minimum=1)
+    block_runs = tuple(block_runs)
+    for b in block_runs:
+        check_int("block_runs", b, minimum=1)
+        if b > seeds:
+            raise ValueError(f"block_runs={list(block_runs)} is not allowed: each block size must be from 1 to seeds "
+                             f"({seeds}); a block of {b} would hold all {seeds} runs, as the default already can.")
+    if len(set(block_runs)) != len(block_runs):
+        raise ValueError(f"block_runs={list(block_runs)} is not allowed: each block size at most once.")
     if threads is not None:
         check_int("threads", threads, minimum=1)
     dev = resolve_device(device)
@@ -455,12 +476,13 @@ def bench_transformers(steps: int = 40, seeds: int = 3, models=TRANSFORMER_MODEL
     try:
         if threads is not None:
             torch.set_num_threads(threads)
-        return _bench_transformers(steps, seeds, models, dev, repeats, out, transformer_configs(_smoke))
+        return _bench_transformers(steps, seeds, models, dev, repeats, out, transformer_configs(_smoke), block_runs)
     finally:  # a caller's thread count is its own (the tests run this in the suite's process)
         torch.set_num_threads(threads_before)
 
 
-def _bench_transformers(steps: int, seeds: int, models, dev: torch.device, repeats: int, out, configs: dict) -> dict:
+def _bench_transformers(steps: int, seeds: int, models, dev: torch.device, repeats: int, out, configs: dict,
+                        block_runs=()) -> dict:
     where = f"GPU {torch.cuda.get_device_name(dev)}" if dev.type == "cuda" else "CPU"
     print(f"transformers: CPU {cpu_name()}, torch threads {torch.get_num_threads()}, torch {torch.__version__}, "
           f"device {where}; {steps} steps per measurement, best of {repeats}, float32"
@@ -474,8 +496,9 @@ def _bench_transformers(steps: int, seeds: int, models, dev: torch.device, repea
     for name in models:
         setup = setups[name](configs[name], dev)
         print(setup["title"], file=out)
-        t = measure_model(setup, steps, seeds, dev, repeats)
-        r = {**t, "one_seed": t["ours_1"] / t["ref"], "batched": t["ours_k"] / t["ref"]}
+        t = measure_model(setup, steps, seeds, dev, repeats, block_runs=block_runs)
+        r = {**{k: t[k] for k in ("ours_1", "ours_k", "ref")}, "one_seed": t["ours_1"] / t["ref"],
+             "batched": t["ours_k"] / t["ref"]}
         # with fewer steps than the evaluation interval, the two evaluations of all pairs (first and last step)
         # weigh more in a measurement than in a full run: say how many there were
         n_evals = sum(1 for s in range(steps) if s % setup["eval_every"] == 0) + 1
@@ -485,6 +508,13 @@ def _bench_transformers(steps: int, seeds: int, models, dev: torch.device, repea
         print(f"  reference: {1e3 * t['ref']:.2f} ms/step", file=out)
         print(f"  ours/ref 1 seed: {r['one_seed']:.2f}", file=out)
         print(f"  ours/ref per run-step, {seeds} seeds: {r['batched']:.2f}", file=out, flush=True)
+        if block_runs:
+            r["blocks"] = {b: {"seconds": t[f"ours_k_blocks_{b}"], "batched": t[f"ours_k_blocks_{b}"] / t["ref"]}
+                           for b in block_runs}
+            for b, rb in r["blocks"].items():
+                print(f"  ours, {seeds} seeds in blocks of {b}: {1e3 * rb['seconds']:.2f} ms/run-step", file=out)
+                print(f"  ours/ref per run-step, {seeds} seeds in blocks of {b}: {rb['batched']:.2f}", file=out,
+                      flush=True)
         if with_bound:
             # the floor each side's own products set: how far a side is from it, and the best ratio ours could reach
             # with the products it performs now

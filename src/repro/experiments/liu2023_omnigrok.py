@@ -104,7 +104,7 @@ def split_heldout(data: TaskData) -> tuple[TaskData, TaskData]:
 
 def train_heldout_in_callback(model_config, data: TaskData, cfg: TrainConfig, runs=None, *,
                               mse_threshold: float | None = None, progress=None, desc: str = "training",
-                              checkpoint=None) -> History:
+                              checkpoint=None, performance=None) -> History:
     """:func:`repro.training.trainer.train` on ``data``'s training rows only, the held-out rows evaluated at every
     evaluation step by a callback; returns the same history as ``train(model_config, data, ...)`` (up to
     float rounding): ``val_loss`` / ``val_acc`` per run and evaluation.
@@ -113,7 +113,8 @@ def train_heldout_in_callback(model_config, data: TaskData, cfg: TrainConfig, ru
     of ``data`` at every step, held-out rows included (with zero loss weight). For the digits landscape
     (200 training, 1597 held-out images) that is 9x the work of a step; here the held-out rows cost a
     forward pass at the evaluation steps only. ``checkpoint``: as :func:`repro.training.trainer.train`'s (the
-    callback keeps no state, so a resumed run is the same)."""
+    callback keeps no state, so a resumed run is the same); ``performance``: as ``train``'s (how it runs, never what
+    it computes)."""
     train_rows, held = split_heldout(data)
     held = held.to(device=cfg.torch_device, dtype=cfg.torch_dtype)
     model = build_model(model_config)
@@ -127,7 +128,7 @@ def train_heldout_in_callback(model_config, data: TaskData, cfg: TrainConfig, ru
             return {"val_loss": loss.mean(-1), "val_acc": correct.double().mean(-1)}
 
     h = train(model_config, train_rows, cfg, runs=runs, callback=evaluate, mse_threshold=mse_threshold,
-              progress=progress, desc=desc, checkpoint=checkpoint)
+              progress=progress, desc=desc, checkpoint=checkpoint, performance=performance)
     metrics = dict(h.metrics)
     metrics["val_loss"] = h.extra["val_loss"]
     if "train_acc" in metrics:
