@@ -71,7 +71,8 @@ from repro.experiments.liu2022_phase_diagrams import (OFFICIAL_COUNTS, PANELS, T
                                                       generalizing_fraction_fast_decoder, official_map, phase_letters,
                                                       run_phase_diagram, sandwich_columns, stored_full_grid,
                                                       stored_uncompressed)
-from repro.experiments.liu2022_phase_diagrams_s3_official import SeedLuckConfig, stored_seed_luck
+from repro.experiments.liu2022_phase_diagrams_s3_official import (SeedLuckConfig, stored_official_start_grid,
+                                                                 stored_seed_luck)
 from repro.plotting.liu2022_phase_diagrams import plot_phase_diagrams
 from repro.plotting.shared import use_style
 from repro.training.store import load_stored, provenance_line, require_stored
@@ -562,10 +563,11 @@ for panel in PANELS:
     print(f"({panel}) all {len(full_manifests[panel])} parts stored, {minutes:.0f} min in all; "
           + "; ".join(sorted({provenance_line(m) for m in full_manifests[panel]})))
 glue("full_panels", ", ".join(f"({p})" for p in full_maps) or "none", display=False)
-full_cmp = {panel: fm.comparison() for panel, fm in full_maps.items()}  # printed here, judged below
-for panel, fm in full_maps.items():
-    cmp = full_cmp[panel]
-    print(f"\n({panel}) {fm.config.y_label} (rows) x decoder lr {fm.config.lr_dec_values[0]:.0e} ... "
+
+
+def print_full_map(title, fm, cmp):
+    """A whole-grid map beside the official one, row by row, and how far they agree."""
+    print(f"\n{title} {fm.config.y_label} (rows) x decoder lr {fm.config.lr_dec_values[0]:.0e} ... "
           f"{fm.config.lr_dec_values[-1]:.0e} ({len(fm.config.lr_dec_values)} columns); ours | official")
     for y, ours_row, off_row in zip(fm.config.y_values, phase_letters(fm.phases), phase_letters(cmp.official)):
         print(f"  {y:8.2g}  {ours_row}  |  {off_row}")
@@ -574,6 +576,11 @@ for panel, fm in full_maps.items():
     for phase in PHASES:
         ours_n, off_n = cmp.counts[phase]
         print(f"  share in {phase}: ours {ours_n / cmp.n_cells:.3f}, official {off_n / cmp.n_cells:.3f}")
+
+
+full_cmp = {panel: fm.comparison() for panel, fm in full_maps.items()}  # printed here, judged below
+for panel, fm in full_maps.items():
+    print_full_map(f"({panel})", fm, full_cmp[panel])
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_phase_diagrams/fig_phases_full.png
@@ -597,18 +604,27 @@ FULL_WHY = {
          "within 1e3 steps of fitting) or memorize instead, most of them at weight decay 10-14",
 }
 FULL_SETUP = "; the official 11 x 16 or 13 x 13 grid, seed 58/6/0 but our draws of split, targets and start"
-for panel, cmp in full_cmp.items():
-    run = full_manifests[panel]
-    name = f"{FULL}({panel}) cells with the official phase, away from official phase boundaries"
+
+
+def check_full_map(prefix, cmp, run, why, setup):
+    """The sealed claims on one whole-grid map (``prefix``: the claims' common start, up to the panel): the
+    agreement away from official boundaries and each phase's share; a deviation's evidence quotes the counts."""
+    name = f"{prefix} cells with the official phase, away from official phase boundaries"
     claims.check(name, cmp.interior_agreement, live=False, run=run,
-                 evidence=f"{cmp.interior_differ} of the {cmp.interior_cells} unambiguous cells differ; "
-                          + FULL_WHY.get(panel, "") + FULL_SETUP if claims.registry[name].kind == "deviation" else "")
+                 evidence=f"{cmp.interior_differ} of the {cmp.interior_cells} unambiguous cells differ; " + why + setup
+                 if claims.registry[name].kind == "deviation" else "")
     for phase in PHASES:
-        name = f"{FULL}({panel}) share of cells in {phase}, ours minus the official map's"
+        name = f"{prefix} share of cells in {phase}, ours minus the official map's"
         ours_n, off_n = cmp.counts[phase]
         claims.check(name, cmp.share_difference(phase), live=False, run=run,
-                     evidence=f"{ours_n} of {cmp.n_cells} cells against the official {off_n}" + FULL_SETUP
+                     evidence=f"{ours_n} of {cmp.n_cells} cells against the official {off_n}" + setup
                      if claims.registry[name].kind == "deviation" else "")
+
+
+for panel, cmp in full_cmp.items():
+    check_full_map(f"{FULL}({panel})", cmp, full_manifests[panel], FULL_WHY.get(panel, ""), FULL_SETUP)
+glue("full_a_interior", f"{full_cmp['a'].interior_agreement:.0%}" if "a" in full_cmp else "(not yet stored)",
+     display=False)
 
 # %% [markdown]
 # ## Fig. 6(d): a bug or the seed?
@@ -700,6 +716,41 @@ _ = claims.check("share of 40 notebook-order starts that comprehend where the of
                           "wide comprehension region shows one favourable start, not what a typical start does")
 
 # %% [markdown]
+# ### The whole (d) grid from the official start (stored)
+#
+# The same official seed-0 start, trained at every cell of the official (d) grid (11 weight decays × 16 decoder
+# learning rates, $10^5$ steps, the notebook's L1 term): does the official map's wide comprehension region come
+# back when only the start is the official one? It is stored in six parts of two rows
+# (`python -m repro.experiments.liu2022_phase_diagrams_s3_official --store book/_results --full-grid`, about 45
+# minutes per part on one core beside another job). Its claims were registered on 2026-11-28, before any part ran,
+# with the bands of the whole grids above; from the 12 cells of the run above, the agreement away from boundaries
+# and the comprehension share were registered as expected to miss (deviations). The map is judged here once all
+# six parts are stored (the README's table of stored runs gives the progress); it is {eval}`glued.official_start_full`.
+
+# %%
+OFFICIAL_START = "full grid from the official start, 1e5 steps: (d)"
+official_start = stored_official_start_grid("_results")
+glue("official_start_full", "stored and judged below" if official_start else "not yet complete", display=False)
+if official_start is not None:
+    os_map, os_manifests = official_start
+    os_cmp = os_map.comparison()
+    print(f"all {len(os_manifests)} parts stored, {sum(m['wall_time_s'] for m in os_manifests) / 60:.0f} min in all; "
+          + "; ".join(sorted({provenance_line(m) for m in os_manifests})))
+    print_full_map("(d) from the official seed-0 start:", os_map, os_cmp)
+
+# %%
+# What the whole official-start map shows, for the deviations' evidence and the ledger: written from the map once
+# all its parts are stored (until then, nothing is judged).
+OFFICIAL_START_WHY = ""
+OFFICIAL_START_FIGURE_WHY = ""
+if official_start is not None:
+    if not OFFICIAL_START_FIGURE_WHY:
+        raise KeyError("Fig. 6(d)'s whole grid from the official start is stored: write OFFICIAL_START_WHY and "
+                       "OFFICIAL_START_FIGURE_WHY from what its map shows.")
+    check_full_map(OFFICIAL_START, os_cmp, os_manifests, OFFICIAL_START_WHY,
+                   "; the official 11 x 16 grid from the notebook's seed-0 start (its draws, redrawn in its order)")
+
+# %% [markdown]
 # ## Paper versus ours
 #
 # At book scale, every panel of Fig. 6 reproduces the layout the paper describes in §4.1 except the
@@ -741,6 +792,11 @@ for panel in stored_maps:  # the verdict its claims support (all †: the stored
                        why=STORED_WHY[panel] + "; 36 of the official cells, our draws of the seed; † : the stored run "
                                                "predates sealed claims")
 FULL_FIGURE_WHY = {
+    "a": "every phase sits where the official map has it (grokking at the slow decoders, comprehension beside it at "
+         "the fast representation rates, memorization elsewhere, no confusion) and takes its official share within "
+         "the band; cell by cell, most rows' boundaries sit one grid step toward the slower decoders (fewer grokking "
+         "cells), and at representation lr 10^-4 to 10^-4.25 ours memorizes where the official map groks or "
+         "comprehends",
     "b": "every phase sits where the official map has it and takes its official share of the map within the band; "
          "cell by cell the strongest weight decays differ (slow decoders grok where the official map memorizes)",
     "c": "memorization at fast decoders and confusion at the strongest weight decays sit where the official map has "
@@ -753,6 +809,10 @@ for panel in full_maps:  # the verdict its claims support
                        "deviations' FULL_WHY) from what its map shows.")
     claims.figure_from("liu2022", f"Fig. 6{panel} (full grid)", f"{FULL}({panel})", scale="paper (CPU, stored)",
                        why=FULL_FIGURE_WHY[panel] + "; the official grid at the paper's settings, our draws of the seed")
+if official_start is not None:  # the verdict its sealed claims support
+    claims.figure_from("liu2022", "Fig. 6d (full grid, official start)", OFFICIAL_START, scale="paper (CPU, stored)",
+                       why=OFFICIAL_START_FIGURE_WHY + "; the official grid at the paper's settings from the notebook's "
+                                                       "seed-0 start")
 claims.figure("liu2022", "Fig. 6d (official start)", "partial", scale="paper (CPU, stored)",
               claims=["official seed-0 start: the cells at decoder lr 4e-5 and 1.6e-4 have the official phase",
                       "official seed-0 start: share of the official comprehension cells (9 of 12) that comprehend",
@@ -794,8 +854,16 @@ claims.ledger()
 #   cells of ours comprehend (generalize within $10^3$ steps of fitting) or memorize instead, so the grokking share
 #   misses the band. The 36-cell map had put the memorization and confusion shares outside the band and the
 #   grokking share inside; the whole map gives the reverse, so 36 cells of one seed each do not settle a share to
-#   within 0.1. The other panels' whole grids are being computed part by part (stored so far:
-#   {eval}`glued.full_panels`).
+#   within 0.1.
+# - **The whole official grid of (a)** (see {ref}`the whole-grid figure <fig-liu-phases-full>`): the one panel
+#   whose whole map meets every registered claim. Away from official phase boundaries,
+#   {eval}`glued.full_a_interior` of the cells have the official phase, and each phase's share is within the band.
+#   Where ours differs, it is at a boundary: in most rows the boundaries sit one grid step toward the slower
+#   decoders, so ours has fewer grokking cells, and at representation lr $10^{-4}$ and $10^{-4.25}$ ours memorizes
+#   where the official map groks or comprehends. The 36-cell map had agreed at every unambiguous cell; the whole
+#   map keeps that.
+# - The whole grid of (d) is being computed part by part (the README's table of stored runs gives the progress);
+#   the panels judged so far: {eval}`glued.full_panels`.
 # - **Adam at large learning rates.** The compression assumes Adam follows gradient flow. At the
 #   largest book learning rates ($5\cdot10^{-2}$, i.e. paper-equivalent $10^{-2}$) it does not:
 #   the runs become unstable and several cells that memorize in the paper are confused here, e.g.
