@@ -40,7 +40,6 @@ def test_transformers_bench_times_every_model_and_prints_ratios():
         assert all(r["bound"][k]["gflop"] > 0 and r["bound"][k]["seconds"] > 0 for k in ("ours_1", "ours_k", "ref"))
 
 
-
 def test_transformers_bench_times_block_sizes_in_the_same_rotation():
     import io
     import math

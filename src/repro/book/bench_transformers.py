@@ -466,7 +466,7 @@ def bench_transformers(steps: int = 40, seeds: int = 3, models=TRANSFORMER_MODEL
         check_int("block_runs", b, minimum=1)
         if b > seeds:
             raise ValueError(f"block_runs={list(block_runs)} is not allowed: each block size must be from 1 to seeds "
-                             f"({seeds}); a block of {b} would hold all {seeds} runs, as the default already can.")
+                             f"({seeds}); a block larger than seeds is one block of all the runs, which {seeds} already times.")
     if len(set(block_runs)) != len(block_runs):
         raise ValueError(f"block_runs={list(block_runs)} is not allowed: each block size at most once.")
     if threads is not None:
