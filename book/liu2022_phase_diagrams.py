@@ -732,23 +732,31 @@ OFFICIAL_START = "full grid from the official start, 1e5 steps: (d)"
 official_start = stored_official_start_grid("_results")
 glue("official_start_full", "stored and judged below" if official_start else "not yet complete", display=False)
 if official_start is not None:
-    os_map, os_manifests = official_start
-    os_cmp = os_map.comparison()
-    print(f"all {len(os_manifests)} parts stored, {sum(m['wall_time_s'] for m in os_manifests) / 60:.0f} min in all; "
-          + "; ".join(sorted({provenance_line(m) for m in os_manifests})))
-    print_full_map("(d) from the official seed-0 start:", os_map, os_cmp)
+    start_map, start_manifests = official_start
+    start_cmp = start_map.comparison()
+    minutes = sum(m["wall_time_s"] for m in start_manifests) / 60
+    print(f"all {len(start_manifests)} parts stored, {minutes:.0f} min in all; "
+          + "; ".join(sorted({provenance_line(m) for m in start_manifests})))
+    print_full_map("(d) from the official seed-0 start:", start_map, start_cmp)
 
 # %%
 # What the whole official-start map shows, for the deviations' evidence and the ledger: written from the map once
 # all its parts are stored (until then, nothing is judged).
-OFFICIAL_START_WHY = ""
-OFFICIAL_START_FIGURE_WHY = ""
+OFFICIAL_START_WHY = ("from the notebook's own start ours comprehends at almost every decoder lr from the fourth "
+                      "column up at weight decay 0-30, where the official map memorizes or groks at the fast decoders, "
+                      "and memorizes at the three slowest decoders, where the official map comprehends")
+OFFICIAL_START_FIGURE_WHY = ("the official start brings comprehension back, on more cells than the official map, but "
+                             "not in its place: ours memorizes at the slowest decoders where the official map "
+                             "comprehends, and comprehends at the fast decoders where it memorizes or groks; the "
+                             "grokking and confusion shares are the official ones within the band")
 if official_start is not None:
     if not OFFICIAL_START_FIGURE_WHY:
         raise KeyError("Fig. 6(d)'s whole grid from the official start is stored: write OFFICIAL_START_WHY and "
                        "OFFICIAL_START_FIGURE_WHY from what its map shows.")
-    check_full_map(OFFICIAL_START, os_cmp, os_manifests, OFFICIAL_START_WHY,
+    check_full_map(OFFICIAL_START, start_cmp, start_manifests, OFFICIAL_START_WHY,
                    "; the official 11 x 16 grid from the notebook's seed-0 start (its draws, redrawn in its order)")
+glue("official_start_interior", f"{start_cmp.interior_agreement:.0%}" if official_start else "(not yet stored)",
+     display=False)
 
 # %% [markdown]
 # ## Paper versus ours
@@ -862,6 +870,16 @@ claims.ledger()
 #   decoders, so ours has fewer grokking cells, and at representation lr $10^{-4}$ and $10^{-4.25}$ ours memorizes
 #   where the official map groks or comprehends. The 36-cell map had agreed at every unambiguous cell; the whole
 #   map keeps that.
+# - **The whole (d) grid from the official start** (the section "The whole (d) grid from the official start"): the
+#   notebook's own seed-0 start brings comprehension back, on more cells than the official map has, but not in its
+#   place. At weight decay up to 30 ours memorizes at the three slowest decoders, where the official map
+#   comprehends, and comprehends at the faster decoders, where the official map memorizes or groks. Away from
+#   official boundaries {eval}`glued.official_start_interior` of the cells have the official phase; the grokking and
+#   confusion shares are within the band, the comprehension and memorization shares are not. The memorization share
+#   had been registered as expected within the band; its kind is re-labelled by an amendment, criterion unchanged.
+#   So the official start brings comprehension into a (d) map, but not the official map's layout. The official
+#   data file came from another run than the notebook as committed (see the S3 runs above); what else in that run
+#   placed the region is not known.
 # - The whole grid of (d) is being computed part by part (the README's table of stored runs gives the progress);
 #   the panels judged so far: {eval}`glued.full_panels`.
 # - **Adam at large learning rates.** The compression assumes Adam follows gradient flow. At the
