@@ -554,14 +554,21 @@ _ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "c
 
 # %%
 full_maps, full_manifests = {}, {}
+
+
+def print_parts(prefix, manifests):
+    """A whole-grid map's stored parts: how many, their minutes in all, and where they ran."""
+    minutes = sum(m["wall_time_s"] for m in manifests) / 60
+    print(f"{prefix}all {len(manifests)} parts stored, {minutes:.0f} min in all; "
+          + "; ".join(sorted({provenance_line(m) for m in manifests})))
+
+
 for panel in PANELS:
     stored = stored_full_grid(panel, "_results")
     if stored is None:  # judged once all its parts are stored (the README's table of stored runs gives the progress)
         continue
     full_maps[panel], full_manifests[panel] = stored
-    minutes = sum(m["wall_time_s"] for m in full_manifests[panel]) / 60
-    print(f"({panel}) all {len(full_manifests[panel])} parts stored, {minutes:.0f} min in all; "
-          + "; ".join(sorted({provenance_line(m) for m in full_manifests[panel]})))
+    print_parts(f"({panel}) ", full_manifests[panel])
 glue("full_panels", ", ".join(f"({p})" for p in full_maps) or "none", display=False)
 
 
@@ -734,14 +741,12 @@ glue("official_start_full", "stored and judged below" if official_start else "no
 if official_start is not None:
     start_map, start_manifests = official_start
     start_cmp = start_map.comparison()
-    minutes = sum(m["wall_time_s"] for m in start_manifests) / 60
-    print(f"all {len(start_manifests)} parts stored, {minutes:.0f} min in all; "
-          + "; ".join(sorted({provenance_line(m) for m in start_manifests})))
+    print_parts("", start_manifests)
     print_full_map("(d) from the official seed-0 start:", start_map, start_cmp)
 
 # %%
-# What the whole official-start map shows, for the deviations' evidence and the ledger: written from the map once
-# all its parts are stored (until then, nothing is judged).
+# What the whole official-start map shows, for the deviations' evidence and the ledger, written from the map (judged
+# only when all its parts are stored).
 OFFICIAL_START_WHY = ("from the notebook's own start ours comprehends at almost every decoder lr from the fourth "
                       "column up at weight decay 0-30, where the official map memorizes or groks at the fast decoders, "
                       "and memorizes at the three slowest decoders, where the official map comprehends")
@@ -750,9 +755,6 @@ OFFICIAL_START_FIGURE_WHY = ("the official start brings comprehension back, on m
                              "comprehends, and comprehends at the fast decoders where it memorizes or groks; the "
                              "grokking and confusion shares are the official ones within the band")
 if official_start is not None:
-    if not OFFICIAL_START_FIGURE_WHY:
-        raise KeyError("Fig. 6(d)'s whole grid from the official start is stored: write OFFICIAL_START_WHY and "
-                       "OFFICIAL_START_FIGURE_WHY from what its map shows.")
     check_full_map(OFFICIAL_START, start_cmp, start_manifests, OFFICIAL_START_WHY,
                    "; the official 11 x 16 grid from the notebook's seed-0 start (its draws, redrawn in its order)")
 glue("official_start_interior", f"{start_cmp.interior_agreement:.0%}" if official_start else "(not yet stored)",
