@@ -106,10 +106,16 @@ def test_schur_a_faithful_representation_has_four_equal_principal_variances():
         assert var[:4] == pytest.approx([0.25] * 4) and var[4:].sum() == pytest.approx(0, abs=1e-12)
 
 
-def test_official_order_run_is_the_notebooks_run_of_its_seed():
+def test_official_order_run_is_the_notebooks_run_of_its_seed(monkeypatch):
     """rng_order="official": run (24 samples, seed 3) starts and trains exactly as the Fig. 6(d) path that starts from
     the notebook's seed-3 state (official_s3_state, checked against the notebook in its own tests), to the bit."""
     from dataclasses import replace
+
+    import torch
+
+    # The claim is about random-number order, so both sides train on the CPU: on a GPU the sweep's two batched
+    # runs and the single run take different cuBLAS kernels and part in the last bit (seen on an H200).
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
 
     import numpy as np
 
