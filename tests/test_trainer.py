@@ -406,3 +406,22 @@ def test_repro_nudge_scales_the_initial_parameters(monkeypatch):
     nudged = train(TOY, data, cfg, progress=False)
     np.testing.assert_allclose(nudged["weight_norm"][0, 0], plain["weight_norm"][0, 0] * (1 + 1e-6), rtol=1e-12)
     assert not np.array_equal(nudged["train_loss"], plain["train_loss"])
+
+
+def test_forward_all_chunks_an_evaluation_without_changing_its_outputs():
+    """An evaluation over more than 2 x EVAL_CHUNK_ROWS samples is forwarded in chunks on the CPU: each
+    sample's output is its own row's (the decoder's causal attention mixes positions, never samples)."""
+    from repro.models.networks import TransformerConfig, build_model
+    from repro.training.trainer import EVAL_CHUNK_ROWS, forward_all
+
+    model = build_model(TransformerConfig(d_vocab=8, n_ctx=3, d_model=8, n_heads=2, d_head=4, d_mlp=16, n_layers=2,
+                                          d_vocab_out=7))
+    gen = torch.Generator().manual_seed(0)
+    params = {s.name: torch.randn(2, *s.shape, generator=gen, dtype=torch.float64) * 0.3 for s in model.param_specs()}
+    x = torch.randint(0, 8, (2 * EVAL_CHUNK_ROWS + 77, 3), generator=gen)
+    with torch.no_grad():
+        whole, chunked = model.forward(params, x), forward_all(model, params, x)
+        small = forward_all(model, params, x[:100])
+    assert chunked.shape == whole.shape == (2, x.shape[0], 7)
+    torch.testing.assert_close(chunked, whole, rtol=1e-13, atol=0)  # products over other row counts: last bits
+    assert torch.equal(small, model.forward(params, x[:100]))  # a small set is one forward
