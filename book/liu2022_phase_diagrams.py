@@ -631,10 +631,9 @@ def check_full_map(prefix, cmp, run, why, setup):
 
 for panel, cmp in full_cmp.items():
     check_full_map(f"{FULL}({panel})", cmp, full_manifests[panel], FULL_WHY.get(panel, ""), FULL_SETUP)
-glue("full_a_interior", f"{full_cmp['a'].interior_agreement:.0%}" if "a" in full_cmp else "(not yet stored)",
-     display=False)
-glue("full_d_interior", f"{full_cmp['d'].interior_agreement:.0%}" if "d" in full_cmp else "(not yet stored)",
-     display=False)
+for panel in "ad":  # the panels whose deviations bullets quote it
+    glue(f"full_{panel}_interior", f"{full_cmp[panel].interior_agreement:.0%}" if panel in full_cmp
+         else "(not yet stored)", display=False)
 
 # %% [markdown]
 # ## Fig. 6(d): a bug or the seed?

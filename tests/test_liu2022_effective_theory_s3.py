@@ -3,6 +3,7 @@ import itertools
 
 import numpy as np
 import pytest
+import torch
 
 from repro.data.tasks import S3_ELEMENTS, BinaryOpTask
 from repro.experiments.liu2022_effective_theory_s3 import S3Config, hexagon_shape, run_s3_sweep
@@ -110,8 +111,6 @@ def test_official_order_run_is_the_notebooks_run_of_its_seed(monkeypatch):
     """rng_order="official": run (24 samples, seed 3) starts and trains exactly as the Fig. 6(d) path that starts from
     the notebook's seed-3 state (official_s3_state, checked against the notebook in its own tests), to the bit."""
     from dataclasses import replace
-
-    import torch
 
     # The claim is about random-number order, so both sides train on the CPU: on a GPU the sweep's two batched
     # runs and the single run take different cuBLAS kernels and part in the last bit (seen on an H200).
