@@ -121,6 +121,17 @@ def test_default_blocks_cover_the_workers_within_the_byte_cap():
     assert 4 * (4 * model.n_params()) * big <= BLOCK_BYTES and big < 5_000
 
 
+def test_default_blocks_give_a_large_run_its_own_block():
+    """Liu et al.'s paper-scale encoder (about 72 MiB of hot data a run) trains one run per block on the CPU, at
+    one thread and at two: batching such runs was slower per run (the cap's comment gives the measurement)."""
+    from repro.experiments.liu2022_transformer_and_images import TransformerGrokConfig
+    from repro.training.trainer import default_block_runs
+
+    cfg = TransformerGrokConfig()
+    model, n = build_model(cfg.model_config()), cfg.task_data().n_samples
+    assert [default_block_runs(model, n, 4, 3, workers) for workers in (1, 2)] == [1, 1]
+
+
 def test_embed_l1_fast_path_matches_autograd_and_is_validated():
     """The L1 penalty on the embeddings (Liu et al. 2022's S3 notebook) gives the same run on both paths."""
     data = build_task_data(BinaryOpTask("addition", 7), Split(train_fraction=0.6, data_seed=1), target="regression",

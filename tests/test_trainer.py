@@ -310,6 +310,31 @@ def test_dropout_mask_rate_and_scale():
         assert torch.allclose(out[r][kept], torch.full_like(out[r][kept], 1 / (1 - rate)))
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_dropout_on_the_cpu_keeps_torch_rand_masks(dtype):
+    """The CPU's masks (drawn through repro.core.cpurand) are torch.rand(...) >= rate from each run's generator, as
+    the runs stored before that change drew them, with and without per-run rows, and the generators end alike."""
+    from repro.core.cpurand import SMALLEST
+    from repro.training.trainer import DROPOUT_SEED_OFFSET, Dropout
+
+    rates, seeds, n = [0.0, 0.05, 0.5], [3, 4, 5], 40
+    assert 30 * 2 * 1024 >= SMALLEST  # each run's draw takes the NumPy path
+    rows = torch.stack([torch.randperm(n, generator=torch.Generator().manual_seed(r))[:30] for r in range(3)])
+    for with_rows in (False, True):
+        drop = Dropout(rates, seeds, torch.device("cpu"), dtype, n if with_rows else None)
+        drop.rows = rows if with_rows else None
+        h = torch.randn(3, 30, 2, 1024, dtype=dtype)
+        gens = [torch.Generator().manual_seed(s + DROPOUT_SEED_OFFSET) for s in seeds]
+        for _ in range(2):  # twice: the second mask continues each stream
+            out = drop(h)
+            for r, g in enumerate(gens):
+                u = torch.rand((n, 2, 1024) if with_rows else (30, 2, 1024), generator=g, dtype=dtype)
+                u = u[rows[r]] if with_rows else u
+                want = h[r] * (u >= torch.tensor(rates[r], dtype=dtype)).to(dtype).mul_(drop.scale[r])
+                assert torch.equal(out[r], want)
+        assert all(torch.equal(a.get_state(), b.get_state()) for a, b in zip(drop.generators, gens))
+
+
 def test_dropout_needs_a_model_with_dropout_sites_and_a_rate_below_one():
     data = build_task_data(BinaryOpTask("modular_addition", 5), Split(train_fraction=0.8, data_seed=0))
     with pytest.raises(ValueError, match="dropout=0.2 is not allowed for EmbedMLP"):

@@ -29,6 +29,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from repro.core.cpurand import keep_mask
 from repro.core.crossings import first_step
 from repro.core.devices import DTYPES, check_device, resolve_device, resolve_dtype
 from repro.core.kernels import init_nudge
@@ -324,8 +325,11 @@ class AdamW:
         scales every learning rate (and so the decoupled decay lr·λ) for this update only (:func:`lr_multiplier`)."""
         if self.fused:
             self.step_count += 1  # the kernel reads the step (as torch.optim increments it before the call)
+            # each gradient's per-run rows by one unbind, not one select per (run, tensor): a 10 x 10 grid's ~350
+            # selects cost 4 % of a toy-sweep step
+            rows = [g.unbind(0) for g in grads]
             for (lr, wd), members, ps, ms, vs in zip(self.calls, self.members, self.param_lists, self.m_lists, self.v_lists):
-                gs = [grads[k][r] for (r, k) in members]
+                gs = [rows[k][r] for (r, k) in members]
                 torch._fused_adamw_(ps, gs, ms, vs, [], [self.step_count] * len(ps), lr=lr * lr_factor,
                                     beta1=self.beta1, beta2=self.beta2, weight_decay=wd, eps=self.eps, amsgrad=False,
                                     maximize=False)
@@ -462,14 +466,21 @@ class Dropout:
 
     def __call__(self, h: torch.Tensor) -> torch.Tensor:
         u = torch.empty_like(h)
+        shape = (-1,) + (1,) * (h.dim() - 1)
+        if h.device.type == "cpu" and h.dtype in (torch.float32, torch.float64):
+            # the same masks as torch.rand(...) >= rate below, drawn from the same generators' streams in a
+            # third less time (repro.core.cpurand); dropout was a sixth of a paper-scale step of Liu et al.'s model
+            draw = (self.n_samples,) + tuple(h.shape[2:]) if self.rows is not None else tuple(h.shape[1:])
+            for r, g in enumerate(self.generators):
+                u[r].copy_(keep_mask(draw, g, h.dtype, float(self.rate[r]), None if self.rows is None else self.rows[r]))
+            return h * u.mul_(self.scale.view(shape))
         if self.rows is None:
             for r, g in enumerate(self.generators):
                 torch.rand(h.shape[1:], generator=g, device=h.device, dtype=h.dtype, out=u[r])
         else:  # rows (R, K): run r forwards the samples rows[r]; each sample's mask is drawn whatever the rows
-            shape = (self.n_samples,) + tuple(h.shape[2:])
+            draw = (self.n_samples,) + tuple(h.shape[2:])
             for r, (g, rows) in enumerate(zip(self.generators, self.rows)):
-                torch.index_select(torch.rand(shape, generator=g, device=h.device, dtype=h.dtype), 0, rows, out=u[r])
-        shape = (-1,) + (1,) * (h.dim() - 1)
+                torch.index_select(torch.rand(draw, generator=g, device=h.device, dtype=h.dtype), 0, rows, out=u[r])
         # the mask, in place: 1 where kept, 0 where dropped, times 1 / (1 - rate) (bit for bit h * keep * scale)
         return h * u.ge_(self.rate.view(shape)).mul_(self.scale.view(shape))
 
@@ -589,7 +600,12 @@ def _masked_mean(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return torch.where(count > 0, (values * mask).sum(-1) / count.clamp(min=1), torch.full_like(count, float("nan")))
 
 
-BLOCK_BYTES = 256 * 1024**2  # cap on a block's hot data (parameters, gradients, Adam moments, activations)
+# cap on a block's hot data (parameters, gradients, Adam moments, activations). A run above half of it trains in
+# a block of its own: batching large runs did not pay on the CPU. On the Intel Xeon of the README's table, one
+# thread, three seeds in blocks of one against the default blocks (3 and 2 + 1 under the former cap of 256 MiB):
+# Liu et al.'s encoder (72 MiB a run) 248 against 269 ms per run-step, Power et al.'s decoder (116 MiB) 52 against
+# 56. The batched products alone were slower per run than one run's (matmul-only bound, Liu: 156 against 135 ms).
+BLOCK_BYTES = 64 * 1024**2
 
 
 def default_block_runs(model: BatchedModel, n_samples: int, itemsize: int, n_runs: int, workers: int) -> int:
