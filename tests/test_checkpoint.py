@@ -87,14 +87,17 @@ def test_full_batch_run_resumes_bit_for_bit(tmp_path, dtype, blocks):
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_minibatch_run_with_dropout_resumes_bit_for_bit(tmp_path, dtype):
+@pytest.mark.parametrize("background", [False, True], ids=["in-block", "background-evaluation"])
+def test_minibatch_run_with_dropout_resumes_bit_for_bit(tmp_path, dtype, background):
     """Data order and dropout masks continue where they stopped: the checkpoint (step 9) falls mid-epoch (96
-    training samples in batches of 16: 6 steps an epoch), the interruption at step 14 in the next epoch."""
+    training samples in batches of 16: 6 steps an epoch), the interruption at step 14 in the next epoch. With the
+    evaluations on their own thread the checkpoint still holds every evaluation before its step."""
     model, data = _encoder_setup()
     cfg = TrainConfig(steps=20, batch_size=16, eval_every=2, lr_repr=1e-3, lr_dec=1e-3, wd_dec=1.0, dtype=dtype,
                       device="cpu")
     reference, resumed, _ = _interrupt_and_resume(tmp_path, model, data, cfg, save_at=9, stop_at=14,
-                                                  runs={"init_seed": [0, 1], "dropout": [0.3, 0.1]})
+                                                  runs={"init_seed": [0, 1], "dropout": [0.3, 0.1]},
+                                                  performance=Performance(background_evaluation=background))
     _assert_identical(reference, resumed)
     assert not np.array_equal(reference["train_loss"][0], reference["train_loss"][1])
 

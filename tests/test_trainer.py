@@ -298,6 +298,40 @@ def test_dropout_gradient_is_the_masked_networks_gradient():
         np.testing.assert_allclose(h.final_params[name], expected.detach().numpy(), rtol=0, atol=1e-12, err_msg=name)
 
 
+@pytest.mark.parametrize("setting", ["dropout", "minibatch"])
+def test_background_evaluation_records_the_same_bits(setting, monkeypatch):
+    """An evaluation on its own thread (Performance.background_evaluation) reads a copy of its step's parameters:
+    metrics, callback snapshots and final parameters equal those of the evaluation in the block's thread."""
+    from repro.training import trainer as trainer_module
+
+    submitted = []
+    submit = trainer_module._BackgroundEvaluations.submit
+    monkeypatch.setattr(trainer_module._BackgroundEvaluations, "submit",
+                        lambda self, step, flat: (submitted.append(step), submit(self, step, flat)))
+    model, data, tc = _encoder_setup()
+    tc = replace(tc, dtype="float32", steps=13, eval_every=3)
+    runs = {"init_seed": [0, 1], "dropout": [0.3, 0.1]}
+    if setting == "minibatch":
+        tc, runs = replace(tc, batch_size=16), {"init_seed": [0, 1]}
+    record = lambda step, params: {"embed": params["embed"], "norm": params["embed"].norm(dim=(1, 2))}
+    got = {flag: train(model, data, tc, runs=runs, callback=record, keep_final_params=True, progress=False,
+                       performance=Performance(background_evaluation=flag, block_runs=2)) for flag in (False, True)}
+    for part in ("metrics", "extra", "final_params"):
+        a, b = getattr(got[False], part), getattr(got[True], part)
+        assert a.keys() == b.keys()
+        for key in a:
+            assert np.array_equal(a[key], b[key], equal_nan=True), (part, key)
+    np.testing.assert_array_equal(got[False].steps, got[True].steps)
+    assert submitted == [0, 3, 6, 9, 12]  # every evaluation but the final one went to the background thread
+
+
+def test_background_evaluation_is_refused_with_until():
+    model, data, tc = _encoder_setup()
+    with pytest.raises(ValueError, match="background_evaluation=True"):
+        train(model, data, replace(tc, device="cpu"), until=lambda steps, metrics: np.zeros(1, bool), progress=False,
+              performance=Performance(background_evaluation=True))
+
+
 def test_dropout_mask_rate_and_scale():
     from repro.training.trainer import Dropout
 

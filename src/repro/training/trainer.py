@@ -632,6 +632,11 @@ class Performance(ConfigRepr):
         runs form one block.
     fast_grad: use the hand-written backward pass of :mod:`repro.models.fastgrad` (default: whenever it
         supports the model and loss; otherwise autograd). ``True`` where unsupported is an error.
+    background_evaluation: on the CPU, evaluate on a thread of its own while the block trains on (default: where
+        a worker would otherwise idle, a single block on two or more workers, without ``until``). The evaluation
+        reads a copy of the parameters of its step and is the same single-threaded forward, so the bits do not
+        change. Only where the evaluation is a forward of its own (dropout, minibatches or a per-run-rows gradient);
+        where it rides on the training forward it stays there.
     fused_optimizer: AdamW through PyTorch's fused kernel (default: where it exists, on CPU and CUDA; see
         :class:`AdamW`) or as whole-buffer elementwise ops (False). For many small runs (hundreds of runs
         of a thousand parameters) the elementwise update is the faster one: the fused kernel pays per tensor.
@@ -641,12 +646,13 @@ class Performance(ConfigRepr):
     workers: int | None = None
     fast_grad: bool | None = None
     fused_optimizer: bool | None = None
+    background_evaluation: bool | None = None
 
     def __post_init__(self):
         for name in ("block_runs", "workers"):
             if getattr(self, name) is not None:
                 check_int(name, getattr(self, name), minimum=1)
-        for name in ("fast_grad", "fused_optimizer"):
+        for name in ("fast_grad", "fused_optimizer", "background_evaluation"):
             if getattr(self, name) not in (None, True, False):
                 raise ValueError(f"{name}={getattr(self, name)!r} is not allowed: use None (automatic), True or False.")
 
@@ -754,6 +760,12 @@ def train(
     if checkpoint is not None:  # a resumed run keeps the blocks its checkpoint was saved in
         blocks = [slice(a, b) for a, b in checkpoint.begin(n_runs, cfg.steps, [(b.start, b.stop) for b in blocks])]
     block_index = {(b.start, b.stop): i for i, b in enumerate(blocks)}
+    background = performance.background_evaluation
+    if background is None:  # a worker would idle: one block on two or more (one seed on the CI's two cores)
+        background = device.type == "cpu" and until is None and 2 * len(blocks) <= workers
+    elif background and (device.type != "cpu" or until is not None):
+        raise ValueError("background_evaluation=True is only allowed on the CPU and without until (runs that stop "
+                         "early need their evaluation before the next step); use None or False.")
     workers = min(workers, len(blocks))
 
     bar = None
@@ -780,7 +792,7 @@ def train(
         history = _train_block(model, block_data, cfg, block_values, train_mask[block],
                                val_mask[block], callback, keep_final_params, bar, fast_grad, mse_threshold,
                                {k: v[block] for k, v in given.items()}, eval_steps, until, performance.fused_optimizer,
-                               checkpoint, i, None if batch_schedule is None else batch_schedule[block])
+                               checkpoint, i, None if batch_schedule is None else batch_schedule[block], background)
         if checkpoint is not None and checkpoint.wants_done_blocks():
             checkpoint.save(i, cfg.steps, _history_state(history), done=True)
         return history
@@ -937,8 +949,9 @@ class _Recorder:
         return {k: torch.stack([r[k] for r in self.rows], dim=1).cpu().numpy() for k in self.rows[0]}
 
     @torch.no_grad()
-    def __call__(self, step: int, out: torch.Tensor, views) -> None:
-        """Record the metrics of the outputs ``out`` over *all* samples, at parameters ``views``."""
+    def __call__(self, step: int, out: torch.Tensor, views, flat: torch.Tensor | None = None) -> None:
+        """Record the metrics of the outputs ``out`` over *all* samples, at parameters ``views`` (the views of
+        ``flat``; default: of the block's live buffer)."""
         data = self.data
         # metrics in float64: 9/10 correct must read as exactly 0.9 for threshold tests
         loss = per_sample_loss(out, data).double()
@@ -949,7 +962,7 @@ class _Recorder:
         row = {
             "train_loss": _masked_mean(loss, self.train_mask),
             "val_loss": _masked_mean(loss, self.val_mask),
-            "weight_norm": self.flat.norm(dim=1).double(),  # norm in native dtype: no (R, P) copy
+            "weight_norm": (self.flat if flat is None else flat).norm(dim=1).double(),  # native dtype: no (R, P) copy
         }
         if data.accuracy != "none" or self.mse_threshold is not None:
             row["train_acc"] = _masked_mean(correct, self.train_mask)
@@ -1212,6 +1225,39 @@ class _RunRows:
         return grad_fn.backward(views, self.inputs, cache, dout)
 
 
+class _BackgroundEvaluations:
+    """Evaluations on a thread of their own, in step order, each on a copy of the parameters of its step, while
+    the block's thread trains on: on a machine where a worker would otherwise idle (one seed on two cores) the
+    evaluation's forward over all samples leaves the training's critical path. The forward and the recorder are
+    the ones the block would run itself, single-threaded, on the same values, so the records are the same bits;
+    :meth:`wait` and :meth:`close` re-raise an evaluation's error in the block's thread."""
+
+    def __init__(self, recorder: "_Recorder", params: FlatParams, evaluate):
+        self.recorder, self.params, self.evaluate = recorder, params, evaluate
+        self.pool = ThreadPoolExecutor(max_workers=1)  # one thread: the records stay in step order
+        self.pending: list = []
+
+    def submit(self, step: int, flat: torch.Tensor) -> None:
+        copy = flat.detach().clone()
+        self.pending.append(self.pool.submit(self._record, step, copy))
+
+    def _record(self, step: int, flat: torch.Tensor) -> None:
+        with torch.no_grad():  # grad mode is per thread
+            views = self.params.views(flat)
+            self.recorder(step, self.evaluate(views), views, flat)
+
+    def wait(self) -> None:
+        done, self.pending = self.pending, []
+        for future in done:
+            future.result()
+
+    def close(self) -> None:
+        try:
+            self.wait()
+        finally:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
 def evaluation_steps(cfg: TrainConfig, eval_steps=None) -> np.ndarray:
     """The steps :func:`train` evaluates at: every ``eval_every`` steps from 0 (or the given ``eval_steps``),
     and the last step."""
@@ -1293,7 +1339,7 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
                  mse_threshold: float | None = None, given: Mapping[str, torch.Tensor] | None = None,
                  eval_steps: frozenset[int] | None = None, until=None, fused_optimizer: bool | None = None,
                  checkpoint: Checkpointer | None = None, block_index: int = 0,
-                 batch_schedule: torch.Tensor | None = None) -> History:
+                 batch_schedule: torch.Tensor | None = None, background: bool = False) -> History:
     """Train one block of runs (all of :func:`train` but the blocking).
 
     Each step: pick the batch (all of each run's training set, or its minibatch), compute the gradients
@@ -1305,6 +1351,9 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
 
     With ``checkpoint`` (a :class:`repro.training.checkpoint.Checkpointer`; block ``block_index`` of its run) the
     block starts from its saved state, if any, and saves its state before the steps the checkpointer says are due.
+
+    With ``background`` an evaluation that is a forward of its own runs on a second thread, on a copy of the
+    parameters of its step, while the block trains on (:class:`_BackgroundEvaluations`).
     """
     n_runs = len(values["init_seed"])
     values_all = values  # the history reports every run's values, also of runs that stop early
@@ -1389,6 +1438,10 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
     # an evaluation rides on the gradient's forward pass, except where runs may stop (until) or the
     # gradient forwards each run's own rows (run_rows): there it is a forward of its own, first
     separate_evaluation = until is not None or run_rows is not None
+    # the evaluations that are a forward of their own (not riding on the training forward) may run in the background
+    own_forward = separate_evaluation or (grad_fn is None and quadratic is None and (dropout is not None or minibatch
+                                                                                     or batch_schedule is not None))
+    later = _BackgroundEvaluations(recorder, params, evaluate) if background and own_forward and until is None else None
     update_every = max(1, cfg.steps // 200)
     parts = _StateParts(params, optimizer, norm_target, batches, dropout, recorder)
     if until is not None:  # which runs have stopped, and (keep_final_params) the parameters they stopped at
@@ -1416,9 +1469,14 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
         checkpoint.release(block_index)
     for step in range(start, cfg.steps):
         if checkpoint is not None and checkpoint.due(block_index, step):
+            if later is not None:
+                later.wait()  # the state saved holds every evaluation before this step
             checkpoint.save(block_index, step, parts.state())
         due = step % cfg.eval_every == 0 if eval_steps is None else step in eval_steps  # (evaluation_steps)
         record = (lambda out, views, step=step: recorder(step, out, views)) if due else None
+        if record is not None and later is not None:
+            later.submit(step, flat)
+            record = None
         if record is not None and separate_evaluation:
             views = params.views(flat)
             with torch.no_grad():
@@ -1443,6 +1501,8 @@ def _train_block(model, data: TaskData, cfg: TrainConfig, values: dict[str, list
             project_to_norm(flat, norm_target, fixed)
         if bar is not None and (step + 1) % update_every == 0:
             bar.update(update_every * n_runs)
+    if later is not None:
+        later.close()
     if n_runs:
         views = params.views(flat)  # the final parameters are evaluated too
         with torch.no_grad():
