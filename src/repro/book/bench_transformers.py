@@ -486,7 +486,8 @@ def _bench_transformers(steps: int, seeds: int, models, dev: torch.device, repea
     where = f"GPU {torch.cuda.get_device_name(dev)}" if dev.type == "cuda" else "CPU"
     print(f"transformers: CPU {cpu_name()}, torch threads {torch.get_num_threads()}, torch {torch.__version__}, "
           f"device {where}; {steps} steps per measurement, best of {repeats}, float32"
-          + ("; ours trains each block of runs on one thread (run_blocks), the reference uses every torch thread"
+          + ("; ours trains each block of runs on one thread (run_blocks), a single block's evaluations on another "
+             "(Performance.background_evaluation), the reference uses every torch thread"
              if dev.type == "cpu" and torch.get_num_threads() > 1 else ""), file=out)
     setups = {"liu": setup_liu, "power": setup_power, "omnigrok": setup_omnigrok}
     with_bound = dev.type == "cuda" or torch.get_num_threads() == 1
