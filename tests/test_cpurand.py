@@ -49,3 +49,19 @@ def test_keep_mask_threshold_sits_between_grid_values():
 def test_keep_mask_bad_input():
     with pytest.raises(ValueError, match="dtype"):
         keep_mask((SMALLEST,), torch.Generator(), torch.float16, 0.1)
+
+
+def test_a_stream_that_disagrees_falls_back_to_torch_rand(monkeypatch):
+    """Where NumPy's twister would not reproduce torch.rand (another layout of either state), the check says so
+    with a warning and every mask comes from torch.rand: other bits are never served."""
+    from repro.core import cpurand
+
+    right = cpurand._numpy_keep
+    monkeypatch.setattr(cpurand, "_numpy_keep", lambda *args: ~right(*args))
+    with pytest.warns(RuntimeWarning, match="does not reproduce torch.rand"):
+        assert cpurand._agrees.__wrapped__() is False
+    monkeypatch.setattr(cpurand, "_agrees", lambda: False)
+    ours_g, torch_g = _pair(5, 0)
+    ours = keep_mask((2 * SMALLEST,), ours_g, torch.float32, 0.2)
+    assert torch.equal(ours, torch.rand(2 * SMALLEST, generator=torch_g) >= 0.2)
+    assert torch.equal(ours_g.get_state(), torch_g.get_state())

@@ -468,8 +468,9 @@ class Dropout:
         u = torch.empty_like(h)
         shape = (-1,) + (1,) * (h.dim() - 1)
         if h.device.type == "cpu" and h.dtype in (torch.float32, torch.float64):
-            # the same masks as torch.rand(...) >= rate below, drawn from the same generators' streams in a
-            # third less time (repro.core.cpurand); dropout was a sixth of a paper-scale step of Liu et al.'s model
+            # the same masks as torch.rand(...) >= rate below, drawn from the same generators' streams by NumPy's
+            # faster twister (repro.core.cpurand); drawing masks was about a sixth of a paper-scale step of Liu et
+            # al.'s model
             draw = (self.n_samples,) + tuple(h.shape[2:]) if self.rows is not None else tuple(h.shape[1:])
             for r, g in enumerate(self.generators):
                 u[r].copy_(keep_mask(draw, g, h.dtype, float(self.rate[r]), None if self.rows is None else self.rows[r]))
