@@ -123,13 +123,16 @@ def test_default_blocks_cover_the_workers_within_the_byte_cap():
 
 def test_default_blocks_give_a_large_run_its_own_block():
     """Liu et al.'s paper-scale encoder (about 72 MiB of hot data a run) trains one run per block on the CPU, at
-    one thread and at two: batching such runs was slower per run (the cap's comment gives the measurement)."""
+    one thread and at two: batching such runs was slower per run (LARGE_RUN_BYTES's comment gives the measurement).
+    A run just below the threshold keeps the byte cap's blocks."""
     from repro.experiments.liu2022_transformer_and_images import TransformerGrokConfig
     from repro.training.trainer import default_block_runs
 
     cfg = TransformerGrokConfig()
     model, n = build_model(cfg.model_config()), cfg.task_data().n_samples
     assert [default_block_runs(model, n, 4, 3, workers) for workers in (1, 2)] == [1, 1]
+    toy = build_model(EmbedMLPConfig(hidden=(1000, 1000)))  # about 16 MiB a run: batched as before
+    assert default_block_runs(toy, 55, 4, 6, 1) == 6
 
 
 def test_embed_l1_fast_path_matches_autograd_and_is_validated():

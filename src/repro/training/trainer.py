@@ -601,22 +601,23 @@ def _masked_mean(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return torch.where(count > 0, (values * mask).sum(-1) / count.clamp(min=1), torch.full_like(count, float("nan")))
 
 
-# cap on a block's hot data (parameters, gradients, Adam moments, activations). A run above half of it trains in
-# a block of its own: batching large runs did not pay on the CPU. On the Intel Xeon of the README's table, one
-# thread, three seeds in blocks of one against the default blocks (3 and 2 + 1 under the former cap of 256 MiB):
-# Liu et al.'s encoder (72 MiB a run) 248 against 269 ms per run-step, Power et al.'s decoder (116 MiB) 52 against
-# 56. The batched products alone were slower per run than one run's (matmul-only bound, Liu: 156 against 135 ms).
-BLOCK_BYTES = 64 * 1024**2
+BLOCK_BYTES = 256 * 1024**2  # cap on a block's hot data (parameters, gradients, Adam moments, activations)
+# A run above this trains in a block of its own: batching such runs did not pay on the CPU. On the Intel Xeon of the
+# README's table, idle, one thread, three seeds in blocks of one against the blocks the byte cap alone gives (3, and
+# 2 + 1): Liu et al.'s encoder (72 MiB a run) 248 against 269 ms per run-step, Power et al.'s decoder (116 MiB) 52
+# against 56. The batched products alone were slower per run than one run's (matmul-only bound, Liu: 156 against
+# 135 ms). Smaller runs keep the byte cap (nothing was measured between 1 and 72 MiB a run).
+LARGE_RUN_BYTES = 64 * 1024**2
 
 
 def default_block_runs(model: BatchedModel, n_samples: int, itemsize: int, n_runs: int, workers: int) -> int:
     """Runs per block on the CPU: the runs split evenly over the workers, one block each, and further only
-    where a block's hot data would exceed :data:`BLOCK_BYTES`. Larger blocks won on the toy benchmark
+    where a block's hot data would exceed :data:`BLOCK_BYTES`; a run above :data:`LARGE_RUN_BYTES` alone. Larger blocks won on the toy benchmark
     (100 runs, 2 workers: blocks of 10 / 25 / 50 ran at 3.1k / 3.6k / 3.8k run-steps/s): a block that
     fits in the last-level cache did not pay for its extra per-step overhead."""
     width = max((max(s.shape) for s in model.param_specs()), default=1)
     per_run = itemsize * (4 * model.n_params() + 6 * n_samples * width)
-    max_block = max(1, BLOCK_BYTES // per_run)
+    max_block = 1 if per_run > LARGE_RUN_BYTES else max(1, BLOCK_BYTES // per_run)
     n_blocks = max(min(workers, n_runs), math.ceil(n_runs / max_block))
     n_blocks = min(n_runs, math.ceil(n_blocks / workers) * workers)
     return math.ceil(n_runs / n_blocks)
