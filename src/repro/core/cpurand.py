@@ -107,23 +107,17 @@ def _numpy_keep(shape, generator, dtype, rate, rows) -> torch.Tensor:
     # torch.rand's value is k * 2**-bits with integer k; k * 2**-bits >= rate exactly when k >= ceil(rate * 2**bits)
     # (the rate as a value of dtype, and the product exact: a power-of-two scaling).
     threshold = math.ceil(float(torch.tensor(rate, dtype=dtype)) * 2.0 ** bits)
-    state, bit_generator = _load(generator)
-    if dtype == torch.float32:
-        x = np.random.Generator(bit_generator).integers(0, 2**32, size=n, dtype=np.uint32)
-        x = x.reshape(shape[0], -1)
-        if rows is not None:
-            x = x[rows.numpy()]
-        np.bitwise_and(x, np.uint32(2**24 - 1), out=x)
-        keep = x >= np.uint32(threshold)
-    else:  # random64: the first output is the high word
-        x = np.random.Generator(bit_generator).integers(0, 2**32, size=2 * n, dtype=np.uint32).view("<u8")
-        x = x.reshape(shape[0], -1)
-        if rows is not None:
-            x = x[rows.numpy()]
-        # a little-endian uint64 view of (x1, x2) holds x2 << 32 | x1: swap the halves back
+    state, twister = _load(generator)
+    draws = 1 if dtype == torch.float32 else 2  # random64 takes two outputs, the first the high word
+    x = np.random.Generator(twister).integers(0, 2**32, size=draws * n, dtype=np.uint32)
+    if draws == 2:  # a little-endian uint64 view of (x1, x2) holds x2 << 32 | x1: swap the halves back
+        x = x.view("<u8")
         x = (x << np.uint64(32)) | (x >> np.uint64(32))
-        np.bitwise_and(x, np.uint64(2**53 - 1), out=x)
-        keep = x >= np.uint64(threshold)
+    x = x.reshape(shape[0], -1)
+    if rows is not None:
+        x = x[rows.numpy()]
+    np.bitwise_and(x, x.dtype.type(2**bits - 1), out=x)
+    keep = x >= x.dtype.type(threshold)
     _store(generator, state)
     out_shape = shape if rows is None else (len(rows),) + tuple(shape[1:])
     return torch.from_numpy(keep).view(out_shape)

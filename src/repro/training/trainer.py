@@ -467,21 +467,20 @@ class Dropout:
     def __call__(self, h: torch.Tensor) -> torch.Tensor:
         u = torch.empty_like(h)
         shape = (-1,) + (1,) * (h.dim() - 1)
+        # rows (R, K): run r forwards the samples rows[r]; each sample's mask is drawn whatever the rows
+        draw = (self.n_samples,) + tuple(h.shape[2:]) if self.rows is not None else tuple(h.shape[1:])
         if h.device.type == "cpu" and h.dtype in (torch.float32, torch.float64):
             # the same masks as torch.rand(...) >= rate below, drawn from the same generators' streams by NumPy's
             # faster twister (repro.core.cpurand); drawing masks was about a sixth of a paper-scale step of Liu et
             # al.'s model
-            draw = (self.n_samples,) + tuple(h.shape[2:]) if self.rows is not None else tuple(h.shape[1:])
             for r, g in enumerate(self.generators):
                 u[r].copy_(keep_mask(draw, g, h.dtype, float(self.rate[r]), None if self.rows is None else self.rows[r]))
             return h * u.mul_(self.scale.view(shape))
-        if self.rows is None:
-            for r, g in enumerate(self.generators):
-                torch.rand(h.shape[1:], generator=g, device=h.device, dtype=h.dtype, out=u[r])
-        else:  # rows (R, K): run r forwards the samples rows[r]; each sample's mask is drawn whatever the rows
-            draw = (self.n_samples,) + tuple(h.shape[2:])
-            for r, (g, rows) in enumerate(zip(self.generators, self.rows)):
-                torch.index_select(torch.rand(draw, generator=g, device=h.device, dtype=h.dtype), 0, rows, out=u[r])
+        for r, g in enumerate(self.generators):
+            if self.rows is None:
+                torch.rand(draw, generator=g, device=h.device, dtype=h.dtype, out=u[r])
+            else:
+                torch.index_select(torch.rand(draw, generator=g, device=h.device, dtype=h.dtype), 0, self.rows[r], out=u[r])
         # the mask, in place: 1 where kept, 0 where dropped, times 1 / (1 - rate) (bit for bit h * keep * scale)
         return h * u.ge_(self.rate.view(shape)).mul_(self.scale.view(shape))
 
