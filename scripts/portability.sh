@@ -22,8 +22,8 @@
 # A log per configuration goes to $LOGDIR (default /tmp/repro-portability).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-[ -x .venv/bin/python ] || bash scripts/setup.sh
-. .venv/bin/activate
+[ -x .venv/bin/python ] || [ "${REPRO_ENV:-venv}" != venv ] || bash scripts/setup.sh
+[ "${REPRO_ENV:-venv}" != venv ] || . .venv/bin/activate  # REPRO_ENV=active: the active one (conda)
 # nbval re-executes the chapters, and each chapter rewrites its ledger book/_claims/<chapter>.json with this
 # run's values; keep the committed ledgers (which match the committed outputs) and put them back on exit.
 claims_backup=$(mktemp -d)

@@ -1,15 +1,41 @@
 #!/usr/bin/env bash
-# Create or update the project's virtual environment in .venv (Python 3.11+).
-# torch is installed first and pinned: on Linux x86-64 the CPU wheel is picked where it is available
-# locally; a bare `pip install` of an unpinned torch would pull a multi-GB CUDA build.
+# Create or update the project's virtual environment in .venv (Python 3.11) with exactly requirements.lock: every
+# package at its locked version, checked against the lock's hashes, nothing resolved now; packages the lock does
+# not list are removed; then this package from the checkout, and a check that the environment equals the lock.
+#   REPRO_ENV=active    install into the active environment instead of .venv (the conda route, README)
+#   REPRO_KEEP_TORCH=1  keep the torch already installed (e.g. a CUDA build on a GPU machine): the rest of the lock
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
-[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-. .venv/bin/activate
+if [ "${REPRO_ENV:-venv}" = venv ]; then
+    [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+    . .venv/bin/activate
+elif [ "$REPRO_ENV" != active ]; then
+    echo "REPRO_ENV=$REPRO_ENV is not allowed: use 'venv' (the default: .venv) or 'active'"; exit 2
+fi
+python -c 'import sys; sys.version_info[:2] == (3, 11) or print(f"warning: requirements.lock is resolved for Python 3.11, this is {sys.version.split()[0]}: some pins may have no wheel here")'
 python -m pip install -q --upgrade pip
-python -m pip install -q "torch==2.13.0"
-python -m pip install -q -e ".[dev,cluster,lab,browser]"
+lock=requirements.lock
+ignore=()
+if [ -n "${REPRO_KEEP_TORCH:-}" ]; then
+    lock=$(mktemp)
+    python src/repro/core/envlock.py without torch > "$lock"
+    ignore=(--ignore torch --locked-only)  # the kept torch's own packages (CUDA libraries) stay
+fi
+if ! python -m pip install -q --require-hashes --no-deps -r "$lock"; then
+    echo "setup failed: pip could not install requirements.lock as locked (versions and hashes above)."
+    echo "The lock pins torch 2.13.0+cpu, PyTorch's CPU build: where no index or wheel folder serves it, add PyTorch's"
+    echo "CPU wheel index to PIP_EXTRA_INDEX_URL; on a GPU machine install torch 2.13.0 first and set REPRO_KEEP_TORCH=1."
+    exit 1
+fi
+python -m pip install -q --no-deps --no-build-isolation -e .
+extras=""
+[ -n "${REPRO_KEEP_TORCH:-}" ] || extras=$(python -m repro.core.envlock extras)
+if [ -n "$extras" ]; then
+    echo "removing packages the lock does not list: $(echo $extras)"
+    python -m pip uninstall -q -y $extras
+fi
+python -m repro.core.envlock check "${ignore[@]}"
 # The figures the chapters show, exported from their stored outputs (book/_figures/, not committed), so that a
 # chapter opened in JupyterLab shows them; nothing is executed and the notebooks stay as committed.
 python -m repro.book.refresh --no-execute book/*.ipynb > /dev/null

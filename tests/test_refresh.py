@@ -7,6 +7,7 @@ import nbformat
 import pytest
 
 from repro.book.refresh import main, write_atomic
+from repro.core.envlock import stamp
 
 CODE = 'import os\nprint("progress:", os.environ.get("REPRO_PROGRESS"))'
 
@@ -19,6 +20,7 @@ def _notebook(path):
     return path
 
 
+@pytest.mark.slow
 def test_refresh_stores_outputs_byte_stably_and_check_finds_stale_ones(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("REPRO_PROGRESS", "1")
     path = _notebook(tmp_path / "chapter.ipynb")
@@ -29,6 +31,7 @@ def test_refresh_stores_outputs_byte_stably_and_check_finds_stale_ones(tmp_path,
     assert code.outputs[0]["text"] == "progress: 0\n"  # progress bars off in the kernel
     assert "execution" not in code.metadata  # no per-cell timing
     assert "ipynb,py:percent" in nb.metadata["jupytext"]["formats"]
+    assert nb.metadata["repro"]["environment"] == dict(stamp(), how="executed")  # the environment it ran in
     assert os.environ["REPRO_PROGRESS"] == "1"  # restored in this process
     stored = path.read_bytes()
     assert stored.endswith(b"\n")
@@ -49,6 +52,16 @@ def test_write_atomic_round_trips(tmp_path):
     assert text.endswith("\n") and nbformat.reads(text, as_version=4) == nb
 
 
+def test_stamp_validated_records_this_environment_and_leaves_the_outputs(tmp_path, capsys):
+    path = _notebook(tmp_path / "chapter.ipynb")
+    before = nbformat.read(path, as_version=4)
+    assert main(["--stamp-validated", str(path)]) == 0
+    after = nbformat.read(path, as_version=4)
+    assert after.metadata.pop("repro") == {"environment": dict(stamp(), how="validated")}
+    assert after == before
+    assert f"environment {stamp()['lock']} recorded" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("name", ["missing.ipynb", "chapter.py"])
 def test_bad_arguments_name_the_file(tmp_path, capsys, name):
     (tmp_path / "chapter.py").write_text("# %%\n")
@@ -58,6 +71,7 @@ def test_bad_arguments_name_the_file(tmp_path, capsys, name):
     assert f"{name}: expected an existing .ipynb file" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_failed_or_checking_run_puts_the_claims_file_back(tmp_path):
     """A chapter rewrites _claims/<stem>.json as it runs; a refresh that fails part-way, or a --check, leaves the file
     as it was (here the notebook truncates it, then fails or not)."""

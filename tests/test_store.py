@@ -25,6 +25,11 @@ def test_roundtrip_with_manifest(tmp_path):
     for key in ("package_version", "git_commit", "git_dirty", "torch_version", "device", "wall_time_s", "arrays_sha256",
                 "schema"):
         assert key in manifest
+    from repro.core import envlock
+
+    # the environment the run was made in: the lock's digest, and whether this environment matched it
+    assert manifest["environment"] == envlock.stamp()
+    assert manifest["environment"]["lock"] == envlock.digest(envlock.read_lock())
     assert json.loads((folder / "config.json").read_text())["config"]["lr"] == 1e-3
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]
 

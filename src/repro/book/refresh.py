@@ -10,6 +10,10 @@
   (:func:`repro.core.prose.add_user_expressions`), and the figures the chapter shows are exported to
   ``book/_figures/<chapter>/`` (:func:`repro.core.prose.export_figures`); ``--no-execute`` does just these two,
   from the stored outputs, without executing anything.
+* Each executed notebook records the environment it ran in (``metadata.repro.environment``: the digest of
+  ``requirements.lock`` and how this environment differed from it, :func:`repro.core.envlock.stamp`), so that
+  nbval can tell "environment differs" from a broken chapter (``book/conftest.py``). ``--stamp-validated`` records
+  the same without executing, for notebooks that have just passed ``pytest --nbval`` in this environment.
 * ``--check`` executes without writing and reports whether the stored outputs would change.
 """
 from __future__ import annotations
@@ -20,7 +24,13 @@ import sys
 import time
 from pathlib import Path
 
+from repro.core.envlock import stamp
 from repro.core.prose import add_user_expressions, export_figures
+
+
+def record_environment(nb, how: str) -> None:
+    """Record in ``nb``'s metadata the environment its outputs were ``how`` ("executed" or "validated") in."""
+    nb.metadata.setdefault("repro", {})["environment"] = dict(stamp(), how=how)
 
 
 def _sync_pair(path: Path) -> None:
@@ -53,6 +63,7 @@ def execute(path: Path, timeout: int = 1200):
         cell.get("metadata", {}).pop("execution", None)
     add_user_expressions(nb)
     export_figures(nb, path)
+    record_environment(nb, "executed")
     return nb
 
 
@@ -90,7 +101,21 @@ def main(argv=None) -> int:
     parser.add_argument("--no-execute", action="store_true",
                         help="execute nothing: only rewrite the markdown cells' inline-expression values and export the "
                              "figures, from the stored outputs")
+    parser.add_argument("--stamp-validated", action="store_true",
+                        help="execute nothing: record this environment in each notebook's metadata as the one its "
+                             "stored outputs validated in (run right after `pytest --nbval` passed on them here)")
     args = parser.parse_args(argv)
+    if args.stamp_validated:
+        import nbformat
+
+        for path in args.notebooks:
+            if path.suffix != ".ipynb" or not path.exists():
+                parser.error(f"{path}: expected an existing .ipynb file")
+            nb = nbformat.read(path, as_version=4)
+            record_environment(nb, "validated")
+            write_atomic(path, nb)
+            print(f"{path}: environment {nb.metadata['repro']['environment']['lock']} recorded")
+        return 0
     if args.no_execute:
         import nbformat
 

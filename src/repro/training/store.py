@@ -6,7 +6,9 @@ together with :data:`SCHEMA_VERSION`. It holds
 * ``config.json`` — the full config the arrays were computed from;
 * ``arrays.npz`` — the numeric results (loaded with ``allow_pickle=False``: nothing loads pickles);
 * ``manifest.json`` — provenance: package version, git commit (and whether tracked files differed from it),
-  torch version, device, wall time, the SHA-256 of ``arrays.npz``, and ``sealed``: the registered claims that
+  torch version, the environment (``environment``: the digest of ``requirements.lock`` and how the running
+  environment differed from it, :func:`repro.core.envlock.stamp`; absent in entries made before the lock), device,
+  wall time, the SHA-256 of ``arrays.npz``, and ``sealed``: the registered claims that
   judge runs of this label, sealed when the run started (:func:`repro.core.registry.seal_for`; the registry
   is ``<root>/../_registry``, e.g. ``book/_registry`` beside ``book/_results``).
 
@@ -40,6 +42,7 @@ import numpy as np
 import torch
 
 from repro import __version__
+from repro.core.envlock import stamp as environment_stamp
 from repro.core.kernels import native_capability
 from repro.core.registry import seal_for
 from repro.training.checkpoint import (DEFAULT_EVERY_S, PARTIAL_SUFFIX, Checkpointer, projected_remaining_s,
@@ -126,7 +129,8 @@ def segment_provenance() -> dict:
     """What one segment of a resumable run records about the process that trained it (issue 32: commit, machine,
     kernel set): a run computed in pieces says where each piece ran."""
     return {"git_commit": _git_commit(), "git_dirty": _git_dirty(), "host": platform.node(), "device": _device_name(),
-            "kernels": native_capability(), "torch_version": torch.__version__, "package_version": __version__}
+            "kernels": native_capability(), "torch_version": torch.__version__, "package_version": __version__,
+            "environment": environment_stamp()}
 
 
 def takes_checkpoint(compute: Callable) -> bool:
@@ -204,6 +208,7 @@ class ResultsStore:
             "git_commit": _git_commit(),
             "git_dirty": _git_dirty(),
             "torch_version": torch.__version__,
+            "environment": environment_stamp(),
             "device": _device_name(),
             "wall_time_s": None if wall_time_s is None else round(float(wall_time_s), 3),
             "arrays_sha256": hashlib.sha256(blob).hexdigest(),
