@@ -21,6 +21,7 @@ def _runs(n=8, runs=6, fractions=(0.75,)):
     return labels, masks, kwargs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fractions", [(0.75,), (0.75, 0.5)])  # equal and unequal training sets (padding)
 def test_matches_autograd_trainer_in_float64(fractions):
     model = RelationModelConfig(n=8, width=6, hidden_layers=2)

@@ -138,6 +138,7 @@ def test_merge_seeds_and_the_stored_configs():
         stored_fig5_config("sgd")
 
 
+@pytest.mark.slow
 def test_train_until_decided_with_gd_stops_decided_runs():
     model = RelationModelConfig(width=10, hidden_layers=2)
     labels = np.stack([relation_matrix("mod3", model.n).ravel()] * 2)

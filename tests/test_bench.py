@@ -1,3 +1,5 @@
+import pytest
+@pytest.mark.slow
 def test_bench_runs_and_ends_with_speedup_line():
     import io
 
@@ -10,6 +12,7 @@ def test_bench_runs_and_ends_with_speedup_line():
     assert any("GFLOP/s" in line and "matmul" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_transformers_bench_times_every_model_and_prints_ratios():
     import io
     import math
@@ -40,6 +43,7 @@ def test_transformers_bench_times_every_model_and_prints_ratios():
         assert all(r["bound"][k]["gflop"] > 0 and r["bound"][k]["seconds"] > 0 for k in ("ours_1", "ours_k", "ref"))
 
 
+@pytest.mark.slow
 def test_transformers_bench_times_block_sizes_in_the_same_rotation():
     import io
     import math

@@ -46,6 +46,7 @@ def test_chapter_references_exist():
 SPEC = re.compile(r"\bspecs?\b", re.IGNORECASE)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted((ROOT / "src" / "repro").rglob("*.py")) + [ROOT / "README.md"],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_package_cites_sources_readers_have(path):
@@ -122,6 +123,7 @@ def _chapter_users() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     return direct, through
 
 
+@pytest.mark.slow
 def test_modules_name_their_chapters():
     """The rule: a module's docstring names, as ``book/<stem>``, every chapter that imports it, and only
     chapters that use it (directly or through other modules of the package); a module that a chapter uses

@@ -75,6 +75,7 @@ def _interrupt_and_resume(tmp_path, model, data, cfg, save_at, stop_at, on_call=
     return reference, resumed, resume
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("blocks", [None, Performance(block_runs=1, workers=2)], ids=["one-block", "two-blocks"])
 def test_full_batch_run_resumes_bit_for_bit(tmp_path, dtype, blocks):
@@ -86,6 +87,7 @@ def test_full_batch_run_resumes_bit_for_bit(tmp_path, dtype, blocks):
     assert resume.current_segment()["from_step"] == 13
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("background", [False, True], ids=["in-block", "background-evaluation"])
 def test_minibatch_run_with_dropout_resumes_bit_for_bit(tmp_path, dtype, background):
@@ -140,6 +142,7 @@ def _relation_setup():
     return model, relation_task_data(model, labels), runs, mask
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("save_at, stop_at", [(450, 550), (200, 525)], ids=["after-a-stop", "before-any-stop"])
 @pytest.mark.parametrize("fast_grad", [False, True])
 def test_a_run_with_until_resumes_bit_for_bit(tmp_path, save_at, stop_at, fast_grad):
@@ -275,6 +278,7 @@ def _stop_after_checkpoint(monkeypatch, at_step: int):
     return real_save
 
 
+@pytest.mark.slow
 def test_a_chapters_stored_run_resumes_through_its_command(tmp_path, monkeypatch):
     """``python -m repro.experiments.power2022_what_is_grokking --store DIR --run division-wd1`` (at a tiny config:
     division with the warm-up), stopped right after its checkpoint at step 15 and run again, stores what one
@@ -309,6 +313,7 @@ def test_a_chapters_stored_run_resumes_through_its_command(tmp_path, monkeypatch
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
 
 
+@pytest.mark.slow
 def test_the_image_run_resumes_through_its_command(tmp_path, monkeypatch):
     """``python -m repro.experiments.liu2022_transformer_and_images --runs images`` (tiny config), stopped after its
     checkpoint at step 20 and run again, stores what one uninterrupted run stores (minibatches, several seeds)."""

@@ -1,4 +1,6 @@
-"""The README's commands and the CI files: shell syntax, and that each runs what the README says it runs."""
+"""The README's commands and the CI files: shell syntax, and what each step of the test command runs (its dry run
+prints every step's command: REPRO_DRY_RUN=1)."""
+import os
 import subprocess
 from pathlib import Path
 
@@ -8,42 +10,92 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("script", ["scripts/test.sh", "scripts/build.sh", "scripts/setup.sh",
+@pytest.mark.parametrize("script", ["scripts/test.sh", "scripts/build.sh", "scripts/setup.sh", "scripts/lock.sh",
                                     "scripts/portability.sh", ".ci/run"])
 def test_shell_syntax(script):
     subprocess.run(["bash", "-n", str(ROOT / script)], check=True)
 
 
+def dry_run(**env) -> dict[str, str]:
+    """``{step name: the command it runs}`` from ``scripts/test.sh``'s dry run."""
+    out = subprocess.run(["bash", "scripts/test.sh"], cwd=ROOT, capture_output=True, text=True, check=True,
+                         env=dict(os.environ, REPRO_DRY_RUN="1", **env)).stdout.splitlines()
+    assert out[0] == "+ bash scripts/setup.sh"
+    steps = {}
+    for name, command in zip(out[1::2], out[2::2]):
+        if not name.startswith("=== total"):
+            assert name.startswith("=== ") and command.startswith("+ "), (name, command)
+            steps[name[4:]] = command[2:]
+    return steps
+
+
 def test_ci_runs_the_readme_test_command():
-    assert "bash scripts/test.sh" in (ROOT / ".ci/run").read_text()
-    assert "bash scripts/test.sh" in (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci/run").read_text().splitlines()
+    assert ci[-1] == "bash scripts/test.sh"  # the last thing CI does, so its exit status is CI's
+    readme = (ROOT / "README.md").read_text()
+    assert "bash scripts/test.sh" in readme and "bash scripts/build.sh" in readme
 
 
-def test_test_script_reports_every_step_and_validates_two_floating_point_paths():
+@pytest.mark.slow
+def test_every_step_of_the_test_command():
+    steps = dry_run(REPRO_JOBS="2")
+    names = list(steps)
+    assert names[0] == "environment equals requirements.lock"
+    assert steps[names[0]] == "python -m repro.core.envlock check"
+    unit, pass1, pass2 = (next(n for n in names if n.startswith(p)) for p in ("unit tests", "nbval pass 1", "nbval pass 2"))
+    xdist = "python -m pytest -q -p xdist -n 2 --dist loadscope"
+    assert steps[unit] == f"env OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 {xdist} tests/"
+    assert steps[pass1] == f"env OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 {xdist} --nbval book/"  # the whole book
+    assert "MKL_CBWR=COMPATIBLE DNNL_MAX_CPU_ISA=SSE41" in steps[pass2] and f"{xdist} --nbval book/" in steps[pass2]
+    other = subprocess.run(["python", "-m", "repro.core.kernels", "other"], capture_output=True, text=True,
+                           check=True).stdout.strip()
+    assert (f"ATEN_CPU_CAPABILITY={other}" in steps[pass2]) == bool(other)  # none where no other kernel set exists
+    assert steps["JupyterLab rendering (headless Chromium)"] == "python -m pytest -q -rs tests_lab"
+    assert steps["book build (-W)"] == "jupyter-book build -W --keep-going book/"
+    assert names[-1] == "MathJax served locally"
+
+
+def pass2_targets(**env) -> tuple[str, list[str]]:
+    ((name, command),) = ((n, c) for n, c in dry_run(**env).items() if n.startswith("nbval pass 2"))
+    return name, command.split("--nbval ")[1].split()
+
+
+@pytest.mark.slow
+def test_the_second_pass_halves_cover_the_book_and_alternate_with_the_commit_count():
+    half1, half2 = pass2_targets(REPRO_PASS2="half1")[1], pass2_targets(REPRO_PASS2="half2")[1]
+    chapters = sorted(f"book/{p.name}" for p in (ROOT / "book").glob("*.ipynb"))
+    assert sorted(set(half1) | set(half2)) == chapters  # two runs put every chapter through the second path
+    assert set(half1) & set(half2) == {"book/status.ipynb"}  # the status page reads every ledger: in both
+    assert len(half1) == len(set(half1)) and len(half2) == len(set(half2))
+    commits = int(subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                                 check=True).stdout)
+    name, default = pass2_targets()
+    assert default == (half1, half2)[commits % 2] and f"(half{commits % 2 + 1}: " in name
+    assert pass2_targets(REPRO_PASS2="all")[1] == ["book/"]
+    assert pass2_targets(REPRO_PASS2="book/status.ipynb")[1] == ["book/status.ipynb"]
+
+
+@pytest.mark.slow
+def test_one_job_runs_each_step_in_one_process_and_bad_jobs_are_refused():
+    steps = dry_run(REPRO_JOBS="1")
+    assert not any("xdist" in c or "OMP_NUM_THREADS" in c for c in steps.values())
+    for bad in ("0", "two", "-1"):
+        result = subprocess.run(["bash", "scripts/test.sh"], cwd=ROOT, capture_output=True, text=True,
+                                env=dict(os.environ, REPRO_DRY_RUN="1", REPRO_JOBS=bad))
+        assert result.returncode == 2 and f"REPRO_JOBS={bad} is not allowed" in result.stdout
+
+
+def test_a_failing_step_does_not_stop_the_later_ones():
     text = (ROOT / "scripts/test.sh").read_text()
     assert "set -e" not in text.replace("set -euo", "")  # a failing step must not hide the later ones
-    assert text.count("python -m pytest -q --nbval book/") == 1  # pass 1: the whole book
-    assert 'python -m pytest -q --nbval "${pass2[@]}"' in text  # pass 2: the chapters that fit CI's time
-    assert "MKL_CBWR=COMPATIBLE" in text and "ATEN_CPU_CAPABILITY" in text
-    assert "jupyter-book build -W" in text
 
 
-def test_gpu_workflow_runs_nbval_and_a_paper_scale_smoke_run():
+def test_gpu_workflow_installs_the_lock_and_runs_nbval_and_a_paper_scale_smoke_run():
     flow = yaml.safe_load((ROOT / ".github/workflows/gpu.yml").read_text())
     (job,) = flow["jobs"].values()
     assert "gpu" in job["runs-on"]
     commands = "\n".join(step.get("run", "") for step in job["steps"])
+    assert "REPRO_KEEP_TORCH=1 bash scripts/setup.sh" in commands  # the lock, with the CUDA build of torch kept
     assert "torch.cuda.is_available()" in commands
     assert "pytest -q --nbval book/" in commands
     assert "repro.book.paper_scale" in commands
-
-
-def test_second_pass_chapters_exist_and_cover_every_paper():
-    import re
-
-    text = (ROOT / "scripts/test.sh").read_text()
-    chapters = re.search(r'PASS2_DEFAULT="([^"]*)"', text).group(1).split()
-    assert chapters and all((ROOT / c).is_file() for c in chapters), chapters
-    # Mohamadi et al.'s one chapter takes 3.5 minutes natively: it is left to scripts/portability.sh.
-    for paper in ("power2022", "liu2022", "liu2023", "rubin2024", "baek2024"):
-        assert any(paper in c for c in chapters), paper

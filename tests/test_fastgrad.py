@@ -76,6 +76,7 @@ def _runs():
     return {"lr_dec": [1e-3, 3e-3, 1e-2, 3e-3, 1e-3], "wd_dec": [0.0, 1.0, 0.5, 0.0, 2.0], "init_seed": [1, 2, 3, 4, 5]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("optimizer", ["adamw", "sgd"])
 def test_fast_path_blocks_and_threads_do_not_change_results(optimizer):
     """Autograd vs hand-written backward, one block vs blocks of 2 on 2 threads, fused vs eager AdamW:

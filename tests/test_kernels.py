@@ -19,8 +19,19 @@ def test_other_capability_is_never_the_native_set():
     assert other_capability("NO AVX") == ""  # the scalar kernels already: no other set to compare with
 
 
-def test_native_capability_is_torchs():
-    assert native_capability() == torch.backends.cpu.get_cpu_capability()
+@pytest.mark.slow
+def test_native_capability_reports_an_override_of_the_kernel_set():
+    # the kernel set the process really runs, read at start-up: an ATEN_CPU_CAPABILITY override shows through
+    import subprocess
+    import sys
+
+    code = "from repro.core.kernels import native_capability; print(native_capability())"
+    for forced, shown in (("default", "DEFAULT"), ("avx2", "AVX2")):
+        if forced == "avx2" and native_capability() not in ("AVX2", "AVX512", "AVX512_VNNI"):
+            continue  # a CPU without AVX2 cannot run its kernels
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**__import__("os").environ, "ATEN_CPU_CAPABILITY": forced}).stdout.strip()
+        assert out == shown
 
 
 def test_command_line(capsys, monkeypatch):

@@ -62,6 +62,7 @@ def test_every_module_is_in_a_layer_package():
     assert not [m for m in MODULES if "." not in m and m != "__init__"], "no module outside the layer packages"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", MODULES)
 def test_imports_go_downward(module):
     path = SRC.joinpath(*module.split(".")).with_suffix(".py")

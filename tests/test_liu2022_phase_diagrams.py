@@ -114,6 +114,7 @@ def test_config_validation_names_the_parameter():
         ImageGrokConfig(wd_values=(-1.0,))
 
 
+@pytest.mark.slow
 def test_tiny_sweep_classifies_every_cell():
     cfg = ToyPhaseConfig(panel="b", lr_dec_values=(1e-4, 3e-2), y_values=(0.0, 30.0), steps=120, gap=50,
                          time_scale=5.0, n_seeds=2)
@@ -229,6 +230,7 @@ def test_effective_dimension_of_standardized_embeddings():
     assert standardized_effective_dimension(rng.normal(size=(12, 40))) > 8
 
 
+@pytest.mark.slow
 def test_tiny_transformer_and_image_runs(monkeypatch):
     monkeypatch.setenv("REPRO_SCALE", "smoke")
     tcfg = TransformerGrokConfig.for_scale()
@@ -295,6 +297,7 @@ def test_diagram_arrays_round_trip():
         diagram_from_arrays(replace(cfg, n_seeds=1), diagram_to_arrays(d))
 
 
+@pytest.mark.slow
 def test_full_grid_parts_cover_the_official_grid_and_join_to_the_whole_map(tmp_path):
     from repro.experiments.liu2022_phase_diagrams import (full_grid_config, full_grid_label, full_grid_parts,
                                                           join_diagrams, stored_full_grid)

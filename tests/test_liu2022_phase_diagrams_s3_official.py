@@ -105,6 +105,7 @@ def test_bad_input_is_named():
         train_official_s3([1e-3], [0.0], steps=1, official_init="yes")
 
 
+@pytest.mark.slow
 def test_seed_luck_round_trip_and_validation():
     from dataclasses import replace
 
@@ -126,6 +127,7 @@ def test_seed_luck_round_trip_and_validation():
         replace(cfg, start_lr_dec=0.0)
 
 
+@pytest.mark.slow
 def test_official_start_grid_in_parts_is_the_grid_and_sits_on_the_official_map(tmp_path):
     from dataclasses import replace
 

@@ -46,6 +46,7 @@ def test_transformer_config_is_the_official_architecture_and_validates_dropout()
             TransformerGrokConfig(**bad)
 
 
+@pytest.mark.slow
 def test_stored_transformer_round_trips(tmp_path):
     from repro.experiments.liu2022_transformer_and_images import (run_transformer, stored_transformer,
                                                                   transformer_to_arrays)
@@ -95,6 +96,7 @@ def test_projected_cpu_hours_counts_every_run_step():
     assert projected_cpu_hours(cfg, 0.36)["Fig. 7 left"] == 100 * 20_000 * 0.36 / 3600
 
 
+@pytest.mark.slow
 def test_join_transformer_results_equals_one_run_of_all_seeds():
     from dataclasses import replace
 
@@ -113,6 +115,7 @@ def test_join_transformer_results_equals_one_run_of_all_seeds():
         join_transformer_results(parts[::-1])
 
 
+@pytest.mark.slow
 def test_sparse_embedding_snapshots_keep_every_e_s_and_the_snapshots_bits(tmp_path):
     """``snapshot_every`` keeps the embeddings every that many steps (and the last) and changes nothing else:
     e^S at every logged step and the kept snapshots are the bits of the run that keeps every snapshot."""
@@ -131,6 +134,7 @@ def test_sparse_embedding_snapshots_keep_every_e_s_and_the_snapshots_bits(tmp_pa
         run_transformer(cfg, progress=False, snapshot_every=0)
 
 
+@pytest.mark.slow
 def test_fig1_plot_shows_three_snapshots_and_refuses_a_step_without_one():
     from repro.experiments.liu2022_transformer_and_images import run_transformer
     from repro.plotting.liu2022_transformer_and_images import plot_fig1

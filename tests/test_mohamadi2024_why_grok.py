@@ -271,6 +271,7 @@ def test_classification_seeds_and_ntk_runs():
         mw.ClassificationConfig(p=5, n_coeffs=(1.0,), ntk_runs=(1,))
 
 
+@pytest.mark.slow
 def test_transformer_seeds_are_runs_of_one_call(monkeypatch):
     monkeypatch.setenv("REPRO_SCALE", "smoke")
     cfg = mw.TransformerGrokConfig.for_scale()

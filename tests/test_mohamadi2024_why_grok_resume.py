@@ -13,6 +13,7 @@ class Interrupt(Exception):
     """Stands for whatever stops a process mid-run."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("parametrization", ["standard", "ntk"])
 def test_regression_resumes_through_its_command(tmp_path, monkeypatch, parametrization):
     cfg = mw.RegressionConfig(p=5, init_scales=(0.5, 0.1), init_seeds=(0, 1), lr=0.3, steps=40, eval_every=5,

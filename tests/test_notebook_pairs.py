@@ -14,6 +14,7 @@ def test_book_has_notebooks():
     assert NOTEBOOKS, "no chapter notebooks found in book/"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_pair_in_sync(path):
     pair = path.with_suffix(".py")

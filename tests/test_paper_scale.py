@@ -41,6 +41,7 @@ def test_shrink_cuts_lengths_only():
         ps.shrink(IntroConfig, 2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exp", EXPERIMENTS, ids=[f"{e.chapter}:{e.name}" for e in EXPERIMENTS])
 def test_paper_scale_dry_run(exp):
     with ps.paper_scale_env():

@@ -70,6 +70,7 @@ def test_glue_outside_a_kernel_only_glues(capsys):
         prose.glue("not an identifier", 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(BOOK.glob("*.ipynb")), ids=lambda p: p.stem)
 def test_committed_chapters_carry_current_prose_values_and_their_figures(path, tmp_path):
     """Every chapter's stored inline-expression values are the ones its stored outputs give (what `python -m

@@ -74,6 +74,7 @@ def test_blocked_gradients_equal_unblocked_and_autograd():
     assert torch.allclose(gW, Wr.grad, atol=1e-12) and torch.allclose(ga, ar.grad, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_finite_data_tends_to_the_population_posterior_for_large_n():
     """With n >> N d the data sum approaches n E_x: the two likelihoods give the same learned linear part."""
     common = dict(d=4, N=12, n=3000, sigma_a2=0.05, sigma2s=(15.0,), n_nets=4, nets_per_dataset=1, steps=300,

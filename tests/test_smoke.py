@@ -5,6 +5,7 @@ Each checks the shapes the chapter indexes and that the numbers are finite where
 
 The chapters' nbval runs check the book-scale numbers; this file checks, in about a minute, that a change to
 ``repro`` leaves every chapter's code path runnable (the smoke sizes are in each config's ``for_scale``)."""
+import pytest
 from dataclasses import replace
 
 import matplotlib
@@ -55,6 +56,7 @@ def _accuracy(a):
     assert np.all((a >= 0) & (a <= 1)), a
 
 
+@pytest.mark.slow
 def test_power2022_what_is_grokking():
     from repro.experiments.power2022_what_is_grokking import IntroConfig, run_intro
     from repro.plotting.power2022_what_is_grokking import plot_intro
@@ -76,6 +78,7 @@ def test_power2022_what_is_grokking():
     plot_intro(result)
 
 
+@pytest.mark.slow
 def test_liu2022_effective_theory():
     from repro.experiments.liu2022_effective_theory import (Fig2Config, fig2_data, initial_embeddings,
                                                             integrate_from_starts, unseen_validation)
@@ -121,6 +124,7 @@ def test_liu2022_effective_theory():
     hexagon_shape(s3.embeddings[0])
 
 
+@pytest.mark.slow
 def test_liu2022_critical_data():
     from repro.experiments.liu2022_critical_data import ToyConfig, linear_structure, run_fraction_sweep
     from repro.plotting.liu2022_critical_data import (plot_accuracy_vs_predicted, plot_critical_fraction,
@@ -143,6 +147,7 @@ def test_liu2022_critical_data():
     plot_grokking_rate(stats, sweep)
 
 
+@pytest.mark.slow
 def test_liu2022_phase_diagrams():
     from repro.experiments.liu2022_phase_diagrams import (PANELS, ToyPhaseConfig, corner_fraction,
                                                           generalizing_fraction_fast_decoder, run_phase_diagram,
@@ -168,6 +173,7 @@ def test_liu2022_phase_diagrams():
                               lambda v: v >= 0.5) <= 1
 
 
+@pytest.mark.slow
 def test_liu2022_transformer_and_images():
     from repro.experiments.liu2022_phase_diagrams import corner_fraction, sandwich_columns
     from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig,
@@ -195,6 +201,7 @@ def test_liu2022_transformer_and_images():
     plot_images(images)
 
 
+@pytest.mark.slow
 def test_liu2023_omnigrok():
     from repro.experiments.liu2023_omnigrok import (ImageConfig, ModularConfig, TeacherStudentConfig, image_landscape,
                                                     run_image_grokking, run_modular, run_teacher_student_grokking,
@@ -242,6 +249,7 @@ def test_liu2023_omnigrok():
     plot_data_size({45: wm, 40: run_messiness(replace(wm_cfg, n_train=40, messiness=(0.0, 0.2), seeds=(0,)))})
 
 
+@pytest.mark.slow
 def test_rubin2024_droplets():
     from repro.experiments.rubin2024_droplets import DropletsConfig, run_experiments, run_theory, second_minimum
     from repro.plotting.rubin2024_droplets import plot_components, plot_histograms, plot_landau, plot_modular
@@ -267,6 +275,7 @@ def test_rubin2024_droplets():
     plot_components(cfg, theory, exp)
 
 
+@pytest.mark.slow
 def test_baek2024_geneft_information():
     from repro.experiments.baek2024_geneft import (BoundConfig, DataSizeConfig, DepthConfig, induction_gap,
                                                    induction_gap_seeds, run_bound, run_data_size, run_depth)
@@ -296,6 +305,7 @@ def test_baek2024_geneft_information():
     plot_depth(depth)
 
 
+@pytest.mark.slow
 def test_baek2024_geneft_dynamics():
     from repro.experiments.baek2024_geneft import (PhaseConfig, ReponConfig, fit_boundary, memorization_onset,
                                                    run_phases)
@@ -327,6 +337,7 @@ def test_baek2024_geneft_dynamics():
     plot_phases(fig6_result)
 
 
+@pytest.mark.slow
 def test_mohamadi2024_why_grok():
     from repro.experiments import mohamadi2024_why_grok as mw
     from repro.plotting.mohamadi2024_why_grok import (plot_classification, plot_kernel_regime, plot_regression,

@@ -48,6 +48,7 @@ def _assert_same(a, b):
         np.testing.assert_allclose(x, y, rtol=1e-12, atol=1e-300, err_msg=key)
 
 
+@pytest.mark.slow
 def test_distributed_sweep_equals_in_process_and_stores_every_chunk(cluster, tmp_path):
     data, cfg = _data(), _cfg(60)
     local = sweep(MODEL, data, cfg, AXES, chunk_size=2, progress=False)
@@ -78,6 +79,7 @@ def _checkpointed_chunk(root, below: int):
     return None
 
 
+@pytest.mark.slow
 def test_killed_worker_and_resume_on_a_laptop(tmp_path):
     data, cfg = _data(), _cfg(1000)  # chunks long enough to kill a worker in the middle
     reference = sweep(MODEL, data, cfg, AXES, chunk_size=1, progress=False)
@@ -118,6 +120,7 @@ def test_killed_worker_and_resume_on_a_laptop(tmp_path):
     _assert_same(reference, resumed)
 
 
+@pytest.mark.slow
 def test_clear_errors(tmp_path):
     with pytest.raises(ValueError, match="could not reach the Dask scheduler at tcp://127.0.0.1:9"):
         connect("tcp://127.0.0.1:9", timeout=2)
@@ -133,6 +136,7 @@ def test_clear_errors(tmp_path):
             check_client(client, ResultsStore(blocker / "store"))
 
 
+@pytest.mark.slow
 def test_sweep_cli_runs_a_chapter_sweep_on_a_local_cluster(tmp_path, capsys, monkeypatch):
     from repro.book.sweep_cli import main
 

@@ -4,6 +4,7 @@ import pytest
 
 from repro.theory.omnigrok import integrate_norm_dynamics, loglog_slope, norm_decay, time_to_grok
 
+@pytest.mark.slow
 def test_time_to_grok_matches_integrated_dynamics():
     for gamma in (0.2, 0.4):
         t, w = integrate_norm_dynamics(3.0, gamma, t_max=20.0, n_steps=40_000, w_c=1.0)

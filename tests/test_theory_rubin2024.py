@@ -44,6 +44,7 @@ def test_hermite_projections_match_monte_carlo():
     assert A3 == pytest.approx(np.mean((z**3 - 3 * z) / math.sqrt(6) * phi), abs=3e-3)
 
 
+@pytest.mark.slow
 def test_hermite_norms_and_sherman_morrison_symbolic():
     z = sp.symbols("z", real=True)
     gauss = sp.exp(-z**2 / 2) / sp.sqrt(2 * sp.pi)

@@ -228,6 +228,7 @@ def test_bad_per_run_values_raise():
         train(TOY, data, TrainConfig(steps=1), runs={"lr_dec": [1e-3, 0.0]}, progress=False)
 
 
+@pytest.mark.slow
 def test_reproduces_official_toy_reference_run():
     """grokking-squared toy/train_add.py: the official toy run (seed 58, 45/10, 1-D, Adam 1e-3 on embeddings, AdamW 1e-4
     decoder, tanh 1-200-200-30, MSE on N(0,1) templates) reaches train acc >= 0.9 at iteration 1130 (logged

@@ -45,6 +45,7 @@ CLASSIFICATION = dict(p=7, width_factor=2, n_coeffs=(1.0, 1.5, 1.2), init_scales
                       init_seeds=(3, 4, 5))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("changes", [
     dict(),  # normalized GD, λ = 1e-20 (the chapter's recipe), eNTK of two runs on the eval grid
     dict(linf_reg=0.0, ntk_every=6, ntk_runs=None),  # no regularizer; eNTK steps off the eval grid

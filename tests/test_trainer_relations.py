@@ -52,6 +52,7 @@ def test_forward_equals_the_old_forward(mode):
     assert torch.equal(model.forward(named, all_pairs(6))[..., 0], old.forward(cfg, params))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode,hidden_layers", [("concat", 2), ("concat", 0), ("difference", 1),
                                                 ("squared_difference", 2)])
 def test_train_relations_equals_the_old_loop_in_float64(mode, hidden_layers):
