@@ -1,17 +1,39 @@
 #!/usr/bin/env bash
-# Set up .venv (if needed), then run every test: unit tests (incl. the notebook-pair sync check and the
-# paper-scale dry runs); every chapter re-executed under nbval (strict) with this CPU's native floating-point
-# path, then most chapters again with another PyTorch kernel set *and* a BLAS (MKL, oneDNN) held to an older
-# instruction set, against the same stored outputs; and a warnings-as-errors book build.
+# Set up .venv (if needed; exactly requirements.lock), then run every test: unit tests (incl. the notebook-pair sync
+# check and the paper-scale dry runs); every chapter re-executed under nbval (strict) with this CPU's native
+# floating-point path, then most chapters again with another PyTorch kernel set *and* a BLAS (MKL, oneDNN) held to
+# an older instruction set, against the same stored outputs; the JupyterLab rendering test; a warnings-as-errors
+# book build.
 #
 # nbval byte-compares what is exact on every machine (text, configs, closed forms, stored results); numbers that
 # come out of live training runs are marked (repro.core.portable.trained) and replaced before the comparison
 # (nbval_sanitize.cfg), and their claims (repro.book.claims) judge them. Every step runs even when an earlier one
-# fails, so one run shows the whole picture; the exit status is non-zero if any step failed.
+# fails, so one run shows the whole picture; the exit status is non-zero if any step failed. Each step prints its
+# time, and the script ends with the total.
+#
+# The tests and the chapters run on every core: one pytest-xdist worker per core, one thread per worker (the
+# chapters' many small programs keep a core busier than two threads of one program do). A chapter is one unit
+# (--dist loadscope: its cells run in order in one kernel). REPRO_JOBS=1 runs each step in one process on all
+# threads. REPRO_DRY_RUN=1 prints each step's command instead of running it (tests/test_ci_scripts.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh || { echo "setup failed: .venv could not be created or updated"; exit 1; }
-. .venv/bin/activate
+total_start=$SECONDS
+DRY=${REPRO_DRY_RUN:-}
+JOBS=${REPRO_JOBS:-$(nproc)}
+[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "REPRO_JOBS=$JOBS is not allowed: a whole number >= 1 (default: the cores, $(nproc))"; exit 2; }
+if [ -n "$DRY" ]; then
+    echo "+ bash scripts/setup.sh"
+else
+    bash scripts/setup.sh || { echo "setup failed: .venv could not be created or updated"; exit 1; }
+    echo "=== setup: done ($((SECONDS - total_start)) s)"
+    [ "${REPRO_ENV:-venv}" != venv ] || . .venv/bin/activate  # REPRO_ENV=active: the active one (conda)
+fi
+parallel=()
+one_thread=()
+if [ "$JOBS" -gt 1 ]; then
+    parallel=(-p xdist -n "$JOBS" --dist loadscope)
+    one_thread=(OMP_NUM_THREADS=1 MKL_NUM_THREADS=1)
+fi
 # nbval re-executes the chapters, and each chapter rewrites its ledger book/_claims/<chapter>.json with this
 # run's values; keep the committed ledgers (which match the committed outputs) and put them back on exit.
 claims_backup=$(mktemp -d)
@@ -19,9 +41,13 @@ cp -p book/_claims/*.json "$claims_backup"/
 trap 'cp -p "$claims_backup"/*.json book/_claims/ && rm -rf "$claims_backup"' EXIT
 
 failed=()
-step() {  # step "<name>" command...: run it, report, remember a failure, go on
+step() {  # step "<name>" command...: run it, report with its time, remember a failure, go on
     local name=$1; shift
     echo "=== $name"
+    if [ -n "$DRY" ]; then
+        echo "+ $*"
+        return
+    fi
     local start=$SECONDS
     if "$@"; then
         echo "=== $name: passed ($((SECONDS - start)) s)"
@@ -31,29 +57,40 @@ step() {  # step "<name>" command...: run it, report, remember a failure, go on
     fi
 }
 
-step "unit tests" python -m pytest -q tests/
+step "environment equals requirements.lock" python -m repro.core.envlock check
+step "unit tests ($JOBS worker(s))" env "${one_thread[@]}" python -m pytest -q "${parallel[@]}" tests/
 
 native=$(python -m repro.core.kernels native)
 other=$(python -m repro.core.kernels other)
-step "nbval pass 1 of 2: native floating-point path (PyTorch kernels $native)" python -m pytest -q --nbval book/
+step "nbval pass 1 of 2: native floating-point path (PyTorch kernels $native, $JOBS worker(s))" \
+    env "${one_thread[@]}" python -m pytest -q "${parallel[@]}" --nbval book/
 # The second pass changes every floating-point path we can change on one machine: another ATen kernel set, MKL
 # (the BLAS behind every matrix product) on its CPU-independent code path (MKL_CBWR=COMPATIBLE: on AMD CPUs MKL
 # ignores MKL_ENABLE_INSTRUCTIONS, this it obeys), and oneDNN held to SSE4.1.
 lower=(MKL_CBWR=COMPATIBLE DNNL_MAX_CPU_ISA=SSE41)
 [ -n "$other" ] && lower+=(ATEN_CPU_CAPABILITY="$other")
-# The whole book twice does not fit CI's 45 minutes on 2 cores (the second path is ~1.4x slower), so by default
-# the second pass re-executes the seven chapters that fit (about 9 of the book's 17 native minutes; every paper
-# but Mohamadi et al., whose one chapter takes 3.5 minutes), and scripts/portability.sh runs every chapter under every configuration.
-# REPRO_PASS2=all runs the whole book; REPRO_PASS2="book/a.ipynb book/b.ipynb" picks chapters.
-PASS2_DEFAULT="book/power2022_what_is_grokking.ipynb book/liu2022_effective_theory.ipynb book/liu2022_critical_data.ipynb
-book/liu2023_omnigrok.ipynb book/rubin2024_droplets.ipynb book/baek2024_geneft_information.ipynb
-book/baek2024_geneft_dynamics.ipynb book/status.ipynb"
-case "${REPRO_PASS2:-default}" in
+# The second path runs about 1.4x slower than the first. Each CI run re-executes one half of the book there (the
+# halves take about equal time; the status page is in both), alternating with the parity of the commit count, so
+# two commits of opposite parity put every chapter through both paths, while every chapter runs under pass 1 on
+# every run; scripts/portability.sh runs every chapter under every configuration. REPRO_PASS2=half1|half2 picks a half,
+# REPRO_PASS2=all runs the whole book, REPRO_PASS2="book/a.ipynb ..." picks chapters.
+PASS2_HALF1="book/liu2023_omnigrok.ipynb book/liu2022_transformer_and_images.ipynb
+book/baek2024_geneft_information.ipynb book/liu2022_effective_theory.ipynb book/status.ipynb"
+PASS2_HALF2="book/liu2022_phase_diagrams.ipynb book/mohamadi2024_why_grok.ipynb book/power2022_what_is_grokking.ipynb
+book/baek2024_geneft_dynamics.ipynb book/liu2022_critical_data.ipynb book/rubin2024_droplets.ipynb book/status.ipynb"
+choice=${REPRO_PASS2:-default}
+if [ "$choice" = default ]; then
+    commits=$(git rev-list --count HEAD 2>/dev/null || echo 1)
+    choice=half$((commits % 2 + 1))
+fi
+case "$choice" in
     all) pass2=(book/) ;;
-    default) read -r -d '' -a pass2 <<<"$PASS2_DEFAULT" ;;
-    *) read -r -a pass2 <<<"$REPRO_PASS2" ;;
+    half1) read -r -d '' -a pass2 <<<"$PASS2_HALF1" ;;
+    half2) read -r -d '' -a pass2 <<<"$PASS2_HALF2" ;;
+    *) read -r -a pass2 <<<"$choice"; choice="chosen" ;;
 esac
-step "nbval pass 2 of 2: ${lower[*]} (${#pass2[@]} targets)" env "${lower[@]}" python -m pytest -q --nbval "${pass2[@]}"
+step "nbval pass 2 of 2: ${lower[*]} ($choice: ${#pass2[@]} targets, $JOBS worker(s))" \
+    env "${lower[@]}" "${one_thread[@]}" python -m pytest -q "${parallel[@]}" --nbval "${pass2[@]}"
 
 # Two chapters opened in JupyterLab in headless Chromium: prose numbers, figures and captions render, no MyST
 # source shows (tests_lab/; skipped, saying why, where Chromium is missing: apt-get install chromium).
@@ -67,6 +104,7 @@ mathjax() {
 }
 step "MathJax served locally" mathjax
 
+echo "=== total: $((SECONDS - total_start)) s"
 if [ ${#failed[@]} -gt 0 ]; then
     echo "FAILED steps (${#failed[@]}):"
     printf '  - %s\n' "${failed[@]}"
