@@ -44,33 +44,53 @@ failed=()
 step() {  # step "<name>" command...: run it, report with its time, remember a failure, go on
     local name=$1; shift
     echo "=== $name"
-    if [ -n "$DRY" ]; then
-        echo "+ $*"
-        return
-    fi
     local start=$SECONDS
     if "$@"; then
-        echo "=== $name: passed ($((SECONDS - start)) s)"
+        [ -n "$DRY" ] || echo "=== $name: passed ($((SECONDS - start)) s)"
     else
         echo "=== $name: FAILED ($((SECONDS - start)) s)"
         failed+=("$name")
     fi
 }
+run() {  # run command...: run it (the dry run prints it instead)
+    if [ -n "$DRY" ]; then echo "+ $*"; else "$@"; fi
+}
+STATUS=book/status.ipynb
+# nbval_pass VAR=VALUE... -- TARGET...: the chapters among the targets on every core, then the status page alone
+# when it is a target (book/ included): it renders every chapter's ledger, which a running chapter rewrites claim
+# by claim, so it must not run beside one.
+nbval_pass() {
+    local envs=() chapters=() status="" rc=0
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    for target in "$@"; do
+        case "$target" in
+            book/|book) chapters+=(book/ --ignore="$STATUS"); status=1 ;;
+            "$STATUS") status=1 ;;
+            *) chapters+=("$target") ;;
+        esac
+    done
+    if [ ${#chapters[@]} -gt 0 ]; then
+        run env "${envs[@]}" "${one_thread[@]}" python -m pytest -q "${parallel[@]}" --nbval "${chapters[@]}" || rc=1
+    fi
+    [ -z "$status" ] || run env "${envs[@]}" python -m pytest -q --nbval "$STATUS" || rc=1
+    return $rc
+}
 
-step "environment equals requirements.lock" python -m repro.core.envlock check
-step "unit tests ($JOBS worker(s))" env "${one_thread[@]}" python -m pytest -q "${parallel[@]}" tests/
+step "environment equals requirements.lock" run python -m repro.core.envlock check
+step "unit tests ($JOBS worker(s))" run env "${one_thread[@]}" python -m pytest -q "${parallel[@]}" tests/
 
 native=$(python -m repro.core.kernels native)
 other=$(python -m repro.core.kernels other)
 step "nbval pass 1 of 2: native floating-point path (PyTorch kernels $native, $JOBS worker(s))" \
-    env "${one_thread[@]}" python -m pytest -q "${parallel[@]}" --nbval book/
+    nbval_pass -- book/
 # The second pass changes every floating-point path we can change on one machine: another ATen kernel set, MKL
 # (the BLAS behind every matrix product) on its CPU-independent code path (MKL_CBWR=COMPATIBLE: on AMD CPUs MKL
 # ignores MKL_ENABLE_INSTRUCTIONS, this it obeys), and oneDNN held to SSE4.1.
 lower=(MKL_CBWR=COMPATIBLE DNNL_MAX_CPU_ISA=SSE41)
 [ -n "$other" ] && lower+=(ATEN_CPU_CAPABILITY="$other")
 # The second path runs about 1.4x slower than the first. Each CI run re-executes one half of the book there (the
-# halves take about equal time; the status page is in both), alternating with the parity of the commit count, so
+# halves take about equal time; the status page follows either), alternating with the parity of the commit count, so
 # two commits of opposite parity put every chapter through both paths, while every chapter runs under pass 1 on
 # every run; scripts/portability.sh runs every chapter under every configuration. REPRO_PASS2=half1|half2 picks a half,
 # REPRO_PASS2=all runs the whole book, REPRO_PASS2="book/a.ipynb ..." picks chapters.
@@ -90,19 +110,19 @@ case "$choice" in
     *) read -r -a pass2 <<<"$choice"; choice="chosen" ;;
 esac
 step "nbval pass 2 of 2: ${lower[*]} ($choice: ${#pass2[@]} targets, $JOBS worker(s))" \
-    env "${lower[@]}" "${one_thread[@]}" python -m pytest -q "${parallel[@]}" --nbval "${pass2[@]}"
+    nbval_pass "${lower[@]}" -- "${pass2[@]}"
 
 # Two chapters opened in JupyterLab in headless Chromium: prose numbers, figures and captions render, no MyST
 # source shows (tests_lab/; skipped, saying why, where Chromium is missing: apt-get install chromium).
-step "JupyterLab rendering (headless Chromium)" python -m pytest -q -rs tests_lab
+step "JupyterLab rendering (headless Chromium)" run python -m pytest -q -rs tests_lab
 
-step "book build (-W)" jupyter-book build -W --keep-going book/
+step "book build (-W)" run jupyter-book build -W --keep-going book/
 # The built book must carry its own MathJax (opened from disk without a network it still renders math).
 mathjax() {
     test -f book/_build/html/_static/mathjax/tex-chtml.js && grep -q '_static/mathjax/tex-chtml.js' book/_build/html/intro.html \
         || { echo "the built book does not serve MathJax locally (sphinx-mathjax-offline)"; return 1; }
 }
-step "MathJax served locally" mathjax
+step "MathJax served locally" run mathjax
 
 echo "=== total: $((SECONDS - total_start)) s"
 if [ ${#failed[@]} -gt 0 ]; then
