@@ -58,9 +58,11 @@ run() {  # run command...: run it (the dry run prints it instead)
 STATUS=book/status.ipynb
 # nbval_pass VAR=VALUE... -- TARGET...: the chapters among the targets on every core, then the status page alone
 # when it is a target (book/ included): it renders every chapter's ledger, which a running chapter rewrites claim
-# by claim, so it must not run beside one.
+# by claim, so it must not run beside one. CI is unset for pytest here: with CI set, pytest does not truncate a
+# failing comparison and its line-by-line diff of a long HTML output (the status page's tables) ran for over five
+# minutes before reporting.
 nbval_pass() {
-    local envs=() chapters=() status="" rc=0
+    local envs=(-u CI -u BUILD_NUMBER) chapters=() status="" rc=0
     while [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
     for target in "$@"; do
