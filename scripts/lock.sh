@@ -2,7 +2,8 @@
 # Update requirements.lock, the one environment the stored outputs are validated with, from pyproject.toml's
 # dependencies and the extras the README's commands install. Without arguments it keeps every pin the dependency
 # ranges still allow and resolves only what changed; `--upgrade` (or `--upgrade-package NAME`) moves pins on
-# purpose. Each pin carries the hashes of all its files on the index, so every platform can install it.
+# purpose. Each pin carries the hashes of all its files on the index (torch: only the CPU wheel this machine's
+# pip finds, 2.13.0+cpu for Linux x86-64 and Python 3.11).
 # pip-tools runs from a venv of its own (.lock-tools/), so .venv is not touched. After an update: bash
 # scripts/setup.sh, then re-validate (and if needed refresh) the stored outputs (README: "The locked environment").
 set -euo pipefail

@@ -24,6 +24,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || [ "${REPRO_ENV:-venv}" != venv ] || bash scripts/setup.sh
 [ "${REPRO_ENV:-venv}" != venv ] || . .venv/bin/activate  # REPRO_ENV=active: the active one (conda)
+python -m repro.core.envlock check || { echo "the environment is not requirements.lock's: run bash scripts/setup.sh"; exit 1; }
 # nbval re-executes the chapters, and each chapter rewrites its ledger book/_claims/<chapter>.json with this
 # run's values; keep the committed ledgers (which match the committed outputs) and put them back on exit.
 claims_backup=$(mktemp -d)

@@ -14,11 +14,13 @@
 # The tests and the chapters run on every core: one pytest-xdist worker per core, one thread per worker (the
 # chapters' many small programs keep a core busier than two threads of one program do). A chapter is one unit
 # (--dist loadscope: its cells run in order in one kernel). REPRO_JOBS=1 runs each step in one process on all
-# threads. REPRO_DRY_RUN=1 prints each step's command instead of running it (tests/test_ci_scripts.py).
+# threads. REPRO_DRY_RUN=1 prints each step's command instead of running it, and REPRO_DRY_FAIL=TEXT makes the dry
+# run's commands that contain TEXT fail (tests/test_ci_scripts.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 total_start=$SECONDS
 DRY=${REPRO_DRY_RUN:-}
+export PYTHONNOUSERSITE=1  # the user's ~/.local packages are not the book's environment (scripts/setup.sh)
 JOBS=${REPRO_JOBS:-$(nproc)}
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "REPRO_JOBS=$JOBS is not allowed: a whole number >= 1 (default: the cores, $(nproc))"; exit 2; }
 if [ -n "$DRY" ]; then
@@ -52,8 +54,10 @@ step() {  # step "<name>" command...: run it, report with its time, remember a f
         failed+=("$name")
     fi
 }
-run() {  # run command...: run it (the dry run prints it instead)
-    if [ -n "$DRY" ]; then echo "+ $*"; else "$@"; fi
+run() {  # run command...: run it (the dry run prints it instead, and fails it where REPRO_DRY_FAIL says)
+    if [ -z "$DRY" ]; then "$@"; return; fi
+    echo "+ $*"
+    [ -z "${REPRO_DRY_FAIL:-}" ] || [[ "$*" != *"$REPRO_DRY_FAIL"* ]]
 }
 STATUS=book/status.ipynb
 # nbval_pass VAR=VALUE... -- TARGET...: the chapters among the targets on every core, then the status page alone
@@ -82,8 +86,8 @@ nbval_pass() {
 step "environment equals requirements.lock" run python -m repro.core.envlock check
 step "unit tests ($JOBS worker(s))" run env "${one_thread[@]}" python -m pytest -q "${parallel[@]}" tests/
 
-native=$(python -m repro.core.kernels native)
-other=$(python -m repro.core.kernels other)
+native=$(python -m repro.core.kernels native) || failed+=("reading the CPU kernel set (python -m repro.core.kernels)")
+other=$(python -m repro.core.kernels other) || failed+=("reading the other CPU kernel set (python -m repro.core.kernels)")
 step "nbval pass 1 of 2: native floating-point path (PyTorch kernels $native, $JOBS worker(s))" \
     nbval_pass -- book/
 # The second pass changes every floating-point path we can change on one machine: another ATen kernel set, MKL
@@ -102,8 +106,12 @@ PASS2_HALF2="book/liu2022_phase_diagrams.ipynb book/mohamadi2024_why_grok.ipynb 
 book/baek2024_geneft_dynamics.ipynb book/liu2022_critical_data.ipynb book/rubin2024_droplets.ipynb book/status.ipynb"
 choice=${REPRO_PASS2:-default}
 if [ "$choice" = default ]; then
-    commits=$(git rev-list --count HEAD 2>/dev/null || echo 1)
-    choice=half$((commits % 2 + 1))
+    if [ "$(git rev-parse --is-shallow-repository 2>/dev/null)" = false ]; then
+        choice=half$(( $(git rev-list --count HEAD) % 2 + 1 ))
+    else  # a shallow clone or no git: the commit's hash decides (its last hex digit), not a count that stays 1
+        last=$(git rev-parse HEAD 2>/dev/null | tail -c 2)
+        choice=half$(( 16#${last:-0} % 2 + 1 ))
+    fi
 fi
 case "$choice" in
     all) pass2=(book/) ;;

@@ -22,8 +22,10 @@ numpy==2.4.6 \\
     --hash=sha256:bbbb \\
     --hash=sha256:cccc
     # via repro (pyproject.toml)
-ruamel_yaml==0.18.0 ; python_version < "3.13" \\
+ruamel_yaml==0.18.0 ; python_version < "3.99" \\
     --hash=sha256:dddd
+pywin32==311 ; sys_platform == "win32-never" \\
+    --hash=sha256:ffff
 torch==2.13.0+cpu \\
     --hash=sha256:eeee
     # via repro (pyproject.toml)
@@ -36,7 +38,7 @@ def write(tmp_path, text=LOCK):
     return path
 
 
-def test_read_lock_normalizes_names_and_ignores_hashes_comments_and_markers(tmp_path):
+def test_read_lock_normalizes_names_ignores_hashes_and_comments_and_keeps_the_pins_whose_marker_holds(tmp_path):
     assert envlock.read_lock(write(tmp_path)) == {"jinja2": "3.1.6", "numpy": "2.4.6", "ruamel-yaml": "0.18.0",
                                                   "torch": "2.13.0+cpu"}
 
@@ -68,6 +70,7 @@ def test_without_drops_a_pin_with_its_hash_and_comment_lines(tmp_path):
     text = envlock.without(LOCK, ["torch", "jinja2"])
     assert "torch" not in text and "eeee" not in text and "Jinja2" not in text and "aaaa" not in text
     assert envlock.read_lock(write(tmp_path, text)) == {"numpy": "2.4.6", "ruamel-yaml": "0.18.0"}
+    assert "pywin32==311" in text  # not dropped: only the named packages are
 
 
 def test_installed_sees_this_environment():
@@ -109,6 +112,22 @@ def test_check_fails_on_a_deliberate_mismatch_and_passes_on_a_matching_lock(tmp_
     assert run_cli("check", "--lock", str(bad_lock), "--ignore", "numpy", "--ignore", "scipy").returncode == 0
     assert run_cli("extras", "--lock", str(bad_lock)).stdout.split() == ["scipy"]
     assert run_cli("check", "--lock", str(bad_lock), "--ignore", "numpy", "--locked-only").returncode == 0
+
+
+def test_keep_torch_accepts_another_build_of_the_locked_torch_only(tmp_path, monkeypatch):
+    here = envlock.installed()
+    torch = here["torch"].split("+")[0]
+    for pinned, ok in ((f"{torch}+cu130", True), ("9.9.9+cpu", False)):
+        lock = write(tmp_path, "".join(f"{n}=={pinned if n == 'torch' else v}\n" for n, v in here.items()))
+        monkeypatch.setenv("REPRO_KEEP_TORCH", "1")
+        result = run_cli("check", "--lock", str(lock))
+        assert (result.returncode == 0) == ok, result.stderr
+        if not ok:
+            assert "which must be 9.9.9 (any build)" in result.stderr
+        monkeypatch.delenv("REPRO_KEEP_TORCH")
+        assert run_cli("check", "--lock", str(lock)).returncode == 1  # without it, another build is a difference
+    monkeypatch.setenv("REPRO_KEEP_TORCH", "yes")
+    assert "REPRO_KEEP_TORCH='yes' is not allowed" in run_cli("check").stderr
 
 
 def test_the_committed_lock_pins_every_declared_dependency_with_hashes():

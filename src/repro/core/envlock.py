@@ -2,7 +2,7 @@
 stored outputs and stored runs are validated with; this module compares the running environment with it.
 
     python -m repro.core.envlock check            # exit 1, listing each difference, when this environment differs
-    python -m repro.core.envlock check --ignore torch --locked-only   # a GPU machine's own torch (and its CUDA
+    REPRO_KEEP_TORCH=1 python -m repro.core.envlock check   # a GPU machine's own torch 2.13 build (and its CUDA
                                                   # packages) kept beside the rest of the lock
     python -m repro.core.envlock digest           # the lock's digest, as stored in manifests and notebooks
     python -m repro.core.envlock extras           # installed packages the lock does not list (setup removes them)
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib.metadata
+import os
 import re
 import sys
 from pathlib import Path
@@ -26,7 +27,8 @@ from pathlib import Path
 LOCK_NAME = "requirements.lock"
 # pip installs the lock and is not pinned by it; the project itself is installed from the checkout.
 NOT_LOCKED = ("pip", "repro")
-_PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)")
+_PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)\s*(?:;\s*([^\\]*?))?\s*\\?$")
+KEEP_TORCH_ENV = "REPRO_KEEP_TORCH"
 
 
 def normalize(name: str) -> str:
@@ -48,11 +50,21 @@ def read_lock(path: Path | str | None = None) -> dict[str, str]:
     pins = {}
     for line in path.read_text().splitlines():
         match = _PIN.match(line.strip())
-        if match:
+        if match and _applies(match.group(3)):
             pins[normalize(match.group(1))] = match.group(2)
     if not pins:
         raise ValueError(f"{path} pins no package (expected lines such as 'numpy==2.4.6 \\').")
     return pins
+
+
+def _applies(marker: str | None) -> bool:
+    """Whether a pin's environment marker (``python_version < "3.12"``) holds here; True without one. packaging is
+    imported only for a marker: the lock's text is read before anything is installed."""
+    if not marker:
+        return True
+    from packaging.markers import Marker
+
+    return Marker(marker).evaluate()
 
 
 def digest(pins: dict[str, str]) -> str:
@@ -160,6 +172,19 @@ def main(argv=None) -> int:
         print(digest(pins))
         return 0
     present = installed()
+    keep_torch = os.environ.get(KEEP_TORCH_ENV, "")
+    if keep_torch not in ("", "1"):
+        parser.error(f"{KEEP_TORCH_ENV}={keep_torch!r} is not allowed: 1 (keep the installed torch) or unset")
+    if keep_torch:  # a GPU machine's own torch build, with its CUDA packages: the rest must be the lock's
+        wanted = pins.get("torch", "").split("+")[0]
+        have = present.get("torch")
+        if have is None or have.split("+")[0] != wanted:
+            print(f"{KEEP_TORCH_ENV}=1 keeps the installed torch, which must be {wanted} (any build): "
+                  f"{'none is installed' if have is None else f'found {have}'}; install torch=={wanted} first.",
+                  file=sys.stderr)
+            return 1
+        args.ignore.append("torch")
+        args.locked_only = True
     if args.locked_only:
         present = {name: version for name, version in present.items() if name in pins}
     diffs = differences(pins, present, args.ignore)
