@@ -105,12 +105,13 @@ def main(argv=None) -> int:
                         help="execute nothing: record this environment in each notebook's metadata as the one its "
                              "stored outputs validated in (run right after `pytest --nbval` passed on them here)")
     args = parser.parse_args(argv)
+    for path in args.notebooks:
+        if path.suffix != ".ipynb" or not path.exists():
+            parser.error(f"{path}: expected an existing .ipynb file")
     if args.stamp_validated:
         import nbformat
 
         for path in args.notebooks:
-            if path.suffix != ".ipynb" or not path.exists():
-                parser.error(f"{path}: expected an existing .ipynb file")
             nb = nbformat.read(path, as_version=4)
             record_environment(nb, "validated")
             write_atomic(path, nb)
@@ -120,8 +121,6 @@ def main(argv=None) -> int:
         import nbformat
 
         for path in args.notebooks:
-            if path.suffix != ".ipynb" or not path.exists():
-                parser.error(f"{path}: expected an existing .ipynb file")
             nb = nbformat.read(path, as_version=4)
             n = add_user_expressions(nb)
             figures = export_figures(nb, path)
@@ -132,8 +131,6 @@ def main(argv=None) -> int:
         return 0
     changed = 0
     for path in args.notebooks:
-        if path.suffix != ".ipynb" or not path.exists():
-            parser.error(f"{path}: expected an existing .ipynb file")
         if not args.check:
             _sync_pair(path)
         start = time.perf_counter()
