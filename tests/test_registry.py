@@ -11,7 +11,7 @@ from repro.training.store import ResultsStore
 
 
 def entry(**kw):
-    d = {"name": "rqi", "kind": "reproduction", "form": "value", "against": "paper", "reference": 1.0,
+    d = {"id": "T01", "name": "rqi", "kind": "reproduction", "form": "value", "against": "paper", "reference": 1.0,
          "comparison": "abs", "tolerance": 0.05, "locator": "Fig. 4b", "source": "RQI reaches 1",
          "registered": "2026-11-25"}
     d.update(kw)
@@ -21,6 +21,7 @@ def entry(**kw):
 def write(tmp_path, entries, chapter="ch"):
     folder = tmp_path / "_registry"
     folder.mkdir(exist_ok=True)
+    entries = [dict(e, id=f"T{i + 1:02d}") for i, e in enumerate(entries)]  # ids are unique in a registry
     (folder / f"{chapter}.toml").write_text(to_toml(chapter, entries, header="test registry"))
     return folder
 

@@ -58,21 +58,12 @@ from pathlib import Path
 
 from repro.core.files import write_json_atomic
 from repro.core.portable import TRAINED_MARK, approx, mark_trained, round_sig, round_to
-from repro.core.registry import (AGAINST, COMPARISONS, FORMS, KINDS, UNRECORDED, Amendment, Entry, Registry,
+from repro.core.registry import (AGAINST, COMPARISONS, FORMS, KINDS, PAPERS, UNRECORDED, Amendment, Entry, Registry,
                                  RegistryError, _entry, sealed_by)
 from repro.core.scale import current_scale
 VERDICTS = ("reproduced", "partial", "not reproduced", "not run at this scale")
 SCALES = ("book", "paper (CPU, stored)", "paper (GPU, stored)")
 
-# The papers the book reproduces, in book order: key -> how the ledger names it.
-PAPERS = {
-    "power2022": "Power et al. 2022 (grokking)",
-    "liu2022": "Liu et al. 2022 (effective theory)",
-    "liu2023": "Liu, Michaud & Tegmark 2023 (Omnigrok)",
-    "rubin2024": "Rubin, Seroussi & Ringel 2024 (droplets)",
-    "baek2024": "Baek, Liu & Tegmark 2024 (GenEFT)",
-    "mohamadi2024": "Mohamadi et al. 2024 (Why do you grok?)",
-}
 
 FRAGILE_MARGIN = 2.0  # standard errors between ours and its nearest threshold below which a claim is fragile
 
@@ -83,8 +74,9 @@ def _amendment_dict(amendment) -> dict:
     """An amendment as the ledger records it (``outcome`` only where it is true: ledgers written before it existed
     stay as they were)."""
     d = asdict(amendment)
-    if not d["outcome"]:
-        del d["outcome"]
+    for flag in ("outcome", "demotes"):
+        if not d[flag]:
+            del d[flag]
     return d
 
 
@@ -118,6 +110,7 @@ class Claim:
     registered: bool = False  # read from the chapter's registry (False: written inline, e.g. in a unit test)
     amendments: tuple = ()  # the registry's amendments of this claim, as dicts (field, original, date, why, restates, outcome)
     run: str = ""  # the stored runs it judges: their store folders, "<label>-<key>", comma-separated
+    id: str = ""  # the registry entry's stable id (T01, ...); "" for a claim written inline
 
     def ours_text(self) -> str:
         text = approx(self.ours, self.resolution) if self.resolution else approx(self.ours, digits=3)
@@ -383,7 +376,7 @@ class ClaimBook:
         if comparison in ("abs", "rel") and (tolerance is None or not tolerance >= 0):
             raise ValueError(f"tolerance={tolerance!r} is not allowed for comparison={comparison!r}: it must be a "
                              "number >= 0.")
-        d = {"name": name, "kind": kind, "against": against, "reference": float(paper), "comparison": comparison,
+        d = {"id": "T00", "name": name, "kind": kind, "against": against, "reference": float(paper), "comparison": comparison,
              "tolerance": None if comparison in (">=", "<=") else float(tolerance), "source": kw["source"],
              "form": kw.get("form") or ("value" if comparison in ("abs", "rel") else "shape"),
              "locator": kw.get("locator") or kw["source"], "registered": "inline",
@@ -464,7 +457,7 @@ class ClaimBook:
                                     "that changes the criterion (an amendment without restates).")
         why_after = [f"{a.field} amended {a.date} (was {a.original!r}): {a.why}" for a in entry.amendments
                      if a.field in ("kind", "form", "against", "reference", "comparison", "tolerance")
-                     and not (a.restates or a.outcome)]
+                     and not (a.restates or a.outcome or a.demotes)]
         if scaled is not None:
             why_after.append(f"registered for the book scale as {scaled.name!r}")
         manifests = _manifests(name, run)
@@ -504,7 +497,8 @@ class ClaimBook:
                       entry.kind, entry.against, agrees, bool(why_after), evidence, bool(live), margin, spread,
                       entry.if_fragile, entry.form, entry.locator, "; ".join(why_after), self.registry is not None,
                       tuple(_amendment_dict(a) for a in entry.amendments),
-                      ", ".join(f"{m.get('label', '?')}-{m.get('key', '?')}" for m in manifests))
+                      ", ".join(f"{m.get('label', '?')}-{m.get('key', '?')}" for m in manifests),
+                      entry.id if self.registry is not None else "")
         self.claims = [c for c in self.claims if c.name != name] + [claim]
         self.write()
         if not passed:
@@ -599,13 +593,17 @@ class ClaimBook:
         """The chapter's "Paper versus ours" section: its figure ledger and its claims, as HTML tables."""
         from repro.book.status import LedgerView
 
-        return LedgerView(self.to_dict())
+        return LedgerView(self.to_dict(), None if self.registry is None else self.registry.path.parent)
 
     def tally(self) -> str:
-        """One line, e.g. '2 figures reproduced, 1 partial, 1 not reproduced' (for glue in prose)."""
-        from repro.book.status import tally_text
+        """One line on the chapter's paper claims, e.g. '6 paper claims: 2 reproduced, 1 not reproduced (rate 2/3);
+        2 inconclusive, 1 not tested' (for glue in prose; :mod:`repro.book.verdicts`)."""
+        from repro.book.verdicts import chapter_judgements, tally_line
 
-        return tally_text([f.to_dict() for f in self.figures])
+        if self.registry is None:
+            raise ValueError("tally() judges the registry's paper claims: this book has no registry.")
+        return tally_line(chapter_judgements(self.chapter, registry_dir=self.registry.path.parent,
+                                             ledger=self.to_dict()))
 
 
 def load_all_claims(directory: str | os.PathLike = "_claims") -> list[dict]:

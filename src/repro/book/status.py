@@ -2,10 +2,10 @@
 book's status page (``book/status.ipynb``), both rendered from the chapters' claims files by the
 functions here.
 
-* :func:`tally_text` — "4 figures reproduced, 5 partial, 2 not reproduced, 1 not run at this scale";
-* :class:`LedgerView` — one chapter's figure ledger and claims, as HTML tables (plain text for nbval);
-* :func:`scorecard_html` — the status page: per paper in book order a tally line, then its figure table
-  linking to each chapter's section, then every chapter's claims, collapsed.
+* :class:`LedgerView` — one chapter's ledger: the paper's claims with their verdicts
+  (:mod:`repro.book.verdicts`), the figure rows as evidence, every comparison (HTML; plain text for nbval);
+* :func:`scorecard_html` — the status page: per paper in book order its claims' tally and table, linking to each
+  chapter's section, then its figure rows and every chapter's comparisons, collapsed.
 """
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import html
 from collections import Counter
 from pathlib import Path
 
-from repro.book.claims import FRAGILE_MARGIN, PAPERS, VERDICT_MARKS, VERDICTS, Claim, load_all_claims
+from repro.book.claims import FRAGILE_MARGIN, PAPERS, Claim, load_all_claims
+from repro.book.verdicts import MARKS, RULES, Judgement, TestResult, chapter_judgements, tally_line
 from repro.core.portable import mark_trained, strip_trained
 
 SECTION_ANCHOR = "paper-versus-ours"  # the id Jupyter Book gives the heading "Paper versus ours"
@@ -33,18 +34,6 @@ _KIND_NOTE = ("<p><small>Kinds: <b>reproduction</b> compares ours with the paper
               f"{FRAGILE_MARGIN:g} the claim is <i>fragile</i> (another CPU or seed draw can flip it). Numbers from "
               "live training runs differ in their last digits from machine to machine; their claims, not their "
               "digits, are what the book's tests check.</small></p>")
-
-
-def tally_text(figures: list[dict]) -> str:
-    """'2 figures reproduced, 1 partial, 1 not reproduced, 1 not run at this scale' (verdicts in fixed order)."""
-    counts = Counter(f["verdict"] for f in figures)
-    present = [v for v in VERDICTS if counts[v]]
-    if not present:
-        return "no figure judged"
-    first = present[0]
-    parts = [f"{counts[first]} figure{'s' if counts[first] != 1 else ''} {first}"]
-    parts += [f"{counts[v]} {v}" for v in present[1:]]
-    return ", ".join(parts)
 
 
 def _row(cells, tag="td") -> str:
@@ -71,14 +60,23 @@ def claims_table(claims: list[Claim]) -> str:
     return _TABLE + f"<thead>{head}</thead><tbody>{''.join(_row(_claim_cells(c)) for c in claims)}</tbody></table>"
 
 
+def claim_summary(figure: dict, judgements: list[Judgement], ids: dict[str, str]) -> str:
+    """The verdicts of the paper claims a figure row's comparisons test or illuminate, e.g. 'C1 ✅ C3 ❔' ('—': none);
+    ``ids``: comparison name -> id."""
+    mine = {ids.get(n) for n in figure["claims"]} - {None}
+    hits = [j for j in judgements if mine & set(j.claim.tests + j.claim.context)]
+    return " ".join(f"{j.claim.id} {MARKS[j.verdict]}" for j in hits) or "—"
+
+
 def figure_table(figures: list[dict], link: dict[str, str] | None = None) -> str:
-    """Figures as a table; ``link`` maps a figure's chapter to the URL of its section (status page)."""
-    cols = ["paper figure", "verdict", "scale", "strongest evidence", "why", "claims"] + (["chapter"] if link else [])
+    """The figure rows as evidence: each with the verdicts of the paper claims its comparisons bear on
+    (``paper claims``, filled by the caller), never a verdict of its own; ``link`` maps a figure's chapter to the URL
+    of its section (status page)."""
+    cols = ["paper figure", "paper claims", "scale", "why", "comparisons"] + (["chapter"] if link else [])
     rows = []
     for f in figures:
-        cells = [html.escape(f["figure"]), f"{VERDICT_MARKS[f['verdict']]} {f['verdict']}", html.escape(f["scale"]),
-                 html.escape(f.get("evidence") or "—"), html.escape(f["why"]),
-                 html.escape("; ".join(f["claims"])) or "—"]
+        cells = [html.escape(f["figure"]), html.escape(f.get("paper claims", "—")), html.escape(f["scale"]),
+                 html.escape(f["why"]), html.escape("; ".join(f["claims"])) or "—"]
         if "fragile" in f:  # always shown, so the cell keeps its shape whichever claims are fragile on this machine
             cells[-1] += f"<br><i>fragile:</i> {html.escape(f['fragile'])}"
         if link:
@@ -87,27 +85,83 @@ def figure_table(figures: list[dict], link: dict[str, str] | None = None) -> str
     return _TABLE + f"<thead>{_row(cols, 'th')}</thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-class LedgerView:
-    """One chapter's ledger, displayed as HTML (figures, then claims); its plain-text form lists the same."""
+def _test_text(t: TestResult) -> str:
+    """'T03 agrees' — an exploratory or check outcome is marked: it comes from this machine's live run."""
+    text = f"{t.id} {t.outcome}"
+    return mark_trained(text) if t.cls != "confirmatory" else text
 
-    def __init__(self, data: dict):
+
+def paper_claims_table(judgements: list[Judgement], link: str | None = None) -> str:
+    """The paper's claims: id, quote and locator, verdict and what it judged, why, and the comparisons behind it."""
+    head = _row(["claim", "the paper says", "verdict", "why", "tests · context"] + (["chapter"] if link else []), "th")
+    rows = []
+    for j in judgements:
+        c = j.claim
+        said = (f"<i>“{html.escape(c.quote)}”</i><br><small>{html.escape(c.locator)}"
+                + (f"; {html.escape(', '.join(c.figures))}" if c.figures else "") + "</small>")
+        verdict = f"{MARKS[j.verdict]} {j.verdict}" + (
+            f"<br><small>judged against: {html.escape(', '.join(j.judged))}</small>" if j.judged else "")
+        why = html.escape(j.why) + "".join(f"<br><small>{html.escape(x)}</small>" for x in (c.scope, c.note) if x)
+        evidence = html.escape("; ".join(map(_test_text, j.tests)) or "—")
+        if j.context:
+            evidence += "<br><small>context: " + html.escape("; ".join(map(_test_text, j.context))) + "</small>"
+        cells = [f"<b>{c.id}</b>", said, verdict, why, evidence]
+        if link:
+            cells.append(f'<a href="{link}">{html.escape(link.split(".html")[0])}</a>')
+        rows.append(_row(cells))
+    return _TABLE + f"<thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+_RULES_NOTE = ("<p><small><b>How a verdict is decided</b> (rules registered once, {date}): a paper claim is "
+               "<i>reproduced</i> when at least one of its tests is decided and agrees, and none disagrees or is "
+               "undecided; <i>not reproduced</i> when a decided test has ours outside the paper's band; "
+               "<i>inconclusive</i> otherwise; <i>not tested</i> without a result. A test is decided only on "
+               "confirmatory evidence — a stored run that sealed its criterion before it started, with ours at least "
+               "{margin:g} seed standard errors from the band's edge, or a deterministic result — never on a check "
+               "of ours, a best-of selection, or an exploratory result (trained live in the chapter, or set after "
+               "its result †). Context comparisons (another scale or setting) are shown, never decide.</small></p>")
+
+
+def rules_note() -> str:
+    return _RULES_NOTE.format(date=RULES.registered, margin=RULES.min_margin)
+
+
+def _with_summaries(figures: list[dict], judgements: list[Judgement], claims: list[Claim]) -> list[dict]:
+    ids = {c.name: c.id for c in claims if c.id}
+    return [dict(f, **{"paper claims": claim_summary(f, judgements, ids)}) for f in figures]
+
+
+class LedgerView:
+    """One chapter's ledger, displayed as HTML: the paper's claims with their verdicts, then the figure rows as
+    evidence, then every comparison; its plain-text form lists the same. ``registry``: the chapter's registry folder
+    (its paper claims are judged on ``data``)."""
+
+    def __init__(self, data: dict, registry: str | Path | None = None):
         self.data = data
         self.claims = [Claim.from_dict(c) for c in data["claims"]]
-        self.figures = with_fragile(data.get("figures", []), self.claims)
+        self.judgements = (chapter_judgements(data["chapter"], registry_dir=registry, ledger=data)
+                           if registry is not None else [])
+        self.figures = _with_summaries(with_fragile(data.get("figures", []), self.claims), self.judgements,
+                                       self.claims)
 
     def _repr_html_(self) -> str:
-        by_paper = {}
-        for f in self.figures:
-            by_paper.setdefault(f["paper"], []).append(f)
         parts = []
-        for key, figs in sorted(by_paper.items(), key=lambda kv: list(PAPERS).index(kv[0])):
-            parts.append(f"<p><b>{html.escape(PAPERS[key])}</b>: {tally_text(figs)}.</p>" + figure_table(figs))
-        parts.append(f"<p><b>Claims</b> ({len(self.claims)})</p>" + claims_table(self.claims))
-        parts.append(f"<p>{fragility_html(self.claims)}</p>" + _KIND_NOTE)
+        for key in PAPERS:
+            mine = [j for j in self.judgements if j.claim.paper == key]
+            if mine:
+                parts.append(f"<p><b>{html.escape(PAPERS[key])}</b>: {tally_line(mine)}.</p>"
+                             + paper_claims_table(mine))
+        if self.figures:
+            parts.append("<p><b>Figures</b>: which paper claims each figure's comparisons bear on.</p>"
+                         + figure_table(self.figures))
+        parts.append(f"<details><summary><b>Every comparison</b> ({len(self.claims)})</summary>"
+                     + claims_table(self.claims) + "</details>")
+        parts.append(f"<p>{fragility_html(self.claims)}</p>" + rules_note() + _KIND_NOTE)
         return "".join(parts)
 
     def __repr__(self) -> str:
-        lines = [f"{PAPERS[f['paper']]} {f['figure']}: {f['verdict']} ({f['scale']})" for f in self.figures]
+        lines = [f"{j.claim.id} [{j.verdict}] {j.claim.locator}" for j in self.judgements]
+        lines += [f"{PAPERS[f['paper']]} {f['figure']}: {f['paper claims']} ({f['scale']})" for f in self.figures]
         lines += [f"[{c.kind}] {c.name}: ours {c.ours_text()}, {c.against} {c.describe()} -> {c.outcome()}"
                   for c in self.claims]
         lines.append(fragility_text(self.claims))
@@ -167,23 +221,33 @@ def book_order(toc: str | Path) -> list[str]:
     return stems
 
 
-def scorecard_html(directory: str | Path = "_claims", toc: str | Path = "_toc.yml") -> str:
-    """The status page: per paper (book order) a tally and its figure table, then every chapter's claims."""
+def scorecard_html(directory: str | Path = "_claims", toc: str | Path = "_toc.yml",
+                   registry: str | Path = "_registry") -> str:
+    """The status page: per paper (book order) its claims with their verdicts, then its figure rows as evidence,
+    then every chapter's comparisons."""
     chapters = load_all_claims(directory)
     order = book_order(toc)
     rank = {stem: i for i, stem in enumerate(order)}
     chapters.sort(key=lambda ch: rank.get(ch["chapter"], len(order)))
     link = {ch["chapter"]: f"{ch['chapter']}.html#{SECTION_ANCHOR}" for ch in chapters}
     by_chapter = {ch["chapter"]: [Claim.from_dict(c) for c in ch["claims"]] for ch in chapters}
+    judged = {ch["chapter"]: chapter_judgements(ch["chapter"], registry_dir=registry, ledger=ch)
+              if (Path(registry) / f"{ch['chapter']}.toml").is_file() else [] for ch in chapters}
     figures = [dict(f, chapter=ch["chapter"]) for ch in chapters
-               for f in with_fragile(ch["figures"], by_chapter[ch["chapter"]])]
-    out = []
-    out.append("<p><b>The whole book</b>: " + tally_text(figures) + f" ({len(figures)} paper figures judged).</p>")
+               for f in _with_summaries(with_fragile(ch["figures"], by_chapter[ch["chapter"]]), judged[ch["chapter"]],
+                                        by_chapter[ch["chapter"]])]
+    everything = [j for js in judged.values() for j in js]
+    out = [f"<p><b>The whole book</b>: {tally_line(everything)}.</p>"]
     for key, name in PAPERS.items():
+        mine = [(stem, j) for stem, js in judged.items() for j in js if j.claim.paper == key]
         figs = [f for f in figures if f["paper"] == key]
-        if not figs:
+        if not (mine or figs):
             continue
-        out.append(f"<h3>{html.escape(name)}</h3><p><b>{tally_text(figs)}</b>.</p>" + figure_table(figs, link))
+        out.append(f"<h3>{html.escape(name)}</h3><p><b>{tally_line([j for _, j in mine])}</b>.</p>")
+        for stem in dict.fromkeys(stem for stem, _ in mine):
+            out.append(paper_claims_table([j for s, j in mine if s == stem], link[stem]))
+        if figs:
+            out.append("<details><summary>Figures as evidence</summary>" + figure_table(figs, link) + "</details>")
     claims = [(stem, c) for stem, cl in by_chapter.items() for c in cl]
     kinds = Counter(c.kind for _, c in claims)
     off = [(ch, c) for ch, c in claims if not c.passed]
@@ -201,5 +265,5 @@ def scorecard_html(directory: str | Path = "_claims", toc: str | Path = "_toc.ym
                f"{sum(c.live for _, c in claims)} claims on live runs without a measured margin.</p>")
     for stem, cl in by_chapter.items():
         out.append(f"<p>{html.escape(stem)}: {fragility_html(cl)}</p>")
-    out.append(_KIND_NOTE)
+    out.append(rules_note() + _KIND_NOTE)
     return "".join(out)

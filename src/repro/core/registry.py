@@ -41,6 +41,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,9 +51,22 @@ FORMS = ("value", "shape", "threshold", "selection")
 AGAINST = ("paper", "official code", "derivation", "book bound")
 COMPARISONS = ("abs", "rel", ">=", "<=")
 CRITERION = ("kind", "form", "against", "reference", "comparison", "tolerance")  # what a seal covers
-FIELDS = ("name", *CRITERION, "locator", "source", "resolution", "if_fragile", "runs", "registered", "amendments")
+FIELDS = ("id", "name", *CRITERION, "locator", "source", "resolution", "if_fragile", "runs", "registered", "amendments")
 AMENDMENT_FIELDS = ("field", "original", "date", "why")
-AMENDMENT_OPTIONAL = ("restates", "outcome")
+AMENDMENT_OPTIONAL = ("restates", "outcome", "demotes")
+DEMOTED_TO = ("derivation", "book bound")  # where a comparison re-filed as a check (``demotes``) points
+TEST_ID = re.compile(r"T[0-9]{2,3}")  # a registered comparison's id: T01, T02, ... (stable; names are for display)
+CLAIM_ID = re.compile(r"C[0-9]{1,2}")  # a paper claim's id: C1, C2, ...
+# The papers the book reproduces, in book order: key -> how the ledger names it.
+PAPERS = {
+    "power2022": "Power et al. 2022 (grokking)",
+    "liu2022": "Liu et al. 2022 (effective theory)",
+    "liu2023": "Liu, Michaud & Tegmark 2023 (Omnigrok)",
+    "rubin2024": "Rubin, Seroussi & Ringel 2024 (droplets)",
+    "baek2024": "Baek, Liu & Tegmark 2024 (GenEFT)",
+    "mohamadi2024": "Mohamadi et al. 2024 (Why do you grok?)",
+}
+PAPER_CLAIM_FIELDS = ("id", "paper", "quote", "locator", "figures", "tests", "context", "scope", "note", "registered")
 COMPUTED = "computed: "  # a reference the chapter computes (official data, a closed form) starts with this
 UNRECORDED = "unrecorded"  # an amendment's original value that nobody wrote down (set after, before the registry)
 
@@ -69,10 +83,12 @@ class Amendment:
     why: str
     restates: bool = False  # a registered number rewritten as its computed rule: the criterion is unchanged
     outcome: bool = False  # a kind re-labelled to what the run gave under the unchanged criterion
+    demotes: bool = False  # a comparison re-filed as a check: its reference is the book's criterion, not the paper's
 
 
 @dataclass(frozen=True)
 class Entry:
+    id: str
     name: str
     kind: str
     form: str
@@ -95,7 +111,7 @@ class Entry:
     @property
     def amended(self) -> bool:
         """Whether a criterion field was changed after registration (the claim is then set after its result)."""
-        return any(a.field in CRITERION and not (a.restates or a.outcome) for a in self.amendments)
+        return any(a.field in CRITERION and not (a.restates or a.outcome or a.demotes) for a in self.amendments)
 
     def criterion(self) -> dict:
         """The name and criterion a seal covers, with the kind registered before any ``outcome`` re-labelling."""
@@ -103,6 +119,9 @@ class Entry:
         relabelled = [a for a in self.amendments if a.outcome]
         if relabelled:
             out["kind"] = relabelled[0].original
+        for a in self.amendments:  # a re-filing as a check changes what the claim counts as, not what it compares
+            if a.demotes:
+                out[a.field] = a.original
         return out
 
     def seal(self) -> str:
@@ -121,10 +140,13 @@ def _entry(d: dict, where: str) -> Entry:
     unknown = sorted(set(d) - set(FIELDS))
     if unknown:
         raise RegistryError(f"{where}: unknown fields {unknown}; allowed: {', '.join(FIELDS)}.")
-    for key in ("name", "kind", "form", "against", "reference", "comparison", "locator", "source", "registered"):
+    for key in ("id", "name", "kind", "form", "against", "reference", "comparison", "locator", "source", "registered"):
         if key not in d or d[key] in ("", None):
             raise RegistryError(f"{where}: field {key!r} is missing; every claim registers {key}.")
     where = f"{where} ({d['name']!r})"
+    if not isinstance(d["id"], str) or not TEST_ID.fullmatch(d["id"]):
+        raise RegistryError(f"{where}: id={d['id']!r} is not allowed: a comparison's id is 'T' and two or three "
+                            "digits (T01), stable once given.")
     for key, allowed in (("kind", KINDS), ("form", FORMS), ("against", AGAINST), ("comparison", COMPARISONS)):
         if d[key] not in allowed:
             raise RegistryError(f"{where}: {key}={d[key]!r} is not allowed: {key} must be one of {', '.join(allowed)}.")
@@ -175,27 +197,106 @@ def _entry(d: dict, where: str) -> Entry:
             raise RegistryError(f"{where}: amendment {i}: outcome=true is for a kind re-labelled between 'reproduction' "
                                 f"and 'deviation' (field 'kind', original the other one of the two), or a check "
                                 f"against a book bound that its run contradicts (kind 'deviation', original 'check').")
-        amendments.append(Amendment(a["field"], a["original"], str(a["date"]), a["why"], restates, outcome))
+        demotes = a.get("demotes", False)
+        if not isinstance(demotes, bool):
+            raise RegistryError(f"{where}: amendment {i}: demotes must be true or false.")
+        # A comparison whose reference turns out to be the book's own criterion is re-filed against that criterion:
+        # field 'against' (a deviation stays a deviation, from our bound); a reproduction also becomes a check.
+        if demotes and not (d["against"] in DEMOTED_TO and (
+                (a["field"] == "against" and a["original"] in ("paper", "official code"))
+                or (a["field"] == "kind" and a["original"] == "reproduction" and d["kind"] == "check"))):
+            raise RegistryError(f"{where}: amendment {i}: demotes=true re-files a comparison with the paper or the "
+                                f"official code against the book's own criterion (against one of "
+                                f"{', '.join(DEMOTED_TO)}): field 'against' (original paper or official code), and for "
+                                "a reproduction also field 'kind' (original reproduction, now check).")
+        amendments.append(Amendment(a["field"], a["original"], str(a["date"]), a["why"], restates, outcome, demotes))
     runs = d.get("runs", [])
     if not isinstance(runs, list) or not all(isinstance(r, str) and r for r in runs):
         raise RegistryError(f"{where}: runs must be a list of results-store labels.")
     resolution = d.get("resolution")
-    return Entry(d["name"], d["kind"], d["form"], d["against"], reference, d["comparison"], tolerance, d["locator"],
+    return Entry(d["id"], d["name"], d["kind"], d["form"], d["against"], reference, d["comparison"], tolerance, d["locator"],
                  d["source"], None if resolution is None else _number(resolution, where, "resolution"),
                  d.get("if_fragile", ""), tuple(runs), str(d["registered"]), tuple(amendments))
+
+
+@dataclass(frozen=True)
+class PaperClaim:
+    """One claim of the paper, quoted: what the chapter's comparisons test (``tests``) or illuminate (``context``).
+    Its verdict is computed from their results by :mod:`repro.book.verdicts`; nobody types it."""
+    id: str
+    paper: str  # a key of PAPERS
+    quote: str  # the paper's words
+    locator: str  # section, figure, equation, theorem
+    figures: tuple[str, ...]
+    tests: tuple[str, ...]  # comparison ids that test the claim at the paper's setting (or with measured differences)
+    context: tuple[str, ...] = ()  # comparison ids at other settings, or checks: shown, never deciding
+    scope: str = ""  # what the tests cover against the claim, or why it is not tested
+    note: str = ""  # one line the ledger shows, e.g. why the answer moved from the old figure verdict
+    registered: str = ""
+
+
+def _ids(value, where: str, what: str, pattern) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(x, str) and pattern.fullmatch(x) for x in value):
+        raise RegistryError(f"{where}: {what}={value!r} is not allowed: a list of ids like {pattern.pattern}.")
+    if len(set(value)) != len(value):
+        raise RegistryError(f"{where}: {what} lists an id twice: {value!r}.")
+    return tuple(value)
+
+
+def _paper_claim(d: dict, where: str, tests: set[str]) -> PaperClaim:
+    unknown = sorted(set(d) - set(PAPER_CLAIM_FIELDS))
+    if unknown:
+        raise RegistryError(f"{where}: unknown fields {unknown}; allowed: {', '.join(PAPER_CLAIM_FIELDS)}.")
+    for key in ("id", "paper", "quote", "locator", "registered"):
+        if not isinstance(d.get(key), str) or not d[key].strip():
+            raise RegistryError(f"{where}: field {key!r} is missing; every paper claim registers {key}.")
+    if not CLAIM_ID.fullmatch(d["id"]):
+        raise RegistryError(f"{where}: id={d['id']!r} is not allowed: a paper claim's id is 'C' and a number (C1).")
+    where = f"{where} ({d['id']})"
+    if d["paper"] not in PAPERS:
+        close = difflib.get_close_matches(d["paper"], list(PAPERS), n=1)
+        raise RegistryError(f"{where}: paper={d['paper']!r} is not allowed: one of {', '.join(PAPERS)}"
+                            + (f" (did you mean {close[0]!r}?)" if close else "") + ".")
+    figures = d.get("figures", [])
+    if not isinstance(figures, list) or not all(isinstance(f, str) and f for f in figures):
+        raise RegistryError(f"{where}: figures must be a list of the paper's figure, table or theorem labels.")
+    listed = _ids(d.get("tests", []), where, "tests", TEST_ID)
+    context = _ids(d.get("context", []), where, "context", TEST_ID)
+    unknown_ids = sorted(set(listed + context) - tests)
+    if unknown_ids:
+        raise RegistryError(f"{where}: {unknown_ids} are not comparison ids of this registry.")
+    both = sorted(set(listed) & set(context))
+    if both:
+        raise RegistryError(f"{where}: {both} are listed both as tests and as context: one or the other.")
+    for key in ("scope", "note"):
+        if not isinstance(d.get(key, ""), str):
+            raise RegistryError(f"{where}: {key} must be a string.")
+    return PaperClaim(d["id"], d["paper"], d["quote"].strip(), d["locator"], tuple(figures), listed, context,
+                      d.get("scope", ""), d.get("note", ""), d["registered"])
 
 
 class Registry:
     """One chapter's registered claims (``<directory>/<chapter>.toml``)."""
 
-    def __init__(self, chapter: str, entries: list[Entry], path: Path | None = None):
+    def __init__(self, chapter: str, entries: list[Entry], path: Path | None = None,
+                 paper_claims: list[PaperClaim] = ()):
         self.chapter = chapter
         self.path = path
         self.entries: dict[str, Entry] = {}
+        self.by_id: dict[str, Entry] = {}
         for e in entries:
             if e.name in self.entries:
                 raise RegistryError(f"{path or chapter}: claim {e.name!r} is registered twice.")
+            if e.id in self.by_id:
+                raise RegistryError(f"{path or chapter}: id {e.id!r} is given to {self.by_id[e.id].name!r} and "
+                                    f"{e.name!r}: ids are unique.")
             self.entries[e.name] = e
+            self.by_id[e.id] = e
+        self.paper_claims: dict[str, PaperClaim] = {}
+        for c in paper_claims:
+            if c.id in self.paper_claims:
+                raise RegistryError(f"{path or chapter}: paper claim {c.id} is registered twice.")
+            self.paper_claims[c.id] = c
 
     @classmethod
     def load(cls, chapter: str, directory: str | os.PathLike = "_registry") -> "Registry":
@@ -207,7 +308,13 @@ class Registry:
             data = tomllib.load(f)
         if data.get("chapter") != chapter:
             raise RegistryError(f"{path}: chapter = {data.get('chapter')!r}, expected {chapter!r}.")
-        return cls(chapter, [_entry(d, f"{path} claim {i}") for i, d in enumerate(data.get("claims", []))], path)
+        unknown = sorted(set(data) - {"chapter", "claims", "paper_claims"})
+        if unknown:
+            raise RegistryError(f"{path}: unknown top-level keys {unknown}; allowed: chapter, claims, paper_claims.")
+        entries = [_entry(d, f"{path} claim {i}") for i, d in enumerate(data.get("claims", []))]
+        ids = {e.id for e in entries}
+        paper = [_paper_claim(d, f"{path} paper claim {i}", ids) for i, d in enumerate(data.get("paper_claims", []))]
+        return cls(chapter, entries, path, paper)
 
     def __getitem__(self, name: str) -> Entry:
         if name not in self.entries:

@@ -5,7 +5,9 @@ together with :data:`SCHEMA_VERSION`. It holds
 
 * ``config.json`` — the full config the arrays were computed from;
 * ``arrays.npz`` — the numeric results (loaded with ``allow_pickle=False``: nothing loads pickles);
-* ``manifest.json`` — provenance: package version, git commit (and whether tracked files differed from it),
+* ``manifest.json`` — ``entry_sha256`` (:func:`entry_digest`: a hash over the rest of the manifest, the config and
+  the arrays' hash, so that a hand edit of a seal, a provenance field or the arrays is caught when the entry is
+  loaded and by the book's seal test) and provenance: package version, git commit (and whether tracked files differed from it),
   torch version, the environment (``environment``: the digest of ``requirements.lock`` and how the running
   environment differed from it, :func:`repro.core.envlock.stamp`; absent in entries made before the lock), device,
   wall time, the SHA-256 of ``arrays.npz``, and ``sealed``: the registered claims that
@@ -57,6 +59,30 @@ class StoreMismatch(ValueError):
 
 class UnfinishedRun(FileNotFoundError):
     """The config has no finished entry, only the checkpoint of an unfinished run (never served as a result)."""
+
+
+DIGEST_FIELD = "entry_sha256"
+
+
+def entry_digest(manifest: dict, config_text: str) -> str:
+    """The SHA-256 over an entry's manifest (without its own digest field; it includes the arrays' SHA-256) and
+    its ``config.json`` text: what :data:`DIGEST_FIELD` records."""
+    body = json.dumps({k: v for k, v in manifest.items() if k != DIGEST_FIELD}, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False)
+    return hashlib.sha256((body + "\n" + config_text).encode()).hexdigest()
+
+
+def digest_problem(folder: str | os.PathLike) -> str | None:
+    """Why a stored entry's files do not match its recorded digest (None when they do)."""
+    folder = Path(folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    if DIGEST_FIELD not in manifest:
+        return f"{folder.name}: its manifest records no {DIGEST_FIELD}"
+    if entry_digest(manifest, (folder / "config.json").read_text()) != manifest[DIGEST_FIELD]:
+        return f"{folder.name}: manifest or config edited after the entry was written ({DIGEST_FIELD} differs)"
+    if hashlib.sha256((folder / "arrays.npz").read_bytes()).hexdigest() != manifest.get("arrays_sha256"):
+        return f"{folder.name}: arrays.npz does not match the hash in its manifest"
+    return None
 
 
 CONFIG_DIGITS = 12  # significant digits of a config float that identify it (see canonical)
@@ -225,7 +251,9 @@ class ResultsStore:
         for the same key): readers never see half an entry."""
         tmp = Path(tempfile.mkdtemp(dir=self.root, prefix=".tmp-"))
         try:
-            (tmp / "config.json").write_text(json.dumps(json.loads(config_json(config)), indent=2, sort_keys=True) + "\n")
+            config_text = json.dumps(json.loads(config_json(config)), indent=2, sort_keys=True) + "\n"
+            manifest = dict(manifest, **{DIGEST_FIELD: entry_digest(manifest, config_text)})
+            (tmp / "config.json").write_text(config_text)
             (tmp / "arrays.npz").write_bytes(blob)
             (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
             if final.exists():
@@ -289,6 +317,9 @@ class ResultsStore:
         if manifest.get("schema") != SCHEMA_VERSION:
             raise StoreMismatch(f"{folder}: schema {manifest.get('schema')} != current {SCHEMA_VERSION}; recompute.")
         self._check_config(folder, config, "stored")
+        problem = digest_problem(folder) if DIGEST_FIELD in manifest else None
+        if problem:
+            raise StoreMismatch(f"{problem}: the entry was edited by hand; recompute it.")
         blob = (folder / "arrays.npz").read_bytes()
         if hashlib.sha256(blob).hexdigest() != manifest.get("arrays_sha256"):
             raise StoreMismatch(f"{folder}: arrays.npz does not match the hash in its manifest (corrupted or edited).")
