@@ -55,12 +55,14 @@ from IPython.display import display
 from repro.core.prose import glue
 from scipy.stats import spearmanr
 
-from repro.book.claims import ClaimBook
+from repro.book.claims import ClaimBook, fraction_standard_error
 from repro.core.portable import approx, setup_table, trained
 from repro.core.scale import current_scale
 from repro.experiments.liu2022_critical_data import (OFFICIAL_FIG4B_SEEDS, OFFICIAL_FIG4B_SUCCESSES, ToyConfig,
+                                                     bootstrap_standard_error, critical_fraction_spread,
                                                      linear_structure, official_comparison, paper_sweep_config,
-                                                     run_fraction_sweep, stored_fraction_sweep, transition_size)
+                                                     run_fraction_sweep, size_spread, stored_fraction_sweep,
+                                                     transition_size)
 from repro.plotting.liu2022_critical_data import (plot_accuracy_vs_predicted, plot_critical_fraction,
                                                   plot_grokking_rate, plot_official_comparison, plot_stored_fig4b)
 from repro.plotting.shared import use_style
@@ -324,16 +326,19 @@ glue("p4b_all_nine", f"{p_all_nine:.2f}", display=False)
 glue("p4b_fail_top2", f"{p_fail_top2} of the {int(p_fail_seed.sum())}", display=False)
 glue("p4b_fail_none", str(int((p_fail_seed == 0).sum())), display=False)
 
-src4b = "at the official driver's sizes and steps (toy/produce_figure_data.py: sizes 5-54, 1e4 steps), ten seeds"
 p_failed = [(int(n), int(sd)) for n, sd, st in zip(p4b.counts, p4b.seeds, p4b.rqi_step) if n >= 25 and st < 0]
+
+# %%
+src4b = "at the official driver's sizes and steps (toy/produce_figure_data.py: sizes 5-54, 1e4 steps), ten seeds"
+p_sh = lambda mask: dict(seeds=p4b.seed_shares(mask), statistic="mean")  # per seed: its runs share one start
 claims.check("Fig. 4b (official sizes and steps, stored): share of networks reaching RQI > 0.95 below fraction 0.4",
-             p_low_found / int(p_low.sum()), live=False, run=manifest4b,
+             p_low_found / int(p_low.sum()), live=False, run=manifest4b, **p_sh(p_low),
              evidence=f"{p_low_found} of {int(p_low.sum())} networks below fraction 0.4 reach RQI > 0.95 "
                       f"(at {', '.join(f'{n}/55' for n in p_low_sizes) or 'none'}, where a random training set pins the "
                       f"line with probability {', '.join(f'{stats.p_unique[n - 1]:.2f}' for n in p_low_sizes) or 'n/a'}, "
                       f"Fig. 4a); {src4b}. Rare, and consistent with the official 0 of 3 at that size")
 claims.check("Fig. 4b (official sizes and steps, stored): network transition fraction (>= 50 % of seeds from there on)",
-             p_transition, live=False, run=manifest4b,
+             p_transition, live=False, run=manifest4b, spread=size_spread(p_boot, paper_cfg.n_total),
              evidence=f"at least half of the seeds reach RQI > 0.95 from {p_transition_n}/55 on ({src4b}); a seed "
                       f"bootstrap puts it at {p_boot_lo}/55 to {p_boot_hi}/55 (90 %), within 0.4 ± 0.1 in "
                       f"{approx(100 * p_boot_near, 1)} % of resamples. The official data (three seeds) cross at "
@@ -341,13 +346,14 @@ claims.check("Fig. 4b (official sizes and steps, stored): network transition fra
                       f"parallelograms although the line is unique (lambda_3 > 0): {len(p_failed)} runs at >= 25 "
                       f"samples, unevenly spread over init seeds (per seed: {p_fail_seed.tolist()})")
 claims.check("Fig. 4b (official sizes and steps, stored): first training fraction with a seed at RQI > 0.95",
-             p_onset_n / paper_cfg.n_total, live=False, run=manifest4b)
+             p_onset_n / paper_cfg.n_total, live=False, run=manifest4b,
+             spread=size_spread(p4b.bootstrap_onset(n_boot=2000, seed=0), paper_cfg.n_total))
 claims.check("Fig. 4b (official sizes and steps, stored): share of networks reaching RQI > 0.95 at >= 45 samples",
-             float((p4b.rqi_step[p_high] >= 0).mean()), live=False, run=manifest4b)
+             float((p4b.rqi_step[p_high] >= 0).mean()), live=False, run=manifest4b, **p_sh(p_high))
 claims.check("Fig. 4b (official sizes and steps, stored): share of networks reaching RQI > 0.95 at 25-40 samples",
-             float((p4b.rqi_step[p_mid] >= 0).mean()), reference=off_mid, live=False, run=manifest4b)
+             float((p4b.rqi_step[p_mid] >= 0).mean()), reference=off_mid, live=False, run=manifest4b, **p_sh(p_mid))
 _ = claims.check("Fig. 4b (official sizes and steps, stored): Spearman(size, steps to RQI > 0.95) above 22 samples",
-                 p_rho, live=False, run=manifest4b)
+                 p_rho, live=False, run=manifest4b, spread=bootstrap_standard_error(p4b.bootstrap_spearman(22)))
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_critical_data/fig_critical_stored.png
@@ -477,10 +483,12 @@ glue("o4b_vs_official", "the size at which the official data's three seeds cross
 
 # %%
 OO = "Fig. 4b (official order, stored): "
+n_off = len(comp.counts)  # a share over the 33 official runs, one seed each: its binomial error
 differs = [f"{n}/{sd}" for n, sd, a, b in zip(comp.counts, comp.seeds, comp.official_step, comp.our_step)
            if (a < 0) != (b < 0)]
 claims.check(OO + "share of the official runs (sizes 5-54, seeds 0-2) whose outcome ours repeats (RQI > 0.95 within "
              "10^4 steps or not)", agree_outcome, live=False, run=manifest_o4b,
+             spread=fraction_standard_error(round(agree_outcome * n_off), n_off),
              evidence=f"{round(agree_outcome * len(comp.counts))} of {len(comp.counts)} runs; differing (size/seed): "
                       f"{', '.join(differs) or 'none'}")
 claims.check(OO + "median |log10(our steps / official steps)| to RQI > 0.95 over the official runs that both reach it",
@@ -489,17 +497,21 @@ claims.check(OO + "median |log10(our steps / official steps)| to RQI > 0.95 over
                       f"{np.abs(comp.log_step_ratios).max() if n_both else float('nan'):.4f}")
 claims.check("Fig. 3 (official order, stored): share of the official runs (sizes 5-54, seeds 0-2) whose accuracy "
              "after 5,000 steps ours repeats to the sample", agree_acc, live=False, run=manifest_o4b,
+             spread=fraction_standard_error(round(agree_acc * n_off), n_off),
              evidence=f"{round(agree_acc * len(comp.counts))} of {len(comp.counts)} runs")
+
+# %%
+o_sh = lambda mask: dict(seeds=o4b.seed_shares(mask), statistic="mean")  # per seed: its runs share one start
 claims.check(OO + "share of networks reaching RQI > 0.95 at >= 45 samples", float((o4b.rqi_step[o_high] >= 0).mean()),
-             live=False, run=manifest_o4b)
+             live=False, run=manifest_o4b, **o_sh(o_high))
 claims.check(OO + "share of networks reaching RQI > 0.95 at 25-40 samples", float((o4b.rqi_step[o_mid] >= 0).mean()),
-             live=False, run=manifest_o4b)
+             live=False, run=manifest_o4b, **o_sh(o_mid))
 claims.check(OO + "share of networks reaching RQI > 0.95 below fraction 0.4", float((o4b.rqi_step[o_low] >= 0).mean()),
-             live=False, run=manifest_o4b)
+             live=False, run=manifest_o4b, **o_sh(o_low))
 claims.check(OO + "first training fraction with a seed at RQI > 0.95", o_onset_n / off_cfg.n_total, live=False,
-             run=manifest_o4b)
+             run=manifest_o4b, spread=size_spread(o4b.bootstrap_onset(n_boot=2000, seed=0), off_cfg.n_total))
 _ = claims.check(OO + "network transition fraction (>= 50 % of seeds from there on)", o_transition, live=False,
-                 run=manifest_o4b,
+                 run=manifest_o4b, spread=size_spread(o4b.bootstrap_transition(0.5, 2000, seed=0), off_cfg.n_total),
                  evidence=f"at least half of the ten seeds reach RQI > 0.95 from {o_transition_n}/55 on, in the "
                           f"official random-number order (seeds 0-2 are the official runs, repeated); shares by size: "
                           + ", ".join(f"{n}: {sh:.1f}" for n, sh in zip(o_counts, o_share))
@@ -611,12 +623,17 @@ means = stats.rates.mean(axis=1)
 rising = float(np.all(np.diff(means[21:]) > 0))
 glue("rho_nn", trained(rho_nn, 0.1), display=False)
 
-claims.check("critical fraction: 50 % crossing of P(unique linear structure)", rc, live=False)
-claims.check("P(unique linear structure) at 22/55 samples", stats.p_unique[k22], live=False)
-claims.check("mean lambda_3 at 30/55 samples", stats.rates[k30].mean(), live=False)
-claims.check("mean lambda_3 at 45/55 samples", stats.rates[k45].mean(), live=False)
+n_sets = stats.rates.shape[1]  # random training sets per size: the spreads below are over these draws
+claims.check("critical fraction: 50 % crossing of P(unique linear structure)", rc, live=False,
+             spread=critical_fraction_spread(stats))
+claims.check("P(unique linear structure) at 22/55 samples", stats.p_unique[k22], live=False,
+             spread=fraction_standard_error(round(stats.p_unique[k22] * n_sets), n_sets))
+claims.check("mean lambda_3 at 30/55 samples", stats.rates[k30].mean(), live=False, seeds=stats.rates[k30])
+claims.check("mean lambda_3 at 45/55 samples", stats.rates[k45].mean(), live=False, seeds=stats.rates[k45])
 claims.check("lambda_3 rises with data above 22 samples (1 = every step up)", rising, live=False)
 claims.check("mean |Acc - Acc-hat| over the sweep", gap.mean(), seeds=gap)
+
+# %%
 low = sweep.fractions < 0.4
 low_sizes = [int(n) for n, s in zip(counts, success) if n / 55 < 0.4 and s > 0]
 low_found = int((sweep.rqi_step[low] >= 0).sum())
@@ -633,7 +650,8 @@ claims.check("share of networks reaching RQI > 0.95 below fraction 0.4", low_fou
 claims.check("share of networks reaching RQI > 0.95 at >= 45 samples", success[counts >= 45].mean(),
              seeds=(sweep.rqi_step[sweep.counts >= 45] >= 0).astype(float))
 claims.check("Spearman(size, network steps to RQI > 0.95) above 22 samples", rho_nn)
-claims.check("Spearman(size, theory n_h) above 22 samples", rho_th, live=False)
+claims.check("Spearman(size, theory n_h) above 22 samples", rho_th, live=False,  # spread: over the seeds' training sets
+             spread=bootstrap_standard_error(sweep.bootstrap_spearman(22, sweep.theory_steps)))
 claims.check("log10 median(network steps / n_h)", np.log10(ratio),
              seeds=np.log10(sweep.rqi_step[ok] / sweep.theory_steps[ok]))
 _ = claims.check("log-log slope of network steps against theory n_h over the runs that reach RQI > 0.95", slope,
@@ -649,15 +667,14 @@ _ = claims.check("log-log slope of network steps against theory n_h over the run
 #
 # ## Paper versus ours
 #
-# One verdict per figure of Liu et al. (2022) that this chapter shows, from the claims above. *Reproduced* needs
-# a reproduction of form value or shape, against the paper or the official code, fixed before its run, and no
-# deviation; *partial* has a reproduction and a deviation, or no reproduction that strong (e.g. only claims
-# marked †, set after their result).
+# The paper's claims, numbered and quoted, each with one verdict that follows from its tests by the book's
+# decision rules (registered once, stated under the table). The figure rows below the claims are the
+# evidence: each names the paper claims its comparisons bear on.
 
 # %%
-claims.figure("liu2022", "Fig. 3", "reproduced", scale="book", claims=["mean |Acc - Acc-hat| over the sweep"],
+claims.figure("liu2022", "Fig. 3", scale="book", claims=["mean |Acc - Acc-hat| over the sweep"],
               why=f"Acc and Acc-hat agree over {gap.size} networks (mean gap ≈ {trained(gap.mean(), 0.01)})")
-claims.figure("liu2022", "Fig. 4a", "reproduced", scale="book",
+claims.figure("liu2022", "Fig. 4a", scale="book",
               claims=["critical fraction: 50 % crossing of P(unique linear structure)",
                       "P(unique linear structure) at 22/55 samples"],
               why=f"P(unique linear structure) crosses 50 % at fraction {rc:.2f} (paper 0.4); matches the official "
@@ -665,7 +682,7 @@ claims.figure("liu2022", "Fig. 4a", "reproduced", scale="book",
 fig4b_book = ["share of networks reaching RQI > 0.95 at >= 45 samples",
               "Spearman(size, network steps to RQI > 0.95) above 22 samples",
               "share of networks reaching RQI > 0.95 below fraction 0.4"]
-claims.figure("liu2022", "Fig. 4b", claims.verdict(fig4b_book), scale="book", claims=fig4b_book,
+claims.figure("liu2022", "Fig. 4b", scale="book", claims=fig4b_book,
               why=f"five seeds, 3000 steps, official order: {trained(low_found)} of {int(low.sum())} networks below r_c "
                   f"find the line, {trained(int((sweep.rqi_step[sweep.counts >= 45] >= 0).sum()))} of "
                   f"{int((sweep.counts >= 45).sum())} at >= 45 samples; Spearman(size, steps) {trained(rho_nn, 0.1)}")
@@ -673,11 +690,11 @@ fig5_claims = ["lambda_3 rises with data above 22 samples (1 = every step up)", 
                "mean lambda_3 at 45/55 samples", "Spearman(size, theory n_h) above 22 samples",
                "log10 median(network steps / n_h)",
                "log-log slope of network steps against theory n_h over the runs that reach RQI > 0.95"]
-claims.figure("liu2022", "Fig. 5", claims.verdict(fig5_claims), scale="book", claims=fig5_claims,
+claims.figure("liu2022", "Fig. 5", scale="book", claims=fig5_claims,
               why="lambda_3 is zero below r_c and rises with data; network steps and n_h both fall with data "
                   f"(median ratio ≈ {trained(ratio, digits=1)}); log-log slope {trained(slope, 0.1)} against the 1 of "
                   "proportionality")
-claims.figure("liu2022", "Fig. 4b (official sizes and steps)", "partial", scale="paper (CPU, stored)",
+claims.figure("liu2022", "Fig. 4b (official sizes and steps)", scale="paper (CPU, stored)",
               claims=["Fig. 4b (official sizes and steps, stored): first training fraction with a seed at RQI > 0.95",
                       "Fig. 4b (official sizes and steps, stored): share of networks reaching RQI > 0.95 at >= 45 samples",
                       "Fig. 4b (official sizes and steps, stored): share of networks reaching RQI > 0.95 at 25-40 samples",
@@ -696,14 +713,14 @@ oo_shares = [OO + "share of networks reaching RQI > 0.95 at >= 45 samples",
              OO + "share of networks reaching RQI > 0.95 below fraction 0.4",
              OO + "first training fraction with a seed at RQI > 0.95",
              OO + "network transition fraction (>= 50 % of seeds from there on)"]
-claims.figure("liu2022", "Fig. 4b (official order)", claims.verdict(oo_runs + oo_shares), scale="paper (CPU, stored)",
+claims.figure("liu2022", "Fig. 4b (official order)", scale="paper (CPU, stored)",
               claims=oo_runs + oo_shares,
               why=f"each run drawn as the official code draws its seed, ten seeds, 1e4 steps: the official outcome "
                   f"repeated in {round(agree_outcome * len(comp.counts))} of {len(comp.counts)} runs; transition "
                   f"at {o_transition:.2f}, first success at {o_onset_n / 55:.2f}; claims registered before the run")
 oo_fig3 = ["Fig. 3 (official order, stored): share of the official runs (sizes 5-54, seeds 0-2) whose accuracy after "
            "5,000 steps ours repeats to the sample"]
-claims.figure("liu2022", "Fig. 3 (official order)", claims.verdict(oo_fig3), scale="paper (CPU, stored)",
+claims.figure("liu2022", "Fig. 3 (official order)", scale="paper (CPU, stored)",
               claims=oo_fig3,
               why=f"the accuracy after 5000 steps of the official runs (sizes 5-54, seeds 0-2) repeated to the sample in "
                   f"{round(agree_acc * len(comp.counts))} of {len(comp.counts)}; claim registered before the run")
@@ -711,7 +728,7 @@ glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 
 # %% [markdown]
-# In all, this chapter's figures: {eval}`glued.ledger_tally`.
+# In all, this chapter's paper claims: {eval}`glued.ledger_tally`.
 #
 # ### Deviations and what they mean
 #

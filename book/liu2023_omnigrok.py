@@ -1309,12 +1309,12 @@ for window, texts in ds_text.items():
 # %% [markdown]
 # ## Paper versus ours
 #
-# The ledger of the Omnigrok figures the talk shows: {eval}`glued.ledger_tally`. The schematic of the LU
-# mechanism (Fig. 1) is tested through Fig. 2a and the norm-dynamics checks above; figures whose data
-# need a download (MNIST, IMDb, QM9) or whose experiments were not run here are marked as not run.
+# The claims of the Omnigrok figures the talk shows, numbered and quoted, each with one verdict by the book's
+# decision rules (stated under the table): {eval}`glued.ledger_tally`. Claims whose data need a download (MNIST,
+# IMDb, QM9), or whose experiments were not run here, are not tested.
 
 # %%
-claims.figure("liu2023", "Fig. 2a", "partial", claims=[
+claims.figure("liu2023", "Fig. 2a", claims=[
     "TS: test loss at alpha=1 / grid minimum (median over seeds)",
     "TS: log10 test-loss rise alpha 1 -> 3.98 (median over seeds)",
     "TS: log10 test-loss rise alpha 1 -> 10 (median over seeds)",
@@ -1329,14 +1329,14 @@ claims.figure("liu2023", "Fig. 2a", "partial", claims=[
         "converged plateau and its knee at alpha = 0.25 match the official table, two-sided; the L's lower arm "
         f"stops above the official ≈ 0 (below 1e-6) in {ts_cfg.landscape_steps:,} "
         "book-scale steps")
-claims.figure("liu2023", "Fig. 2b", "reproduced", claims=[
+claims.figure("liu2023", "Fig. 2b", claims=[
     "TS: alpha=2, gamma=0: fraction of seeds reaching 95 % test",
     "TS: alpha=2, gamma=0: final test accuracy, the plateau (median over seeds)",
     "TS: alpha=2, gamma=0: change of log10 test loss over the second half (median over seeds)",
     "TS: alpha=0.5 control, steps from 95 % train to 95 % test (median)"],
     why="alpha = 2 without decay never generalizes (within the book's steps): its test accuracy plateaus below "
         "95 % and stays flat; alpha = 0.5 generalizes as soon as it fits")
-claims.figure("liu2023", "Fig. 2c", "reproduced", claims=[
+claims.figure("liu2023", "Fig. 2c", claims=[
     "TS: steps-to-test vs gamma, log-log slope (median of per-seed slopes)"],
     why="steps to 95 % test fall as a power of gamma with slope within 0.3 of -1; steps to train do not depend on gamma")
 tss_2a = [TSS + n for n in (
@@ -1347,7 +1347,7 @@ tss_2a = [TSS + n for n in (
     "log10 train MSE at alpha=0.1 after 10^4 steps, the L's upper arm (median over seeds)",
     "log10 train MSE at alpha=0.25 after 10^4 steps, the L's knee (median over seeds)")]
 tss_2a += list(tss9_names.values()) if tss9 else []  # the nine-seed floors, once stored
-claims.figure("liu2023", "Fig. 2a (official settings, stored)", claims.verdict(tss_2a), scale="paper (CPU, stored)",
+claims.figure("liu2023", "Fig. 2a (official settings, stored)", scale="paper (CPU, stored)",
               claims=tss_2a,
               why=f"lr 3e-4, the notebook's 11 norms, 10^4 and 10^5 projected Adam steps, three seeds, claims sealed "
                   f"before the run: the L's lower arm reaches 10^{tss['floor4']:.1f} after 10^4 steps and "
@@ -1356,20 +1356,20 @@ claims.figure("liu2023", "Fig. 2a (official settings, stored)", claims.verdict(t
 tss_2bc = [TSS + n for n in ("steps-to-test vs gamma, log-log slope (median of per-seed slopes)",
                              "log10 of the steps to 95 % test over ln(2)/(lr gamma), median over the gamma sweep and "
                              "seeds", "alpha=2, gamma=0: fraction of seeds reaching 95 % test in 10^5 steps")]
-claims.figure("liu2023", "Fig. 2b-c (official settings, stored)", claims.verdict(tss_2bc), scale="paper (CPU, stored)",
+claims.figure("liu2023", "Fig. 2b-c (official settings, stored)", scale="paper (CPU, stored)",
               claims=tss_2bc,
               why=f"AdamW at lr 3e-4 for 10^5 steps, alpha = 2 against 8 decays, three seeds, claims sealed before the "
                   f"run: slope {tss_slope:.2f}; the steps to 95 % test sit at 10^{tss_ratio_med:.2f} times the talk's "
                   f"ln(w0/wc)/(lr gamma) with w0/wc = 2 (median); without decay {int(tss_never.sum())} of "
                   f"{len(tss_never)} seeds generalize")
-claims.figure("liu2023", "Fig. 3", "not run at this scale", claims=[],
+claims.figure("liu2023", "Fig. 3", claims=[],
               why="needs MNIST (REPRO_MNIST_DIR, paper scale); the 8x8-digits substitute is shown without a claim "
                   "and has a much milder lag")
-claims.figure("liu2023", "Fig. 4", "not run at this scale", claims=[],
+claims.figure("liu2023", "Fig. 4", claims=[],
               why="IMDb + LSTM: the data set is a download, not available here")
-claims.figure("liu2023", "Fig. 5", "not run at this scale", claims=[],
+claims.figure("liu2023", "Fig. 5", claims=[],
               why="QM9 + graph convolutional network: the data set is a download, not available here")
-claims.figure("liu2023", "Fig. 6", "partial", claims=[
+claims.figure("liu2023", "Fig. 6", claims=[
     "WM: w_c at m = 0.2 / w_c at m = 0 (median over seeds)",
     "WM: best test loss over norms, m = 0.2 / m = 0 (median over seeds)",
     "WM: m = 0, test loss at the grid's ends / its minimum (the U)",
@@ -1378,7 +1378,7 @@ claims.figure("liu2023", "Fig. 6", "partial", claims=[
         "loss is U-shaped in w (bounds set after a first run: †); the training loss rises again at large norms in "
         "the book's short runs with ReLU and a constant Adam rate (the notebook: LeakyReLU, a decayed rate); the "
         "data-size/weight-decay slide is the row 'Fig. 6 data size (backup slide)'")
-claims.figure("liu2023", "Fig. 7", "partial", scale="paper (CPU, stored)", claims=claims.named("Mod transformer: "),
+claims.figure("liu2023", "Fig. 7", scale="paper (CPU, stored)", claims=claims.named("Mod transformer: "),
     why="† : the stored runs predate sealed claims, and the two-sided claims were registered after the official "
         "plots were read. With the talk's architecture and optimizer (p = 59 instead of 113, float32, 2 seeds, the "
         f"book's init at {tr_w0_ratio:.2f}x the official norm) the norm rises while the model memorizes, peaks as high as the "
@@ -1386,10 +1386,10 @@ claims.figure("liu2023", "Fig. 7", "partial", scale="paper (CPU, stored)", claim
         "free run's; but the norm ends higher, grokking comes later, and the held run fits more slowly and levels "
         "off below 100 % (deviations against the official run); the book-scale p = 31 stand-in (section 4) shows "
         "neither the norm's fall below its start nor the effect of fixing it (its deviations stay in the claims above)")
-claims.figure("liu2023", "Fig. 8", "not run at this scale", claims=[],
+claims.figure("liu2023", "Fig. 8", claims=[],
               why="the MNIST (norm, messiness) landscape of the backup slides needs MNIST and is not implemented")
 if wm_off_claims:
-    claims.figure("liu2023", "Fig. 6 (notebook's training)", claims.verdict(wm_off_claims), scale="paper (CPU, stored)",
+    claims.figure("liu2023", "Fig. 6 (notebook's training)", scale="paper (CPU, stored)",
                   claims=wm_off_claims,
                   why="the notebook's grid and training (LeakyReLU, Adam 1e-2 decayed, 15,000 steps), one "
                       "initialization; four claims registered before the run: the training loss stays near zero at "
@@ -1397,11 +1397,11 @@ if wm_off_claims:
                       f"({wmo_text['wmo_wc_ratio']}), the test-loss ratio ({wmo_text['wmo_test_ratio']}) and the "
                       f"U's right arm ({wmo_text['wmo_u_right']}) point the slides' way but miss their bounds")
 else:
-    claims.figure("liu2023", "Fig. 6 (notebook's training)", "not run at this scale", scale="paper (CPU, stored)",
+    claims.figure("liu2023", "Fig. 6 (notebook's training)", scale="paper (CPU, stored)",
                   why=f"the stored run is {wm_off_progress}; its command runs it")
 if len(ds_claims) == len(DS_WINDOWS):
     ds_all = [name for names in ds_claims.values() for name in names]
-    claims.figure("liu2023", "Fig. 6 data size (backup slide)", claims.verdict(ds_all), scale="paper (CPU, stored)",
+    claims.figure("liu2023", "Fig. 6 data size (backup slide)", scale="paper (CPU, stored)",
                   claims=ds_all,
                   why="the notebook's training on its fine window (6 x 11 of its 21 x 21 grid) and on a window widened "
                       "to alpha = 1, sizes 25, 35, 45, 54, one initialization; the angle theta of the 0.02 "
@@ -1409,18 +1409,18 @@ if len(ds_claims) == len(DS_WINDOWS):
                       f"notebook's window {ds_text['notebook']['slopes']}; wide window {ds_text['wide']['slopes']}; "
                       "the time law t = (L + h tan theta)/gamma itself is not run")
 else:
-    claims.figure("liu2023", "Fig. 6 data size (backup slide)", "not run at this scale", scale="paper (CPU, stored)",
+    claims.figure("liu2023", "Fig. 6 data size (backup slide)", scale="paper (CPU, stored)",
                   why="the stored runs are not all there (" + "; ".join(f"{w} window: {p}" for w, p in ds_progress.items())
                       + "); the command in section 5c runs them")
 if p113_claims:
-    claims.figure("liu2023", "Fig. 7 (notebook's settings, p = 113)", claims.verdict(p113_claims),
+    claims.figure("liu2023", "Fig. 7 (notebook's settings, p = 113)",
                   scale="paper (CPU, stored)", claims=p113_claims,
                   why="the notebook's model, init, optimizer and 15,000 steps at p = 113, float32, two seeds; ten "
                       "two-sided claims against the notebook's figures, registered before the run: the start, peak, "
                       "fitting and grokking steps and final accuracies match; the free run's norm ends higher than "
                       "the notebook's, and the held run fits and generalizes later (deviations)")
 else:
-    claims.figure("liu2023", "Fig. 7 (notebook's settings, p = 113)", "not run at this scale",
+    claims.figure("liu2023", "Fig. 7 (notebook's settings, p = 113)",
                   scale="paper (CPU, stored)", why=f"the stored run is {p113_progress}; its command runs it")
 glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()

@@ -74,7 +74,6 @@ warnings.filterwarnings("ignore", category=UserWarning)
 import numpy as np
 from IPython.display import display
 from repro.core.prose import glue
-
 from repro.book.claims import ClaimBook
 from repro.core.portable import approx, setup_table, trained
 from repro.core.scale import current_scale
@@ -83,14 +82,14 @@ from repro.experiments.rubin2024_droplets import (FINITE_BETAS, DropletsConfig, 
                                                   finite_data_config, finite_theory_curves, follow_index_with_se,
                                                   histogram_deviation, langevin_teacher, load_finite, run_experiments,
                                                   run_theory, second_minimum, step_difference, stored_beta1,
-                                                  stored_half_step, dataset_units, droplet_fraction_units, half_z)
+                                                  stored_half_step, dataset_units, droplet_fraction_units, half_z,
+                                                  finite_spreads, beta1_spreads, step_spreads)
 from repro.plotting.rubin2024_droplets import (plot_components, plot_finite_components, plot_finite_histograms,
                                                plot_histograms, plot_landau, plot_modular, plot_step_bias)
 from repro.plotting.shared import use_style
 from repro.theory.rubin2024 import Modular, TeacherStudent, erf_kernel, hermite_projections, sweep_self_consistent
 from repro.training.langevin import LangevinConfig
 from repro.training.store import provenance_line, require_stored, stored_minutes
-
 use_style()
 claims = ClaimBook("rubin2024_droplets")
 
@@ -630,7 +629,7 @@ if have_finite:
 #
 # We wrote these comparisons and their tolerances before looking at the stored runs. The runs were stored before
 # the registry sealed claims, so nothing in the repository can show that order: the ledger marks every claim on
-# them † (set after its result), and the verdicts they support are at most "partial".
+# them † (set after its result): exploratory results, which decide no verdict.
 #
 # 1. **Droplets after the transition** (v3 §3.1.1 and Fig. 2b: "a finite probability for
 #    $\Phi \approx 1$"): at $\sigma^2 = 0.10$, $-\log p(|q|)$ has an interior minimum at $|q| = 1 \pm 0.15$,
@@ -661,7 +660,7 @@ def finite_name(beta, what):
 
 
 if have_finite:
-    hist_dev = {}
+    hist_dev, spreads = {}, finite_spreads(finite)  # seed errors: a bootstrap over data sets (finite_spreads)
     for beta, fe in finite.items():
         lv_f = fe.langevin
         s_after, s_before = lv_f.sigma2s.index(0.10), lv_f.sigma2s.index(0.25)
@@ -671,18 +670,16 @@ if have_finite:
               f"{approx(after['depth'], 0.1)} nats below the barrier ({approx(after['z'], 1)} standard errors); "
               f"sigma^2 = 0.25: deepest interior dip {approx(before['z'], 1)} standard errors, largest distance "
               f"from the paper's theory {approx(hist_dev[beta], 0.05)} nats")
-        run = fe.manifest
-        claims.check(finite_name(beta, "sigma^2=0.10, droplet minimum position |q|"), after["position"], live=False,
-                     run=run)
-        claims.check(finite_name(beta, "sigma^2=0.10, droplet depth / its standard error"), after["z"], live=False,
-                     run=run)
-        claims.check(finite_name(beta, "sigma^2=0.25, deepest interior dip / its standard error"), before["z"],
-                     live=False, run=run)
-        claims.check(finite_name(beta, "sigma^2=0.25, max |-log p - paper's theory| below 5 nats"), hist_dev[beta],
-                     live=False, run=run)
+        for what, value, key in (
+                ("sigma^2=0.10, droplet minimum position |q|", after["position"], "position"),
+                ("sigma^2=0.10, droplet depth / its standard error", after["z"], "depth z"),
+                ("sigma^2=0.25, deepest interior dip / its standard error", before["z"], "dip z"),
+                ("sigma^2=0.25, max |-log p - paper's theory| below 5 nats", hist_dev[beta], "distance")):
+            claims.check(finite_name(beta, what), value, live=False, run=fe.manifest, spread=spreads[beta, key])
     # a ratio of the two stored ensembles (label droplets-finite) judges both
     claims.check("finite data: histogram distance to the paper's theory at sigma^2=0.25, beta=1/2 over beta=1/8",
-                 hist_dev[1 / 2] / hist_dev[1 / 8], live=False, run=[finite[1 / 2].manifest, finite[1 / 8].manifest])
+                 hist_dev[1 / 2] / hist_dev[1 / 8], live=False, run=[finite[1 / 2].manifest, finite[1 / 8].manifest],
+                 spread=spreads["distance ratio"])
 
 # %%
 if have_finite:
@@ -701,18 +698,24 @@ if have_finite:
     theory_contrast = {beta: fe.theory_1d[fe.langevin.sigma2s.index(0.10)].learned_cubic
                        / fe.theory_1d[fe.langevin.sigma2s.index(0.25)].learned_cubic for beta, fe in finite.items()}
     claims.check("finite data: cubic contrast (eps-c at 0.10 over 0.25), beta=1/2 over beta=1/8",
-                 contrast[1 / 2] / contrast[1 / 8], live=False, run=[f2.manifest, f8.manifest])
-    linear_ratio = {}
+                 contrast[1 / 2] / contrast[1 / 8], live=False, run=[f2.manifest, f8.manifest],
+                 spread=spreads["cubic contrast ratio"])
+
+# %%
+if have_finite:
+    linear_ratio, linear_seeds = {}, {}
     for beta, s2 in ((1 / 8, 0.30), (1 / 8, 0.25), (1 / 2, 0.25)):
         fe = finite[beta]
         s = fe.langevin.sigma2s.index(s2)
         lin, _ = component_stats(fe.langevin, "learned_linear")
         linear_ratio[beta, s2] = lin[s] / fe.theory_1d[s].learned_linear
+        # the ratio's per-seed values: one per data set, whose mean it is
+        linear_seeds[beta, s2] = fe.langevin.dataset_means("learned_linear")[s] / fe.theory_1d[s].learned_linear
     ek_linear_ratio = (lv.learned_linear[lv.sigma2s.index(0.25)].mean()
                        / exp.theory_1d[lv.sigma2s.index(0.25)].learned_linear)
     for s2 in (0.30, 0.25):
         claims.check(finite_name(1 / 8, f"learned linear / paper's theory at sigma^2={s2:.2f}"),
-                     linear_ratio[1 / 8, s2], live=False, run=f8.manifest,
+                     linear_ratio[1 / 8, s2], live=False, run=f8.manifest, seeds=linear_seeds[1 / 8, s2],
                      evidence=f"with n = 375 samples the finite-data ensembles learn "
                               f"{100 * (1 - linear_ratio[1 / 8, s2]):.1f} % less of the linear component than the "
                               "paper's theory at the same size, while the infinite-data ensembles at the same d and "
@@ -722,7 +725,10 @@ if have_finite:
                               f"{100 * (1 - linear_ratio[1 / 2, 0.25]):.1f} %, inside the tolerance. Not run: "
                               "beta = 2.")
     claims.check(finite_name(1 / 2, "learned linear / paper's theory at sigma^2=0.25"), linear_ratio[1 / 2, 0.25],
-                 live=False, run=f2.manifest)
+                 live=False, run=f2.manifest, seeds=linear_seeds[1 / 2, 0.25])
+
+# %%
+if have_finite:
     ek_ratio = {}
     for s2 in (0.15, 0.10):
         ek_cubic = lv.learned_cubic[lv.sigma2s.index(s2)]  # live: one value per infinite-data network
@@ -738,8 +744,12 @@ if have_finite:
     dev15 = {name: histogram_deviation(f2.langevin, s15, sol)
              for name, sol in (("paper", f2.theory_1d[s15]), ("corrected", f2.theory_2d[s15]))}
     claims.check("finite data beta=1/2, sigma^2=0.15: histogram distance, corrected over paper's theory",
-                 dev15["corrected"] / dev15["paper"], live=False, run=f2.manifest)
+                 dev15["corrected"] / dev15["paper"], live=False, run=f2.manifest,
+                 spread=spreads["corrected over paper at 0.15"])
     cub_vs_paper8 = [c / t.learned_cubic for c, t in zip(cub8, f8.theory_1d)]
+
+# %%
+if have_finite:
     glue("fin_gap8", approx(100 * (1 - linear_ratio[1 / 8, 0.25]), 0.5), display=False)
     glue("fin_gap2", approx(100 * (1 - linear_ratio[1 / 2, 0.25]), 0.5), display=False)
     glue("fin_ek_lin", trained(100 * abs(1 - ek_linear_ratio), 0.5), display=False)
@@ -883,8 +893,9 @@ glue("fig_beta1_histograms", plot_finite_histograms({1.0: fe1}, sigma2s=c1.sigma
 
 # %%
 B1 = "finite data beta=1 (d=150): "
+spreads1 = beta1_spreads(lv1)  # seed errors of the checks without one: a bootstrap over the 10 networks
 claims.check(B1 + "first vs second half of the samples, largest |z| of the learned components", halves1,
-             live=False, run=man1)
+             live=False, run=man1, spread=spreads1["halves"])
 calibration_text = (f"; on the smaller ensembles (beta = 1/8, 1/2) the cubic's lambda ran from {min(calibration):.2f} to "
                     f"{max(calibration):.2f}, where the two theories differ far less")
 for s2 in (0.20, 0.17):
@@ -899,7 +910,10 @@ claims.check(B1 + "sigma^2=0.20, droplet fraction P(|q|>0.5), position between t
              "1 = corrected)", value, live=False, run=man1, spread=se,
              evidence=f"at sigma^2 = 0.20, d = 150: {b1[0.20]['evidence']['fraction']}, lambda = {value:.2f} ± "
                       f"{se:.2f}: more neurons sit in the droplet than the paper's theory allows before its transition")
-claims.check(B1 + "sigma^2=0.14, droplet depth / its standard error", b1[0.14]["minimum"]["z"], live=False, run=man1)
+claims.check(B1 + "sigma^2=0.14, droplet depth / its standard error", b1[0.14]["minimum"]["z"], live=False, run=man1,
+             spread=spreads1["depth z 0.14"])  # z's own seed error, not 1 (significance_spread)
+
+# %%
 glue("b1_text", "At σ² = 0.20, between the two critical points, the learned cubic sits at λ = "
      f"{b1[0.20]['cubic'][0]:.2f} ± {b1[0.20]['cubic'][1]:.2f} and the droplet fraction at λ = "
      f"{b1[0.20]['fraction'][0]:.2f} ± {b1[0.20]['fraction'][1]:.2f}; at 0.17 the cubic is at "
@@ -956,6 +970,9 @@ for what, per in hs_stats.items():
               f"{r['bias']:+.4f} ± {r['bias_se']:.4f} ({100 * r['bias'] / r['fine']:+.1f} % of the value)")
 hs_halves = max(half_z(hs_res, "learned_linear"), half_z(hs_res, "learned_cubic"))
 print(f"h = 0.025: first vs second half of the samples, largest |z| of the learned components: {approx(hs_halves, 0.1)}")
+
+# %%
+hs_spreads = step_spreads(hs_coarse, hs_res)  # the checks' seed errors: a bootstrap over data sets, paired
 hs_z_comp = max(abs(r["z"]) for what in ("learned linear", "learned cubic") for r in hs_stats[what].values())
 hs_z_frac = max(abs(r["z"]) for r in hs_stats["P(|q| > 0.5)"].values())
 hs_cub = hs_stats["learned cubic"][0.10]
@@ -964,16 +981,18 @@ HS = "Langevin step, beta=1/8 (d=53): "
 hs_comp_rel = max(abs(r["bias"] / r["fine"]) for what in ("learned linear", "learned cubic")
                   for r in hs_stats[what].values())
 claims.check(HS + "largest |z| of h = 0.05 minus h = 0.025 over the learned linear and cubic components at "
-             "sigma^2 = 0.20, 0.10", hs_z_comp, live=False, run=hs_man,
+             "sigma^2 = 0.20, 0.10", hs_z_comp, live=False, run=hs_man, spread=hs_spreads["components"],
              evidence=f"paired by data set, the two steps differ by up to {hs_z_comp:.1f} standard errors in the "
                       f"learned components: the step's bias is resolved, and at most {100 * hs_comp_rel:.1f} % of a "
                       "component's value")
 claims.check(HS + "largest |z| of h = 0.05 minus h = 0.025 of the droplet fraction P(|q| > 0.5) at sigma^2 = 0.20, "
-             "0.10", hs_z_frac, live=False, run=hs_man)
+             "0.10", hs_z_frac, live=False, run=hs_man, spread=hs_spreads["fraction"])
 claims.check(HS + "first-order bias of the learned cubic at h = 0.05, 2(c(h) − c(h/2)) / c(h/2), at sigma^2 = 0.10",
              hs_rel, live=False, run=hs_man, spread=hs_rel_se)
 claims.check("Langevin step, beta=1/8 (d=53), h = 0.025: first vs second half of the samples, largest |z| of the "
-             "learned components", hs_halves, live=False, run=hs_man)
+             "learned components", hs_halves, live=False, run=hs_man, spread=hs_spreads["halves"])
+
+# %%
 glue("hs_rel", f"{100 * hs_rel:+.1f}", display=False)
 glue("hs_rel_se", f"{100 * hs_rel_se:.1f}", display=False)
 glue("hs_z_comp", f"{hs_z_comp:.1f}", display=False)
@@ -1013,7 +1032,7 @@ glue("fig_step_bias", plot_step_bias(hs_stats), display=False)
 # before the run). The infinite-data ensembles stand beside them as checks of the theory.
 
 # %%
-claims.figure("rubin2024", "Fig. 1 (theory)", "partial", claims=[
+claims.figure("rubin2024", "Fig. 1 (theory)", claims=[
     "d=150, sigma^2=0.10: droplet minimum position q*, paper's theory",
     "d=150, sigma^2=0.10: -log p(q=0.9) - (-log p(0)), paper's theory (nats)",
     "d=150, sigma^2=0.10: -log p(q=1.0) - (-log p(0)), paper's theory (nats)",
@@ -1021,7 +1040,7 @@ claims.figure("rubin2024", "Fig. 1 (theory)", "partial", claims=[
     why="at the paper's size d = 150 and sigma^2 = 0.10 its action (v1 Eq. 14 / v3 Eq. 13, self-consistent b, c) has "
         "the droplet minimum at q ≈ 1, as v3 Fig. 2b draws it after the transition, but there v1 §3.1.2 says the theory is no longer "
         f"accurate; at the transition, where v3 Claim IV puts the saddles roughly at ±1, they sit at {cp.q_star:.2f} (†)")
-claims.figure("rubin2024", "Fig. 2 (theory)", "partial", claims=[
+claims.figure("rubin2024", "Fig. 2 (theory)", claims=[
     "teacher-student sigma_c^2, paper's 1-D theory",
     "teacher-student u_c, paper's 1-D theory",
     "teacher-student sigma_c^2 of the corrected theory vs the paper's",
@@ -1041,7 +1060,7 @@ ek_component_checks = ["Langevin (infinite data)/corrected-theory learned cubic 
                        "Langevin (infinite data)/corrected-theory learned cubic at sigma^2=0.10",
                        "error ratio corrected/paper theory, learned cubic, sigma^2=0.10"]
 if have_finite:
-    claims.figure("rubin2024", "Fig. 1 (experiments)", "partial", scale="paper (CPU, stored)", claims=[
+    claims.figure("rubin2024", "Fig. 1 (experiments)", scale="paper (CPU, stored)", claims=[
         finite_name(b, what) for b in FINITE_BETAS for what in (
             "sigma^2=0.10, droplet minimum position |q|", "sigma^2=0.10, droplet depth / its standard error",
             "sigma^2=0.25, deepest interior dip / its standard error",
@@ -1052,7 +1071,7 @@ if have_finite:
         why="† : the stored runs predate sealed claims. Finite-data ensembles at the paper's two smallest sizes "
             "(beta = 1/8, 1/2; fewer networks and steps): droplets at |q| ≈ 1 after the transition, none before, "
             "agreement with the theory improving with beta; beta = 1 in its own row, beta = 2 not run")
-    claims.figure("rubin2024", "Fig. 2 (experiments)", "partial", scale="paper (CPU, stored)", claims=[
+    claims.figure("rubin2024", "Fig. 2 (experiments)", scale="paper (CPU, stored)", claims=[
         "finite data beta=1/8: steps down the noise grid at which |eps - c| grows (of 4)",
         "finite data: cubic contrast (eps-c at 0.10 over 0.25), beta=1/2 over beta=1/8",
         finite_name(1 / 2, "learned linear / paper's theory at sigma^2=0.25"),
@@ -1069,10 +1088,10 @@ if have_finite:
             "beta = 1/2 but not at 1/8 (finite n)")
 else:
     for fig, checks in (("Fig. 1 (experiments)", ek_hist_checks), ("Fig. 2 (experiments)", ek_component_checks)):
-        claims.figure("rubin2024", fig, "not run at this scale", claims=checks,
+        claims.figure("rubin2024", fig, claims=checks,
                       why="the finite-data ensembles are not stored; infinite-data ensembles at d = 53 check the "
                           "theory only")
-claims.figure("rubin2024", "Fig. 3", "partial", claims=[
+claims.figure("rubin2024", "Fig. 3", claims=[
     "modular: droplet-saddle height P s(x+) at the paper's onset 0.227 (nats)",
     "modular GMFL-II onset sigma_c2^2", "modular discrepancy a at the end of GMFL-I",
     "modular GMFL-I onset sigma_c1^2 (closed form, P -> inf)",
@@ -1080,14 +1099,14 @@ claims.figure("rubin2024", "Fig. 3", "partial", claims=[
     "modular: droplet weight per mode at sigma^2=0.15, exact kernel eigenvalue"],
     why="with the paper's eigenvalue normalization its boundaries and discrepancy follow to the digits it gives; "
         "with the exact kernel eigenvalue GMFL-II is never reached")
-claims.figure("rubin2024", "Fig. 4 (v3 App. D)", "not run at this scale", claims=[],
+claims.figure("rubin2024", "Fig. 4 (v3 App. D)", claims=[],
               why="-log p(w·w*) at N = 2800, 1400, 700 (n = 600, 50 networks, 7·10⁶ epochs): the paper-scale "
                   "configs exist (repro.experiments.rubin2024_droplets.time_dependent_config); their projected cost, thousands of CPU "
                   "core-hours or hours of one GPU, is in the README (python -m repro.book.paper_scale --chapter "
                   "rubin2024_droplets); no reduced run was attempted, as the effect develops over millions of epochs")
 for fig, what in (("Fig. 5 (v3 App. D)", "train and test loss over 7·10⁶ epochs"),
                   ("Fig. 6 (v3 App. D)", "output projections on H1 and H3 over training")):
-    claims.figure("rubin2024", fig, "not run at this scale", claims=[],
+    claims.figure("rubin2024", fig, claims=[],
                   why=f"v3's time-dependent grokking ({what}) needs the App. D runs of Fig. 4 and a recorder of the "
                       "loss over time, which the sampler does not have")
 claims.figure_from("rubin2024", "Figs. 1–2 (experiments, β = 1)", B1, scale="paper (CPU, stored)", why=(
@@ -1122,7 +1141,7 @@ claims.ledger()
 #   size. We ran $\beta = 1/8$ (50 data sets × 2 networks) and $1/2$ (10 data sets × 1 network, three noise
 #   levels), 4000 steps each. Their histograms show the droplets and the improving agreement with
 #   theory, and their cubic component shows the onset and the sharpening with $\beta$ (claims marked †: the runs
-#   were stored before claims were sealed, so these figures are at most "partial"). At
+#   were stored before claims were sealed, so they are exploratory). At
 #   $\beta = 1/8$ finite $n$ costs {eval}`glued.fin_gap8` % of the linear component against the paper's
 #   theory at $\sigma^2 = 0.25$ (a deviation beyond our 5 %), and {eval}`glued.fin_gap2` % at $\beta = 1/2$.
 #   At these sizes the transition is still a crossover: the cubic is learned a little well above

@@ -16,40 +16,38 @@
 # %% [markdown]
 # # Reproduction status
 #
-# What this book reproduced, paper by paper and figure by figure, in the order of the book. Each
-# chapter ends with a **Paper versus ours** section: a verdict on every figure of its paper in scope —
-# ✅ *reproduced*, 🟡 *partial*, ❌ *not reproduced*, ⏳ *not run at this scale* — with the scale it
-# was judged at, its strongest evidence, one line on why, and the claims behind each verdict.
+# What this book reproduced, paper by paper, in the order of the book. For each paper, its **claims** come
+# first: numbered C1, C2, … per chapter, quoted from the paper with their section, figure or equation, and each
+# with one verdict — ✅ *reproduced*, ❌ *not reproduced*, ❔ *inconclusive*, ⏳ *not tested* — that names what it
+# judged (the paper's text or figure, or the official code). The reproduction rate counts only decided claims:
+# inconclusive and not-tested claims are reported apart. Each chapter ends with the same list in its **Paper
+# versus ours** section.
 #
-# **Registered claims.** What each claim compares with — the paper's number or statement (or the official
-# code's), the comparison and its tolerance, and where in the source it stands — is written in the chapter's
-# registry (`book/_registry/<chapter>.toml`) before the runs it judges, not in the chapter's code. Each claim
-# also says what the source states: a *value* (compared two-sided), a *shape* (a direction or an ordering,
-# one-sided), a *threshold* (a definition, such as Table 1's 90 %), or a *selection* (a best-of, or a subset
-# we chose). A stored run seals the registered claims that will judge it when it starts (its manifest keeps a
-# hash of each); a claim that its run did not seal, or whose criterion was amended later (the registry keeps the
-# original and the reason), is marked † — *set after its result* — by the files, not by hand.
+# **Decision rules, registered once** (`repro.book.verdicts`). A claim lists the registered comparisons that test
+# it at the paper's setting, and others that give context (another scale or setting: shown, never deciding). A
+# test decides only on *confirmatory* evidence: a stored run that sealed its criterion before it started, or a
+# deterministic result (a closed form, official data). Our value must lie at least two seed standard errors
+# inside or outside the band the paper's stated precision sets; a closer result is *undecided*. A comparison with
+# our own derivation or a criterion we constructed is a *check*; a best-of selection, and every result seen before
+# its criterion was registered (trained live in a chapter, or marked † — set after its result), are shown but
+# never decide. A claim is reproduced when a decided test agrees and none disagrees or is undecided; not reproduced
+# when a decided test disagrees; inconclusive otherwise.
 #
-# **Verdicts follow the evidence.** A figure is *reproduced* only on a reproduction of form value or shape,
-# against the paper or its official code, not †, and no *deviation* (a registered disagreement, with its
-# evidence). † reproductions and threshold or selection forms support at most *partial*; a partial figure
-# also covers a reproduction beside a deviation; a figure *not reproduced* rests on deviations alone. *Checks*
-# of internal consistency never count. Every claim is re-computed whenever its chapter runs, so under
-# `pytest --nbval` a deviation that disappeared, or a reproduction that stopped holding, fails the chapter:
-# this page cannot go stale.
+# **Registered comparisons.** What each comparison compares with — the paper's number or statement (or the
+# official code's), the comparison and its tolerance, and where in the source it stands — is written in the
+# chapter's registry (`book/_registry/<chapter>.toml`, with a stable id T01, T02, …) before the runs it judges. A
+# stored run seals the comparisons that will judge it when it starts; a unit test checks each seal against git (the
+# commit that registered it must precede the run) and each stored entry against its digest.
 #
-# **Fragile claims.** A claim on trained networks states its *margin*: the distance from our value to the
-# nearest threshold of its comparison, in seed-to-seed standard errors. Below 2, another CPU (another
-# floating-point path, hence another trajectory) or another draw of seeds can flip the claim; the last section
-# lists those claims per chapter, and the live claims whose margin is not measured (a single run, or a
-# statistic whose per-seed values the chapter does not keep). Numbers from live runs differ in their last
-# digits from machine to machine: the book's tests compare the claims' outcomes, not those digits.
+# **Margins.** A comparison on trained networks states its *margin*: the distance from our value to the nearest
+# edge of its band, in seed-to-seed standard errors. Numbers from live runs differ in their last digits from
+# machine to machine: the book's tests compare the comparisons' outcomes, not those digits.
 #
-# Each chapter writes its ledger to `book/_claims/<chapter>.json`; this page reads those files.
+# Each chapter writes its ledger to `book/_claims/<chapter>.json`; this page reads those files and the registries.
 
 # %%
 from IPython.display import HTML
 
 from repro.book.status import scorecard_html
 
-HTML(scorecard_html("_claims", "_toc.yml"))
+HTML(scorecard_html("_claims", "_toc.yml", "_registry"))

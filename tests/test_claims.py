@@ -4,7 +4,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from repro.book.claims import ClaimBook, ClaimFailed, evaluate, load_all_claims, verdict_problem
+from repro.book.claims import ClaimBook, ClaimFailed, evaluate, load_all_claims
 from repro.book.status import book_order
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
@@ -79,72 +79,12 @@ def test_evaluate(ours, paper, tol, cmp, expected):
     assert evaluate(ours, paper, tol, cmp) is expected
 
 
-def _claim(kind, form="value", against="paper", set_after=False):
-    from repro.book.claims import Claim
-
-    return Claim("c", 1.0, 1.0, 0.1, "Fig. 1", passed=True, kind=kind, against=against, form=form,
-                 set_after=set_after)
-
-
-@pytest.mark.parametrize("verdict, kinds, ok", [
-    ("reproduced", ["reproduction", "check"], True), ("reproduced", ["check"], False),
-    ("reproduced", ["reproduction", "deviation"], False), ("partial", ["reproduction", "deviation"], True),
-    ("partial", ["reproduction"], False), ("not reproduced", ["deviation", "check"], True),
-    ("not reproduced", ["deviation", "reproduction"], False), ("not reproduced", [], False),
-    ("not run at this scale", [], True), ("not run at this scale", ["check"], True),
-    ("not run at this scale", ["deviation"], False),
-])
-def test_verdict_follows_from_claim_kinds(verdict, kinds, ok):
-    assert (verdict_problem(verdict, [_claim(k, against="derivation" if k == "check" else "paper")
-                                      for k in kinds]) is None) is ok
-
-
-@pytest.mark.parametrize("claim, strong", [
-    (dict(form="value"), True), (dict(form="shape", against="official code"), True),
-    (dict(form="value", set_after=True), False), (dict(form="threshold"), False), (dict(form="selection"), False),
-])
-def test_reproduced_needs_a_strong_reproduction(claim, strong):
-    """Item 3 of the registered-claims rules: a † reproduction, or one of form threshold or selection, supports at
-    most 'partial'."""
-    from repro.book.claims import strongest_evidence, supported_verdict
-
-    c = _claim("reproduction", **claim)
-    assert c.strong() is strong
-    assert supported_verdict([c]) == ("reproduced" if strong else "partial")
-    assert (verdict_problem("reproduced", [c]) is None) is strong
-    assert (verdict_problem("partial", [c]) is None) is not strong
-    weak = _claim("reproduction", form="threshold")
-    # fixed before the run beats †, then value > shape > threshold > selection
-    assert strongest_evidence([weak, c]) == (c.evidence_label() if strong else weak.evidence_label())
-    late = [_claim("reproduction", form="shape", set_after=True), _claim("reproduction", form="selection",
-                                                                          set_after=True)]
-    assert strongest_evidence(late) == "shape vs paper (†)"
-
-
-@pytest.mark.parametrize("kinds, verdict", [
-    (["reproduction", "check"], "reproduced"), (["reproduction", "deviation", "check"], "partial"),
-    (["deviation", "check"], "not reproduced"), (["deviation"], "not reproduced"),
-])
-def test_verdict_from_the_kinds_of_checked_claims(tmp_path, kinds, verdict):
+def test_figure_from_names_the_rows_comparisons_by_prefix(tmp_path):
     book = ClaimBook("ch", tmp_path, registry=None)
-    for i, kind in enumerate(kinds):
-        book.check(f"run: {i}", 5.0 if kind == "deviation" else 1.0, 1.0, kind=kind, tolerance=0.1, source="Fig. 1",
-                   against="paper" if kind != "check" else "derivation", evidence="e" if kind == "deviation" else "")
-    names = book.named("run: ")
-    assert book.verdict(names) == verdict and verdict_problem(verdict, book.claims) is None
+    for i in range(2):
+        book.check(f"run: {i}", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="Fig. 1")
     entry = book.figure_from("liu2022", "Fig. 1", "run: ", scale="paper (CPU, stored)", why="what the run showed")
-    assert (entry.verdict, entry.claims, entry.scale) == (verdict, tuple(names), "paper (CPU, stored)")
-
-
-def test_verdict_refuses_what_no_verdict_follows_from(tmp_path):
-    book = ClaimBook("ch", tmp_path, registry=None)
-    book.check("c", 1.0, 1.0, kind="check", against="derivation", tolerance=0.1, source="eq. 1")
-    with pytest.raises(ValueError, match="all checks"):
-        book.verdict(["c"])
-    with pytest.raises(ValueError, match=r"not checked: \['nope'\]"):
-        book.verdict(["c", "nope"])
-    with pytest.raises(ValueError, match="none given"):
-        book.verdict([])
+    assert (entry.claims, entry.scale) == (("run: 0", "run: 1"), "paper (CPU, stored)")
     with pytest.raises(ValueError, match="prefix='x'"):
         book.figure_from("liu2022", "Fig. 1", "x", why="w")
 
@@ -153,34 +93,33 @@ def test_figure_ledger(tmp_path):
     book = ClaimBook("ch", tmp_path, registry=None)
     book.check("r", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="Fig. 1")
     book.check("d", 5.0, 1.0, kind="deviation", tolerance=0.1, source="Fig. 2", evidence="e")
-    book.figure("liu2022", "Fig. 1", "reproduced", claims=["r"], why="the curve matches")
-    book.figure("liu2022", "Fig. 2", "partial", claims=["r", "d"], why="shape yes, value no")
-    book.figure("liu2022", "Fig. 8", "not run at this scale", scale="book", why="needs MNIST")
-    with pytest.raises(ValueError, match="does not follow"):
-        book.figure("liu2022", "Fig. 3", "reproduced", claims=["d"], why="x")
+    book.figure("liu2022", "Fig. 1", claims=["r"], why="the curve matches")
+    book.figure("liu2022", "Fig. 2", claims=["r", "d"], why="shape yes, value no")
+    book.figure("liu2022", "Fig. 8", scale="book", why="needs MNIST")
     with pytest.raises(ValueError, match="not claims of chapter"):
-        book.figure("liu2022", "Fig. 3", "reproduced", claims=["nope"], why="x")
+        book.figure("liu2022", "Fig. 3", claims=["nope"], why="x")
     with pytest.raises(ValueError, match="paper"):
-        book.figure("liu2099", "Fig. 3", "reproduced", claims=["r"], why="x")
-    with pytest.raises(ValueError, match="verdict"):
-        book.figure("liu2022", "Fig. 3", "sort of", claims=["r"], why="x")
+        book.figure("liu2099", "Fig. 3", claims=["r"], why="x")
+    with pytest.raises(TypeError):
+        book.figure("liu2022", "Fig. 3", "reproduced", claims=["r"], why="x")  # a row takes no verdict
     with pytest.raises(ValueError, match="scale"):
-        book.figure("liu2022", "Fig. 3", "reproduced", scale="huge", claims=["r"], why="x")
+        book.figure("liu2022", "Fig. 3", scale="huge", claims=["r"], why="x")
     data = json.loads((tmp_path / "ch.json").read_text())
     assert [f["figure"] for f in data["figures"]] == ["Fig. 1", "Fig. 2", "Fig. 8"]
-    assert data["figures"][1] == {"paper": "liu2022", "figure": "Fig. 2", "verdict": "partial", "scale": "book",
-                                  "claims": ["r", "d"], "why": "shape yes, value no", "evidence": "value vs paper"}
-    assert book.tally() == "1 figure reproduced, 1 partial, 1 not run at this scale"
+    assert data["figures"][1] == {"paper": "liu2022", "figure": "Fig. 2", "scale": "book", "claims": ["r", "d"],
+                                  "why": "shape yes, value no"}
+    with pytest.raises(ValueError, match="no registry"):
+        book.tally()  # the tally is over the registry's paper claims (repro.book.verdicts)
     view = book.ledger()
     html = view._repr_html_()
     assert "<table" in html and "Fig. 2" in html and "deviates" in html and "evidence" in html
-    assert "Fig. 2: partial (book)" in repr(view)
+    assert "Fig. 2: — (book)" in repr(view)  # no paper claims here: a figure row has no verdict of its own
 
 
 def test_committed_ledger_is_consistent():
     """The book's own claims files: every claim came out as registered, is read from the chapter's registry with a
-    form and a locator, and is set after its result (†) unless its run sealed it; every chapter judges figures, and
-    every figure's verdict follows from the claims it names by the rules of verdict_problem."""
+    form and a locator, and is set after its result (†) unless its run sealed it; every chapter records figure rows,
+    which name only its comparisons."""
     from repro.book.claims import Claim
     from repro.core.registry import Registry, sealed_by
 
@@ -204,10 +143,10 @@ def test_committed_ledger_is_consistent():
                         for r in runs]
                 unsealed = next((w for w in whys if w), None)
             assert c.set_after == (entry.amended or unsealed is not None), f"{stem}: {c.name!r}"
-        assert chapter["figures"], f"{stem}: no figure verdict recorded"
+        assert chapter["figures"], f"{stem}: no figure row recorded"
         for f in chapter["figures"]:
             assert all(n in claims for n in f["claims"]), f"{stem} {f['figure']}: unknown claim"
-            assert verdict_problem(f["verdict"], [claims[n] for n in f["claims"]]) is None, f
+            assert "verdict" not in f, f"{stem} {f['figure']}: a figure row has no verdict of its own"
 
 
 def test_named_lists_claims_by_prefix_in_order(tmp_path):

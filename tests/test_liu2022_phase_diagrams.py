@@ -328,3 +328,16 @@ def test_full_grid_parts_cover_the_official_grid_and_join_to_the_whole_map(tmp_p
     assert np.array_equal(joined.train_steps, whole.train_steps) and np.array_equal(joined.val_steps, whole.val_steps)
     with pytest.raises(ValueError, match="consecutive row blocks"):
         join_diagrams(cfg, blocks[::-1])
+
+
+def test_the_official_rerun_of_fig6d_against_the_papers_data_file():
+    """The repository's committed re-run (toy/results/fig5d, 1e4 steps) and the paper's data_perm_r.h5 (1e5 steps)
+    share 4 decoder lrs x 11 weight decays; they agree at 15 of those 44 cells, the re-run comprehending at the fast
+    decoders where the paper's map memorizes."""
+    from repro.experiments.liu2022_phase_diagrams import official_map, official_rerun_map, shared_cell_agreement
+
+    rerun, paper = official_rerun_map(), official_map("d")
+    assert rerun.phases.shape == (11, 10) and rerun.y_values == paper.y_values
+    assert shared_cell_agreement(paper, rerun) == (15, 44)
+    assert shared_cell_agreement(paper, paper) == (176, 176)
+    assert rerun.phases[0, -1] == "comprehension" and paper.phases[0, -1] == "memorization"

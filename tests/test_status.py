@@ -13,10 +13,10 @@ def test_scorecard_groups_by_paper_in_book_order(tmp_path):
     claims_dir = tmp_path / "_claims"
     one = ClaimBook("one", claims_dir, registry=None)
     one.check("alpha", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="eq. 1")
-    one.figure("mohamadi2024", "Fig. 1", "reproduced", claims=["alpha"], why="w1")
+    one.figure("mohamadi2024", "Fig. 1", claims=["alpha"], why="w1")
     two = ClaimBook("two", claims_dir, registry=None)
     two.check("beta", 5.0, 4.0, kind="deviation", tolerance=0.5, source="Fig. 3", evidence="e")
-    two.figure("liu2022", "Fig. 3", "not reproduced", claims=["beta"], why="w2")
+    two.figure("liu2022", "Fig. 3", claims=["beta"], why="w2")
     assert book_order(toc) == ["two", "one"]
     html = scorecard_html(claims_dir, toc)
     assert html.index(PAPERS["liu2022"]) < html.index(PAPERS["mohamadi2024"])
@@ -30,7 +30,7 @@ def _chapter(tmp_path, name="ch"):
     book.check("a < b & c", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="Eq. <1>")
     book.check("gap", 5.0, 4.0, kind="deviation", tolerance=0.5, source="Fig. 3", evidence="seeds <differ>",
                set_after=True)
-    book.figure("liu2022", "Fig. 3", "partial", claims=["a < b & c", "gap"], why="shape & value")
+    book.figure("liu2022", "Fig. 3", claims=["a < b & c", "gap"], why="shape & value")
     return load_all_claims(tmp_path)[0]
 
 
@@ -71,7 +71,7 @@ def test_scorecard_names_claims_that_did_not_come_out(tmp_path):
     toc.write_text("parts:\n  - chapters:\n      - file: ch\n")
     book = ClaimBook("ch", tmp_path / "_claims", registry=None)
     book.check("ok", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="s")
-    book.figure("liu2022", "Fig. 1", "reproduced", claims=["ok"], why="w")
+    book.figure("liu2022", "Fig. 1", claims=["ok"], why="w")
     assert "all came out as registered." in scorecard_html(tmp_path / "_claims", toc)
     path = tmp_path / "_claims" / "ch.json"
     path.write_text(path.read_text().replace('"passed": true', '"passed": false'))
@@ -101,8 +101,8 @@ def test_figure_rows_show_fragile_claims_in_a_fixed_shape_and_no_verdict_of_thei
     book = ClaimBook("ch", tmp_path, registry=None)
     book.check("close", 0.9, 0.88, kind="reproduction", comparison=">=", source="s", seeds=[0.85, 0.9, 0.95, 0.9])
     book.check("late", 1.0, 1.0, kind="reproduction", tolerance=0.1, source="s", set_after=True)
-    book.figure("liu2022", "Fig. 1", "reproduced", claims=["close"], why="w")
-    book.figure("liu2022", "Fig. 2", "partial", claims=["late"], why="only a tolerance set after the result")
+    book.figure("liu2022", "Fig. 1", claims=["close"], why="w")
+    book.figure("liu2022", "Fig. 2", claims=["late"], why="only a tolerance set after the result")
     page = book.ledger()._repr_html_()
     assert "strongest evidence" not in page and "only a tolerance set after the result" in page
     # Both rows carry a fragile list, one marked span each, whichever claims are fragile on this machine.

@@ -46,6 +46,8 @@ def verdict(*results, context=()):
     (dict(margin=None), "confirmatory", False),
     (dict(margin=math.inf), "confirmatory", True),
     (dict(run="", margin=None), "confirmatory", True),  # deterministic: a closed form or official data
+    (dict(run="", margin=1.0), "confirmatory", False),  # a Monte Carlo whose spread covers the band's edge
+    (dict(run="", margin=3.0), "confirmatory", True),
 ])
 def test_what_a_result_is_worth(kw, cls, decided):
     t = classify(result(**kw))
@@ -92,7 +94,9 @@ def _independently_decided(chapter: str, registry: Registry, row: dict) -> bool:
     runs = [r.strip() for r in row.get("run", "").split(",") if r.strip()]
     if any(sealed_by(entry, chapter, _manifest(r)) for r in runs):
         return False
-    return not runs or (row["margin"] is not None and row["margin"] >= RULES.min_margin)
+    if not runs and row["margin"] is None:
+        return True  # deterministic: a closed form or official data
+    return row["margin"] is not None and row["margin"] >= RULES.min_margin
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -121,3 +125,32 @@ def test_every_paper_claim_is_quoted_and_its_tests_have_results(chapter):
         assert len(c.quote) >= 10 and c.locator and c.registered
         missing = sorted(set(c.tests + c.context) - have)
         assert not missing, f"{chapter} {c.id}: comparisons {missing} have no result in the ledger"
+
+
+def test_a_claim_whose_run_never_reached_it_is_a_result_that_decides_nothing(tmp_path):
+    from repro.book.claims import ClaimBook
+
+    book = ClaimBook("ch", tmp_path, registry=None)
+    c = book.unreached("delay", "no seed reaches 99 % within 1,000 steps", kind="reproduction", paper=3.0,
+                       tolerance=0.5, source="Fig. 1")
+    assert c.outcome() == "never reached" and c.ours_text() == "never reached" and c.passed and not c.agrees
+    t = classify(replace(c, id="T01", run="fig1-abc"))
+    assert t.cls == "confirmatory" and not t.decided
+    assert json.loads((tmp_path / "ch.json").read_text())["claims"][0]["reached"] is False
+    with pytest.raises(ValueError, match="has no value"):
+        book.check("delay", 1.0, reached=False, kind="reproduction", paper=3.0, tolerance=0.5, source="Fig. 1")
+
+
+def test_a_fraction_of_independent_cells_has_at_most_the_binomial_error():
+    import numpy as np
+
+    from repro.book.claims import fraction_standard_error
+
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0, 1, size=60)  # each cell's own chance of agreeing
+    draws = rng.uniform(size=(4000, 60)) < p
+    fractions = draws.mean(axis=1)
+    assert fractions.std() <= fraction_standard_error(int(round(p.mean() * 60)), 60) * 1.05
+    assert fraction_standard_error(0, 10) > 0 and fraction_standard_error(10, 10) > 0
+    with pytest.raises(ValueError, match="0 <= k <= n"):
+        fraction_standard_error(11, 10)

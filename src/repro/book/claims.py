@@ -25,11 +25,10 @@ Comparisons:
 * ``"rel"``:  |ours - reference| <= tolerance * |reference|
 * ``">="`` / ``"<="``: ours >= reference (or <=); the reference is the bound, tolerance is unused.
 
-**The figure ledger.** :meth:`ClaimBook.figure` records, for one figure (table, theorem) of a paper,
-a verdict — reproduced, partial, not reproduced, or not run at this scale — the scale it was judged at,
-the claims behind it and one line on why. The verdict must agree with the kinds of its claims (a
-"reproduced" figure rests on at least one reproduction and no deviation, and so on: see
-:func:`verdict_problem`), so a verdict always traces to computed numbers.
+**Figure rows.** :meth:`ClaimBook.figure` records, for one figure (table, theorem) of a paper, the scale it was
+judged at, the comparisons that show it and one line on what they show. A row has no verdict of its own: verdicts
+belong to the paper's claims (:mod:`repro.book.verdicts`), and the ledger shows, per row, the verdicts of the paper
+claims its comparisons bear on.
 
 Portability: a verdict is computed from the exact value; what is stored and printed is ours at the
 claim's ``resolution`` (a grid step; by default 3 significant digits). A claim on a live training run
@@ -61,13 +60,11 @@ from repro.core.portable import TRAINED_MARK, approx, mark_trained, round_sig, r
 from repro.core.registry import (AGAINST, COMPARISONS, FORMS, KINDS, PAPERS, UNRECORDED, Amendment, Entry, Registry,
                                  RegistryError, _entry, sealed_by)
 from repro.core.scale import current_scale
-VERDICTS = ("reproduced", "partial", "not reproduced", "not run at this scale")
 SCALES = ("book", "paper (CPU, stored)", "paper (GPU, stored)")
 
 
 FRAGILE_MARGIN = 2.0  # standard errors between ours and its nearest threshold below which a claim is fragile
 
-VERDICT_MARKS = {"reproduced": "✅", "partial": "🟡", "not reproduced": "❌", "not run at this scale": "⏳"}
 
 
 def _amendment_dict(amendment) -> dict:
@@ -111,8 +108,11 @@ class Claim:
     amendments: tuple = ()  # the registry's amendments of this claim, as dicts (field, original, date, why, restates, outcome)
     run: str = ""  # the stored runs it judges: their store folders, "<label>-<key>", comma-separated
     id: str = ""  # the registry entry's stable id (T01, ...); "" for a claim written inline
+    reached: bool = True  # False: the run never reached what the claim reads (a threshold within its budget)
 
     def ours_text(self) -> str:
+        if not self.reached:
+            return "never reached"
         text = approx(self.ours, self.resolution) if self.resolution else approx(self.ours, digits=3)
         return mark_trained(text) if self.live else text
 
@@ -142,21 +142,11 @@ class Claim:
 
     def outcome(self) -> str:
         """One word for the ledger: what this claim's comparison found."""
+        if not self.reached:
+            return "never reached"
         if not self.passed:
             return "FAILS" if self.kind != "deviation" else "DEVIATION GONE"
         return {"reproduction": "agrees", "deviation": "deviates", "check": "holds"}[self.kind]
-
-    def strong(self) -> bool:
-        """Whether this claim can carry a "reproduced" verdict: a reproduction that came out as registered, of form
-        ``value`` or ``shape``, against the paper or the official code, with a criterion fixed before its run."""
-        return (self.kind == "reproduction" and self.passed and self.form in ("value", "shape")
-                and self.against in ("paper", "official code") and not self.set_after)
-
-    def evidence_label(self) -> str:
-        """How strong this claim is as evidence, e.g. 'value vs paper', 'shape vs official code (†)'."""
-        if self.kind != "reproduction":
-            return f"{self.kind}s only"
-        return f"{self.form or 'unregistered'} vs {self.against}" + (" (†)" if self.set_after else "")
 
     @classmethod
     def from_dict(cls, d: dict) -> "Claim":
@@ -169,13 +159,12 @@ class Claim:
 
 @dataclass(frozen=True)
 class FigureVerdict:
+    """One figure row: the comparisons that show a figure (table, theorem) of a paper, at one scale."""
     paper: str  # a key of PAPERS
     figure: str  # "Fig. 2", "Fig. 6c", "Table 1", "Thm. 3.1"
-    verdict: str  # one of VERDICTS
     scale: str  # one of SCALES
     claims: tuple[str, ...]
     why: str
-    evidence: str = ""  # the strongest evidence among its claims (strongest_evidence)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -249,6 +238,17 @@ def seed_standard_error(seeds, statistic: str = "mean") -> float:
     return float(hi - lo) / 2
 
 
+def fraction_standard_error(k: int, n: int) -> float:
+    """The seed standard error of a fraction ``k / n`` over ``n`` independent one-seed runs (the cells of a phase map,
+    each trained from its own seed): at most sqrt(f (1 - f) / n), since the variance of a sum of independent
+    Bernoulli outcomes, sum p_i (1 - p_i), is at most n p (1 - p) at their mean p; with f = (k + 1) / (n + 2) so that
+    0 or n hits do not claim certainty."""
+    if not (isinstance(n, (int, np.integer)) and n >= 1 and isinstance(k, (int, np.integer)) and 0 <= k <= n):
+        raise ValueError(f"k={k!r}, n={n!r} are not allowed: counts with 0 <= k <= n and n >= 1.")
+    f = (k + 1) / (n + 2)
+    return math.sqrt(f * (1 - f) / n)
+
+
 def _finite_count(seeds) -> int:
     return int(np.isfinite(np.asarray([float(x) for x in np.ravel(seeds)], dtype=float)).sum())
 
@@ -264,60 +264,6 @@ def statistic_of(ours: float, seeds) -> str:
     return "mean"
 
 
-def verdict_problem(verdict: str, claims: list[Claim]) -> str | None:
-    """Why a figure verdict does not follow from its claims (None if it does).
-
-    * reproduced: at least one *strong* reproduction (:meth:`Claim.strong`: form ``value`` or ``shape``, against
-      the paper or the official code, not set after its result) and no deviation;
-    * partial: at least one reproduction, and a deviation or no strong reproduction (a † reproduction, or one
-      of form ``threshold`` or ``selection``, supports at most "partial");
-    * not reproduced: at least one deviation, no reproduction;
-    * not run at this scale: no reproduction and no deviation (checks of what did run are allowed).
-    """
-    kinds = [c.kind for c in claims]
-    n_rep, n_dev = kinds.count("reproduction"), kinds.count("deviation")
-    n_strong = sum(c.strong() for c in claims)
-    if verdict == "reproduced" and not (n_strong >= 1 and n_dev == 0):
-        if n_rep and not n_strong:
-            return ("a 'reproduced' figure needs a reproduction of form value or shape, against the paper or the "
-                    "official code, fixed before its run (†: set after; threshold or selection forms): at most "
-                    "'partial' here")
-        return "a 'reproduced' figure needs at least one reproduction claim and no deviation"
-    if verdict == "partial" and not (n_rep >= 1 and (n_dev >= 1 or n_strong == 0)):
-        return ("a 'partial' figure needs at least one reproduction claim and either a deviation or no strong "
-                "reproduction (it is 'reproduced' otherwise)")
-    if verdict == "not reproduced" and not (n_dev >= 1 and n_rep == 0):
-        return "a 'not reproduced' figure needs at least one deviation and no reproduction claim"
-    if verdict == "not run at this scale" and (n_rep or n_dev):
-        return "a 'not run at this scale' figure cannot rest on reproduction or deviation claims"
-    return None
-
-
-def supported_verdict(claims: list[Claim]) -> str:
-    """The verdict the claims call for, by the rules of :func:`verdict_problem`."""
-    kinds = [c.kind for c in claims]
-    n_rep, n_dev, n_strong = kinds.count("reproduction"), kinds.count("deviation"), sum(c.strong() for c in claims)
-    if not (n_rep or n_dev):
-        return "not run at this scale"
-    if n_rep and (n_dev or not n_strong):
-        return "partial"
-    return "reproduced" if n_rep else "not reproduced"
-
-
-FORM_RANK = {"value": 0, "shape": 1, "threshold": 2, "selection": 3}
-
-
-def strongest_evidence(claims: list[Claim]) -> str:
-    """The strongest evidence among a figure's claims, e.g. 'value vs paper' or 'threshold vs paper (†)': among
-    its reproductions, one fixed before its run beats one set after (†); then value, shape, threshold, selection;
-    then the paper before the official code."""
-    reps = [c for c in claims if c.kind == "reproduction"]
-    if not reps:
-        return "deviations only" if any(c.kind == "deviation" for c in claims) else "checks only"
-    best = min(reps, key=lambda c: (c.set_after, FORM_RANK.get(c.form, 4), c.against != "paper"))
-    return best.evidence_label()
-
-
 def _manifests(name: str, run) -> list[dict]:
     """``run=`` as a list of manifests: None, one manifest, or a non-empty sequence of them."""
     if run is None:
@@ -331,7 +277,7 @@ def _manifests(name: str, run) -> list[dict]:
 
 
 class ClaimBook:
-    """The claims and figure verdicts of one chapter, written to ``<directory>/<chapter>.json`` after
+    """The claims (comparisons) and figure rows of one chapter, written to ``<directory>/<chapter>.json`` after
     every call.
 
     ``digits``: significant digits kept for our values in the file when a claim gives no ``resolution``,
@@ -391,7 +337,8 @@ class ClaimBook:
 
     def check(self, name: str, ours: float, paper: float | None = None, *, reference: float | None = None,
               evidence: str = "", live: bool = True, seeds=None, spread: float | None = None,
-              statistic: str | None = None, run: dict | Sequence[dict] | None = None, **inline) -> Claim:
+              statistic: str | None = None, run: dict | Sequence[dict] | None = None, reached: bool = True,
+              **inline) -> Claim:
         """Record a claim; raise :class:`ClaimFailed` if it does not come out as its ``kind`` registers.
 
         What the claim compares with comes from the chapter's registry entry ``name``
@@ -480,8 +427,11 @@ class ClaimBook:
         if TRAINED_MARK in entry.if_fragile:
             raise ValueError("if_fragile is written before the run: it must not contain trained (marked) numbers.")
         ours = float(ours)
-        agrees = evaluate(ours, ref, entry.tolerance, entry.comparison)
-        passed = (not agrees) if entry.kind == "deviation" else agrees
+        if not reached and (math.isfinite(ours) or seeds is not None or spread is not None):
+            raise ValueError(f"claim {name!r}: a claim whose run never reached it has no value (ours=nan) and no spread.")
+        agrees = evaluate(ours, ref, entry.tolerance, entry.comparison) if reached else False
+        # never reached is a result, not a failure: the ledger shows it, and no verdict is decided on it
+        passed = ((not agrees) if entry.kind == "deviation" else agrees) if reached else True
         resolution = entry.resolution
         shown = round_to(ours, resolution) if resolution is not None else round_sig(ours, self.digits)
         if statistic is not None and seeds is None:
@@ -498,7 +448,7 @@ class ClaimBook:
                       entry.if_fragile, entry.form, entry.locator, "; ".join(why_after), self.registry is not None,
                       tuple(_amendment_dict(a) for a in entry.amendments),
                       ", ".join(f"{m.get('label', '?')}-{m.get('key', '?')}" for m in manifests),
-                      entry.id if self.registry is not None else "")
+                      entry.id if self.registry is not None else "", reached)
         self.claims = [c for c in self.claims if c.name != name] + [claim]
         self.write()
         if not passed:
@@ -510,31 +460,29 @@ class ClaimBook:
                               f"({entry.source}).")
         return claim
 
-    def figure(self, paper: str, figure: str, verdict: str, *, scale: str = "book", claims: list[str] | tuple = (),
-               why: str) -> FigureVerdict:
-        """Record the verdict on one figure (table, theorem) of ``paper`` (a key of :data:`PAPERS`).
+    def unreached(self, name: str, why: str, **kwargs) -> Claim:
+        """Record that the run(s) behind claim ``name`` never reached what it reads (a threshold within the run's
+        budget): a result, shown in the ledger, on which no verdict is decided. ``why`` says what the run did."""
+        if not why:
+            raise ValueError("why must say what the run did instead (e.g. its best value and its budget).")
+        return self.check(name, math.nan, evidence=why, reached=False, live=kwargs.pop("live", False), **kwargs)
 
-        ``claims`` names claims already checked in this chapter; the verdict must follow from their kinds
-        (:func:`verdict_problem`), and ``why`` gives the one-line reason shown in the ledger.
-        """
+    def figure(self, paper: str, figure: str, *, scale: str = "book", claims: list[str] | tuple = (),
+               why: str) -> FigureVerdict:
+        """Record one figure row of ``paper`` (a key of :data:`PAPERS`): the comparisons already checked in this
+        chapter that show the figure at ``scale``, and ``why``, one line on what they show. The row has no verdict:
+        the ledger shows the verdicts of the paper claims its comparisons bear on."""
         if paper not in PAPERS:
             raise ValueError(f"paper={paper!r} is not allowed: paper must be one of {', '.join(PAPERS)}.")
-        if verdict not in VERDICTS:
-            raise ValueError(f"verdict={verdict!r} is not allowed: verdict must be one of {', '.join(VERDICTS)}.")
         if scale not in SCALES:
             raise ValueError(f"scale={scale!r} is not allowed: scale must be one of {', '.join(SCALES)}.")
         if not figure or not why:
-            raise ValueError("figure and why must be non-empty: name the figure and say in one line why this verdict.")
-        by_name = {c.name: c for c in self.claims}
-        missing = [n for n in claims if n not in by_name]
+            raise ValueError("figure and why must be non-empty: name the figure and say in one line what it shows.")
+        known = {c.name for c in self.claims}
+        missing = [n for n in claims if n not in known]
         if missing:
             raise ValueError(f"claims={missing!r} are not claims of chapter {self.chapter!r}: check them before the figure.")
-        chosen = [by_name[n] for n in claims]
-        problem = verdict_problem(verdict, chosen)
-        if problem:
-            raise ValueError(f"{figure} ({paper}): verdict {verdict!r} does not follow from its claims: {problem}; "
-                             f"they support {supported_verdict(chosen)!r}.")
-        entry = FigureVerdict(paper, figure, verdict, scale, tuple(claims), why, strongest_evidence(chosen))
+        entry = FigureVerdict(paper, figure, scale, tuple(claims), why)
         self.figures = [f for f in self.figures if (f.paper, f.figure) != (paper, figure)] + [entry]
         self.write()
         return entry
@@ -548,27 +496,9 @@ class ClaimBook:
                              f"{', '.join(c.name for c in self.claims) or 'none yet'}.")
         return names
 
-    def verdict(self, names: list[str] | tuple) -> str:
-        """The figure verdict these checked claims call for, by the rules of :func:`verdict_problem`: reproduced
-        (a strong reproduction, no deviation), partial (reproductions with a deviation, or none strong) or not
-        reproduced (deviations, no reproduction)."""
-        by_name = {c.name: c for c in self.claims}
-        missing = [n for n in names if n not in by_name]
-        if not names or missing:
-            raise ValueError(f"names={list(names)!r} must be claims already checked in chapter {self.chapter!r}"
-                             + (f"; not checked: {missing!r}." if missing else "; none given."))
-        chosen = [by_name[n] for n in names]
-        if not any(c.kind in ("reproduction", "deviation") for c in chosen):
-            # Only checks: nothing was compared with the paper, so no verdict follows (and "not run at this
-            # scale" is a decision about scale, not something the claims can show).
-            raise ValueError(f"names={list(names)!r} are all checks: a verdict needs a reproduction or a deviation.")
-        return supported_verdict(chosen)
-
     def figure_from(self, paper: str, figure: str, prefix: str, *, scale: str = "book", why: str) -> FigureVerdict:
-        """Record a figure whose claims are all those named ``prefix...`` (:meth:`named`), with the verdict
-        their kinds call for (:meth:`verdict`)."""
-        names = self.named(prefix)
-        return self.figure(paper, figure, self.verdict(names), scale=scale, claims=names, why=why)
+        """Record a figure row whose comparisons are all those named ``prefix...`` (:meth:`named`)."""
+        return self.figure(paper, figure, scale=scale, claims=self.named(prefix), why=why)
 
     def to_dict(self) -> dict:
         return {"chapter": self.chapter, "claims": [asdict(c) for c in self.claims],

@@ -48,9 +48,9 @@ def _claim_cells(c: Claim) -> list[str]:
     source = html.escape(f"{c.against}{where}: {c.source}")
     if c.set_after_why:
         source += f"<br><i>† set after:</i> {html.escape(c.set_after_why)}"
-    if c.kind == "deviation" and c.evidence:
+    if (c.kind == "deviation" or not c.reached) and c.evidence:
         source += f"<br><i>evidence:</i> {html.escape(c.evidence)}"
-    mark = {"agrees": "✅", "holds": "✔️", "deviates": "❌"}.get(c.outcome(), "‼️")
+    mark = {"agrees": "✅", "holds": "✔️", "deviates": "❌", "never reached": "⏳"}.get(c.outcome(), "‼️")
     return [html.escape(c.name), c.kind, html.escape(c.ours_text()), ref, source, html.escape(c.margin_text()),
             f"{mark} {c.outcome()}"]
 

@@ -12,12 +12,16 @@ ledger (``book/_claims/<chapter>.json``) by the rules below; nobody types a verd
 * ``exploratory`` — a result that was seen before its criterion was registered: trained live in the chapter (book
   scale; live runs seal nothing, and the chapter's seeds ran before the registry existed), or set after its result
   (†: an amended criterion, or a stored run that did not seal it). It is shown, labelled so, and never decides.
-* ``confirmatory`` — a stored run that sealed the comparison before it started, or a deterministic result (a closed
-  form or official data: no run and not live) whose criterion was not amended.
+* ``confirmatory`` — a stored run that sealed the comparison before it started, or a result computed in the chapter
+  that is not a training run (not live: a closed form, official data, or a computation from random draws such as a
+  Monte Carlo, which then gives its spread) whose criterion was not amended.
 
-A confirmatory result is **decided** when it is deterministic or its margin — the distance from ours to the nearest
+A confirmatory result is **decided** when it is deterministic (no spread: a closed form, official data) or its margin — the distance from ours to the nearest
 edge of the band (reference ± the tolerance, set by the paper's stated precision), in seed standard errors — is at
-least :data:`RULES` ``.min_margin`` (every seed equal counts as infinite); otherwise it is *undecided*.
+least :data:`RULES` ``.min_margin`` (every seed equal counts as infinite); otherwise it is *undecided*. The seed
+standard error is measured over the seeds behind ours (:func:`repro.book.claims.seed_standard_error`), or, for a
+fraction over the cells of a one-seed-per-cell map (each cell its own independent run), bounded by the binomial
+error (:func:`repro.book.claims.fraction_standard_error`). A stored run of one seed measures no spread: undecided.
 
 **A paper claim's verdict** (:func:`judge`):
 
@@ -86,13 +90,17 @@ def classify(claim: Claim, rules: DecisionRules = RULES) -> TestResult:
         return result("exploratory", False, "trained live at book scale: seen before it was registered")
     if claim.set_after:
         return result("exploratory", False, f"set after its result (†): {claim.set_after_why or 'amended'}")
-    if not claim.run:
+    if not claim.reached:
+        return result("confirmatory", False, "its run never reached what it reads within its budget: no value")
+    what = "a sealed stored run" if claim.run else "a computation from random draws"
+    if not claim.run and claim.margin is None:
         return result("confirmatory", True, "deterministic (a closed form or official data), criterion not amended")
     if claim.margin is None:
         return result("confirmatory", False, "a sealed stored run without a measured seed spread")
     if math.isnan(claim.margin) or claim.margin < rules.min_margin:
-        return result("confirmatory", False, f"margin {claim.margin:g} < {rules.min_margin:g} seed standard errors")
-    return result("confirmatory", True, f"a sealed stored run, margin {claim.margin:g} seed standard errors")
+        return result("confirmatory", False, f"{what}, margin {claim.margin:g} < {rules.min_margin:g} seed standard "
+                                             "errors")
+    return result("confirmatory", True, f"{what}, margin {claim.margin:g} seed standard errors")
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Sequence
 
 import numpy as np
@@ -45,6 +46,31 @@ def _check_fractions(name, values):
         check_real(name, f)
         if not 0 <= f <= 1:
             raise ValueError(f"{name} contains {f!r}: every fraction must be in [0, 1].")
+
+
+BOOTSTRAP_RESAMPLES = 2000  # resamplings of the seeds, as repro.book.claims uses for a median's standard error
+
+
+def bootstrap_standard_error(statistic, n_seeds: int, n_boot: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> float:
+    """The seed standard error of a statistic that is not a plain mean or median of one value per seed (a spread of
+    medians over rows, a fit, a maximum over cells): ``statistic`` (a function of a sorted tuple of seed indices,
+    drawn with replacement; it must not depend on their order) on ``n_boot`` resamplings of the ``n_seeds`` seeds
+    (a fixed generator, so the same data give the same error), half the width of the central 68 % of its finite
+    values: the measure :func:`repro.book.claims.seed_standard_error` gives a median. The statistic is computed once
+    per distinct resample (three seeds have ten). A resample whose statistic is not finite is left out."""
+    check_int("n_seeds", n_seeds, minimum=2)
+    check_int("n_boot", n_boot, minimum=2)
+    picks = np.sort(np.random.default_rng(seed).integers(0, n_seeds, size=(n_boot, n_seeds)), axis=1)
+    cache = {}
+    for k in map(tuple, picks.tolist()):
+        if k not in cache:
+            cache[k] = float(statistic(k))
+    values = np.array([cache[k] for k in map(tuple, picks.tolist())])
+    values = values[np.isfinite(values)]
+    if values.size < 2:
+        return float("nan")
+    lo, hi = np.quantile(values, [0.158655, 0.841345])
+    return float(hi - lo) / 2
 
 
 # ======================================================================= Fig. 2: information bound
@@ -97,6 +123,15 @@ class BoundResult:
         gap = self.mc_mean(relation) - self.eq4(relation)
         k = int(np.abs(gap).argmax())
         return self.config.fractions[k], float(gap[k])
+
+    def largest_gap_standard_error(self) -> float:
+        """The standard error of the largest |MC − Eq. 4| over the relations and fractions, from the random training
+        sets the Monte Carlo already draws: the training sets (data seeds, resampled together for every relation and
+        fraction) on :func:`bootstrap_standard_error`. It measures the draws, not the sampler's bias."""
+        eq4 = {r: self.eq4(r) for r in self.config.relations}
+        return bootstrap_standard_error(
+            lambda idx: max(float(np.abs(self.accuracy[r][:, list(idx)].mean(1) - eq4[r]).max())
+                            for r in self.config.relations), len(self.config.data_seeds))
 
 
 def run_bound(cfg: BoundConfig) -> BoundResult:
@@ -284,6 +319,13 @@ def stored_deep_depths(root) -> tuple[DepthResult, list[dict]] | None:
     cfg = replace(deep_depth_config(DEEP_DEPTHS[0]), depths=DEEP_DEPTHS)
     return (DepthResult(cfg, np.concatenate([r.test_acc for r, _ in found], axis=1),
                         np.concatenate([r.train_acc for r, _ in found], axis=1)), [m for _, m in found])
+
+
+def fewest_fitted_standard_error(fitted: np.ndarray) -> float:
+    """The seed standard error of the fewest seeds that fitted in any cell, ``fitted`` (..., seeds) bool (every axis
+    but the last a cell: relation, depth): the fewest on resampled seeds (:func:`bootstrap_standard_error`)."""
+    fitted = np.asarray(fitted, dtype=bool)
+    return bootstrap_standard_error(lambda idx: fitted[..., list(idx)].sum(axis=-1).min(), fitted.shape[-1])
 
 
 def run_depth(cfg: DepthConfig, progress: bool = False, checkpoint=None) -> DepthResult:
@@ -654,6 +696,40 @@ def _logistic_fit(x: np.ndarray, y: np.ndarray, task: np.ndarray, gen: np.ndarra
     return theta
 
 
+def _logistic_data(result: PhaseResult) -> tuple[list, float, float, int]:
+    """A Fig. 5 result's decided runs for :func:`fit_boundary_logistic`: per seed (x, y, task, generalized), rates
+    in log10 centred on the grid's middle (xc, yc), and the count of confused runs left out."""
+    cfg = result.config
+    if cfg.rows != "lr_enc":
+        raise ValueError("fit_boundary_logistic needs a Fig. 5 result (rows = 'lr_enc').")
+    rows, cols = np.meshgrid(np.log10(cfg.row_values), np.log10(cfg.lr_dec), indexing="ij")
+    yc, xc = float(rows.mean()), float(cols.mean())
+    data = []  # per seed: (x, y, task, generalized) of its decided runs
+    confused = 0
+    for k in range(len(cfg.seeds)):
+        xs, ys, ts, gs = [], [], [], []
+        for t, rel in enumerate(cfg.relations):
+            ph = result.phases[rel][k]
+            keep = ph != "confusion"
+            confused += int((~keep).sum())
+            xs.append(cols[keep] - xc), ys.append(rows[keep] - yc), ts.append(np.full(int(keep.sum()), t))
+            gs.append(np.isin(ph[keep], GENERALIZED))
+        data.append(tuple(np.concatenate(a) for a in (xs, ys, ts, gs)))
+    return data, xc, yc, confused
+
+
+def _logistic_fit_seeds(data: list, n_tasks: int, seeds) -> np.ndarray | None:
+    """:func:`_logistic_fit` on the decided runs of the seeds at indices ``seeds`` (repeats allowed)."""
+    parts = [data[k] for k in seeds]
+    return _logistic_fit(*(np.concatenate([p[i] for p in parts]) for i in range(4)), n_tasks)
+
+
+def _logistic_intercepts(theta: np.ndarray, xc: float, yc: float) -> np.ndarray:
+    """(tasks,): log10 η_enc on each task's fitted boundary at η_dec = 1 (nan: a boundary with no η_enc dependence)."""
+    w_x, w_y = float(theta[0]), float(theta[1])
+    return np.array([yc + (w_x * xc - c) / w_y if w_y != 0 else np.nan for c in theta[2:]])
+
+
 def fit_boundary_logistic(result: PhaseResult, n_boot: int = 200) -> LogisticBoundary:
     """Fig. 5's boundary from every decided run, whatever the pattern: a logistic model of generalized
     (comprehension or grokking) against memorized in (log10 η_dec, log10 η_enc), one common direction for all
@@ -663,26 +739,9 @@ def fit_boundary_logistic(result: PhaseResult, n_boot: int = 200) -> LogisticBou
     (no phase within the budget) are left out and counted. Spread: the same fit per seed and on ``n_boot``
     resamplings of the seeds (fixed generator: the analysis is the same on every machine)."""
     cfg = result.config
-    if cfg.rows != "lr_enc":
-        raise ValueError("fit_boundary_logistic needs a Fig. 5 result (rows = 'lr_enc').")
-    rows, cols = np.meshgrid(np.log10(cfg.row_values), np.log10(cfg.lr_dec), indexing="ij")
-    yc, xc = float(rows.mean()), float(cols.mean())
-    n_seeds, n_rel = len(cfg.seeds), len(cfg.relations)
-    data = []  # per seed: (x, y, task, generalized) of its decided runs
-    confused = 0
-    for k in range(n_seeds):
-        xs, ys, ts, gs = [], [], [], []
-        for t, rel in enumerate(cfg.relations):
-            ph = result.phases[rel][k]
-            keep = ph != "confusion"
-            confused += int((~keep).sum())
-            xs.append(cols[keep] - xc), ys.append(rows[keep] - yc), ts.append(np.full(int(keep.sum()), t))
-            gs.append(np.isin(ph[keep], GENERALIZED))
-        data.append(tuple(np.concatenate(a) for a in (xs, ys, ts, gs)))
-
-    def fit(seeds):
-        parts = [data[k] for k in seeds]
-        return _logistic_fit(*(np.concatenate([p[i] for p in parts]) for i in range(4)), n_rel)
+    data, xc, yc, confused = _logistic_data(result)
+    n_seeds = len(cfg.seeds)
+    fit = partial(_logistic_fit_seeds, data, len(cfg.relations))
 
     def slope_of(theta):
         return float(-theta[0] / theta[1]) if theta is not None and theta[1] != 0 else (
@@ -695,12 +754,24 @@ def fit_boundary_logistic(result: PhaseResult, n_boot: int = 200) -> LogisticBou
     w_x, w_y = float(theta[0]), float(theta[1])
     x, y, t, g = (np.concatenate([d[i] for d in data]) for i in range(4))
     wrong = int(((w_x * x + w_y * y + theta[2:][t] > 0) != g).sum())
-    intercepts = {rel: float(yc + (w_x * xc - theta[2 + i]) / w_y) if w_y != 0 else np.nan
-                  for i, rel in enumerate(cfg.relations)}
+    intercepts = dict(zip(cfg.relations, map(float, _logistic_intercepts(theta, xc, yc))))
     rng = np.random.default_rng(0)
     boot = [slope_of(fit(rng.integers(0, n_seeds, n_seeds))) for _ in range(n_boot)]
     return LogisticBoundary(slope_of(theta), intercepts, w_y > 0, (w_x, w_y), int(len(g)), confused, wrong,
                             np.array([slope_of(fit([k])) for k in range(n_seeds)]), np.array(boot))
+
+
+def intercept_spread_standard_error(result: PhaseResult) -> float:
+    """The seed standard error of the spread of :func:`fit_boundary_logistic`'s per-task intercepts (max − min,
+    decades; a fit pooled over the seeds, so no one value per seed gives it): the same fit and spread on resampled
+    seeds (:func:`bootstrap_standard_error`)."""
+    data, xc, yc, _ = _logistic_data(result)
+
+    def spread(seeds):
+        theta = _logistic_fit_seeds(data, len(result.config.relations), seeds)
+        return np.ptp(_logistic_intercepts(theta, xc, yc)) if theta is not None else np.nan
+
+    return bootstrap_standard_error(spread, len(result.config.seeds))
 
 
 PRODUCT_RULE = 1e-7  # §5's rule of thumb: generalization where η_enc·η_dec ≲ 1e-7
@@ -719,6 +790,7 @@ class ProductRule:
     low_runs: int  # runs in the low cells
     low_confused: int  # of them, still undecided (confusion) at the budget
     low_generalized: int
+    seed_low_decided: np.ndarray  # (seeds,): the share of each seed's runs in the low cells that are decided
 
     @property
     def share_above(self) -> float:
@@ -750,7 +822,9 @@ def product_rule(result: PhaseResult, bound: float = PRODUCT_RULE) -> ProductRul
                        seed_share_above=above.sum(axis=(0, 2, 3)) / np.maximum(gen.sum(axis=(0, 2, 3)), 1),
                        low_runs=int(low.sum()) * len(c.relations) * len(c.seeds),
                        low_confused=int((phases[:, :, low] == "confusion").sum()),
-                       low_generalized=int(gen[:, :, low].sum()))
+                       low_generalized=int(gen[:, :, low].sum()),
+                       seed_low_decided=(phases[:, :, low] != "confusion").mean(axis=(0, 2)) if low.any()
+                       else np.full(len(c.seeds), np.nan))
 
 
 def memorization_onset(result: PhaseResult, relation: str) -> np.ndarray:
@@ -788,6 +862,16 @@ class Onsets:
         """(seeds,): each seed's own spread over the rows, a row where it never memorizes placed at ``beyond``."""
         placed = np.where(np.isnan(self.per_seed), self.beyond, self.per_seed)
         return placed.max(axis=1) - placed.min(axis=1)
+
+    def resampled(self, seeds) -> "Onsets":
+        """The same onsets for the seeds at indices ``seeds`` (with repeats: a bootstrap resample)."""
+        per = self.per_seed[list(seeds)]
+        return Onsets(per, np.median(np.where(np.isnan(per), np.inf, per), axis=0), self.beyond)
+
+    def spread_standard_error(self, rows=None) -> float:
+        """The seed standard error of :meth:`spread` (a spread over rows of medians over seeds, so no one value per
+        seed gives it): the spread of resampled seeds (:func:`bootstrap_standard_error`)."""
+        return bootstrap_standard_error(lambda idx: self.resampled(idx).spread(rows), self.per_seed.shape[0])
 
 
 def onsets(result: PhaseResult, relation: str) -> Onsets:

@@ -375,5 +375,58 @@ def integrate_from_starts(initial: np.ndarray, train_pairs, p: int, *, lr: float
     return IntegratorSpread(seeds=np.asarray(list(seeds)), steps=rec, rqi=rqi, crossing=crossing, n_h=n_h)
 
 
+
+# --------------------------------------------------------------------------------------------------
+# Seed spreads of the stored S3 sweeps' transition (App. H.2, Fig. 18b)
+
+
+def _s3_critical_fraction(counts, seeds, rqi_step, keep_seeds) -> float:
+    """The smallest training fraction at which a run of one of ``keep_seeds`` (with multiplicity: a resample)
+    reaches RQI > threshold; nan if none does (:meth:`S3Sweep.critical_fraction` over those seeds)."""
+    from repro.experiments.liu2022_effective_theory_s3 import N_SAMPLES
+
+    ok = np.isin(seeds, np.asarray(keep_seeds)) & (rqi_step >= 0)
+    return float(counts[ok].min() / N_SAMPLES) if ok.any() else float("nan")
+
+
+def s3_critical_fraction_spread(sweep, n_boot: int = 2000, seed: int = 0) -> float | None:
+    """The bootstrap standard error (:func:`repro.experiments.liu2022_critical_data.bootstrap_standard_error`) of
+    ``sweep.critical_fraction()`` over ``n_boot`` resamples of its seeds, each seed's runs at every fraction
+    resampled as one (resamples in which no seed gets there are dropped). r_c is a minimum over seeds: a resample
+    can lose the seeds that get there first, never add an earlier one, so this spread is one-sided (later only).
+    None for a sweep of one seed (one seed measures no spread)."""
+    from repro.experiments.liu2022_critical_data import bootstrap_standard_error
+
+    check_int("n_boot", n_boot, minimum=2)
+    seeds = np.unique(sweep.seeds)
+    if len(seeds) < 2:
+        return None
+    draws = np.random.default_rng(seed).integers(0, len(seeds), (n_boot, len(seeds)))
+    return bootstrap_standard_error([_s3_critical_fraction(sweep.counts, sweep.seeds, sweep.rqi_step, seeds[d])
+                                     for d in draws])
+
+
+def s3_set_range_spread(sweep, n_boot: int = 2000, seed: int = 0) -> float | None:
+    """The bootstrap standard error of the range (max - min) of ``sweep.critical_fraction_by_set()``: each set of
+    ``config.seed_set_size`` seeds is resampled within itself (its seeds with replacement, a seed's runs at every
+    fraction as one), r_c is read per resampled set, and the range over the sets; resamples in which a set never
+    gets there are dropped. None when a set has fewer than two seeds (one seed measures no spread)."""
+    from repro.experiments.liu2022_critical_data import bootstrap_standard_error
+
+    check_int("n_boot", n_boot, minimum=2)
+    order = list(sweep.config.seeds)
+    size = sweep.config.seed_set_size or len(order)
+    sets = [np.asarray(order[k : k + size]) for k in range(0, len(order), size)]
+    if min(len(s) for s in sets) < 2:
+        return None
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n_boot):
+        rc = [_s3_critical_fraction(sweep.counts, sweep.seeds, sweep.rqi_step, s[rng.integers(0, len(s), len(s))])
+              for s in sets]
+        out.append(float(np.ptp(rc)) if np.all(np.isfinite(rc)) else float("nan"))
+    return bootstrap_standard_error(out)
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -38,7 +38,7 @@ from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
 from repro.core.validation import check_choice, check_fraction, check_int, check_real
 from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
-from repro.metrics.phases import PHASES, PhaseRule, classify_history, phase_counts
+from repro.metrics.phases import PHASES, PhaseRule, classify, classify_history, phase_counts
 from repro.models.networks import EmbedMLPConfig
 from repro.training.sweep import sweep
 from repro.training.trainer import TrainConfig
@@ -116,6 +116,26 @@ def official_map(panel: str) -> OfficialMap:
     phases = np.array([[PHASE_LETTERS[c] for c in row] for row in rows], dtype=object)
     assert phases.shape == (len(_OFFICIAL_Y[panel]), len(_OFFICIAL_X[panel]))
     return OfficialMap(panel, phases, _OFFICIAL_X[panel], _OFFICIAL_Y[panel])
+
+
+def official_rerun_map() -> OfficialMap:
+    """Fig. 6(d) as the official repository re-ran it (``toy/results/fig5d``: toy/Figure5d_permutation.ipynb, seed 0,
+    10 decoder lrs, 1e4 steps), classified by the official rule within its budget (9999 in its files: never)."""
+    d = load_paper_data("liu2022_fig6d_official_rerun")
+    budget = int(d["budget"])
+    never = lambda steps: np.where(np.asarray(steps) >= budget - 1, -1, np.asarray(steps))  # noqa: E731
+    phases = classify(never(d["train_steps"]), never(d["test_steps"]))
+    return OfficialMap("d", phases, tuple(d["decoder_lr"]), tuple(float(w) for w in d["weight_decay"]))
+
+
+def shared_cell_agreement(a: OfficialMap, b: OfficialMap) -> tuple[int, int]:
+    """(cells with the same phase, cells compared) over the decoder lrs both maps share (equal to 1e-9 in log10) and
+    their common y values."""
+    cols = [(i, j) for i, x in enumerate(a.x_values) for j, y in enumerate(b.x_values)
+            if abs(np.log10(x) - np.log10(y)) < 1e-9]
+    rows = [(i, j) for i, x in enumerate(a.y_values) for j, y in enumerate(b.y_values) if x == y]
+    same = sum(a.phases[ri, ci] == b.phases[rj, cj] for ri, rj in rows for ci, cj in cols)
+    return int(same), len(rows) * len(cols)
 
 
 @dataclass(frozen=True, repr=False)

@@ -22,7 +22,7 @@ import numpy as np
 from repro.core.crossings import crossing as interpolated_crossing
 from repro.core.portable import ConfigRepr
 from repro.core.validation import check_choice, check_int, check_prime, check_real
-from repro.experiments.mohamadi2024_why_grok import ClassificationConfig, train_classification
+from repro.experiments.mohamadi2024_why_grok import ClassificationConfig, bootstrap_half_width, train_classification
 from repro.theory import mohamadi2024 as th
 from repro.training.store import ResultsStore, required_arrays, store_parser
 
@@ -200,6 +200,47 @@ def settled_exponent(short: SampleComplexityResult, long: SampleComplexityResult
     n_crit = np.array([crossing(n_by_p[p], finals[p].mean(axis=0)) for p in ps])
     return SettledExponent(ps=ps, steps={p: int(source[p].steps[-1]) for p in ps}, n_crit=n_crit,
                            k=fit_exponent(ps, n_crit), k_boot=_bootstrap(ps, n_by_p, finals, n_boot, seed))
+
+
+def median_at(res: SampleComplexityResult, p: int, name: str = "test_acc", coeff: float = 2.0) -> float:
+    """The median over seeds of ``name`` at the last step, at p and n = coeff·p^{5/3} (App. A.2's n by default)."""
+    return float(np.median(res.final(p, name)[:, res.config.coeffs_at(p).index(coeff)]))
+
+
+def min_median_at(res: SampleComplexityResult, name: str = "test_acc", coeff: float = 2.0) -> float:
+    """The smallest :func:`median_at` over the config's p."""
+    return min(median_at(res, p, name, coeff) for p in res.config.ps)
+
+
+def resample_seeds(res: SampleComplexityResult, rng: np.random.Generator) -> SampleComplexityResult:
+    """``res`` with each p's seeds drawn with replacement (independently per p, as :func:`bootstrap_exponent`);
+    a seed keeps all its sizes and steps."""
+    runs = {}
+    for p, arrays in res.runs.items():
+        S = arrays["test_acc"].shape[0]
+        idx = rng.integers(0, S, S)
+        runs[p] = {name: a[idx] for name, a in arrays.items()}
+    return SampleComplexityResult(config=res.config, steps=res.steps, runs=runs)
+
+
+def seed_bootstrap_se(statistic, *results: SampleComplexityResult, n_boot: int = 1000, seed: int = 0) -> float:
+    """Seed-bootstrap standard error of ``statistic(*results)``, a statistic of stored runs that is no mean or median
+    of per-seed values (a min over p, a ratio, a fitted exponent's percentile): recomputed on ``n_boot`` resamplings
+    of the seeds (:func:`resample_seeds`), half the width of the central 68 % of the values (NaN dropped)."""
+    rng = np.random.default_rng(seed)
+    return bootstrap_half_width([statistic(*(resample_seeds(r, rng) for r in results)) for _ in range(n_boot)])
+
+
+def exponent_percentile_se(q: float, *results: SampleComplexityResult, n_boot: int = 100, inner: int = 250,
+                           seed: int = 0) -> float:
+    """Seed-bootstrap standard error of the ``q``-th percentile of the seed-bootstrap exponent, nested: each of
+    ``n_boot`` resamplings of the seeds reruns an ``inner``-draw bootstrap (:func:`bootstrap_exponent` of one result,
+    :func:`settled_exponent` of a (short, long) pair). Small counts keep it to seconds; the inner draws' noise
+    only widens the error."""
+    def percentile(*rs):
+        ks = bootstrap_exponent(rs[0], inner, seed) if len(rs) == 1 else settled_exponent(*rs, inner, seed).k_boot
+        return float(np.nanpercentile(ks, q))
+    return seed_bootstrap_se(percentile, *results, n_boot=n_boot, seed=seed)
 
 
 BUDGET_PS = (37, 41, 47, 53)  # where n* still moves at 1,500 steps (p = 37, 41), and two larger p

@@ -398,6 +398,120 @@ def histogram_deviation(lv: LangevinResult, s: int, sol, max_nats: float = 5.0) 
         return float(np.max(np.abs(ours[mask] - theory[mask])))
 
 
+# ------------------------------------------------------------- seed spread of the stored ensembles' statistics
+
+SPREAD_RESAMPLES = 1000  # bootstrap draws of bootstrap_se
+
+
+def resample_datasets(lv: LangevinResult, datasets) -> LangevinResult:
+    """``lv`` with its networks replaced by those of the data sets ``datasets`` (indices; repeats allowed), in that
+    order, each data set's networks kept together: one draw of :func:`bootstrap_se`. Every data set must be full."""
+    cfg = lv.config
+    if cfg.n_nets % cfg.nets_per_dataset:
+        raise ValueError(f"resample_datasets needs full data sets; {cfg.n_nets} networks in data sets of "
+                         f"{cfg.nets_per_dataset}.")
+    ds = cfg.dataset_of_net
+    nets = np.concatenate([np.nonzero(ds == k)[0] for k in np.asarray(datasets, dtype=int)])
+    halves = {k: None if getattr(lv, k) is None else getattr(lv, k)[:, :, nets] for k in ("half_linear", "half_cubic")}
+    return LangevinResult(replace(cfg, n_nets=len(nets)), lv.edges, lv.counts[:, nets], lv.r_sums[:, nets],
+                          lv.learned_linear[:, nets], lv.learned_cubic[:, nets], **halves)
+
+
+def bootstrap_se(statistic, *ensembles: LangevinResult, paired: bool = False, n_resamples: int = SPREAD_RESAMPLES,
+                 seed: int = 0) -> float:
+    """The seed standard error of ``statistic(*ensembles)``, a number read off stored ensembles whose error no
+    formula gives (a position or depth of the pooled histogram, a significance, a ratio of two ensembles): the data
+    sets of each ensemble (its independent draws: the networks of one data set share its samples, and each network
+    its seed) are resampled with replacement (:func:`resample_datasets`), the statistic recomputed, and the error is
+    half the width of the central 68 % of the resampled values, the standard error for a normal statistic and, like
+    :func:`repro.book.claims.seed_standard_error` for a median, robust to the rare draw whose statistic runs far out
+    (a significance whose subset error nearly vanishes). ``paired``: the ensembles ran on the same data sets (the
+    half-step run), so one draw of data sets serves them all. A fixed generator: the same ensembles give the same
+    error."""
+    check_int("n_resamples", n_resamples, minimum=2)
+    sizes = {lv.config.n_datasets for lv in ensembles}
+    if paired and len(sizes) != 1:
+        raise ValueError(f"paired ensembles must have the same data sets; got {sorted(sizes)} data sets.")
+    rng = np.random.default_rng(seed)
+    values = np.empty(n_resamples)
+    for b in range(n_resamples):
+        draw = rng.integers(0, ensembles[0].config.n_datasets, ensembles[0].config.n_datasets) if paired else None
+        values[b] = statistic(*(resample_datasets(lv, draw if paired else
+                                                  rng.integers(0, lv.config.n_datasets, lv.config.n_datasets))
+                                for lv in ensembles))
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"bootstrap_se: {int(np.sum(~np.isfinite(values)))} of {n_resamples} resampled values are "
+                         "not finite; the statistic has no bootstrap error.")
+    lo, hi = np.quantile(values, [0.158655, 0.841345])
+    return float(hi - lo) / 2
+
+
+def significance_spread(lv: LangevinResult, s: int, key: str = "z") -> float:
+    """The bootstrap seed error (:func:`bootstrap_se`) of ``droplet_significance(lv, s)[key]``: the interior minimum's
+    ``"position"``, ``"depth"`` or significance ``"z"``. The significance's own error is not 1: its denominator,
+    the spread of five subsets (4 degrees of freedom), is itself uncertain, so z scatters over seeds like a noncentral
+    t with 4 degrees of freedom."""
+    return bootstrap_se(lambda r: droplet_significance(r, s)[key], lv)
+
+
+def largest_half_z(lv: LangevinResult) -> float:
+    """The larger :func:`half_z` of the learned linear and cubic components (the equilibration checks)."""
+    return max(half_z(lv, "learned_linear"), half_z(lv, "learned_cubic"))
+
+
+def finite_spreads(finite: dict) -> dict:
+    """The bootstrap seed errors (:func:`bootstrap_se`) of the chapter's readings of the stored ensembles at
+    beta = 1/8 and 1/2 (:func:`load_finite`). Per beta: ``(beta, "position")`` and ``(beta, "depth z")`` of the
+    droplet minimum at sigma^2 = 0.10, ``(beta, "dip z")`` at 0.25 (:func:`significance_spread`), and
+    ``(beta, "distance")``, the histogram's from the paper's theory at 0.25 (:func:`histogram_deviation`). Of both
+    sizes, resampled independently: ``"distance ratio"`` (beta = 1/2 over 1/8) and ``"cubic contrast ratio"`` (the
+    learned cubic at 0.10 over 0.25, beta = 1/2 over 1/8). At beta = 1/2: ``"corrected over paper at 0.15"``, the
+    histogram's distance from the corrected theory over that from the paper's."""
+    out, dist = {}, {}
+    for beta, fe in finite.items():
+        a, b = fe.langevin.sigma2s.index(0.10), fe.langevin.sigma2s.index(0.25)
+        out[beta, "position"] = significance_spread(fe.langevin, a, "position")
+        out[beta, "depth z"] = significance_spread(fe.langevin, a)
+        out[beta, "dip z"] = significance_spread(fe.langevin, b)
+        dist[beta] = lambda lv, b=b, sol=fe.theory_1d[b]: histogram_deviation(lv, b, sol)
+        out[beta, "distance"] = bootstrap_se(dist[beta], fe.langevin)
+
+    def contrast(lv):
+        cub = component_stats(lv, "learned_cubic")[0]
+        return cub[lv.sigma2s.index(0.10)] / cub[lv.sigma2s.index(0.25)]
+
+    f8, f2 = finite[1 / 8], finite[1 / 2]
+    out["distance ratio"] = bootstrap_se(lambda l2, l8: dist[1 / 2](l2) / dist[1 / 8](l8), f2.langevin, f8.langevin)
+    out["cubic contrast ratio"] = bootstrap_se(lambda l2, l8: contrast(l2) / contrast(l8), f2.langevin, f8.langevin)
+    s = f2.langevin.sigma2s.index(0.15)
+    out["corrected over paper at 0.15"] = bootstrap_se(
+        lambda lv: histogram_deviation(lv, s, f2.theory_2d[s]) / histogram_deviation(lv, s, f2.theory_1d[s]),
+        f2.langevin)
+    return out
+
+
+def beta1_spreads(lv: LangevinResult) -> dict:
+    """The bootstrap seed errors (:func:`bootstrap_se`, over the 10 networks, one per data set) of the checks on the
+    stored beta = 1 ensembles (:func:`stored_beta1`): ``"halves"``, :func:`largest_half_z`, and ``"depth z 0.14"``,
+    the droplet minimum's significance at sigma^2 = 0.14 (:func:`significance_spread`)."""
+    return {"halves": bootstrap_se(largest_half_z, lv),
+            "depth z 0.14": significance_spread(lv, lv.sigma2s.index(0.14))}
+
+
+def step_spreads(coarse: LangevinResult, fine: LangevinResult) -> dict:
+    """The bootstrap seed errors (:func:`bootstrap_se`) of the half-step checks: ``"components"``, the largest |z| of
+    :func:`step_difference` over the learned linear and cubic components, and ``"fraction"``, over the droplet
+    fraction (:func:`droplet_fraction_units`), both resampled by data set jointly in the two ensembles (they ran on
+    the same data sets); ``"halves"``, :func:`largest_half_z` of ``fine``."""
+    def largest(units):
+        return lambda c, f: max(abs(r["z"]) for u in units for r in step_difference(c, f, u).values())
+
+    components = (dataset_units("learned_linear"), dataset_units("learned_cubic"))
+    return {"components": bootstrap_se(largest(components), coarse, fine, paired=True),
+            "fraction": bootstrap_se(largest((droplet_fraction_units,)), coarse, fine, paired=True),
+            "halves": bootstrap_se(largest_half_z, fine)}
+
+
 def main(argv=None) -> int:
     """``python -m repro.experiments.rubin2024_droplets --store book/_results``: run the finite-data Langevin ensembles at
     beta = 1/8 and 1/2 (:func:`finite_data_config`; about an hour on one busy CPU core) and store them with
