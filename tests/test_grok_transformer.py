@@ -244,7 +244,7 @@ def test_fig1_config_is_fig1_as_made():
     assert (t.optimizer, t.lr_repr, t.lr_dec, t.wd_repr, t.wd_dec, t.beta1, t.beta2, t.eps, t.warmup_steps) == (
         "adamw", 1e-3, 1e-3, 0.0, 0.0, 0.9, 0.98, 1e-8, 10)
     assert (t.steps, t.batch_size, cfg.n_seeds, cfg.operation, cfg.train_fraction) == (
-        1_000_000, 512, 1, "modular_division", 0.5)
+        1_000_000, 512, 2, "modular_division", 0.5)
     data = cfg.task_data()
     assert data.inputs.shape == (9312, 6) and len(data.train_idx) == 4656
     assert np.array_equal(data.train_idx, grok_split(DIVISION, 0.5)[0])
