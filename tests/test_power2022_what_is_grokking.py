@@ -125,7 +125,7 @@ def test_division_config_is_fig1_as_published():
     assert data.n_samples == 97 * 96 and int(data.masks()[0].sum()) == 97 * 96 // 2
     with pytest.raises(ValueError, match="run"):
         stored_run("division")
-    assert set(STORED_RUNS) == {"addition", "division-wd1", "division-wd0"}
+    assert set(STORED_RUNS) == {"addition", "division-wd1", "division-wd0", "fig1"}
 
 
 def test_fig1_statistics_against_a_hand_made_history():

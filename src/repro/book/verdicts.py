@@ -123,8 +123,8 @@ def judge(claim: PaperClaim, results: dict[str, Claim], entries_against: dict[st
     against = lambda ts: tuple(sorted({JUDGED.get(entries_against[t.id], entries_against[t.id]) for t in ts}))
     if not tests:
         missing = [i for i in claim.tests if i not in results]
-        why = (f"its tests {', '.join(missing)} have no result in the ledger" if missing
-               else claim.scope or "no registered comparison tests it")
+        why = (f"its tests {', '.join(missing)} have no result yet (their stored run is not finished, or not run)"
+               if missing else claim.scope or "no registered comparison tests it")
         return Judgement(claim, "not tested", tests, context, (), why)
     disagree = [t for t in decided if not t.agrees]
     if disagree:

@@ -10,6 +10,9 @@ Used by every chapter that trains on algorithmic data:
   al.'s Fig. 1 (p(p - 1) samples; openai/grok data.py, operator "/").
 * ``s3`` — composition in the permutation group S3 (App. H of Liu et al.; 36 ordered samples).
 
+:func:`build_grok_task_data` encodes modular addition or division as openai/grok's data pipeline does (commit
+3d64b1d, grok/data.py): its token ids, its sequences ``<eos> a op b = c`` with targets ``c <eos>``, and its split.
+
 The random draws follow the official toy code's order (toy/train_add.py: seed, templates, split, embeddings, decoder): one
 ``numpy.random.RandomState(data_seed)`` first draws the regression templates (if any), then the
 training subset. With the same seed this reproduces the official splits exactly.
@@ -26,7 +29,11 @@ from repro.core.validation import check_choice, check_fraction, check_int, check
 
 OPERATIONS = ("addition", "modular_addition", "modular_division", "s3")
 TARGETS = ("classification", "regression")
-LOSSES = ("ce", "mse", "bce")
+# "ce_tokens": softmax cross-entropy on several tokens per sample (targets (N, T) token ids), averaged over them
+LOSSES = ("ce", "mse", "bce", "ce_tokens")
+# "all_tokens": a sample is right when the argmax of every one of its target tokens is (openai/grok training.py
+# _accuracy: the minimum over the tokens after "=" of "prediction == target")
+ACCURACIES = ("argmax", "nearest_template", "binary", "all_tokens", "none")
 _DEFAULT_P = {"addition": 10, "modular_addition": 97, "modular_division": 97, "s3": 6}
 S3_ELEMENTS = tuple(itertools.permutations(range(3)))
 
@@ -148,19 +155,27 @@ class TaskData:
     n_classes: int
     train_idx: np.ndarray
     val_idx: np.ndarray
-    loss: str = "ce"  # "ce" (softmax cross-entropy), "mse" or "bce" (binary cross-entropy on one logit, labels 0/1)
+    # "ce" (softmax cross-entropy), "mse", "bce" (binary cross-entropy on one logit, labels 0/1) or "ce_tokens"
+    # (cross-entropy on each of a sample's target tokens, averaged over them; the outputs are (R, N, T, C))
+    loss: str = "ce"
     # (N, k) float for mse; or (R, N, k), one table per run, when each run draws its own templates (the official toy
-    # code draws them from the run's seed: toy_runs)
+    # code draws them from the run's seed: toy_runs); (N, T) int64 token ids for ce_tokens
     targets: torch.Tensor | None = None
     templates: torch.Tensor | None = None  # (C, k) when accuracy is by nearest template; (R, C, k) with per-run targets
-    accuracy: str = "argmax"  # "argmax" | "nearest_template" | "binary" (logit > 0 predicts 1) | "none"
+    # "argmax" | "nearest_template" | "binary" (logit > 0 predicts 1) | "all_tokens" (every target token's argmax
+    # is right) | "none"
+    accuracy: str = "argmax"
     meta: dict = field(default_factory=dict)
 
     def __post_init__(self):
         check_choice("loss", self.loss, LOSSES)
-        check_choice("accuracy", self.accuracy, ("argmax", "nearest_template", "binary", "none"))
-        if self.loss == "mse" and self.targets is None:
-            raise ValueError("targets must be given when loss='mse'.")
+        check_choice("accuracy", self.accuracy, ACCURACIES)
+        if self.loss in ("mse", "ce_tokens") and self.targets is None:
+            raise ValueError(f"targets must be given when loss={self.loss!r}.")
+        if (self.loss == "ce_tokens" or self.accuracy == "all_tokens") and (
+                self.targets is None or self.targets.dtype != torch.int64):
+            raise ValueError("loss='ce_tokens' and accuracy='all_tokens' need targets of int64 token ids, (N, T) or "
+                             "(R, N, T).")
         if self.labels.dim() not in (1, 2):
             raise ValueError(f"labels must have shape (N,) or (R, N) (one row per run); got {tuple(self.labels.shape)}.")
         if self.loss == "bce" and not bool(((self.labels == 0) | (self.labels == 1)).all()):
@@ -270,6 +285,86 @@ def build_task_data(
         accuracy="nearest_template" if target == "regression" else "argmax",
         meta={"operation": task.operation, "p": task.p, "target": target, "data_seed": split.data_seed},
     )
+
+
+# openai/grok's vocabulary (grok/data.py ArithmeticTokenizer.get_tokens, commit 3d64b1d): "<|eos|>" (id 0), "="
+# (id 1), the names of its 20 operators in sorted order (ids 2-21), the numbers 0-96 (ids 22-118), then the 120
+# permutations of range(5) (ids 119-238): 239 tokens in all, one output logit each.
+GROK_VOCAB = 239
+GROK_EOS, GROK_EQ = 0, 1
+GROK_FIRST_NUMBER = 22
+GROK_MODULUS = 97  # data.py: MODULUS = 97, NUMS = range(97); its numbers and equations are mod 97 only
+# The operators' ids: "+" and "/" are the 5th and 9th of the sorted operator names ("(x._value//y)...", "*", "**2+",
+# "**3+", "+", "+*", "+-", "-", "/", ...)
+GROK_OPERATOR = {"modular_addition": 6, "modular_division": 10}
+GROK_TARGETS = 2  # the tokens after "=" in the target sequence: c and the closing <|eos|> (training.py _step)
+
+
+def grok_official_order(task: BinaryOpTask) -> np.ndarray:
+    """For each equation in the order openai/grok's data.py enumerates them, its index in :meth:`BinaryOpTask.table`.
+
+    Addition: (a, b) over itertools.product(range(97), repeat=2), the table's own order. Division: the code
+    enumerates (c, y) the same way, skips y = 0 and writes the equation (y·c mod 97) / y = c, so equation k is
+    x / y with x = y·c; the table holds it at x·96 + (y - 1)."""
+    _check_grok_task(task)
+    p = task.p
+    if task.operation == "modular_addition":
+        return np.arange(p * p, dtype=np.int64)
+    c, y = np.divmod(np.arange(p * (p - 1), dtype=np.int64), p - 1)
+    y = y + 1
+    return (y * c % p) * (p - 1) + (y - 1)
+
+
+def grok_split(task: BinaryOpTask, train_fraction: float, data_seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """openai/grok's split (data.py ``ArithmeticDataset.splits`` and ``make_data``): the equations in the code's order,
+    shuffled by ``np.random.RandomState(seed).shuffle`` (the code's seed is 0, not a command-line option), the
+    first ``round(N * train_fraction)`` for training. Returns (train, validation) indices into the table, training in
+    the shuffled order, validation sorted. (``shuffle`` on the code's list of strings and on an index array makes the
+    same swaps: both draw one bounded integer per position, from the last down.)"""
+    check_fraction("train_fraction", train_fraction)
+    check_int("data_seed", data_seed, minimum=0)
+    order = grok_official_order(task)
+    perm = np.arange(len(order))
+    np.random.RandomState(data_seed).shuffle(perm)
+    n_train = round(len(order) * train_fraction)
+    if not 1 <= n_train < len(order):
+        raise ValueError(f"train_fraction={train_fraction} leaves an empty training or validation split of {len(order)} "
+                         "equations.")
+    train = order[perm[:n_train]]
+    return train, np.sort(order[perm[n_train:]])
+
+
+def grok_sequences(task: BinaryOpTask) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Every equation of the table as openai/grok feeds it to its transformer: the inputs ``<eos> a op b = c`` (the
+    code's ``text``, the equation ``<eos> a op b = c <eos>`` without its last token), (N, 6) token ids; the targets
+    ``c <eos>``, (N, 2): the tokens after "=" of the code's ``target`` (the sequence shifted by one), the only ones its
+    loss and accuracy read; and the labels c (N,)."""
+    _check_grok_task(task)
+    pairs, labels = task.table()
+    n = len(labels)
+    number = lambda v: torch.as_tensor(v + GROK_FIRST_NUMBER)
+    full = lambda value: torch.full((n,), value, dtype=torch.int64)
+    inputs = torch.stack([full(GROK_EOS), number(pairs[:, 0]), full(GROK_OPERATOR[task.operation]), number(pairs[:, 1]),
+                          full(GROK_EQ), number(labels)], dim=1)
+    targets = torch.stack([number(labels), full(GROK_EOS)], dim=1)
+    return inputs, targets, torch.as_tensor(labels)
+
+
+def build_grok_task_data(task: BinaryOpTask, train_fraction: float, data_seed: int = 0) -> TaskData:
+    """The table as openai/grok trains on it (:func:`grok_sequences`, :func:`grok_split`), with its loss
+    (cross-entropy on the two target tokens, ``ce_tokens``) and accuracy (both right, ``all_tokens``)."""
+    inputs, targets, labels = grok_sequences(task)
+    train_idx, val_idx = grok_split(task, train_fraction, data_seed)
+    return TaskData(inputs=inputs, labels=labels, n_classes=GROK_VOCAB, train_idx=train_idx, val_idx=val_idx,
+                    loss="ce_tokens", targets=targets, accuracy="all_tokens",
+                    meta={"operation": task.operation, "p": task.p, "target": "openai/grok tokens",
+                          "data_seed": data_seed})
+
+
+def _check_grok_task(task: BinaryOpTask) -> None:
+    if task.operation not in GROK_OPERATOR or task.p != GROK_MODULUS or not task.ordered:
+        raise ValueError(f"openai/grok's encoding has {', '.join(GROK_OPERATOR)} on the ordered pairs mod "
+                         f"{GROK_MODULUS} only; got operation={task.operation!r}, p={task.p}, ordered={task.ordered}.")
 
 
 @dataclass(frozen=True)

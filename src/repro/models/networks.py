@@ -10,6 +10,8 @@ for one run from a ``torch.Generator`` — so run r's initial weights depend on 
   ``combine='sum'`` feeds E_a + E_b, ``'matmul'`` feeds E_a E_b for S3, App. H), also used on
   modular addition in the opening chapter.
 * :class:`Transformer` — a small decoder-only transformer with TransformerLens field names.
+* :class:`repro.models.grok_transformer.GrokTransformer` (its own module) — openai/grok's post-LayerNorm decoder
+  of Power et al. 2022 (grok/transformer.py), built by :func:`build_model` like the others.
 * :class:`EncoderTransformer` — Liu et al. 2022's transformer for Figs 1 and 7: pre-LayerNorm encoder
   layers without mask or positions, both positions' outputs concatenated into a linear head, with dropout
   (official ejmichaud/grokking-squared phasegrok/models.py, ``Decoder(concat=True)``).
@@ -942,6 +944,10 @@ class RelationModel(BatchedModel):
 
 def build_model(config) -> BatchedModel:
     """The model for a config dataclass."""
+    from repro.models.grok_transformer import GrokTransformer, GrokTransformerConfig  # it builds on this module
+
+    if isinstance(config, GrokTransformerConfig):
+        return GrokTransformer(config)
     if isinstance(config, EmbedMLPConfig):
         return EmbedMLP(config)
     if isinstance(config, TransformerConfig):
@@ -958,5 +964,6 @@ def build_model(config) -> BatchedModel:
         return RelationModel(config)
     raise ValueError(
         f"model config of type {type(config).__name__} is not allowed: use EmbedMLPConfig, TransformerConfig, "
-        "EncoderTransformerConfig, TwoLayerConfig, MLPConfig, QuadraticNetConfig or RelationModelConfig."
+        "GrokTransformerConfig, EncoderTransformerConfig, TwoLayerConfig, MLPConfig, QuadraticNetConfig or "
+        "RelationModelConfig."
     )

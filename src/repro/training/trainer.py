@@ -569,8 +569,14 @@ def per_sample_loss(out: torch.Tensor, data: TaskData, idx: torch.Tensor | None 
     batch and dims), or binary cross-entropy on the one logit ``out[..., 0]`` (the sigmoid output's, computed
     from the logit as ``binary_cross_entropy_with_logits``: GenEFT, Baek, Liu & Tegmark 2024 §2).
 
-    ``out`` covers every sample (n = N), or the minibatch ``idx`` (R, B) when given.
+    ``out`` covers every sample (n = N), or the minibatch ``idx`` (R, B) when given. With ``ce_tokens`` it is
+    (R, n, T, C), the logits of each sample's T target tokens, and the loss is the cross-entropy averaged over them
+    (the mean over a batch is then openai/grok's mean over its batch and target tokens: every sample has T).
     """
+    if data.loss == "ce_tokens":
+        R, n, T, C = out.shape
+        tokens = sample_targets(data, idx).expand(R, n, T)
+        return F.cross_entropy(out.reshape(R * n * T, C), tokens.reshape(-1), reduction="none").view(R, n, T).mean(-1)
     labels = sample_labels(data, idx).expand(out.shape[0], -1)
     if data.loss == "ce":
         R, n, C = out.shape
@@ -582,6 +588,8 @@ def per_sample_loss(out: torch.Tensor, data: TaskData, idx: torch.Tensor | None 
 
 def per_sample_correct(out: torch.Tensor, data: TaskData, labels: torch.Tensor | None = None) -> torch.Tensor:
     """(R, N) bool: argmax prediction, or nearest regression template (official toy code), is right."""
+    if data.accuracy == "all_tokens":  # out (R, N, T, C): every target token's argmax right
+        return (out.argmax(-1) == data.targets).all(-1)
     labels = data.labels if labels is None else labels
     if data.accuracy == "argmax":
         return out.argmax(-1) == labels
