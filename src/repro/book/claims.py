@@ -60,6 +60,7 @@ from repro.core.portable import TRAINED_MARK, approx, mark_trained, round_sig, r
 from repro.core.registry import (AGAINST, COMPARISONS, FORMS, KINDS, PAPERS, UNRECORDED, Amendment, Entry, Registry,
                                  RegistryError, _entry, sealed_by)
 from repro.core.scale import current_scale
+from repro.metrics.bootstrap import BOOTSTRAP_RESAMPLES, resample_spread, seed_draws
 SCALES = ("book", "paper (CPU, stored)", "paper (GPU, stored)")
 
 
@@ -215,16 +216,15 @@ def margin_of(ours: float, paper: float, tolerance: float | None, comparison: st
 
 
 STATISTICS = ("mean", "median")
-BOOTSTRAP_RESAMPLES = 2000
 
 
 def seed_standard_error(seeds, statistic: str = "mean") -> float:
     """The seed-to-seed standard error of a statistic over seeds, from one value per seed (NaN seeds dropped; at
     least two must remain): the mean's, std (ddof 1) / √n; or the median's, from :data:`BOOTSTRAP_RESAMPLES`
-    resamplings of the seeds with replacement (a fixed generator, so the same values give the same error): half the
-    width of the central 68 % of the resampled medians. That equals the standard error for a normal statistic and,
-    unlike the resampled medians' standard deviation, is not dominated by the rare resamples in which the median
-    of a few seeds jumps to an outlying seed."""
+    resamplings of the seeds with replacement (:func:`repro.metrics.bootstrap.seed_draws`, a fixed generator, so
+    the same values give the same error), read off the resampled medians by
+    :func:`repro.metrics.bootstrap.resample_spread`: the larger of their standard deviation and half the width of
+    their central 68 %."""
     if statistic not in STATISTICS:
         raise ValueError(f"statistic={statistic!r} is not allowed: statistic must be one of {', '.join(STATISTICS)}.")
     v = np.asarray([float(x) for x in seeds], dtype=float)
@@ -233,9 +233,7 @@ def seed_standard_error(seeds, statistic: str = "mean") -> float:
         raise ValueError(f"seeds={list(seeds)!r}: a seed standard error needs at least two finite per-seed values.")
     if statistic == "mean":
         return float(v.std(ddof=1) / math.sqrt(v.size))
-    resamples = v[np.random.default_rng(0).integers(0, v.size, size=(BOOTSTRAP_RESAMPLES, v.size))]
-    lo, hi = np.quantile(np.median(resamples, axis=1), [0.158655, 0.841345])
-    return float(hi - lo) / 2
+    return resample_spread(np.median(v[seed_draws(v.size, BOOTSTRAP_RESAMPLES, seed=0)], axis=1))
 
 
 def fraction_standard_error(k: int, n: int) -> float:

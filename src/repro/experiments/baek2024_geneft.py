@@ -22,6 +22,7 @@ from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
 from repro.core.validation import check_choice, check_int, check_real
 from repro.data.relations import RELATIONS, relation_matrix, train_mask
+from repro.metrics.bootstrap import bootstrap_standard_error
 from repro.metrics.phases import PHASES, classify
 from repro.models.networks import RelationModelConfig
 from repro.theory.baek2024 import GUESS_PROBABILITY, accuracy_upper_bound, description_length, monte_carlo_upper_bound
@@ -48,29 +49,19 @@ def _check_fractions(name, values):
             raise ValueError(f"{name} contains {f!r}: every fraction must be in [0, 1].")
 
 
-BOOTSTRAP_RESAMPLES = 2000  # resamplings of the seeds, as repro.book.claims uses for a median's standard error
-
-
-def bootstrap_standard_error(statistic, n_seeds: int, n_boot: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> float:
-    """The seed standard error of a statistic that is not a plain mean or median of one value per seed (a spread of
-    medians over rows, a fit, a maximum over cells): ``statistic`` (a function of a sorted tuple of seed indices,
-    drawn with replacement; it must not depend on their order) on ``n_boot`` resamplings of the ``n_seeds`` seeds
-    (a fixed generator, so the same data give the same error), half the width of the central 68 % of its finite
-    values: the measure :func:`repro.book.claims.seed_standard_error` gives a median. The statistic is computed once
-    per distinct resample (three seeds have ten). A resample whose statistic is not finite is left out."""
-    check_int("n_seeds", n_seeds, minimum=2)
-    check_int("n_boot", n_boot, minimum=2)
-    picks = np.sort(np.random.default_rng(seed).integers(0, n_seeds, size=(n_boot, n_seeds)), axis=1)
+def _once_per_resample(statistic):
+    """``statistic`` (of seed indices drawn with replacement; it must not depend on their order) computed once per
+    distinct resample, for :func:`repro.metrics.bootstrap.bootstrap_standard_error` of a slow fit: three seeds have
+    ten distinct resamples among the 2000."""
     cache = {}
-    for k in map(tuple, picks.tolist()):
-        if k not in cache:
-            cache[k] = float(statistic(k))
-    values = np.array([cache[k] for k in map(tuple, picks.tolist())])
-    values = values[np.isfinite(values)]
-    if values.size < 2:
-        return float("nan")
-    lo, hi = np.quantile(values, [0.158655, 0.841345])
-    return float(hi - lo) / 2
+
+    def once(draw):
+        key = tuple(sorted(np.asarray(draw).tolist()))
+        if key not in cache:
+            cache[key] = float(statistic(key))
+        return cache[key]
+
+    return once
 
 
 # ======================================================================= Fig. 2: information bound
@@ -124,10 +115,11 @@ class BoundResult:
         k = int(np.abs(gap).argmax())
         return self.config.fractions[k], float(gap[k])
 
-    def largest_gap_standard_error(self) -> float:
+    def largest_gap_standard_error(self) -> float | None:
         """The standard error of the largest |MC − Eq. 4| over the relations and fractions, from the random training
         sets the Monte Carlo already draws: the training sets (data seeds, resampled together for every relation and
-        fraction) on :func:`bootstrap_standard_error`. It measures the draws, not the sampler's bias."""
+        fraction) on :func:`~repro.metrics.bootstrap.bootstrap_standard_error`. It measures the draws, not the
+        sampler's bias."""
         eq4 = {r: self.eq4(r) for r in self.config.relations}
         return bootstrap_standard_error(
             lambda idx: max(float(np.abs(self.accuracy[r][:, list(idx)].mean(1) - eq4[r]).max())
@@ -321,9 +313,10 @@ def stored_deep_depths(root) -> tuple[DepthResult, list[dict]] | None:
                         np.concatenate([r.train_acc for r, _ in found], axis=1)), [m for _, m in found])
 
 
-def fewest_fitted_standard_error(fitted: np.ndarray) -> float:
+def fewest_fitted_standard_error(fitted: np.ndarray) -> float | None:
     """The seed standard error of the fewest seeds that fitted in any cell, ``fitted`` (..., seeds) bool (every axis
-    but the last a cell: relation, depth): the fewest on resampled seeds (:func:`bootstrap_standard_error`)."""
+    but the last a cell: relation, depth): the fewest on resampled seeds
+    (:func:`~repro.metrics.bootstrap.bootstrap_standard_error`)."""
     fitted = np.asarray(fitted, dtype=bool)
     return bootstrap_standard_error(lambda idx: fitted[..., list(idx)].sum(axis=-1).min(), fitted.shape[-1])
 
@@ -761,17 +754,17 @@ def fit_boundary_logistic(result: PhaseResult, n_boot: int = 200) -> LogisticBou
                             np.array([slope_of(fit([k])) for k in range(n_seeds)]), np.array(boot))
 
 
-def intercept_spread_standard_error(result: PhaseResult) -> float:
+def intercept_spread_standard_error(result: PhaseResult) -> float | None:
     """The seed standard error of the spread of :func:`fit_boundary_logistic`'s per-task intercepts (max − min,
     decades; a fit pooled over the seeds, so no one value per seed gives it): the same fit and spread on resampled
-    seeds (:func:`bootstrap_standard_error`)."""
+    seeds (:func:`~repro.metrics.bootstrap.bootstrap_standard_error`)."""
     data, xc, yc, _ = _logistic_data(result)
 
     def spread(seeds):
         theta = _logistic_fit_seeds(data, len(result.config.relations), seeds)
         return np.ptp(_logistic_intercepts(theta, xc, yc)) if theta is not None else np.nan
 
-    return bootstrap_standard_error(spread, len(result.config.seeds))
+    return bootstrap_standard_error(_once_per_resample(spread), len(result.config.seeds))
 
 
 PRODUCT_RULE = 1e-7  # §5's rule of thumb: generalization where η_enc·η_dec ≲ 1e-7
@@ -868,9 +861,9 @@ class Onsets:
         per = self.per_seed[list(seeds)]
         return Onsets(per, np.median(np.where(np.isnan(per), np.inf, per), axis=0), self.beyond)
 
-    def spread_standard_error(self, rows=None) -> float:
+    def spread_standard_error(self, rows=None) -> float | None:
         """The seed standard error of :meth:`spread` (a spread over rows of medians over seeds, so no one value per
-        seed gives it): the spread of resampled seeds (:func:`bootstrap_standard_error`)."""
+        seed gives it): the spread of resampled seeds (:func:`~repro.metrics.bootstrap.bootstrap_standard_error`)."""
         return bootstrap_standard_error(lambda idx: self.resampled(idx).spread(rows), self.per_seed.shape[0])
 
 

@@ -22,6 +22,7 @@ from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
 from repro.core.validation import check_choice, check_int, check_real
 from repro.data.tasks import BinaryOpTask, Split, build_task_data, toy_runs
+from repro.metrics.bootstrap import resample_spread, seed_draws
 from repro.models.networks import EmbedMLPConfig
 from repro.theory import liu2022 as theory
 from repro.training.store import ResultsStore, required_arrays, result_arrays, store_parser
@@ -258,31 +259,24 @@ class FractionSweep:
             hits[i, np.searchsorted(seeds, self.seeds[at])] = self.rqi_step[at] >= 0
         return u, seeds, hits
 
-    def _seed_draws(self, n_boot: int, seed: int) -> np.ndarray:
-        """(n_boot, seeds) indices of resampled seeds; none (shape (0, 1)) for a sweep of one seed, whose
-        resamples would all repeat it: one seed measures no spread."""
-        check_int("n_boot", n_boot, minimum=1)
-        n_seeds = len(np.unique(self.seeds))
-        if n_seeds < 2:
-            return np.zeros((0, n_seeds), dtype=int)
-        return np.random.default_rng(seed).integers(0, n_seeds, (n_boot, n_seeds))
-
     def bootstrap_transition(self, share: float = 0.5, n_boot: int = 2000, seed: int = 0) -> np.ndarray:
-        """``transition_count(share)`` over ``n_boot`` bootstrap resamples of the seeds: the spread of the
+        """``transition_count(share)`` over ``n_boot`` bootstrap resamples of the seeds
+        (:func:`~repro.metrics.bootstrap.seed_draws`; none for a sweep of one seed): the spread of the
         transition that the finite number of seeds leaves. A seed is resampled as a whole, at every count at
         once, because its runs share the initialization and nested training sets (a seed that fails at one
         size tends to fail at the next)."""
-        u, _, hits = self._hits()
-        return np.array([transition_size(u, hits[:, d].mean(axis=1), share) for d in self._seed_draws(n_boot, seed)])
+        u, seeds, hits = self._hits()
+        return np.array([transition_size(u, hits[:, d].mean(axis=1), share)
+                         for d in seed_draws(len(seeds), n_boot, seed)])
 
     def bootstrap_onset(self, n_boot: int = 2000, seed: int = 0) -> np.ndarray:
         """``onset_count()`` over ``n_boot`` bootstrap resamples of whole seeds (the same draws as
         :meth:`bootstrap_transition` for the same ``seed``); -1 where no resampled seed succeeds. The onset is a
         minimum over seeds, so a resample can only lose the seeds that succeed earliest, never add an earlier one:
         the spread says how much the onset hangs on those seeds, not how much earlier other seeds might get there."""
-        u, _, hits = self._hits()
+        u, seeds, hits = self._hits()
         return np.array([int(u[hits[:, d].any(axis=1)].min()) if hits[:, d].any() else -1
-                         for d in self._seed_draws(n_boot, seed)])
+                         for d in seed_draws(len(seeds), n_boot, seed)])
 
     def seed_shares(self, mask) -> np.ndarray:
         """Per seed (sorted), the share of its runs selected by ``mask`` (a boolean array over the runs) that reach
@@ -313,34 +307,18 @@ class FractionSweep:
             raise ValueError(f"min_count={min_count} leaves no run with a finite value.")
         rows = [np.nonzero(keep & (self.seeds == s))[0] for s in np.unique(self.seeds)]
         out = []
-        for d in self._seed_draws(n_boot, seed):
+        for d in seed_draws(len(rows), n_boot, seed):
             r = np.concatenate([rows[i] for i in d])
             out.append(spearmanr(self.counts[r], v[r]).statistic)
         return np.asarray(out, dtype=float)
 
 
-def bootstrap_standard_error(resampled) -> float | None:
-    """The standard error of a statistic from its bootstrap resamples (NaN resamples dropped): their standard
-    deviation (ddof 1), and never less than half the width of their central 68 % (the measure
-    :func:`repro.book.claims.seed_standard_error` gives a median). A statistic on a grid (a transition or onset
-    size) can put most resamples on one value, so that the central 68 % has width 0 although a tenth of the
-    resamples lie elsewhere; the standard deviation still counts them. The larger of the two never claims more
-    certainty than either. None (no spread measured) with fewer than two finite resamples, e.g. for a sweep of one
-    seed, which :class:`FractionSweep`'s bootstraps do not resample."""
-    v = np.asarray(resampled, dtype=float)
-    v = v[np.isfinite(v)]
-    if v.size < 2:
-        return None
-    lo, hi = np.quantile(v, [0.158655, 0.841345])
-    return float(max(v.std(ddof=1), (hi - lo) / 2))
-
-
 def size_spread(sizes, n_total: int) -> float | None:
-    """:func:`bootstrap_standard_error` of resampled sizes on a grid (:meth:`FractionSweep.bootstrap_transition`,
-    :meth:`FractionSweep.bootstrap_onset`) as training fractions of ``n_total``; a resample without one (-1) is
-    dropped."""
+    """:func:`~repro.metrics.bootstrap.resample_spread` of resampled sizes on a grid
+    (:meth:`FractionSweep.bootstrap_transition`, :meth:`FractionSweep.bootstrap_onset`) as training fractions of
+    ``n_total``; a resample without one (-1) is dropped."""
     sizes = np.asarray(sizes, dtype=float)
-    return bootstrap_standard_error(np.where(sizes > 0, sizes / n_total, np.nan))
+    return resample_spread(np.where(sizes > 0, sizes / n_total, np.nan))
 
 
 def transition_size(counts, shares, share: float = 0.5) -> int:
@@ -461,16 +439,17 @@ def linear_structure(cfg: ToyConfig) -> theory.LinearStructureStats:
 
 
 def critical_fraction_spread(stats: theory.LinearStructureStats, level: float = 0.5, n_boot: int = 2000,
-                             seed: int = 0) -> float:
-    """The bootstrap standard error (:func:`bootstrap_standard_error`) of ``stats.critical_fraction(level)`` over the
-    random training sets it was estimated from: each size's sets are drawn independently, so resampling them
-    with replacement draws that size's number of unique sets from Binomial(n_sets, P(unique)); the crossing is
-    read from each resampled curve. Resamples without a crossing are dropped."""
+                             seed: int = 0) -> float | None:
+    """The bootstrap standard error (:func:`~repro.metrics.bootstrap.resample_spread`) of
+    ``stats.critical_fraction(level)`` over the random training sets it was estimated from: each size's sets are
+    drawn independently, so resampling them with replacement draws that size's number of unique sets from
+    Binomial(n_sets, P(unique)); the crossing is read from each resampled curve. Resamples without a crossing are
+    dropped."""
     check_int("n_boot", n_boot, minimum=2)
     n_sets = stats.rates.shape[1]
     rng = np.random.default_rng(seed)
     draws = rng.binomial(n_sets, np.clip(stats.p_unique, 0.0, 1.0), size=(n_boot, len(stats.p_unique))) / n_sets
-    return bootstrap_standard_error([replace(stats, p_unique=d).critical_fraction(level) for d in draws])
+    return resample_spread([replace(stats, p_unique=d).critical_fraction(level) for d in draws])
 
 
 # --------------------------------------------------------------------------------------------------

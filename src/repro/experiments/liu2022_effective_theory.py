@@ -41,6 +41,7 @@ from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
 from repro.core.validation import check_choice, check_fraction, check_int, check_prime, check_real
 from repro.data.tasks import TaskData
+from repro.metrics.bootstrap import group_draws, resample_spread, seed_draws
 from repro.metrics.representation import circle_order, circularity
 from repro.models.networks import EmbedMLP, EmbedMLPConfig, build_model
 from repro.theory import liu2022 as theory
@@ -390,42 +391,34 @@ def _s3_critical_fraction(counts, seeds, rqi_step, keep_seeds) -> float:
 
 
 def s3_critical_fraction_spread(sweep, n_boot: int = 2000, seed: int = 0) -> float | None:
-    """The bootstrap standard error (:func:`repro.experiments.liu2022_critical_data.bootstrap_standard_error`) of
-    ``sweep.critical_fraction()`` over ``n_boot`` resamples of its seeds, each seed's runs at every fraction
-    resampled as one (resamples in which no seed gets there are dropped). r_c is a minimum over seeds: a resample
-    can lose the seeds that get there first, never add an earlier one, so this spread is one-sided (later only).
-    None for a sweep of one seed (one seed measures no spread)."""
-    from repro.experiments.liu2022_critical_data import bootstrap_standard_error
-
+    """The bootstrap standard error (:func:`repro.metrics.bootstrap.resample_spread`) of
+    ``sweep.critical_fraction()`` over ``n_boot`` resamples of its seeds (:func:`repro.metrics.bootstrap.seed_draws`),
+    each seed's runs at every fraction resampled as one (resamples in which no seed gets there are dropped). r_c is a
+    minimum over seeds: a resample can lose the seeds that get there first, never add an earlier one, so this spread
+    is one-sided (later only). None for a sweep of one seed (one seed measures no spread)."""
     check_int("n_boot", n_boot, minimum=2)
     seeds = np.unique(sweep.seeds)
-    if len(seeds) < 2:
-        return None
-    draws = np.random.default_rng(seed).integers(0, len(seeds), (n_boot, len(seeds)))
-    return bootstrap_standard_error([_s3_critical_fraction(sweep.counts, sweep.seeds, sweep.rqi_step, seeds[d])
-                                     for d in draws])
+    return resample_spread([_s3_critical_fraction(sweep.counts, sweep.seeds, sweep.rqi_step, seeds[d])
+                            for d in seed_draws(len(seeds), n_boot, seed)])
 
 
 def s3_set_range_spread(sweep, n_boot: int = 2000, seed: int = 0) -> float | None:
-    """The bootstrap standard error of the range (max - min) of ``sweep.critical_fraction_by_set()``: each set of
-    ``config.seed_set_size`` seeds is resampled within itself (its seeds with replacement, a seed's runs at every
+    """The bootstrap standard error (:func:`repro.metrics.bootstrap.resample_spread`) of the range (max - min) of
+    ``sweep.critical_fraction_by_set()``: each set of ``config.seed_set_size`` seeds is resampled within itself, apart
+    from the others (:func:`repro.metrics.bootstrap.group_draws`: its seeds with replacement, a seed's runs at every
     fraction as one), r_c is read per resampled set, and the range over the sets; resamples in which a set never
     gets there are dropped. None when a set has fewer than two seeds (one seed measures no spread)."""
-    from repro.experiments.liu2022_critical_data import bootstrap_standard_error
-
     check_int("n_boot", n_boot, minimum=2)
     order = list(sweep.config.seeds)
     size = sweep.config.seed_set_size or len(order)
     sets = [np.asarray(order[k : k + size]) for k in range(0, len(order), size)]
     if min(len(s) for s in sets) < 2:
         return None
-    rng = np.random.default_rng(seed)
     out = []
-    for _ in range(n_boot):
-        rc = [_s3_critical_fraction(sweep.counts, sweep.seeds, sweep.rqi_step, s[rng.integers(0, len(s), len(s))])
-              for s in sets]
+    for picks in zip(*group_draws([len(s) for s in sets], n_boot, seed)):
+        rc = [_s3_critical_fraction(sweep.counts, sweep.seeds, sweep.rqi_step, s[d]) for s, d in zip(sets, picks)]
         out.append(float(np.ptp(rc)) if np.all(np.isfinite(rc)) else float("nan"))
-    return bootstrap_standard_error(out)
+    return resample_spread(out)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
 from repro.core.validation import check_choice, check_int, check_prime, check_real
 from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
+from repro.metrics.bootstrap import group_draws, resample_spread
 from repro.models.networks import QUADRATIC_PARAMETRIZATIONS, QuadraticNetConfig, TransformerConfig, build_model
 from repro.theory import mohamadi2024 as th
 from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, required_arrays, result_arrays,
@@ -930,22 +931,13 @@ def fit_step(res: ClassificationResult, run: int = 0) -> int:
     return int(res.first_step("train", 1.0)[run])
 
 
-def bootstrap_half_width(values) -> float:
-    """A bootstrap standard error: half the width of the central 68 % of the resampled statistics ``values`` (NaN
-    dropped), the rule :func:`repro.book.claims.seed_standard_error` applies to one median."""
-    v = np.asarray(values, dtype=float)
-    lo, hi = np.quantile(v[np.isfinite(v)], [0.158655, 0.841345])
-    return float(hi - lo) / 2
-
-
-def median_difference_se(a, b, n_boot: int = 2000, seed: int = 0) -> float:
+def median_difference_se(a, b, n_boot: int = 2000, seed: int = 0) -> float | None:
     """Seed-bootstrap standard error of median(a) − median(b), two groups of per-seed values (two α) resampled
-    apart with replacement: unpaired, which errs large when the groups share seeds (:func:`bootstrap_half_width`)."""
+    apart with replacement (:func:`repro.metrics.bootstrap.group_draws`): unpaired, which errs large when the groups
+    share seeds; read off the resampled differences by :func:`repro.metrics.bootstrap.resample_spread`."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    rng = np.random.default_rng(seed)
-    da = np.median(a[rng.integers(0, a.size, (n_boot, a.size))], axis=1)
-    db = np.median(b[rng.integers(0, b.size, (n_boot, b.size))], axis=1)
-    return bootstrap_half_width(da - db)
+    da, db = group_draws([a.size, b.size], n_boot, seed)
+    return resample_spread(np.median(a[da], axis=1) - np.median(b[db], axis=1))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -22,7 +22,8 @@ import numpy as np
 from repro.core.crossings import crossing as interpolated_crossing
 from repro.core.portable import ConfigRepr
 from repro.core.validation import check_choice, check_int, check_prime, check_real
-from repro.experiments.mohamadi2024_why_grok import ClassificationConfig, bootstrap_half_width, train_classification
+from repro.experiments.mohamadi2024_why_grok import ClassificationConfig, train_classification
+from repro.metrics.bootstrap import group_draws, resample_spread
 from repro.theory import mohamadi2024 as th
 from repro.training.store import ResultsStore, required_arrays, store_parser
 
@@ -212,27 +213,32 @@ def min_median_at(res: SampleComplexityResult, name: str = "test_acc", coeff: fl
     return min(median_at(res, p, name, coeff) for p in res.config.ps)
 
 
-def resample_seeds(res: SampleComplexityResult, rng: np.random.Generator) -> SampleComplexityResult:
-    """``res`` with each p's seeds drawn with replacement (independently per p, as :func:`bootstrap_exponent`);
+def resample_seeds(res: SampleComplexityResult, picks: dict) -> SampleComplexityResult:
+    """``res`` with each p's seeds replaced by those at indices ``picks[p]`` (repeats allowed: a bootstrap resample);
     a seed keeps all its sizes and steps."""
-    runs = {}
-    for p, arrays in res.runs.items():
-        S = arrays["test_acc"].shape[0]
-        idx = rng.integers(0, S, S)
-        runs[p] = {name: a[idx] for name, a in arrays.items()}
+    runs = {p: {name: a[picks[p]] for name, a in arrays.items()} for p, arrays in res.runs.items()}
     return SampleComplexityResult(config=res.config, steps=res.steps, runs=runs)
 
 
-def seed_bootstrap_se(statistic, *results: SampleComplexityResult, n_boot: int = 1000, seed: int = 0) -> float:
+def seed_bootstrap_se(statistic, *results: SampleComplexityResult, n_boot: int = 1000, seed: int = 0) -> float | None:
     """Seed-bootstrap standard error of ``statistic(*results)``, a statistic of stored runs that is no mean or median
     of per-seed values (a min over p, a ratio, a fitted exponent's percentile): recomputed on ``n_boot`` resamplings
-    of the seeds (:func:`resample_seeds`), half the width of the central 68 % of the values (NaN dropped)."""
-    rng = np.random.default_rng(seed)
-    return bootstrap_half_width([statistic(*(resample_seeds(r, rng) for r in results)) for _ in range(n_boot)])
+    of the seeds, each p of each result apart (:func:`repro.metrics.bootstrap.group_draws`, as
+    :func:`bootstrap_exponent` resamples each p; :func:`resample_seeds`), and read off the values by
+    :func:`repro.metrics.bootstrap.resample_spread`."""
+    groups = [(i, p) for i, r in enumerate(results) for p in r.runs]
+    draws = group_draws([results[i].runs[p]["test_acc"].shape[0] for i, p in groups], n_boot, seed)
+    values = []
+    for b in range(len(draws[0]) if draws else 0):
+        picks = [{} for _ in results]
+        for (i, p), d in zip(groups, draws):
+            picks[i][p] = d[b]
+        values.append(statistic(*(resample_seeds(r, pk) for r, pk in zip(results, picks))))
+    return resample_spread(values)
 
 
 def exponent_percentile_se(q: float, *results: SampleComplexityResult, n_boot: int = 100, inner: int = 250,
-                           seed: int = 0) -> float:
+                           seed: int = 0) -> float | None:
     """Seed-bootstrap standard error of the ``q``-th percentile of the seed-bootstrap exponent, nested: each of
     ``n_boot`` resamplings of the seeds reruns an ``inner``-draw bootstrap (:func:`bootstrap_exponent` of one result,
     :func:`settled_exponent` of a (short, long) pair). Small counts keep it to seconds; the inner draws' noise

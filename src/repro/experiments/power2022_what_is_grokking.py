@@ -24,6 +24,7 @@ from repro.core.portable import ConfigRepr, seed_median
 from repro.core.scale import by_scale
 from repro.core.validation import check_choice, check_fraction, check_int, check_real
 from repro.data.tasks import GROK_FIRST_NUMBER, GROK_MODULUS, BinaryOpTask, Split, build_grok_task_data, build_task_data
+from repro.metrics.bootstrap import resample_spread, seed_draws
 from repro.metrics.representation import circle_order, grokking_delay, pca, snapshot_at
 from repro.models.grok_transformer import GrokTransformerConfig
 from repro.models.networks import EmbedMLPConfig, TransformerConfig
@@ -220,18 +221,17 @@ def summarize_seeds(train_steps, val_steps, final_val_acc, fit_end, fit_init, ci
 
 
 def median_standard_error(values, *, never: float | None = None, n_boot: int = 2000, seed: int = 0) -> float:
-    """Bootstrap standard error of the median over seeds (``n_boot`` resamples with a fixed RNG seed).
-    With ``never`` given, entries equal to it count as +inf (a seed that never reached the threshold);
-    a resample whose median is infinite is left out of the spread."""
+    """Bootstrap standard error of the median over seeds (:mod:`repro.metrics.bootstrap`: ``n_boot`` resamples of
+    the seeds from a fixed generator). With ``never`` given, entries equal to it count as +inf (a seed that never
+    reached the threshold); a resample whose median is infinite is left out of the spread. NaN when nothing
+    measures a spread."""
     v = np.asarray(values, dtype=float).ravel()
     if v.size == 0:
         raise ValueError("median_standard_error: values is empty; give one value per seed.")
     if never is not None:
         v = np.where(v == never, np.inf, v)
-    rng = np.random.default_rng(seed)
-    medians = np.median(v[rng.integers(0, v.size, size=(n_boot, v.size))], axis=1)
-    medians = medians[np.isfinite(medians)]
-    return float(np.std(medians)) if medians.size > 1 else float("nan")
+    spread = resample_spread(np.median(v[seed_draws(v.size, n_boot, seed)], axis=1))
+    return float("nan") if spread is None else spread
 
 
 def run_intro(cfg: IntroConfig, progress: bool | None = None, checkpoint=None) -> IntroResult:

@@ -15,6 +15,7 @@ import numpy as np
 from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
 from repro.core.validation import check_int
+from repro.metrics.bootstrap import group_draws, resample_spread, seed_draws
 from repro.theory.rubin2024 import (Modular, TeacherStudent, binned_neg_log_p, critical_point, gfl_b, gfl_curvature,
                                     modular_boundaries, modular_onset, modular_solve, nngp_b, sweep_self_consistent)
 from repro.training.langevin import LangevinConfig, LangevinResult, run_langevin
@@ -418,32 +419,27 @@ def resample_datasets(lv: LangevinResult, datasets) -> LangevinResult:
 
 
 def bootstrap_se(statistic, *ensembles: LangevinResult, paired: bool = False, n_resamples: int = SPREAD_RESAMPLES,
-                 seed: int = 0) -> float:
+                 seed: int = 0) -> float | None:
     """The seed standard error of ``statistic(*ensembles)``, a number read off stored ensembles whose error no
     formula gives (a position or depth of the pooled histogram, a significance, a ratio of two ensembles): the data
     sets of each ensemble (its independent draws: the networks of one data set share its samples, and each network
-    its seed) are resampled with replacement (:func:`resample_datasets`), the statistic recomputed, and the error is
-    half the width of the central 68 % of the resampled values, the standard error for a normal statistic and, like
-    :func:`repro.book.claims.seed_standard_error` for a median, robust to the rare draw whose statistic runs far out
-    (a significance whose subset error nearly vanishes). ``paired``: the ensembles ran on the same data sets (the
-    half-step run), so one draw of data sets serves them all. A fixed generator: the same ensembles give the same
-    error."""
+    its seed) are resampled with replacement (:func:`resample_datasets`), each ensemble apart
+    (:func:`repro.metrics.bootstrap.group_draws`), the statistic recomputed, and the error read off the resampled
+    values by :func:`repro.metrics.bootstrap.resample_spread`. ``paired``: the ensembles ran on the same data sets
+    (the half-step run), so one draw of data sets (:func:`repro.metrics.bootstrap.seed_draws`) serves them all. A
+    fixed generator: the same ensembles give the same error. Every resampled value must be finite."""
     check_int("n_resamples", n_resamples, minimum=2)
-    sizes = {lv.config.n_datasets for lv in ensembles}
-    if paired and len(sizes) != 1:
-        raise ValueError(f"paired ensembles must have the same data sets; got {sorted(sizes)} data sets.")
-    rng = np.random.default_rng(seed)
-    values = np.empty(n_resamples)
-    for b in range(n_resamples):
-        draw = rng.integers(0, ensembles[0].config.n_datasets, ensembles[0].config.n_datasets) if paired else None
-        values[b] = statistic(*(resample_datasets(lv, draw if paired else
-                                                  rng.integers(0, lv.config.n_datasets, lv.config.n_datasets))
-                                for lv in ensembles))
+    sizes = [lv.config.n_datasets for lv in ensembles]
+    if paired and len(set(sizes)) != 1:
+        raise ValueError(f"paired ensembles must have the same data sets; got {sorted(set(sizes))} data sets.")
+    draws = [seed_draws(sizes[0], n_resamples, seed)] * len(ensembles) if paired else \
+        group_draws(sizes, n_resamples, seed)
+    values = np.array([statistic(*(resample_datasets(lv, d) for lv, d in zip(ensembles, picks)))
+                       for picks in zip(*draws)], dtype=float)
     if not np.all(np.isfinite(values)):
-        raise ValueError(f"bootstrap_se: {int(np.sum(~np.isfinite(values)))} of {n_resamples} resampled values are "
+        raise ValueError(f"bootstrap_se: {int(np.sum(~np.isfinite(values)))} of {len(values)} resampled values are "
                          "not finite; the statistic has no bootstrap error.")
-    lo, hi = np.quantile(values, [0.158655, 0.841345])
-    return float(hi - lo) / 2
+    return resample_spread(values)
 
 
 def significance_spread(lv: LangevinResult, s: int, key: str = "z") -> float:
