@@ -199,3 +199,53 @@ def test_deep_depth_entries_checkpoint_and_join(tmp_path):
     assert (c.depths, c.steps, len(c.data_seeds)) == ((12,), 100_000, 10)
     with pytest.raises(ValueError, match="depth"):
         deep_depth_config(5)
+
+
+# ------------------------------------------------------------------ the live comparisons' stored confirmation
+
+
+def test_confirmation_config_is_the_book_scale_with_fresh_seeds(monkeypatch):
+    from dataclasses import replace
+
+    from repro.experiments.baek2024_geneft import DataSizeConfig, DepthConfig, confirmation_config
+
+    monkeypatch.setenv("REPRO_SCALE", "smoke")  # the confirmation is the book scale whatever the scale
+    cfg = confirmation_config()
+    live = (DataSizeConfig.book_scale(), DepthConfig.book_scale())
+    for ours, book in zip((cfg.sizes, cfg.depth), live):
+        assert replace(ours, data_seeds=book.data_seeds) == book
+        assert len(ours.data_seeds) == len(book.data_seeds)
+        assert min(ours.data_seeds) >= 1000  # the chapter's runs use data seeds 0-9, initializations 0-10
+    inits = [cfg.sizes.init_seed + s for s in cfg.sizes.data_seeds] + [cfg.depth.init_seed + s for s in cfg.depth.data_seeds]
+    assert len(set(inits)) == len(inits) and min(inits) > 10
+
+
+def test_confirmation_round_trips_and_gives_the_book_statistics(tmp_path):
+    from repro.experiments.baek2024_geneft import (CONFIRM_LABEL, BoundConfig, BoundResult, ConfirmationConfig,
+                                                   DataSizeConfig, DepthConfig, book_statistics, run_confirmation,
+                                                   stored_confirmation)
+    from repro.training.store import ResultsStore
+
+    cfg = ConfirmationConfig(
+        sizes=DataSizeConfig(fractions=(0.1, 0.5), architectures=((1, 4, "concat", 2), (0, 1, None, 2), (0, 1, None, 1)),
+                             data_seeds=(1000, 1001), steps=10, eval_every=5),
+        depth=DepthConfig(depths=(0, 1), data_seeds=(1010, 1011), steps=10, eval_every=5, dtype="float64"))
+    res = run_confirmation(cfg)
+    ResultsStore(tmp_path).get_or_compute(cfg, res.to_arrays, label=CONFIRM_LABEL)
+    loaded, manifest = stored_confirmation(tmp_path, cfg)
+    assert manifest["label"] == CONFIRM_LABEL and loaded.sizes.labels == res.sizes.labels
+    for key, acc in res.sizes.accuracy.items():
+        assert (loaded.sizes.accuracy[key] == acc).all()
+    assert (loaded.depth.train_acc == res.depth.train_acc).all()
+    assert stored_confirmation(tmp_path / "none", cfg) is None
+
+    bcfg = BoundConfig(fractions=(0.0, 1.0), data_seeds=(0,))
+    bound = BoundResult(bcfg, {r: np.array([[0.5], [1.0]]) for r in bcfg.relations}, {})
+    stats = book_statistics(loaded.sizes, loaded.depth, bound)
+    assert len(stats) == 7
+    ours, per_seed = stats["induction gap: generic minus inductive-bias network (d=2), mod 3"]
+    acc = loaded.sizes.accuracy
+    np.testing.assert_allclose(per_seed, (acc["mod3", 1] - acc["mod3", 0]).mean(0), atol=1e-12)  # the bound cancels
+    assert ours == pytest.approx(per_seed.mean())
+    ours, per_seed = stats["depth 0 training accuracy, bipartite (confusion)"]
+    assert (per_seed == loaded.depth.train_acc[3, 0]).all() and ours == np.median(per_seed)
