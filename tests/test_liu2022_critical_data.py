@@ -144,3 +144,80 @@ def test_onset_count_is_the_first_count_with_a_success():
                           grokking_rate=np.zeros(6), theory_steps=np.zeros(6), steps=1000)
     assert sweep.onset_count() == 20
     assert replace(sweep, rqi_step=np.full(6, -1)).onset_count() == -1
+
+
+def test_confirmation_config_is_the_book_sweep_on_fresh_seeds(monkeypatch):
+    """The confirmation (T27, T28) is the live book-scale sweep with only its seeds replaced, by seeds that neither
+    the book-scale sweep nor the stored paper-scale sweeps (seeds 0-9) ever ran."""
+    from repro.experiments.liu2022_critical_data import CONFIRM_SEEDS, confirmation_config
+
+    monkeypatch.setenv("REPRO_SCALE", "book")
+    book, cfg = ToyConfig.for_scale(), confirmation_config()
+    assert book == ToyConfig.book_config()
+    monkeypatch.setenv("REPRO_SCALE", "smoke")
+    assert confirmation_config() == cfg  # whatever the active scale
+    assert cfg == replace(book, seeds=CONFIRM_SEEDS) and len(cfg.seeds) == len(book.seeds)
+    assert not set(cfg.seeds) & (set(book.seeds) | set(ToyConfig().seeds) | set(paper_sweep_config().seeds))
+
+
+def test_confirmation_is_stored_under_its_own_label(tmp_path):
+    from repro.experiments.liu2022_critical_data import CONFIRM_LABEL, confirmation_config, stored_confirmation
+
+    cfg = confirmation_config()
+    assert stored_confirmation(tmp_path) is None
+    n = len(cfg.train_counts) * len(cfg.seeds)
+    arrays = {name: np.arange(n, dtype=float) for name in FractionSweep.ARRAYS}
+    ResultsStore(tmp_path).save(cfg, arrays, label=CONFIRM_LABEL)
+    sweep, manifest = stored_confirmation(tmp_path)
+    assert manifest["label"] == CONFIRM_LABEL and sweep.config == cfg and sweep.steps == cfg.sweep_steps
+    assert np.array_equal(sweep.rqi_step, arrays["rqi_step"])
+    with pytest.raises(SystemExit):
+        main(["--store", str(tmp_path), "--run", "confirm", "--order", "shared_templates"])
+
+
+def test_book_statistics_reads_the_gap_per_seed_and_the_spearman_with_a_seed_bootstrap():
+    from scipy.stats import spearmanr
+
+    from repro.book.claims import seed_standard_error
+    from repro.experiments.liu2022_critical_data import ACC_GAP, STEPS_SPEARMAN, book_statistics
+
+    cfg = replace(ToyConfig(), train_counts=(10, 25, 40), seeds=(3, 7))
+    counts, seeds = np.repeat([10, 25, 40], 2), np.tile([3, 7], 3)
+    acc = np.array([0.2, 0.3, 0.6, 0.9, 1.0, 1.0])
+    hat = np.array([0.2, 0.1, 0.5, 0.9, 1.0, 0.8])  # gaps 0, .2, .1, 0, 0, .2: seed 3 -> 1/30, seed 7 -> 0.4/3
+    steps = np.array([-1, -1, -1, 900, 400, 500])
+    sweep = FractionSweep(cfg, counts=counts, seeds=seeds, accuracy=acc, predicted_accuracy=hat, final_rqi=np.zeros(6),
+                          rqi_step=steps, grokking_rate=np.zeros(6), theory_steps=np.zeros(6), steps=1000)
+    stats = book_statistics(sweep)
+    assert set(stats) == {ACC_GAP, STEPS_SPEARMAN}
+    gap = stats[ACC_GAP]
+    assert gap["ours"] == pytest.approx(0.5 / 6) and gap["statistic"] == "mean"
+    assert gap["seeds"] == pytest.approx([0.1 / 3, 0.4 / 3]) and np.mean(gap["seeds"]) == pytest.approx(gap["ours"])
+    assert seed_standard_error(gap["seeds"]) > 0
+    rho = stats[STEPS_SPEARMAN]
+    keep = counts >= 22  # failed runs count as the budget
+    assert rho["ours"] == pytest.approx(spearmanr(counts[keep], [1000, 900, 400, 500]).statistic)
+    assert rho["spread"] is not None and rho["spread"] >= 0
+    one_seed = replace(sweep, counts=counts[::2], seeds=seeds[::2], accuracy=acc[::2], predicted_accuracy=hat[::2],
+                       rqi_step=steps[::2])
+    assert book_statistics(one_seed)[STEPS_SPEARMAN]["spread"] is None  # one seed measures no spread
+    with pytest.raises(ValueError, match="same number of runs"):
+        book_statistics(replace(sweep, seeds=np.array([3, 3, 3, 7, 7, 3])))
+
+
+def test_confirmation_claims_copy_the_live_criteria():
+    """T27, T28 are T12, T15 with the same criterion, on the stored confirmation run; the paper claims list them."""
+    from pathlib import Path
+
+    from repro.core.registry import Registry
+    from repro.experiments.liu2022_critical_data import ACC_GAP, CONFIRM_LABEL, CONFIRM_PREFIX, STEPS_SPEARMAN
+
+    registry = Registry.load("liu2022_critical_data", Path(__file__).resolve().parents[1] / "book" / "_registry")
+    for live, new, paper in (("T12", "T27", "C1"), ("T15", "T28", "C7")):
+        a, b = registry.by_id[live], registry.by_id[new]
+        assert b.name == CONFIRM_PREFIX + a.name and a.name in (ACC_GAP, STEPS_SPEARMAN)
+        for field in ("kind", "form", "against", "reference", "comparison", "tolerance", "locator", "source",
+                      "resolution"):
+            assert getattr(a, field) == getattr(b, field), field
+        assert b.runs == (CONFIRM_LABEL,) and not a.runs and not b.amendments
+        assert {live, new} <= set(registry.paper_claims[paper].tests)
