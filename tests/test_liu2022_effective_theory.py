@@ -241,3 +241,45 @@ def test_both_integrators_cross_where_the_chapter_helper_says():
     assert spread.n_h["train"] == pytest.approx(theory.theory_grokking_steps(theory.grokking_rate(pairs, 10), 10, 1e-3))
     r = spread.ratio("all")
     assert np.all((r == -1) | (r == spread.crossing["all"] / spread.n_h["all"]))
+
+
+# ---------------------------------------------------------------------------- the seed spread's stored confirmation
+
+
+def test_confirmation_config_is_the_book_spread_with_fresh_seeds(monkeypatch):
+    from repro.experiments.liu2022_effective_theory import CONFIRM_SEEDS, confirmation_config
+
+    monkeypatch.setenv("REPRO_SCALE", "smoke")  # the config is the book scale's whatever the scale
+    cfg = confirmation_config()
+    monkeypatch.setenv("REPRO_SCALE", "book")
+    book = ToyConfig.for_scale()
+    assert cfg == replace(book, spread_seeds=CONFIRM_SEEDS)
+    assert len(cfg.spread_seeds) == len(book.spread_seeds) and not set(cfg.spread_seeds) & set(range(100))
+
+
+def test_spread_confirmation_is_the_live_spreads_1d_half_and_round_trips(tmp_path):
+    from repro.experiments.liu2022_critical_data import run_reference, run_seed_spread
+    from repro.experiments.liu2022_effective_theory import (CONFIRM_LABEL, SPREAD_NAMES, SpreadConfirmation,
+                                                            run_spread_confirmation, spread_statistics,
+                                                            stored_confirmation)
+
+    cfg = replace(ToyConfig(), reference_steps=20, effective_steps=20, eval_every=10, spread_seeds=(1000, 1001))
+    live = run_seed_spread(run_reference(cfg, progress=False), grid=4, progress=False)
+    conf = run_spread_confirmation(cfg, progress=False)
+    np.testing.assert_array_equal(conf.rqi, live.rqi[1])
+    np.testing.assert_array_equal(conf.val_acc, live.val_acc[1])
+    np.testing.assert_array_equal(conf.rqi_step, live.rqi_step)
+    stats = spread_statistics(live.val_acc[1], live.rqi[1])
+    assert set(stats) == set(SPREAD_NAMES.values())
+    assert stats[SPREAD_NAMES["rqi"]][0] == np.median(live.rqi[1])
+    np.testing.assert_array_equal(stats[SPREAD_NAMES["rqi"]][1], live.rqi[1])
+    assert conf.statistics()[SPREAD_NAMES["val_acc"]][0] == np.median(live.val_acc[1])
+
+    assert stored_confirmation(tmp_path, cfg) is None
+    ResultsStore(tmp_path).save(cfg, conf.to_arrays(), label=CONFIRM_LABEL)
+    loaded, manifest = stored_confirmation(tmp_path, cfg)
+    assert manifest["label"] == CONFIRM_LABEL
+    for name in SpreadConfirmation.ARRAYS:
+        np.testing.assert_array_equal(getattr(loaded, name), getattr(conf, name))
+    with pytest.raises(ValueError, match="seeds"):
+        SpreadConfirmation.from_arrays(replace(cfg, spread_seeds=(1000,)), conf.to_arrays())
