@@ -209,3 +209,51 @@ def test_lower_arm_is_the_largest_train_loss_over_alphas_at_least_one():
     land = LandscapeResult(alphas, None, None, None, None, {"train_loss": train}, None, None, None, None)
     np.testing.assert_allclose(land.lower_arm(), [-4.0, -6.0])
     np.testing.assert_allclose(land.lower_arm(0), np.log10([8.0, 8.0]))
+
+
+def test_confirmation_config_is_the_book_scale_with_fresh_students():
+    """The confirmation differs from the book scale only in its students, none of which the chapter's runs used
+    (book scale 1-5, the stored official-settings runs 1-3 and 4-9)."""
+    from repro.experiments import liu2023_omnigrok as om
+
+    book, conf = om.TeacherStudentConfig.book(), om.confirmation_config()
+    assert replace(conf, student_seed=book.student_seed) == book and conf.n_seeds == book.n_seeds == 5
+    used = set(book.seeds) | set(om.stored_ts_config().seeds) | set(om.stored_ts_seeds_config().seeds)
+    assert conf.seeds == [1000, 1001, 1002, 1003, 1004] and not used & set(conf.seeds)
+
+
+def test_ts_book_statistics_and_the_stored_confirmation_round_trip(tmp_path, monkeypatch):
+    """ts_book_statistics gives the medians of its per-seed values (oracle: the landscape's columns and the runs'
+    first steps read by hand); the CLI's confirm run stores both experiments in one entry that loads back to the
+    same statistics."""
+    from repro.experiments import liu2023_omnigrok as om
+
+    small = om.TeacherStudentConfig(width=8, alphas=(0.1, 0.251, 1.0, 3.98, 10.0), landscape_steps=20,
+                                    gammas=(0.5, 1.0), grok_steps=30, eval_every=10, n_seeds=3, student_seed=1000)
+    land, grok = om.run_confirmation(small)
+    stats = om.ts_book_statistics(small, land=land, grok=grok)
+    s_tr, s_te = land.seed_train_loss, land.seed_test_loss
+    np.testing.assert_allclose(stats["knee"][1], np.log10(s_tr[:, 1]))
+    np.testing.assert_allclose(stats["rise"][1], np.log10(s_te[:, 3] / s_te[:, 2]))
+    np.testing.assert_allclose(stats["floor"][1], np.log10(s_tr[:, 2:].max(axis=1)))
+    never = (grok.seed_test_steps[:, 2] > 0).astype(float)
+    assert stats["never"][0] == never.mean()
+    np.testing.assert_array_equal(stats["never"][1], never)
+    tr, te = grok.seed_train_steps[:, 3], grok.seed_test_steps[:, 3]
+    np.testing.assert_array_equal(stats["ctrl_lag"][1], np.where(te > 0, te - tr, np.inf))
+    for k, (value, seeds) in stats.items():
+        if seeds is not None and k != "never":
+            np.testing.assert_equal(value, float(np.median(seeds)), err_msg=k)  # nan-aware
+    assert stats["top_spread"] == (float(np.ptp(stats["top"][1])), None)
+    assert set(om.ts_book_statistics(small, land=land)) == {"ratio", "rise", "rise10", "fall01", "top", "knee",
+                                                             "floor", "top_drift", "top_spread"}
+    with pytest.raises(ValueError, match="land="):
+        om.ts_book_statistics(small)
+    monkeypatch.setattr(om, "confirmation_config", lambda: small)
+    assert om.stored_confirmation(tmp_path) is None
+    assert om.main(["--store", str(tmp_path), "--run", "confirm"]) == 0
+    land2, grok2, manifest = om.stored_confirmation(tmp_path)
+    assert manifest["label"] == om.CONFIRM_LABEL == "omnigrok-confirm"
+    stored = om.ts_book_statistics(small, land=land2, grok=grok2)
+    for k in stats:
+        np.testing.assert_array_equal(stored[k][0], stats[k][0], err_msg=k)
