@@ -301,8 +301,12 @@ class FractionSweep:
         """Spearman's rank correlation of training count and ``values`` (one per run; default: the steps to
         RQI > threshold, a run that never gets there counted as the budget; non-finite values are left out, as
         the theory's n_h where lambda_3 = 0) over the runs of at least ``min_count`` samples, for ``n_boot``
-        bootstrap resamples of whole seeds (the same draws as :meth:`bootstrap_transition` for the same ``seed``)."""
-        from scipy.stats import spearmanr
+        bootstrap resamples of whole seeds (the same draws as :meth:`bootstrap_transition` for the same ``seed``). A
+        resample whose values are all equal (a seed that never gets there, drawn every time) has no correlation: NaN,
+        which :func:`~repro.metrics.bootstrap.resample_spread` drops."""
+        import warnings
+
+        from scipy.stats import ConstantInputWarning, spearmanr
 
         v = np.where(self.rqi_step >= 0, self.rqi_step, self.steps) if values is None else np.asarray(values, float)
         if v.shape != self.counts.shape:
@@ -314,7 +318,9 @@ class FractionSweep:
         out = []
         for d in seed_draws(len(rows), n_boot, seed):
             r = np.concatenate([rows[i] for i in d])
-            out.append(spearmanr(self.counts[r], v[r]).statistic)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConstantInputWarning)
+                out.append(spearmanr(self.counts[r], v[r]).statistic)
         return np.asarray(out, dtype=float)
 
 

@@ -271,7 +271,11 @@ class ResultsStore:
         state = read_checkpoint(self.partial_path(config, label))
         if state is None:
             return "not started"
-        return f"unfinished: step {reached_step(state):,} of {int(state['steps']):,} ({len(state['segments'])} segment(s))"
+        blocks = [int(x) for x in state.get("block_steps") or []]
+        # runs trained one block after another reach different steps: say where each block is
+        where = (f"step {reached_step(state):,}" if len(set(blocks)) <= 1
+                 else f"blocks of runs at steps {', '.join(f'{x:,}' for x in blocks)}")
+        return f"unfinished: {where} of {int(state['steps']):,} ({len(state['segments'])} segment(s))"
 
     def rekey(self, config, label: str, old_key: str, added: dict, why: str) -> Path:
         """Move the entry stored as ``<label>-<old_key>`` to ``config``'s key after the config class gained the fields
