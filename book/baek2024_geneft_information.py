@@ -621,21 +621,17 @@ claims.figure_from("baek2024", "Fig. 4 (deep end, 10^5 steps)", DEEP, why=(
 # `python -m repro.experiments.baek2024_geneft --store book/_results --only confirm` (a few minutes on one core).
 
 # %%
-confirm = stored_confirmation("_results", confirmation_config())
-if confirm is None:
-    print("the stored confirmation is missing: run `python -m repro.experiments.baek2024_geneft --store book/_results "
-          "--only confirm` from the repository root (a few minutes on one core)")
-else:
-    conf, conf_manifest = confirm
-    print(provenance_line(conf_manifest))
-    conf_d1 = conf.sizes.accuracy["mod3", d1_arch][-1]  # the d = 1 mode-3 network, largest fraction, per seed
-    conf_stuck = f"{trained(int((conf_d1 < 0.9).sum()))} of {len(conf_d1)}"
-    for name, (ours, per_seed) in book_statistics(conf.sizes, conf.depth, bound).items():
-        claims.check(CONFIRM_PREFIX + name, ours, seeds=per_seed, live=False, run=conf_manifest)
-    claims.figure_from("baek2024", "Figs. 3-4 (live comparisons, fresh seeds, stored)", CONFIRM_PREFIX, why=(
-        f"the live Fig. 3-4 comparisons rerun with fresh seeds, sealed before the run; the d = 1 mode-3 network ends "
-        f"below 0.9 over all pairs at fraction {size_cfg.fractions[-1]} in {conf_stuck} seeds (live: "
-        f"{trained(d1_stuck)} of {len(d1_final)})"))
+conf, conf_manifest = load_stored(stored_confirmation("_results", confirmation_config()), "confirmation",
+                                  "python -m repro.experiments.baek2024_geneft --store book/_results --only confirm",
+                                  "a few minutes on one core")
+conf_d1 = conf.sizes.accuracy["mod3", d1_arch][-1]  # the d = 1 mode-3 network, largest fraction, per seed
+conf_stuck = f"{trained(int((conf_d1 < 0.9).sum()))} of {len(conf_d1)}"
+for name, (ours, per_seed) in book_statistics(conf.sizes, conf.depth, bound).items():
+    claims.check(CONFIRM_PREFIX + name, ours, seeds=per_seed, live=False, run=conf_manifest)
+claims.figure_from("baek2024", "Figs. 3-4 (live comparisons, fresh seeds, stored)", CONFIRM_PREFIX, why=(
+    f"the live Fig. 3-4 comparisons rerun with fresh seeds, sealed before the run; the d = 1 mode-3 network ends "
+    f"below 0.9 over all pairs at fraction {size_cfg.fractions[-1]} in {conf_stuck} seeds (live: "
+    f"{trained(d1_stuck)} of {len(d1_final)})"))
 glue("ledger_tally", claims.tally(), display=False)
 
 # %%

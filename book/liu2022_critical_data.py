@@ -677,22 +677,18 @@ _ = claims.check("log-log slope of network steps against theory n_h over the run
 # it decides nothing.
 
 # %%
-confirmation = stored_confirmation("_results")
-if confirmation is None:
-    print("the confirmation run is not stored: run `python -m repro.experiments.liu2022_critical_data --store "
-          "book/_results --run confirm` from the repository root")
-else:
-    conf_sweep, conf_manifest = confirmation
-    print(provenance_line(conf_manifest))
-    conf_gap = np.abs(conf_sweep.accuracy - conf_sweep.predicted_accuracy)
-    big = conf_sweep.counts >= 50  # the sizes that train on minibatches of 45
-    where = (f"seeds {min(conf_sweep.seeds)}-{max(conf_sweep.seeds)}, {conf_sweep.steps} steps; mean gap "
-             f"{approx(conf_gap[big].mean(), 0.01)} at 50 and 54 samples, {approx(conf_gap[~big].mean(), 0.01)} below")
-    for name, stat in book_statistics(conf_sweep).items():
-        per_seed = "" if "seeds" not in stat else "; per seed " + ", ".join(approx(v, 0.01) for v in stat["seeds"])
-        evidence = where + per_seed if name == ACC_GAP else where.split("; mean gap")[0]
-        c = claims.check(CONFIRM_PREFIX + name, live=False, run=conf_manifest, evidence=evidence, **stat)
-        print(f"{c.name}: {approx(stat['ours'], c.resolution)} (margin {c.margin_text()}){per_seed}")
+conf_sweep, conf_manifest = load_stored(stored_confirmation("_results"), "confirmation run",
+                                        "python -m repro.experiments.liu2022_critical_data --store book/_results "
+                                        "--run confirm", "about a minute on one core")
+conf_gap = np.abs(conf_sweep.accuracy - conf_sweep.predicted_accuracy)
+big = conf_sweep.counts >= 50  # the sizes that train on minibatches of 45
+where = (f"seeds {min(conf_sweep.seeds)}-{max(conf_sweep.seeds)}, {conf_sweep.steps} steps; mean gap "
+         f"{approx(conf_gap[big].mean(), 0.01)} at 50 and 54 samples, {approx(conf_gap[~big].mean(), 0.01)} below")
+for name, stat in book_statistics(conf_sweep).items():
+    per_seed = "" if "seeds" not in stat else "; per seed " + ", ".join(approx(v, 0.01) for v in stat["seeds"])
+    evidence = where + per_seed if name == ACC_GAP else where.split("; mean gap")[0]
+    c = claims.check(CONFIRM_PREFIX + name, live=False, run=conf_manifest, evidence=evidence, **stat)
+    print(f"{c.name}: {approx(stat['ours'], c.resolution)} (margin {c.margin_text()}){per_seed}")
 
 # %% [markdown]
 # The linear algebra puts the critical fraction at {eval}`glued.rc`; trained networks at book scale mostly
