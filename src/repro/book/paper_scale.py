@@ -333,7 +333,7 @@ def _hours(h: float) -> str:
 
 
 def projection_table(projections: list[Projection]) -> str:
-    """A Markdown table, one row per experiment (the README's paper-scale cost table)."""
+    """A Markdown table, one row per experiment (the table this command prints; book/running.md keeps the dated ones)."""
     gpu = any(math.isfinite(p.gpu_seconds_per_step) for p in projections)
     if gpu:  # measured on a GPU: its wall clock per step replaces the CPU columns (host time means little there)
         rows = ["| chapter | experiment | paper steps | GFLOP / step | GPU s / step (measured) | projected GPU hours "
