@@ -418,7 +418,8 @@ def _evaluations(p: Projection) -> str:
 
 def projection_table(projections: list[Projection]) -> str:
     """A Markdown table, one row per experiment: the training step, each evaluation at its paper cadence, and
-    the step they make together, times the paper's steps."""
+    the step they make together, times the paper's steps (the table this command prints; book/running.md keeps
+    the dated ones)."""
     gpu = any(math.isfinite(p.gpu_seconds_per_step) for p in projections)
     if gpu:  # measured on a GPU: its wall clock per step replaces the CPU columns (host time means little there)
         rows = ["| chapter | experiment | paper steps | GFLOP / step | GPU s / step (measured) | projected GPU hours "
