@@ -107,3 +107,21 @@ def test_sweeps_shapes_and_bound():
     assert np.all(sw["empirical_perm"] >= sw["bound"]) and np.all(sw["expected_perm"] >= sw["bound"])
     cl = mw.pntk_span_sweep(5, [0.2, 0.6], 40)
     assert np.all(cl["perm"] >= cl["bound"]) and cl["best"].shape == (2,)
+
+
+def test_transformer_kernel_on_training_pairs():
+    from dataclasses import replace
+    from repro.experiments import mohamadi2024_why_grok as mw
+    cfg = replace(mw.TransformerGrokConfig(), p=11, ntk_points=40)
+    m = mw.ntk_train_mask(cfg)
+    idx = mw.ntk_indices(cfg)
+    train = set(np.asarray(cfg.task_data().train_idx).tolist())
+    assert m.tolist() == [int(i) in train for i in idx] and 0 < m.sum() < len(m)
+    K = np.random.default_rng(0).normal(size=(3, 40, 40))
+    res = mw.TransformerResult(config=cfg, steps=np.arange(3), train_acc=np.zeros(3), test_acc=np.zeros(3),
+                               unmirrored_acc=np.zeros(3), train_loss=np.zeros(3), test_loss=np.zeros(3),
+                               gram=mw.kernel_gram(K), kernels=K)
+    sub = res.on_training_pairs()
+    assert np.allclose(sub.gram, mw.kernel_gram(K[:, m][:, :, m])) and sub.kernels.shape == (3, m.sum(), m.sum())
+    with pytest.raises(ValueError):
+        replace(res, kernels=None).on_training_pairs()

@@ -682,6 +682,18 @@ class TransformerResult:
         fields["n_unmirrored"] = int(fields["n_unmirrored"])
         return cls(config=config, **fields)
 
+    def on_training_pairs(self) -> "TransformerResult":
+        """The same result with the eNTK restricted to the training pairs among the ``ntk_points`` pairs (the paper
+        defines the eNTK on the training set, App. B; the run records it on pairs drawn from all p^2): the
+        sub-kernels' Gram matrix replaces ``gram``. Needs the kernels themselves (live runs; a stored run keeps only
+        the Gram matrix of the mixed pairs)."""
+        if self.kernels is None:
+            raise ValueError("on_training_pairs needs the eNTK snapshots (kernels), which only live runs keep; a "
+                             "stored run's Gram matrix covers the mixed pairs and cannot be restricted.")
+        m = ntk_train_mask(self.config)
+        sub = np.asarray(self.kernels)[:, m][:, :, m]
+        return replace(self, gram=kernel_gram(sub), kernels=sub)
+
     def first_step(self, which: str, threshold: float) -> int:
         """First evaluation step with ``which`` accuracy ("train", "test", "unmirrored") ≥ threshold (−1: never)."""
         acc = {"train": self.train_acc, "test": self.test_acc, "unmirrored": self.unmirrored_acc}[which]
@@ -714,6 +726,17 @@ def kernel_gram(kernels: np.ndarray) -> np.ndarray:
     return flat @ flat.T
 
 
+def ntk_indices(cfg: TransformerGrokConfig) -> np.ndarray:
+    """Indices (into all p^2 pairs) of the ``ntk_points`` pairs the eNTK is recorded on, drawn once with ``ntk_seed``."""
+    p = cfg.p
+    return np.sort(np.random.default_rng(cfg.ntk_seed).permutation(p * p)[: min(cfg.ntk_points, p * p)])
+
+
+def ntk_train_mask(cfg: TransformerGrokConfig) -> np.ndarray:
+    """(ntk_points,) True where an eNTK pair of :func:`ntk_indices` is a training pair of ``cfg.task_data()``."""
+    return np.isin(ntk_indices(cfg), np.asarray(cfg.task_data().train_idx))
+
+
 def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None) -> TransformerResult:
     """Train the transformer with :func:`repro.training.trainer.train` and record the eNTK at every evaluation step.
 
@@ -732,7 +755,7 @@ def run_transformer_seeds(cfg: TransformerGrokConfig, seeds, progress: bool | No
     p = cfg.p
     data = cfg.task_data()
     model = build_model(cfg.model_config())
-    ntk_idx = np.sort(np.random.default_rng(cfg.ntk_seed).permutation(p * p)[: min(cfg.ntk_points, p * p)])
+    ntk_idx = ntk_indices(cfg)
     ntk_x = data.inputs[torch.as_tensor(ntk_idx)]
     in_train = np.zeros((p, p), dtype=bool)
     in_train[tuple(data.inputs[torch.as_tensor(data.train_idx), :2].numpy().T)] = True
@@ -1044,7 +1067,7 @@ CONTROL_SEEDS = (3, 4, 5)  # fresh init seeds (the stored p = 11 runs used 0-2) 
 def control_regression_config() -> RegressionConfig:
     """Positive control for the ℓ∞ mechanism of §3.2 (issue 62): a setting where the penalty can act within the
     budget. App. A.1's λ = 1e-4 lowers ‖θ‖∞ by at most lr·λ per step, and the stored runs fall far slower than that
-    (about 2e-6 per step at p = 11, lr 0.3; 4e-6 at p = 47, lr 1), too slow to reach the Fourier construction's
+    (about 2e-6 per step at p = 11, lr 0.3; below 1e-5 at p = 47, lr 1), too slow to reach the Fourier construction's
     norm level 1 (Prop. 3.8, App. F: the halved network has 4p − 3 ≤ h = 4p neurons) in 2e5 steps. Here λ = 1e-2
     (100× App. A.1's; our choice), with the stored p = 11 run's lr 0.3 (the largest stable for every init there),
     p = 11, n = 2p^2.25 = 440, h = 4p, α = 1, 5e4 steps (lr·λ·steps = 150), a fresh split (data seed 1) and
