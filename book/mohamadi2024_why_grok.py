@@ -2062,7 +2062,9 @@ claims.ledger()
 #   and at $10^{-20}$ it is a no-op in float32 anyway: it changes a gradient entry only where that entry is
 #   below about $10^{-13}$. The init is TransformerLens' $N(0, (0.8/\sqrt{d_\text{model}})^2)$ for every
 #   weight, not the unstated "default PyTorch initialization (migrated to JAX)" of an unstated model. The
-#   transformer's eNTK is that of the first logit, as in Fig. 1 (left), on 128 random pairs. The pairs are
+#   transformer's eNTK is that of the first logit, as in Fig. 1 (left), recorded on 128 random pairs; the live runs
+#   read it on the training pairs among them (the paper's training-set eNTK), the stored GD run on all 128, train
+#   and test mixed (its stored Gram matrix cannot be restricted). The pairs are
 #   ordered, as in the paper ($N = p^2$). AdamW here is sensitive to rounding: in float32 the step at which
 #   the test accuracy reaches 90 % moves by tens of steps between one and two threads, and it moves by
 #   hundreds between seeds (left panel of the figure). The book scale therefore trains in float64, runs
