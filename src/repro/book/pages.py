@@ -12,10 +12,9 @@ a committed page differs from what this module generates, so a table can go stal
   read from each entry's ``manifest.json`` (or, for an unfinished run, its checkpoint). The rows are
   :data:`STORED_RUNS`; the test checks that every entry of ``book/_results`` is one row's and that every row's
   options are its module's.
-* ``paper-scale`` — every paper-scale experiment of :mod:`repro.book.paper_scale` with its paper's number of steps,
-  beside the costs measured with ``python -m repro.book.paper_scale`` on the dated machines of
-  :data:`PAPER_SCALE_CPU` and :data:`PAPER_SCALE_GPU` (records of those runs, not re-measured here: an experiment
-  added since shows "not measured").
+* ``paper-scale`` — the dated CPU table that ``python -m repro.book.paper_scale --out`` wrote to
+  :data:`PAPER_SCALE_CPU_FILE` (every paper-scale experiment at its paper's cadence), then the older GPU record
+  :data:`PAPER_SCALE_GPU` (not re-measured here).
 """
 from __future__ import annotations
 
@@ -183,49 +182,8 @@ STORED_RUNS: dict[str, tuple[str, tuple[StoredRun, ...]]] = {
 del R
 
 
-# ``python -m repro.book.paper_scale`` as measured: experiment name -> (GFLOP / step, CPU core-s / step, projected
-# CPU core-hours, projected H100 (estimate from the FLOPs), mark). A record of dated runs, not data this module
-# computes; the marks are explained in :data:`PAPER_SCALE_CPU_NOTES`.
-PAPER_SCALE_CPU = {
-    "Power et al. transformer, p = 97": ("26.20", "2.2", "61.1 h", "2 min", ""),
-    "toy model, reference run (Fig. 3-4)": ("0.03", "0", "0 s", "5 s", ""),
-    "S3 fraction sweep (App. H)": ("1.14", "0.0144", "2 min", "10 s", ""),
-    "toy model, training-size sweep (Fig. 4b)": ("1.68", "0.0311", "5 min", "10 s", ""),
-    "phase diagram, Fig. 6(a)": ("2.27", "0.0627", "1.7 h", "2 min", ""),
-    "phase diagram, Fig. 6(b)": ("2.37", "0.0624", "1.7 h", "2 min", ""),
-    "phase diagram, Fig. 6(c)": ("2.25", "0.0621", "1.7 h", "2 min", ""),
-    "phase diagram, Fig. 6(d)": ("1.82", "0.0591", "1.6 h", "2 min", ""),
-    "transformer on p = 59 (Fig. 7)": ("2,777.67", "27.7", "153.8 h", "37 min", ""),
-    "MNIST phase diagram (Fig. 8b)": ("54.38", "0.88", "24.4 h", "4 min", ""),
-    "teacher-student landscape (Fig. 2a)": ("0.14", "0", "0 s", "10 s", ""),
-    "teacher-student grokking (Fig. 2b-c)": ("0.13", "0.00224", "4 min", "2 min", ""),
-    "MNIST landscape (Fig. 3a)": ("1.85", "0.00817", "1 min", "10 s", ""),
-    "MNIST grokking (Fig. 3)": ("0.97", "0.255", "7.1 h", "2 min", ""),
-    "modular addition, free and fixed norm (Fig. 7)": ("49.57", "2.76", "11.5 h", "30 s", "†"),
-    "(w, m) landscape of the backup slides (Fig. 6)": ("5.25", "0.169", "28 min", "10 s", "†"),
-    "Langevin ensembles (Fig. 2-3)": ("317.10", "10.9", "60.5 h", "4 min", ""),
-    "time-dependent grokking, N = 2800 (v3 App. D, Fig. 4)": ("50.74", "3.43", "6,666.3 h", "3.9 h", "†"),
-    "time-dependent grokking, N = 1400 (v3 App. D, Fig. 4)": ("25.37", "1.33", "2,581.8 h", "2.0 h", "†"),
-    "time-dependent grokking, N = 700 (v3 App. D, Fig. 4)": ("12.68", "0.623", "1,211.2 h", "1.9 h", "†"),
-    "data-size sweep (Fig. 2-3)": ("2.58", "0.0998", "2.8 h", "2 min", ""),
-    "depth sweep (Fig. 4)": ("0.38", "0.0341", "57 min", "2 min", ""),
-    "learning-rate phase diagram (Fig. 5)": ("51.46", "2.84", "78.8 h", "3 min", ""),
-    "weight-decay phase diagram (Fig. 6)": ("32.74", "2.1", "58.4 h", "2 min", ""),
-    "classification, normalized GD at grok_p (Fig. 1)": ("4.21", "0.199", "5.5 h", "2 min", ""),
-    "classification at the largest p (Fig. 4)": ("21.25", "1.74", "48.2 h", "2 min", ""),
-    "regression, GD with the l-inf penalty (Fig. 3)": ("3.63", "0.198", "11.0 h", "3 min", "‡"),
-    "transformer, GD (Fig. 5)": ("59.79", "0.857", "23.8 h", "4 min", ""),
-}
-PAPER_SCALE_CPU_NOTES = {
-    "": "measured on 2026-11-23 on the CI machine kind (2 cores, torch 2.13.0 CPU, AVX-512) with "
-        "`python -m repro.book.paper_scale --steps 2 4`, other jobs sharing the machine",
-    "†": "measured on 2026-11-24 with `--chapter <chapter> --steps 2 4`, same machine kind (the transformer of Fig. 7 "
-         "now trains on its training pairs only, 4.7× fewer FLOPs per step than on 2026-11-23)",
-    "‡": "measured on 2026-11-26 with `--chapter mohamadi2024_why_grok --steps 2 4` on a 2-core AMD EPYC (AVX2), "
-         "loaded, after the regression network began reading its triples off one matmul over the full output grid "
-         "(2026-11-23: 0.576 core-s per step, 32.0 h; the chapter's other rows came out within 20 % of theirs in the "
-         "same command, so the machines compare)",
-}
+# ``python -m repro.book.paper_scale --out`` writes its dated table here: the CPU cost at each config's own cadence
+PAPER_SCALE_CPU_FILE = BOOK / "_data" / "paper_scale_cpu.md"
 # experiment name -> (GPU s / step, projected GPU hours): one NVIDIA H100 80GB, 2026-11-26 (see the page)
 PAPER_SCALE_GPU = {
     "phase diagram, Fig. 6(b)": ("0.0896", "2.5 h"),
@@ -351,20 +309,24 @@ def stored_runs_tables(root: str | Path = BOOK / "_results") -> str:
 
 
 def paper_scale_table() -> str:
-    """Every paper-scale experiment with its paper's steps, beside the dated measurements of its cost."""
+    """The dated CPU table of ``python -m repro.book.paper_scale --out`` (every experiment, at its paper cadence), then
+    the older H100 record beside the registry's experiments and their paper steps."""
     from repro.book.paper_scale import experiments, paper_scale_env
 
-    rows = ["| chapter | experiment | paper steps | GFLOP / step | CPU core-s / step | projected CPU core-hours "
-            "| projected H100 (estimate) | H100 s / step (measured) | projected H100 hours |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    if not PAPER_SCALE_CPU_FILE.exists():
+        raise FileNotFoundError(f"{PAPER_SCALE_CPU_FILE} is missing: make it with "
+                                f"`python -m repro.book.paper_scale --out {PAPER_SCALE_CPU_FILE.relative_to(ROOT)}`.")
+    rows = ["| chapter | experiment | paper steps | H100 s / step (measured) | projected H100 hours |",
+            "|---|---|---:|---:|---:|"]
     with paper_scale_env():
         for exp in experiments():
-            gflop, core_s, core_h, h100, mark = PAPER_SCALE_CPU.get(exp.name, ("", "not measured", "", "", ""))
-            gpu_s, gpu_h = PAPER_SCALE_GPU.get(exp.name, ("", ""))
-            rows.append(f"| `{exp.chapter}` | {exp.name}{mark} | {exp.paper_steps(exp.build()):,} | {gflop} | {core_s} | "
-                        f"{core_h} | {h100} | {gpu_s} | {gpu_h} |")
-    notes = [f"{mark or 'Unmarked rows'}: {text}." for mark, text in PAPER_SCALE_CPU_NOTES.items()]
-    return "\n".join(rows) + "\n\n" + "\n".join(f"- {n}" for n in notes)
+            if exp.name in PAPER_SCALE_GPU:
+                gpu_s, gpu_h = PAPER_SCALE_GPU[exp.name]
+                rows.append(f"| `{exp.chapter}` | {exp.name} | {exp.paper_steps(exp.build()):,} | {gpu_s} | {gpu_h} |")
+    return (PAPER_SCALE_CPU_FILE.read_text().rstrip("\n") + "\n\nOn one NVIDIA H100 80GB, 2026-11-26 (torch 2.11.0+cu130, "
+            "deterministic mode, 4 seeds per dry run, `--steps 2 4`), measured before the projection charged evaluations at "
+            "their cadence: each step then included an evaluation, so these are upper bounds where a config evaluates "
+            "less often than every step:\n\n" + "\n".join(rows))
 
 
 GENERATORS = {"stored-runs": stored_runs_tables, "paper-scale": paper_scale_table}
