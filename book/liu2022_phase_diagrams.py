@@ -884,22 +884,22 @@ glue("kappa_start", f"{start_kappa.kappa:.2f} ± {start_kappa.standard_error:.2f
 # did is not in the repository.
 
 # %%
-rerun, paper_d = official_rerun_map(), official_map("d")
-rerun_same, rerun_n = shared_cell_agreement(paper_d, rerun)
+rerun, official_d = official_rerun_map(), official_map("d")
+rerun_same, rerun_n = shared_cell_agreement(official_d, rerun)
 claims.check("Fig. 6(d), the official code's committed re-run against the paper's data file: share of the 44 "
              "shared cells with the same phase", rerun_same / rerun_n, live=False,
              evidence=f"{rerun_same} of {rerun_n} shared cells agree; the re-run comprehends at the fast decoders, "
                       "where the paper's map memorizes")
-k_rerun = shared_cell_kappa(paper_d, rerun)
+k_rerun = shared_cell_kappa(official_d, rerun)
 claims.check("Fig. 6(d), the official code's committed re-run against the paper's data file: Cohen's kappa over the "
              "44 shared cells", k_rerun.kappa, live=False,
              evidence=f"kappa {k_rerun.kappa:.2f} ± {k_rerun.standard_error:.2f}: {rerun_same} of {rerun_n} cells "
                       f"agree, where the two maps' shares give {k_rerun.chance * rerun_n:.1f} by chance")
-reversed_same = shared_cell_agreement(paper_d, with_columns_reversed(rerun))
+reversed_same = shared_cell_agreement(official_d, with_columns_reversed(rerun))
 glue("rerun_same", f"{rerun_same} of {rerun_n}", display=False)
 glue("rerun_kappa", f"{k_rerun.kappa:.2f} ± {k_rerun.standard_error:.2f}", display=False)
 glue("rerun_reversed", f"{reversed_same[0]} of {reversed_same[1]} (kappa "
-     f"{shared_cell_kappa(paper_d, with_columns_reversed(rerun)).kappa:.2f})", display=False)
+     f"{shared_cell_kappa(official_d, with_columns_reversed(rerun)).kappa:.2f})", display=False)
 print(f"re-run against the paper's file: {rerun_same} of {rerun_n} cells, kappa {k_rerun.kappa:.2f}; reversed: "
       f"{reversed_same[0]} of {reversed_same[1]}")
 
@@ -914,7 +914,7 @@ if official_start is not None:
     claims.check("Fig. 6(d), our full grid from the official start read at the re-run's 1e4 steps against the official "
                  "code's committed re-run: Cohen's kappa over the 44 shared cells", k_start.kappa, live=False,
                  run=start_manifests, spread=k_start.standard_error)
-    k_rev = shared_cell_kappa(with_columns_reversed(paper_d), diagram_map(start_map))
+    k_rev = shared_cell_kappa(with_columns_reversed(official_d), diagram_map(start_map))
     print(f"the paper's file reversed against the official-start grid: kappa {k_rev.kappa:.2f} ± {k_rev.standard_error:.2f}")
     check_kappa("Fig. 6(d), the paper's data file with its decoder-lr axis reversed against our full grid from the "
                 "official start: Cohen's kappa over all cells", k_rev, start_manifests,
