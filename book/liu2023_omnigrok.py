@@ -641,9 +641,9 @@ for k, after in (("floor4", "10^4"), ("floor5", "10^5")):
                      "late value 4e-6 (median over seeds)", tss9[k], live=False, run=[tss_mans[0], tsm_man],
                      seeds=np.concatenate([tss_seed[k], more[k]]), statistic="median")
 tsl = stored_ts_lower_arm("_results")
-TSL = "TS (stored, fresh students 2000-2008): log10 largest train MSE for alpha>=1 after 10^4 steps, "
-tsl_names = [TSL + "against the official log's largest late value 4e-6 (median over seeds)",
-             TSL + "below the 1e-5 the official plot adds (median over seeds)"]
+TSL = "TS (stored, fresh students 2000-2008): log10 largest train MSE for alpha>=1 after 10^4 steps"
+tsl_names = [TSL + " against the official log's largest late value 4e-6 (median over seeds)",
+             TSL + ", below the 1e-5 the official plot adds (median over seeds)"]
 if tsl is None:
     print("The fresh-student landscape is not stored yet (the command above computes it); its claims are not judged.")
     for key in ("tsl_minutes", "tsl_floor"):
