@@ -115,6 +115,8 @@ STORED_RUNS: dict[str, tuple[str, tuple[StoredRun, ...]]] = {
           "claims registered before the run; resumable", "--run p113", ("omnigrok-modular-p113",)),
         R("the book-scale teacher–student runs on fresh student seeds; claims registered before the run",
           "--run confirm", ("omnigrok-confirm",)),
+        R("the lower arm of L: nine fresh students (seeds 2000–2008) of the teacher–student landscape at α ≥ 1, 10⁴ "
+          "steps; claims registered before the run", "--run lower-arm", ("omnigrok-ts-lower-arm",)),
     )),
     "liu2023_omnigrok_messiness": ("liu2023_omnigrok", (
         R("the (w, m) landscape with the official notebook's training (LeakyReLU(0.2), Adam 10⁻² betas (0.9, 0.99) "
@@ -166,6 +168,8 @@ STORED_RUNS: dict[str, tuple[str, tuple[StoredRun, ...]]] = {
           "registered before the run; resumable", "--only regression-p47-he", ("regression-p47-he",)),
         R("Fig. 1 (left, middle) under normalized GD in the NTK parametrization (p = 23, α ∈ {1, 0.3, 0.1} × 4 seeds, "
           "10⁴ steps, eNTK every 10 steps)", "--only classification-ntk", ("classification-ntk",)),
+        R("the ℓ∞ positive control of the regression (p = 11, λ = 1e-2, lr 0.3, 5·10⁴ GD steps, fresh seeds 3–5); "
+          "claims registered before the run", "--only regression-control", ("regression-control",)),
         R("Fig. 1 (middle) under plain GD (p = 23, α ∈ {1, 0.3, 0.1, 0.03} × 4 seeds, 2·10⁴ steps)",
           "--only gd-init-scale", ("classification",)),
         R("Fig. 5 with the paper's GD (p = 23 book-scale transformer, 3 seeds × 2·10⁴ steps, float32)",
