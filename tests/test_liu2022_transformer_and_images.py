@@ -86,6 +86,35 @@ def test_dropout_sweep_layout_medians_and_round_trip(tmp_path):
     assert list(fake.median_steps_to("val_acc")) == [np.inf, 70.0]
 
 
+def test_official_dropout_sweep_settings_and_numbers():
+    from dataclasses import replace
+
+    from repro.experiments.liu2022_transformer_and_images import (DropoutResult, dropout_sweep_numbers,
+                                                                  official_base_dropout_config,
+                                                                  official_dropout_reference)
+
+    ref = official_dropout_reference()  # phasegrok/config.py's defaults, which the snakefile's with_dropout runs
+    assert (ref.p, ref.d_model, ref.d_mlp, ref.n_layers) == (53, 256, 256, 2)
+    assert (ref.lr_repr, ref.lr_dec, ref.wd_dec, ref.wd_repr) == (1e-3, 1e-3, 0.0, 0.01)
+    assert len(ref.dropout_values) == 10 and ref.dropout_seeds == (1, 2, 3) and ref.dropout_steps == 100_000
+    cfg = official_base_dropout_config()
+    assert cfg.lr_repr == cfg.lr_dec and cfg.wd_dec == 0 and cfg.wd_repr == ref.wd_repr and cfg.d_mlp == cfg.d_model
+    assert cfg.dropout_values == pytest.approx((0.0, 1 / 6, 1 / 3, 0.5))
+    assert not set(cfg.dropout_seeds) & {1, 2, 3}  # fresh seeds
+    fake = DropoutResult(cfg, None)
+    # rows: rates 0, 1/6, 1/3, 1/2; columns: seeds. Rate 0 never generalizes: counted at the end (6,000)
+    val = np.array([[-1, -1], [3000, 1500], [1200, 600], [-1, 900]])
+    train = np.array([[60, 40], [200, 100], [1000, 500], [-1, 800]])
+    fake.steps_to = lambda key: val if key == "val_acc" else train
+    n = dropout_sweep_numbers(fake)
+    assert n["best"] == 2 and n["best_rate"] == pytest.approx(1 / 3) and n["never_at_zero"]
+    np.testing.assert_allclose(n["time_ratio"], [1200 / 6000, 600 / 6000])
+    np.testing.assert_allclose(n["gap_ratio"], [200 / 5940, 100 / 5960])
+    assert n["gap"][3, 0] == 6000  # never fitted: the whole run
+    with pytest.raises(ValueError, match="first rate must be 0"):
+        dropout_sweep_numbers(DropoutResult(replace(cfg, dropout_values=(0.1, 0.2)), None))
+
+
 def test_projected_cpu_hours_counts_every_run_step():
     from repro.experiments.liu2022_transformer_and_images import (TransformerGrokConfig, paper_run_steps,
                                                                   projected_cpu_hours)
