@@ -115,6 +115,27 @@ def test_official_dropout_sweep_settings_and_numbers():
         dropout_sweep_numbers(DropoutResult(replace(cfg, dropout_values=(0.1, 0.2)), None))
 
 
+def test_effective_dimension_ceiling_and_both_readings():
+    from repro.experiments.liu2022_transformer_and_images import (TransformerGrokConfig, TransformerResult,
+                                                                  effective_dimension_ceiling,
+                                                                  effective_dimension_readings)
+    from repro.metrics.representation import effective_dimension
+
+    assert effective_dimension_ceiling(59, 256) == 58 and effective_dimension_ceiling(31, 8) == 8
+    with pytest.raises(ValueError):
+        effective_dimension_ceiling(1, 4)
+    cfg = TransformerGrokConfig.book()  # p = 31, d = 48
+    rng = np.random.default_rng(0)
+    iso = rng.normal(size=(cfg.p, cfg.d_model))
+    low = rng.normal(size=(cfg.p, 2)) @ rng.normal(size=(2, cfg.d_model)) + 0.01 * iso
+    res = TransformerResult(cfg, None, np.stack([iso, low])[None], np.zeros((1, 2)), embedding_steps=np.array([0, 10]))
+    r = effective_dimension_readings(res)
+    assert r["ceiling"] == 30 and r["plain"][0] == pytest.approx(effective_dimension(iso))
+    assert (r["plain"] <= 30 + 1e-9).all() and (r["standardized"] <= 30 + 1e-9).all()
+    assert r["plain_rise"] == 1.0 and r["plain_end"] < 0.2  # the low-rank end: a drop
+    assert r["plain_max_rise"] == pytest.approx(30 / r["plain"][0])
+
+
 def test_projected_cpu_hours_counts_every_run_step():
     from repro.experiments.liu2022_transformer_and_images import (TransformerGrokConfig, paper_run_steps,
                                                                   projected_cpu_hours)

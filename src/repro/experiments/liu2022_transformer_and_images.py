@@ -12,8 +12,9 @@
   (decoder lr x decoder wd), run by :func:`run_transformer_phase_diagram`; :func:`projected_cpu_hours`
   prices each panel at the paper's settings from a measured step.
 * :class:`ImageGrokConfig` / :func:`run_image_phase_diagram` — an MLP on 1,000 images with every
-  parameter's initialization multiplied by alpha = 8, MSE on one-hot targets (App. J; official Omnigrok
-  notebook mnist/grokking/mnist-grokking.ipynb).
+  parameter's initialization multiplied by alpha = 8, MSE on one-hot targets (App. J; the values of the
+  KindXiaoming/Omnigrok notebook mnist/grokking/mnist-grokking.ipynb: the code of the later Omnigrok paper, since
+  this paper's repository, grokking-squared, has no image experiment).
   The grid is last-layer ("decoder") learning rate x weight decay of the whole model; the grokking
   curve of Fig. 8(a) is the cell at the paper's lr 1e-3. The book default is scikit-learn's 8x8 digits,
   a **substitute dataset** (our choice: MNIST cannot be downloaded here); the paper scale reads MNIST IDX
@@ -62,9 +63,9 @@ class TransformerGrokConfig(ConfigRepr):
     n_heads: int = 1  # nn.TransformerEncoderLayer(nhead=1) (official phasegrok/models.py)
     dropout: float = 0.05  # dropout 0.05 (official pizza_plot.py), in every nn.TransformerEncoderLayer
     d_mlp: int = 128  # decoder_width (FFN dim) 128 (official pizza_plot.py)
-    # decoder_depth default 2 (official phasegrok/config.py from 2022-07-07; the paper's depth is unstated). The Fig. 1
-    # run (pizza_plot.py: "modular-addition59-deep/0427-1456") predates the argument: its printed Namespace has no
-    # depth, the committed code of 2022-04-20 (3c862e7) stacks one layer, and "-deep" suggests a local variant with more.
+    # decoder_depth default 2 (official phasegrok/config.py from 2022-05-09, f614ecb, prototype branch; the paper's
+    # depth is unstated). The Fig. 1 run (pizza_plot.py: "modular-addition59-deep/0427-1456") predates the argument:
+    # its printed Namespace has no depth, the committed code of 2022-04-20 (3c862e7) stacks one layer, and "-deep" suggests a local variant with more.
     n_layers: int = 2
     lr_repr: float = 1e-3  # lr_rep (official pizza_plot.py)
     lr_dec: float = 2e-4  # lr_decoder (official pizza_plot.py)
@@ -164,6 +165,37 @@ def standardized_effective_dimension(embeddings: np.ndarray) -> float:
     """e^S of the PCA of token embeddings (p, d), each token's row standardized first (:func:`standardize_tokens`;
     S as in §4.2)."""
     return float(np.exp(explained_variance_entropy(pca(standardize_tokens(embeddings))[1])))
+
+
+def effective_dimension_ceiling(p: int, d: int) -> int:
+    """The largest e^S a PCA of p token embeddings of d dims can have: the centred (p, d) matrix has rank at most
+    min(p - 1, d), and e^S is at most the number of non-zero variances (all equal). Standardizing each token's row
+    first (:func:`standardize_tokens`) keeps the bound."""
+    check_int("p", p, minimum=2)
+    check_int("d", d, minimum=1)
+    return min(p - 1, d)
+
+
+def effective_dimension_readings(result: "TransformerResult", run: int = 0) -> dict:
+    """e^S of one run at its embedding snapshots read both ways: ``plain`` (the PCA of the raw embeddings, as the
+    official Fig. 7 notebook computes it: plotting_nbs/EntropyAndTraining.ipynb, sklearn's PCA() on the embedding
+    matrix and the entropy of its explained-variance ratios; :func:`repro.metrics.representation.effective_dimension`)
+    and ``standardized`` (each token's row standardized first: :func:`standardized_effective_dimension`, what the
+    book's runs log at every step). With the ceiling (:func:`effective_dimension_ceiling`), each reading's rise (peak
+    over the snapshots / step 0) and end (last / peak), and the largest rise the ceiling allows from each start."""
+    from repro.metrics.representation import effective_dimension
+
+    cfg = result.config
+    steps = np.asarray(result.history.steps if result.embedding_steps is None else result.embedding_steps)
+    emb = np.asarray(result.embeddings[run], dtype=np.float64)
+    out = {"steps": steps, "ceiling": effective_dimension_ceiling(cfg.p, cfg.d_model)}
+    for name, f in (("plain", effective_dimension), ("standardized", standardized_effective_dimension)):
+        e = np.array([f(x) for x in emb])
+        out[name] = e
+        out[f"{name}_rise"] = float(e.max() / e[0])
+        out[f"{name}_end"] = float(e[-1] / e.max())
+        out[f"{name}_max_rise"] = float(out["ceiling"] / e[0])
+    return out
 
 
 def fourier_circle(embeddings: np.ndarray, p: int) -> tuple[int, float]:
@@ -389,7 +421,7 @@ def stored_dropout_config() -> TransformerGrokConfig:
     return replace(TransformerGrokConfig.book(), dropout_steps=5000)
 
 
-# The official Fig. 7 (centre) sweep (grokking-squared, prototype branch, from 2022-05-12 on, before the paper): the
+# The official Fig. 7 (centre) sweep (grokking-squared, prototype branch, from 2022-05-09 on, before the paper): the
 # snakefile's rule with_dropout calls scripts/transformer_grokking.py with --dropout, --seed, --log 10, --epochs 100000
 # and --stop_early only, so every other setting is phasegrok/config.py's default.
 OFFICIAL_SWEEP_SOURCE = "prototype:snakefile rule with_dropout (only --dropout and --seed) on phasegrok/config.py's defaults"
@@ -643,7 +675,7 @@ def run_image_phase_diagram(cfg: ImageGrokConfig, progress: bool | None = None, 
 
 def stored_curve_config() -> ImageGrokConfig:
     """Fig. 8(a) at the paper's rates on the substitute 8x8 digits: the curve cell only (last-layer lr 1e-3 and
-    weight decay 0.01, the official notebook's, α = 8, batch 200), five inits, 50 000 steps (half the paper's
+    weight decay 0.01, the Omnigrok notebook's, α = 8, batch 200), five inits, 50 000 steps (half the paper's
     10^5), float32 (stored: loaded, not recomputed, on other machines)."""
     return replace(ImageGrokConfig(), source="digits", path=None, wd_values=(0.01,), lr_dec_values=(1e-3,), n_seeds=5,
                    steps=50_000, eval_every=100, dtype="float32")
