@@ -86,6 +86,56 @@ def test_dropout_sweep_layout_medians_and_round_trip(tmp_path):
     assert list(fake.median_steps_to("val_acc")) == [np.inf, 70.0]
 
 
+def test_official_dropout_sweep_settings_and_numbers():
+    from dataclasses import replace
+
+    from repro.experiments.liu2022_transformer_and_images import (DropoutResult, dropout_sweep_numbers,
+                                                                  official_base_dropout_config,
+                                                                  official_dropout_reference)
+
+    ref = official_dropout_reference()  # phasegrok/config.py's defaults, which the snakefile's with_dropout runs
+    assert (ref.p, ref.d_model, ref.d_mlp, ref.n_layers) == (53, 256, 256, 2)
+    assert (ref.lr_repr, ref.lr_dec, ref.wd_dec, ref.wd_repr) == (1e-3, 1e-3, 0.0, 0.01)
+    assert len(ref.dropout_values) == 10 and ref.dropout_seeds == (1, 2, 3) and ref.dropout_steps == 100_000
+    cfg = official_base_dropout_config()
+    assert cfg.lr_repr == cfg.lr_dec and cfg.wd_dec == 0 and cfg.wd_repr == ref.wd_repr and cfg.d_mlp == cfg.d_model
+    assert cfg.dropout_values == pytest.approx((0.0, 1 / 6, 1 / 3, 0.5))
+    assert not set(cfg.dropout_seeds) & {1, 2, 3}  # fresh seeds
+    fake = DropoutResult(cfg, None)
+    # rows: rates 0, 1/6, 1/3, 1/2; columns: seeds. Rate 0 never generalizes: counted at the end (6,000)
+    val = np.array([[-1, -1], [3000, 1500], [1200, 600], [-1, 900]])
+    train = np.array([[60, 40], [200, 100], [1000, 500], [-1, 800]])
+    fake.steps_to = lambda key: val if key == "val_acc" else train
+    n = dropout_sweep_numbers(fake)
+    assert n["best"] == 2 and n["best_rate"] == pytest.approx(1 / 3) and n["never_at_zero"]
+    np.testing.assert_allclose(n["time_ratio"], [1200 / 6000, 600 / 6000])
+    np.testing.assert_allclose(n["gap_ratio"], [200 / 5940, 100 / 5960])
+    assert n["gap"][3, 0] == 6000  # never fitted: the whole run
+    with pytest.raises(ValueError, match="first rate must be 0"):
+        dropout_sweep_numbers(DropoutResult(replace(cfg, dropout_values=(0.1, 0.2)), None))
+
+
+def test_effective_dimension_ceiling_and_both_readings():
+    from repro.experiments.liu2022_transformer_and_images import (TransformerGrokConfig, TransformerResult,
+                                                                  effective_dimension_ceiling,
+                                                                  effective_dimension_readings)
+    from repro.metrics.representation import effective_dimension
+
+    assert effective_dimension_ceiling(59, 256) == 58 and effective_dimension_ceiling(31, 8) == 8
+    with pytest.raises(ValueError):
+        effective_dimension_ceiling(1, 4)
+    cfg = TransformerGrokConfig.book()  # p = 31, d = 48
+    rng = np.random.default_rng(0)
+    iso = rng.normal(size=(cfg.p, cfg.d_model))
+    low = rng.normal(size=(cfg.p, 2)) @ rng.normal(size=(2, cfg.d_model)) + 0.01 * iso
+    res = TransformerResult(cfg, None, np.stack([iso, low])[None], np.zeros((1, 2)), embedding_steps=np.array([0, 10]))
+    r = effective_dimension_readings(res)
+    assert r["ceiling"] == 30 and r["plain"][0] == pytest.approx(effective_dimension(iso))
+    assert (r["plain"] <= 30 + 1e-9).all() and (r["standardized"] <= 30 + 1e-9).all()
+    assert r["plain_rise"] == 1.0 and r["plain_end"] < 0.2  # the low-rank end: a drop
+    assert r["plain_max_rise"] == pytest.approx(30 / r["plain"][0])
+
+
 def test_projected_cpu_hours_counts_every_run_step():
     from repro.experiments.liu2022_transformer_and_images import (TransformerGrokConfig, paper_run_steps,
                                                                   projected_cpu_hours)

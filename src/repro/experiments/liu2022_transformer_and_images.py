@@ -12,8 +12,9 @@
   (decoder lr x decoder wd), run by :func:`run_transformer_phase_diagram`; :func:`projected_cpu_hours`
   prices each panel at the paper's settings from a measured step.
 * :class:`ImageGrokConfig` / :func:`run_image_phase_diagram` — an MLP on 1,000 images with every
-  parameter's initialization multiplied by alpha = 8, MSE on one-hot targets (App. J; official Omnigrok
-  notebook mnist/grokking/mnist-grokking.ipynb).
+  parameter's initialization multiplied by alpha = 8, MSE on one-hot targets (App. J; the values of the
+  KindXiaoming/Omnigrok notebook mnist/grokking/mnist-grokking.ipynb: the code of the later Omnigrok paper, since
+  this paper's repository, grokking-squared, has no image experiment).
   The grid is last-layer ("decoder") learning rate x weight decay of the whole model; the grokking
   curve of Fig. 8(a) is the cell at the paper's lr 1e-3. The book default is scikit-learn's 8x8 digits,
   a **substitute dataset** (our choice: MNIST cannot be downloaded here); the paper scale reads MNIST IDX
@@ -62,9 +63,9 @@ class TransformerGrokConfig(ConfigRepr):
     n_heads: int = 1  # nn.TransformerEncoderLayer(nhead=1) (official phasegrok/models.py)
     dropout: float = 0.05  # dropout 0.05 (official pizza_plot.py), in every nn.TransformerEncoderLayer
     d_mlp: int = 128  # decoder_width (FFN dim) 128 (official pizza_plot.py)
-    # decoder_depth default 2 (official phasegrok/config.py from 2022-07-07; the paper's depth is unstated). The Fig. 1
-    # run (pizza_plot.py: "modular-addition59-deep/0427-1456") predates the argument: its printed Namespace has no
-    # depth, the committed code of 2022-04-20 (3c862e7) stacks one layer, and "-deep" suggests a local variant with more.
+    # decoder_depth default 2 (official phasegrok/config.py from 2022-05-09, f614ecb, prototype branch; the paper's
+    # depth is unstated). The Fig. 1 run (pizza_plot.py: "modular-addition59-deep/0427-1456") predates the argument:
+    # its printed Namespace has no depth, the committed code of 2022-04-20 (3c862e7) stacks one layer, and "-deep" suggests a local variant with more.
     n_layers: int = 2
     lr_repr: float = 1e-3  # lr_rep (official pizza_plot.py)
     lr_dec: float = 2e-4  # lr_decoder (official pizza_plot.py)
@@ -164,6 +165,37 @@ def standardized_effective_dimension(embeddings: np.ndarray) -> float:
     """e^S of the PCA of token embeddings (p, d), each token's row standardized first (:func:`standardize_tokens`;
     S as in §4.2)."""
     return float(np.exp(explained_variance_entropy(pca(standardize_tokens(embeddings))[1])))
+
+
+def effective_dimension_ceiling(p: int, d: int) -> int:
+    """The largest e^S a PCA of p token embeddings of d dims can have: the centred (p, d) matrix has rank at most
+    min(p - 1, d), and e^S is at most the number of non-zero variances (all equal). Standardizing each token's row
+    first (:func:`standardize_tokens`) keeps the bound."""
+    check_int("p", p, minimum=2)
+    check_int("d", d, minimum=1)
+    return min(p - 1, d)
+
+
+def effective_dimension_readings(result: "TransformerResult", run: int = 0) -> dict:
+    """e^S of one run at its embedding snapshots read both ways: ``plain`` (the PCA of the raw embeddings, as the
+    official Fig. 7 notebook computes it: plotting_nbs/EntropyAndTraining.ipynb, sklearn's PCA() on the embedding
+    matrix and the entropy of its explained-variance ratios; :func:`repro.metrics.representation.effective_dimension`)
+    and ``standardized`` (each token's row standardized first: :func:`standardized_effective_dimension`, what the
+    book's runs log at every step). With the ceiling (:func:`effective_dimension_ceiling`), each reading's rise (peak
+    over the snapshots / step 0) and end (last / peak), and the largest rise the ceiling allows from each start."""
+    from repro.metrics.representation import effective_dimension
+
+    cfg = result.config
+    steps = np.asarray(result.history.steps if result.embedding_steps is None else result.embedding_steps)
+    emb = np.asarray(result.embeddings[run], dtype=np.float64)
+    out = {"steps": steps, "ceiling": effective_dimension_ceiling(cfg.p, cfg.d_model)}
+    for name, f in (("plain", effective_dimension), ("standardized", standardized_effective_dimension)):
+        e = np.array([f(x) for x in emb])
+        out[name] = e
+        out[f"{name}_rise"] = float(e.max() / e[0])
+        out[f"{name}_end"] = float(e[-1] / e.max())
+        out[f"{name}_max_rise"] = float(out["ceiling"] / e[0])
+    return out
 
 
 def fourier_circle(embeddings: np.ndarray, p: int) -> tuple[int, float]:
@@ -389,15 +421,74 @@ def stored_dropout_config() -> TransformerGrokConfig:
     return replace(TransformerGrokConfig.book(), dropout_steps=5000)
 
 
+# The official Fig. 7 (centre) sweep (grokking-squared, prototype branch, from 2022-05-09 on, before the paper): the
+# snakefile's rule with_dropout calls scripts/transformer_grokking.py with --dropout, --seed, --log 10, --epochs 100000
+# and --stop_early only, so every other setting is phasegrok/config.py's default.
+OFFICIAL_SWEEP_SOURCE = "prototype:snakefile rule with_dropout (only --dropout and --seed) on phasegrok/config.py's defaults"
+
+
+def official_dropout_reference() -> TransformerGrokConfig:
+    """The settings of the official dropout sweep (Fig. 7 centre), as a :class:`TransformerGrokConfig`: p = m = 53
+    (config.py --p, --m), 256-d embeddings (--latent_dim), two encoder layers (--decoder_depth 2) of feed-forward width
+    256 (--decoder_width), both learning rates 1e-3 (--lr_rep, --lr_decoder), decoder weight decay 0 (--weight_decay),
+    the embedding group with AdamW's default weight decay 0.01 (it sets none), full batch (--batch_size -1), split 0.8;
+    the rates linspace(0, 0.5, 10) and seeds 1-3 (phasegrok/definitions.py), up to 10^5 epochs (full batch: steps),
+    stopped early once test accuracy passes 0.999."""
+    return replace(TransformerGrokConfig(), p=53, d_mlp=256, n_layers=2, lr_repr=1e-3, lr_dec=1e-3, wd_dec=0.0,
+                   wd_repr=0.01)
+
+
+# The four of the official ten rates kept by the reduced sweep: linspace(0, 0.5, 10)[[0, 3, 6, 9]] = 0, 1/6, 1/3, 1/2
+OFFICIAL_BASE_RATE_INDICES = (0, 3, 6, 9)
+
+
+def official_base_dropout_config() -> TransformerGrokConfig:
+    """Fig. 7 (centre) on the official sweep's base (:func:`official_dropout_reference`: equal learning rates, no
+    decoder weight decay, embedding weight decay 0.01, feed-forward width = model width), reduced to fit a CPU: the
+    book's transformer size (p = 31, 1 layer of width 48, FFN 48), both learning rates x5 (5e-3: the book's time
+    compression), four of the ten rates (:data:`OFFICIAL_BASE_RATE_INDICES`), two fresh seeds (11, 12) and 6,000
+    steps (30,000 of the official rates' steps), float32. 8 runs: about 8 minutes on one core."""
+    rates = tuple(official_dropout_reference().dropout_values[i] for i in OFFICIAL_BASE_RATE_INDICES)
+    return replace(TransformerGrokConfig.book(), lr_repr=5e-3, lr_dec=5e-3, wd_dec=0.0, wd_repr=0.01, d_mlp=48,
+                   dropout_values=rates, dropout_seeds=(11, 12), dropout_steps=6000)
+
+
+def dropout_sweep_numbers(result: DropoutResult) -> dict:
+    """What Fig. 7 (centre) says about a sweep, per seed: the best positive rate (the shortest median time to the
+    validation threshold, a run that never reaches it counting as infinitely slow); each seed's time to it at that
+    rate over its time without dropout (``time_ratio``), and its train-to-validation gap at that rate over its gap
+    without dropout (``gap_ratio``). A run that never reaches a threshold is counted at the end of the run
+    (``dropout_steps``): that shortens the time and the gap without dropout, so both ratios are upper bounds when
+    the run without dropout never generalizes (and the time ratio is 1 when neither does); a run that never fits
+    its training set has the whole run as its gap."""
+    cfg = result.config
+    if len(cfg.dropout_values) < 2 or cfg.dropout_values[0] != 0:
+        raise ValueError(f"dropout_values={cfg.dropout_values} is not allowed here: the first rate must be 0 and at "
+                         "least one positive rate must follow.")
+    end = float(cfg.dropout_steps)
+    train = result.steps_to("train_acc").astype(float)
+    val = result.steps_to("val_acc").astype(float)
+    t_train = np.where(train < 0, end, train)
+    t_val = np.where(val < 0, end, val)
+    best = 1 + int(np.argmin(result.median_steps_to("val_acc")[1:]))
+    # at least one step, as the official script's max(1, .); a run that never fits its training set: the whole run
+    gap = np.where(train < 0, end, np.maximum(t_val - np.minimum(t_train, t_val), 1.0))
+    return {"best": best, "best_rate": float(cfg.dropout_values[best]), "time_ratio": t_val[best] / t_val[0],
+            "gap_ratio": gap[best] / gap[0], "val_steps": val, "train_steps": train, "gap": gap,
+            "never_at_zero": bool((val[0] < 0).all())}
+
+
 def dropout_to_arrays(result: DropoutResult) -> dict[str, np.ndarray]:
     from repro.training.store import history_to_arrays
 
     return {k: v for k, v in history_to_arrays(result.history).items() if not k.startswith(("param/", "extra/"))}
 
 
-def stored_dropout(cfg: TransformerGrokConfig, root) -> tuple[DropoutResult, dict] | None:
-    """The stored dropout sweep for exactly ``cfg`` under ``root`` and its manifest, or None."""
-    return ResultsStore(root).load_result(cfg, "dropout", lambda arrays: DropoutResult(cfg, history_from_arrays(arrays)))
+def stored_dropout(cfg: TransformerGrokConfig, root, label: str = "dropout") -> tuple[DropoutResult, dict] | None:
+    """The stored dropout sweep for exactly ``cfg`` under ``root`` and its manifest, or None (``label``: "dropout"
+    for :func:`stored_dropout_config`, "dropout-official-base" for :func:`official_base_dropout_config`)."""
+    check_choice("label", label, ("dropout", "dropout-official-base"))
+    return ResultsStore(root).load_result(cfg, label, lambda arrays: DropoutResult(cfg, history_from_arrays(arrays)))
 
 
 def paper_run_steps(cfg: TransformerGrokConfig) -> dict[str, int]:
@@ -584,7 +675,7 @@ def run_image_phase_diagram(cfg: ImageGrokConfig, progress: bool | None = None, 
 
 def stored_curve_config() -> ImageGrokConfig:
     """Fig. 8(a) at the paper's rates on the substitute 8x8 digits: the curve cell only (last-layer lr 1e-3 and
-    weight decay 0.01, the official notebook's, α = 8, batch 200), five inits, 50 000 steps (half the paper's
+    weight decay 0.01, the Omnigrok notebook's, α = 8, batch 200), five inits, 50 000 steps (half the paper's
     10^5), float32 (stored: loaded, not recomputed, on other machines)."""
     return replace(ImageGrokConfig(), source="digits", path=None, wd_values=(0.01,), lr_dec_values=(1e-3,), n_seeds=5,
                    steps=50_000, eval_every=100, dtype="float32")
@@ -601,7 +692,7 @@ def stored_images(cfg: ImageGrokConfig, root) -> tuple[ImageResult, dict] | None
     return ImageResult(cfg, history, phases.reshape(cfg.n_seeds, len(cfg.wd_values), len(cfg.lr_dec_values))), stored[1]
 
 
-STORED_RUNS = ("images", "transformer", "dropout", "transformer-20k")
+STORED_RUNS = ("images", "transformer", "dropout", "transformer-20k", "dropout-official-base")
 
 
 def main(argv=None) -> int:
@@ -611,7 +702,9 @@ def main(argv=None) -> int:
     settings, seed 1, then seeds 2 and 3, 6,000 steps: about 45 minutes on one core per seed) and :func:`stored_dropout_config` (Fig. 7
     centre with the book's transformer, 30 runs x 5,000 steps: about 45 minutes on two shared cores), and with
     ``--runs transformer-20k`` :func:`full_transformer_config` (Fig. 1's run for all its 20,000 steps: about 3 hours
-    on one core, resumed from its checkpoint when interrupted). A run already stored is not recomputed."""
+    on one core, resumed from its checkpoint when interrupted), and with ``--runs dropout-official-base``
+    :func:`official_base_dropout_config` (Fig. 7 centre on the official sweep's base, reduced: 8 runs x 6,000 steps,
+    about 8 minutes on one core). A run already stored is not recomputed."""
     parser = store_parser("repro.experiments.liu2022_transformer_and_images", main.__doc__)
     parser.add_argument("--runs", nargs="+", choices=STORED_RUNS, default=list(STORED_RUNS),
                         help="which stored runs to make (default: all)")
@@ -641,6 +734,11 @@ def main(argv=None) -> int:
         store.get_or_compute(dcfg, lambda checkpoint: dropout_to_arrays(run_dropout_sweep(dcfg, progress=True,
                                                                                           checkpoint=checkpoint)),
                              label="dropout", checkpoint_every_s=every_s)
+    if "dropout-official-base" in args.runs:
+        ocfg = official_base_dropout_config()
+        store.get_or_compute(ocfg, lambda checkpoint: dropout_to_arrays(run_dropout_sweep(ocfg, progress=True,
+                                                                                          checkpoint=checkpoint)),
+                             label="dropout-official-base", checkpoint_every_s=every_s)
     return 0
 
 
