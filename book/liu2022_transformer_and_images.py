@@ -610,9 +610,9 @@ for key, val in {"es_ceiling": f"{ceiling}", "es_need": f"{1.1 * fn['ed_start']:
 # 2. **The delay vanishes.** Per seed, the gap between 99 % training and 99 % validation accuracy at that
 #    rate, over the gap without dropout, at most 0.2.
 #
-# The run's manifest records `git_dirty: true`: the worktree it started from (commit `0faa6fb`) held an
-# uncommitted addition that the run never calls (the $e^S$ readings of the next section); its first 200
-# steps, rerun from a clean checkout of that commit, are bit for bit the stored ones.
+# The stored entry was made from a clean checkout (commit `6c766c8`, which holds the registration of
+# `0faa6fb`); a first run from a worktree with an uncommitted addition the run never calls gave the same
+# arrays, bit for bit.
 
 # %%
 DROPOUT_FIELDS = ("p", "train_fraction", "d_model", "n_heads", "d_mlp", "n_layers", "lr_repr", "lr_dec", "wd_dec",
