@@ -100,8 +100,11 @@ STORED_RUNS: dict[str, tuple[str, tuple[StoredRun, ...]]] = {
         R("Fig. 1's run for all its 20,000 steps: the official seed 1, e^S every 20 steps and the embeddings every 500 "
           "(an 8 MB checkpoint); claims registered before the run; resumable", "--runs transformer-20k",
           ("transformer-20k",)),
-        R("Fig. 7 (centre): the paper's 10 dropout rates × 3 seeds with the book's transformer, 5,000 steps",
-          "--runs dropout", ("dropout",)),
+        R("Fig. 7 (centre) at the Fig. 1 base (decoder wd 1, decoder lr 1/5 of the embeddings'): the paper's 10 "
+          "dropout rates × 3 seeds with the book's transformer, 5,000 steps", "--runs dropout", ("dropout",)),
+        R("Fig. 7 (centre) at the official sweep's base (equal learning rates, no decoder weight decay), reduced: the "
+          "book's transformer, rates 0, 1/6, 1/3, 1/2, fresh seeds 11 and 12, 6,000 steps; claims registered before "
+          "the run", "--runs dropout-official-base", ("dropout-official-base",)),
     )),
     "liu2023_omnigrok": ("liu2023_omnigrok", (
         R("teacher–student at §3's and the official notebooks' settings (lr 3·10⁻⁴; landscape 11 norms × 3 seeds, "
