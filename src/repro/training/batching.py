@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -67,6 +68,15 @@ class Dropout:
 
 
 
+@dataclass(frozen=True)
+class BatchSchedule:
+    """A component: ``(R, >= cfg.steps, cfg.batch_size)`` sample indices; step k trains run r on the samples
+    ``schedule[r, k]`` (its own training samples, each set larger than the batch) instead of per-run shuffled
+    epochs, for another code's draws (the official toy code's: :func:`repro.data.tasks.toy_runs`)."""
+
+    schedule: torch.Tensor
+
+
 class Minibatches:
     """Per-run shuffled epochs over each run's own training set (a generator per run, seeded by its
     init seed): ``indices(step)`` is the (R, batch_size) sample index of that step's batch."""
@@ -103,7 +113,7 @@ class Minibatches:
 
 
 class ScheduledBatches:
-    """Minibatches given in advance (``train``'s ``batch_schedule``): ``indices(step)`` is the (R, batch_size)
+    """Minibatches given in advance (a :class:`BatchSchedule`): ``indices(step)`` is the (R, batch_size)
     sample index of that step's batch. The schedule is an argument of the run, so a checkpoint keeps no state."""
 
     def __init__(self, schedule: torch.Tensor, device):
@@ -120,7 +130,7 @@ class ScheduledBatches:
 
 
 def check_batch_schedule(schedule, cfg: TrainConfig, n_runs: int, train_mask: torch.Tensor) -> torch.Tensor:
-    """``train``'s ``batch_schedule``, checked: its shape, that it names each run's own training samples, and that
+    """A :class:`BatchSchedule`'s schedule, checked: its shape, that it names each run's own training samples, and that
     every run's training set is larger than the batch (a run that trains on all of it needs no schedule)."""
     schedule = torch.as_tensor(schedule)
     if schedule.dtype not in (torch.int32, torch.int64):

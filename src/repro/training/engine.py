@@ -6,7 +6,7 @@ import math
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 import numpy as np
@@ -61,6 +61,12 @@ class Performance(ConfigRepr):
     fused_optimizer: AdamW through PyTorch's fused kernel (default: where it exists, on CPU and CUDA; see
         :class:`AdamW`) or as whole-buffer elementwise ops (False). For many small runs (hundreds of runs
         of a thousand parameters) the elementwise update is the faster one: the fused kernel pays per tensor.
+    progress: show a tqdm bar over run-steps on stderr, with the rate and the time left (default: unless
+        ``REPRO_PROGRESS=0``); ``desc``: its label.
+    checkpoint: a :class:`repro.training.checkpoint.Checkpointer` (made by the results store for a stored run,
+        issue 32): the run resumes from its saved state and saves its state every ``checkpoint.every_s`` seconds.
+        The resumed run equals the uninterrupted one bit for bit; a ``Record``'s callback must then keep no state of
+        its own. With early stopping the checkpoint also keeps which runs had stopped (and their parameters).
     """
 
     block_runs: int | None = None
@@ -68,6 +74,9 @@ class Performance(ConfigRepr):
     fast_grad: bool | None = None
     fused_optimizer: bool | None = None
     background_evaluation: bool | None = None
+    progress: bool | None = None
+    desc: str = "training"
+    checkpoint: object = field(default=None, compare=False)
 
     def __post_init__(self):
         for name in ("block_runs", "workers"):
@@ -76,6 +85,13 @@ class Performance(ConfigRepr):
         for name in ("fast_grad", "fused_optimizer", "background_evaluation"):
             if getattr(self, name) not in (None, True, False):
                 raise ValueError(f"{name}={getattr(self, name)!r} is not allowed: use None (automatic), True or False.")
+        if self.progress not in (None, True, False):
+            raise ValueError(f"progress={self.progress!r} is not allowed: use None (unless REPRO_PROGRESS=0), True or "
+                             "False.")
+
+    def but(self, **changes) -> "Performance":
+        """This performance with ``changes`` (e.g. a caller's ``progress``)."""
+        return replace(self, **changes)
 
 
 

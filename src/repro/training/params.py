@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -21,6 +22,15 @@ def project_to_norm(flat: torch.Tensor, target: torch.Tensor, mask: torch.Tensor
         factor = torch.where(mask, factor, torch.ones_like(factor))
     flat.mul_(factor[:, None])
     return flat
+
+
+@dataclass(frozen=True)
+class InitialParams:
+    """A component: initial values of some parameters, by name, of per-run shape (shared by every run) or
+    ``(R, *shape)``; they replace the seeded draws of those parameters (the others keep theirs). For starting from
+    another code's initial state (:mod:`repro.experiments.liu2022_phase_diagrams_s3_official`)."""
+
+    values: Mapping[str, torch.Tensor]
 
 
 class FlatParams:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import torch
@@ -219,6 +219,33 @@ def evaluation_steps(cfg, eval_steps=None) -> np.ndarray:
     """The steps :func:`repro.training.trainer.train` evaluates at: every ``eval_every`` steps from 0 (or the given
     ``eval_steps``), and the last step."""
     return EvaluationSchedule(cfg.steps, cfg.eval_every, eval_steps).steps()
+
+
+@dataclass(frozen=True)
+class Record:
+    """What :func:`repro.training.trainer.train` records besides each run's losses, accuracies and weight norm.
+
+    callback: called at every evaluation step with the parameter views ``(R, ...)``; returns a dict of ``(R, ...)``
+        tensors recorded into ``history.extra`` (e.g. embedding snapshots, RQI). An entry it returns at some steps
+        only (a snapshot every 500 steps) is recorded at those (``history.extra_steps``), which keeps a long run's
+        history and checkpoint small.
+    keep_final_params: keep every run's final parameters in ``history.final_params``.
+    mse_threshold: for regression tasks without classes (Omnigrok's teacher-student toy), a sample counts as
+        correct when its MSE is below this value; default: ``data.accuracy``.
+    """
+
+    callback: Callable | None = None
+    keep_final_params: bool = False
+    mse_threshold: float | None = None
+
+
+@dataclass(frozen=True)
+class EvalSteps:
+    """A component: evaluate (metrics and callback) at these steps instead of every ``cfg.eval_every``, for recorders
+    on another grid than the metrics (the eNTK of :mod:`repro.experiments.mohamadi2024_why_grok`); the final
+    parameters (step ``cfg.steps``) are always evaluated."""
+
+    steps: Sequence[int]
 
 
 class EvaluationSchedule:

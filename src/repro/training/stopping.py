@@ -1,7 +1,8 @@
-"""Early stopping (``train``'s ``until``, GenEFT): after each evaluation a run may stop; it takes no further step and
+"""Early stopping (the :class:`Until` component, GenEFT): after each evaluation a run may stop; it takes no further step and
 leaves the block, its later records are nan and (``keep_final_params``) its final parameters those at its stop."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Mapping
 
 import numpy as np
@@ -10,8 +11,20 @@ import torch
 from repro.training.recorder import Recorder
 
 
+@dataclass(frozen=True)
+class Until:
+    """A component: stop runs early. At every evaluation step before the last, after recording it, ``fn(steps,
+    metrics)`` gets the evaluation steps so far (T,) and every metric so far as ``(R_block, T)`` float64 arrays of
+    the runs of one block (see :class:`repro.training.engine.Performance`; nan once a run has stopped), and returns
+    a bool array (R_block,): the runs to stop now. A stopped run takes no further step and leaves the batch (the
+    others continue exactly as without it); its later history entries are nan and its final parameters are those
+    at its stop. It must decide from the history alone (blocks call it separately). Full batch without dropout."""
+
+    fn: Callable[[np.ndarray, dict[str, np.ndarray]], np.ndarray]
+
+
 class EarlyStop:
-    """``until(steps, metrics)`` -> bool (R_block,): the runs to stop now (see :func:`repro.training.trainer.train`).
+    """``until(steps, metrics)`` -> bool (R_block,): the runs to stop now (see :class:`Until`).
     Keeps which runs are active (the recorder's) and, with ``keep_final``, the parameters the stopped runs stopped at,
     for a checkpoint (``until/active``, ``until/final``)."""
 

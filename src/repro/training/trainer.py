@@ -21,9 +21,8 @@ stopping), :mod:`~repro.training.loop` (one block's loop) and :mod:`~repro.train
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
-import numpy as np
 import torch
 
 from repro.core.kernels import init_nudge
@@ -31,121 +30,95 @@ from repro.core.validation import check_int, check_real
 from repro.data.tasks import TaskData
 from repro.models import fastgrad
 from repro.models.networks import BatchedModel, QuadraticNet, build_model
-from repro.training.batching import DROPOUT_SEED_OFFSET, Dropout, Minibatches, ScheduledBatches, check_batch_schedule
+from repro.training.batching import DROPOUT_SEED_OFFSET, BatchSchedule, Dropout, check_batch_schedule
 from repro.training.config import OPTIMIZERS, PER_RUN_FIELDS, TrainConfig, per_run_values
 from repro.training.engine import (BLOCK_BYTES, LARGE_RUN_BYTES, BlockRunner, Performance, Progress, default_block_runs,
                                    join_blocks, plan_blocks, progress_enabled, run_blocks)
-from repro.training.gradients import RunRows
 from repro.training.hooks import LRSchedule, lr_multiplier
 from repro.training.loop import BlockSpec
 from repro.training.losses import (EVAL_CHUNK_ROWS, forward_all, per_sample_correct, per_sample_loss, sample_labels,
                                    sample_targets)
 from repro.training.optimizers import GD, SGD, AdamW, NormalizedGD
-from repro.training.params import FlatParams, project_to_norm
-from repro.training.recorder import BackgroundEvaluations, History, Recorder, evaluation_steps
+from repro.training.params import FlatParams, InitialParams, project_to_norm
+from repro.training.recorder import BackgroundEvaluations, EvalSteps, History, Record, evaluation_steps
+from repro.training.stopping import Until
 
-if TYPE_CHECKING:
-    from repro.training.checkpoint import Checkpointer
+__all__ = ["AdamW", "BatchSchedule", "BLOCK_BYTES", "default_block_runs", "Dropout", "DROPOUT_SEED_OFFSET",
+           "EVAL_CHUNK_ROWS", "EvalSteps", "evaluation_steps", "FlatParams", "forward_all", "GD", "History",
+           "InitialParams", "join_blocks", "LARGE_RUN_BYTES", "lr_multiplier", "LRSchedule", "NormalizedGD",
+           "OPTIMIZERS", "PER_RUN_FIELDS", "per_run_values", "per_sample_correct", "per_sample_loss", "Performance",
+           "progress_enabled", "project_to_norm", "Record", "run_blocks", "sample_labels", "sample_targets", "SGD",
+           "train", "TrainConfig", "Until"]
 
-__all__ = ["AdamW", "BLOCK_BYTES", "DROPOUT_SEED_OFFSET", "Dropout", "EVAL_CHUNK_ROWS", "FlatParams", "GD", "History",
-           "LARGE_RUN_BYTES", "LRSchedule", "NormalizedGD", "OPTIMIZERS", "PER_RUN_FIELDS", "Performance", "SGD",
-           "TrainConfig", "default_block_runs", "evaluation_steps", "forward_all", "join_blocks", "lr_multiplier",
-           "per_run_values", "per_sample_correct", "per_sample_loss", "progress_enabled", "project_to_norm",
-           "run_blocks", "sample_labels", "sample_targets", "train"]
-
-_BackgroundEvaluations = BackgroundEvaluations  # the names of before the split, for callers that patch them
-_Recorder, _RunRows, _Minibatches, _ScheduledBatches = Recorder, RunRows, Minibatches, ScheduledBatches
+_BackgroundEvaluations = BackgroundEvaluations  # its name before the split (tests patch it here)
 
 
-def train(
-    model_config,
-    data: TaskData,
-    cfg: TrainConfig,
-    runs: Mapping[str, Sequence] | None = None,
-    *,
-    train_mask: torch.Tensor | None = None,
-    val_mask: torch.Tensor | None = None,
-    callback: Callable[[int, dict[str, torch.Tensor]], dict[str, torch.Tensor]] | None = None,
-    keep_final_params: bool = False,
-    mse_threshold: float | None = None,
-    init_params: Mapping[str, torch.Tensor] | None = None,
-    until: Callable[[np.ndarray, dict[str, np.ndarray]], np.ndarray] | None = None,
-    performance: Performance | None = None,
-    progress: bool | None = None,
-    desc: str = "training",
-    eval_steps: Sequence[int] | None = None,
-    checkpoint: Checkpointer | None = None,
-    batch_schedule: torch.Tensor | None = None,
-) -> History:
+def train(model_config, data: TaskData, cfg: TrainConfig, runs: Mapping[str, Sequence] | None = None, *,
+          split: tuple[torch.Tensor | None, torch.Tensor | None] | None = None, record: Record | None = None,
+          components: Sequence = (), performance: Performance | None = None) -> History:
     """Train R runs together and return their histories.
 
-    What is trained:
-
     model_config: an ``EmbedMLPConfig``, ``TransformerConfig``, ``EncoderTransformerConfig``, ``TwoLayerConfig``,
-        ``MLPConfig`` or ``RelationModelConfig``.
+        ``MLPConfig``, ``QuadraticNetConfig`` or ``RelationModelConfig``.
     data: the dataset with its default split (``data.train_idx`` / ``data.val_idx``); its labels are shared
         (N,) or one row per run (R, N).
-    cfg: shared training settings; ``runs`` overrides any of :data:`PER_RUN_FIELDS` per run.
-    train_mask, val_mask: optional ``(R, N)`` boolean masks replacing the default split per run.
-    callback: called at every evaluation step with the parameter views ``(R, ...)``; returns a dict of
-        ``(R, ...)`` tensors recorded into ``history.extra`` (e.g. embedding snapshots, RQI). An entry it returns
-        at some steps only (a snapshot every 500 steps) is recorded at those (``history.extra_steps``), which keeps
-        a long run's history and checkpoint small.
-    keep_final_params: keep every run's final parameters in ``history.final_params``.
-    mse_threshold: for regression tasks without classes (Omnigrok's teacher-student toy), a sample
-        counts as correct when its MSE is below this value; default: ``data.accuracy``.
-    init_params: initial values of some parameters, by name, of per-run shape (shared by every run) or
-        ``(R, *shape)``; they replace the seeded draws of those parameters (the others keep theirs). For
-        starting from another code's initial state (:mod:`repro.experiments.liu2022_phase_diagrams_s3_official`).
-    batch_schedule: ``(R, >= cfg.steps, cfg.batch_size)`` sample indices: step k trains run r on the samples
-        ``batch_schedule[r, k]`` (its own training samples, each larger than the batch) instead of the per-run
-        shuffled epochs, for another code's draws (the official toy code's: :func:`repro.data.tasks.toy_runs`).
-    eval_steps: evaluate (metrics and ``callback``) at these steps instead of every ``cfg.eval_every``, for
-        recorders on another grid than the metrics (the eNTK of :mod:`repro.experiments.mohamadi2024_why_grok`); the final
-        parameters (step ``cfg.steps``) are always evaluated.
-    until: stops runs early. At every evaluation step before the last, after recording it, ``until(steps,
-        metrics)`` gets the evaluation steps so far (T,) and every metric so far as ``(R_block, T)`` float64
-        arrays of the runs of one block (see :class:`Performance`; nan once a run has stopped), and returns a
-        bool array (R_block,): the runs to stop now. A stopped run takes no further step and leaves the batch
-        (the others continue exactly as without it); its later history entries are nan and its final
-        parameters are those at its stop. It must decide from the history alone (blocks call it separately).
-        Full batch without dropout only.
-
-    How it runs (never changes the result):
-
-    performance: blocks, threads and the gradient path (:class:`Performance`).
-    progress: show a tqdm bar over run-steps on stderr, with the rate and the time left (default: unless
-        ``REPRO_PROGRESS=0``).
-    desc: the progress bar's label.
-    checkpoint: a :class:`repro.training.checkpoint.Checkpointer` (made by the results store for a stored run,
-        issue 32): the run resumes from its saved state and saves its state every ``checkpoint.every_s`` seconds.
-        The resumed run equals the uninterrupted one bit for bit; ``callback`` must then keep no state of its
-        own. With ``until`` the checkpoint also keeps which runs had stopped (and the parameters they stopped at).
+    cfg: what every run has; ``runs`` overrides any of :data:`PER_RUN_FIELDS` per run.
+    split: ``(train_mask, val_mask)``, optional ``(R, N)`` boolean masks replacing the default split per run
+        (either may be None: the default's).
+    record: what is recorded besides the metrics (:class:`Record`: callback, final parameters, MSE threshold).
+    components: what a paper needs beyond the common run, each at most once: :class:`Until` (early stopping),
+        :class:`BatchSchedule` (another code's minibatches), :class:`EvalSteps` (another evaluation grid),
+        :class:`InitialParams` (another code's initial state).
+    performance: how it runs, never what it computes (:class:`Performance`: blocks, threads, gradient path,
+        progress bar, checkpoint).
     """
     performance = Performance() if performance is None else performance
+    record = Record() if record is None else record
+    parts = _components(components)
     model = build_model(model_config)
     n_runs, values = per_run_values(cfg, runs)
     device, dtype = cfg.torch_device, cfg.torch_dtype
     data = data.to(device=device, dtype=dtype)
+    until = parts[Until].fn if Until in parts else None
     train_mask, val_mask, batch_schedule, fast_grad, eval_steps = _checked(
-        model, data, cfg, values, n_runs, train_mask, val_mask, batch_schedule, until, mse_threshold, performance,
-        eval_steps)
-    spec = BlockSpec(model, data, cfg, values, train_mask, val_mask, callback, keep_final_params, mse_threshold,
-                     _given_params(model, init_params, n_runs), eval_steps, until, batch_schedule)
+        model, data, cfg, values, n_runs, split, parts, until, record.mse_threshold, performance)
+    given = _given_params(model, parts[InitialParams].values if InitialParams in parts else None, n_runs)
+    spec = BlockSpec(model, data, cfg, values, train_mask, val_mask, record.callback, record.keep_final_params,
+                     record.mse_threshold, given, eval_steps, until, batch_schedule)
+    checkpoint = performance.checkpoint
     layout = plan_blocks(performance, model, data.n_samples, n_runs, cfg.steps, dtype, device, checkpoint,
                          stops=until is not None)
-    bar = Progress(cfg.steps, n_runs, desc, checkpoint, layout.blocks) if progress_enabled(progress) else None
+    bar = Progress(cfg.steps, n_runs, performance.desc, checkpoint, layout.blocks) if progress_enabled(
+        performance.progress) else None
     runner = BlockRunner(spec, layout, performance, fast_grad, init_nudge(), checkpoint, bar)
-    parts = run_blocks(runner, layout.blocks, layout.workers)
+    blocks = run_blocks(runner, layout.blocks, layout.workers)
     if bar is not None:
         bar.close()
-    return join_blocks(parts, values)
+    return join_blocks(blocks, values)
 
 
-def _checked(model: BatchedModel, data: TaskData, cfg: TrainConfig, values: dict, n_runs: int, train_mask, val_mask,
-             batch_schedule, until, mse_threshold, performance: Performance, eval_steps):
+COMPONENTS = (Until, BatchSchedule, EvalSteps, InitialParams)
+
+
+def _components(components: Sequence) -> dict[type, object]:
+    """``train``'s components by type, each at most once."""
+    out = {}
+    for c in components:
+        if type(c) not in COMPONENTS:
+            raise ValueError(f"components has {c!r}; allowed: {', '.join(t.__name__ for t in COMPONENTS)}.")
+        if type(c) in out:
+            raise ValueError(f"components has two {type(c).__name__}; allowed: one of each.")
+        out[type(c)] = c
+    return out
+
+
+def _checked(model: BatchedModel, data: TaskData, cfg: TrainConfig, values: dict, n_runs: int, split, parts: dict,
+             until, mse_threshold, performance: Performance):
     """The arguments of :func:`train` checked against each other, in the order their errors are reported: the
     per-run masks, the batch schedule, whether to use the hand-written gradient, and the evaluation steps."""
+    train_mask, val_mask = (None, None) if split is None else split
+    batch_schedule = parts[BatchSchedule].schedule if BatchSchedule in parts else None
+    eval_steps = parts[EvalSteps].steps if EvalSteps in parts else None
     if cfg.embed_l1 and "embed" not in {spec.name for spec in model.param_specs()}:
         raise ValueError(f"embed_l1={cfg.embed_l1} is not allowed for {type(model).__name__}: it penalizes the "
                          "embedding table 'embed', which this model does not have; use embed_l1=0.")
