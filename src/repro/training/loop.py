@@ -40,7 +40,7 @@ class BlockSpec:
     batch_schedule: torch.Tensor | None = None
 
     def part(self, runs: slice) -> "BlockSpec":
-        """The spec of the runs ``runs`` alone."""
+        """What the runs ``runs`` alone train: every per-run argument cut to them."""
         return replace(self, data=self.data.select_runs(runs), values={k: v[runs] for k, v in self.values.items()},
                        train_mask=self.train_mask[runs], val_mask=self.val_mask[runs],
                        given={k: v[runs] for k, v in self.given.items()},
