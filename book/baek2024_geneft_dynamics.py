@@ -66,7 +66,8 @@ from repro.book.claims import ClaimBook
 from repro.core.portable import approx, describe_seeds, setup_table, trained
 from repro.core.scale import current_scale
 from repro.experiments.baek2024_geneft import (FIG5_SEEDS, LABELS, PhaseConfig, ReponConfig, fit_boundary, product_rule,
-                                               fit_boundary_logistic, intercept_spread_standard_error, merge_seeds,
+                                               decay_reach, fit_boundary_logistic, intercept_spread_standard_error,
+                                               invert_encoder_axis, merge_seeds,
                                                onsets, run_phases, stored_fig5, stored_fig5_config, stored_fig6_config,
                                                stored_fig6_wide, stored_fig6_wide_config, stored_phases)
 from repro.plotting.baek2024_geneft import plot_phases, plot_repons
@@ -438,6 +439,66 @@ for opt in STORED5:
 # ```
 
 # %% [markdown]
+# ### Fig. 5 with the encoder-rate axis read the other way
+#
+# Only the paper's text reaches us, not its figure, so its tick labels cannot be read. The text names the axes
+# ("a function of the encoder learning rate $\eta_{enc}$ and decoder learning rate $\eta_{dec}$", §5 and the
+# Fig. 5 caption) but not their direction. Suppose the encoder axis ran opposite to its labels, as in a matrix drawn
+# top-down and read bottom-up. Reading our stored maps that way reverses their encoder rows
+# (`invert_encoder_axis`): on an evenly spaced grid, $\log\eta_{enc} \to \log\eta_{min} + \log\eta_{max} -
+# \log\eta_{enc}$. A boundary of slope $s$ then reads as $-s$, and a ratio rule $\eta_{enc}/\eta_{dec} \gtrsim k$
+# reads as a product rule $\eta_{enc}\eta_{dec} \lesssim \eta_{min}\eta_{max}/k$. On the Adam grid
+# ($10^{-5}$ to $10^{-1}$), the inverted product $\leq 10^{-7}$ is the upright $\eta_{enc}/\eta_{dec} \geq 10$. Both
+# readings use the same fit and the same share. We registered the inverted comparisons (T30–T32) after the
+# stored maps and their upright results had been seen. They re-read stored arrays, deterministically, but the
+# runs did not seal them, so they are marked † and decide nothing.
+
+# %%
+s5_inv_text = {}
+for opt in STORED5:
+    inv = invert_encoder_axis(s5[opt])
+    f_inv, up = fit_boundary_logistic(inv), s5_fit[opt]
+    text = (f"{OPT_NAMES[opt]}: boundary slope upright {approx(up.slope, S5_SLOPE_RES)}, encoder axis inverted "
+            f"{approx(f_inv.slope, S5_SLOPE_RES)} (per seed " + ", ".join(approx(v, S5_SLOPE_RES) for v in f_inv.seed_slopes)
+            + f"), generalization {'above' if f_inv.generalize_above else 'below'} the inverted boundary")
+    name = f"stored ({opt}), encoder-rate axis inverted: Fig. 5 boundary slope (logistic fit)"
+    claims.check(name, f_inv.slope, seeds=f_inv.seed_slopes, live=False, run=s5_manifests[opt],
+                 evidence=f"the stored map of T{16 if opt == 'adam' else 20} with its encoder rows reversed: {text}")
+    if opt == "adam":
+        r_up, r_inv = product_rule(s5[opt]), product_rule(inv)
+        text += (f"; generalizing runs with eta_enc*eta_dec > 1e-7: upright {approx(r_up.share_above, 0.01)}, inverted "
+                 f"{approx(r_inv.share_above, 0.01)} (per seed " + ", ".join(approx(v, 0.01) for v in r_inv.seed_share_above)
+                 + f"); the {int(r_inv.low.sum())} inverted cells at or below 1e-7 generalize in "
+                 f"{approx(r_inv.low_generalized_share, 0.01)} of their runs")
+        claims.check("stored (adam), encoder-rate axis inverted: Fig. 5 share of generalizing runs with "
+                     "eta_enc*eta_dec > 1e-7", r_inv.share_above, seeds=r_inv.seed_share_above, live=False,
+                     run=s5_manifests[opt], evidence=f"the stored map of T24 with its encoder rows reversed: {text}")
+        glue("fig_phases_lr_adam_inverted", plot_phases(inv, logistic=f_inv, product_rule=1e-7), display=False)
+    s5_inv_text[opt] = text
+    print(text)
+for opt in FIG5_OPTIMIZERS:
+    glue(f"s5_inv_text_{opt}", s5_inv_text.get(opt, f"{OPT_NAMES[opt]}: the stored runs are not finished"), display=False)
+
+# %% [markdown]
+# ```{figure} _figures/baek2024_geneft_dynamics/fig_phases_lr_adam_inverted.png
+# :name: fig-geneft-phases-lr-adam-inverted
+#
+# The stored Fig. 5 under Adam, read with the encoder-rate axis inverted: the map of the figure above with its rows
+# in reverse order, labels unchanged. White line: the same logistic fit on the inverted map; dotted: the paper's
+# rule $\eta_{enc}\eta_{dec} = 10^{-7}$ in the inverted labels.
+# ```
+#
+# Read inverted, the boundary falls, with generalization below it, as the paper says: {eval}`glued.s5_inv_text_adam`.
+# {eval}`glued.s5_inv_text_gd`. Both inverted slopes lie within ±0.5 of the paper's −1. The product rule still
+# fails: generalization fills the inverted low-rate corner but does not stop at $10^{-7}$, because where an inverted
+# ratio rule turns into a product rule depends on the grid's ends. So which way does the paper's axis run? Its text
+# does not say. It states the rule in rates ("generalization requires that the learning rate product
+# $\eta_{enc}\eta_{dec} \lesssim 10^{-7}$"), and Eq. 11, the paper's own theory, depends on $\eta_x/\eta_A$ only,
+# which gives slope +1 upright. So the chapter keeps the upright reading, the axes as the text labels them, for
+# the verdicts. The inverted reading is shown beside it as context: the verdicts on C6 and C8 do not change. It is
+# a way in which the paper's figure and our runs could agree; it is not a reproduction.
+
+# %% [markdown]
 # ## Fig. 6: decoder weight decay × decoder learning rate
 #
 # Encoder learning rate fixed; the question is whether the memorization boundary (in decoder learning
@@ -657,6 +718,64 @@ else:
 # would not settle the caption either way.
 
 # %% [markdown]
+# ### What decoupled weight decay does by construction
+#
+# The paper names no optimizer and does not say how its weight decay enters the update. Table 3 lists "Weight
+# Decay 0"; App. D, Fig. 6 has "the decoder's weight decay $wd_{dec}$". Either decoupled decay (AdamW) or an L2 term
+# in the loss (coupled) fits that text. Ours is decoupled: torch's AdamW multiplies every decoder parameter by
+# $(1 - \eta_{dec}\,wd)$ before each Adam step, so over a budget of $T$ steps the decay alone leaves a fraction
+# $(1 - \eta_{dec}\,wd)^T \approx e^{-\eta_{dec} wd T}$ of it (`decay_reach`; a memorizing run never stops early).
+# The Adam step gives back at most about $\eta_{dec}$ per weight, whatever the gradient's size. Holding a weight
+# $|\theta|$ against the decay takes a normalized gradient of $wd\,|\theta|$, and Adam's is at most about 1. So the
+# data gradient can hold weights up to about $1/wd$ (10 at $wd = 0.1$, 1 at 1, 0.1 at 10), at any $\eta_{dec}$. The
+# product $\eta_{dec}\,wd\,T$ says whether the decay has had the time. The zero-decay row memorizes from its onset
+# $\eta_{on}$ upwards. At decay $wd$ its onset cell shrinks by $e^{-\eta_{on} wd T}$, which is $1/e$ at
+# $wd_c = 1/(\eta_{on}T)$. So the argument puts the decay that removes memorization from the grid near $wd_c$, and
+# this threshold moves with the budget. At Table 4's $10^5$ steps, any onset above $10^{-4}$ gives $wd_c < 0.1$.
+# So under decoupled decay, weight decays of 0.1 and more remove memorization by construction: a boundary that
+# does not depend on weight decay cannot be expected over the caption's range.
+
+# %%
+reach_hits, reach_all = 0, 0
+for title, res in (("book's width, 3,000 steps", s6), ("paper's width, 2·10^4 steps", s6w)):
+    if res is None:
+        continue
+    c = res.config
+    for rel in c.relations:
+        d = decay_reach(res, rel)
+        reach_hits, reach_all = reach_hits + d.brackets, reach_all + 1
+        print(f"{title}, {LABELS[rel]}: zero-decay onset 10^{d.onset:.1f}, so wd_c = 1/(eta_on*T) = "
+              f"{d.critical_wd:.2g}; the median row memorizes up to wd {d.last_memorizing:g} and not at "
+              f"{d.first_without:g}: wd_c {'inside' if d.brackets else 'outside'} that interval")
+    for w in (0.1, 1.0):
+        i = list(c.row_values).index(w)
+        print(f"    {title}: shrink factor (1 - eta_dec*wd)^T at wd {w:g}, eta_dec " + ", ".join(
+            f"{lr:.0e}: {f:.1e}" for lr, f in zip(c.lr_dec, d.shrink[i])) + f"; weights held up to 1/wd = {d.weight_bound[i]:g}")
+glue("reach_hits", f"{reach_hits} of {reach_all}", display=False)
+
+# %% [markdown]
+# The critical decay $wd_c$ falls between the last weight decay whose median row memorizes and the first whose
+# row does not in {eval}`glued.reach_hits` task-and-run pairs. The exception, bipartite at the paper's width, keeps
+# memorizing (in fewer seeds) one row past $wd_c$. So the stored Fig. 6 boundary moves where the decay's own
+# arithmetic says it must. The confusion at decay 10 and large rates fits the same arithmetic: there the decay
+# shrinks the decoder by far more than the fit can restore. The argument does not explain why mod 3 at the
+# paper's width memorizes at the smallest decoder rate with decay 10. We read the threshold
+# $\eta_{dec}\,wd\,T = 1$, an order-one constant, off maps we had already seen. This is a check of our own
+# argument; it decides nothing.
+#
+# **The coupled (L2) reading is not run.** With an L2 term in the loss, Adam divides the decay's gradient
+# $wd\,\theta$ by $\sqrt{\hat v}$ along with the data gradient. Where that term dominates, a weight moves about
+# $\eta_{dec}$ per step towards zero, whatever $wd$ is, and the decay acts only where $wd\,|\theta|$ outweighs the
+# data gradient. The repository cannot train that without changing the trainer (`repro.training`, left alone in
+# this revision). Its only gradient terms are `embed_l1` and `linf_reg`. The relation runs offer AdamW (decoupled)
+# and plain gradient descent, with no decay. A coupled run would need a per-run `l2_dec` field in `TrainConfig`'s
+# per-run values, with $l2_{dec}\,\theta_{dec}$ added to the decoder's gradient before the optimizer step (beside
+# `embed_l1` and `linf_reg`), and `RelationTrainConfig` / `train_relation_runs` passing it through. For plain
+# gradient descent the two readings coincide ($\theta \leftarrow \theta - \eta(g + wd\,\theta)$). That run would
+# need only the trainer's existing `"sgd"` optimizer (L2 decay, momentum 0) exposed in `RELATION_OPTIMIZERS`, and it
+# obeys the same arithmetic $e^{-\eta_{dec} wd T}$.
+
+# %% [markdown]
 # ## Paper versus ours
 #
 # Each claim has a kind: a *reproduction* compares ours with a statement of the paper and must agree; a
@@ -700,6 +819,8 @@ else:
 #   three quarters, a check: the fit must read a decided grid). Under Adam also the product rule (as above,
 #   reproduction) and the share decided in the paper's low-rate regime, product $\leq 10^{-7}$ (at least 90 %, a
 #   check). A reproduction that fails is relabelled a deviation by an amendment that keeps its criterion.
+#   The same slope and product-rule comparisons are read on the same maps with the encoder-rate axis inverted
+#   (registered after the maps were seen, so †: context that decides nothing).
 # - **Fig. 6, the boundary does not depend on decoder weight decay** (deviation, shape): the spread across
 #   weight-decay rows of the decoder learning rate at which mod 3 starts to memorize (median over
 #   seeds; a row where most seeds never memorize counts as half a step beyond the grid, a lower bound).
@@ -858,6 +979,12 @@ else:
                   f"{s6w_decided:.2f} of the runs decided. Onset spread over the weight decays: "
                   + ", ".join(f"{LABELS[r]} {v:.2f}" for r, v in s6w_spread.items())
                   + " decades (one grid step 0.5). Encoder lr 3e-4, not the caption's 1e-5.")
+if STORED5:
+    claims.figure("baek2024", "Fig. 5 (paper's regime, encoder axis inverted)", scale="paper (CPU, stored)",
+                  claims=[n for opt in STORED5 for n in claims.named(f"stored ({opt}), encoder-rate axis inverted")],
+                  why="The stored maps re-read with their encoder rows reversed (context, †: registered after the maps "
+                  "were seen): " + "; ".join(s5_inv_text.values()) + ". The paper's text does not say which way its "
+                  "axis runs; the verdicts read it upright.")
 for opt in FIG5_OPTIMIZERS:
     if opt not in s5:
         claims.figure("baek2024", f"Fig. 5 (paper's regime, {OPT_NAMES[opt]})",
@@ -895,9 +1022,10 @@ claims.ledger()
 #   learning rate is large enough *relative to* the decoder's: the boundary rises to the right. That
 #   is the sign Eq. 11 predicts (it depends on $\eta_{enc}/\eta_{dec}$ only), and the opposite of the
 #   paper's text. We cannot see the paper's figure (only its text survives), so we cannot tell whether
-#   its axes are labelled as we read them; with the axes swapped, a ratio rule would still have slope
-#   +1. The standard error of the slope treats the pooled boundary points as independent; the
-#   per-seed slopes show the seed spread directly.
+#   its axes are labelled as we read them. With the axes swapped, a ratio rule would still have slope
+#   +1; with the encoder axis inverted, it would have slope −1. The stored maps read that way are shown
+#   above ({eval}`glued.s5_inv_text_adam`), but they are context, not the verdict. The standard error of the
+#   slope treats the pooled boundary points as independent; the per-seed slopes show the seed spread directly.
 # - **What the slope can and cannot show.** Of the columns holding both phases and no confusion,
 #   {eval}`glued.orient_ours` have memorization below and generalization above (the order the fit reads),
 #   {eval}`glued.orient_paper` the paper's order and {eval}`glued.orient_mixed` neither.
@@ -932,7 +1060,11 @@ claims.ledger()
 #   decades over the seven weight decays): the paper's width and a longer budget do not restore the caption's
 #   independence. Whether Table 4's $10^5$ steps at the caption's encoder rate $10^{-5}$ would is not tested
 #   (at $10^{-5}$ the stored Fig. 5 shows memorization nearly everywhere); the independence we do see (weight
-#   decays up to $10^{-2}$) is on a range chosen after the book-width run.
+#   decays up to $10^{-2}$) is on a range chosen after the book-width run. Under our decoupled decay the
+#   movement is expected: the decay shrinks the decoder by $(1-\eta_{dec}wd)^T$, and memorization leaves a row
+#   near $wd_c = 1/(\eta_{on}T)$, as the stored maps show ({eval}`glued.reach_hits` task-and-run pairs). The
+#   coupled (L2) reading, which the paper's text allows as well, is not run, because it needs a change to the
+#   trainer.
 # - **Phase rule.** Table 4's thresholds (0.9) and gap ($10^3$ steps) are kept at book scale; with a
 #   1,500-step budget, "grokking" (test crossing 0.9 more than $10^3$ steps after train) is rare.
 # - **Optimizer and loss.** The paper does not name them; we use Adam (decoupled decay on the decoder)

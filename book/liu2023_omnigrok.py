@@ -67,11 +67,12 @@ from repro.experiments.liu2023_omnigrok import (OFFICIAL_STORE_LABEL, ImageConfi
                                                 run_image_grokking, run_modular, run_teacher_student_grokking,
                                                 seed_slopes, stored_confirmation, stored_modular,
                                                 stored_modular_config, stored_ts, stored_ts_config,
-                                                stored_ts_landscape_seeds, teacher_student_landscape,
-                                                ts_book_statistics)
+                                                stored_ts_landscape_seeds, stored_ts_lower_arm,
+                                                teacher_student_landscape, ts_book_statistics)
 from repro.experiments.liu2023_omnigrok_messiness import (DATA_SIZES, WM_OFFICIAL_LABEL, WM_SIZE_LABEL,
-                                                          WM_SIZE_WIDE_LABEL, MessinessConfig, contour_slope,
-                                                          run_messiness, stored_data_sizes, stored_messiness)
+                                                          WM_SIZE_WIDE_LABEL, MessinessConfig,
+                                                          blurred_like_notebook, contour_slope, run_messiness,
+                                                          stored_data_sizes, stored_messiness)
 from repro.models.networks import TransformerConfig
 from repro.plotting.liu2023_omnigrok import plot_gamma_scaling, plot_grokking, plot_landscape, plot_modular
 from repro.plotting.liu2023_omnigrok_messiness import plot_data_size, plot_messiness
@@ -255,15 +256,19 @@ print(f"log10 test-loss rise from alpha = 1 to 10, median: {trained(rise10, RES_
 print(f"log10 test-loss fall from alpha = 0.1 to 1, median: {trained(fall01, RES_RISE)} decades (official table: 2.31)")
 print(f"log10 train MSE at alpha = 0.1, median: {trained(top, RES_TOP)} (official table: log10 1.4e-2 = -1.85)")
 print(f"log10 train MSE at alpha = 0.25, median: {trained(knee, RES_RISE)} (official table: log10 1.4e-3 = -2.85)")
-print(f"log10 largest train MSE for alpha >= 1, median: {trained(floor, RES_FLOOR)} (official table: below -6)")
+print(f"log10 largest train MSE for alpha >= 1, median: {trained(floor, RES_FLOOR)} (official log: 1e-6 at its last "
+      f"line, at most 4e-6 = 10^{np.log10(4e-6):.2f} after step 5,000)")
 
 # %% [markdown]
 # The reference values are the official landscape notebook's output (`KindXiaoming/Omnigrok`,
 # `teacher-student/landscape`), the table behind Omnigrok Fig. 2a: test MSE minimal at $\alpha = 1$
 # ($7.8\cdot10^{-5}$, with $8.6\cdot10^{-5}$ at the neighbour $\alpha = 0.63$), $1.6\cdot10^{-2}$ at $\alpha = 0.1$, 0.43 at
 # $\alpha = 3.98$ and 9.6 at $\alpha = 10$; train MSE $1.4\cdot10^{-2}$ at $\alpha = 0.1$, $1.4\cdot10^{-3}$ at
-# $\alpha = 0.25$, $10^{-6}$ at $\alpha = 0.63$ and "≈ 0" above. Our teacher and data are drawn with our own
-# generator, not the notebook's (see the setup table), so we compare ratios and logarithms, not the losses' scale.
+# $\alpha = 0.25$ and $10^{-6}$ at $\alpha = 0.63$. For $\alpha \ge 1$ the notebook's log (printed every 200 steps,
+# six decimals) is not "≈ 0": at $\alpha = 1.58$ it prints $10^{-6}$ at its last line (step 9,800) and up to
+# $4\cdot10^{-6}$ after step 5,000 (step 6,400); only $\alpha \ge 2.5$ print 0. Our teacher and data are drawn with
+# our own generator, not the notebook's (see the setup table), so we compare ratios and logarithms, not the losses'
+# scale.
 #
 # * **U, minimum.** In the official table the neighbour $\alpha = 0.63$ is within 10 % of the minimum,
 #   and on our grid the two are as close, so we test that $\alpha = 1$ is within a factor 1.5 of the best
@@ -285,10 +290,12 @@ print(f"log10 largest train MSE for alpha >= 1, median: {trained(floor, RES_FLOO
 #   (shown to 0.1), is then well inside the tolerance, not at its edge; it is not noise but the teacher
 #   and data draw, which are ours and not the official notebook's.
 # * **L, lower arm**: the largest train MSE for $\alpha \ge 1$ is $10^{x}$ with $x \approx$
-#   {eval}`glued.ts_floor` (median over seeds, shown to half a decade), not "≈ 0" (below $10^{-6}$). The
-#   runs near $\alpha = 1$ stop at a few $10^{-6}$, a floor set by Adam at a constant learning rate 7×
-#   the official one; the runs at $\alpha \ge 4$ reach $10^{-10}$. The L is there, four decades deep, but
-#   not as deep as in the paper: a deviation.
+#   {eval}`glued.ts_floor` (median over seeds, shown to half a decade). The runs near $\alpha = 1$ stop at a few
+#   $10^{-6}$, a floor of Adam at a constant rate, and the runs at $\alpha \ge 4$ reach $10^{-10}$, as in the
+#   official log, whose $\alpha = 1.58$ run prints up to $4\cdot10^{-6}$ ($10^{-5.40}$) late in its run. The claim
+#   registered here read the table as "≈ 0" and asked for less than $10^{-6}$, which the official run itself does
+#   not meet. It stays in the ledger, re-filed as a check against that bound of ours. Against the printed
+#   $4\cdot10^{-6}$ the lower arm is compared at the official settings (section 2, stored).
 
 # %%
 claims.check("TS: test loss at alpha=1 / grid minimum (median over seeds)", best_ratio, seeds=seed_ratio)
@@ -307,7 +314,7 @@ claims.check("TS: log10 largest train MSE for alpha>=1, the L's lower arm (media
                       "3e-4): the runs near alpha = 1 "
                       "stop at a floor of Adam at a constant, 7x larger lr, while the alpha >= 4 runs go orders of "
                       "magnitude lower; five student seeds. Training 1e4 steps at the official lr does not fit the "
-                      "chapter's time budget.")
+                      "chapter's time budget. The bound 1e-6 came from misreading the official log (see the text).")
 
 # %% [markdown]
 # ## 2. Teacher–student: grokking and the $1/\gamma$ law
@@ -468,7 +475,7 @@ tss_seed = {"floor4": tss_land.lower_arm(j4), "floor5": tss_land.lower_arm(-1),
             "rise10": np.log10(te4[:, t_i10] / te4[:, t_i1]), "fall01": np.log10(te4[:, 0] / te4[:, t_i1]),
             "top": np.log10(tr4[:, 0]), "knee": np.log10(tr4[:, t_i025])}
 tss = {k: float(np.median(v)) for k, v in tss_seed.items()}
-for k, label in (("floor4", "log10 largest train MSE for alpha >= 1 after 10^4 steps (table: below -6)"),
+for k, label in (("floor4", "log10 largest train MSE for alpha >= 1 after 10^4 steps (official log: at most -5.40)"),
                  ("floor5", "the same after 10^5 steps"),
                  ("rise10", "log10 test-loss rise alpha 1 -> 10 after 10^4 steps (table: 5.09)"),
                  ("fall01", "log10 test-loss fall alpha 0.1 -> 1 after 10^4 steps (table: 2.31)"),
@@ -511,7 +518,8 @@ TSS = "TS (stored, official settings): "
 tss_seeds_text = {k: ", ".join(f"{v:.2f}" for v in vals) for k, vals in tss_seed.items()}
 tss_evidence = {  # what a deviation quotes
     "floor4": f"after the notebook's 10^4 steps at lr 3e-4 the largest train MSE for alpha >= 1 is 10^{tss['floor4']:.2f} "
-              f"(seeds {tss_seeds_text['floor4']}), not below 10^-6; our teacher and data are not the notebook's",
+              f"(seeds {tss_seeds_text['floor4']}), not below 10^-6, a bound the official log does not meet either "
+              "(it prints up to 4e-6 for alpha >= 1 after step 5,000)",
     "floor5": f"after 10^5 steps it is 10^{tss['floor5']:.2f} (seeds {tss_seeds_text['floor5']}): runs at large alpha "
               "that had gone far lower rise again under constant-rate Adam",
     "knee": f"the knee is at 10^{tss['knee']:.2f} (seeds {tss_seeds_text['knee']}), at the edge of ±0.5 decades from "
@@ -549,14 +557,15 @@ claims.check(TSS + "alpha=2, gamma=0: fraction of seeds reaching 95 % test in 10
 # **The landscape.** After the notebook's $10^4$ steps the U's arms and the L's upper arm match the official table
 # two-sided: the test loss rises {eval}`glued.tss_rise10` decades from $\alpha = 1$ to 10 (table 5.09) and falls
 # {eval}`glued.tss_fall01` from $\alpha = 0.1$ to 1 (2.31); the train loss at $\alpha = 0.1$ is
-# $10^{x}$ with $x$ = {eval}`glued.tss_top` (−1.85). Three registered reproductions do not hold. The knee at
-# $\alpha = 0.25$ is $10^{x}$ with $x$ = {eval}`glued.tss_knee`, on the edge of our ±0.5 decades around −2.85
-# (its seeds agree to a hundredth, so this is the teacher and data draw, not noise). And the L's lower arm does not
-# go below $10^{-6}$: the largest train loss for $\alpha \ge 1$ is $10^{x}$ with $x$ = {eval}`glued.tss_floor4`
-# after $10^4$ steps and {eval}`glued.tss_floor5` after $10^5$. Runs at large $\alpha$ reach $10^{-13}$ and then
-# rise again under constant-rate Adam, so a longer budget does not deepen the L. The book-scale deviation (a
-# floor near $10^{-6}$ instead of "≈ 0") therefore does not come from its larger learning rate. We cannot tell
-# whether the official table's "≈ 0" depends on its own teacher and data draw.
+# $10^{x}$ with $x$ = {eval}`glued.tss_top` (−1.85). The knee at $\alpha = 0.25$ is $10^{x}$ with
+# $x$ = {eval}`glued.tss_knee`, on the edge of our ±0.5 decades around −2.85 (its seeds agree to a hundredth, so
+# this is the teacher and data draw, not noise). The L's lower arm, the largest train loss for $\alpha \ge 1$, is
+# $10^{x}$ with $x$ = {eval}`glued.tss_floor4` after $10^4$ steps and {eval}`glued.tss_floor5` after $10^5$. The
+# two claims registered on it before the run asked for less than $10^{-6}$, our misreading of the notebook's table
+# as "≈ 0". The official log itself prints up to $4\cdot10^{-6}$ for $\alpha \ge 1$ after step 5,000. They came
+# out as deviations from that bound and are now checks against it; the comparison with the printed table follows
+# below. Runs at large $\alpha$ reach $10^{-13}$ and then rise again under constant-rate Adam, so a longer budget
+# does not deepen the L.
 #
 # **The time law.** The $1/\gamma$ law holds at the official rate: the slope is {eval}`glued.tss_slope` (−1 ± 0.2),
 # steeper than at book scale because the fitting time (a few hundred steps) is now a small share. The time law
@@ -609,8 +618,54 @@ else:
 
 # %% [markdown]
 # On nine seeds the L's lower arm sits at $10^{x}$ with $x$ = {eval}`glued.tss9_floor4` after $10^4$ steps and
-# {eval}`glued.tss9_floor5` after $10^5$ (medians; the per-seed values are printed above), against the table's
-# "below $10^{-6}$".
+# {eval}`glued.tss9_floor5` after $10^5$ (medians; the per-seed values are printed above). These claims asked for
+# "below $10^{-6}$", our misreading of the table, and are now checks against that bound. Read against what the
+# official log prints, at most $4\cdot10^{-6}$ ($10^{-5.40}$) for $\alpha \ge 1$ after step 5,000, the same nine
+# students are compared again in two claims registered on 2026-12-02, after these values had been seen. They are
+# re-readings (†) and decide nothing.
+#
+# ### The L's lower arm against the official log, on fresh students (stored, sealed before the run)
+#
+# Nine students that no run of the chapter used (seeds 2000–2008, `lower_arm_config()`) train on the same teacher,
+# data, norms and rate for the notebook's $10^4$ steps ({eval}`glued.tsl_minutes` minutes on one core;
+# `python -m repro.experiments.liu2023_omnigrok --store book/_results --run lower-arm`). Two claims were sealed when
+# the run started. (i) The largest train loss for $\alpha \ge 1$ is at most the official log's $4\cdot10^{-6}$
+# (median over students). (ii) It is at most $10^{-5}$, the offset the official plot adds to the training loss
+# before drawing it on a log axis, so that Fig. 2a draws as flat any loss below it. Level (ii) was chosen after
+# students 1–9 had been seen.
+
+# %%
+for k, after in (("floor4", "10^4"), ("floor5", "10^5")):
+    if tsm is not None:
+        claims.check(TSS9 + f"log10 largest train MSE for alpha>=1 after {after} steps against the official log's largest "
+                     "late value 4e-6 (median over seeds)", tss9[k], live=False, run=[tss_mans[0], tsm_man],
+                     seeds=np.concatenate([tss_seed[k], more[k]]), statistic="median")
+tsl = stored_ts_lower_arm("_results")
+TSL = "TS (stored, fresh students 2000-2008): log10 largest train MSE for alpha>=1 after 10^4 steps"
+tsl_names = [TSL + " against the official log's largest late value 4e-6 (median over seeds)",
+             TSL + ", below the 1e-5 the official plot adds (median over seeds)"]
+if tsl is None:
+    print("The fresh-student landscape is not stored yet (the command above computes it); its claims are not judged.")
+    for key in ("tsl_minutes", "tsl_floor"):
+        glue(key, "(not stored yet)", display=False)
+else:
+    tsl_land, tsl_man = load_stored(tsl, "fresh-student teacher-student landscape",
+                                    "python -m repro.experiments.liu2023_omnigrok --store book/_results --run lower-arm",
+                                    "about 4 minutes on one core", glue_minutes="tsl_minutes")
+    tsl_seeds = tsl_land.lower_arm(-1)
+    tsl_med = float(np.median(tsl_seeds))
+    print(f"log10 largest train MSE for alpha >= 1 after 10^4 steps: median of 9 students {tsl_med:.2f}; students "
+          "2000-2008 " + ", ".join(f"{v:.2f}" for v in tsl_seeds) + f"; above 4e-6: {int((tsl_seeds > np.log10(4e-6)).sum())}"
+          f" of 9; above 1e-5: {int((tsl_seeds > -5).sum())} of 9")
+    glue("tsl_floor", f"{tsl_med:.2f}", display=False)
+    for name in tsl_names:  # sealed when the run started
+        claims.check(name, tsl_med, live=False, run=tsl_man, seeds=tsl_seeds, statistic="median",
+                     evidence="students 2000-2008: " + ", ".join(f"{v:.2f}" for v in tsl_seeds))
+
+# %% [markdown]
+# On the fresh students the lower arm sits at $10^{x}$ with $x$ = {eval}`glued.tsl_floor` (median; per student
+# above), against the official log's $10^{-5.40}$ and the plot's $10^{-5}$. The verdicts of both claims, with their
+# margins in seed standard errors, are in *Paper versus ours*.
 
 # %% [markdown]
 # ## 3. An image classifier: landscape and grokking (substitute dataset)
@@ -950,7 +1005,7 @@ if p113 is not None:
         names=("official notebook", "ours (stored)"),
         fields=[f for f in ModularConfig.__dataclass_fields__ if f not in ("init_seed", "data_seed")],
         reasons={"n_seeds": "two initializations of each setting, medians reported",
-                 "dtype": "float64 is 2.6x slower on a CPU",
+                 "dtype": "float64 costs 2.6x float32's time a step on a CPU (see the text below the figure)",
                  "eval_every": "one grid for both settings (the notebook logs its held run every 10 steps)"},
         extra=[("split", "torch random_split after torch.manual_seed(42)",
                 f"repro.data.tasks' split, data seed {p113_cfg.data_seed}", "another set of training pairs"),
@@ -992,6 +1047,21 @@ if p113 is not None:
         claims.check(P113 + name, float(np.median(per_seed)), live=False, run=m113, seeds=per_seed,
                      evidence=f"seeds {list(p113_cfg.seeds)}: " + ", ".join(f"{v:.3g}" for v in per_seed))
         p113_claims.append(P113 + name)
+    p113_ratio = t113.delay_ratio()  # the talk's headline: held delay / free delay (medians over seeds)
+    claims.check(P113 + "median delay 95 % train -> 95 % val, norm held at 0.8x / free", p113_ratio, live=False,
+                 run=m113, evidence="delays per seed (steps): free " + ", ".join(
+                     f"{d:.0f}" for d in t113.seed_delays(t113.FREE)) + "; held " + ", ".join(
+                     f"{d:.0f}" for d in t113.seed_delays(t113.CONSTRAINED)))
+    p113_claims.append(P113 + "median delay 95 % train -> 95 % val, norm held at 0.8x / free")
+    spikes, window = t113.loss_spikes(), t113.norm_window(2_000)  # float32 spikes after grokking; the last 2,000 steps
+    gaps = np.concatenate([np.diff(sp) for sp in spikes])
+    for s_i, (sp, (lo, hi)) in enumerate(zip(spikes, window)):
+        print(f"seed {p113_cfg.seeds[s_i]}: training-loss spikes (x10 in one evaluation) after grokking at steps "
+              f"{', '.join(map(str, sp))}; weight norm / initial over the last 2,000 steps {lo:.2f} to {hi:.2f}")
+    glue("p113_spike_gap", f"{np.median(gaps):,.0f}" if gaps.size else "(none)", display=False)
+    glue("p113_spike_n", f"{sum(len(sp) for sp in spikes)}", display=False)
+    glue("p113_window", " and ".join(f"{lo:.2f} to {hi:.2f}" for lo, hi in window), display=False)
+    glue("p113_ratio", f"{p113_ratio:.3f}", display=False)
     # ours beside the notebook's (the registered references), for the prose below
     ref = {name: claims.registry.entries[P113 + name].reference for name in values}
     med = {name: float(np.median(v)) for name, v in values.items()}
@@ -1020,6 +1090,8 @@ else:
     glue("fig_tr113", "(the stored runs are not finished)", display=False)
     glue("p113_text", "The stored runs are not finished.", display=False)
     glue("p113_deviation", "The stored runs are not finished; nothing is judged at $p = 113$ yet.", display=False)
+    for key in ("p113_spike_gap", "p113_spike_n", "p113_window", "p113_ratio"):
+        glue(key, "(not stored yet)", display=False)
 
 # %% [markdown]
 # ```{figure} _figures/liu2023_omnigrok/fig_tr113.png
@@ -1031,6 +1103,21 @@ else:
 #
 # {eval}`glued.p113_text` The claims in *Paper versus ours* compare each number with the notebook's,
 # two-sided, with tolerances registered before the run.
+#
+# **The talk's headline.** "Remove grokking by small & constrained scale": held at $0.8\times$ its initial norm, the
+# delay from 95 % training to 95 % validation accuracy is {eval}`glued.p113_ratio` times the free run's (medians).
+# That is far under the bound of 1/4 that sections 4 and 4b use. This comparison was registered on 2026-12-02,
+# after the run's steps had been read, so it is a re-reading (†). The held run's own steps against the notebook's
+# are the sealed claims above.
+#
+# **Float32 and the final norm.** After grokking the free runs' training loss spikes by more than tenfold within one
+# evaluation, {eval}`glued.p113_spike_n` times in the two seeds, about every {eval}`glued.p113_spike_gap` steps
+# (median gap). Each spike moves the weight norm, so the final norm is a snapshot of a curve that moves: over the last
+# 2,000 steps the norm over its initial value ranges {eval}`glued.p113_window` (seeds 0 and 1), against the
+# notebook's 0.71 at step 15,000. Whether float64, the notebook's dtype, removes the spikes is not tested. We
+# measured one step of both settings for one seed on one core at 0.86 s in float64 against 0.34 s in float32
+# (`run_modular`, 10 and 60 steps, 2026-12-02). One float64 seed of the free run alone would then take about
+# 15,000 × 0.43 s ≈ 1.8 hours, far past the few minutes a check here can use.
 
 # %% [markdown]
 # ## 5. The $(w, m)$ landscape of the backup slides
@@ -1202,10 +1289,15 @@ for key, text in wmo_text.items():
 #
 # We train the same landscapes (the notebook's training of section 5b on its fine window, messiness 0 to 0.1 and
 # $\alpha$ from 2.5 to 4, on a coarser grid) and read $\theta$ from the contour's slope $d\ln w_c/dm$: $\tan\theta$ is
-# proportional to its inverse, so "more data, smaller $\theta$" means a steeper slope at every larger size
+# proportional to its inverse, so a smaller $\theta$ is a steeper slope
 # (`python -m repro.experiments.liu2023_omnigrok_messiness --store book/_results --data-size 25 35 45 54`,
-# {eval}`glued.ds_minutes` minutes on one core in all). Both claims were registered before the run. The
-# $\gamma$ arrow is the $1/\gamma$ law of section 2. The time law itself, a run along the path, is not run.
+# {eval}`glued.ds_minutes` minutes on one core in all). What the paper states (§5.1, Fig. 6e) is one pair:
+# $\theta_{55} < \theta_{45}$, a steeper slope at 55 pairs than at 45. The two claims registered before the runs ask
+# for more: a rise of the slope at every larger size. That is our reading of the slide's arrow, a bound of ours, so
+# they are checks. The paper's pair was registered on 2026-12-02, after the runs had been seen. Its two readings are
+# re-readings (†): on the raw maps, and on the maps smoothed as the official plot smooths its own before drawing
+# the contours (`blurred_like_notebook`). The $\gamma$ arrow is the $1/\gamma$ law of section 2. The time law
+# itself, a run along the path, is not run.
 
 # %%
 ds_cfg = MessinessConfig.data_size(DATA_SIZES[0])
@@ -1220,8 +1312,12 @@ display(setup_table("(w, m) landscapes over data size, stored", official_window,
                     extra=[("training pairs (of 55)", "25, 35, 45, 55", ", ".join(map(str, DATA_SIZES)),
                             "the landscape notebook's stored output shows its last run at train_num = 54, and 55 "
                             "(every pair) leaves no test pair"),
-                           ("training loss read", "the best over training (its 'trainbest' files)",
-                            "after the last step", "the rate has decayed twice by then (x0.2 at 5,000 and 10,000)"),
+                           ("training loss read", "the last step's (its 'trainbest' files are written with loss_train, "
+                            "the last step's, not loss_train_best)", "after the last step", "same"),
+                           ("contour read", "the 0.02 contour of the map smoothed by a Gaussian (sigma one cell of its "
+                            "21 x 21 grid) and upsampled 10x bilinearly", "per messiness, the crossing of 0.02 on the raw "
+                            "map, log-linear in alpha; smoothed as the notebook's in the second reading",
+                            "measured below: the smoothing moves each slope by at most 0.09"),
                            ("norm held", "the notebook's L2 helper counts the first layer twice",
                             "the plain L2 norm of the decoder", "a plain norm (as section 5b)"),
                            ("draws of R_linear, R_random, templates, split", "seed 58 (the notebook's generator)",
@@ -1281,6 +1377,19 @@ for window, (wide, prefix, label) in DS_WINDOWS.items():
                  float(min(cs.rows for cs in slopes.values())), live=False, run=manifests,
                  evidence=f"{setting}; rows with a crossing inside the window: "
                           + ", ".join(f"{n}: {cs.rows}" for n, cs in slopes.items()))
+    if window == "notebook":  # the paper's own pair, theta_55 < theta_45 (54 pairs here), raw and smoothed
+        smooth = {n: contour_slope(blurred_like_notebook(r)) for n, r in ds.items()}
+        print("  smoothed as the official plot: " + ", ".join(f"{n}: {cs.slope:.2f} ± {cs.se:.2f}"
+                                                             for n, cs in smooth.items()))
+        for name, sl in (("stored (data size): WM: ", slopes), ("stored (data size, maps smoothed as the official "
+                                                                "plot): WM: ", smooth)):
+            claims.check(name + "contour slope d ln(alpha_c)/dm at 54 pairs minus at 45 pairs (theta_55 < theta_45: "
+                         ">= 0)", sl[54].slope - sl[45].slope, live=False, run=[stored_ds[45][1], stored_ds[54][1]],
+                         evidence=f"slopes 45: {sl[45].slope:.2f} ± {sl[45].se:.2f}, 54: {sl[54].slope:.2f} ± "
+                                  f"{sl[54].se:.2f} (one initialization; line-fit errors, not seeds)")
+        ds_text["pair"] = {"raw": f"{slopes[54].slope - slopes[45].slope:+.2f}",
+                           "smooth": f"{smooth[54].slope - smooth[45].slope:+.2f}",
+                           "shift": f"{max(abs(smooth[n].slope - slopes[n].slope) for n in ds if np.isfinite(slopes[n].slope)):.2f}"}
     ds_claims[window] = claims.named(prefix)
     rises = [a for a, d in zip(DATA_SIZES, steps) if d >= 0]
     ds_text[window] = {"slopes": ", ".join(f"{cs.slope:.2f} ± {cs.se:.2f} ({n} pairs)" if cs.rows >= 2
@@ -1292,6 +1401,7 @@ for window, (wide, prefix, label) in DS_WINDOWS.items():
                                    else f"the slope rises at {len(rises)} of the {len(steps)} steps between sizes, "
                                         "so the slide's arrow is not reproduced here")}
 glue("ds_minutes", f"{sum(ds_minutes) / 60:.0f}" if ds_minutes else "(not stored yet)", display=False)
+ds_text.setdefault("pair", {"raw": "(not stored yet)", "smooth": "(not stored yet)", "shift": "(not stored yet)"})
 for window, texts in ds_text.items():
     for key, text in texts.items():
         glue(f"ds_{key}_{window}", text, display=False)
@@ -1315,6 +1425,11 @@ for window, texts in ds_text.items():
 # are {eval}`glued.ds_slopes_wide`, the steps {eval}`glued.ds_steps_wide`: {eval}`glued.ds_verdict_wide`. With one
 # initialization, as the notebook's, the standard errors come from the straight-line fit over the messiness
 # values, not from seeds; the norm grid's step (0.15 in $\alpha$) limits how finely each $w_c$ is placed.
+#
+# **The paper's pair.** From 45 to 54 pairs the slope changes by {eval}`glued.ds_raw_pair` on the raw maps and by
+# {eval}`glued.ds_smooth_pair` on the maps smoothed as the official plot's; the smoothing moves no size's slope by more
+# than {eval}`glued.ds_shift_pair`. Both readings put $\theta_{54}$ at or above $\theta_{45}$, within one line-fit
+# standard error. With one initialization and runs seen before the comparison, this decides nothing.
 
 # %% [markdown]
 # ## Paper versus ours
@@ -1337,8 +1452,8 @@ claims.figure("liu2023", "Fig. 2a", claims=[
     "TS: the L's plateau, spread of log10 train MSE at alpha=0.1 over seeds"],
     why="the U (minimum at alpha = 1; its left arm from alpha = 0.1 and its rises to alpha = 4 and 10) and the L's "
         "converged plateau and its knee at alpha = 0.25 match the official table, two-sided; the L's lower arm "
-        f"stops above the official ≈ 0 (below 1e-6) in {ts_cfg.landscape_steps:,} "
-        "book-scale steps")
+        f"(10^{trained(floor, RES_FLOOR)} in {ts_cfg.landscape_steps:,} book-scale steps) is within the official log's 4e-6 for "
+        "alpha >= 1; it is above 1e-6, the bound of ours that misread the table as ≈ 0")
 claims.figure("liu2023", "Fig. 2b", claims=[
     "TS: alpha=2, gamma=0: fraction of seeds reaching 95 % test",
     "TS: alpha=2, gamma=0: final test accuracy, the plateau (median over seeds)",
@@ -1357,12 +1472,18 @@ tss_2a = [TSS + n for n in (
     "log10 train MSE at alpha=0.1 after 10^4 steps, the L's upper arm (median over seeds)",
     "log10 train MSE at alpha=0.25 after 10^4 steps, the L's knee (median over seeds)")]
 tss_2a += list(tss9_names.values()) if tss9 else []  # the nine-seed floors, once stored
+tss_2a += [TSS9 + f"log10 largest train MSE for alpha>=1 after 10^{e} steps against the official log's largest late "
+           "value 4e-6 (median over seeds)" for e in (4, 5)] if tss9 else []
+tss_2a += tsl_names if tsl is not None else []  # the fresh students, once stored
 claims.figure("liu2023", "Fig. 2a (official settings, stored)", scale="paper (CPU, stored)",
               claims=tss_2a,
               why=f"lr 3e-4, the notebook's 11 norms, 10^4 and 10^5 projected Adam steps, three seeds, claims sealed "
                   f"before the run: the L's lower arm reaches 10^{tss['floor4']:.1f} after 10^4 steps and "
-                  f"10^{tss['floor5']:.1f} after 10^5 (the table: below 10^-6)"
-                  + (f"; on nine seeds 10^{tss9['floor4']:.1f} and 10^{tss9['floor5']:.1f}" if tss9 else ""))
+                  f"10^{tss['floor5']:.1f} after 10^5 (the official log: up to 4e-6 for alpha >= 1; our first "
+                  "bound, 1e-6, misread it and is now a check)"
+                  + (f"; on nine seeds 10^{tss9['floor4']:.1f} and 10^{tss9['floor5']:.1f}" if tss9 else "")
+                  + (f"; on nine fresh students, sealed, 10^{float(np.median(tsl_seeds)):.2f} after 10^4"
+                     if tsl is not None else ""))
 tss_2bc = [TSS + n for n in ("steps-to-test vs gamma, log-log slope (median of per-seed slopes)",
                              "log10 of the steps to 95 % test over ln(2)/(lr gamma), median over the gamma sweep and "
                              "seeds", "alpha=2, gamma=0: fraction of seeds reaching 95 % test in 10^5 steps")]
@@ -1410,13 +1531,16 @@ else:
     claims.figure("liu2023", "Fig. 6 (notebook's training)", scale="paper (CPU, stored)",
                   why=f"the stored run is {wm_off_progress}; its command runs it")
 if len(ds_claims) == len(DS_WINDOWS):
-    ds_all = [name for names in ds_claims.values() for name in names]
+    ds_all = [name for names in ds_claims.values() for name in names] + claims.named(
+        "stored (data size, maps smoothed as the official plot): ")
     claims.figure("liu2023", "Fig. 6 data size (backup slide)", scale="paper (CPU, stored)",
                   claims=ds_all,
                   why="the notebook's training on its fine window (6 x 11 of its 21 x 21 grid) and on a window widened "
                       "to alpha = 1, sizes 25, 35, 45, 54, one initialization; the angle theta of the 0.02 "
                       "training-loss contour read as 1 / its slope d ln w_c/dm, claims registered before each run: "
                       f"notebook's window {ds_text['notebook']['slopes']}; wide window {ds_text['wide']['slopes']}; "
+                      f"the paper's pair theta_55 < theta_45 reads {ds_text['pair']['raw']} (raw) and "
+                      f"{ds_text['pair']['smooth']} (smoothed as the official plot), re-readings (†); "
                       "the time law t = (L + h tan theta)/gamma itself is not run")
 else:
     claims.figure("liu2023", "Fig. 6 data size (backup slide)", scale="paper (CPU, stored)",
@@ -1428,7 +1552,8 @@ if p113_claims:
                   why="the notebook's model, init, optimizer and 15,000 steps at p = 113, float32, two seeds; ten "
                       "two-sided claims against the notebook's figures, registered before the run: the start, peak, "
                       "fitting and grokking steps and final accuracies match; the free run's norm ends higher than "
-                      "the notebook's, and the held run fits and generalizes later (deviations)")
+                      "the notebook's, and the held run fits and generalizes later (deviations); the talk's headline, "
+                      f"held delay / free delay {p113_ratio:.3f}, is a re-reading (†)")
 else:
     claims.figure("liu2023", "Fig. 7 (notebook's settings, p = 113)",
                   scale="paper (CPU, stored)", why=f"the stored run is {p113_progress}; its command runs it")
@@ -1456,8 +1581,10 @@ claims.ledger()
 # * **Shorter training, larger rates.** Teacher–student: {eval}`glued.ts_land_steps` landscape steps at lr
 #   $2\cdot10^{-3}$ (official code: $10^4$ at $3\cdot10^{-4}$); grokking {eval}`glued.ts_grok_steps` steps
 #   with lr $10^{-3}$ and $\gamma\in[0.1, 0.8]$ (paper: lr $3\cdot10^{-4}$, $\gamma\in[0.03,1]$, $10^5$
-#   steps). This is what keeps the L's lower arm at a few
-#   $10^{-6}$ and the $1/\gamma$ slope at {eval}`glued.ts_slope` instead of −1.
+#   steps). This keeps the $1/\gamma$ slope at {eval}`glued.ts_slope` instead of −1. The L's lower arm stays at a
+#   few $10^{-6}$ as in the official log (up to $4\cdot10^{-6}$ for $\alpha \ge 1$ after step 5,000); the
+#   chapter's first reading of that table as "≈ 0" was wrong, and its five claims against "below $10^{-6}$" are now
+#   checks against that bound of ours.
 # * **Image data is a substitute** (8×8 digits, 64 inputs, 1000 train / 797 test), with weight decay 0.3
 #   instead of 0.01 and {eval}`glued.img_steps` instead of $10^5$ steps; the landscape uses
 #   {eval}`glued.img_land_n` training images, {eval}`glued.img_land_steps` full-batch steps and
@@ -1474,8 +1601,10 @@ claims.ledger()
 #   $w_c =$ {eval}`glued.ds_wc0_wide` for the four sizes, and its slope in messiness: {eval}`glued.ds_verdict_wide`;
 #   in the notebook's window {eval}`glued.ds_verdict_notebook`.
 #   Our runs differ from the notebook's in the draws (not reproduced bit for bit), the norm held (a plain norm
-#   where the notebook counts the first layer twice, so the same $\alpha$ is another norm), the loss read (the
-#   last step, not the best over training) and a coarser grid; which of these, if any, makes the notebook's
-#   contours tilt with size is not measured.
+#   where the notebook counts the first layer twice, so the same $\alpha$ is another norm) and a coarser grid. The
+#   loss read is the same, the last step's (the notebook's `trainbest` files hold it, not the best). The notebook's
+#   contours come from a smoothed, upsampled map; smoothing ours the same way moves no slope by more than
+#   {eval}`glued.ds_shift_pair`. Which of the other differences, if any, makes the notebook's contours tilt with size
+#   is not measured. The paper states only $\theta_{55} < \theta_{45}$; our rise at every size is a bound of ours.
 # * **Projection after the step.** We rescale after every optimizer step, as the paper says (Omnigrok §2);
 #   the official teacher–student notebook rescales between the forward and the backward pass.

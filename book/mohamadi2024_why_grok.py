@@ -37,9 +37,10 @@
 #
 # **What this chapter reproduces.** The Fourier construction for every $p$ from 2 to 13; the eNTK
 # interpolation threshold (rank against width: singular below Thm 3.1's $n/(3p)$, full rank from our sharper
-# $n/(3p-2)$ on); the failure of eNTK and expected-NTK kernel
-# regression at every training fraction up to 0.9 (Thm 3.4); the pNTK kernel classifier against a trained
-# network *on the same split* (Thm 4.3); normalized-GD classification with the paper's recipe, which fits
+# $n/(3p-2)$ on); Thms 3.4 and 4.3 as the bounds they are: the best predictor in the span of the eNTK, the
+# expected NTK or the pNTK at init stays at half the zero predictor's population loss or above wherever App. D's
+# explicit bound says so, and its average over permuted tasks obeys that bound; the pNTK kernel classifier against a
+# trained network *on the same split*; normalized-GD classification with the paper's recipe, which fits
 # first and generalizes later at $n = 2p^{5/3}$ for every $p$ tried (Figs 1 and 4), with a critical size that
 # grows more slowly than Thm 4.5's upper bound $p^{5/3}$ (a stored sweep); and the late generalization of the
 # one-layer transformer of Fig. 5 (under AdamW, not the paper's GD).
@@ -53,16 +54,20 @@
 #   before fitting as after, for the two-layer network and for the transformer. For the two-layer network this
 #   is partly our setup: with PyTorch's default init the weights start at a norm below one normalized step,
 #   so no kernel regime is possible (section 4).
-# * *The init-scale effect (Figs 1 and 2).* We ran the $\alpha$ sweep, and a smaller $\alpha$ does not
-#   shrink the gap between fitting and generalizing. Normalized GD with step length 10 erases the init
-#   scale within the first steps, so this design cannot show the effect.
+# * *The init-scale effect (Figs 1 and 2).* We ran the $\alpha$ sweep, and from PyTorch's init a smaller $\alpha$
+#   does not shrink the gap between fitting and generalizing: normalized GD with step length 10 erases the init
+#   scale within the first steps. From the NTK parametrization's larger start a smaller $\alpha$ does fit the
+#   training set with more test accuracy, as §4.2 says, but that reading was registered after the stored run was
+#   seen, and the time to final generalization gets longer (section 4).
 # * *Regression grokking (Figs 2 and 3).* The paper trains $5\cdot 10^4$ to $2\cdot 10^5$ GD steps at learning
 #   rate 1, $p = 47$, from He et al.'s init. A stored run at $p = 11$ with the same budget in learning rate ×
 #   steps (learning rate 0.3, PyTorch's default init) memorizes at every init scale; its accuracy ends far below
 #   the paper's 100 % (section 7). So do stored runs at the paper's learning rate 1, at $p = 11$ and $23$ for
 #   $2\cdot 10^5$ steps, in the NTK parametrization of the first author's public code, where learning rate 1
 #   trains (section 8), and at Fig. 2's own $p = 47$ with App. A.1 as printed, from PyTorch's init and from He
-#   et al.'s normal init (the end of section 8): every run fits its training set and none generalizes.
+#   et al.'s normal init (the end of section 8): every run fits its training set and none generalizes. A positive
+#   control with a penalty 100 times App. A.1's, strong enough to bring $\|\theta\|_\infty$ down to the Fourier
+#   construction's level within its budget, memorizes too.
 #
 # Fig. 5's transformer also trains with AdamW at book scale, not with the paper's GD (Section 5).
 # `REPRO_SCALE=paper` runs the config defaults with the same code: the paper's settings except the init and the
@@ -331,9 +336,9 @@ glue("fig_kernel", fig_kernel, display=False)
 kernel_min = min(ksweep["empirical"].min(), ksweep["expected"].min())
 glue("kernel_min", approx(kernel_min, 0.05), display=False)
 # Kernel regression at init is float64 linear algebra without training: its losses move only in the last bits.
-claims.check("kernel regression: smallest relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
+claims.check("ridgeless kernel regression: smallest relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
              kernel_min, live=False)
-claims.check("kernel regression: smallest relative test loss, against the zero predictor's 1", kernel_min, live=False)
+claims.check("ridgeless kernel regression: smallest relative test loss, against the zero predictor's 1", kernel_min, live=False)
 
 # %% [markdown]
 # ```{figure} _figures/mohamadi2024_why_grok/fig_kernel.png
@@ -346,7 +351,74 @@ claims.check("kernel regression: smallest relative test loss, against the zero p
 # ```
 #
 # The smallest relative test loss over all $p$, fractions and both kernels is {eval}`glued.kernel_min`:
-# the kernel predictors never beat predicting zero, which is more than Thm 3.4's bound of 1/2 asks.
+# the ridgeless predictors never beat predicting zero. That margin is not the theorem's. Ridgeless regression
+# interpolates the training triples with whatever coefficients it takes, and on the test triples its predictions
+# blow up above the zero predictor's; a better kernel predictor exists in the same span. Thm 3.4 (formal version
+# Thm D.1, App. D.2) bounds *every* predictor $\sum_t \lambda_t K(x_t, \cdot)$ in the span of the kernel's columns
+# at the training triples, and its population loss, over all $p^3$ triples.
+#
+# ### The bound as a bound: the best predictor in the kernel's span (App. D)
+#
+# The best predictor in the span is the orthogonal projection of the target onto it (`th.best_in_span_loss`; the
+# only regularization is the numerical rank, singular values below $10^{-10}$ of the largest counting as zero). App. D
+# averages it over the permuted tasks $\Psi_\sigma(a, b, c) = \mathbf 1(\sigma_1(a) + \sigma_2(b) \equiv \sigma_3(c))$, to
+# which an equivariant kernel is blind, and proves for every $n$-dimensional span (Lemmas D.4 and D.7)
+#
+# $$\mathbb E_\sigma \min_\lambda \Big\|\sum_t \lambda_t K(x_t, \cdot) - \Psi_\sigma\Big\|^2 \ge p^2\Big(1 - \frac1p - \frac{n}{p^3}\, e^{2/(p-1)}\Big),$$
+#
+# where $p^2$ is the zero predictor's loss (our text copy of the paper lost its formulas; the unit tests check this
+# form against the exact spectrum of $\mathbb E_\sigma \Psi_\sigma\Psi_\sigma^\top$). We compute the left side exactly
+# (`th.expected_best_in_span_loss`: no sampling of $\sigma$), and, for the task itself ($\sigma$ the identity),
+# the best predictor in the span of the eNTK at init and of the expected NTK, on the splits of the sweep above.
+# Two comparisons were registered before this cell first ran: the permuted average must obey the bound (a check of
+# our computation against App. D), and where the bound is at least 1/2 the best predictor on the task itself must
+# stay at half the zero predictor's loss or above (Thm 3.4, deterministic). The same for the classifier's pNTK at init,
+# whose matrix kernel $\mathrm{pNTK}\otimes I_p$ spans $n_{\rm pairs}\cdot p$ dimensions (Thm D.2), at pair fractions
+# 0.1, 0.2 and 0.4 of $p = 23$, where the bound is at least 1/2.
+
+# %%
+span = mw.kernel_span_sweep(cfg.kernel_ps, cfg.kernel_fractions, cfg.kernel_width_factor, cfg.seed)
+print("population loss / zero predictor's: best in the eNTK's span / expected NTK's; averaged over permuted tasks; App. D bound")
+for i, p in enumerate(span["ps"]):
+    for j, f in enumerate(span["fractions"]):
+        print(f"  p = {p:2d}, fraction {f:.1f}: {span['empirical'][i, j]:.3f} / {span['expected'][i, j]:.3f}; "
+              f"{span['empirical_perm'][i, j]:.3f} / {span['expected_perm'][i, j]:.3f}; bound {span['bound'][i, j]:+.3f}")
+inside = span["bound"] >= 0.5  # where App. D's explicit bound reaches Thm 3.4's 1/2
+span_min = float(min(span["empirical"][inside].min(), span["expected"][inside].min()))
+span_slack = float(min((span[k] - span["bound"]).min() for k in ("empirical_perm", "expected_perm")))
+glue("span_min", f"{span_min:.2f}", display=False)
+glue("span_slack", f"{span_slack:.2f}", display=False)
+glue("span_inside", ", ".join(f"({p}, {f:.1f})" for p, f in zip(np.array(span["ps"])[np.where(inside)[0]],
+                                                               span["fractions"][np.where(inside)[1]])), display=False)
+# Closed forms and float64 projections at init, no training: the numbers move only in the last bits.
+claims.check("best predictor in the kernel's span: smallest population loss / zero predictor's over p, both kernels "
+             "and the fractions where App. D's bound is ≥ 1/2", span_min, live=False)
+claims.check("best predictor in the kernel's span averaged over the permuted tasks, minus App. D's bound: smallest "
+             "over p, fractions and both kernels", span_slack, live=False)
+
+# %%
+cspan = mw.pntk_span_sweep(cfg.grok_p, mw.SPAN_PAIR_FRACTIONS, 8 * cfg.grok_p, cfg.seed)
+for f, b_, e_, bd in zip(cspan["fractions"], cspan["best"], cspan["perm"], cspan["bound"]):
+    print(f"pNTK at init, p = {cspan['p']}, h = 8p, pair fraction {f:.1f}: best in span {b_:.3f}; averaged over permuted "
+          f"tasks {e_:.3f}; App. D bound {bd:+.3f}")
+cspan_min = float(cspan["best"][cspan["bound"] >= 0.5].min())
+cspan_slack = float((cspan["perm"] - cspan["bound"]).min())
+glue("cspan_min", f"{cspan_min:.2f}", display=False)
+glue("cspan_slack", f"{cspan_slack:.2f}", display=False)
+claims.check("pNTK at init: best predictor in its span (pNTK ⊗ I_p), smallest population loss / zero predictor's over "
+             "the pair fractions where App. D's bound is ≥ 1/2", cspan_min, live=False)
+claims.check("pNTK at init: best predictor in its span averaged over the permuted tasks, minus App. D's bound: "
+             "smallest over the pair fractions", cspan_slack, live=False)
+
+# %% [markdown]
+# Where App. D's bound reaches 1/2 (the $(p, \text{fraction})$ pairs {eval}`glued.span_inside`), the best predictor
+# in either kernel's span keeps at least {eval}`glued.span_min` of the zero predictor's population loss on the task
+# itself: Thm 3.4, read as the bound it is. Averaged over the permuted tasks, the best-in-span loss exceeds App. D's
+# bound everywhere, by {eval}`glued.span_slack` at least (a check of our computation; at large fractions the bound
+# is negative and says nothing). For the pNTK classifier at $p = 23$ the best predictor in its span keeps at least
+# {eval}`glued.cspan_min` of the zero predictor's loss at pair fractions up to 0.4 (Thm 4.3), and the permuted
+# average clears the bound by {eval}`glued.cspan_slack` at least. The ridgeless losses above 1 are blow-up; the
+# span limit itself is this table.
 
 # %% [markdown]
 # ## 4. Classification: fitting first, generalizing later under normalized GD (Figs 1 and 4)
@@ -714,6 +786,23 @@ claims.check(nc_prefix + "steps from fit to 99 % test accuracy, α = 0.1 minus �
              live=False, run=nc_manifest, spread=mw.median_difference_se(nc_gap(nc_rows[0.1]), nc_gap(nc_rows[1.0])),
              evidence=f"{nc_budget}: median gap {np.median(nc_gap(nc_rows[0.1])):.0f} steps at α = 0.1 against "
                       f"{np.median(nc_gap(nc_rows[1.0])):.0f} at α = 1 (runs that never reach 99 % count to step {last:,})")
+# Fig. 1 (middle) as the paper states it (§4.2): a smaller α makes "the gap between overfitting and generalization"
+# smaller, i.e. the test accuracy at the step the training set is fitted is higher (registered after these arrays were
+# seen: †; T18's criterion). The fit-to-99 % gap above measures the time to final generalization, which §6 says a
+# smaller α lengthens: it stays as context.
+nc_at_fit = {a: np.array([nc.test_acc[r, int(np.searchsorted(nc.steps, nc_fit[r]))] for r in rows if nc_fit[r] >= 0])
+             for a, rows in nc_rows.items()}
+nc_fit_gain = float(np.median(nc_at_fit[0.1]) - np.median(nc_at_fit[1.0]))
+print(f"test accuracy at the fit: α = 0.1: {', '.join(f'{v:.2f}' for v in nc_at_fit[0.1])}; "
+      f"α = 1: {', '.join(f'{v:.2f}' for v in nc_at_fit[1.0])}")
+claims.check(nc_prefix + "test accuracy when the training set is fitted, α = 0.1 minus α = 1 (medians)", nc_fit_gain,
+             live=False, run=nc_manifest, spread=mw.median_difference_se(nc_at_fit[0.1], nc_at_fit[1.0]),
+             evidence=f"{nc_budget}: at the fit the test accuracy is {np.median(nc_at_fit[0.1]):.2f} at α = 0.1 against "
+                      f"{np.median(nc_at_fit[1.0]):.2f} at α = 1 (medians), the paper's direction; the time to final "
+                      "generalization is longer at α = 0.1 (context)")
+glue("nc_fit_gain", f"{nc_fit_gain:.2f}", display=False)
+glue("nc_fit_lo", f"{np.median(nc_at_fit[0.1]):.2f}", display=False)
+glue("nc_fit_hi", f"{np.median(nc_at_fit[1.0]):.2f}", display=False)
 glue("nc_ratio", f"{nc_ratio:.2f}", display=False)
 glue("nc_decades", f"{nc_decades:.1f}", display=False)
 glue("nc_gap_diff", f"{nc_gap_diff:,.0f}", display=False)
@@ -734,11 +823,18 @@ glue("nc_gen_lo", f"{int((nc_gen[nc_rows[0.1]] >= 0).sum())} of {len(nc_rows[0.1
 # the kernel has moved before the fit: its distance from the start at the fit is {eval}`glued.nc_ratio` of its
 # final value (median). The raw growth is mostly the growth of $\|\theta\|$, as in section 4: the kernel scales
 # like $\|\theta\|^4$, and the norm's growth after the fit alone accounts for {eval}`glued.nc_norm_decades` decades
-# (median). A start of eleven normalized steps does not make the fit a kernel-regime one. And a smaller $\alpha$ lengthens the gap
-# instead of closing it: {eval}`glued.nc_gen_lo` runs at $\alpha = 0.1$ reach 99 % within $10^4$ steps, and the
-# median gap is {eval}`glued.nc_gap_diff` steps longer than at $\alpha = 1$. Fig. 1 (middle) says the opposite. In
-# this parametrization the step length 10 is small against the start, so $\alpha$ does survive the first steps;
-# why a smaller one then generalizes later is not measured here.
+# (median). A start of eleven normalized steps does not make the fit a kernel-regime one.
+#
+# The init scale acts as the paper states it, read at the fit. §4.2 says that a smaller $\alpha$ makes "the gap
+# between overfitting and generalization" smaller: when the training set is fitted, the test accuracy is
+# {eval}`glued.nc_fit_lo` at $\alpha = 0.1$ against {eval}`glued.nc_fit_hi` at $\alpha = 1$ (medians; a difference
+# of {eval}`glued.nc_fit_gain`). That comparison was registered after these stored arrays had been seen, so the
+# ledger marks it †. The time to final generalization goes the other way, as §6 says it does ("doing so actually
+# slows down the time to final generalization"): {eval}`glued.nc_gen_lo` runs at $\alpha = 0.1$ reach 99 % within
+# $10^4$ steps, and the median gap from the fit to 99 % is {eval}`glued.nc_gap_diff` steps longer than at
+# $\alpha = 1$. That reading measures the time to final generalization, not the gap at the fit, so the ledger keeps
+# it as context. In this parametrization the step length 10 is small against the start, so $\alpha$ does survive
+# the first steps.
 
 # %% [markdown]
 # ### Sample complexity (Fig. 1, right, and Fig. 4)
@@ -1098,7 +1194,9 @@ claims.check("sample complexity, settled budgets (stored): 97.5th percentile of 
 # therefore also track the accuracy on the test pairs whose mirror is unseen too.
 
 # %%
-tfs = mw.run_transformer_seeds(cfg.transformer, cfg.transformer_seeds)  # one train() call, seeds as runs
+tfs_mixed = mw.run_transformer_seeds(cfg.transformer, cfg.transformer_seeds)  # one train() call, seeds as runs
+# The paper's eNTK is on the training set (App. B): keep the training pairs among the recorded ones (kernels kept live)
+tfs = [t.on_training_pairs() for t in tfs_mixed]
 tfit = np.array([t.first_step("train", 1.0) for t in tfs])  # first evaluation step with 100 % training accuracy
 kf = [t.index(f) for t, f in zip(tfs, tfit)]
 ntk_before = np.array([t.kernel_change()[k] for t, k in zip(tfs, kf)])  # ‖K_fit − K_0‖_F
@@ -1114,6 +1212,8 @@ unit = th.unit_kernel_distance
 tf_shape_before = np.array([unit(t.kernel_distance()[k]) for t, k in zip(tfs, kf)])
 tf_shape_after = np.array([unit(t.kernel_distance(f)[k:]).max() for t, f, k in zip(tfs, tfit, kf)])
 tf_shape_ratio = tf_shape_after / tf_shape_before
+tf_ratio_mixed = np.array([unit(t.kernel_distance(f)[k:]).max() / unit(t.kernel_distance()[k])
+                           for t, f, k in zip(tfs_mixed, tfit, kf)])  # the same on the mixed pairs, for the disclosure
 # The step at which the test accuracy climbs is sensitive to rounding (see Deviations): we count the seeds
 # that satisfy statements with wide margins; the figure shows the curves of every seed.
 print(f"p = {tfs[0].config.p}, {len(tfs)} seeds: training set fitted within 100 steps: {count((tfit > 0) & (tfit <= 100))}")
@@ -1126,7 +1226,11 @@ print(f"raw eNTK change after fitting, ‖K_t − K_fit‖_F, >= 10 x the change
       f"{count(ntk_after >= 10 * ntk_before)}")
 print(f"unit-norm eNTK: change after fitting >= 10x the change up to fitting: {count(tf_shape_ratio >= 10)}; "
       f"below twice it: {count(tf_shape_ratio < 2)}")
+print(f"eNTK on the {int(mw.ntk_train_mask(cfg.transformer).sum())} training pairs among the {cfg.transformer.ntk_points} "
+      f"recorded; unit-norm ratio on all {cfg.transformer.ntk_points} (train and test mixed), median: {trained(np.median(tf_ratio_mixed), 1)}")
 glue("tf_shape_ratio", trained(np.median(tf_shape_ratio), 1), display=False)
+glue("tf_ratio_mixed", trained(np.median(tf_ratio_mixed), 1), display=False)
+glue("tf_n_train_pairs", str(int(mw.ntk_train_mask(cfg.transformer).sum())), display=False)
 fig_tf = plot_transformer(tfs)
 glue("fig_transformer", fig_tf, display=False)
 # Medians over seeds, shown at 0.01 (accuracies near 1) and at 0.05 for the unmirrored accuracy at fitting
@@ -1136,7 +1240,7 @@ claims.check(f"transformer (book: AdamW): final train accuracy, median of {len(t
 claims.check(f"transformer: accuracy on test pairs with unseen mirror, when the train set is fitted, median of {len(tfs)} seeds",
              np.median(unmirrored_at_fit), seeds=unmirrored_at_fit)
 claims.check(f"transformer: final test accuracy, median of {len(tfs)} seeds", np.median(final_test), seeds=final_test)
-claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fitting, median of {len(tfs)} seeds",
+claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fitting (eNTK on the training pairs), median of {len(tfs)} seeds",
              np.median(tf_shape_ratio), seeds=tf_shape_ratio,
              evidence=f"book scale: p = {tfs[0].config.p}, d_model {tfs[0].config.d_model}, AdamW (lr 3e-3, wd 1) "
                       f"instead of the paper's GD at lr 0.25, {len(tfs)} inits: the eNTK moves as much while the "
@@ -1147,7 +1251,7 @@ claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fittin
 # ```{figure} _figures/mohamadi2024_why_grok/fig_transformer.png
 # :name: fig-mohamadi-transformer
 # The one-layer transformer at book scale (AdamW; the paper uses GD), every seed faintly, the median
-# thick and the range shaded. Left: train and test accuracy, and the accuracy on test pairs whose mirror
+# thick and the range shaded; the eNTK on the training pairs. Left: train and test accuracy, and the accuracy on test pairs whose mirror
 # is unseen too. The training set is fitted within the first hundred steps (dashed vertical line: the
 # median step), and the test accuracy reaches 90 % and more hundreds of steps later. Middle: the test
 # loss falls only long after the training loss. Right: the first-logit eNTK's change $\|K_t - K_0\|_F$ (log
@@ -1162,7 +1266,9 @@ claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fittin
 # The kernel half is not. Under AdamW the first-logit eNTK moves by more than ten times $\|K_0\|_F$
 # *while* the training set is fitted, and afterwards not ten times more (the seed counts above). Scaled
 # to unit norm, the kernel moves about as much after fitting as before: the median ratio is
-# ≈ {eval}`glued.tf_shape_ratio`. Adam moves every coordinate by about its learning rate per step, whatever
+# ≈ {eval}`glued.tf_shape_ratio`. That kernel is the paper's, on training pairs: the
+# {eval}`glued.tf_n_train_pairs` training pairs among the 128 pairs the run records; on all 128, train and test mixed,
+# the ratio is ≈ {eval}`glued.tf_ratio_mixed`. Adam moves every coordinate by about its learning rate per step, whatever
 # the gradient's size, so it does not train in the kernel regime, and this run cannot test the paper's
 # claim, which is about GD. The stored GD run below tests it.
 
@@ -1179,6 +1285,13 @@ claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fittin
 # this run (which predates sealed registries, so the ledger marks its claims †): the kernel's change is *negligible* before fitting if its unit-norm distance
 # $\|\bar K_{\rm fit} - \bar K_0\|_F$ is at most 0.1 ($\cos \ge 0.995$), and Fig. 5's pattern needs the
 # unit-norm change after fitting to be at least ten times the change before.
+#
+# **Not the paper's kernel.** This run records the eNTK on 128 pairs drawn from all $p^2$, training and test pairs
+# mixed, and stores only the Gram matrix of those kernels, so it cannot be restricted to the training pairs on which
+# the paper defines the eNTK (App. B), as the live runs above are. Recomputing it with the kernels kept would take
+# about 15 minutes of one core, beyond this revision's budget. On the live AdamW runs the restriction moves the
+# unit-norm ratio from ≈ {eval}`glued.tf_ratio_mixed` (mixed) to ≈ {eval}`glued.tf_shape_ratio` (training pairs);
+# the GD claims below read the mixed kernel.
 
 # %%
 gd_cfg = mw.gd_transformer_config()
@@ -1685,6 +1798,54 @@ glue("fig_p47he", fig_p47he, display=False)
 # by the end of the paper's longest budget.
 
 # %% [markdown]
+# ### A positive control: a penalty that can act within the budget (stored)
+#
+# None of the regression runs above gives the $\ell_\infty$ mechanism the time it needs: the penalty lowers
+# $\|\theta\|_\infty$ by at most $\eta\lambda$ per step, and the stored runs fall far slower than that (about
+# $2\cdot 10^{-6}$ per step at $p = 11$ and learning rate 0.3, below $10^{-5}$ at $p = 47$ and learning rate 1),
+# while the Fourier construction's level is $\|\theta\|_\infty = 1$ (the halved network of App. F fits in
+# $h = 4p$): at $p = 11$ the stored run ends at 1.4-1.5 after $4\cdot 10^5$ steps. So a failure to generalize there says
+# nothing about whether the mechanism works in our code. The control `mw.control_regression_config()` makes the
+# penalty strong enough to act: $p = 11$, $n = 2p^{2.25}$, $h = 4p$, $\alpha = 1$, learning rate 0.3,
+# $\lambda = 10^{-2}$ (100 times App. A.1's), $5\cdot 10^4$ steps, so $\eta\lambda\cdot$steps $= 150$; three fresh
+# seeds on a fresh split. Its two criteria (ours: final argmax accuracy over all pairs at least 0.9, test loss at
+# most half the zero predictor's) were registered before it ran, which took {eval}`glued.ctl_minutes` minutes on
+# one core.
+
+# %%
+ctl_cfg = mw.control_regression_config()
+ctl, ctl_manifest = load_stored(mw.stored_regression(ctl_cfg, "_results", "regression-control"), "ℓ∞ positive control",
+                                "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-control",
+                                "about a minute on one core", glue_minutes="ctl_minutes")
+ctl_rate = (ctl.linf[:, 1] - ctl.linf[:, -1]) / (ctl.steps[-1] - ctl.steps[1])
+print(f"λ = {ctl_cfg.linf_reg:g}, lr {ctl_cfg.lr:g}, {ctl_cfg.steps:,} steps, seeds {ctl_cfg.init_seeds}: ‖θ‖∞ "
+      f"{', '.join(f'{a:.2f} → {b:.2f}' for a, b in zip(ctl.linf[:, 1], ctl.linf[:, -1]))} (mean fall "
+      f"{np.mean(ctl_rate):.1e} per step); final train loss / zero predictor's {np.median(ctl.train_loss[:, -1]):.0e}; "
+      f"argmax accuracy {', '.join(f'{v:.2f}' for v in ctl.pair_acc[:, -1])}; test loss {', '.join(f'{v:.2f}' for v in ctl.test_loss[:, -1])}")
+CTL = "ℓ∞ positive control (stored: p = 11, λ = 1e-2, lr 0.3, 5·10^4 GD steps): "
+ctl_ev = (f"stored: λ 100× App. A.1's at p = 11: ‖θ‖∞ falls to {np.median(ctl.linf[:, -1]):.2f}, the training set is fitted, "
+          "and the network still memorizes")
+claims.check(CTL + "final argmax accuracy over all p² pairs, median of 3 seeds", float(np.median(ctl.pair_acc[:, -1])),
+             live=False, run=ctl_manifest, seeds=ctl.pair_acc[:, -1], statistic="median", evidence=ctl_ev)
+claims.check(CTL + "final test loss / zero predictor's, median of 3 seeds", float(np.median(ctl.test_loss[:, -1])),
+             live=False, run=ctl_manifest, seeds=ctl.test_loss[:, -1], statistic="median", evidence=ctl_ev)
+for key, val in {"ctl_linf": np.median(ctl.linf[:, -1]), "ctl_acc": np.median(ctl.pair_acc[:, -1]),
+                 "ctl_test": np.median(ctl.test_loss[:, -1])}.items():
+    glue(key, f"{val:.2f}", display=False)
+glue("ctl_rate", f"{np.mean(ctl_rate):.0e}", display=False)
+
+# %% [markdown]
+# The control fails, and that is informative. The penalty acts: $\|\theta\|_\infty$ falls by
+# {eval}`glued.ctl_rate` per step on average, to {eval}`glued.ctl_linf` (median), the construction's level, and the
+# training set stays fitted. But the network does not generalize: its argmax accuracy over all pairs ends at
+# {eval}`glued.ctl_acc` and its test loss at {eval}`glued.ctl_test` times the zero predictor's (medians). Both
+# registered expectations are contradicted, so the ledger lists them as deviations from our bound. Reaching the
+# construction's norm is not enough at this $p$ and $n$: $\|\theta\|_\infty \approx 1$ is where the construction
+# sits on *all* triples, and an interpolator of 440 of them may have a smaller one, which is what Thm 3.6's
+# near-minimal premise asks for. Whether GD gets there with more steps or a stronger penalty is not measured here. So the slow
+# fall of $\|\theta\|_\infty$ at App. A.1's $\lambda$ is not the only reason the runs above memorize.
+
+# %% [markdown]
 # ## Paper versus ours
 #
 # The paper's claims, numbered and quoted, each with one verdict that follows from its tests by the book's
@@ -1709,10 +1870,25 @@ claims.figure("mohamadi2024", "Thm. 3.3", scale="book",
               why="GD's permutation equivariance is proved (App. C) and holds by construction of an i.i.d. init and "
                   "gradient updates; the chapter does not test it numerically")
 claims.figure("mohamadi2024", "Thm. 3.4", scale="book",
-              claims=["kernel regression: smallest relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
-                      "kernel regression: smallest relative test loss, against the zero predictor's 1"],
-              why="eNTK-at-init and expected-NTK regression stay above 1/2 of the zero predictor's loss at every "
-                  "fraction up to 0.9 (p = 7, 11); in fact above 1")
+              claims=["ridgeless kernel regression: smallest relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
+                      "ridgeless kernel regression: smallest relative test loss, against the zero predictor's 1"],
+              why="ridgeless eNTK-at-init and expected-NTK regression stay above the zero predictor's loss at every "
+                  "fraction up to 0.9 (p = 7, 11), a margin set by ridgeless blow-up (context)")
+claims.figure("mohamadi2024", "Thm. 3.4 (the span limit, App. D)", scale="book",
+              claims=["best predictor in the kernel's span: smallest population loss / zero predictor's over p, both "
+                      "kernels and the fractions where App. D's bound is ≥ 1/2",
+                      "best predictor in the kernel's span averaged over the permuted tasks, minus App. D's bound: "
+                      "smallest over p, fractions and both kernels"],
+              why=f"the best predictor in the span keeps {span_min:.2f} of the zero predictor's population loss where "
+                  f"App. D's bound is ≥ 1/2; averaged over permuted tasks it clears the bound by {span_slack:.2f}")
+claims.figure("mohamadi2024", "Thm. 4.3 (the span limit, App. D)", scale="book",
+              claims=["pNTK at init: best predictor in its span (pNTK ⊗ I_p), smallest population loss / zero "
+                      "predictor's over the pair fractions where App. D's bound is ≥ 1/2",
+                      "pNTK at init: best predictor in its span averaged over the permuted tasks, minus App. D's bound: "
+                      "smallest over the pair fractions"],
+              why=f"pNTK at init, p = {cspan['p']}, pair fractions {', '.join(f'{f:g}' for f in cspan['fractions'])}: the best "
+                  f"predictor in its span keeps {cspan_min:.2f} of the zero predictor's loss; the permuted average "
+                  f"clears App. D's bound by {cspan_slack:.2f}")
 claims.figure("mohamadi2024", "Thm. 3.5", scale="book",
               why="the m-summand generalization of Thm 3.4 (Cor. D.8); only m = 3 (Thm 3.4) is tested")
 claims.figure("mohamadi2024", "Thm. 3.6", scale="book",
@@ -1738,11 +1914,14 @@ claims.figure("mohamadi2024", "Fig. 1 left (NTK parametrization)", scale="book",
               why=f"{nc_budget}: scale-free, the eNTK distance at the fit is {nc_ratio:.2f} of its final value; the raw "
                   f"change grows by {nc_decades:.1f} decades after the fit")
 nc_middle = [nc_prefix + "final test accuracy, median of the α = 1 runs",
+             nc_prefix + "test accuracy when the training set is fitted, α = 0.1 minus α = 1 (medians)",
              nc_prefix + "steps from fit to 99 % test accuracy, α = 0.1 minus α = 1 (medians)"]
 claims.figure("mohamadi2024", "Fig. 1 middle (NTK parametrization)", scale="book",
               claims=nc_middle,
               why=f"{nc_budget}: final test accuracy {np.median(nc.test_acc[nc_rows[1.0], -1]):.2f} at α = 1 (median); "
-                  f"the gap from fit to 99 % is {nc_gap_diff:,.0f} steps longer at α = 0.1 than at α = 1 (medians)")
+                  f"at the fit the test accuracy is {nc_fit_gain:.2f} higher at α = 0.1 than at α = 1 (the paper's gap, †); "
+                  f"the time from fit to 99 % is {nc_gap_diff:,.0f} steps longer (medians; §6: a smaller α slows final "
+                  "generalization)")
 claims.figure("mohamadi2024", "Fig. 1 middle", scale="book",
               claims=[f"trained network: final test accuracy on the same splits (p = {mc.p}), median of {len(runs)} seeds",
                       f"fitted before the test accuracy reached 99 % (α = 1): fraction of {len(runs)} seeds",
@@ -1812,6 +1991,12 @@ claims.figure("mohamadi2024", "Fig. 2 (p = 47, He's init)",
 claims.figure("mohamadi2024", "Fig. 3", scale="book",
               why="needs regression grokking at several p (1e5 GD steps each); at p = 11 even the stored run at "
                   "the paper's budget memorizes (Fig. 2), so ‖θ‖∞ after grokking against p cannot be measured")
+claims.figure("mohamadi2024", "Fig. 3 (ℓ∞ positive control)", scale="book",
+              claims=[CTL + "final argmax accuracy over all p² pairs, median of 3 seeds",
+                      CTL + "final test loss / zero predictor's, median of 3 seeds"],
+              why=f"stored, registered before it ran: λ 100× App. A.1's at p = 11 lowers ‖θ‖∞ to "
+                  f"{np.median(ctl.linf[:, -1]):.2f} within 5·10^4 steps, yet the argmax accuracy ends at "
+                  f"{np.median(ctl.pair_acc[:, -1]):.2f}: the penalty acts, and GD still memorizes")
 claims.figure("mohamadi2024", "Fig. 4", scale="book",
               claims=[f"min over p ∈ {tuple(sorted(results))} of the median final test accuracy at n = 2p^(5/3)",
                       f"‖θ‖∞ after {cfg.class_steps} steps, p = {ps[-1]} over p = {ps[0]} (medians)",
@@ -1825,7 +2010,7 @@ claims.figure("mohamadi2024", "Fig. 5", scale="book",
               claims=[f"transformer (book: AdamW): final train accuracy, median of {len(tfs)} seeds",
                       f"transformer: accuracy on test pairs with unseen mirror, when the train set is fitted, median of {len(tfs)} seeds",
                       f"transformer: final test accuracy, median of {len(tfs)} seeds",
-                      f"transformer: unit-norm eNTK change after fitting ÷ before fitting, median of {len(tfs)} seeds",
+                      f"transformer: unit-norm eNTK change after fitting ÷ before fitting (eNTK on the training pairs), median of {len(tfs)} seeds",
                       f"transformer (stored, GD): final train accuracy, median of {len(gtfs)} seeds",
                       f"transformer (stored, GD): final accuracy on test pairs with unseen mirror, median of {len(gtfs)} seeds",
                       f"transformer (stored, GD): unit-norm eNTK change up to fitting, median of {len(gtfs)} seeds",
@@ -1877,7 +2062,9 @@ claims.ledger()
 #   and at $10^{-20}$ it is a no-op in float32 anyway: it changes a gradient entry only where that entry is
 #   below about $10^{-13}$. The init is TransformerLens' $N(0, (0.8/\sqrt{d_\text{model}})^2)$ for every
 #   weight, not the unstated "default PyTorch initialization (migrated to JAX)" of an unstated model. The
-#   transformer's eNTK is that of the first logit, as in Fig. 1 (left), on 128 random pairs. The pairs are
+#   transformer's eNTK is that of the first logit, as in Fig. 1 (left), recorded on 128 random pairs; the live runs
+#   read it on the training pairs among them (the paper's training-set eNTK), the stored GD run on all 128, train
+#   and test mixed (its stored Gram matrix cannot be restricted). The pairs are
 #   ordered, as in the paper ($N = p^2$). AdamW here is sensitive to rounding: in float32 the step at which
 #   the test accuracy reaches 90 % moves by tens of steps between one and two threads, and it moves by
 #   hundreds between seeds (left panel of the figure). The book scale therefore trains in float64, runs

@@ -150,7 +150,7 @@ setup_table("Power et al. Fig. 1 against this chapter's live run", paper_cfg, cf
 # %%
 data = cfg.task_data()
 print(f"pairs: {data.n_samples}, training: {len(data.train_idx)}, validation: {len(data.val_idx)}")
-assert data.n_samples == cfg.p * (cfg.p + 1) // 2
+assert data.n_samples == cfg.task().n_samples, "the table does not hold every equation of the task"
 
 # %% [markdown]
 # ## Run

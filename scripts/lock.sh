@@ -5,7 +5,7 @@
 # purpose. Each pin carries the hashes of all its files on the index (torch: only the CPU wheel this machine's
 # pip finds, 2.13.0+cpu for Linux x86-64 and Python 3.11).
 # pip-tools runs from a venv of its own (.lock-tools/), so .venv is not touched. After an update: bash
-# scripts/setup.sh, then re-validate (and if needed refresh) the stored outputs (README: "The locked environment").
+# scripts/setup.sh, then re-validate (and if needed refresh) the stored outputs (book/developing.md: "The locked environment").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"

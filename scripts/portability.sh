@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The machine matrix: re-execute the book under nbval once per floating-point configuration this machine can
 # produce, against the same stored outputs, and print one line per configuration. Run it before committing
-# refreshed outputs; record the result in the README ("Portable outputs").
+# refreshed outputs; record the result in book/portability.md ("Record: CPUs").
 #
 #   bash scripts/portability.sh                       # every configuration, the whole book
 #   bash scripts/portability.sh book/liu2023_omnigrok.ipynb        # some chapters

@@ -2,7 +2,7 @@
 # Create or update the project's virtual environment in .venv (Python 3.11) with exactly requirements.lock: every
 # package at its locked version, checked against the lock's hashes, nothing resolved now; packages the lock does
 # not list are removed; then this package from the checkout, and a check that the environment equals the lock.
-#   REPRO_ENV=active    install into the active environment instead of .venv (the conda route, README)
+#   REPRO_ENV=active    install into the active environment instead of .venv (the conda route, book/developing.md)
 #   REPRO_KEEP_TORCH=1  keep the torch 2.13 already installed (e.g. a CUDA build on a GPU machine): the rest of the lock
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -192,3 +192,48 @@ def test_fig6_wide_config():
     assert c.lr_dec == stored_fig5_config("adam", 0).lr_dec and c.lr_enc == 3e-4
     with pytest.raises(ValueError, match="seed"):
         stored_fig6_wide_config(-1)
+
+
+def test_invert_encoder_axis_negates_the_slope_and_turns_a_ratio_rule_into_a_product_rule():
+    """Reversing the encoder rows of a ratio-rule map (η_enc ≥ η_dec) gives a falling boundary and a product rule:
+    on the grid 1e-5 … 1e-1, η_enc ≥ η_dec reads as η_enc·η_dec ≤ 1e-6."""
+    from repro.experiments.baek2024_geneft import invert_encoder_axis
+
+    res = _synthetic(lambda x, y, t: y >= x - 1e-9, seeds=2)
+    inv = invert_encoder_axis(res)
+    up, down = fit_boundary_logistic(res), fit_boundary_logistic(inv)
+    assert down.slope == pytest.approx(-up.slope, abs=1e-6) and up.generalize_above and not down.generalize_above
+    assert product_rule(inv, 1e-6).share_above == 0 and product_rule(res, 1e-6).share_above == pytest.approx(20 / 45)
+    np.testing.assert_array_equal(invert_encoder_axis(inv).phases["mod3"], res.phases["mod3"])
+    assert inv.phases["mod3"][0, 0, 0] == res.phases["mod3"][0, -1, 0]
+    with pytest.raises(ValueError, match="rows='lr_enc'"):
+        invert_encoder_axis(PhaseResult(PhaseConfig(rows="wd_dec", row_values=(0.0, 1e-3)), {}, {}))
+    uneven = PhaseResult(replace(res.config, row_values=(1e-5, 1e-4, 1e-2)), {}, {})
+    with pytest.raises(ValueError, match="evenly spaced"):
+        invert_encoder_axis(uneven)
+
+
+def test_decay_efolds_and_decay_reach_on_a_hand_made_fig6_map():
+    from repro.experiments.baek2024_geneft import decay_efolds, decay_reach
+
+    cfg = PhaseConfig(rows="wd_dec", row_values=(0.0, 1e-2, 1e-1, 1.0), lr_dec=(1e-4, 1e-3, 1e-2, 1e-1), lr_enc=3e-4,
+                      steps=1000, seeds=(0, 1, 2), width=4)
+    n = decay_efolds(cfg)
+    assert n[0].tolist() == [0, 0, 0, 0]
+    assert n[2, 1] == pytest.approx(-1000 * np.log(1 - 1e-4)) and n[3, 3] == pytest.approx(-1000 * np.log(0.9))
+    assert np.isinf(decay_efolds(replace(cfg, row_values=(0.0, 10.0), lr_dec=(0.1, 0.2)))[1]).all()
+    # memorization from 1e-3 on at decays 0 and 1e-2, none from 0.1 on: the critical decay 1/(1e-3 * 1000) = 1
+    # lies outside (1e-2, 0.1]
+    row_mem = np.array(["comprehension", "memorization", "memorization", "memorization"], dtype=object)
+    row_gen = np.array(["comprehension"] * 4, dtype=object)
+    ph = np.stack([np.stack([row_mem, row_mem, row_gen, row_gen])] * 3)
+    res = PhaseResult(cfg, {r: ph for r in cfg.relations}, {r: np.zeros(ph.shape) for r in cfg.relations})
+    d = decay_reach(res, "mod3")
+    assert d.onset == pytest.approx(-3.0) and d.critical_wd == pytest.approx(1.0)
+    assert (d.last_memorizing, d.first_without, d.brackets) == (1e-2, 0.1, False)
+    np.testing.assert_allclose(d.shrink, np.exp(-n))
+    assert np.isinf(d.weight_bound[0]) and d.weight_bound[2] == pytest.approx(10)
+    res2 = replace(res, config=replace(cfg, steps=100))  # critical decay 10: still outside
+    assert decay_reach(res2, "mod3").critical_wd == pytest.approx(10.0)
+    with pytest.raises(ValueError, match="first row"):
+        decay_reach(PhaseResult(replace(cfg, row_values=(1e-3, 1e-2, 1e-1, 1.0)), res.phases, res.test_acc), "mod3")

@@ -98,3 +98,25 @@ def test_test_files_follow_the_modules():
                if p.stem[5:] not in REPOSITORY_TESTS and not any(p.stem[5:] == s or p.stem[5:].startswith(s + "_")
                                                                  for s in stems)]
     assert not orphans, f"test files that name no module of src/repro: {orphans}"
+
+
+def test_no_module_imports_itself_through_others():
+    """No import cycle anywhere in the package (imports inside functions included): e.g. the claims recorder
+    imports the ledger, the verdicts and the status page, none of which imports it back."""
+    graph = {m: {d for d in repro_imports(m, SRC.joinpath(*m.split(".")).with_suffix(".py").read_text()) if d in MODULES}
+             for m in MODULES}
+    done, path = set(), []
+
+    def visit(m):
+        if m in path:
+            raise AssertionError("import cycle: " + " -> ".join(path[path.index(m):] + [m]))
+        if m in done:
+            return
+        path.append(m)
+        for d in sorted(graph[m]):
+            visit(d)
+        path.pop()
+        done.add(m)
+
+    for m in MODULES:
+        visit(m)

@@ -341,3 +341,74 @@ def test_the_official_rerun_of_fig6d_against_the_papers_data_file():
     assert shared_cell_agreement(paper, rerun) == (15, 44)
     assert shared_cell_agreement(paper, paper) == (176, 176)
     assert rerun.phases[0, -1] == "comprehension" and paper.phases[0, -1] == "memorization"
+
+
+def test_kappa_of_maps_at_shared_cells_and_of_shuffled_maps():
+    """Cohen's kappa through the chapter's helpers: the official re-run of (d) against the paper's file is at chance
+    (15 of 44 cells agree, fewer than the 16.5 that their phase shares give by chance); a map against itself is 1;
+    shuffled copies of the official map keep its shares and scatter about kappa 0."""
+    from repro.experiments.liu2022_phase_diagrams import (official_map, official_rerun_map, shared_cell_kappa,
+                                                          shared_cells, shuffled_kappas)
+
+    rerun, paper = official_rerun_map(), official_map("d")
+    pa, pb = shared_cells(paper, rerun)
+    assert pa.shape == pb.shape == (11, 4) and int((pa == pb).sum()) == 15
+    k = shared_cell_kappa(paper, rerun)
+    assert k.n == 44 and k.kappa == pytest.approx((15 / 44 - k.chance) / (1 - k.chance)) and k.kappa < 0
+    assert shared_cell_kappa(paper, paper).kappa == pytest.approx(1.0)
+    kappas = shuffled_kappas(paper.phases, paper.phases, n_shuffles=50, seed=0)
+    assert kappas.shape == (50,) and abs(kappas.mean()) < 0.03 and kappas.max() < 0.3
+    with pytest.raises(ValueError, match="same cells"):
+        shuffled_kappas(paper.phases[:5], paper.phases)
+    with pytest.raises(ValueError, match="share no cell"):
+        shared_cells(official_map("a"), paper)
+
+
+def test_diagram_map_reads_a_map_at_a_shorter_budget():
+    """A stored map read as a run of fewer steps would have ended: a first step at or after the budget is never."""
+    from repro.experiments.liu2022_phase_diagrams import PhaseDiagram, diagram_map
+
+    cfg = ToyPhaseConfig(panel="d", lr_dec_values=(1e-4, 1e-3), y_values=(0.0,), steps=100_000, gap=1000)
+    tr, va = np.array([[200, 300]]), np.array([[900, 20_000]])
+    d = PhaseDiagram(cfg, np.array([["comprehension", "grokking"]], dtype=object), tr, va)
+    assert list(diagram_map(d).phases[0]) == ["comprehension", "grokking"]
+    assert list(diagram_map(d, budget=10_000).phases[0]) == ["comprehension", "memorization"]
+    assert list(diagram_map(d, budget=250).phases[0]) == ["memorization", "confusion"]
+    assert diagram_map(d).x_values == (1e-4, 1e-3)
+
+
+def test_shifted_kappa_is_the_one_grid_step_resolution_of_the_official_maps():
+    """The kappa band of the whole grids (0.7) rests on these: a one-column shift of each official map scores
+    0.75-0.79 against it."""
+    from repro.experiments.liu2022_phase_diagrams import official_map, shifted_kappa
+
+    values = {p: shifted_kappa(official_map(p)).kappa for p in PANELS}
+    assert all(0.74 < v < 0.8 for v in values.values()), values
+    assert shifted_kappa(official_map("d"), "y").n == 10 * 16
+    with pytest.raises(ValueError, match="axis"):
+        shifted_kappa(official_map("d"), "x")
+
+
+def test_with_columns_reversed():
+    from repro.experiments.liu2022_phase_diagrams import official_rerun_map, with_columns_reversed
+
+    rerun = official_rerun_map()
+    rev = with_columns_reversed(rerun)
+    assert rev.x_values == rerun.x_values and (rev.phases[:, 0] == rerun.phases[:, -1]).all()
+    assert (with_columns_reversed(rev).phases == rerun.phases).all()
+
+
+def test_layout_counts_of_the_official_maps():
+    """The counts behind §4.1 (i)-(iv) give back the official values the chapter quotes (top-right memorization
+    0.97 / 0.59 / 0.94, confusion excess 0.72 / 0.28 / 0.22, sandwich columns 4 / 12 / 8)."""
+    from repro.experiments.liu2022_phase_diagrams import layout_counts, official_map
+
+    for panel, mem, excess, cols in (("b", 0.97, 0.72, 4), ("c", 0.59, 0.28, 12), ("d", 0.94, 0.22, 8)):
+        off = official_map(panel)
+        c = layout_counts(off.phases, off.y_values)
+        assert c["(i)"][0][0] == min(OFFICIAL_COUNTS[panel].values()) and c["(i)"][0][1] == 176
+        (m, n), = c["(ii)"]
+        assert n == 32 and round(m / n, 2) == mem
+        (cb, nb), (ct, nt) = c["(iii)"]
+        assert round(cb / nb - ct / nt, 2) == excess
+        assert c["(iv)"] == ((cols, 16),)

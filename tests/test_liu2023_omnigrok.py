@@ -257,3 +257,40 @@ def test_ts_book_statistics_and_the_stored_confirmation_round_trip(tmp_path, mon
     stored = om.ts_book_statistics(small, land=land2, grok=grok2)
     for k in stats:
         np.testing.assert_array_equal(stored[k][0], stats[k][0], err_msg=k)
+
+
+def test_loss_spikes_after_grokking_and_the_final_norm_window():
+    """Oracle: the spikes and the norm window written out by hand on a three-run history (seed-major, two settings)."""
+    from repro.experiments.liu2023_omnigrok import ModularResult, median_steps
+    from repro.training.trainer import History
+
+    steps = np.arange(0, 80, 10)
+    # seed 0 free: fits, groks at step 30, spikes x100 at 50 (and x100 at 10, before grokking: not counted)
+    loss = np.array([[1, 100, 1e-2, 1e-3, 1e-3, 1e-1, 1e-3, 1e-3],
+                     [1, 1e-1, 1e-2, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3],
+                     [1, 1e-1, 1e-2, 1e-3, 1e-2, 1e-3, 1e-3, 1e-1],  # seed 1 free: x10 jumps only, then x100 at 70
+                     [1, 1e-1, 1e-2, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3]])
+    val = np.array([[0, 0, 0, 1, 1, 1, 1, 1], [0, 1, 1, 1, 1, 1, 1, 1],
+                    [0, 0, 0, 0, 0, 1, 1, 1], [0, 1, 1, 1, 1, 1, 1, 1]], dtype=float)
+    norm = np.array([[2, 3, 3, 2, 1.8, 1.6, 1.4, 1.5], [2] * 8, [4, 5, 5, 4, 3, 2, 3, 2.4], [2] * 8], dtype=float)
+    h = History(steps=steps, metrics={"train_loss": loss, "val_acc": val, "weight_norm": norm})
+    st = np.zeros((2, 2), dtype=int)
+    res = ModularResult(h, ["free", "fixed"], median_steps(st), median_steps(st), st, st)
+    spikes = res.loss_spikes()
+    assert spikes[0].tolist() == [50] and spikes[1].tolist() == [70]
+    assert res.loss_spikes(factor=5)[1].tolist() == [70]  # step 40's x10 jump comes before seed 1 groks (50)
+    np.testing.assert_allclose(res.norm_window(20), [[0.7, 0.8], [0.5, 0.75]])  # steps 50-70 / the initial norm
+    with pytest.raises(ValueError, match="last_steps"):
+        res.norm_window(0)
+
+
+def test_lower_arm_config_has_fresh_students_at_the_notebooks_budget():
+    from repro.experiments import liu2023_omnigrok as om
+
+    cfg = om.lower_arm_config()
+    assert replace(cfg, student_seed=1, n_seeds=3, landscape_steps=100_000) == om.stored_ts_config()
+    assert cfg.landscape_steps == om.TS_LANDSCAPE_EVAL == 10_000 and cfg.seeds == list(range(2000, 2009))
+    book = om.TeacherStudentConfig.book()
+    used = (set(book.seeds) | set(om.stored_ts_config().seeds) | set(om.stored_ts_seeds_config().seeds)
+            | set(om.confirmation_config().seeds))
+    assert not used & set(cfg.seeds)

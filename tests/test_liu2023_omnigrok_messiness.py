@@ -166,3 +166,27 @@ def test_wide_window_extends_the_norms_down_to_one_with_the_same_step(tmp_path, 
     assert mod.stored_data_sizes(tmp_path, wide=True)[35][1]["label"] == mod.WM_SIZE_WIDE_LABEL
     with pytest.raises(SystemExit):
         mod.main(["--store", str(tmp_path), "--wide"])
+
+
+def test_blurred_like_notebook_smooths_the_training_map_in_notebook_cells():
+    """A unit spike on the map spreads as scipy's Gaussian with sigma = one notebook cell in this grid's units
+    (oracle: gaussian_filter called by hand); the other maps are untouched; uneven grids are refused."""
+    from scipy.ndimage import gaussian_filter
+
+    from repro.experiments.liu2023_omnigrok_messiness import NOTEBOOK_FINE_STEP, blurred_like_notebook
+
+    cfg = MessinessConfig(messiness=tuple(np.round(np.linspace(0, 0.1, 6), 4).tolist()),
+                          alphas=tuple(np.round(np.linspace(2.5, 4.0, 11), 4).tolist()))
+    train = np.zeros((1, 6, 11))
+    train[0, 3, 5] = 1.0
+    res = MessinessResult(cfg, train, np.ones_like(train), np.zeros_like(train), np.zeros_like(train))
+    out = blurred_like_notebook(res)
+    sigma = (0.0, NOTEBOOK_FINE_STEP[0] / 0.02, NOTEBOOK_FINE_STEP[1] / 0.15)  # (0, 0.25, 0.5) of our cells
+    np.testing.assert_allclose(out.train_loss, gaussian_filter(train, sigma=sigma))
+    assert out.train_loss.sum() == pytest.approx(1.0) and out.train_loss[0, 3, 5] < 1.0
+    np.testing.assert_array_equal(out.test_loss, res.test_loss)
+    np.testing.assert_array_equal(res.train_loss, train)  # the input is not changed
+    uneven = replace(cfg, alphas=(2.5, 2.6, 4.0))
+    bad = MessinessResult(uneven, np.zeros((1, 6, 3)), np.zeros((1, 6, 3)), np.zeros((1, 6, 3)), np.zeros((1, 6, 3)))
+    with pytest.raises(ValueError, match="equally spaced"):
+        blurred_like_notebook(bad)

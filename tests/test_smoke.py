@@ -261,6 +261,7 @@ def test_rubin2024_droplets():
     _finite(sharp[0.15].learned_cubic, sharp[0.10].learned_cubic)  # the values the chapter compares
     _finite(theory.profile_d150.log_p)
     assert len(theory.modular_curve) == len(theory.modular_exact_curve)
+    _finite(theory.a_end_once, theory.mode_count_0227.once.weight_nats)  # the mode-count section
     plot_landau(cfg, theory)
     plot_modular(cfg, theory)
     exp = run_experiments(cfg)

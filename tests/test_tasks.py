@@ -120,3 +120,11 @@ def test_classification_data():
     assert data.loss == "ce" and data.targets is None and data.n_classes == 5
     train, val = data.masks()
     assert int(train.sum()) == 15 and int(val.sum()) == 10 and not (train & val).any()
+
+
+@pytest.mark.parametrize("operation,p,ordered", [("addition", 10, False), ("addition", 10, True),
+                                                 ("modular_addition", 31, False), ("modular_addition", 31, True),
+                                                 ("modular_division", 13, True), ("s3", 6, True)])
+def test_closed_form_count_matches_the_table(operation, p, ordered):
+    task = BinaryOpTask(operation, p, ordered=ordered)
+    assert task.n_samples == len(task.table()[0])

@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from repro.theory.rubin2024 import (Modular, TeacherStudent, action_1d, action_2d, critical_point, erf_kernel, gfl_b,
-                                    gfl_curvature, hermite_projections, mode_action, mode_saddles, modular_boundaries,
-                                    modular_solve, nngp_b, relaxed_action, self_consistent)
+from repro.theory.rubin2024 import (Modular, TeacherStudent, action_1d, action_2d, complex_mode_action, critical_point,
+                                    erf_kernel, fourier_action, fourier_weights, gfl_b, gfl_curvature,
+                                    gmfl1_weight_nats, hermite_projections, mode_action, mode_count_readings,
+                                    mode_saddles, modular_boundaries, modular_onset, modular_solve, nngp_b,
+                                    relaxed_action, self_consistent)
 
 # ---------------------------------------------------------------- integrals against Monte Carlo / sympy
 
@@ -170,3 +172,59 @@ def test_modular_exact_eigenvalue_keeps_the_onset_and_removes_gmfl2():
     assert sol.droplet_probability < 1e-2 and modular_solve(paper, 0.15).droplet_probability > 0.999
     with pytest.raises(ValueError, match="exact_eigenvalue"):
         Modular(exact_eigenvalue=1)
+
+
+# ---------------------------------------------------------------- the mode count (issue 62)
+
+
+def test_fourier_action_identities_and_the_conjugate_pair():
+    """v3 Eq. 16 from the real-space action: |w|^2 = P sum_k |w_k|^2 and the target's quartic term
+    sum_p (sum_n 2 w_n v_{p-n}, mean over p removed)^2 = 4 P^3 sum_{k=1}^{P-1} |w_k|^2 |v_k|^2; and for real weights
+    the sum over k = 1 .. P-1 is twice the sum over the (P-1)/2 complex modes: each pair (k, P-k) carries 2 S_k."""
+    rng = np.random.default_rng(3)
+    P, U, gamma = 11, 0.37, 0.05
+    w, v = rng.standard_normal(P), rng.standard_normal(P)
+    wk, vk = fourier_weights(w), fourier_weights(v)
+    assert np.allclose(wk[1:], np.conj(wk[1:][::-1]))  # w_{P-k} = conj(w_k)
+    assert np.sum(w**2) == pytest.approx(P * np.sum(np.abs(wk) ** 2))
+    conv = np.array([2 * np.sum(w * v[(p - np.arange(P)) % P]) for p in range(P)])
+    assert np.sum((conv - conv.mean()) ** 2) == pytest.approx(4 * P**3 * np.sum(np.abs(wk[1:] * vk[1:]) ** 2))
+    Phi, Psi = np.abs(wk) ** 2, np.abs(vk) ** 2
+    half = np.arange(1, (P + 1) // 2)  # one index per complex mode
+    zero = P * (0.5 * (Phi[0] + Psi[0]) + gamma / 6 * (Phi[0] ** 3 + Psi[0] ** 3))
+    assert fourier_action(w, v, U, gamma) == pytest.approx(zero + np.sum(complex_mode_action(Phi[half], Psi[half], U,
+                                                                                               gamma, P)))
+
+
+def test_only_the_doubled_exponent_gives_the_prior():
+    """Under the prior (w_n ~ N(0, 1), v3 §2.3) <|w_k|^2> = 1/P exactly (the DFT). A complex variable with density
+    exp(-c |z|^2) has <|z|^2> = 1/c: the free part of 2 S_k (c = P) gives 1/P, that of S_k alone (c = P/2) 2/P."""
+    P = 13
+    F = np.exp(2j * np.pi * np.outer(np.arange(P), np.arange(P)) / P) / P  # w_k = F @ w
+    prior = np.sum(np.abs(F) ** 2, axis=1)  # <|w_k|^2> for w ~ N(0, I)
+    assert np.allclose(prior, 1 / P)
+    c_pair = complex_mode_action(1.0, 0.0, 0.0, 0.0, P) - complex_mode_action(0.0, 0.0, 0.0, 0.0, P)
+    assert 1 / c_pair == pytest.approx(1 / P) and 1 / (c_pair / 2) == pytest.approx(2 / P)
+    rng = np.random.default_rng(0)  # and by sampling: the mean |w_k|^2 of real Gaussian weights
+    assert np.mean(np.abs(fourier_weights(rng.standard_normal((20_000, P)))[:, 1:]) ** 2) == pytest.approx(1 / P, rel=0.02)
+
+
+def test_mode_count_leaves_the_self_consistent_exponent_and_halves_s_k():
+    """Counting each complex mode once doubles the exponent at fixed a, but a is solved self-consistently: the
+    GPR equation fixes the droplet probability, so the exponent E stays (the closed form), and S_k = E/2."""
+    model = Modular()
+    r = mode_count_readings(model, 0.227)
+    assert r.as_printed.weight_nats == r.as_printed.saddle_nats
+    assert r.once.weight_nats == pytest.approx(2 * r.once.saddle_nats)
+    assert r.once.weight_nats == pytest.approx(r.as_printed.weight_nats, abs=1e-2)
+    assert r.once.weight_nats == pytest.approx(r.closed_form_nats, abs=1e-2)
+    assert r.once.a == pytest.approx(r.as_printed.a, abs=1e-4)
+    assert r.doubled_at_printed_a == pytest.approx(2 * r.as_printed.saddle_nats)
+    assert abs(r.a_implied_by_doubled - r.as_printed.a) > 0.03  # the doubled height at the printed a is no solution
+    once = Modular(conjugates_once=True)
+    assert modular_onset(once, 5.0) == pytest.approx(modular_onset(model, 5.0), abs=1e-4)
+    assert np.isnan(gmfl1_weight_nats(model, 0.30)) and np.isnan(gmfl1_weight_nats(model, 0.15))
+    with pytest.raises(ValueError, match="conjugates_once"):
+        Modular(conjugates_once=1)
+    with pytest.raises(ValueError, match="P=10"):
+        Modular(P=10, conjugates_once=True)

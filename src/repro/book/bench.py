@@ -1,4 +1,4 @@
-"""Benchmarks: ``python -m repro.book.bench sweep`` and ``python -m repro.book.bench transformers``.
+"""Benchmarks: ``python -m repro.book.bench sweep``, ``transformers`` and ``dispatch`` (:mod:`repro.book.dispatch`).
 
 ``sweep``:
 
@@ -170,9 +170,11 @@ def bench_sweep(n_configs_one_by_one: int = 3, steps: int = 2000, n_lr: int = 10
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m repro.book.bench", description="Benchmarks of the batched trainer.")
-    parser.add_argument("which", choices=["sweep", "transformers"],
+    parser.add_argument("which", choices=["sweep", "transformers", "dispatch"],
                         help="sweep: the toy-model phase-diagram benchmark; transformers: the paper-scale transformers "
-                             "against plain PyTorch references of the official code")
+                             "against plain PyTorch references of the official code; dispatch: aten operations and host "
+                             "synchronisations per step of every paper-scale experiment (repro.book.dispatch)")
+    parser.add_argument("--chapter", default=None, help="dispatch: only this chapter's experiments")
     parser.add_argument("--steps", type=int, default=None,
                         help="training steps per measurement (default: 2000 for sweep, 40 for transformers)")
     parser.add_argument("--one-by-one", type=int, default=3, help="sweep: configs timed one at a time (default 3)")
@@ -188,7 +190,11 @@ def main(argv=None) -> int:
     parser.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
                         help="transformers: where both sides run (default auto: CUDA when present)")
     args = parser.parse_args(argv)
-    if args.which == "sweep":
+    if args.which == "dispatch":
+        from repro.book.dispatch import main as dispatch_main
+
+        dispatch_main(args.chapter)
+    elif args.which == "sweep":
         bench_sweep(n_configs_one_by_one=args.one_by_one, steps=2000 if args.steps is None else args.steps,
                     phase_diagram_steps=args.phase_diagram)
     else:

@@ -4,12 +4,15 @@
 functions. Those runs are too long for a laptop, so this module proves the switch works without paying
 for it: each paper-scale experiment is built from the chapter's own config (``X.for_scale()`` under
 ``REPRO_SCALE=paper``), every training length in it is cut to a few steps (:func:`shrink`), and the
-experiment's own run function executes at the paper's shapes. Timing two such dry runs of different
-lengths gives the cost of one step in CPU core-seconds (process time summed over threads, so the figure
-holds on a busy machine; divide by the cores for wall time, assuming they are all used); the
-difference cancels data building and set-up. The FLOPs of a
-step are counted the same way with :class:`torch.utils.flop_counter.FlopCounterMode`. The projection is
-that per-step cost times the paper's number of steps.
+experiment's own run function executes at the paper's shapes. A step's cost is the difference of two
+dry runs of different lengths, in CPU core-seconds (process time summed over threads, so the figure
+holds on a busy machine; divide by the cores for wall time, assuming they are all used); the difference
+cancels data building and set-up. The training step is timed with every evaluation switched off, and
+each kind of evaluation (each ``*_every`` field) on its own at every step; the projection adds each
+evaluation's cost divided by the paper's cadence for it, so a config that evaluates every 1,000 steps is
+not charged an evaluation per step. The FLOPs of a step are counted the same way with
+:class:`torch.utils.flop_counter.FlopCounterMode`. The projection is that per-step cost times the
+paper's number of steps.
 
     python -m repro.book.paper_scale                 # the table of projected paper-scale costs (a few minutes)
     python -m repro.book.paper_scale --chapter power2022_what_is_grokking
@@ -49,20 +52,42 @@ EVAL_CAPS = {"ntk_points": 1000}
 SEED_FIELDS = ("seeds", "dropout_seeds")  # per-run tuples (init_seeds, data_seeds) stay: they must match other per-run fields
 
 
-def shrink(cfg, steps: int, max_seeds: int | None = None):
+OFF = 10**9  # a cadence no dry run reaches: the evaluation it paces runs only where every run evaluates (start, end)
+
+
+def _is_cadence(name: str) -> bool:
+    return name.endswith("_every")
+
+
+def cadences(cfg, prefix: str = "") -> dict[str, int]:
+    """The positive ``*_every`` fields of a (possibly nested) config, by dotted path: how often, in steps, the
+    paper's run pays for each kind of evaluation (``eval_every``, ``ntk_every``, ``record_every``, ...)."""
+    found = {}
+    for f in dataclasses.fields(cfg):
+        value = getattr(cfg, f.name)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            found.update(cadences(value, f"{prefix}{f.name}."))
+        elif _is_cadence(f.name) and isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value > 0:
+            found[prefix + f.name] = int(value)
+    return found
+
+
+def shrink(cfg, steps: int, max_seeds: int | None = None, every: int | dict[str, int] = 1, _prefix: str = ""):
     """A copy of a (possibly nested) config dataclass with every training length cut to ``steps``:
-    fields named ``steps`` or ``*_steps`` become ``steps``, positive ``*_every`` and ``gap`` fields become 1,
-    and a ``device`` field naming CUDA becomes ``"cpu"`` unless CUDA is present. With ``max_seeds``, the
-    seed axis (``n_seeds``, ``n_nets`` and the ``seeds`` tuples) is cut to that many: the runs of a batch are
-    independent copies, so fewer of them still exercise every paper shape. Evaluation samples listed in
-    :data:`EVAL_CAPS` are capped. Model and data shapes are untouched."""
+    fields named ``steps`` or ``*_steps`` become ``steps``; positive ``*_every`` fields (the cadences, see
+    :func:`cadences`) become ``every`` — one value for all, or a dict by dotted path (missing paths: 1);
+    ``gap`` fields (a phase criterion, not a cadence) become 1; and a ``device`` field naming CUDA becomes
+    ``"cpu"`` unless CUDA is present. With ``max_seeds``, the seed axis (``n_seeds``, ``n_nets`` and the
+    ``seeds`` tuples) is cut to that many: the runs of a batch are independent copies, so fewer of them
+    still exercise every paper shape. Evaluation samples listed in :data:`EVAL_CAPS` are capped. Model and
+    data shapes are untouched."""
     if not dataclasses.is_dataclass(cfg) or isinstance(cfg, type):
         raise ValueError(f"shrink: cfg must be a config dataclass instance, got {type(cfg).__name__}.")
     changes = {}
     for f in dataclasses.fields(cfg):
         value = getattr(cfg, f.name)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            changes[f.name] = shrink(value, steps, max_seeds)
+            changes[f.name] = shrink(value, steps, max_seeds, every, f"{_prefix}{f.name}.")
         elif max_seeds is not None and f.name in ("n_seeds", "n_nets") and isinstance(value, int) and value > max_seeds:
             changes[f.name] = max_seeds
         elif max_seeds is not None and f.name in SEED_FIELDS and isinstance(value, tuple) and len(value) > max_seeds:
@@ -72,7 +97,9 @@ def shrink(cfg, steps: int, max_seeds: int | None = None):
         elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
             if f.name == "steps" or f.name.endswith("_steps"):
                 changes[f.name] = steps
-            elif (f.name.endswith("_every") or f.name in ("eval_every", "gap")) and value > 0:
+            elif _is_cadence(f.name) and value > 0:
+                changes[f.name] = every.get(_prefix + f.name, 1) if isinstance(every, dict) else every
+            elif f.name == "gap" and value > 0:
                 changes[f.name] = 1
         elif f.name == "device" and value == "cuda":
             import torch
@@ -229,9 +256,11 @@ class DryRun:
     wall_seconds: float = float("nan")  # wall clock, the GPU synchronized: the cost where the work is on a GPU
 
 
-def dry_run(exp: PaperExperiment, steps: int = 2, *, count_flops: bool = False, max_seeds: int | None = None) -> DryRun:
+def dry_run(exp: PaperExperiment, steps: int = 2, *, count_flops: bool = False, max_seeds: int | None = None,
+            every: int | dict[str, int] = 1) -> DryRun:
     """Run ``exp`` at paper shapes for ``steps`` training steps (call inside :func:`paper_scale_env`);
-    ``max_seeds`` cuts the seed axis (see :func:`shrink`; the projection keeps every seed).
+    ``max_seeds`` cuts the seed axis and ``every`` sets the cadences (see :func:`shrink`; the projection
+    keeps every seed and the paper's cadences).
 
     ``count_flops``: count the matrix-product FLOPs with ``FlopCounterMode``. Its dispatch mode sees only
     the calling thread, so the run is then made single-threaded (the trainer's worker threads would
@@ -240,7 +269,7 @@ def dry_run(exp: PaperExperiment, steps: int = 2, *, count_flops: bool = False, 
     import torch
     from torch.utils.flop_counter import FlopCounterMode
 
-    cfg = shrink(exp.build(), steps, max_seeds)
+    cfg = shrink(exp.build(), steps, max_seeds, every)
     threads = torch.get_num_threads()
     counter = FlopCounterMode(display=False) if count_flops else contextlib.nullcontext()
     if count_flops:
@@ -259,13 +288,41 @@ def dry_run(exp: PaperExperiment, steps: int = 2, *, count_flops: bool = False, 
 
 
 @dataclass(frozen=True)
+class StepCost:
+    """What ``long - short`` more steps cost, per step: CPU core-seconds, FLOPs and (on a GPU) wall seconds."""
+
+    seconds: float
+    flops: float
+    wall_seconds: float
+    setup_seconds: float
+
+    @staticmethod
+    def between(a: DryRun, b: DryRun, fa: DryRun, fb: DryRun) -> "StepCost":
+        n = b.steps - a.steps
+        per = max(b.seconds - a.seconds, 0.0) / n
+        return StepCost(per, max(fb.flops - fa.flops, 0.0) / n, max(b.wall_seconds - a.wall_seconds, 0.0) / n,
+                        max(a.seconds - a.steps * per, 0.0))
+
+
+def step_cost(exp: PaperExperiment, short: int, long: int, max_seeds: int | None, every) -> StepCost:
+    """The cost of one step at the given cadences, from two dry runs of different lengths (and two counted
+    ones for the FLOPs): the difference cancels data building and set-up."""
+    runs = [dry_run(exp, n, max_seeds=max_seeds, every=every) for n in (short, long)]
+    counted = [dry_run(exp, n, count_flops=True, max_seeds=max_seeds, every=every) for n in (short, long)]
+    return StepCost.between(*runs, *counted)
+
+
+@dataclass(frozen=True)
 class Projection:
     experiment: PaperExperiment
     paper_steps: int
-    seconds_per_step: float  # CPU core-seconds (summed over threads), this machine
+    seconds_per_step: float  # CPU core-seconds (summed over threads) of a step at the paper's cadences, this machine
     flops_per_step: float
     setup_seconds: float
     gpu_seconds_per_step: float = float("nan")  # wall clock per step on this machine's GPU; NaN without one
+    train_seconds_per_step: float = float("nan")  # the training step alone (every evaluation off)
+    evaluations: tuple = ()  # (cadence path, paper cadence, core-seconds per evaluation) per kind of evaluation
+    basis: str = "measured"  # how the row was obtained: measured, or what was scaled or bounded
 
     @property
     def core_hours(self) -> float:
@@ -298,24 +355,47 @@ def seed_factor(full, small) -> float:
     return factor
 
 
-def project(exp: PaperExperiment, short: int = 2, long: int = 6, max_seeds: int | None = 4) -> Projection:
-    """Cost per step from two dry runs (``long - short`` steps apart), times the paper's steps.
+def _switchable(exp: PaperExperiment, path: str, steps: int) -> bool:
+    """Whether the config accepts the cadence at ``path`` switched off (some validate it against the length)."""
+    try:
+        shrink(exp.build(), steps, every={**{k: 1 for k in cadences(exp.build())}, path: OFF})
+    except ValueError:
+        return False
+    return True
 
-    With ``max_seeds``, the dry runs train at most that many seeds (or networks) and the per-step cost is
-    scaled up by :func:`seed_factor`: the full seed axis of some paper runs (100 transformers, 250
-    Langevin networks) does not fit a laptop's memory even for one step."""
+
+def project(exp: PaperExperiment, short: int = 2, long: int = 6, max_seeds: int | None = 4) -> Projection:
+    """The cost of the paper's run: a training step with every evaluation off, plus each kind of evaluation's
+    cost (its dry run at cadence 1 minus the training step) divided by the paper's cadence for it.
+
+    Each cost is the difference of two dry runs ``long - short`` steps apart. With ``max_seeds``, the dry
+    runs train at most that many seeds (or networks) and the costs are scaled up by :func:`seed_factor`:
+    the full seed axis of some paper runs (100 transformers, 250 Langevin networks) does not fit a
+    laptop's memory even for one step. A cadence the config will not switch off (it checks it against the
+    run's length) stays at 1 in the training step, which is then an upper bound, and the row says so."""
     full = exp.build()
     paper_steps = exp.paper_steps(full)
     factor = seed_factor(full, shrink(full, short, max_seeds)) if max_seeds else 1.0
-    a, b = dry_run(exp, short, max_seeds=max_seeds), dry_run(exp, long, max_seeds=max_seeds)
-    per_step = factor * max(b.seconds - a.seconds, 0.0) / (long - short)
-    fa = dry_run(exp, short, count_flops=True, max_seeds=max_seeds)
-    fb = dry_run(exp, long, count_flops=True, max_seeds=max_seeds)
-    flops = factor * max(fb.flops - fa.flops, 0.0) / (long - short)
+    paper = cadences(full)
+    off = {k: OFF for k in paper if _switchable(exp, k, long)}
+    dry_run(exp, short, max_seeds=max_seeds)  # warm-up, discarded: first calls pay one-off costs (lazy init, caches)
+    base = step_cost(exp, short, long, max_seeds, off)
+    seconds, flops, wall = base.seconds, base.flops, base.wall_seconds
+    evaluations = []
+    for path in off:
+        c = step_cost(exp, short, long, max_seeds, {**off, path: 1})
+        per_eval = max(c.seconds - base.seconds, 0.0)
+        evaluations.append((path, paper[path], factor * per_eval))
+        seconds += per_eval / paper[path]
+        flops += max(c.flops - base.flops, 0.0) / paper[path]
+        wall += max(c.wall_seconds - base.wall_seconds, 0.0) / paper[path]
+    basis = [f"seed axis scaled x{factor:g}"] if factor != 1 else []
+    basis += [f"{k} at 1 (upper bound)" for k in paper if k not in off]
     # On a GPU the runs of a batch share its kernels, so the wall time is not scaled by the seed factor: a
     # step of the full batch costs at least what the cut batch's does (the column is then a lower bound).
-    gpu = max(b.wall_seconds - a.wall_seconds, 0.0) / (long - short) if torch_cuda() else float("nan")
-    return Projection(exp, paper_steps, per_step, flops, max(a.seconds - short * per_step / factor, 0.0), gpu)
+    return Projection(exp, paper_steps, factor * seconds, factor * flops, base.setup_seconds,
+                      wall if torch_cuda() else float("nan"), factor * base.seconds, tuple(evaluations),
+                      "; ".join(basis) or "measured")
 
 
 def torch_cuda() -> bool:
@@ -332,19 +412,29 @@ def _hours(h: float) -> str:
     return f"{h:,.1f} h"
 
 
+def _evaluations(p: Projection) -> str:
+    return ", ".join(f"{path.rsplit('.', 1)[-1]} {cost:.3g} s / {every:,}" for path, every, cost in p.evaluations) or "none"
+
+
 def projection_table(projections: list[Projection]) -> str:
-    """A Markdown table, one row per experiment (the README's paper-scale cost table)."""
+    """A Markdown table, one row per experiment: the training step, each evaluation at its paper cadence, and
+    the step they make together, times the paper's steps (the table this command prints; book/running.md keeps
+    the dated ones)."""
     gpu = any(math.isfinite(p.gpu_seconds_per_step) for p in projections)
     if gpu:  # measured on a GPU: its wall clock per step replaces the CPU columns (host time means little there)
         rows = ["| chapter | experiment | paper steps | GFLOP / step | GPU s / step (measured) | projected GPU hours "
-                "| projected H100 (estimate) |", "|---|---|---:|---:|---:|---:|---:|"]
+                "| projected H100 (estimate) | basis |", "|---|---|---:|---:|---:|---:|---:|---|"]
     else:
-        rows = ["| chapter | experiment | paper steps | GFLOP / step | CPU core-s / step | projected CPU core-hours "
-                "| projected H100 (estimate) |", "|---|---|---:|---:|---:|---:|---:|"]
+        rows = ["| chapter | experiment | paper steps | GFLOP / step | CPU core-s / training step | evaluations "
+                "(core-s each / every) | CPU core-s / step | projected CPU core-hours | projected H100 (estimate) "
+                "| basis |", "|---|---|---:|---:|---:|---|---:|---:|---:|---|"]
     for p in projections:
-        cost, hours = (p.gpu_seconds_per_step, p.gpu_hours) if gpu else (p.seconds_per_step, p.core_hours)
-        rows.append(f"| `{p.experiment.chapter}` | {p.experiment.name} | {p.paper_steps:,} | {p.flops_per_step / 1e9:,.2f} | "
-                    f"{cost:.3g} | {_hours(hours)} | {_hours(p.h100_hours)} |")
+        lead = f"| `{p.experiment.chapter}` | {p.experiment.name} | {p.paper_steps:,} | {p.flops_per_step / 1e9:,.2f} | "
+        if gpu:
+            rows.append(lead + f"{p.gpu_seconds_per_step:.3g} | {_hours(p.gpu_hours)} | {_hours(p.h100_hours)} | {p.basis} |")
+        else:
+            rows.append(lead + f"{p.train_seconds_per_step:.3g} | {_evaluations(p)} | {p.seconds_per_step:.3g} | "
+                        f"{_hours(p.core_hours)} | {_hours(p.h100_hours)} | {p.basis} |")
     return "\n".join(rows)
 
 
@@ -355,6 +445,7 @@ def main(argv=None) -> int:
                         help="the two dry-run lengths whose difference gives the cost of a step (default 2 6)")
     parser.add_argument("--max-seeds", type=int, default=4,
                         help="seeds (networks) per dry run; the cost is scaled to the paper's count (default 4)")
+    parser.add_argument("--out", type=Path, help="also write the table, with its date and machine, to this Markdown file")
     args = parser.parse_args(argv)
     if not 1 <= args.steps[0] < args.steps[1]:
         parser.error(f"--steps {args.steps[0]} {args.steps[1]}: need 1 <= SHORT < LONG")
@@ -369,10 +460,28 @@ def main(argv=None) -> int:
     where = (f"GPU: wall clock measured on this machine's {torch.cuda.get_device_name(0)}, the full seed axis a lower "
              "bound" if torch.cuda.is_available() else
              f"CPU: core-hours measured on this machine, {torch.get_num_threads()} threads")
-    print(f"Projected paper-scale cost ({where}, torch {torch.__version__}; H100: estimated from the FLOP count, "
-          "see repro.book.paper_scale)\n")
-    print(projection_table(projections))
+    text = (f"Projected paper-scale cost, {time.strftime('%Y-%m-%d', time.gmtime())} ({where}, {cpu_name()}, torch "
+            f"{torch.__version__}; H100: estimated from the FLOP count, see repro.book.paper_scale)\n\n"
+            f"{projection_table(projections)}\n")
+    print(text)
+    if args.out:
+        tmp = args.out.with_suffix(args.out.suffix + ".tmp")
+        tmp.write_text(text)
+        tmp.replace(args.out)  # atomic: a reader never sees half a table
     return 0
+
+
+def cpu_name() -> str:
+    """The CPU's model name (Linux), else the platform's processor string."""
+    import platform
+
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ import html
 from collections import Counter
 from pathlib import Path
 
-from repro.book.claims import FRAGILE_MARGIN, PAPERS, Claim, load_all_claims
+from repro.book.ledger import FRAGILE_MARGIN, Claim, load_all_claims
+from repro.core.registry import PAPERS
 from repro.book.verdicts import MARKS, RULES, Judgement, TestResult, chapter_judgements, tally_line
 from repro.core.portable import mark_trained, strip_trained
 

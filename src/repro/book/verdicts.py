@@ -42,7 +42,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from repro.book.claims import Claim, load_all_claims
+from repro.book.ledger import Claim, load_all_claims
 from repro.core.registry import PAPERS, PaperClaim, Registry, RegistryError
 
 

@@ -5,7 +5,7 @@ float32 element, ``(x & (2**24 - 1)) * 2**-24``, and two per float64 element, ``
 * 2**-53``, in one serial loop (ATen's ``uniform_real_distribution``). NumPy's :class:`numpy.random.MT19937`
 is the same twister; loaded with the generator's 624-word state it gives the same outputs faster: 1.78 million
 of them (one dropout site of Liu et al.'s paper-scale step) in 5.3 ms against 6.4 ms through ``torch.rand``, best
-of 30 on one thread of the Intel Xeon of the README's benchmark table, and the mask's comparison and row selection
+of 30 on one thread of the Intel Xeon of the benchmark page (book/benchmarks.md), and the mask's comparison and row selection
 then run on integers.
 
 :func:`keep_mask` therefore gives, bit for bit, ``torch.rand(shape, generator=g, dtype=dtype) >= rate`` and

@@ -45,7 +45,7 @@ def read_lock(path: Path | str | None = None) -> dict[str, str]:
     """The lock's pins, ``{normalized name: version}``; a FileNotFoundError names the file when it is missing."""
     path = Path(path) if path is not None else default_lock()
     if not path.is_file():
-        raise FileNotFoundError(f"no lock file at {path}: run from a checkout of the repository (see README, "
+        raise FileNotFoundError(f"no lock file at {path}: run from a checkout of the repository (see book/developing.md, "
                                 "'The locked environment').")
     pins = {}
     for line in path.read_text().splitlines():

@@ -2,7 +2,7 @@
 one-thread context for programs of many small ops.
 
 PyTorch picks its vectorised CPU kernels (``tanh``, ``exp``, reductions, the Adam update) by instruction
-set at start-up; ``ATEN_CPU_CAPABILITY`` forces a lower one. The README's test command re-executes the
+set at start-up; ``ATEN_CPU_CAPABILITY`` forces a lower one. The test command (``bash scripts/test.sh``) re-executes the
 book under a second kernel set so that the stored outputs are shown not to depend on one CPU's rounding:
 
     python -m repro.core.kernels native   # e.g. AVX512

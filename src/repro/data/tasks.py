@@ -73,6 +73,17 @@ class BinaryOpTask:
     def n_classes(self) -> int:
         return 2 * self.p - 1 if self.operation == "addition" else self.p
 
+    @property
+    def n_samples(self) -> int:
+        """How many equations :meth:`table` holds, counted in closed form (a check on the table): p² ordered pairs,
+        p(p + 1)/2 unordered ones, p(p - 1) for division (no division by 0), 36 for S3."""
+        p = self.p
+        if self.operation == "modular_division":
+            return p * (p - 1)
+        if self.operation == "s3":
+            return 36
+        return p * p if self.ordered else p * (p + 1) // 2
+
     def table(self) -> tuple[np.ndarray, np.ndarray]:
         """All samples: ``inputs`` (N, 2) int64 symbol pairs and ``labels`` (N,) int64 results."""
         p = self.p

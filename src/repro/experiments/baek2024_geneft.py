@@ -932,6 +932,80 @@ def product_rule(result: PhaseResult, bound: float = PRODUCT_RULE) -> ProductRul
                        else np.full(len(c.seeds), np.nan))
 
 
+def invert_encoder_axis(result: PhaseResult) -> PhaseResult:
+    """A Fig. 5 result read with its encoder-rate axis upside down: row i holds the phases (and test accuracies) of
+    row n − 1 − i, the row values unchanged. On an evenly spaced log grid this maps log10 η_enc to
+    (log10 η_min + log10 η_max) − log10 η_enc, the reading of a figure whose encoder axis runs the other way from
+    its tick labels (a matrix drawn top-down, read bottom-up). A boundary of slope s reads as slope −s; a ratio rule
+    η_enc/η_dec ≳ k reads as a product rule η_enc·η_dec ≲ η_min·η_max/k."""
+    c = result.config
+    if c.rows != "lr_enc":
+        raise ValueError(f"invert_encoder_axis needs a Fig. 5 grid (rows='lr_enc'); the result has rows={c.rows!r}.")
+    steps = np.diff(np.log10(np.asarray(c.row_values, dtype=float)))
+    if len(steps) and not np.allclose(steps, steps[0], atol=1e-9):
+        raise ValueError("invert_encoder_axis needs encoder rates evenly spaced in log10: reversing the rows of an "
+                         "uneven grid is not a reflection of its axis.")
+    flip = lambda arrays: {r: np.ascontiguousarray(np.asarray(a)[:, ::-1, :]) for r, a in arrays.items()}  # noqa: E731
+    return PhaseResult(c, flip(result.phases), flip(result.test_acc))
+
+
+@dataclass(frozen=True)
+class DecayReach:
+    """Fig. 6 against what decoupled weight decay does by construction (:func:`decay_reach`), for one task."""
+
+    efolds: np.ndarray  # (rows, lr_dec): e-folds of the decay over the budget, -T·ln(1 − η_dec·wd) (inf: η·wd ≥ 1)
+    shrink: np.ndarray  # (rows, lr_dec): (1 − η_dec·wd)^T, the factor the decay alone multiplies the decoder by
+    weight_bound: np.ndarray  # (rows,): 1/wd, the largest decoder weight the data gradient can hold under AdamW
+    onset: float  # log10 of the zero-decay row's median memorization onset (nan: it never memorizes)
+    critical_wd: float  # 1/(η_on·T): the decay at which the onset cell's shrink factor reaches 1/e
+    last_memorizing: float  # the largest decay, below the first without memorization, whose median row memorizes
+    first_without: float  # the smallest decay whose median row has no memorization (nan: every row memorizes)
+
+    @property
+    def brackets(self) -> bool:
+        """The critical decay lies between the last row that memorizes and the first that does not."""
+        return bool(self.last_memorizing < self.critical_wd <= self.first_without)
+
+
+def decay_efolds(cfg: PhaseConfig) -> np.ndarray:
+    """(rows, lr_dec) for a Fig. 6 config (``rows = "wd_dec"``): how many e-folds decoupled weight decay shrinks the
+    decoder by within the budget, −T·ln(1 − η_dec·wd). torch.optim.AdamW multiplies every decoder parameter by
+    (1 − η_dec·wd) before each Adam step, so the decay alone leaves (1 − η_dec·wd)^T of it after T steps (a run that
+    memorizes never stops early: T is the budget). inf where η_dec·wd ≥ 1 (the decay zeroes or flips a weight each
+    step)."""
+    if cfg.rows != "wd_dec":
+        raise ValueError(f"decay_efolds needs a Fig. 6 config (rows='wd_dec'); got rows={cfg.rows!r}.")
+    wd, lr = np.meshgrid(np.asarray(cfg.row_values, dtype=float), np.asarray(cfg.lr_dec, dtype=float), indexing="ij")
+    per_step = wd * lr
+    with np.errstate(divide="ignore"):
+        return np.where(per_step < 1, -cfg.steps * np.log1p(-np.minimum(per_step, 1 - 1e-16)), np.inf)
+
+
+def decay_reach(result: PhaseResult, relation: str) -> DecayReach:
+    """Where decoupled decay must, by construction, reach one task's Fig. 6 boundary. Under AdamW the decay takes
+    η_dec·wd·|θ| off a decoder weight each step, while the Adam step gives back at most about η_dec (its normalized
+    gradient is at most about 1 per unit rate): the gradient can hold only weights up to ~1/wd, at any η_dec, and the
+    decay has shrunk the decoder by e-fold η_dec·wd·T over the budget. The zero-decay row memorizes from its onset
+    η_on on; its onset cell is shrunk by 1/e at the critical decay 1/(η_on·T), so the argument puts the decay that
+    removes memorization from the row at about that value. Rows read as :func:`onsets` reads them (median over
+    seeds); the first row must be the zero-decay one."""
+    cfg = result.config
+    if cfg.rows != "wd_dec" or cfg.row_values[0] != 0:
+        raise ValueError("decay_reach needs a Fig. 6 result whose first row has no weight decay (rows='wd_dec', "
+                         "row_values[0] = 0).")
+    efolds = decay_efolds(cfg)
+    wd = np.asarray(cfg.row_values, dtype=float)
+    with np.errstate(divide="ignore"):
+        bound = 1 / wd
+    median = onsets(result, relation).median
+    onset = float(median[0]) if np.isfinite(median[0]) else float("nan")
+    critical = 1 / (10.0 ** onset * cfg.steps) if np.isfinite(onset) else float("nan")
+    without = [k for k in range(1, len(wd)) if not np.isfinite(median[k])]
+    first = float(wd[without[0]]) if without else float("nan")
+    last = float(wd[without[0] - 1]) if without else float("nan")
+    return DecayReach(efolds, np.exp(-efolds), bound, onset, critical, last, first)
+
+
 def memorization_onset(result: PhaseResult, relation: str) -> np.ndarray:
     """(seeds, rows): log10 of the smallest decoder lr at which the run memorizes (nan: none in the row)."""
     ph = result.phases[relation]

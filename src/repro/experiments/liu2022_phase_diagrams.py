@@ -38,6 +38,7 @@ from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
 from repro.core.validation import check_choice, check_fraction, check_int, check_real
 from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
+from repro.metrics.agreement import Kappa, cohen_kappa
 from repro.metrics.phases import PHASES, PhaseRule, classify, classify_history, phase_counts
 from repro.models.networks import EmbedMLPConfig
 from repro.training.sweep import sweep
@@ -128,14 +129,73 @@ def official_rerun_map() -> OfficialMap:
     return OfficialMap("d", phases, tuple(d["decoder_lr"]), tuple(float(w) for w in d["weight_decay"]))
 
 
-def shared_cell_agreement(a: OfficialMap, b: OfficialMap) -> tuple[int, int]:
-    """(cells with the same phase, cells compared) over the decoder lrs both maps share (equal to 1e-9 in log10) and
-    their common y values."""
+def shared_cells(a: OfficialMap, b: OfficialMap) -> tuple[np.ndarray, np.ndarray]:
+    """The two maps' phases at the cells both have: the decoder lrs both share (equal to 1e-9 in log10) and their
+    common y values, as two arrays of one shape (rows in ``a``'s order). No shared cell is an error."""
     cols = [(i, j) for i, x in enumerate(a.x_values) for j, y in enumerate(b.x_values)
             if abs(np.log10(x) - np.log10(y)) < 1e-9]
     rows = [(i, j) for i, x in enumerate(a.y_values) for j, y in enumerate(b.y_values) if x == y]
-    same = sum(a.phases[ri, ci] == b.phases[rj, cj] for ri, rj in rows for ci, cj in cols)
-    return int(same), len(rows) * len(cols)
+    if not cols or not rows:
+        raise ValueError(f"the maps of panels {a.panel!r} and {b.panel!r} share no cell (decoder lr and y value).")
+    pick = lambda m, which: np.array([[m.phases[r[which], c[which]] for c in cols] for r in rows], dtype=object)  # noqa: E731
+    return pick(a, 0), pick(b, 1)
+
+
+def shared_cell_agreement(a: OfficialMap, b: OfficialMap) -> tuple[int, int]:
+    """(cells with the same phase, cells compared) over the cells both maps have (:func:`shared_cells`)."""
+    pa, pb = shared_cells(a, b)
+    return int((pa == pb).sum()), int(pa.size)
+
+
+def shared_cell_kappa(a: OfficialMap, b: OfficialMap) -> Kappa:
+    """Cohen's kappa (:func:`repro.metrics.agreement.cohen_kappa`, over the four phases) between two maps at the
+    cells both have (:func:`shared_cells`)."""
+    return cohen_kappa(*shared_cells(a, b), categories=PHASES)
+
+
+def diagram_map(diagram: "PhaseDiagram", budget: int | None = None) -> OfficialMap:
+    """A one-seed diagram as a map on its (paper-equivalent) axes, to set beside another map with
+    :func:`shared_cells`. ``budget``: read its phases as a run of that many steps would have ended (a first step
+    at or after ``budget`` counts as never), e.g. at the 1e4 steps of the official re-run; None: its own budget."""
+    if diagram.n_seeds != 1:
+        raise ValueError(f"diagram_map reads a one-seed map; this diagram has {diagram.n_seeds} seeds.")
+    if budget is None:
+        phases = diagram.seed_phases[0]
+    else:
+        check_int("budget", budget, minimum=1)
+        within = lambda s: np.where((s >= 0) & (s < budget), s, -1)  # noqa: E731
+        phases = classify(within(diagram.train_steps[0]), within(diagram.val_steps[0]), gap=diagram.config.gap)
+    cfg = diagram.config
+    return OfficialMap(cfg.panel, np.asarray(phases, dtype=object), tuple(cfg.lr_dec_values), tuple(cfg.y_values))
+
+
+def with_columns_reversed(m: OfficialMap) -> OfficialMap:
+    """The map with its phases' decoder-lr order reversed under the same axis values: how
+    toy/Figure5d_permutation.ipynb plots its re-run (``plt.imshow(RGB[:,::-1])`` under ticks 1e-5 ... 1e-2)."""
+    return OfficialMap(m.panel, np.asarray(m.phases, dtype=object)[:, ::-1], m.x_values, m.y_values)
+
+
+def shifted_kappa(official: OfficialMap, axis: str = "decoder lr") -> Kappa:
+    """Cohen's kappa of an official map against itself moved one official grid step along ``axis`` ("decoder lr":
+    the columns; "y": the rows), over the cells the two overlap: what a map whose every boundary sits one grid step
+    off the official one scores, the grid's own resolution (the chapter's kappa band rests on it)."""
+    check_choice("axis", axis, ("decoder lr", "y"))
+    p = official.phases
+    a, b = (p[:, 1:], p[:, :-1]) if axis == "decoder lr" else (p[1:], p[:-1])
+    return cohen_kappa(a, b, categories=PHASES)
+
+
+def shuffled_kappas(phases: np.ndarray, reference: np.ndarray, n_shuffles: int = 200, seed: int = 0) -> np.ndarray:
+    """Cohen's kappa against ``reference`` of ``n_shuffles`` copies of ``phases`` with their cells permuted at random
+    (generator ``np.random.default_rng(seed)``): layouts with exactly ``phases``' phase shares and no relation to the
+    reference's cells, so their share differences are ``phases``' own and their kappas scatter about 0."""
+    check_int("n_shuffles", n_shuffles, minimum=1)
+    flat, ref = np.asarray(phases, dtype=object).ravel(), np.asarray(reference, dtype=object)
+    if flat.size != ref.size:
+        raise ValueError(f"phases has {flat.size} cells, reference {ref.size}: kappa compares the same cells.")
+    rng = np.random.default_rng(seed)
+    return np.array([cohen_kappa(rng.permutation(flat).reshape(ref.shape), ref, categories=PHASES).kappa
+                     for _ in range(n_shuffles)])
 
 
 @dataclass(frozen=True, repr=False)
@@ -340,6 +400,12 @@ class PhaseDiagram:
             agreement=self.agreement(), interior_agreement=self.interior_agreement(),
             counts={p: (int((self.phases == p).sum()), int((off == p).sum())) for p in PHASES})
 
+    def kappa(self) -> Kappa:
+        """Cohen's kappa of the majority map against the official phases at the same cells
+        (:func:`repro.metrics.agreement.cohen_kappa`): the cell agreement with what chance gives at these shares
+        removed."""
+        return cohen_kappa(self.phases, self.official_phases(), categories=PHASES)
+
     def seed_agreements(self) -> np.ndarray:
         """(S,): each seed's fraction of cells with the official phase."""
         return (self.seed_phases == self.official_phases()[None]).mean(axis=(1, 2))
@@ -410,13 +476,35 @@ def corner_fraction(phases: np.ndarray, y_values, phase: str, corner: str) -> fl
     decay) or highest (``"bottom_right"``) third of the rows (at least two rows), rows ordered by y. The
     paper's §4.1 (ii)/(iii) name the right-hand corners; App. J puts memorization in the top left of Fig. 8b."""
     check_choice("phase", phase, PHASES)
+    return float((_corner_block(phases, y_values, corner) == phase).mean())
+
+
+def _corner_block(phases: np.ndarray, y_values, corner: str) -> np.ndarray:
+    """The cells of a corner block of :func:`corner_fraction`."""
     check_choice("corner", corner, ("top_right", "bottom_right", "top_left"))
     rows = _ordered(phases, y_values)
     n_rows = max(2, -(-rows.shape[0] // 3))
     n_cols = -(-rows.shape[1] // 2)
-    block = {"top_right": rows[:n_rows, -n_cols:], "bottom_right": rows[-n_rows:, -n_cols:],
-             "top_left": rows[:n_rows, :n_cols]}[corner]
-    return float((block == phase).mean())
+    return {"top_right": rows[:n_rows, -n_cols:], "bottom_right": rows[-n_rows:, -n_cols:],
+            "top_left": rows[:n_rows, :n_cols]}[corner]
+
+
+LAYOUT_STATEMENTS = ("(i)", "(ii)", "(iii)", "(iv)")  # §4.1, "Universality of phase diagrams"
+
+
+def layout_counts(phases: np.ndarray, y_values) -> dict[str, tuple[tuple[int, int], ...]]:
+    """The counts behind §4.1's four statements on one map, each as (hits, out of) pairs, so that a share and its
+    binomial error can be read from them: (i) the rarest phase's cells of all cells (four phases: at least one);
+    (ii) memorization cells of the top-right block; (iii) confusion cells of the bottom-right block, then of the
+    top-right block (their shares' difference); (iv) columns reading comprehension -> grokking -> memorization with
+    increasing y (:func:`sandwich_columns`) of all columns. Blocks as in :func:`corner_fraction`."""
+    ph = np.asarray(phases, dtype=object)
+    top, bottom = _corner_block(ph, y_values, "top_right"), _corner_block(ph, y_values, "bottom_right")
+    return {"(i)": ((min(int((ph == p).sum()) for p in PHASES), int(ph.size)),),
+            "(ii)": ((int((top == "memorization").sum()), int(top.size)),),
+            "(iii)": ((int((bottom == "confusion").sum()), int(bottom.size)),
+                      (int((top == "confusion").sum()), int(top.size))),
+            "(iv)": ((sandwich_columns(ph, y_values), int(ph.shape[1])),)}
 
 
 def sandwich_columns(phases: np.ndarray, y_values) -> int:

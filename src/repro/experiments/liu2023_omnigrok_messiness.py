@@ -227,6 +227,30 @@ def contour_slope(result: MessinessResult) -> ContourSlope:
     return ContourSlope(slope, float(np.sqrt(resid @ resid / (len(m) - 2) / (dm @ dm))), int(len(m)))
 
 
+NOTEBOOK_FINE_STEP = (0.005, 0.075)  # plot-addition-data-dependence.ipynb's grid steps: messiness, alpha (21 x 21)
+
+
+def blurred_like_notebook(result: MessinessResult, sigma_cells: float = 1.0,
+                          notebook_step: tuple[float, float] = NOTEBOOK_FINE_STEP) -> MessinessResult:
+    """``result`` with each seed's training-loss map smoothed as the official plot notebook smooths its own before it
+    draws the 0.02 contour (plot-addition-data-dependence.ipynb: ``gaussian_filter(trainss, sigma=1)`` on its 21 x 21
+    grid, then a 10x bilinear upsampling, which moves no contour of a bilinear map). The Gaussian has ``sigma_cells``
+    of the notebook's grid steps (``notebook_step``: messiness, alpha), converted to this grid's steps; the edges
+    reflect, as scipy's default. Only ``train_loss`` changes."""
+    from scipy.ndimage import gaussian_filter
+
+    check_real("sigma_cells", sigma_cells, positive=True)
+    c = result.config
+    steps = [float(np.diff(v).mean()) if len(v) > 1 else 0.0 for v in (c.messiness, c.alphas)]
+    if min(steps) <= 0:
+        raise ValueError("blurred_like_notebook: the map needs at least two messiness values and two norms, "
+                         f"equally spaced; got {len(c.messiness)} x {len(c.alphas)}.")
+    if not all(np.allclose(np.diff(v), d) for v, d in zip((c.messiness, c.alphas), steps)):
+        raise ValueError("blurred_like_notebook: the messiness and norm grids must be equally spaced.")
+    sigma = (0.0, sigma_cells * notebook_step[0] / steps[0], sigma_cells * notebook_step[1] / steps[1])
+    return replace(result, train_loss=gaussian_filter(np.asarray(result.train_loss, dtype=float), sigma=sigma))
+
+
 def run_messiness(cfg: MessinessConfig, progress=None) -> MessinessResult:
     """The landscape: for each messiness, one batched norm-constrained run per alpha and seed."""
     tc = cfg.train_config()

@@ -95,6 +95,9 @@ class IntroConfig(ConfigRepr):
         checkpoints small (10^3 evaluations of a 97 x 128 table per seed would be ~100 MB)."""
         return self.operation == "modular_addition"
 
+    def task(self) -> BinaryOpTask:
+        return BinaryOpTask(self.operation, self.p, ordered=self.ordered_pairs)
+
     def task_data(self):
         if self.model == "grok_transformer":  # openai/grok's tokens, sequences and split (its data seed 0)
             return build_grok_task_data(BinaryOpTask(self.operation, self.p, ordered=True), self.train_fraction,

@@ -17,7 +17,8 @@ from repro.core.scale import by_scale
 from repro.core.validation import check_int
 from repro.metrics.bootstrap import group_draws, resample_spread, seed_draws
 from repro.theory.rubin2024 import (Modular, TeacherStudent, binned_neg_log_p, critical_point, gfl_b, gfl_curvature,
-                                    modular_boundaries, modular_onset, modular_solve, nngp_b, sweep_self_consistent)
+                                    mode_count_readings, modular_boundaries, modular_onset, modular_solve, nngp_b,
+                                    sweep_self_consistent)
 from repro.training.langevin import LangevinConfig, LangevinResult, run_langevin
 from repro.training.store import ResultsStore, store_parser
 
@@ -73,6 +74,10 @@ class TheoryResult:
     modular_curve: list  # ModularSolution along a fine sigma^2 grid
     modular_onsets: dict  # kappa -> onset sigma^2
     modular_exact_curve: list = None  # ModularSolution along the same grid with the exact kernel eigenvalue
+    # the droplet saddle at the paper's onset 0.227 with both mode counts (ModeCountReadings), and a at the end of
+    # GMFL-I (the closed-form sigma_c2^2) with each complex mode (k, P-k) counted once
+    mode_count_0227: object = None
+    a_end_once: float = float("nan")
 
 
 def run_theory(cfg: DropletsConfig) -> TheoryResult:
@@ -98,8 +103,10 @@ def run_theory(cfg: DropletsConfig) -> TheoryResult:
     onsets = {k: modular_onset(mod, k) for k in (1.0, 5.0)}
     exact = replace(mod, exact_eigenvalue=True)
     mexact = [modular_solve(exact, float(s)) for s in grid]
+    bounds = modular_boundaries(mod)
+    a_end_once = modular_solve(replace(mod, conjugates_once=True), bounds.sigma2_c2).a
     return TheoryResult(crit_paper, crit_corr, table, sharp_1d, sharp_2d, finite_1d, finite_2d, profile,
-                        modular_boundaries(mod), mcurve, onsets, mexact)
+                        bounds, mcurve, onsets, mexact, mode_count_readings(mod, 0.227), a_end_once)
 
 
 def second_minimum(neg_log_p: np.ndarray, centres: np.ndarray, q_from: float = 0.3):

@@ -71,6 +71,11 @@ class GrokTransformerConfig(ConfigRepr):
     def d_head(self) -> int:
         return self.d_model // self.n_heads
 
+    def build_model(self) -> "GrokTransformer":
+        """The model (what :func:`repro.models.networks.build_model` calls: that module cannot import this one,
+        which builds on it)."""
+        return GrokTransformer(self)
+
 
 def sinusoidal_positions(n_ctx: int, d_model: int) -> torch.Tensor:
     """The fixed (n_ctx, d_model) position encodings: column i is sin(pos / 10000^(i / d)) for even i and

@@ -943,11 +943,11 @@ class RelationModel(BatchedModel):
 
 
 def build_model(config) -> BatchedModel:
-    """The model for a config dataclass."""
-    from repro.models.grok_transformer import GrokTransformer, GrokTransformerConfig  # it builds on this module
-
-    if isinstance(config, GrokTransformerConfig):
-        return GrokTransformer(config)
+    """The model for a config dataclass. A config defined in a module that builds on this one (e.g.
+    :class:`repro.models.grok_transformer.GrokTransformerConfig`) builds its own model with ``build_model()``."""
+    own = getattr(config, "build_model", None)
+    if callable(own) and not isinstance(config, type):
+        return own()
     if isinstance(config, EmbedMLPConfig):
         return EmbedMLP(config)
     if isinstance(config, TransformerConfig):

@@ -390,3 +390,129 @@ def regression_train_size(p: int) -> int:
 def classification_train_size(p: int, c: float = 2.0) -> int:
     """n = c · p^{5/3} pairs, c = 2 in App. A.2 (Thm 4.5's sample complexity Õ(p^{5/3})), rounded down."""
     return int(c * p ** (5 / 3))
+
+
+# --------------------------------------------------------------------------------------------------
+# The span limit of App. D: the best predictor in a kernel's span against the explicit bound (issue 62)
+#
+# App. D bounds what a kernel method can do at all: its predictor Σ_t λ_t K(x_t, ·) lies in the n-dimensional span
+# of the kernel's columns at the training inputs, and for ANY n-dimensional subspace V of the functions on
+# Z_p^m the permuted tasks Ψ_σ(x) = 1(σ_1(x_1) + … + σ_{m−1}(x_{m−1}) ≡ σ_m(x_m)) (σ_i independent uniform
+# permutations) satisfy E_σ dist(Ψ_σ, V)^2 ≥ Σ_{i>n} λ_i(Σ), Σ = E_σ Ψ_σ Ψ_σ^T (Lemma D.4), with
+# Σ_{i≤n} λ_i(Σ) ≤ p^{m−2} + (n/p) e^{(m−1)/(p−1)} (Lemma D.7) and tr Σ = p^{m−1} = ‖Ψ‖^2 (all p^m points):
+# Thm D.1 (m = 3) and Cor. D.8 (general m). Relative to the zero predictor's ‖Ψ‖^2 that is
+# :func:`kernel_span_bound`. The paper's formulas are lost in our text copy; the unit tests check the bound
+# against the exact spectrum of Σ at small p, and Σ against a brute-force average over all permutations.
+
+
+def kernel_span_bound(p: int, n: int, m: int = 3) -> float:
+    """App. D's explicit lower bound (Thm D.1 for m = 3, Cor. D.8 for m summands' tasks on Z_p^m) on the
+    population loss of the best predictor in ANY n-dimensional span, averaged over the permuted tasks,
+    relative to the zero predictor's: 1 − 1/p − (n/p^m) e^{(m−1)/(p−1)}. Negative (vacuous) for large n.
+    For classification (Thm D.2) n counts regression triples: n_pairs · p."""
+    check_int("p", p, minimum=2)
+    check_int("n", n, minimum=0)
+    check_int("m", m, minimum=2)
+    return 1 - 1 / p - (n / p ** m) * math.exp((m - 1) / (p - 1))
+
+
+def _pattern_value(p: int, differ: int) -> float:
+    """E_σ[Ψ_σ(x) Ψ_σ(x')] for two points of Z_p^3 that differ in ``differ`` coordinates (our derivation: the
+    values σ_i(x_i), σ_i(x'_i) are a uniform equal pair or a uniform distinct pair):
+    1/p (d = 0), 0 (d = 1), 1/(p(p−1)) (d = 2), (p − 2)/(p(p−1)^2) (d = 3)."""
+    return {0: 1 / p, 1: 0.0, 2: 1 / (p * (p - 1)), 3: (p - 2) / (p * (p - 1) ** 2)}[differ]
+
+
+def apply_permuted_task_covariance(U: np.ndarray, p: int) -> np.ndarray:
+    """Σ @ U for Σ = E_σ Ψ_σ Ψ_σ^T on the p^3 triples (row-major, as :func:`all_triples`), without forming Σ.
+
+    Σ(x, x') depends only on which coordinates agree, so Σ = Σ_patterns C_d ⊗_i (I or J − I), with J the all-ones
+    p × p matrix; each factor acts on one axis of U reshaped to (p, p, p, r). ``U``: (p^3,) or (p^3, r)."""
+    U = np.asarray(U, dtype=np.float64)
+    vec = U.ndim == 1
+    T = U.reshape(p, p, p, -1)
+    out = np.zeros_like(T)
+    for pattern in range(8):  # bit i set: coordinate i differs
+        X = T
+        for axis in range(3):
+            if pattern >> axis & 1:
+                X = X.sum(axis=axis, keepdims=True) - X  # (J − I) along this axis
+        out += _pattern_value(p, bin(pattern).count("1")) * X
+    out = out.reshape(p ** 3, -1)
+    return out[:, 0] if vec else out
+
+
+def _pair_covariance_apply(U: np.ndarray, p: int) -> np.ndarray:
+    """Σ restricted to one output slice (c = c'), on the p^2 pairs: Σ_pair @ U, U (p^2, r)."""
+    T = np.asarray(U, dtype=np.float64).reshape(p, p, -1)
+    out = np.zeros_like(T)
+    for pattern in range(4):
+        X = T
+        for axis in range(2):
+            if pattern >> axis & 1:
+                X = X.sum(axis=axis, keepdims=True) - X
+        out += _pattern_value(p, bin(pattern).count("1")) * X
+    return out.reshape(p * p, -1)
+
+
+def span_basis(features, rcond: float = 1e-10) -> np.ndarray:
+    """An orthonormal basis of the column span of ``features`` (N, n): the left singular vectors whose singular
+    values exceed ``rcond`` · the largest (the numerical rank; the only regularization of the projection)."""
+    F = np.asarray(features.detach().cpu().numpy() if isinstance(features, torch.Tensor) else features, dtype=np.float64)
+    if F.ndim != 2 or F.shape[1] == 0:
+        raise ValueError(f"features of shape {F.shape} are not allowed: give an (N, n) matrix with n ≥ 1 columns.")
+    check_real("rcond", rcond, positive=True)
+    u, s, _ = np.linalg.svd(F, full_matrices=False)
+    return u[:, s > rcond * s.max()] if s.max() > 0 else u[:, :0]
+
+
+def best_in_span_loss(features, target, rcond: float = 1e-10) -> float:
+    """Population loss of the best predictor in the column span of ``features`` (N, n) — the exact orthogonal
+    projection of ``target`` (N,) or (N, k) — relative to the zero predictor's: ‖(I − P) y‖^2 / ‖y‖^2."""
+    y = np.asarray(target, dtype=np.float64)
+    U = span_basis(features, rcond)
+    resid = y - U @ (U.T @ y)
+    return float((resid ** 2).sum() / (y ** 2).sum())
+
+
+def expected_best_in_span_loss(features, p: int, rcond: float = 1e-10) -> float:
+    """E_σ over the permuted tasks Ψ_σ (App. D) of the best-in-span population loss, relative to the zero
+    predictor's, for a span of functions on the p^3 triples (``features``: (p^3, n), rows as :func:`all_triples`):
+    1 − tr(U^T Σ U) / tr Σ, exact (no sampling of σ). App. D: ≥ :func:`kernel_span_bound` (p, n)."""
+    U = span_basis(features, rcond)
+    if U.shape[0] != p ** 3:
+        raise ValueError(f"features have {U.shape[0]} rows; a span of functions on the triples needs p^3 = {p ** 3}.")
+    return float(1 - np.einsum("ij,ij->", U, apply_permuted_task_covariance(U, p)) / p ** 2)
+
+
+def expected_best_in_span_loss_pairs(pair_features, p: int, rcond: float = 1e-10) -> float:
+    """The same for a matrix-valued kernel K ⊗ I_p (classification, Thm D.2): the span is V ⊗ R^p with V the column
+    span of ``pair_features`` (p^2, n) over the p^2 pairs (rows as :func:`ordered_pairs`), so
+    tr(U^T Σ U) = p · tr(U_V^T Σ_pair U_V) with Σ_pair the covariance between pairs with the same label slot.
+    App. D: ≥ :func:`kernel_span_bound` (p, n · p)."""
+    U = span_basis(pair_features, rcond)
+    if U.shape[0] != p * p:
+        raise ValueError(f"pair_features have {U.shape[0]} rows; a span of functions on the pairs needs p^2 = {p * p}.")
+    return float(1 - p * np.einsum("ij,ij->", U, _pair_covariance_apply(U, p)) / p ** 2)
+
+
+def span_features_regression(p: int, width: int, train, seed: int, kernel: str = "empirical") -> torch.Tensor:
+    """K(x, x_t) for every triple x (rows, :func:`all_triples` order) and training triple x_t (columns): the
+    functions whose span holds every kernel predictor Σ_t λ_t K(x_t, ·) (App. D). ``kernel``: the eNTK at the
+    paper's init (:func:`pytorch_default_init`, ``seed``) or the expected NTK (Prop. B.3), as :func:`entk_regression`."""
+    if kernel not in ("empirical", "expected"):
+        raise ValueError(f"kernel={kernel!r} is not allowed: kernel must be 'empirical' or 'expected'.")
+    x, train = _as_idx(all_triples(p)), _as_idx(train)
+    if kernel == "empirical":
+        W, V = pytorch_default_init(p, width, seed)
+        return entk_regression_kernel(W, V, x, train)
+    return expected_entk_regression(x, train, width, 1 / (3 * 2 * p), 9 / 5, 1 / (3 * width))
+
+
+def span_features_pntk(p: int, width: int, train_pairs, seed: int) -> torch.Tensor:
+    """pNTK(q, q_t) at the paper's init for every pair q (rows, :func:`ordered_pairs` order) and training pair q_t:
+    the span V of :func:`expected_best_in_span_loss_pairs` for the kernel classifier of :func:`entk_classification`."""
+    a, b = ordered_pairs(p)
+    tr = _as_idx(train_pairs)
+    W, V = pytorch_default_init(p, width, seed)
+    return pntk_kernel(W, V, a, b, tr[:, 0], tr[:, 1])

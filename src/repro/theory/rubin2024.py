@@ -25,7 +25,7 @@ the loss is a sum over the n samples; "learned linear" = 1 - b and "learned cubi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import optimize, special
@@ -345,14 +345,30 @@ class Modular:
     # 4 P^2 sigma_a^2 <Phi Psi> (under the prior <Phi Psi> = P^-2, and the GP kernel's eigenvalue on a
     # Fourier mode phi_{k,k}, k != 0, is 4 sigma_a^2: E[(w.x)^2 (w.x')^2] = 4 + 2 (d_nn' + d_mm')^2).
     exact_eigenvalue: bool = False
+    # The mode count: False is the paper's, each index k = 1 .. P-1 of the sum in v3 Eq. 16 (v1 Eq. 19) carrying
+    # S_k and the weight 4e^{-S_k} (v3 Eq. 41 / v1 Eq. 45); True counts each complex mode once: the weights are
+    # real, so w_{P-k} = conj(w_k) (v1 App. B.2 before Eq. 37), the pair (k, P-k) is one complex variable, and its
+    # action is 2 S_k, weight 4e^{-2S_k} (derived here; tested in tests/test_theory_rubin2024.py, which checks
+    # that only 2 S_k gives the prior's <|w_k|^2> = 1/P).
+    conjugates_once: bool = False
 
     def __post_init__(self):
         check_int("P", self.P, minimum=2)
         check_int("N", self.N, minimum=1)
         check_real("sigma_a2", self.sigma_a2, positive=True)
         check_real("gamma", self.gamma, positive=True)
-        if not isinstance(self.exact_eigenvalue, bool):
-            raise ValueError(f"exact_eigenvalue={self.exact_eigenvalue!r} is not allowed: it must be True or False.")
+        for name in ("exact_eigenvalue", "conjugates_once"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name}={getattr(self, name)!r} is not allowed: it must be True or False.")
+        if self.conjugates_once and self.P % 2 == 0:
+            raise ValueError(f"P={self.P!r} is not allowed with conjugates_once: an even P has the self-conjugate "
+                             "mode k = P/2, which is real; the paper's P is an odd prime.")
+
+    @property
+    def exponent_factor(self) -> int:
+        """How many times S_k = P s(x) enters the droplet weight's exponent: 1 as the paper counts, 2 when
+        each complex mode (k, P-k) is counted once."""
+        return 2 if self.conjugates_once else 1
 
     @property
     def eigenvalue_scale(self) -> float:
@@ -396,7 +412,8 @@ def _modular_eigenvalue(model: Modular, sigma2: float, a: float) -> tuple[float,
     if not np.isfinite(xp):
         return 0.0, float("nan"), float("inf")
     PS = model.P * float(mode_action(xp, U, model.gamma))
-    return model.eigenvalue_scale * model.sigma_a2 * xp**2 * float(droplet_probability(PS)), float(xp), PS
+    weight = model.exponent_factor * PS
+    return model.eigenvalue_scale * model.sigma_a2 * xp**2 * float(droplet_probability(weight)), float(xp), PS
 
 
 @dataclass(frozen=True)
@@ -404,8 +421,9 @@ class ModularSolution:
     sigma2: float
     a: float  # discrepancy coefficient, sigma^2 t = a y; |a| is the test-RMSE proxy
     x_plus: float  # droplet saddle |w_k|^2 (NaN if none)
-    saddle_nats: float  # P s(x_+): droplet-saddle action relative to the origin, in nats
+    saddle_nats: float  # P s(x_+) = S_k(x_+): droplet-saddle action of one index k relative to the origin, in nats
     droplet_probability: float
+    weight_nats: float = float("nan")  # the exponent of the droplet weight: exponent_factor x saddle_nats
 
 
 def modular_solve(model: Modular, sigma2: float) -> ModularSolution:
@@ -421,7 +439,8 @@ def modular_solve(model: Modular, sigma2: float) -> ModularSolution:
     else:
         a = optimize.brentq(F, -1.0, -1e-12, xtol=1e-14)
     lam, xp, PS = _modular_eigenvalue(model, sigma2, a)
-    return ModularSolution(sigma2, a, xp, PS, float(droplet_probability(PS)) if np.isfinite(PS) else 0.0)
+    weight = model.exponent_factor * PS
+    return ModularSolution(sigma2, a, xp, PS, float(droplet_probability(weight)) if np.isfinite(PS) else 0.0, weight)
 
 
 @dataclass(frozen=True)
@@ -454,16 +473,84 @@ def modular_boundaries(model: Modular) -> ModularBoundaries:
 
 def modular_onset(model: Modular, kappa: float) -> float:
     """Finite-P reading of the GMFL-I onset (v3 §3.2.1; stripped in v1 §3.2.2: the droplet saddles "come within O(1)"
-    of the origin): the largest sigma^2 at which the self-consistent droplet-saddle action P s(x_+) is
-    at most ``kappa`` nats. As P -> infinity every fixed kappa gives sigma2_c1 of :func:`modular_boundaries`."""
+    of the origin): the largest sigma^2 at which the self-consistent exponent of the droplet weight
+    (``weight_nats``: P s(x_+) as the paper counts) is at most ``kappa`` nats. As P -> infinity every fixed kappa gives sigma2_c1 of :func:`modular_boundaries`."""
     check_real("kappa", kappa)
     bd = modular_boundaries(model)
 
     def h(s2):
-        return modular_solve(model, s2).saddle_nats - kappa
+        return modular_solve(model, s2).weight_nats - kappa
 
     lo, hi = 0.5 * bd.sigma2_c2, bd.sigma2_droplet_appears * (1 - 1e-9)
     if h(lo) > 0 or h(hi) < 0:
         raise ValueError(f"kappa={kappa!r} is not allowed: the saddle action spans [{h(lo) + kappa:.3g}, "
                          f"{h(hi) + kappa:.3g}] nats between sigma^2 = {lo:.3g} and {hi:.3g}.")
     return optimize.brentq(h, lo, hi, xtol=1e-12)
+
+
+# ---- the mode count (issue 62): k and P-k are one complex mode ----
+
+
+def fourier_weights(w) -> np.ndarray:
+    """w_k = P^-1 sum_n w_n e^{+2 pi i k n / P}, k = 0 .. P-1: the inverse of v1 Eq. 18 (w_n = sum_k w_k
+    e^{-2 pi i k n / P}). For real w, w_{P-k} = conj(w_k) (v1 App. B.2)."""
+    w = np.asarray(w, float)
+    return np.fft.ifft(w, axis=-1)  # numpy's ifft is (1/P) sum_n w_n e^{+2 pi i k n / P}
+
+
+def fourier_action(w, v, U, gamma) -> float:
+    """The per-neuron action of v3 Eq. 16 (v1 Eq. 19) as printed, with the sextic Gamma of v3 §3.2 Claim II:
+    P [1/2 sum_{k=0}^{P-1} (|w_k|^2 + |v_k|^2) - U sum_{k=1}^{P-1} |w_k|^2 |v_k|^2
+    + (gamma/6) sum_{k=0}^{P-1} (|w_k|^6 + |v_k|^6)], U = u a^2, from the real weights w, v (length P each)."""
+    wk, vk = np.abs(fourier_weights(w)) ** 2, np.abs(fourier_weights(v)) ** 2
+    P = len(wk)
+    return float(P * (0.5 * np.sum(wk + vk) - U * np.sum(wk[1:] * vk[1:]) + gamma / 6 * np.sum(wk**3 + vk**3)))
+
+
+def complex_mode_action(Phi, Psi, U, gamma, P) -> np.ndarray:
+    """The action of one complex mode (the pair k, P-k; P odd) as a function of Phi = |w_k|^2, Psi = |v_k|^2:
+    both indices of the sum in v3 Eq. 16 carry the same S_k = P [(Phi + Psi)/2 - U Phi Psi + (gamma/6)(Phi^3 +
+    Psi^3)], so the pair carries 2 S_k (derived here). Along Phi = Psi = x it is 2 P s(x) (:func:`mode_action`)."""
+    Phi, Psi = np.asarray(Phi, float), np.asarray(Psi, float)
+    return 2 * P * (0.5 * (Phi + Psi) - U * Phi * Psi + gamma / 6 * (Phi**3 + Psi**3))
+
+
+def gmfl1_weight_nats(model: Modular, sigma2) -> np.ndarray:
+    """Large-P closed form of the droplet weight's exponent inside GMFL-I (derived here from v3 Eqs. 38, 41): |a| is
+    pinned at k sigma^2 (:func:`modular_boundaries`), so the GPR equation a = -sigma^2/(lambda + sigma^2) fixes the
+    eigenvalue lambda = 1/k - sigma^2 and with it the droplet probability p = lambda / lambda_sat; the exponent is
+    E = ln(4 (1 - p) / p). E does not depend on the mode count: counting each complex mode once halves
+    S_k = E / 2 and leaves E. NaN outside GMFL-I."""
+    bd = modular_boundaries(model)
+    s2 = np.asarray(sigma2, float)
+    lam_sat = model.eigenvalue_scale * model.sigma_a2 * bd.x_star**2
+    p = (1 / bd.pinned_slope - s2) / lam_sat
+    inside = (s2 > bd.sigma2_c2) & (s2 < bd.sigma2_c1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(inside, np.log(4 * (1 - p) / p), np.nan)
+
+
+@dataclass(frozen=True)
+class ModeCountReadings:
+    """The droplet saddle at one sigma^2 under both mode counts (:func:`mode_count_readings`)."""
+
+    sigma2: float
+    as_printed: ModularSolution  # each index k carries S_k (the paper's count), solved self-consistently
+    once: ModularSolution  # each complex mode (k, P-k) counted once, action 2 S_k, solved self-consistently
+    doubled_at_printed_a: float  # 2 S_k with a held at the as-printed solution: not a solution of the 2 S_k theory
+    a_implied_by_doubled: float  # the a that the GPR equation returns for that doubled exponent
+    closed_form_nats: float  # the large-P exponent (:func:`gmfl1_weight_nats`), the same for both counts
+
+
+def mode_count_readings(model: Modular, sigma2: float) -> ModeCountReadings:
+    """The droplet-saddle height at ``sigma2`` with the paper's count and with each complex mode counted once,
+    both solved self-consistently (:func:`modular_solve`); and the reading that doubles the as-printed height
+    while keeping its a, with the a that the GPR equation (v3 Eq. 38) then gives back, which shows it is not
+    a solution (derived here)."""
+    check_real("sigma2", sigma2, positive=True)
+    printed = modular_solve(replace(model, conjugates_once=False), sigma2)
+    once = modular_solve(replace(model, conjugates_once=True), sigma2)
+    doubled = 2 * printed.saddle_nats
+    lam = model.eigenvalue_scale * model.sigma_a2 * printed.x_plus**2 * float(droplet_probability(doubled))
+    return ModeCountReadings(sigma2, printed, once, doubled, -sigma2 / (lam + sigma2),
+                             float(gmfl1_weight_nats(model, sigma2)))

@@ -25,15 +25,15 @@ def progress_enabled(progress: bool | None) -> bool:
 
 
 BLOCK_BYTES = 256 * 1024**2  # cap on a block's hot data (parameters, gradients, Adam moments, activations)
-# A run above this trains in a block of its own: batching such runs did not pay on the CPU (measurements: the
-# benchmark page). Smaller runs keep the byte cap.
+# A run above this trains in a block of its own: batching such runs did not pay on the CPU (measurements:
+# book/benchmarks.md). Smaller runs keep the byte cap.
 LARGE_RUN_BYTES = 64 * 1024**2
 
 
 def default_block_runs(model: BatchedModel, n_samples: int, itemsize: int, n_runs: int, workers: int) -> int:
     """Runs per block on the CPU: the runs split evenly over the workers, one block each, and further only
     where a block's hot data would exceed :data:`BLOCK_BYTES`; a run above :data:`LARGE_RUN_BYTES` alone. A block
-    that fits in the last-level cache does not pay for its extra per-step overhead (the benchmark page)."""
+    that fits in the last-level cache does not pay for its extra per-step overhead (book/benchmarks.md)."""
     width = max((max(s.shape) for s in model.param_specs()), default=1)
     per_run = itemsize * (4 * model.n_params() + 6 * n_samples * width)
     max_block = 1 if per_run > LARGE_RUN_BYTES else max(1, BLOCK_BYTES // per_run)

@@ -71,7 +71,7 @@ def forward_all(model: BatchedModel, views, inputs: torch.Tensor) -> torch.Tenso
     """The outputs ``(R, N, ...)`` over all ``N`` samples of ``inputs`` (shared by the runs, samples first), for
     an evaluation (no gradient). On the CPU a large set is forwarded in chunks of :data:`EVAL_CHUNK_ROWS` rows:
     each sample's output depends on its own row alone (the same bits), and a chunk's activations stay in cache
-    and reuse their memory instead of faulting in fresh pages (timings: the benchmark page). On a GPU one forward
+    and reuse their memory instead of faulting in fresh pages (timings: book/benchmarks.md). On a GPU one forward
     is the fast one."""
     n = inputs.shape[0]
     if inputs.device.type != "cpu" or n <= 2 * EVAL_CHUNK_ROWS:
