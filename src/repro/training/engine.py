@@ -15,6 +15,7 @@ import torch
 from repro.core.portable import ConfigRepr
 from repro.core.validation import check_int
 from repro.models.networks import BatchedModel
+from repro.training.loop import build_block, train_block
 from repro.training.recorder import History
 
 def progress_enabled(progress: bool | None) -> bool:
@@ -225,8 +226,6 @@ class BlockRunner:
         self.index = {(b.start, b.stop): i for i, b in enumerate(layout.blocks)}
 
     def __call__(self, runs: slice) -> History:
-        from repro.training.loop import build_block, train_block
-
         i, spec = self.index[(runs.start, runs.stop)], self.spec.part(runs)
         saved = None if self.checkpoint is None else self.checkpoint.restored(i)
         if saved is not None and bool(saved["done"]):  # a block that finished before the run was interrupted
