@@ -13,7 +13,7 @@ from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.models.networks import EmbedMLPConfig, EncoderTransformerConfig
 from repro.training.checkpoint import Checkpointer, reached_step, read_checkpoint
 from repro.training.store import ResultsStore, StoreMismatch, UnfinishedRun, history_to_arrays
-from repro.training.trainer import Performance, TrainConfig, train
+from repro.training.trainer import Performance, Record, TrainConfig, Until, train
 
 TOY = EmbedMLPConfig(n_symbols=10, d_embed=1, hidden=(16, 16), d_out=30)
 
@@ -60,18 +60,21 @@ def _assert_identical(a, b):
     assert a.run_values == b.run_values
 
 
-def _interrupt_and_resume(tmp_path, model, data, cfg, save_at, stop_at, on_call=None, **kwargs):
+def _interrupt_and_resume(tmp_path, model, data, cfg, save_at, stop_at, on_call=None, runs=None, split=None,
+                          components=(), performance=None):
     """The uninterrupted run, and the same run interrupted at ``stop_at`` after a checkpoint at ``save_at``, then
     resumed by a fresh Checkpointer (as a new process would); returns both histories and the resuming checkpointer."""
-    kwargs = dict(keep_final_params=True, progress=False, **kwargs)
-    reference = train(model, data, cfg, callback=_snapshot, **kwargs)
+    performance = (Performance() if performance is None else performance).but(progress=False)
+    run = lambda callback, checkpoint=None: train(
+        model, data, cfg, runs, split=split, record=Record(callback=callback, keep_final_params=True),
+        components=components, performance=performance.but(checkpoint=checkpoint))
+    reference = run(_snapshot)
     folder = tmp_path / "run.partial"
     with pytest.raises(Interrupt):
-        train(model, data, cfg, callback=_raising(stop_at, on_call), checkpoint=Checkpointer(folder, at_steps=[save_at]),
-              **kwargs)
+        run(_raising(stop_at, on_call), Checkpointer(folder, at_steps=[save_at]))
     assert read_checkpoint(folder) is not None
     resume = Checkpointer(folder)
-    resumed = train(model, data, cfg, callback=_snapshot, checkpoint=resume, **kwargs)
+    resumed = run(_snapshot, resume)
     return reference, resumed, resume
 
 
@@ -154,8 +157,8 @@ def test_a_run_with_until_resumes_bit_for_bit(tmp_path, save_at, stop_at, fast_g
     model, data, runs, mask = _relation_setup()
     cfg = TrainConfig(steps=600, eval_every=25, dtype="float64", device="cpu")
     reference, resumed, _ = _interrupt_and_resume(
-        tmp_path, model, data, cfg, save_at=save_at, stop_at=stop_at, runs=runs, train_mask=mask, val_mask=~mask,
-        until=decided(0.9), performance=Performance(fast_grad=fast_grad, fused_optimizer=False))
+        tmp_path, model, data, cfg, save_at=save_at, stop_at=stop_at, runs=runs, split=(mask, ~mask),
+        components=(Until(decided(0.9)),), performance=Performance(fast_grad=fast_grad, fused_optimizer=False))
     _assert_identical(reference, resumed)
     stops = np.isnan(reference["train_acc"]).argmax(1)  # first nan evaluation per run (0: never stopped)
     steps = reference.steps
@@ -163,10 +166,11 @@ def test_a_run_with_until_resumes_bit_for_bit(tmp_path, save_at, stop_at, fast_g
     with pytest.raises(ValueError, match="resume it with until"):
         folder = tmp_path / "again.partial"
         with pytest.raises(Interrupt):
-            train(model, data, cfg, runs=runs, train_mask=mask, val_mask=~mask, until=decided(0.9),
-                  callback=_raising(stop_at), checkpoint=Checkpointer(folder, at_steps=[save_at]), progress=False)
-        train(model, data, cfg, runs=runs, train_mask=mask, val_mask=~mask, callback=_snapshot,
-              checkpoint=Checkpointer(folder), progress=False)
+            train(model, data, cfg, runs=runs, split=(mask, ~mask), record=Record(callback=_raising(stop_at)),
+                  components=(Until(decided(0.9)),),
+                  performance=Performance(progress=False, checkpoint=Checkpointer(folder, at_steps=[save_at])))
+        train(model, data, cfg, runs=runs, split=(mask, ~mask), record=Record(callback=_snapshot),
+              performance=Performance(progress=False, checkpoint=Checkpointer(folder)))
 
 
 def test_checkpoint_refuses_bad_settings():
@@ -179,24 +183,25 @@ def test_checkpoint_refuses_bad_settings():
 def test_checkpoint_of_another_shape_is_refused(tmp_path):
     cfg = TrainConfig(steps=20, dtype="float64", device="cpu")
     with pytest.raises(Interrupt):
-        train(TOY, _toy_data(), cfg, callback=_raising(8), checkpoint=Checkpointer(tmp_path, at_steps=[4]),
-              progress=False)
+        train(TOY, _toy_data(), cfg, record=Record(callback=_raising(8)),
+              performance=Performance(progress=False, checkpoint=Checkpointer(tmp_path, at_steps=[4])))
     with pytest.raises(ValueError, match="1 runs and 20 steps; this train\\(\\) call has 1 runs and 30 steps"):
-        train(TOY, _toy_data(), TrainConfig(steps=30, dtype="float64", device="cpu"), checkpoint=Checkpointer(tmp_path),
-              progress=False)
+        train(TOY, _toy_data(), TrainConfig(steps=30, dtype="float64", device="cpu"),
+              performance=Performance(progress=False, checkpoint=Checkpointer(tmp_path)))
 
 
 def test_every_s_saves_by_the_clock(tmp_path):
     """every_s=0: a save before every step, each replacing the last (one file per block, no older copies)."""
     cfg = TrainConfig(steps=12, dtype="float32", device="cpu")
     with pytest.raises(Interrupt):
-        train(TOY, _toy_data(), cfg, callback=_raising(7), checkpoint=Checkpointer(tmp_path, every_s=0), progress=False)
+        train(TOY, _toy_data(), cfg, record=Record(callback=_raising(7)),
+              performance=Performance(progress=False, checkpoint=Checkpointer(tmp_path, every_s=0)))
     assert reached_step(read_checkpoint(tmp_path)) == 7
     assert sorted(p.name for p in tmp_path.iterdir()) == ["block-0.npz", "checkpoint.json"]
 
 
 def test_progress_bar_shows_the_rate_and_the_time_left(capsys):
-    train(TOY, _toy_data(), TrainConfig(steps=20, device="cpu"), progress=True)
+    train(TOY, _toy_data(), TrainConfig(steps=20, device="cpu"), performance=Performance(progress=True))
     err = capsys.readouterr().err
     assert "left" in err and "run-step/s" in err
 
@@ -205,8 +210,9 @@ def _stored_run(cfg, stop_at=None):
     """The compute of a resumable stored run (a chapter's main passes its checkpoint on to train the same way)."""
     def compute(checkpoint):
         callback = _snapshot if stop_at is None else _raising(stop_at)
-        return history_to_arrays(train(TOY, _toy_data(), cfg, runs={"init_seed": [0, 1]}, callback=callback,
-                                       keep_final_params=True, progress=False, checkpoint=checkpoint))
+        return history_to_arrays(train(TOY, _toy_data(), cfg, runs={"init_seed": [0, 1]},
+                                       record=Record(callback=callback, keep_final_params=True),
+                                       performance=Performance(progress=False, checkpoint=checkpoint)))
     return compute
 
 
@@ -238,8 +244,9 @@ def test_store_resumes_a_run_refuses_its_checkpoint_and_records_the_segments(tmp
 
     arrays, manifest = store.get_or_compute(config, _stored_run(cfg), label="toy")
     assert not partial.exists()  # replaced by the finished entry
-    reference = history_to_arrays(train(TOY, _toy_data(), cfg, runs={"init_seed": [0, 1]}, callback=_snapshot,
-                                        keep_final_params=True, progress=False))
+    reference = history_to_arrays(train(TOY, _toy_data(), cfg, runs={"init_seed": [0, 1]},
+                                        record=Record(callback=_snapshot, keep_final_params=True),
+                                        performance=Performance(progress=False)))
     assert sorted(arrays) == sorted(reference)
     for k in reference:
         assert arrays[k].tobytes() == np.asarray(reference[k]).tobytes(), k
@@ -355,9 +362,12 @@ def test_a_callback_entry_kept_at_some_steps_is_recorded_there_and_resumes(tmp_p
     from repro.training.store import history_from_arrays, history_to_arrays
 
     cfg = TrainConfig(steps=34, eval_every=2, lr_repr=1e-2, lr_dec=3e-3, wd_dec=0.1, device="cpu")
-    kwargs = dict(runs={"init_seed": [0, 1]}, keep_final_params=True, progress=False, performance=blocks)
-    dense = train(TOY, _toy_data(), cfg, callback=_snapshot, **kwargs)
-    reference = train(TOY, _toy_data(), cfg, callback=_sparse_snapshot, **kwargs)
+    performance = (Performance() if blocks is None else blocks).but(progress=False)
+    run = lambda callback, checkpoint=None: train(TOY, _toy_data(), cfg, {"init_seed": [0, 1]},
+                                                  record=Record(callback=callback, keep_final_params=True),
+                                                  performance=performance.but(checkpoint=checkpoint))
+    dense = run(_snapshot)
+    reference = run(_sparse_snapshot)
     np.testing.assert_array_equal(reference.extra_steps["snapshot"], [0, 10, 20, 30])  # 34, the last, is not a tenth
     assert "first_params" not in reference.extra_steps and reference.extra["snapshot"].shape == (2, 4, 5)
     assert reference.extra["first_params"].tobytes() == dense.extra["first_params"].tobytes()
@@ -373,8 +383,8 @@ def test_a_callback_entry_kept_at_some_steps_is_recorded_there_and_resumes(tmp_p
         return _sparse_snapshot(step, views)
 
     with pytest.raises(Interrupt):
-        train(TOY, _toy_data(), cfg, callback=raising, checkpoint=Checkpointer(folder, at_steps=[15]), **kwargs)
-    resumed = train(TOY, _toy_data(), cfg, callback=_sparse_snapshot, checkpoint=Checkpointer(folder), **kwargs)
+        run(raising, Checkpointer(folder, at_steps=[15]))
+    resumed = run(_sparse_snapshot, Checkpointer(folder))
     _assert_identical(reference, resumed)
     np.testing.assert_array_equal(resumed.extra_steps["snapshot"], reference.extra_steps["snapshot"])
 
@@ -391,12 +401,14 @@ def test_a_callback_that_records_nothing_before_the_checkpoint_resumes_in_place(
         return late(step, views)
 
     cfg = TrainConfig(steps=30, eval_every=2, lr_repr=1e-2, lr_dec=3e-3, wd_dec=0.1, device="cpu")
-    kwargs = dict(runs={"init_seed": [0, 1]}, progress=False)
-    reference = train(TOY, _toy_data(), cfg, callback=late, **kwargs)
+    run = lambda callback, checkpoint=None: train(TOY, _toy_data(), cfg, {"init_seed": [0, 1]},
+                                                  record=Record(callback=callback),
+                                                  performance=Performance(progress=False, checkpoint=checkpoint))
+    reference = run(late)
     np.testing.assert_array_equal(reference.extra_steps["late"], np.arange(20, 31, 2))
     folder = tmp_path / "run.partial"
     with pytest.raises(Interrupt):
-        train(TOY, _toy_data(), cfg, callback=raising, checkpoint=Checkpointer(folder, at_steps=[15]), **kwargs)
-    resumed = train(TOY, _toy_data(), cfg, callback=late, checkpoint=Checkpointer(folder), **kwargs)
+        run(raising, Checkpointer(folder, at_steps=[15]))
+    resumed = run(late, Checkpointer(folder))
     _assert_identical(reference, resumed)
     np.testing.assert_array_equal(resumed.extra_steps["late"], reference.extra_steps["late"])

@@ -6,7 +6,7 @@ import torch
 from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.models import fastgrad
 from repro.models.networks import EmbedMLPConfig, TransformerConfig, build_model
-from repro.training.trainer import FlatParams, Performance, TrainConfig, per_run_values, per_sample_loss, train
+from repro.training.trainer import FlatParams, Performance, Record, TrainConfig, per_run_values, per_sample_loss, train
 
 
 def _setup(model_cfg, target, seed=3, runs=3):
@@ -69,7 +69,8 @@ def test_supports_only_what_it_implements():
     assert not fastgrad.supports(build_model(TransformerConfig()), "ce")
     with pytest.raises(ValueError, match="fast_grad=True is not allowed"):
         data = build_task_data(BinaryOpTask("addition", 5), Split(train_fraction=0.5, data_seed=0))
-        train(EmbedMLPConfig(n_symbols=5, activation="gelu", d_out=9), data, TrainConfig(steps=1), performance=Performance(fast_grad=True), progress=False)
+        train(EmbedMLPConfig(n_symbols=5, activation="gelu", d_out=9), data, TrainConfig(steps=1),
+              performance=Performance(fast_grad=True, progress=False))
 
 
 def _runs():
@@ -84,11 +85,13 @@ def test_fast_path_blocks_and_threads_do_not_change_results(optimizer):
     data = build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
     cfg = TrainConfig(steps=30, optimizer=optimizer, lr_repr=3e-3, wd_repr=0.1, dtype="float64", device="cpu", eval_every=3)
     model = EmbedMLPConfig(hidden=(16, 16))
-    reference = train(model, data, cfg, runs=_runs(), performance=Performance(fast_grad=False, block_runs=5, workers=1), keep_final_params=True, progress=False)
+    reference = train(model, data, cfg, runs=_runs(), record=Record(keep_final_params=True),
+                      performance=Performance(fast_grad=False, block_runs=5, workers=1, progress=False))
     variants = [dict(fast_grad=True, block_runs=5, workers=1), dict(fast_grad=True, block_runs=2, workers=2),
                 dict(fast_grad=False, block_runs=1, workers=2)]
     for kwargs in variants:
-        got = train(model, data, cfg, runs=_runs(), keep_final_params=True, progress=False, performance=Performance(**kwargs))
+        got = train(model, data, cfg, runs=_runs(), record=Record(keep_final_params=True),
+                    performance=Performance(**kwargs, progress=False))
         for key in ("train_loss", "val_loss", "val_acc", "weight_norm"):
             np.testing.assert_allclose(got[key], reference[key], rtol=1e-9, atol=1e-12, err_msg=f"{key} {kwargs}")
         for name, value in reference.final_params.items():
@@ -100,11 +103,13 @@ def test_fused_adamw_matches_elementwise_adamw():
 
     data = build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=58), target="regression")
     cfg = TrainConfig(steps=25, lr_repr=3e-3, wd_repr=0.1, dtype="float64", device="cpu")
-    fused = train(EmbedMLPConfig(hidden=(16, 16)), data, cfg, runs=_runs(), keep_final_params=True, progress=False)
+    fused = train(EmbedMLPConfig(hidden=(16, 16)), data, cfg, runs=_runs(), record=Record(keep_final_params=True),
+                  performance=Performance(progress=False))
     original = train_module.AdamW.__init__.__defaults__
     train_module.AdamW.__init__.__defaults__ = (False,)
     try:
-        eager = train(EmbedMLPConfig(hidden=(16, 16)), data, cfg, runs=_runs(), keep_final_params=True, progress=False)
+        eager = train(EmbedMLPConfig(hidden=(16, 16)), data, cfg, runs=_runs(), record=Record(keep_final_params=True),
+                      performance=Performance(progress=False))
     finally:
         train_module.AdamW.__init__.__defaults__ = original
     for name, value in eager.final_params.items():
@@ -142,10 +147,12 @@ def test_embed_l1_fast_path_matches_autograd_and_is_validated():
                            target_dim=5)
     cfg = EmbedMLPConfig(n_symbols=7, d_embed=2, hidden=(9,), d_out=5, activation="tanh", combine="sum")
     tc = TrainConfig(steps=25, lr_repr=1e-2, lr_dec=1e-2, embed_l1=0.05, eval_every=5, dtype="float64", optimizer="sgd")
-    fast = train(cfg, data, tc, runs={"init_seed": [0, 1]}, performance=Performance(fast_grad=True), progress=False, keep_final_params=True)
-    slow = train(cfg, data, tc, runs={"init_seed": [0, 1]}, performance=Performance(fast_grad=False), progress=False, keep_final_params=True)
+    fast = train(cfg, data, tc, runs={"init_seed": [0, 1]}, record=Record(keep_final_params=True),
+                 performance=Performance(fast_grad=True, progress=False))
+    slow = train(cfg, data, tc, runs={"init_seed": [0, 1]}, record=Record(keep_final_params=True),
+                 performance=Performance(fast_grad=False, progress=False))
     plain = train(cfg, data, TrainConfig(**{**tc.__dict__, "embed_l1": 0.0}), runs={"init_seed": [0, 1]},
-                  performance=Performance(fast_grad=True), progress=False, keep_final_params=True)
+                  record=Record(keep_final_params=True), performance=Performance(fast_grad=True, progress=False))
     np.testing.assert_allclose(fast.final_params["embed"], slow.final_params["embed"], rtol=1e-10, atol=1e-12)
     # the penalty pulls the embeddings towards 0
     assert np.abs(fast.final_params["embed"]).mean() < np.abs(plain.final_params["embed"]).mean()
@@ -153,7 +160,7 @@ def test_embed_l1_fast_path_matches_autograd_and_is_validated():
         TrainConfig(embed_l1=-1.0)
     tcfg = TransformerConfig(d_vocab=8, n_ctx=3, d_model=8, n_heads=2, d_head=4, d_mlp=16, n_layers=1, d_vocab_out=7)
     with pytest.raises(ValueError, match="embed_l1"):
-        train(tcfg, data, TrainConfig(steps=1, embed_l1=1e-3), progress=False)
+        train(tcfg, data, TrainConfig(steps=1, embed_l1=1e-3), performance=Performance(progress=False))
 
 
 def test_performance_knobs_are_validated():
@@ -173,9 +180,11 @@ def test_a_run_does_not_depend_on_the_callers_thread_count():
     before = torch.get_num_threads()
     try:
         torch.set_num_threads(2)
-        two = train(EmbedMLPConfig(hidden=(64, 64)), data, cfg, progress=False, keep_final_params=True)
+        two = train(EmbedMLPConfig(hidden=(64, 64)), data, cfg, record=Record(keep_final_params=True),
+                    performance=Performance(progress=False))
         torch.set_num_threads(1)
-        one = train(EmbedMLPConfig(hidden=(64, 64)), data, cfg, progress=False, keep_final_params=True)
+        one = train(EmbedMLPConfig(hidden=(64, 64)), data, cfg, record=Record(keep_final_params=True),
+                    performance=Performance(progress=False))
     finally:
         torch.set_num_threads(before)
     assert torch.get_num_threads() == before

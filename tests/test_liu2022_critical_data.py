@@ -100,14 +100,15 @@ def test_official_order_sweep_runs_are_the_official_runs_of_their_seeds():
     (the minibatching sizes train in their own group), and the official data's steps convert to ours."""
     from repro.data.tasks import toy_runs
     from repro.experiments.liu2022_critical_data import official_comparison
-    from repro.training.trainer import train
+    from repro.training.trainer import BatchSchedule, Performance, train
 
     cfg = replace(ToyConfig(), train_counts=(40, 50), seeds=(0, 1), sweep_steps=40, eval_every=10, fig3_steps=20)
     sweep = run_fraction_sweep(cfg, progress=False)
     assert sweep.counts.tolist() == [40, 40, 50, 50] and sweep.seeds.tolist() == [0, 1, 0, 1]
     runs = toy_runs(cfg.task(), (50,), (1,), batch_size=45, steps=40)
     alone = train(cfg.model_config(), runs.data, replace(cfg.train_config(40), batch_size=45, init_seed=1),
-                  train_mask=runs.train_mask, val_mask=~runs.train_mask, batch_schedule=runs.batches, progress=False)
+                  split=(runs.train_mask, ~runs.train_mask), components=(BatchSchedule(runs.batches),),
+                  performance=Performance(progress=False))
     acc = (alone["train_acc"][0, -1] * 50 + alone["val_acc"][0, -1] * 5) / 55
     assert sweep.accuracy[3] == pytest.approx(acc, abs=1e-12)
     comparison = official_comparison(sweep)

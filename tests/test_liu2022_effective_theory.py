@@ -15,7 +15,7 @@ from repro.experiments.liu2022_effective_theory import (Fig2Config, Fig2Run, dec
                                                         STORE_LABEL)
 from repro.theory import liu2022 as theory
 from repro.training.store import ResultsStore
-from repro.training.trainer import TrainConfig, train
+from repro.training.trainer import Performance, Record, TrainConfig, train
 
 TINY = dict(seeds=(0, 3), steps=40, eval_every=10)
 
@@ -221,7 +221,8 @@ def test_initial_embeddings_are_the_trainers_step_zero_embeddings():
     data = build_task_data(BinaryOpTask("addition", 10, ordered=False), Split(train_count=45, data_seed=58),
                            target="regression", target_dim=30)
     h = train(cfg.model_config(), data, TrainConfig(steps=1, eval_every=1), runs={"init_seed": seeds},
-              callback=lambda step, params: {"embed": params["embed"]}, progress=False)
+              record=Record(callback=lambda step, params: {"embed": params["embed"]}),
+              performance=Performance(progress=False))
     np.testing.assert_array_equal(initial_embeddings(cfg.model_config(), seeds), h.extra["embed"][:, 0])
 
 

@@ -121,14 +121,15 @@ def test_official_order_run_is_the_notebooks_run_of_its_seed(monkeypatch):
     from repro.experiments.liu2022_effective_theory_s3 import S3Config, run_s3_sweep
     from repro.experiments.liu2022_phase_diagrams import ToyPhaseConfig
     from repro.experiments.liu2022_phase_diagrams_s3_official import official_s3_state
-    from repro.training.trainer import train
+    from repro.training.trainer import InitialParams, Performance, Record, train
 
     cfg = S3Config(train_counts=(24,), seeds=(0, 3), steps=30, eval_every=1, rng_order="official")
     sweep = run_s3_sweep(cfg, progress=False)
     panel = replace(ToyPhaseConfig.paper("d"), seed=3, steps=30, eval_every=1)
     state = official_s3_state(3)
     history = train(panel.model_config(), state.data, panel.train_config(), runs={"lr_dec": [cfg.lr_dec],
-                    "wd_dec": [cfg.wd_dec]}, init_params=state.params, keep_final_params=True, progress=False)
+                    "wd_dec": [cfg.wd_dec]}, record=Record(keep_final_params=True),
+                    components=(InitialParams(state.params),), performance=Performance(progress=False))
     assert np.array_equal(sweep.embeddings[1], history.final_params["embed"][0])
     assert sweep.accuracy[1] == (history["train_acc"][0, -1] * 24 + history["val_acc"][0, -1] * 12) / 36
 

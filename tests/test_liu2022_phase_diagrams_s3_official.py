@@ -11,7 +11,7 @@ import torch.nn as nn
 from repro.experiments.liu2022_phase_diagrams_s3_official import (official_init_params, official_s3_state,
                                                                   train_official_s3)
 from repro.models.networks import EmbedMLPConfig
-from repro.training.trainer import TrainConfig, train
+from repro.training.trainer import InitialParams, Performance, Record, TrainConfig, train
 
 
 def notebook_draws(seed):
@@ -76,7 +76,8 @@ def test_trainer_starts_from_the_given_state():
     grab = lambda step, views: {k: v.detach().clone() for k, v in views.items()}
     cfg = TrainConfig(steps=1, lr_dec=1e-4, repr_init_scale=0.1, embed_l1=1e-3)
     history = train(EmbedMLPConfig(n_symbols=6, d_embed=9, combine="matmul", d_out=30), state.data, cfg,
-                    runs={"lr_dec": [1e-5, 1e-4]}, init_params=state.params, callback=grab, progress=False)
+                    runs={"lr_dec": [1e-5, 1e-4]}, record=Record(callback=grab),
+                    components=(InitialParams(state.params),), performance=Performance(progress=False))
     assert list(history.steps) == [0, 1]
     for name, value in state.params.items():
         assert np.array_equal(history.extra[name][:, 0], value.double().expand(2, *value.shape).numpy()), name
@@ -94,9 +95,11 @@ def test_bad_input_is_named():
     model = EmbedMLPConfig(n_symbols=6, d_embed=9, combine="matmul", d_out=30)
     cfg = TrainConfig(steps=1)
     with pytest.raises(ValueError, match="init_params has 'latent'"):
-        train(model, state.data, cfg, init_params={"latent": state.params["embed"]}, progress=False)
+        train(model, state.data, cfg, components=(InitialParams({"latent": state.params["embed"]}),),
+              performance=Performance(progress=False))
     with pytest.raises(ValueError, match=r"init_params\['embed'\] has shape \(9, 6\)"):
-        train(model, state.data, cfg, init_params={"embed": state.params["embed"].T}, progress=False)
+        train(model, state.data, cfg, components=(InitialParams({"embed": state.params["embed"].T}),),
+              performance=Performance(progress=False))
     with pytest.raises(ValueError, match="seed"):
         official_s3_state(-1)
     with pytest.raises(ValueError, match="equal length"):

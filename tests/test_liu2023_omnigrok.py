@@ -9,7 +9,7 @@ import torch
 
 from repro.data.tasks import TaskData
 from repro.models.networks import MLPConfig
-from repro.training.trainer import TrainConfig, train
+from repro.training.trainer import Performance, Record, TrainConfig, train
 
 def test_modular_config_labels_and_validation():
     from repro.experiments.liu2023_omnigrok import ModularConfig
@@ -100,7 +100,7 @@ def test_heldout_in_callback_matches_train(batch_size):
     cfg = TrainConfig(steps=20, lr_repr=1e-2, lr_dec=1e-2, eval_every=5, batch_size=batch_size, dtype="float64")
     runs = {"init_scale": [0.5, 2.0], "repr_init_scale": [0.5, 2.0], "wd_repr": [0.0, 0.3], "wd_dec": [0.0, 0.3],
             "fixed_norm": [True, False], "init_seed": [0, 1]}
-    a = train(model, data, cfg, runs=runs, mse_threshold=0.05, progress=False)
+    a = train(model, data, cfg, runs=runs, record=Record(mse_threshold=0.05), performance=Performance(progress=False))
     b = train_heldout_in_callback(model, data, cfg, runs=runs, mse_threshold=0.05, progress=False)
     assert set(a.metrics) == set(b.metrics) and not b.extra
     np.testing.assert_array_equal(a.steps, b.steps)
@@ -132,7 +132,7 @@ def test_transformer_modular_trains_on_training_rows_and_stores(tmp_path, monkey
                    TrainConfig(steps=6, lr_repr=cfg.lr, lr_dec=cfg.lr, beta2=cfg.beta2, eval_every=2, dtype="float64"),
                    runs={"init_scale": [1.0, 0.8] * 2, "repr_init_scale": [1.0, 0.8] * 2, "wd_repr": [1.0, 0.0] * 2,
                          "wd_dec": [1.0, 0.0] * 2, "fixed_norm": [False, True] * 2, "init_seed": [0, 0, 1, 1]},
-                   progress=False)
+                   performance=Performance(progress=False))
     for k in ("train_loss", "val_loss", "train_acc", "val_acc", "weight_norm"):
         np.testing.assert_allclose(res.history[k], direct[k], rtol=1e-9, atol=1e-12, err_msg=k)
     assert og.stored_modular(cfg, tmp_path) is None

@@ -5,7 +5,7 @@ from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.models.networks import EmbedMLPConfig
 from repro.training.store import ResultsStore
 from repro.training.sweep import bytes_per_run, expand_grid, sweep
-from repro.training.trainer import TrainConfig, train
+from repro.training.trainer import Performance, TrainConfig, train
 
 MODEL = EmbedMLPConfig(hidden=(16, 16))
 CFG = TrainConfig(steps=30, lr_repr=1e-2, dtype="float64", device="cpu", eval_every=5)
@@ -31,7 +31,8 @@ def test_sweep_equals_individual_runs_and_chunking_is_transparent():
     chunked = sweep(MODEL, data, CFG, axes, chunk_size=3, progress=False)
     assert whole.n_chunks == 1 and chunked.n_chunks == 2
     np.testing.assert_allclose(whole.history["train_loss"], chunked.history["train_loss"], rtol=1e-10)
-    single = train(MODEL, data, TrainConfig(**{**CFG.__dict__, "lr_dec": 1e-2, "wd_dec": 2.0}), progress=False)
+    single = train(MODEL, data, TrainConfig(**{**CFG.__dict__, "lr_dec": 1e-2, "wd_dec": 2.0}),
+                   performance=Performance(progress=False))
     np.testing.assert_allclose(whole.history["train_loss"][3], single["train_loss"][0], rtol=1e-6)
     assert whole.first_steps("train_acc", 0.5).shape == (2, 2)
 

@@ -8,7 +8,7 @@ import torch
 
 from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data, toy_runs
 from repro.models.networks import EmbedMLPConfig
-from repro.training.trainer import Performance, TrainConfig, train
+from repro.training.trainer import BatchSchedule, Performance, Record, TrainConfig, train
 
 TASK = BinaryOpTask("addition", 10, ordered=False)
 TOY = EmbedMLPConfig(n_symbols=10, d_embed=1, hidden=(16, 16), d_out=30)
@@ -66,14 +66,14 @@ def test_per_run_templates_equal_each_run_alone(fast_grad):
     cfg = TrainConfig(steps=25, lr_repr=1e-2, lr_dec=1e-2, eval_every=5, dtype="float64", device="cpu")
     seeds = {"init_seed": [3, 1, 4]}
     perf = Performance(fast_grad=fast_grad)
-    together = train(TOY, runs.data, cfg, seeds, train_mask=runs.train_mask, val_mask=~runs.train_mask,
-                     performance=perf, progress=False, keep_final_params=True)
-    blocked = train(TOY, runs.data, cfg, seeds, train_mask=runs.train_mask, val_mask=~runs.train_mask,
-                    performance=replace(perf, block_runs=1, workers=1), progress=False)
+    together = train(TOY, runs.data, cfg, seeds, split=(runs.train_mask, ~runs.train_mask),
+                     record=Record(keep_final_params=True), performance=perf.but(progress=False))
+    blocked = train(TOY, runs.data, cfg, seeds, split=(runs.train_mask, ~runs.train_mask),
+                    performance=replace(perf, block_runs=1, workers=1).but(progress=False))
     for r in range(3):
         alone = train(TOY, _alone(runs.data, r), replace(cfg, init_seed=seeds["init_seed"][r]),
-                      train_mask=runs.train_mask[r:r + 1], val_mask=~runs.train_mask[r:r + 1], performance=perf,
-                      progress=False, keep_final_params=True)
+                      split=(runs.train_mask[r:r + 1], ~runs.train_mask[r:r + 1]),
+                      record=Record(keep_final_params=True), performance=perf.but(progress=False))
         for key in ("train_loss", "val_loss", "train_acc", "val_acc"):
             np.testing.assert_allclose(together[key][r], alone[key][0], rtol=1e-10, err_msg=key)
             np.testing.assert_allclose(blocked[key][r], alone[key][0], rtol=1e-10, err_msg=key)
@@ -85,7 +85,7 @@ def test_per_run_templates_equal_each_run_alone(fast_grad):
 def test_per_run_templates_must_match_the_runs():
     runs = toy_runs(TASK, (30, 40), (0, 1))
     with pytest.raises(ValueError, match=r"one per run\) for 2 runs"):
-        train(TOY, runs.data, TrainConfig(steps=1), {"init_seed": [0, 1, 2]}, progress=False)
+        train(TOY, runs.data, TrainConfig(steps=1), {"init_seed": [0, 1, 2]}, performance=Performance(progress=False))
     with pytest.raises(ValueError, match="both be"):
         replace(runs.data, templates=runs.data.templates[0])
 
@@ -125,9 +125,9 @@ def test_a_scheduled_minibatch_run_is_the_official_loop():
         return {}
 
     # one block, so that the callback sees both runs' initial parameters at once
-    hist = train(TOY, runs.data, cfg, {"init_seed": [0, 1]}, train_mask=runs.train_mask, val_mask=~runs.train_mask,
-                 batch_schedule=runs.batches, keep_final_params=True, callback=record, progress=False,
-                 performance=Performance(block_runs=2, workers=1))
+    hist = train(TOY, runs.data, cfg, {"init_seed": [0, 1]}, split=(runs.train_mask, ~runs.train_mask),
+                 record=Record(callback=record, keep_final_params=True), components=(BatchSchedule(runs.batches),),
+                 performance=Performance(block_runs=2, workers=1, progress=False))
     for r in range(2):
         init = {k: v[r:r + 1] for k, v in first.items()}
         embed, w2 = _official_loop(_alone(runs.data, r).to(dtype=torch.float64), None, runs.batches[r].numpy(), init,
@@ -135,22 +135,27 @@ def test_a_scheduled_minibatch_run_is_the_official_loop():
         np.testing.assert_allclose(hist.final_params["embed"][r], embed, rtol=1e-9, atol=1e-12)
         np.testing.assert_allclose(hist.final_params["W2"][r], w2, rtol=1e-9, atol=1e-12)
     # a schedule is not the trainer's own epochs
-    own = train(TOY, _alone(runs.data, 0), replace(cfg, init_seed=0), train_mask=runs.train_mask[:1],
-                val_mask=~runs.train_mask[:1], keep_final_params=True, progress=False)
+    own = train(TOY, _alone(runs.data, 0), replace(cfg, init_seed=0),
+                split=(runs.train_mask[:1], ~runs.train_mask[:1]), record=Record(keep_final_params=True),
+                performance=Performance(progress=False))
     assert not np.allclose(own.final_params["embed"][0], hist.final_params["embed"][0])
 
 
 def test_bad_batch_schedules_raise():
     runs = toy_runs(TASK, (50, 54), (0, 1), batch_size=45, steps=5)
-    kw = dict(train_mask=runs.train_mask, val_mask=~runs.train_mask, progress=False)
+    kw = dict(split=(runs.train_mask, ~runs.train_mask), performance=Performance(progress=False))
     cfg = TrainConfig(steps=5, batch_size=45)
     with pytest.raises(ValueError, match="needs cfg.batch_size"):
-        train(TOY, runs.data, replace(cfg, batch_size=None), {"init_seed": [0, 1]}, batch_schedule=runs.batches, **kw)
+        train(TOY, runs.data, replace(cfg, batch_size=None), {"init_seed": [0, 1]},
+              components=(BatchSchedule(runs.batches),), **kw)
     with pytest.raises(ValueError, match="shape"):
-        train(TOY, runs.data, replace(cfg, steps=6), {"init_seed": [0, 1]}, batch_schedule=runs.batches, **kw)
+        train(TOY, runs.data, replace(cfg, steps=6), {"init_seed": [0, 1]}, components=(BatchSchedule(runs.batches),),
+              **kw)
     with pytest.raises(ValueError, match="outside their run's training set"):
-        train(TOY, runs.data, cfg, {"init_seed": [0, 1]}, batch_schedule=runs.batches.flip(0), **kw)
+        train(TOY, runs.data, cfg, {"init_seed": [0, 1]}, components=(BatchSchedule(runs.batches.flip(0)),), **kw)
     small = toy_runs(TASK, (40, 40), (0, 1))
     with pytest.raises(ValueError, match="larger than the batch"):
-        train(TOY, small.data, replace(cfg, batch_size=40), {"init_seed": [0, 1]}, train_mask=small.train_mask,
-              val_mask=~small.train_mask, batch_schedule=runs.batches[:, :, :40].clamp(max=0), progress=False)
+        train(TOY, small.data, replace(cfg, batch_size=40), {"init_seed": [0, 1]},
+              split=(small.train_mask, ~small.train_mask),
+              components=(BatchSchedule(runs.batches[:, :, :40].clamp(max=0)),),
+              performance=Performance(progress=False))

@@ -6,7 +6,7 @@ import torch
 
 from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
 from repro.models.networks import EmbedMLPConfig, MLPConfig, TwoLayerConfig
-from repro.training.trainer import History, Performance, TrainConfig, project_to_norm, train
+from repro.training.trainer import History, Performance, Record, TrainConfig, Until, project_to_norm, train
 
 TOY = EmbedMLPConfig(n_symbols=10, d_embed=1, hidden=(16, 16), d_out=30)
 
@@ -50,7 +50,7 @@ def test_matches_torch_optim_oracle(optimizer):
     data = _toy_data()
     cfg = TrainConfig(steps=40, optimizer=optimizer, lr_repr=3e-3, lr_dec=1e-2, wd_repr=0.1, wd_dec=0.5,
                       init_seed=58, dtype="float64", device="cpu")
-    hist = train(TOY, data, cfg, keep_final_params=True, progress=False)
+    hist = train(TOY, data, cfg, record=Record(keep_final_params=True), performance=Performance(progress=False))
     if optimizer == "adamw":
         ref_losses, ref_embed = _torch_reference(TOY, data, cfg, torch.optim.AdamW, betas=(0.9, 0.999), eps=1e-8)
     else:
@@ -65,8 +65,8 @@ def test_warmup_matches_torch_lambda_lr(optimizer, fused):
     data = _toy_data()
     cfg = TrainConfig(steps=30, optimizer=optimizer, lr_repr=3e-3, lr_dec=1e-2, wd_repr=0.1, wd_dec=0.5,
                       init_seed=58, warmup_steps=5, dtype="float64", device="cpu")
-    hist = train(TOY, data, cfg, keep_final_params=True, progress=False,
-                 performance=Performance(fused_optimizer=fused))
+    hist = train(TOY, data, cfg, record=Record(keep_final_params=True),
+                 performance=Performance(fused_optimizer=fused, progress=False))
     kwargs = dict(betas=(0.9, 0.999), eps=1e-8) if optimizer == "adamw" else {}
     ref_losses, ref_embed = _torch_reference(TOY, data, cfg, torch.optim.AdamW if optimizer == "adamw" else torch.optim.SGD,
                                              **kwargs)
@@ -74,7 +74,8 @@ def test_warmup_matches_torch_lambda_lr(optimizer, fused):
     np.testing.assert_allclose(hist.final_params["embed"][0], ref_embed, rtol=1e-8)
     # update 0 has lr 0: the loss after it equals the initial loss; without warm-up it does not
     assert hist["train_loss"][0, 1] == hist["train_loss"][0, 0]
-    plain = train(TOY, data, replace(cfg, warmup_steps=0), progress=False, performance=Performance(fused_optimizer=fused))
+    plain = train(TOY, data, replace(cfg, warmup_steps=0),
+                  performance=Performance(fused_optimizer=fused, progress=False))
     assert plain["train_loss"][0, 1] != plain["train_loss"][0, 0]
     with pytest.raises(ValueError, match="warmup_steps"):
         replace(cfg, warmup_steps=-1)
@@ -85,10 +86,10 @@ def test_batched_runs_equal_runs_one_by_one():
     data = _toy_data()
     base = TrainConfig(steps=60, lr_repr=1e-3, lr_dec=1e-3, dtype="float64", device="cpu", eval_every=5)
     runs = {"lr_dec": [1e-4, 1e-3, 3e-3], "wd_dec": [0.0, 1.0, 5.0], "init_seed": [1, 2, 3], "lr_repr": [1e-3, 3e-3, 1e-2]}
-    batched = train(TOY, data, base, runs=runs, progress=False)
+    batched = train(TOY, data, base, runs=runs, performance=Performance(progress=False))
     for r in range(3):
         single_cfg = TrainConfig(**{**base.__dict__, **{k: v[r] for k, v in runs.items()}})
-        single = train(TOY, data, single_cfg, progress=False)
+        single = train(TOY, data, single_cfg, performance=Performance(progress=False))
         for key in ("train_loss", "val_loss", "train_acc", "val_acc", "weight_norm"):
             np.testing.assert_allclose(batched[key][r], single[key][0], rtol=1e-6, atol=1e-12)
 
@@ -100,17 +101,19 @@ def test_per_run_masks_train_on_their_own_split():
     b[:20] = True
     masks = torch.stack([a, b])
     cfg = TrainConfig(steps=5, dtype="float64", device="cpu")
-    hist = train(TOY, data, cfg, runs={"init_seed": [0, 0]}, train_mask=masks, val_mask=~masks, progress=False)
+    hist = train(TOY, data, cfg, runs={"init_seed": [0, 0]}, split=(masks, ~masks),
+                 performance=Performance(progress=False))
     assert not np.allclose(hist["train_loss"][0], hist["train_loss"][1])
     with pytest.raises(ValueError, match="train_mask"):
-        train(TOY, data, cfg, runs={"init_seed": [0, 0]}, train_mask=masks[:1], progress=False)
+        train(TOY, data, cfg, runs={"init_seed": [0, 0]}, split=(masks[:1], None),
+              performance=Performance(progress=False))
 
 
 def test_minibatch_and_eval_every():
     data = build_task_data(BinaryOpTask("modular_addition", 11), Split(train_fraction=0.5, data_seed=0))
     model = EmbedMLPConfig(n_symbols=11, d_embed=8, hidden=(32,), d_out=11, activation="relu")
     cfg = TrainConfig(steps=50, batch_size=16, eval_every=10, lr_repr=1e-2, lr_dec=1e-2, device="cpu")
-    hist = train(model, data, cfg, runs={"init_seed": [0, 1]}, progress=False)
+    hist = train(model, data, cfg, runs={"init_seed": [0, 1]}, performance=Performance(progress=False))
     assert list(hist.steps) == [0, 10, 20, 30, 40, 50]
     assert hist["train_loss"].shape == (2, 6)
     assert hist["train_loss"][:, -1].max() < hist["train_loss"][:, 0].min()
@@ -119,7 +122,7 @@ def test_minibatch_and_eval_every():
 def test_training_reduces_loss_and_reaches_accuracy():
     data = _toy_data()
     cfg = TrainConfig(steps=400, lr_repr=1e-2, lr_dec=3e-3, init_seed=58, device="cpu", eval_every=10)
-    hist = train(EmbedMLPConfig(hidden=(64, 64)), data, cfg, progress=False)
+    hist = train(EmbedMLPConfig(hidden=(64, 64)), data, cfg, performance=Performance(progress=False))
     assert hist["train_loss"][0, -1] < 0.1 * hist["train_loss"][0, 0]
     assert hist["train_acc"][0, -1] == 1.0
 
@@ -136,7 +139,8 @@ def test_first_step_thresholds():
 def test_callback_records_extras():
     data = _toy_data()
     cfg = TrainConfig(steps=20, eval_every=10, device="cpu")
-    hist = train(TOY, data, cfg, runs={"init_seed": [0, 1]}, callback=lambda step, p: {"emb": p["embed"]}, progress=False)
+    hist = train(TOY, data, cfg, runs={"init_seed": [0, 1]},
+                 record=Record(callback=lambda step, p: {"emb": p["embed"]}), performance=Performance(progress=False))
     assert hist.extra["emb"].shape == (2, 3, 10, 1)
 
 
@@ -148,7 +152,8 @@ def test_two_layer_regression_without_accuracy():
     data = TaskData(inputs=x, labels=torch.zeros(40, dtype=torch.long), n_classes=1, train_idx=np.arange(30),
                     val_idx=np.arange(30, 40), loss="mse", targets=y, accuracy="none")
     hist = train(TwoLayerConfig(d_in=3, width=32, activation="erf"), data,
-                 TrainConfig(steps=200, lr_repr=1e-2, lr_dec=1e-2, device="cpu"), progress=False)
+                 TrainConfig(steps=200, lr_repr=1e-2, lr_dec=1e-2, device="cpu"),
+                 performance=Performance(progress=False))
     assert "train_acc" not in hist.metrics and hist["train_loss"][0, -1] < hist["train_loss"][0, 0]
 
 
@@ -159,7 +164,8 @@ def test_step_decay_matches_the_official_notebooks_manual_decay(optimizer, fused
     data = _toy_data()
     cfg = TrainConfig(steps=17, optimizer=optimizer, lr_repr=3e-3, lr_dec=1e-2, wd_repr=0.1, wd_dec=0.5, init_seed=58,
                       lr_decay_steps=(4, 9, 14), lr_decay_factor=0.2, dtype="float64", device="cpu")
-    hist = train(TOY, data, cfg, keep_final_params=True, progress=False, performance=Performance(fused_optimizer=fused))
+    hist = train(TOY, data, cfg, record=Record(keep_final_params=True),
+                 performance=Performance(fused_optimizer=fused, progress=False))
     torch.manual_seed(cfg.init_seed)
     embed = torch.nn.Parameter(((torch.rand(10, 1) - 0.5) * cfg.repr_init_scale).double())
     dims = (1, *TOY.hidden, TOY.d_out)
@@ -186,7 +192,8 @@ def test_step_decay_matches_the_official_notebooks_manual_decay(optimizer, fused
     np.testing.assert_allclose(hist["train_loss"][0, :-1], losses, rtol=1e-9)
     np.testing.assert_allclose(hist.final_params["embed"][0], embed.detach().numpy(), rtol=1e-8)
     # and the decay matters: without it the run differs after update 4
-    plain = train(TOY, data, replace(cfg, lr_decay_steps=()), progress=False, performance=Performance(fused_optimizer=fused))
+    plain = train(TOY, data, replace(cfg, lr_decay_steps=()),
+                  performance=Performance(fused_optimizer=fused, progress=False))
     np.testing.assert_array_equal(plain["train_loss"][0, :5], hist["train_loss"][0, :5])
     assert plain["train_loss"][0, 6] != hist["train_loss"][0, 6]
 
@@ -221,11 +228,12 @@ def test_bad_train_config_raises(kwargs, match):
 def test_bad_per_run_values_raise():
     data = _toy_data()
     with pytest.raises(ValueError, match="cannot vary per run"):
-        train(TOY, data, TrainConfig(steps=1), runs={"steps": [1, 2]}, progress=False)
+        train(TOY, data, TrainConfig(steps=1), runs={"steps": [1, 2]}, performance=Performance(progress=False))
     with pytest.raises(ValueError, match="same length"):
-        train(TOY, data, TrainConfig(steps=1), runs={"lr_dec": [1e-3], "wd_dec": [0, 1]}, progress=False)
+        train(TOY, data, TrainConfig(steps=1), runs={"lr_dec": [1e-3], "wd_dec": [0, 1]},
+              performance=Performance(progress=False))
     with pytest.raises(ValueError, match="lr_dec"):
-        train(TOY, data, TrainConfig(steps=1), runs={"lr_dec": [1e-3, 0.0]}, progress=False)
+        train(TOY, data, TrainConfig(steps=1), runs={"lr_dec": [1e-3, 0.0]}, performance=Performance(progress=False))
 
 
 @pytest.mark.slow
@@ -236,7 +244,7 @@ def test_reproduces_official_toy_reference_run():
     (logged before the update, i.e. our step 1530)."""
     data = _toy_data(58)
     cfg = TrainConfig(steps=1600, lr_repr=1e-3, lr_dec=1e-4, init_seed=58, device="cpu")
-    hist = train(EmbedMLPConfig(), data, cfg, progress=False)
+    hist = train(EmbedMLPConfig(), data, cfg, performance=Performance(progress=False))
     assert int(hist.first_step("train_acc", 0.9)[0]) == 1131
     assert int(hist.first_step("val_acc", 0.9)[0]) == 1530
 
@@ -257,13 +265,13 @@ def test_dropout_runs_are_independent_of_their_block_and_rate_zero_is_no_dropout
     model, data, tc = _encoder_setup()
     seeds = [0, 0, 1]
     masks = split_masks(data, [0.8] * 3, seeds)
-    alone = train(model, data, tc, train_mask=masks[0][:1], val_mask=masks[1][:1], progress=False)
-    mixed = train(model, data, tc, runs={"dropout": [0.0, 0.4, 0.4], "init_seed": seeds}, train_mask=masks[0],
-                  val_mask=masks[1], progress=False)
-    single = train(model, data, tc, runs={"dropout": [0.4], "init_seed": [1]}, train_mask=masks[0][2:],
-                   val_mask=masks[1][2:], progress=False)
-    blocked = train(model, data, tc, runs={"dropout": [0.0, 0.4, 0.4], "init_seed": seeds}, train_mask=masks[0],
-                    val_mask=masks[1], progress=False, performance=Performance(block_runs=1, workers=1))
+    alone = train(model, data, tc, split=(masks[0][:1], masks[1][:1]), performance=Performance(progress=False))
+    mixed = train(model, data, tc, runs={"dropout": [0.0, 0.4, 0.4], "init_seed": seeds}, split=(masks[0], masks[1]),
+                  performance=Performance(progress=False))
+    single = train(model, data, tc, runs={"dropout": [0.4], "init_seed": [1]}, split=(masks[0][2:], masks[1][2:]),
+                   performance=Performance(progress=False))
+    blocked = train(model, data, tc, runs={"dropout": [0.0, 0.4, 0.4], "init_seed": seeds}, split=(masks[0], masks[1]),
+                    performance=Performance(block_runs=1, workers=1, progress=False))
     assert not bool((masks[0][0] == masks[0][2]).all())  # the splits differ
     for key in ("train_loss", "val_loss", "train_acc"):
         np.testing.assert_allclose(mixed[key][0], alone[key][0], rtol=1e-10)  # rate 0: no dropout
@@ -282,7 +290,7 @@ def test_dropout_gradient_is_the_masked_networks_gradient():
     # on the CPU, where the hand-built step below runs: AdamW's first update lr * g / (|g| + eps) turns a
     # last-bit difference in a near-zero gradient into a step of 2 lr, so the two sides must share a device
     tc = replace(tc, steps=1, wd_dec=0.0, dropout=0.5, device="cpu")
-    h = train(model_cfg, data, tc, keep_final_params=True, progress=False)
+    h = train(model_cfg, data, tc, record=Record(keep_final_params=True), performance=Performance(progress=False))
     model = build_model(model_cfg)
     _, values = per_run_values(tc, None)
     leaves = {k: v.detach().clone().requires_grad_()
@@ -315,8 +323,9 @@ def test_background_evaluation_records_the_same_bits(setting, monkeypatch):
     if setting == "minibatch":
         tc, runs = replace(tc, batch_size=16), {"init_seed": [0, 1]}
     record = lambda step, params: {"embed": params["embed"], "norm": params["embed"].norm(dim=(1, 2))}
-    got = {flag: train(model, data, tc, runs=runs, callback=record, keep_final_params=True, progress=False,
-                       performance=Performance(background_evaluation=flag, block_runs=2)) for flag in (False, True)}
+    got = {flag: train(model, data, tc, runs=runs, record=Record(callback=record, keep_final_params=True),
+                       performance=Performance(background_evaluation=flag, block_runs=2, progress=False))
+           for flag in (False, True)}
     for part in ("metrics", "extra", "final_params"):
         a, b = getattr(got[False], part), getattr(got[True], part)
         assert a.keys() == b.keys()
@@ -329,8 +338,8 @@ def test_background_evaluation_records_the_same_bits(setting, monkeypatch):
 def test_background_evaluation_is_refused_with_until():
     model, data, tc = _encoder_setup()
     with pytest.raises(ValueError, match="background_evaluation=True"):
-        train(model, data, replace(tc, device="cpu"), until=lambda steps, metrics: np.zeros(1, bool), progress=False,
-              performance=Performance(background_evaluation=True))
+        train(model, data, replace(tc, device="cpu"), components=(Until(lambda steps, metrics: np.zeros(1, bool)),),
+              performance=Performance(background_evaluation=True, progress=False))
 
 
 def test_dropout_mask_rate_and_scale():
@@ -373,7 +382,8 @@ def test_dropout_on_the_cpu_keeps_torch_rand_masks(dtype):
 def test_dropout_needs_a_model_with_dropout_sites_and_a_rate_below_one():
     data = build_task_data(BinaryOpTask("modular_addition", 5), Split(train_fraction=0.8, data_seed=0))
     with pytest.raises(ValueError, match="dropout=0.2 is not allowed for EmbedMLP"):
-        train(EmbedMLPConfig(n_symbols=5, d_out=5), data, TrainConfig(steps=2, dropout=0.2), progress=False)
+        train(EmbedMLPConfig(n_symbols=5, d_out=5), data, TrainConfig(steps=2, dropout=0.2),
+              performance=Performance(progress=False))
     with pytest.raises(ValueError, match="dropout"):
         TrainConfig(dropout=1.0)
     with pytest.raises(ValueError, match="dropout"):
@@ -408,7 +418,8 @@ def test_constrained_training_keeps_the_initial_norm(batch_size):
                       dtype="float64")
     model = MLPConfig(d_in=3, hidden=(8, 8), d_out=2, activation="tanh")
     h = train(model, _regression_data(), cfg, runs={"init_scale": [0.5, 3.0, 3.0], "repr_init_scale": [0.5, 3.0, 3.0],
-                                             "fixed_norm": [True, True, False]}, mse_threshold=0.01, progress=False)
+                                             "fixed_norm": [True, True, False]}, record=Record(mse_threshold=0.01),
+              performance=Performance(progress=False))
     w = h["weight_norm"]
     assert np.abs(w[:2] - w[:2, :1]).max() < 1e-6 * w[:2, :1].max()  # on the sphere at every step
     assert w[2, -1] < 0.9 * w[2, 0]  # the free run with weight decay shrinks
@@ -419,15 +430,18 @@ def test_constrained_training_keeps_the_initial_norm(batch_size):
 def test_mse_threshold_accuracy_and_its_validation():
     cfg = TrainConfig(steps=3, dtype="float64")
     model = MLPConfig(d_in=3, hidden=(4,), d_out=2)
-    h = train(model, _regression_data(), cfg, mse_threshold=1e9, progress=False)  # every sample under the threshold
+    h = train(model, _regression_data(), cfg, record=Record(mse_threshold=1e9),  # every sample under the threshold
+              performance=Performance(progress=False))
     assert (h["train_acc"] == 1).all() and (h["val_acc"] == 1).all()
-    h = train(model, _regression_data(), cfg, mse_threshold=1e-12, progress=False)
+    h = train(model, _regression_data(), cfg, record=Record(mse_threshold=1e-12),
+              performance=Performance(progress=False))
     assert (h["train_acc"] == 0).all()
     with pytest.raises(ValueError, match="mse_threshold"):
-        train(model, _regression_data(), cfg, mse_threshold=-1.0, progress=False)
+        train(model, _regression_data(), cfg, record=Record(mse_threshold=-1.0),
+              performance=Performance(progress=False))
     ce = replace(_regression_data(), loss="ce", targets=None, n_classes=2)
     with pytest.raises(ValueError, match="mse_threshold"):
-        train(model, ce, cfg, mse_threshold=0.1, progress=False)
+        train(model, ce, cfg, record=Record(mse_threshold=0.1), performance=Performance(progress=False))
 
 
 def test_fixed_norm_training_is_reproducible_and_independent_of_threads():
@@ -445,7 +459,8 @@ def test_fixed_norm_training_is_reproducible_and_independent_of_threads():
         out = []
         for threads in (2, 2, 1):
             torch.set_num_threads(threads)
-            out.append(train(mc, data, cfg, runs={**runs, "fixed_norm": [False, True, False]}, progress=False))
+            out.append(train(mc, data, cfg, runs={**runs, "fixed_norm": [False, True, False]},
+                             performance=Performance(progress=False)))
     finally:
         torch.set_num_threads(before)
     for k in out[0].metrics:
@@ -461,9 +476,9 @@ def test_repro_nudge_scales_the_initial_parameters(monkeypatch):
     data = _toy_data()
     cfg = TrainConfig(steps=5, lr_repr=1e-3, lr_dec=1e-3, dtype="float64", device="cpu", eval_every=5)
     monkeypatch.delenv("REPRO_NUDGE", raising=False)
-    plain = train(TOY, data, cfg, progress=False)
+    plain = train(TOY, data, cfg, performance=Performance(progress=False))
     monkeypatch.setenv("REPRO_NUDGE", "1e-6")
-    nudged = train(TOY, data, cfg, progress=False)
+    nudged = train(TOY, data, cfg, performance=Performance(progress=False))
     np.testing.assert_allclose(nudged["weight_norm"][0, 0], plain["weight_norm"][0, 0] * (1 + 1e-6), rtol=1e-12)
     assert not np.array_equal(nudged["train_loss"], plain["train_loss"])
 

@@ -116,8 +116,9 @@ def test_hand_written_and_autograd_gradients_train_alike():
     cfg = tr.TrainConfig(steps=20, optimizer="normalized_gd", lr_repr=1.0, lr_dec=1.0, linf_reg=1e-2, eval_every=5,
                          dtype="float64", device="cpu")
     runs = {"init_seed": [0, 1], "init_scale": [1.0, 0.5], "repr_init_scale": [1.0, 0.5]}
-    out = [tr.train(QuadraticNetConfig(p=p, width=6), _pair_data(p), cfg, runs, keep_final_params=True, progress=False,
-                    performance=tr.Performance(fast_grad=fast)) for fast in (True, False)]
+    out = [tr.train(QuadraticNetConfig(p=p, width=6), _pair_data(p), cfg, runs,
+                    record=tr.Record(keep_final_params=True),
+                    performance=tr.Performance(fast_grad=fast, progress=False)) for fast in (True, False)]
     for k in ("W", "V"):
         np.testing.assert_allclose(out[0].final_params[k], out[1].final_params[k], rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(out[0]["train_loss"], out[1]["train_loss"], rtol=1e-9)
@@ -126,11 +127,13 @@ def test_hand_written_and_autograd_gradients_train_alike():
 def test_eval_steps_replace_the_eval_grid():
     cfg = tr.TrainConfig(steps=12, optimizer="gd", lr_repr=0.1, lr_dec=0.1, eval_every=5, dtype="float64", device="cpu")
     seen = []
-    h = tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), cfg, eval_steps=[0, 3, 7], progress=False,
-                 callback=lambda step, views: seen.append(step) or {"x": views["W"][:, 0, 0]})
+    h = tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), cfg,
+                 record=tr.Record(callback=lambda step, views: seen.append(step) or {"x": views["W"][:, 0, 0]}),
+                 components=(tr.EvalSteps([0, 3, 7]),), performance=tr.Performance(progress=False))
     assert list(h.steps) == [0, 3, 7, 12] and seen == [0, 3, 7, 12] and h["x"].shape == (1, 4)
     with pytest.raises(ValueError, match="eval_steps"):
-        tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), cfg, eval_steps=[13], progress=False)
+        tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), cfg, components=(tr.EvalSteps([13]),),
+                 performance=tr.Performance(progress=False))
 
 
 def test_bad_options_are_named():
@@ -144,10 +147,11 @@ def test_bad_options_are_named():
         tr.TrainConfig(linf_reg=-1.0)
     cfg = tr.TrainConfig(steps=2, optimizer="normalized_gd", linf_reg=1e-3, linf_relative=True, dtype="float64", device="cpu")
     with pytest.raises(ValueError, match="linf_relative"):  # no underflow-safe gradient under autograd
-        tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), cfg, progress=False,
-                 performance=tr.Performance(fast_grad=False))
+        tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), cfg,
+                 performance=tr.Performance(fast_grad=False, progress=False))
     with pytest.raises(ValueError, match="batch_size"):
-        tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), replace(cfg, batch_size=4), progress=False)
+        tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), replace(cfg, batch_size=4),
+                 performance=tr.Performance(progress=False))
     model = build_model(QuadraticNetConfig(p=5, width=4))
     params = {"W": torch.zeros(1, 4, 10), "V": torch.zeros(1, 5, 4)}
     with pytest.raises(ValueError, match="columns"):

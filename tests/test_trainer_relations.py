@@ -11,7 +11,7 @@ from repro.experiments.baek2024_geneft import train_until_decided
 from repro.models.fastgrad import RelationGradient
 from repro.models.networks import RelationModel, RelationModelConfig, build_model
 from repro.training.relation_runs import RelationTrainConfig, init_params, relation_task_data, train_relations
-from repro.training.trainer import Performance, TrainConfig, train
+from repro.training.trainer import Performance, Record, TrainConfig, Until, train
 
 RELS = ("mod3", "greater_than", "bipartite", "mod5")
 
@@ -132,11 +132,12 @@ def test_a_stopped_run_keeps_its_parameters_at_the_stop():
     tcfg = TrainConfig(steps=40, eval_every=10, lr_repr=1e-2, lr_dec=1e-2, dtype="float64", device="cpu")
     runs = {"init_seed": [0, 1, 2], "wd_dec": [0.0, 0.1, 0.0]}
     stop_run1_at_20 = lambda steps, metrics: np.array([False, steps[-1] >= 20, False])
-    got = train(cfg_model, data, tcfg, runs, train_mask=tm, val_mask=~tm, keep_final_params=True,
-                until=stop_run1_at_20, progress=False, performance=Performance(workers=1))  # one block: until sees 3 runs
-    full = train(cfg_model, data, tcfg, runs, train_mask=tm, val_mask=~tm, keep_final_params=True, progress=False)
-    short = train(cfg_model, data, TrainConfig(**{**tcfg.__dict__, "steps": 20}), runs, train_mask=tm, val_mask=~tm,
-                  keep_final_params=True, progress=False)
+    got = train(cfg_model, data, tcfg, runs, split=(tm, ~tm), record=Record(keep_final_params=True),  # one block:
+                components=(Until(stop_run1_at_20),), performance=Performance(workers=1, progress=False))  # 3 runs
+    full = train(cfg_model, data, tcfg, runs, split=(tm, ~tm), record=Record(keep_final_params=True),
+                 performance=Performance(progress=False))
+    short = train(cfg_model, data, TrainConfig(**{**tcfg.__dict__, "steps": 20}), runs, split=(tm, ~tm),
+                  record=Record(keep_final_params=True), performance=Performance(progress=False))
     assert np.isnan(got["train_loss"][1, 3:]).all() and not np.isnan(got["train_loss"][1, :3]).any()
     for name in got.final_params:
         np.testing.assert_allclose(got.final_params[name][[0, 2]], full.final_params[name][[0, 2]], rtol=0, atol=1e-12)
@@ -171,15 +172,17 @@ def test_validation():
     tm = torch.as_tensor(masks)
     tcfg = TrainConfig(steps=2, device="cpu")
     with pytest.raises(ValueError, match="one per run"):
-        train(cfg_model, data, tcfg, {"init_seed": [0, 1]}, train_mask=tm[:2], val_mask=~tm[:2], progress=False)
+        train(cfg_model, data, tcfg, {"init_seed": [0, 1]}, split=(tm[:2], ~tm[:2]),
+              performance=Performance(progress=False))
     with pytest.raises(ValueError, match="until"):
         train(cfg_model, data, TrainConfig(steps=2, device="cpu", batch_size=4), {"init_seed": [0, 1, 2]},
-              train_mask=tm, val_mask=~tm, until=lambda s, m: np.zeros(3, bool), progress=False)
+              split=(tm, ~tm), components=(Until(lambda s, m: np.zeros(3, bool)),),
+              performance=Performance(progress=False))
     with pytest.raises(ValueError, match="until must return"):
-        train(cfg_model, data, tcfg, {"init_seed": [0, 1, 2]}, train_mask=tm, val_mask=~tm,
-              until=lambda s, m: np.zeros(len(s) + 5, bool), progress=False)
+        train(cfg_model, data, tcfg, {"init_seed": [0, 1, 2]}, split=(tm, ~tm),
+              components=(Until(lambda s, m: np.zeros(len(s) + 5, bool)),), performance=Performance(progress=False))
     with pytest.raises(ValueError, match="0/1"):
         relation_task_data(cfg_model, labels * 2)
     with pytest.raises(ValueError, match="fast_grad"):
-        train(RelationModelConfig(n=6, mode="difference"), data, tcfg, {"init_seed": [0, 1, 2]}, train_mask=tm,
-              val_mask=~tm, performance=Performance(fast_grad=True), progress=False)
+        train(RelationModelConfig(n=6, mode="difference"), data, tcfg, {"init_seed": [0, 1, 2]}, split=(tm, ~tm),
+              performance=Performance(fast_grad=True, progress=False))

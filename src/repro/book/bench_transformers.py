@@ -19,7 +19,7 @@ import torch.nn.functional as F
 from repro.book.matmul_bound import matmul_gflops, record_matmuls, replay_seconds, total_flops
 from repro.core.devices import resolve_device, resolve_dtype
 from repro.core.validation import check_int
-from repro.training.trainer import Performance, TrainConfig, train
+from repro.training.trainer import Performance, Record, TrainConfig, train
 
 
 TRANSFORMER_MODELS = ("liu", "power", "omnigrok")
@@ -93,8 +93,9 @@ def setup_liu(cfg, device: torch.device) -> dict:
         train_mask, val_mask = split_masks(data, [c.train_fraction] * len(seeds), seeds)
         record = lambda step, params: {"embeddings": params["embed"]}  # run_transformer's callback
         tc = replace(c.train_config(), device=device.type)
-        return lambda: train(c.model_config(), data, tc, runs={"init_seed": seeds}, train_mask=train_mask,
-                             val_mask=val_mask, callback=record, progress=False, performance=performance)
+        return lambda: train(c.model_config(), data, tc, runs={"init_seed": seeds}, split=(train_mask, val_mask),
+                             record=Record(callback=record),
+                             performance=(performance or Performance()).but(progress=False))
 
     ref_mask = split_masks(data, [cfg.train_fraction], [cfg.first_seed])[0][0]
 
@@ -220,8 +221,8 @@ def setup_power(cfg, device: torch.device) -> dict:
         c = replace(cfg, n_seeds=n_seeds, steps=steps)
         record = lambda step, params: {"embeddings": params[embed_name][:, : c.p]}  # run_intro's callback
         tc = replace(c.train_config(), device=device.type)
-        return lambda: train(c.model_config(), data, tc, runs={"init_seed": c.seeds}, callback=record, progress=False,
-                             performance=performance)
+        return lambda: train(c.model_config(), data, tc, runs={"init_seed": c.seeds}, record=Record(callback=record),
+                             performance=(performance or Performance()).but(progress=False))
 
     def reference(steps: int):
         return lambda: reference_power(cfg, data, steps, device)

@@ -27,7 +27,7 @@ from repro.models.networks import EmbedMLPConfig
 from repro.theory import liu2022 as theory
 from repro.training.store import ResultsStore, required_arrays, result_arrays, store_parser
 from repro.training.sweep import split_masks
-from repro.training.trainer import History, TrainConfig, train
+from repro.training.trainer import BatchSchedule, History, Performance, Record, TrainConfig, train
 
 
 # --------------------------------------------------------------------------------------------------
@@ -163,7 +163,8 @@ def run_reference(cfg: ToyConfig, progress: bool | None = None) -> ReferenceRun:
     data = build_task_data(cfg.task(), Split(train_count=cfg.reference_train_count, data_seed=cfg.reference_seed),
                            target="regression", target_dim=cfg.d_out)
     tc = cfg.train_config(cfg.reference_steps)
-    history = train(cfg.model_config(), data, tc, callback=_record_embeddings, progress=progress, desc="reference run")
+    history = train(cfg.model_config(), data, tc, record=Record(callback=_record_embeddings),
+                    performance=Performance(progress=progress, desc="reference run"))
     emb = history.extra["embed"][0, :, :, 0]
     rqi = theory.rqi(emb[..., None], None, cfg.p, cfg.rqi_delta)
     pairs = _pairs(data, data.train_idx)
@@ -386,8 +387,9 @@ def _sweep_group(cfg: ToyConfig, data, train_mask: torch.Tensor, seeds, batches,
     if batches is not None:
         tc = replace(tc, batch_size=cfg.batch_size)
     history = train(cfg.model_config(), data, tc, runs={"init_seed": [int(s) for s in seeds]},
-                    train_mask=train_mask, val_mask=~train_mask, callback=_record_embeddings, progress=progress,
-                    desc="fraction sweep", batch_schedule=batches)
+                    split=(train_mask, ~train_mask), record=Record(callback=_record_embeddings),
+                    components=(BatchSchedule(batches),),
+                    performance=Performance(progress=progress, desc="fraction sweep"))
     emb = history.extra["embed"]  # (R, T, p, d)
     rqi = theory.rqi(emb, None, cfg.p, cfg.rqi_delta)  # (R, T)
     n_train = train_mask.sum(1).numpy()
@@ -663,8 +665,9 @@ def run_embedding_comparison(ref: ReferenceRun, grid: int = 60, progress: bool |
     cmap = None
     for d in (2,):
         mc = replace(cfg.model_config(), d_embed=d)
-        h = train(mc, data, cfg.train_config(cfg.reference_steps, eval_every=cfg.reference_steps), keep_final_params=True,
-                  progress=progress, desc=f"{d}-D embeddings")
+        h = train(mc, data, cfg.train_config(cfg.reference_steps, eval_every=cfg.reference_steps),
+                  record=Record(keep_final_params=True),
+                  performance=Performance(progress=progress, desc=f"{d}-D embeddings"))
         emb[d] = h.final_params["embed"][0]
         val[d] = float(h["val_acc"][0, -1])
         q[d] = theory.rqi(emb[d], None, cfg.p, cfg.rqi_delta)
@@ -706,11 +709,13 @@ def run_seed_spread(ref: ReferenceRun, grid: int = 60, progress: bool | None = N
                            target="regression", target_dim=cfg.d_out)
     seeds = list(cfg.spread_seeds)
     h1 = train(cfg.model_config(), data, cfg.train_config(cfg.reference_steps), runs={"init_seed": seeds},
-               callback=_record_embeddings, progress=progress, desc="1-D seed spread")
+               record=Record(callback=_record_embeddings),
+               performance=Performance(progress=progress, desc="1-D seed spread"))
     rqi1 = theory.rqi(h1.extra["embed"], None, cfg.p, cfg.rqi_delta)  # (S, T)
     mc2 = replace(cfg.model_config(), d_embed=2)
-    h2 = train(mc2, data, cfg.train_config(cfg.reference_steps, eval_every=cfg.reference_steps), runs={"init_seed": seeds},
-               keep_final_params=True, progress=progress, desc="2-D seed spread")
+    h2 = train(mc2, data, cfg.train_config(cfg.reference_steps, eval_every=cfg.reference_steps),
+               runs={"init_seed": seeds}, record=Record(keep_final_params=True),
+               performance=Performance(progress=progress, desc="2-D seed spread"))
     emb2 = h2.final_params["embed"]  # (S, p, 2)
     rqi2 = np.array([theory.rqi(e, None, cfg.p, cfg.rqi_delta) for e in emb2])
     val = {1: np.asarray(h1["val_acc"][:, -1], dtype=float), 2: np.asarray(h2["val_acc"][:, -1], dtype=float)}

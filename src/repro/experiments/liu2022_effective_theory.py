@@ -49,7 +49,7 @@ from repro.metrics.representation import circle_order, circularity
 from repro.models.networks import EmbedMLP, EmbedMLPConfig, build_model
 from repro.theory import liu2022 as theory
 from repro.training.store import ResultsStore, required_arrays, result_arrays, store_parser
-from repro.training.trainer import TrainConfig, train
+from repro.training.trainer import Performance, Record, TrainConfig, train
 
 OPERATIONS = ("addition", "modular_addition")
 # Per operation, the official notebooks' data, loss and decoder input (see the module docstring).
@@ -241,8 +241,9 @@ def run_fig2(cfg: Fig2Config, progress: bool | None = None) -> Fig2Run:
         return {"embed": params["embed"], "unseen_acc": acc}
 
     seeds = list(cfg.seeds)
-    history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, callback=record,
-                    keep_final_params=True, progress=progress, desc=f"Fig. 2 {cfg.operation}")
+    history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds},
+                    record=Record(callback=record, keep_final_params=True),
+                    performance=Performance(progress=progress, desc=f"Fig. 2 {cfg.operation}"))
     return Fig2Run(config=cfg, seeds=np.asarray(seeds), steps=history.steps, train_acc=history["train_acc"],
                    val_acc=history["val_acc"], unseen_acc=history.extra["unseen_acc"],
                    embeddings=history.extra["embed"], params=history.final_params)
@@ -461,7 +462,8 @@ def run_spread_confirmation(cfg: ToyConfig, progress: bool | None = None) -> Spr
                            target="regression", target_dim=cfg.d_out)
     seeds = list(cfg.spread_seeds)
     h = train(cfg.model_config(), data, cfg.train_config(cfg.reference_steps), runs={"init_seed": seeds},
-              callback=lambda step, params: {"embed": params["embed"]}, progress=progress, desc="1-D seed spread")
+              record=Record(callback=lambda step, params: {"embed": params["embed"]}),
+              performance=Performance(progress=progress, desc="1-D seed spread"))
     curves = np.asarray(theory.rqi(h.extra["embed"], None, cfg.p, cfg.rqi_delta))  # (S, T)
     return SpreadConfirmation(config=cfg, seeds=np.asarray(seeds), steps=np.asarray(h.steps), rqi_curves=curves,
                               rqi_step=first_step(h.steps, curves, cfg.rqi_threshold, strict=True),

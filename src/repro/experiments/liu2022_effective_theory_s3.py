@@ -35,7 +35,7 @@ from repro.models.networks import EmbedMLPConfig
 from repro.theory import liu2022 as theory
 from repro.training.store import ResultsStore, required_arrays, result_arrays, store_parser
 from repro.training.sweep import split_masks
-from repro.training.trainer import TrainConfig, train
+from repro.training.trainer import InitialParams, Performance, Record, TrainConfig, train
 
 N_SAMPLES = 36  # 6 x 6 ordered pairs of S3 elements (App. H.2)
 RNG_ORDERS = ("shared_templates", "official")
@@ -208,9 +208,10 @@ def run_s3_sweep(cfg: S3Config, progress: bool | None = None) -> S3Sweep:
         raise RuntimeError("split_masks did not draw the requested training counts.")
     rqi_of = lambda step, params: {"rqi": torch.as_tensor(theory.s3_rqi(params["embed"].detach().double().cpu().numpy(),
                                                                       None, cfg.rqi_delta))}
-    history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, train_mask=train_mask,
-                    val_mask=val_mask, callback=rqi_of, keep_final_params=True, progress=progress,
-                    desc="S3 fraction sweep", init_params=init)
+    history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds},
+                    split=(train_mask, val_mask), record=Record(callback=rqi_of, keep_final_params=True),
+                    components=(InitialParams(init),),
+                    performance=Performance(progress=progress, desc="S3 fraction sweep"))
     rqi = history.extra["rqi"]  # (R, T)
     emb = history.final_params["embed"].reshape(len(counts), 6, 9)
     n_train = np.asarray(counts)

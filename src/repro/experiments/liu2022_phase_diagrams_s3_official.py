@@ -49,7 +49,7 @@ from repro.experiments.liu2022_phase_diagrams import (_OFFICIAL_Y, _PAPER_LRS, F
                                                       stored_parts)
 from repro.metrics.phases import PHASES, PhaseRule, classify_history
 from repro.training.store import ResultsStore, required_arrays, store_parser
-from repro.training.trainer import History, train
+from repro.training.trainer import History, InitialParams, Performance, train
 
 N_ELEMENTS = 6  # |S3|
 MATRIX_ENTRIES = 9  # each element is a learnable 3 x 3 matrix ("latent_dim = p**2")
@@ -140,7 +140,8 @@ def train_official_s3(lr_dec_values, wd_dec_values, *, seed: int = 0, steps: int
     state = official_s3_state(seed)
     init = state.params if official_init else None
     return train(panel.model_config(), state.data, panel.train_config(), runs={"lr_dec": lrs, "wd_dec": wds},
-                 init_params=init, progress=progress, desc="official S3 cells")
+                 components=(InitialParams(init),),
+                 performance=Performance(progress=progress, desc="official S3 cells"))
 
 
 def phases_of(history: History, steps: int, gap: int = 1000) -> np.ndarray:
@@ -163,8 +164,8 @@ def train_init_seeds(seeds, lr_dec: float, wd_dec: float, *, steps: int, officia
         init = {name: torch.stack([p[name] for p in per_seed]) for name in per_seed[0]}
     n = len(seeds)
     return train(panel.model_config(), panel.task_data(), panel.train_config(),
-                 runs={"init_seed": seeds, "lr_dec": [lr_dec] * n, "wd_dec": [wd_dec] * n}, init_params=init,
-                 progress=progress, desc="S3 starts")
+                 runs={"init_seed": seeds, "lr_dec": [lr_dec] * n, "wd_dec": [wd_dec] * n},
+                 components=(InitialParams(init),), performance=Performance(progress=progress, desc="S3 starts"))
 
 
 @dataclass(frozen=True, repr=False)

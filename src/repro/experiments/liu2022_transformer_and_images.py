@@ -41,7 +41,7 @@ from repro.models.networks import EncoderTransformerConfig, MLPConfig
 from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, history_from_arrays,
                                   history_to_arrays, store_parser)
 from repro.training.sweep import expand_grid, split_masks
-from repro.training.trainer import History, TrainConfig, train
+from repro.training.trainer import History, Performance, Record, TrainConfig, train
 
 
 def _check_values(name: str, values, *, positive: bool):
@@ -275,8 +275,9 @@ def run_transformer(cfg: TransformerGrokConfig, progress: bool | None = None, ch
             out["embeddings"] = embed
         return out
 
-    history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, train_mask=train_mask,
-                    val_mask=val_mask, callback=record, progress=progress, desc="transformer", checkpoint=checkpoint)
+    history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds},
+                    split=(train_mask, val_mask), record=Record(callback=record),
+                    performance=Performance(progress=progress, desc="transformer", checkpoint=checkpoint))
     emb = history.extra.pop("embeddings")
     dims = history.extra.pop("effective_dim")
     return TransformerResult(cfg, history, emb, dims, embedding_steps=history.extra_steps.pop("embeddings", None))
@@ -408,9 +409,9 @@ def run_dropout_sweep(cfg: TransformerGrokConfig, progress: bool | None = None, 
     rates = [float(r) for r in cfg.dropout_values for _ in cfg.dropout_seeds]
     seeds = [int(s) for _ in cfg.dropout_values for s in cfg.dropout_seeds]
     train_mask, val_mask = split_masks(data, [cfg.train_fraction] * len(seeds), seeds)
-    history = train(cfg.model_config(), data, cfg.train_config(cfg.dropout_steps), runs={"init_seed": seeds, "dropout": rates},
-                    train_mask=train_mask, val_mask=val_mask, progress=progress, desc="dropout sweep",
-                    checkpoint=checkpoint)
+    history = train(cfg.model_config(), data, cfg.train_config(cfg.dropout_steps),
+                    runs={"init_seed": seeds, "dropout": rates}, split=(train_mask, val_mask),
+                    performance=Performance(progress=progress, desc="dropout sweep", checkpoint=checkpoint))
     return DropoutResult(cfg, history)
 
 
@@ -510,7 +511,8 @@ def run_transformer_phase_diagram(cfg: TransformerGrokConfig, progress: bool | N
     axes = {"wd_dec": list(cfg.phase_wd_values), "lr_dec": list(cfg.phase_lr_dec_values)}
     grid = expand_grid(axes)
     tc = replace(cfg.train_config(cfg.phase_steps), eval_every=10)
-    history = train(cfg.model_config(), cfg.task_data(), tc, runs=grid, progress=progress, desc="transformer phases")
+    history = train(cfg.model_config(), cfg.task_data(), tc, runs=grid,
+                    performance=Performance(progress=progress, desc="transformer phases"))
     rule = PhaseRule(cfg.phase_threshold, cfg.phase_threshold, cfg.phase_gap, cfg.phase_steps)
     return classify_history(history, rule).reshape(len(cfg.phase_wd_values), len(cfg.phase_lr_dec_values)), history
 
@@ -666,8 +668,8 @@ def run_image_phase_diagram(cfg: ImageGrokConfig, progress: bool | None = None, 
     data = cfg.task_data()
     r = cfg.runs()
     runs = {"lr_dec": r["lr_dec"], "wd_dec": r["wd"], "wd_repr": r["wd"], "init_seed": r["init_seed"]}
-    history = train(cfg.model_config(data), data, cfg.train_config(), runs=runs, progress=progress, desc="images",
-                    checkpoint=checkpoint)
+    history = train(cfg.model_config(data), data, cfg.train_config(), runs=runs,
+                    performance=Performance(progress=progress, desc="images", checkpoint=checkpoint))
     n_grid, n_cells = len(cfg.grid()["wd"]), len(cfg.wd_values) * len(cfg.lr_dec_values)
     phases = classify_history(history, cfg.rule()).reshape(cfg.n_seeds, n_grid)[:, :n_cells]
     return ImageResult(cfg, history, phases.reshape(cfg.n_seeds, len(cfg.wd_values), len(cfg.lr_dec_values)))

@@ -36,8 +36,8 @@ from repro.models.networks import EmbedMLPConfig, MLPConfig, TransformerConfig, 
 from repro.theory.omnigrok import loglog_slope
 from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, history_from_arrays,
                                   history_to_arrays, store_parser)
-from repro.training.trainer import (FlatParams, History, TrainConfig, per_run_values, per_sample_correct,
-                                    per_sample_loss, train)
+from repro.training.trainer import (FlatParams, History, Performance, Record, TrainConfig, per_run_values,
+                                    per_sample_correct, per_sample_loss, train)
 
 
 def _alphas(lo: float, hi: float, n: int) -> tuple[float, ...]:
@@ -112,7 +112,7 @@ def train_heldout_in_callback(model_config, data: TaskData, cfg: TrainConfig, ru
     Why: full-batch training of an :class:`MLPConfig` (autograd path) forwards and backpropagates every row
     of ``data`` at every step, held-out rows included (with zero loss weight). For the digits landscape
     (200 training, 1597 held-out images) that is 9x the work of a step; here the held-out rows cost a
-    forward pass at the evaluation steps only. ``checkpoint``: as :func:`repro.training.trainer.train`'s (the
+    forward pass at the evaluation steps only. ``checkpoint``: as :class:`repro.training.trainer.Performance`'s (the
     callback keeps no state, so a resumed run is the same); ``performance``: as ``train``'s (how it runs, never what
     it computes)."""
     train_rows, held = split_heldout(data)
@@ -127,8 +127,8 @@ def train_heldout_in_callback(model_config, data: TaskData, cfg: TrainConfig, ru
             correct = (loss < mse_threshold) if mse_threshold is not None else per_sample_correct(out, d)
             return {"val_loss": loss.mean(-1), "val_acc": correct.double().mean(-1)}
 
-    h = train(model_config, train_rows, cfg, runs=runs, callback=evaluate, mse_threshold=mse_threshold,
-              progress=progress, desc=desc, checkpoint=checkpoint, performance=performance)
+    h = train(model_config, train_rows, cfg, runs=runs, record=Record(callback=evaluate, mse_threshold=mse_threshold),
+              performance=(performance or Performance()).but(progress=progress, desc=desc, checkpoint=checkpoint))
     metrics = dict(h.metrics)
     metrics["val_loss"] = h.extra["val_loss"]
     if "train_acc" in metrics:
@@ -430,8 +430,8 @@ def run_image_grokking(cfg: ImageConfig, progress=None) -> History:
     tc = TrainConfig(steps=cfg.steps, lr_repr=cfg.lr, lr_dec=cfg.lr, wd_repr=cfg.weight_decay, wd_dec=cfg.weight_decay,
                      init_scale=cfg.alpha, repr_init_scale=cfg.alpha, batch_size=cfg.batch_size,
                      init_seed=cfg.init_seed, dtype=cfg.dtype, eval_every=cfg.eval_every)
-    return train(cfg.model_config(data), data, tc, runs={"init_seed": cfg.seeds}, progress=progress,
-                 desc="image grokking")
+    return train(cfg.model_config(data), data, tc, runs={"init_seed": cfg.seeds},
+                 performance=Performance(progress=progress, desc="image grokking"))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -611,9 +611,12 @@ def run_modular(cfg: ModularConfig, progress=None, checkpoint=None) -> ModularRe
     # skips held-out rows. The transformer takes the autograd path, which would forward and backpropagate
     # all p^2 pairs at every step (3.3x the work at train fraction 0.3): train it on the training rows only
     # and evaluate the held-out rows at the evaluation steps.
-    trainer = train_heldout_in_callback if cfg.model == "transformer" else train
-    h = trainer(cfg.model_config(), cfg.task_data(), tc, runs=runs, progress=progress, desc="modular addition",
-                checkpoint=checkpoint)
+    if cfg.model == "transformer":
+        h = train_heldout_in_callback(cfg.model_config(), cfg.task_data(), tc, runs=runs, progress=progress,
+                                      desc="modular addition", checkpoint=checkpoint)
+    else:
+        h = train(cfg.model_config(), cfg.task_data(), tc, runs=runs,
+                  performance=Performance(progress=progress, desc="modular addition", checkpoint=checkpoint))
     return modular_result(cfg, h)
 
 

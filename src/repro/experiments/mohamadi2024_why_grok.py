@@ -42,7 +42,7 @@ from repro.models.networks import QUADRATIC_PARAMETRIZATIONS, QuadraticNetConfig
 from repro.theory import mohamadi2024 as th
 from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, required_arrays, result_arrays,
                                   store_parser)
-from repro.training.trainer import Performance, TrainConfig, progress_enabled, train
+from repro.training.trainer import EvalSteps, Performance, Record, TrainConfig, progress_enabled, train
 
 # --------------------------------------------------------------------------------------------------
 # The batched network
@@ -277,9 +277,10 @@ def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
     history = train(cfg.net, data, tcfg,
                     {"init_seed": list(cfg.init_seeds), "init_scale": list(cfg.init_scales),
                      "repr_init_scale": list(cfg.init_scales)},
-                    train_mask=masks, val_mask=~masks, callback=recorder, keep_final_params=True,
-                    performance=Performance(block_runs=cfg.n_runs, workers=1), progress=False,
-                    eval_steps=sorted(set(eval_steps) | set(ntk_steps)))
+                    split=(masks, ~masks),
+                    record=Record(callback=recorder, keep_final_params=True),
+                    components=(EvalSteps(sorted(set(eval_steps) | set(ntk_steps))),),
+                    performance=Performance(block_runs=cfg.n_runs, workers=1, progress=False))
     ev, nt = _columns(history, eval_steps), _columns(history, ntk_steps)
     curve = lambda key: history[key][:, ev]
     kernel = lambda key: history[key][:, nt]
@@ -489,11 +490,11 @@ def train_regression(cfg: RegressionConfig, progress: bool | None = False, check
     history = train(cfg.net, data, tcfg,
                     {"init_seed": list(cfg.run_seeds), "init_scale": list(cfg.run_scales),
                      "repr_init_scale": list(cfg.run_scales)},
-                    train_mask=torch.ones(R, n, dtype=torch.bool), val_mask=torch.zeros(R, n, dtype=torch.bool),
-                    callback=recorder, mse_threshold=(p / 2) ** 2,  # train_acc: |g − y| < p/2
-                    performance=Performance(block_runs=R, workers=1), progress=progress_enabled(progress),
-                    desc=f"regression GD, {R} runs", eval_steps=sorted(set(eval_steps) | set(ntk_steps)),
-                    checkpoint=checkpoint)
+                    split=(torch.ones(R, n, dtype=torch.bool), torch.zeros(R, n, dtype=torch.bool)),
+                    record=Record(callback=recorder, mse_threshold=(p / 2) ** 2),  # train_acc: |g − y| < p/2
+                    components=(EvalSteps(sorted(set(eval_steps) | set(ntk_steps))),),
+                    performance=Performance(block_runs=R, workers=1, progress=progress_enabled(progress),
+                                            desc=f"regression GD, {R} runs", checkpoint=checkpoint))
     ev, nt = _columns(history, eval_steps), _columns(history, ntk_steps)
     curve = lambda key: history[key][:, ev]
     return RegressionResult(
@@ -785,8 +786,9 @@ def run_transformer_seeds(cfg: TransformerGrokConfig, seeds, progress: bool | No
     # each other (the book run took 54 s on one thread and 780 s on two under load; same bits either way).
     threads = contextlib.nullcontext() if cfg.train_config().torch_device.type != "cpu" else single_thread()
     with threads:
-        h = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds}, callback=record,
-                  progress=progress, desc="transformer (Fig. 5)")
+        h = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": seeds},
+                  record=Record(callback=record),
+                  performance=Performance(progress=progress, desc="transformer (Fig. 5)"))
     return [TransformerResult(
         config=replace(cfg, init_seed=s), steps=h.steps, train_acc=h["train_acc"][r], test_acc=h["val_acc"][r],
         unmirrored_acc=h["unmirrored_acc"][r], train_loss=h["train_loss"][r], test_loss=h["val_loss"][r],

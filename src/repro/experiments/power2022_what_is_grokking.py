@@ -28,7 +28,7 @@ from repro.metrics.bootstrap import resample_spread, seed_draws
 from repro.metrics.representation import circle_order, grokking_delay, pca, snapshot_at
 from repro.models.grok_transformer import GrokTransformerConfig
 from repro.models.networks import EmbedMLPConfig, TransformerConfig
-from repro.training.trainer import History, TrainConfig, train
+from repro.training.trainer import History, Performance, Record, TrainConfig, train
 
 
 @dataclass(frozen=True, repr=False)
@@ -254,7 +254,9 @@ def run_intro(cfg: IntroConfig, progress: bool | None = None, checkpoint=None) -
 
     callback = record_embeddings if cfg.records_embeddings else None
     history = train(cfg.model_config(), data, cfg.train_config(), runs={"init_seed": cfg.seeds},
-                    callback=callback, progress=progress, desc=f"grokking ({cfg.operation})", checkpoint=checkpoint)
+                    record=Record(callback=callback),
+                    performance=Performance(progress=progress, desc=f"grokking ({cfg.operation})",
+                                            checkpoint=checkpoint))
     train_steps = history.first_step("train_acc", cfg.threshold)
     val_steps = history.first_step("val_acc", cfg.threshold)
     embeddings = np.asarray(history.extra["embeddings"]) if callback is not None else None

@@ -2,8 +2,8 @@
 
 A :class:`Checkpointer` belongs to one :func:`repro.training.trainer.train` call of one stored run. The results
 store makes it (:meth:`repro.training.store.ResultsStore.get_or_compute` with a ``compute`` that takes a
-``checkpoint`` argument), and the trainer hands it the complete state of each block of runs every ``every_s``
-seconds (and at ``at_steps``, for tests):
+``checkpoint`` argument, passed on as ``Performance(checkpoint=...)``), and the trainer hands it the complete state
+of each block of runs every ``every_s`` seconds (and at ``at_steps``, for tests):
 
 * the parameters, the optimizer's state, the initial norms of ``fixed_norm`` runs;
 * every random state that decides the rest of the run: each run's minibatch sampler (data order, with the

@@ -20,7 +20,7 @@ from repro.core.validation import check_choice, check_int, check_real
 from repro.data.relations import all_pairs
 from repro.data.tasks import TaskData
 from repro.models.networks import RelationModel, RelationModelConfig
-from repro.training.trainer import History, Performance, TrainConfig, train
+from repro.training.trainer import History, Performance, Record, TrainConfig, Until, train
 
 
 def init_params(cfg: RelationModelConfig, seeds: Sequence[int], dtype=torch.float32) -> list[torch.Tensor]:
@@ -147,13 +147,13 @@ def train_relation_runs(
     binary cross-entropy on the sigmoid output averaged over each run's training pairs, on the CPU.
 
     ``labels``: (R, n²) 0/1 targets; ``masks``: (R, n²) bool training masks (validation = the rest);
-    ``until``: see :func:`repro.training.trainer.train`. The history's ``val_acc`` is the test accuracy.
+    ``until``: see :class:`repro.training.stopping.Until`. The history's ``val_acc`` is the test accuracy.
 
     ``fast_grad``: autograd by default (False), or :mod:`repro.models.fastgrad`'s hand-written gradient (True; None:
     where it supports the model), which forwards only each run's training pairs between evaluations. The
     optimizer runs as whole-buffer elementwise ops, which are faster than the fused kernel for these many
     tiny runs; with both settings the float32 runs keep the bits of the GenEFT chapters' former loops.
-    ``progress``: a progress bar (long stored runs); ``checkpoint``: as :func:`repro.training.trainer.train`'s (a
+    ``progress``: a progress bar (long stored runs); ``checkpoint``: as :class:`repro.training.engine.Performance`'s (a
     resumable stored run)."""
     labels, masks, per_run = check_relation_runs(model, labels, masks, lr_enc, lr_dec, wd_dec, init_seeds)
     n_runs = labels.shape[0]
@@ -165,9 +165,10 @@ def train_relation_runs(
     runs = {"lr_repr": per_run["lr_enc"], "lr_dec": per_run["lr_dec"], "wd_repr": [0.0] * n_runs,
             "wd_dec": per_run["wd_dec"], "init_seed": [int(s) for s in init_seeds]}
     train_mask = torch.as_tensor(masks)
-    return train(model, relation_task_data(model, labels), tcfg, runs, train_mask=train_mask, val_mask=~train_mask,
-                 keep_final_params=keep_final_params, until=until, progress=progress, checkpoint=checkpoint,
-                 performance=Performance(fast_grad=fast_grad, fused_optimizer=False))
+    return train(model, relation_task_data(model, labels), tcfg, runs, split=(train_mask, ~train_mask),
+                 record=Record(keep_final_params=keep_final_params), components=(Until(until),),
+                 performance=Performance(fast_grad=fast_grad, fused_optimizer=False, progress=progress,
+                                         checkpoint=checkpoint))
 
 
 def train_relations(

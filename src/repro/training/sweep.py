@@ -31,7 +31,7 @@ from repro.data.tasks import Split, TaskData, make_split
 from repro.models.networks import build_model
 from repro.training.checkpoint import DEFAULT_EVERY_S
 from repro.training.store import ResultsStore, config_key, history_from_arrays, history_to_arrays
-from repro.training.trainer import PER_RUN_FIELDS, History, TrainConfig, train
+from repro.training.trainer import PER_RUN_FIELDS, History, Performance, Record, TrainConfig, train
 
 SPLIT_FIELDS = ("train_fraction", "data_seed")
 DEFAULT_MEMORY_BUDGET = 2 * 1024**3  # bytes; sized for a 24 GiB laptop-class machine with room to spare
@@ -212,10 +212,9 @@ class _Chunk:
 
 def _train_chunk(job: _Job, chunk: _Chunk, checkpoint=None) -> dict[str, np.ndarray]:
     hist = train(job.model_config, job.data, job.cfg, runs=chunk.runs,
-                 train_mask=None if chunk.masks is None else chunk.masks[0],
-                 val_mask=None if chunk.masks is None else chunk.masks[1],
-                 callback=job.callback, keep_final_params=job.keep_final_params, progress=job.progress,
-                 desc=chunk.desc, checkpoint=checkpoint)
+                 split=chunk.masks,
+                 record=Record(callback=job.callback, keep_final_params=job.keep_final_params),
+                 performance=Performance(progress=job.progress, desc=chunk.desc, checkpoint=checkpoint))
     return history_to_arrays(hist)
 
 

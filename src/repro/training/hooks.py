@@ -1,0 +1,106 @@
+"""What a step adds around the optimizer: gradient terms (regularizers, not in the logged losses), post-step hooks
+and the learning-rate schedule. A regularizer has ``add(grads, views, log_scale)``; a post-step hook is called with
+the ``(R, P)`` parameters after each update; both have ``select(keep)`` for runs that stop early, and a hook with
+state has ``state()`` / ``load_state()`` (checkpoint arrays)."""
+from __future__ import annotations
+
+import bisect
+import math
+from typing import Mapping, Sequence
+
+import numpy as np
+import torch
+
+from repro.models import fastgrad
+from repro.training.params import project_to_norm
+
+def _add_embed_l1_gradient(grads: dict[str, torch.Tensor], views, embed_l1: float) -> None:
+    """The gradient of ``embed_l1 * mean|E|`` (per run) added to the embedding's gradient:
+    ``embed_l1 * sign(E) / size``, 0 at 0 as autograd's."""
+    e = views["embed"]
+    grads["embed"].add_(torch.sign(e), alpha=embed_l1 / e[0].numel())
+
+
+def _add_linf_gradient(grads: dict[str, torch.Tensor], views, lam: float, log_scale: torch.Tensor | None,
+                       relative: bool) -> None:
+    """The gradient of ``lam * ‖θ‖∞`` (per run, all parameters; Mohamadi et al. 2024, Eq. 2.2) added to the data
+    gradient ``grads``. With ``log_scale`` the data gradient is exp(log_scale)·grads (an underflow-safe gradient
+    source; scale-free optimizer only), and the exact sum is taken rescaled by exp(−log_scale): grads +
+    lam·exp(−log_scale)·∂‖θ‖∞, the exponent capped at 600 so that it cannot overflow. ``relative``: weigh
+    ``lam`` against ``grads`` as they are (log_scale taken as 0)."""
+    reg = fastgrad.linf_subgradient(list(views.values()))
+    if log_scale is None:
+        coef = lam
+    else:
+        exponent = math.log(lam) - (torch.zeros_like(log_scale) if relative else log_scale)
+        coef = torch.exp(torch.clamp(exponent, max=600.0))
+    for (name, g), r in zip(grads.items(), reg):
+        grads[name] = g + (coef if log_scale is None else coef.view((-1,) + (1,) * (g.dim() - 1))) * r
+
+
+
+class EmbedL1:
+    """``embed_l1 * mean|E|`` on the embedding table ``embed`` (Liu et al. 2022's S3 notebook)."""
+
+    def __init__(self, weight: float):
+        self.weight = weight
+
+    def add(self, grads, views, log_scale) -> None:
+        _add_embed_l1_gradient(grads, views, self.weight)
+
+    def select(self, keep: torch.Tensor) -> None:
+        pass
+
+
+class LinfPenalty:
+    """Mohamadi et al. 2024's ``lam * ‖θ‖∞`` on each run's whole parameter vector (Eq. 2.2), by the subgradient
+    ``jax.grad`` takes of max|θ|; ``relative``: weighed against the data gradient as the source returns it."""
+
+    def __init__(self, lam: float, relative: bool = False):
+        self.lam, self.relative = lam, relative
+
+    @torch.no_grad()
+    def add(self, grads, views, log_scale) -> None:
+        _add_linf_gradient(grads, views, self.lam, log_scale, self.relative)
+
+    def select(self, keep: torch.Tensor) -> None:
+        pass
+
+
+class FixedNorm:
+    """Omnigrok's constrained training (Liu, Michaud, Tegmark 2023, §2): after every update, the runs ``fixed``
+    (bool (R,)) are rescaled to their initial L2 norms (taken from ``flat`` now)."""
+
+    def __init__(self, flat: torch.Tensor, fixed: torch.Tensor):
+        self.target, self.fixed = flat.norm(dim=1).clone(), fixed
+
+    def __call__(self, flat: torch.Tensor) -> None:
+        project_to_norm(flat, self.target, self.fixed)
+
+    def select(self, keep: torch.Tensor) -> None:
+        self.target, self.fixed = self.target[keep], self.fixed[keep]
+
+    def state(self) -> dict[str, np.ndarray]:
+        return {"norm_target": self.target.cpu().numpy()}
+
+    def load_state(self, state: Mapping[str, np.ndarray]) -> None:
+        self.target.copy_(torch.from_numpy(state["norm_target"]))
+
+
+class LRSchedule:
+    """The multiplier on every run's learning rate at update ``step`` (counting from 0): a linear warm-up over
+    ``warmup_steps`` updates (update 0 moves nothing but Adam's moments: openai/grok's LambdaLR), times ``factor``
+    to the number of ``decay_steps`` at or before ``step`` (a MultiStepLR). Decoupled weight decay scales with it."""
+
+    def __init__(self, warmup_steps: int = 0, decay_steps: Sequence[int] = (), factor: float = 1.0):
+        self.warmup_steps, self.decay_steps, self.factor = warmup_steps, tuple(decay_steps), factor
+
+    def __call__(self, step: int) -> float:
+        warm = 1.0 if step >= self.warmup_steps else step / self.warmup_steps
+        decays = bisect.bisect_right(self.decay_steps, step)
+        return warm if decays == 0 else warm * self.factor ** decays
+
+
+def lr_multiplier(cfg, step: int) -> float:
+    """:class:`LRSchedule` of a :class:`repro.training.config.TrainConfig` at update ``step``."""
+    return LRSchedule(cfg.warmup_steps, cfg.lr_decay_steps, cfg.lr_decay_factor)(step)
