@@ -61,7 +61,8 @@ from repro.core.scale import current_scale
 from repro.experiments.liu2022_critical_data import (ACC_GAP, CONFIRM_PREFIX, OFFICIAL_FIG4B_SEEDS,
                                                      OFFICIAL_FIG4B_SUCCESSES, STEPS_SPEARMAN, ToyConfig,
                                                      book_statistics, critical_fraction_spread, linear_structure,
-                                                     official_comparison, paper_sweep_config, run_fraction_sweep,
+                                                     official_comparison, paper_sweep_config, rate_against_theory,
+                                                     run_fraction_sweep,
                                                      size_spread, stored_confirmation, stored_fraction_sweep,
                                                      transition_size)
 from repro.metrics.bootstrap import resample_spread
@@ -549,13 +550,9 @@ _ = claims.check(OO + "network transition fraction (>= 50 % of seeds from there 
 # %%
 fig = plot_grokking_rate(stats, sweep)
 glue("fig_rate", fig, display=False)
-ok = (sweep.rqi_step > 0) & np.isfinite(sweep.theory_steps)
-ratio = np.median(sweep.rqi_step[ok] / sweep.theory_steps[ok])
+ok = (sweep.rqi_step > 0) & np.isfinite(sweep.theory_steps)  # the runs that reach RQI > 0.95
+ratio, slope, by_size = rate_against_theory(sweep)
 print(f"median (network steps / theory n_h) over the runs that reach RQI > 0.95: {trained(ratio, digits=1)}")
-# Proportionality (network steps = c n_h) would give a log-log slope of 1; the paper claims only the trend.
-slope = np.polyfit(np.log10(sweep.theory_steps[ok]), np.log10(sweep.rqi_step[ok]), 1)[0]
-by_size = {int(n): np.median(sweep.rqi_step[ok & (sweep.counts == n)] / sweep.theory_steps[ok & (sweep.counts == n)])
-           for n in np.unique(sweep.counts[ok])}
 print(f"log-log slope of network steps against n_h: {trained(slope, 0.1)} (1 for proportionality); median ratio "
       f"by size: " + trained(", ".join(f"{n}: {approx(r, digits=1)}" for n, r in by_size.items())))
 glue("ratio_slope", trained(slope, 0.1), display=False)

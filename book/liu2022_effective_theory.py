@@ -68,7 +68,8 @@ from repro.core.scale import by_scale, current_scale
 from repro.experiments.liu2022_critical_data import ToyConfig, effective_rqi_steps, run_reference, run_seed_spread
 from repro.experiments.liu2022_effective_theory import (CONFIRM_PREFIX, SPREAD_NAMES, Fig2Config, fig2_data,
                                                         initial_embeddings, integrate_from_starts, pizza_purity,
-                                                        s3_critical_fraction_spread, s3_set_range_spread,
+                                                        reached_quantiles, s3_critical_fraction_spread,
+                                                        s3_set_range_spread,
                                                         spread_statistics, stored_confirmation, stored_fig2,
                                                         unseen_validation)
 from repro.experiments.liu2022_effective_theory_s3 import (S3Config, hexagon_shape, official_order_config, run_s3_sweep,
@@ -279,9 +280,9 @@ for key, value in (("n_starts", str(len(STARTS))), ("last_start", str(max(STARTS
                    ("spread_steps_budget", f"{cfg.reference_steps:,}"), ("n_h_full", f"{starts.n_h['all']:.0f}"),
                    ("eff_train_spread", describe_seeds(r_train, 0.1, unit="n_h", live=False)),
                    ("eff_all_spread", describe_seeds(r_all, 0.1, unit="n_h", live=False)),
-                   ("eff_train_range", "–".join(approx(q, 0.1) for q in np.quantile(r_train[r_train >= 0], [0.1, 0.9]))),
-                   ("eff_all_range", "–".join(approx(q, 0.1) for q in np.quantile(r_all[r_all >= 0], [0.1, 0.9]))),
-                   ("eff_train_p90", approx(np.quantile(r_train[r_train >= 0], 0.9), 0.1)),
+                   ("eff_train_range", "–".join(approx(q, 0.1) for q in reached_quantiles(r_train, [0.1, 0.9]))),
+                   ("eff_all_range", "–".join(approx(q, 0.1) for q in reached_quantiles(r_all, [0.1, 0.9]))),
+                   ("eff_train_p90", approx(reached_quantiles(r_train, 0.9), 0.1)),
                    ("spread_steps", describe_seeds(spread.rqi_step, SPREAD_RES)), ("net_ratio", trained(net_ratio, 0.1)),
                    ("net_ref_ratio", trained(ref.rqi_step / ref.n_h, 0.1)),
                    ("eff_frozen_step", f"{z_steps[True]:,}"), ("eff_current_step", f"{z_steps[False]:,}"),

@@ -187,6 +187,9 @@ class ClaimBook:
             if name not in self.registry and current_scale() != "book":
                 # Names that count seeds or sizes change with the scale; the registry holds the book's names.
                 scaled = self.registry.scaled(name)
+                if scaled is None and current_scale() == "smoke":  # a smoke-sized name no entry matches: not judged
+                    return Claim(name, float(ours), math.nan, None, "smoke scale: no registered claim of this name",
+                                 kind="check")
             entry = scaled or self.registry[name]
         else:
             entry = self._inline_entry(name, paper, inline)
@@ -248,6 +251,8 @@ class ClaimBook:
         if seeds is not None and _finite_count(seeds) >= 2:
             spread = seed_standard_error(seeds, statistic or statistic_of(ours, seeds))
         margin = None
+        if spread is not None and not math.isfinite(float(spread)) and current_scale() == "smoke":
+            spread = None  # a spread over a handful of smoke-sized seeds can be infinite: nothing is judged there
         if spread is not None:
             margin = margin_of(ours, ref, entry.tolerance, entry.comparison, float(spread))
             margin = margin if not math.isfinite(margin) else round(margin, 2)
@@ -289,6 +294,8 @@ class ClaimBook:
             raise ValueError("figure and why must be non-empty: name the figure and say in one line what it shows.")
         known = {c.name for c in self.claims}
         missing = [n for n in claims if n not in known]
+        if missing and current_scale() == "smoke":  # smoke-sized names that no registered claim has: not judged
+            claims, missing = [n for n in claims if n in known], []
         if missing:
             raise ValueError(f"claims={missing!r} are not claims of chapter {self.chapter!r}: check them before the figure.")
         entry = FigureRow(paper, figure, scale, tuple(claims), why)

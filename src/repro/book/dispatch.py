@@ -21,9 +21,10 @@ from torch.utils._python_dispatch import TorchDispatchMode
 SYNC_OPS = frozenset({"aten._local_scalar_dense", "aten.nonzero", "aten.masked_select", "aten.unique_dim",
                       "aten._unique2", "aten.unique_consecutive", "aten.equal", "aten.is_nonzero",
                       "aten.repeat_interleave"})
-# Tensor methods that hand values to Python without dispatching an aten operation on a CPU tensor (``item``
-# and a tensor's truth value dispatch ``_local_scalar_dense``, counted above); on a GPU each one waits for it
-SYNC_METHODS = ("tolist", "numpy", "cpu")
+# Tensor methods that hand values to the host without dispatching an aten operation on a CPU tensor (``item``
+# and a tensor's truth value dispatch ``_local_scalar_dense``, counted above); on a GPU each one waits for it.
+# ``numpy`` is not among them: it refuses a GPU tensor, so only CPU-only code calls it, after a counted ``cpu``.
+SYNC_METHODS = ("tolist", "cpu")
 
 
 class DispatchCounter(TorchDispatchMode):
@@ -101,6 +102,7 @@ def count_step(exp, max_seeds: int | None, short: int = 2, long: int = 4) -> Ste
     # a cadence the config will not switch off stays at 1, as in repro.book.paper_scale.project
     off = {k: OFF for k in cadences(exp.build()) if _switchable(exp, k, long)}
     n = long - short
+    _counted(exp, short, max_seeds, off)  # warm-up, discarded: first calls pay one-off checks (cached afterwards)
     (a_ops, a_syncs), (b_ops, b_syncs) = (_counted(exp, s, max_seeds, off) for s in (short, long))
     (c_ops, c_syncs), (d_ops, d_syncs) = (_counted(exp, s, max_seeds, 1) for s in (short, long))
     step_ops, step_syncs = (b_ops - a_ops) / n, (b_syncs - a_syncs) / n

@@ -30,6 +30,7 @@ _STATE_WORDS = 624  # MT19937's state: 624 32-bit words
 # then the 624 words stored as uint64, then the normal-sampler cache this module leaves as it is.
 _LEFT, _NEXT, _WORDS = 8, 16, 24
 _BITS = {torch.float32: 24, torch.float64: 53}  # the mantissa bits torch.rand keeps (numeric_limits<T>::digits)
+_NUMPY = {torch.float32: np.float32, torch.float64: np.float64}
 SMALLEST = 32768  # below this many values torch.rand is as quick: the state's round trip costs about 8 microseconds
 
 
@@ -106,7 +107,8 @@ def _numpy_keep(shape, generator, dtype, rate, rows) -> torch.Tensor:
     n, bits = math.prod(shape), _BITS[dtype]
     # torch.rand's value is k * 2**-bits with integer k; k * 2**-bits >= rate exactly when k >= ceil(rate * 2**bits)
     # (the rate as a value of dtype, and the product exact: a power-of-two scaling).
-    threshold = math.ceil(float(torch.tensor(rate, dtype=dtype)) * 2.0 ** bits)
+    # (the rate rounded to dtype by NumPy: the same rounding as torch's, without a tensor to read back)
+    threshold = math.ceil(float(np.asarray(rate, dtype=_NUMPY[dtype])) * 2.0 ** bits)
     state, twister = _load(generator)
     draws = 1 if dtype == torch.float32 else 2  # random64 takes two outputs, the first the high word
     x = np.random.Generator(twister).integers(0, 2**32, size=draws * n, dtype=np.uint32)

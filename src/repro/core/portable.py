@@ -271,6 +271,8 @@ def describe_seeds(values, resolution: float, *, never: float = -1, unit: str = 
     text keeps that shape whatever the values (a seed that crosses on one CPU and not on another changes only
     the marked spans). ``live=False`` for values read from a stored result or computed from a closed form."""
     v = np.asarray(values, dtype=float).ravel()
+    if v.size == 0 and current_scale() == "smoke":
+        return "— (no seed reached it at smoke scale)"
     if v.size == 0:
         raise ValueError("describe_seeds: values is empty; give one value per seed.")
     reached = v[v != never]

@@ -91,7 +91,7 @@ class BoundConfig(ConfigRepr):
     def for_scale(cls) -> "BoundConfig":
         book = cls(fractions=(0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5), data_seeds=(0, 1, 2), chains=100,
                    sweeps_equivalence=200, sweeps_order=3000)
-        return by_scale(book=book, paper=cls(), smoke=replace(book, fractions=(0.05, 0.2), chains=20,
+        return by_scale(book=book, paper=cls(), smoke=replace(book, fractions=(0.0, 0.1), chains=20,
                                                                 sweeps_equivalence=30, sweeps_order=200))
 
 

@@ -11,6 +11,7 @@ book-scale variant (fewer seeds and steps, evaluation every 10 steps).
 """
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass, replace
 
@@ -754,3 +755,17 @@ def effective_rqi_steps(cfg: ToyConfig, initial, train_pairs, *, rows: str = "tr
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def rate_against_theory(sweep) -> tuple[float, float, dict[int, float]]:
+    """Network steps to RQI > 0.95 against the theory's n_h over the runs that reach it: the median ratio, the
+    log-log slope (1 for proportionality; the paper claims only the trend) and the median ratio per training-set
+    size. NaN where fewer than two runs reach it (a smoke-scale run)."""
+    ok = (sweep.rqi_step > 0) & np.isfinite(sweep.theory_steps)
+    if ok.sum() < 2:
+        return math.nan, math.nan, {}
+    ratio = float(np.median(sweep.rqi_step[ok] / sweep.theory_steps[ok]))
+    slope = float(np.polyfit(np.log10(sweep.theory_steps[ok]), np.log10(sweep.rqi_step[ok]), 1)[0])
+    by_size = {int(n): float(np.median(sweep.rqi_step[ok & (sweep.counts == n)] / sweep.theory_steps[ok & (sweep.counts == n)]))
+               for n in np.unique(sweep.counts[ok])}
+    return ratio, slope, by_size

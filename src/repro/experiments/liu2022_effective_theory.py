@@ -524,3 +524,11 @@ def s3_set_range_spread(sweep, n_boot: int = 2000, seed: int = 0) -> float | Non
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def reached_quantiles(ratios, q):
+    """Quantiles ``q`` of the ratios of the starts that reached the threshold (ratio >= 0; -1 marks one that did
+    not): NaN where none did (a smoke-scale run)."""
+    reached = np.asarray(ratios, dtype=float)
+    reached = reached[reached >= 0]
+    return np.quantile(reached, q) if reached.size else np.full(np.shape(q), np.nan)

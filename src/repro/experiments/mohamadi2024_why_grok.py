@@ -865,7 +865,7 @@ class WhyGrokConfig(ConfigRepr):
                    transformer=TransformerGrokConfig.for_scale(), transformer_seeds=(0, 1, 2))
         # Smoke: p = 11, the smallest prime with n = 2 p^(5/3) < p^2 pairs (at p = 7 the c = 2 runs would leave
         # no test set, and ClassificationConfig rejects them).
-        smoke = replace(book, construction_ps=(3, 4, 5), rank_widths=(20, 22), kernel_ps=(5,), kernel_fractions=(0.3,),
+        smoke = replace(book, construction_ps=(3, 4, 5), rank_widths=(20, 22), kernel_ps=(7,), kernel_fractions=(0.1,),
                         rank_p=5, rank_n=100, grok_p=11, sample_ps=(11,), class_steps=50, class_eval_every=10, seeds=(0, 1),
                         sample_seeds=None,
                         ntk_every=10, transformer_seeds=(0, 1),

@@ -27,7 +27,8 @@ class Dropout:
     depend on which rows are forwarded."""
 
     def __init__(self, rates: Sequence[float], seeds: Sequence[int], device, dtype, n_samples: int | None = None):
-        self.rate = torch.as_tensor([float(r) for r in rates], dtype=dtype, device=device)
+        self.rates = [float(r) for r in rates]  # as Python floats too: reading the tensor would wait on the device
+        self.rate = torch.as_tensor(self.rates, dtype=dtype, device=device)
         self.scale = 1.0 / (1.0 - self.rate)
         self.generators = [torch.Generator(device=device).manual_seed(int(s) + DROPOUT_SEED_OFFSET) for s in seeds]
         self.n_samples = n_samples
@@ -42,7 +43,7 @@ class Dropout:
             # the same masks as torch.rand(...) >= rate below, drawn from the same generators' streams by NumPy's
             # faster twister (repro.core.cpurand)
             for r, g in enumerate(self.generators):
-                u[r].copy_(keep_mask(draw, g, h.dtype, float(self.rate[r]), None if self.rows is None else self.rows[r]))
+                u[r].copy_(keep_mask(draw, g, h.dtype, self.rates[r], None if self.rows is None else self.rows[r]))
             return h * u.mul_(self.scale.view(shape))
         for r, g in enumerate(self.generators):
             if self.rows is None:
