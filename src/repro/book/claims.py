@@ -282,10 +282,11 @@ class ClaimBook:
         return self.check(name, math.nan, evidence=why, reached=False, live=kwargs.pop("live", False), **kwargs)
 
     def figure(self, paper: str, figure: str, *, scale: str = "book", claims: list[str] | tuple = (),
-               why: str) -> FigureRow:
+               why: str) -> None:
         """Record one figure row of ``paper`` (a key of :data:`PAPERS`): the comparisons already checked in this
         chapter that show the figure at ``scale``, and ``why``, one line on what they show. The row has no verdict:
-        the ledger shows the verdicts of the paper claims its comparisons bear on."""
+        the ledger shows the verdicts of the paper claims its comparisons bear on. It returns nothing, so that a
+        chapter cell ending with it shows no repr (``self.figures[-1]`` is the row)."""
         if paper not in PAPERS:
             raise ValueError(f"paper={paper!r} is not allowed: paper must be one of {', '.join(PAPERS)}.")
         if scale not in SCALES:
@@ -301,7 +302,6 @@ class ClaimBook:
         entry = FigureRow(paper, figure, scale, tuple(claims), why)
         self.figures = [f for f in self.figures if (f.paper, f.figure) != (paper, figure)] + [entry]
         self.write()
-        return entry
 
     def named(self, prefix: str) -> list[str]:
         """The names of the claims checked so far that start with ``prefix``, in the order they were checked
@@ -312,9 +312,9 @@ class ClaimBook:
                              f"{', '.join(c.name for c in self.claims) or 'none yet'}.")
         return names
 
-    def figure_from(self, paper: str, figure: str, prefix: str, *, scale: str = "book", why: str) -> FigureRow:
+    def figure_from(self, paper: str, figure: str, prefix: str, *, scale: str = "book", why: str) -> None:
         """Record a figure row whose comparisons are all those named ``prefix...`` (:meth:`named`)."""
-        return self.figure(paper, figure, scale=scale, claims=self.named(prefix), why=why)
+        self.figure(paper, figure, scale=scale, claims=self.named(prefix), why=why)
 
     def to_dict(self) -> dict:
         return {"chapter": self.chapter, "claims": [asdict(c) for c in self.claims],

@@ -1,5 +1,6 @@
 """The decoder-only transformer of openai/grok (commit 3d64b1d, grok/transformer.py), the code behind Power et al.
-2022, written with the run axis of :mod:`repro.models.networks` (every parameter ``(R, *shape)``).
+2022, written with the run axis of :mod:`repro.models.networks` (every parameter ``(R, *shape)``); it trains the
+opening chapter's Fig. 1 run (``book/power2022_what_is_grokking``).
 
 What makes it that model and not :class:`repro.models.networks.Transformer` (pre-LayerNorm, learned positions,
 TransformerLens init):
