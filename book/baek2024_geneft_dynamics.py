@@ -16,7 +16,7 @@
 # %% [markdown]
 # # GenEFT, part 2: interacting repons and the learning-rate phase diagram
 #
-# **The claims** (Baek, Liu & Tegmark 2024, arXiv 2402.05916 v1, §5 and App. C–D). Treat each learned
+# **The claims** (Baek, Liu & Tegmark 2024, [arXiv 2402.05916](https://arxiv.org/abs/2402.05916) v1, §5 and App. C–D). Treat each learned
 # embedding as a particle, a "repon". Two repons that should end up together (same class), under a
 # locally linear decoder $D(x) = Ax + b$ and gradient flow with decoder learning rate $\eta_A$ and
 # encoder learning rate $\eta_x$, obey (Eq. 7–9)
@@ -766,11 +766,10 @@ glue("reach_hits", f"{reach_hits} of {reach_all}", display=False)
 # **The coupled (L2) reading is not run.** With an L2 term in the loss, Adam divides the decay's gradient
 # $wd\,\theta$ by $\sqrt{\hat v}$ along with the data gradient. Where that term dominates, a weight moves about
 # $\eta_{dec}$ per step towards zero, whatever $wd$ is, and the decay acts only where $wd\,|\theta|$ outweighs the
-# data gradient. The repository cannot train that without changing the trainer (`repro.training`, left alone in
-# this revision). Its only gradient terms are `embed_l1` and `linf_reg`. The relation runs offer AdamW (decoupled)
-# and plain gradient descent, with no decay. A coupled run would need a per-run `l2_dec` field in `TrainConfig`'s
-# per-run values, with $l2_{dec}\,\theta_{dec}$ added to the decoder's gradient before the optimizer step (beside
-# `embed_l1` and `linf_reg`), and `RelationTrainConfig` / `train_relation_runs` passing it through. For plain
+# data gradient. The relation runs do not train that: they offer AdamW (decoupled) and plain gradient descent, with
+# no decay. A coupled run would need a gradient term of its own, a `repro.training.hooks.Regularizer` adding
+# $l2_{dec}\,\theta_{dec}$ per run to the decoder's gradient before the optimizer step (as `LinfPenalty` adds
+# Mohamadi et al.'s term), and `RelationTrainConfig` / `train_relation_runs` passing it to the trainer. For plain
 # gradient descent the two readings coincide ($\theta \leftarrow \theta - \eta(g + wd\,\theta)$). That run would
 # need only the trainer's existing `"sgd"` optimizer (L2 decay, momentum 0) exposed in `RELATION_OPTIMIZERS`, and it
 # obeys the same arithmetic $e^{-\eta_{dec} wd T}$.

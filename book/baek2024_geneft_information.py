@@ -17,7 +17,7 @@
 # # GenEFT, part 1: how much data, and how complex a decoder
 #
 # **The claims** (Baek, Liu & Tegmark 2024, *GenEFT: Understanding statics and dynamics of model
-# generalization via effective theory*, arXiv 2402.05916 v1, §2–4). A network learns a binary
+# generalization via effective theory*, [arXiv 2402.05916](https://arxiv.org/abs/2402.05916) v1, §2–4). A network learns a binary
 # relation $R$ on $n = 30$ elements — an $n\times n$ 0/1 matrix — from a random subset of its
 # $n^2 = 900$ entries.
 #

@@ -16,7 +16,7 @@
 # %% [markdown]
 # # Towards understanding grokking (II): critical data and the grokking rate
 #
-# **The claims** (Liu et al. 2022, arXiv 2205.10343, §3). In the toy addition model of the previous
+# **The claims** (Liu et al. 2022, §3; [arXiv 2205.10343](https://arxiv.org/abs/2205.10343), official code [ejmichaud/grokking-squared](https://github.com/ejmichaud/grokking-squared)). In the toy addition model of the previous
 # chapter, (i) the accuracy a network reaches is the accuracy its *representation* supports: count the
 # parallelograms $E_i + E_j = E_m + E_n$ it has learned, deduce which unseen samples they answer, and
 # you predict its accuracy (Fig. 3); (ii) there is a *critical training fraction* $r_c \approx 0.4$:
@@ -498,7 +498,7 @@ claims.check(OO + "median |log10(our steps / official steps)| to RQI > 0.95 over
              med_log, live=False, run=manifest_o4b, seeds=np.abs(comp.log_step_ratios),
              evidence=f"{n_both} runs; largest |log10 ratio| "
                       f"{np.abs(comp.log_step_ratios).max() if n_both else float('nan'):.4f}")
-claims.check("Fig. 3 (official order, stored): share of the official runs (sizes 5-54, seeds 0-2) whose accuracy "
+_ = claims.check("Fig. 3 (official order, stored): share of the official runs (sizes 5-54, seeds 0-2) whose accuracy "
              "after 5,000 steps ours repeats to the sample", agree_acc, live=False, run=manifest_o4b,
              spread=fraction_standard_error(round(agree_acc * n_off), n_off),
              evidence=f"{round(agree_acc * len(comp.counts))} of {len(comp.counts)} runs")
@@ -632,7 +632,7 @@ claims.check("P(unique linear structure) at 22/55 samples", stats.p_unique[k22],
 claims.check("mean lambda_3 at 30/55 samples", stats.rates[k30].mean(), live=False, seeds=stats.rates[k30])
 claims.check("mean lambda_3 at 45/55 samples", stats.rates[k45].mean(), live=False, seeds=stats.rates[k45])
 claims.check("lambda_3 rises with data above 22 samples (1 = every step up)", rising, live=False)
-claims.check(ACC_GAP, **book_stats[ACC_GAP])  # per seed: a seed's runs share templates and initialization
+_ = claims.check(ACC_GAP, **book_stats[ACC_GAP])  # per seed: a seed's runs share templates and initialization
 
 # %%
 low = sweep.fractions < 0.4

@@ -17,7 +17,7 @@
 # # Towards understanding grokking (I): representations and the effective theory
 #
 # **The claim** (Liu, Kitouni, Nolte, Michaud, Tegmark, Williams 2022, *Towards Understanding
-# Grokking: An Effective Theory of Representation Learning*, NeurIPS, arXiv 2205.10343). In a toy
+# Grokking: An Effective Theory of Representation Learning*, NeurIPS, [arXiv 2205.10343](https://arxiv.org/abs/2205.10343); official code [ejmichaud/grokking-squared](https://github.com/ejmichaud/grokking-squared)). In a toy
 # model that learns addition, the network generalizes exactly when its symbol embeddings arrange
 # into a structured representation: for addition, the embeddings lie on a line, so every
 # "parallelogram" $E_i + E_j = E_m + E_n$ with $i + j = m + n$ holds. The representation's dynamics

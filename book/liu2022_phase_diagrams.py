@@ -17,7 +17,7 @@
 # # The four learning phases of the toy model
 #
 # **The claim** (Liu et al. 2022, *Towards Understanding Grokking: An Effective Theory of
-# Representation Learning*, §4.1 and Fig. 6). Grokking is one of four ways training can end. Train
+# Representation Learning*, §4.1 and Fig. 6; [arXiv 2205.10343](https://arxiv.org/abs/2205.10343), official code [ejmichaud/grokking-squared](https://github.com/ejmichaud/grokking-squared)). Grokking is one of four ways training can end. Train
 # the toy model for many settings of the optimizer and sort each run by whether and when it reaches
 # 90 % training and validation accuracy (App. A, Table 1):
 #

@@ -16,7 +16,7 @@
 # %% [markdown]
 # # Beyond the toy model: a transformer and an image classifier
 #
-# **The claims** (Liu et al. 2022, §4.2, Fig. 7 and App. J, Fig. 8).
+# **The claims** (Liu et al. 2022, §4.2, Fig. 7 and App. J, Fig. 8; [arXiv 2205.10343](https://arxiv.org/abs/2205.10343), official code [ejmichaud/grokking-squared](https://github.com/ejmichaud/grokking-squared)).
 #
 # 1. A transformer trained on modular addition, with its embeddings learning faster than the rest
 #    of the network (embedding lr $10^{-3}$ without weight decay; "decoder" lr $2\cdot10^{-4}$ with

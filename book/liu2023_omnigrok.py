@@ -17,7 +17,8 @@
 # # Omnigrok: grokking as a weight-norm story (the LU mechanism)
 #
 # **The claim** (Liu, Michaud & Tegmark, *Omnigrok: Grokking Beyond Algorithmic Data*, ICLR 2023, as
-# presented in Z. Liu's 2023 talk). Restrict the training loss to a sphere of fixed weight norm
+# presented in Z. Liu's 2023 talk; [arXiv 2210.01117](https://arxiv.org/abs/2210.01117), official code
+# [KindXiaoming/Omnigrok](https://github.com/KindXiaoming/Omnigrok)). Restrict the training loss to a sphere of fixed weight norm
 # $\|\theta\|_2 = w$ and minimize it there. The resulting *reduced* training loss
 # $\tilde\ell_{\rm train}(w)$ is **L-shaped** (high below a critical norm $w_c$, about zero above it),
 # while the reduced test loss $\tilde\ell_{\rm test}(w)$ is **U-shaped**, lowest in a "Goldilocks" shell
@@ -308,7 +309,7 @@ claims.check("TS: log10 train MSE at alpha=0.1, the L's upper arm (median over s
 claims.check("TS: the L's plateau has converged: |change of log10 train MSE at alpha=0.1 over the second half| "
              "(median over seeds)", top_drift, seeds=seed_top_drift)
 claims.check("TS: the L's plateau, spread of log10 train MSE at alpha=0.1 over seeds", top_spread)
-claims.check("TS: log10 largest train MSE for alpha>=1, the L's lower arm (median over seeds)", floor,
+_ = claims.check("TS: log10 largest train MSE for alpha>=1, the L's lower arm (median over seeds)", floor,
              seeds=seed_floor,
              evidence=f"{ts_cfg.landscape_steps:,} constrained Adam steps at lr {ts_cfg.landscape_lr:g} (official: 1e4 at "
                       "3e-4): the runs near alpha = 1 "
@@ -396,7 +397,7 @@ claims.check("TS: alpha=2, gamma=0: final test accuracy, the plateau (median ove
              seeds=plateau_acc_seeds)
 claims.check("TS: alpha=2, gamma=0: change of log10 test loss over the second half (median over seeds)",
              plateau_drift, seeds=plateau_drift_seeds)
-claims.check("TS: alpha=0.5 control, steps from 95 % train to 95 % test (median)", ctrl_lag_med, seeds=ctrl_lag)
+_ = claims.check("TS: alpha=0.5 control, steps from 95 % train to 95 % test (median)", ctrl_lag_med, seeds=ctrl_lag)
 
 # %% [markdown]
 # ### The book-scale comparisons again, on fresh seeds (stored, sealed before the run)
@@ -543,7 +544,7 @@ claims.check(TSS + "log10 of the steps to 95 % test over ln(2)/(lr gamma), media
                       f"at every gamma and seed (log10 ratios {np.nanmin(tss_ratio):.2f} to {np.nanmax(tss_ratio):.2f}), "
                       f"while the slope is {tss_slope:.2f}: the decay time holds, but they generalize once the norm has "
                       f"fallen by {tss_implied:.1f}x, not 2x (reading the time law with w0/wc = 2 was ours)")
-claims.check(TSS + "alpha=2, gamma=0: fraction of seeds reaching 95 % test in 10^5 steps", float(tss_never.mean()),
+_ = claims.check(TSS + "alpha=2, gamma=0: fraction of seeds reaching 95 % test in 10^5 steps", float(tss_never.mean()),
              live=False, run=tss_mans[1])
 
 # %% [markdown]
@@ -789,7 +790,7 @@ claims.check("Mod: free run, final norm / initial norm (median over seeds)", fin
              evidence=f"p = 31 embeddings + MLP stand-in (not the talk's p = 113 transformer), AdamW wd 1, "
                       f"{mod_cfg.steps:,} steps, {mod_cfg.n_seeds} seeds: the norm settles above its initial value "
                       "after grokking and stays there (the fixed-norm run is held at that final norm).")
-claims.check("Mod: median delay 95 % train -> 95 % val, fixed norm / free", delay_ratio,
+_ = claims.check("Mod: median delay 95 % train -> 95 % val, fixed norm / free", delay_ratio,
              evidence=f"p = 31 embeddings + MLP stand-in, {mod_cfg.n_seeds} seeds per run; norm held at 1.1x the "
                       "initial norm (the free run's final norm), wd 0. Held at 0.3-0.7x the model does not "
                       "generalize in 3k steps, at 1.0x and 1.25x it is slower, at >= 1.5x it fails. The talk's "
@@ -1186,7 +1187,7 @@ print(f"m = 0: training loss at the largest norm: {trained(big_w_train, digits=1
 claims.check("WM: w_c at m = 0.2 / w_c at m = 0 (median over seeds)", wc_ratio)
 claims.check("WM: best test loss over norms, m = 0.2 / m = 0 (median over seeds)", test_ratio)
 claims.check("WM: m = 0, test loss at the grid's ends / its minimum (the U)", u_rise)
-claims.check("WM: m = 0, training loss at the largest norm (the L's lower arm)", big_w_train,
+_ = claims.check("WM: m = 0, training loss at the largest norm (the L's lower arm)", big_w_train,
              reference=wm_cfg.fit_level, seeds=wm.train_loss[:, 0, -1],
              evidence=f"{wm_cfg.steps:,} full-batch Adam steps at lr 1e-3 (the official notebook: 15,000 at 1e-2, decayed "
                       "x0.2 every 5,000): at a fixed large norm Adam's steps move the network slowly, so the training "

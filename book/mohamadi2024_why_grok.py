@@ -17,7 +17,7 @@
 # # Why do you grok? Kernels cannot, rich networks can
 #
 # **The claim** (Mohamadi, Li, Wu & Sutherland 2024, *Why Do You Grok? A Theoretical Analysis of Grokking
-# Modular Addition*, ICML 2024, arXiv 2407.12332). Take the two-layer network with quadratic activation
+# Modular Addition*, ICML 2024, [arXiv 2407.12332](https://arxiv.org/abs/2407.12332)). Take the two-layer network with quadratic activation
 # and no biases, $f(\theta; (e_a, e_b)) = V\,(W (e_a, e_b))^{\odot 2}$ with $W \in \mathbb{R}^{h\times 2p}$ and
 # $V \in \mathbb{R}^{p\times h}$ (Eq. 2.1). The paper argues that grokking is the switch from a *kernel*
 # regime to a *rich* regime:
@@ -275,7 +275,7 @@ claims.check("Fourier construction: accuracy over all p² pairs, every p from 2 
              min(r["accuracy"] for r in rows), live=False)
 claims.check("Fourier construction (V/4): max |f − p·1| over all pairs and p (rounded up to 10^k)", max_error,
              live=False)
-claims.check("Fourier construction: worst |‖θ‖∞ − r^(−1/3)| over p and r ∈ {1, 2, 4, 8} copies",
+_ = claims.check("Fourier construction: worst |‖θ‖∞ − r^(−1/3)| over p and r ∈ {1, 2, 4, 8} copies",
              max(abs(r["linf"] - r["r"] ** (-1 / 3)) for r in full), live=False)
 
 # %% [markdown]
@@ -305,7 +305,7 @@ claims.check("eNTK rank: largest |rank − min(n, h(3p−2))| over widths",
 claims.check("widths where 'eNTK singular' ≠ 'h(3p−2) < n'", mismatch, live=False)
 below = rank["widths"] < rank["n"] / (3 * rank["p"])  # Thm 3.1's converse: no interpolation below h = n/(3p)
 glue("rank_below", ", ".join(str(h) for h in rank["widths"][below]), display=False)
-claims.check("eNTK singular at every tested width below Thm 3.1's n/(3p): fraction of those widths",
+_ = claims.check("eNTK singular at every tested width below Thm 3.1's n/(3p): fraction of those widths",
              float(np.mean(rank["rank"][below] < rank["n"])), live=False)
 
 # %% [markdown]
@@ -338,7 +338,7 @@ glue("kernel_min", approx(kernel_min, 0.05), display=False)
 # Kernel regression at init is float64 linear algebra without training: its losses move only in the last bits.
 claims.check("ridgeless kernel regression: smallest relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
              kernel_min, live=False)
-claims.check("ridgeless kernel regression: smallest relative test loss, against the zero predictor's 1", kernel_min, live=False)
+_ = claims.check("ridgeless kernel regression: smallest relative test loss, against the zero predictor's 1", kernel_min, live=False)
 
 # %% [markdown]
 # ```{figure} _figures/mohamadi2024_why_grok/fig_kernel.png
@@ -393,7 +393,7 @@ glue("span_inside", ", ".join(f"({p}, {f:.1f})" for p, f in zip(np.array(span["p
 # Closed forms and float64 projections at init, no training: the numbers move only in the last bits.
 claims.check("best predictor in the kernel's span: smallest population loss / zero predictor's over p, both kernels "
              "and the fractions where App. D's bound is ≥ 1/2", span_min, live=False)
-claims.check("best predictor in the kernel's span averaged over the permuted tasks, minus App. D's bound: smallest "
+_ = claims.check("best predictor in the kernel's span averaged over the permuted tasks, minus App. D's bound: smallest "
              "over p, fractions and both kernels", span_slack, live=False)
 
 # %%
@@ -407,7 +407,7 @@ glue("cspan_min", f"{cspan_min:.2f}", display=False)
 glue("cspan_slack", f"{cspan_slack:.2f}", display=False)
 claims.check("pNTK at init: best predictor in its span (pNTK ⊗ I_p), smallest population loss / zero predictor's over "
              "the pair fractions where App. D's bound is ≥ 1/2", cspan_min, live=False)
-claims.check("pNTK at init: best predictor in its span averaged over the permuted tasks, minus App. D's bound: "
+_ = claims.check("pNTK at init: best predictor in its span averaged over the permuted tasks, minus App. D's bound: "
              "smallest over the pair fractions", cspan_slack, live=False)
 
 # %% [markdown]
@@ -486,7 +486,7 @@ claims.check(f"trained network: final test accuracy on the same splits (p = {mc.
              np.median(trained_acc), seeds=trained_acc)
 # A seed counts if its training set is fitted before its test accuracy reaches 99 %; the tolerance lets one
 # seed in five miss (a seed that fits and generalizes within one evaluation interval).
-claims.check(f"fitted before the test accuracy reached 99 % (α = 1): fraction of {len(runs)} seeds",
+_ = claims.check(f"fitted before the test accuracy reached 99 % (α = 1): fraction of {len(runs)} seeds",
              np.mean(fit_first), seeds=fit_first.astype(float))
 
 # %% [markdown]
@@ -531,7 +531,7 @@ claims.check(f"raw eNTK change after fitting ≥ 10× the change up to fitting: 
              np.mean(raw_after >= 10 * raw_before), seeds=(raw_after >= 10 * raw_before).astype(float))
 claims.check(f"raw after/before ratio within 10× of the norm growth (‖θ_T‖₂/‖θ_fit‖₂)^4: fraction of {len(runs)} seeds",
              np.mean(explained), seeds=explained.astype(float))
-claims.check(f"unit-norm eNTK change after fitting ÷ before fitting, median of {len(runs)} seeds",
+_ = claims.check(f"unit-norm eNTK change after fitting ÷ before fitting, median of {len(runs)} seeds",
              np.median(shape_ratio), seeds=shape_ratio,
              evidence=f"p = {mc.p}, h = 8p, normalized GD (App. A.2), {len(runs)} seeds: measured scale-free, the "
                       "kernel moves about as much before fitting as after; the raw Frobenius change does grow by "
@@ -585,7 +585,7 @@ glue("a_min", f"{a_min:g}", display=False)
 glue("first_step", str(int(main.steps[1])), display=False)
 claims.check(f"‖θ‖₂ after {int(main.steps[1])} steps, α = {a_min:g} over α = 1 (medians of {len(runs)} seeds)",
              norm_ratio, seeds=first_l2[a_min] / first_l2[1.0])
-claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 1 (means of {len(runs)} seeds)",
+_ = claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 1 (means of {len(runs)} seeds)",
              gap_ratio, seeds=gap[a_min] / gap[1.0],
              evidence=f"p = {mc.p}, normalized GD with step length 10 (App. A.2), α ∈ {{1, 0.3, 0.1}}, {len(runs)} "
                       "seeds: the gap does not shrink with α; ‖θ‖₂ is the same for every α after the first steps, "
@@ -662,7 +662,7 @@ gdi_budget = (f"stored: p = {gdi_cfg.p}, h = 8p, n = 2p^(5/3), plain GD at lr {g
               f"α ∈ {tuple(gdi_alphas)}, {len(gdi_rows[1.0])} seeds each")
 claims.check(f"plain GD (stored): test accuracy when the training set is fitted, α = {a_lo:g} minus α = 1 (medians)",
              gdi_gain, live=False, run=gdi_manifest, spread=mw.median_difference_se(gdi_at_fit[lo_rows], gdi_at_fit[hi_rows]))
-claims.check(f"plain GD (stored): final accuracy on test pairs with unseen mirror, α = {a_lo:g}, median of "
+_ = claims.check(f"plain GD (stored): final accuracy on test pairs with unseen mirror, α = {a_lo:g}, median of "
              f"{len(lo_rows)} seeds", gdi_unm_lo, live=False, run=gdi_manifest, seeds=gdi.unmirrored_acc[lo_rows, -1],
              evidence=f"{gdi_budget}: every run fits its training set (the smaller α, the later) and none reaches "
                       "90 % test accuracy; once the training loss is small GD's steps shrink with it and the test "
@@ -977,7 +977,7 @@ claims.check(f"sample complexity (stored): fitted exponent k of n* ∝ p^k, p = 
              live=False, run=sc_manifest, spread=float(np.nanstd(k_boot)))
 claims.check("sample complexity (stored): 97.5th percentile of the seed-bootstrap exponent", k_hi, live=False,
              run=sc_manifest, spread=mws.exponent_percentile_se(97.5, sc))
-claims.check(f"sample complexity (stored): min over p of the median final test accuracy at n = 2p^(5/3)", c2_final,
+_ = claims.check(f"sample complexity (stored): min over p of the median final test accuracy at n = 2p^(5/3)", c2_final,
              live=False, run=sc_manifest, spread=mws.seed_bootstrap_se(mws.min_median_at, sc))
 
 # %% [markdown]
@@ -1024,7 +1024,7 @@ glue("sc_margin_hi", f"{sc_margin[p_hi]:.1f}", display=False)
 claims.check(f"‖θ‖∞ after {scfg.steps:,} normalized steps at n = 2p^(5/3) (stored): p = {p_hi} over p = {p_lo} (medians)",
              sc_linf[p_hi] / sc_linf[p_lo], live=False, run=sc_manifest,
              spread=mws.seed_bootstrap_se(lambda r: mws.median_at(r, p_hi, "linf") / mws.median_at(r, p_lo, "linf"), sc))
-claims.check(f"normalized margin at p = {p_hi} over the construction's margin p (stored, median)",
+_ = claims.check(f"normalized margin at p = {p_hi} over the construction's margin p (stored, median)",
              sc_margin[p_hi] / p_hi, live=False, run=sc_manifest, seeds=sc.final(p_hi, "margin")[:, j2[p_hi]] / p_hi,
              statistic="median")
 
@@ -1137,7 +1137,7 @@ claims.check("sample complexity, longer budget (stored): min over p = 37-53 of t
 claims.check("sample complexity, settled budgets (stored): fitted exponent k of n* ∝ p^k, p = 11-31 at 1,500 steps "
              "and 37-53 at 4,000", settled.k, live=False, run=budget_manifests,
              spread=float(np.nanstd(settled.k_boot)))
-claims.check("sample complexity, settled budgets (stored): 97.5th percentile of the seed-bootstrap exponent", s_hi,
+_ = claims.check("sample complexity, settled budgets (stored): 97.5th percentile of the seed-bootstrap exponent", s_hi,
              live=False, run=budget_manifests, spread=mws.exponent_percentile_se(97.5, sc, budget_res))
 
 # %% [markdown]
@@ -1240,7 +1240,7 @@ claims.check(f"transformer (book: AdamW): final train accuracy, median of {len(t
 claims.check(f"transformer: accuracy on test pairs with unseen mirror, when the train set is fitted, median of {len(tfs)} seeds",
              np.median(unmirrored_at_fit), seeds=unmirrored_at_fit)
 claims.check(f"transformer: final test accuracy, median of {len(tfs)} seeds", np.median(final_test), seeds=final_test)
-claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fitting (eNTK on the training pairs), median of {len(tfs)} seeds",
+_ = claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fitting (eNTK on the training pairs), median of {len(tfs)} seeds",
              np.median(tf_shape_ratio), seeds=tf_shape_ratio,
              evidence=f"book scale: p = {tfs[0].config.p}, d_model {tfs[0].config.d_model}, AdamW (lr 3e-3, wd 1) "
                       f"instead of the paper's GD at lr 0.25, {len(tfs)} inits: the eNTK moves as much while the "
@@ -1343,7 +1343,7 @@ claims.check(f"transformer (stored, GD): unit-norm eNTK change up to fitting, me
              evidence=f"{gd_budget}: by the step the training set is fitted the kernel has turned by "
                       f"{np.median(g_before):.2f} in unit norm (cos ≈ {1 - np.median(g_before) ** 2 / 2:.2f}) and its raw "
                       f"change is {np.median(g_raw):.0f}× ‖K_0‖_F: fitting happens outside the kernel regime")
-claims.check(f"transformer (stored, GD): unit-norm eNTK change after fitting ÷ before fitting, median of {len(gtfs)} seeds",
+_ = claims.check(f"transformer (stored, GD): unit-norm eNTK change after fitting ÷ before fitting, median of {len(gtfs)} seeds",
              np.median(g_after / g_before), live=False, run=tf_manifest, seeds=g_after / g_before, statistic="median",
              evidence=f"{gd_budget}: after fitting the kernel moves a fraction of what it moved while fitting, and "
                       "the network stays at its memorizing solution")
@@ -1402,7 +1402,7 @@ claims.check("regression: fraction of GD runs (every α and seed) that stay fini
              seeds=finite.astype(float))
 # Resolution 1: the finite runs end between 2 and 2.5 times the zero predictor's loss.
 # (how many runs stay finite is a training outcome, so the claim's name does not count them)
-claims.check("regression: final test loss / zero predictor's, median of the finite runs", reg_test,
+_ = claims.check("regression: final test loss / zero predictor's, median of the finite runs", reg_test,
              seeds=reg.test_loss[finite, -1],
              evidence=f"p = {cfg.regression.p}, h = 4p, n = 2p^2.25, GD at lr 1 with λ = 1e-4 (App. A.1), "
                       f"α ∈ {cfg.regression.init_scales}, {len(cfg.regression.seeds)} inits, "
@@ -1537,7 +1537,7 @@ claims.check("regression (stored): final argmax accuracy over all p² pairs, med
              evidence=f"{reg_budget}, PyTorch's default init (the paper: p = 47, lr 1, He's init): the accuracy ends "
                       f"between {sreg.pair_acc[s_finite, -1].min():.2f} and {sreg.pair_acc[s_finite, -1].max():.2f} over "
                       f"every α and seed (chance {1 / reg_cfg.p:.2f}), where Fig. 2's test accuracy reaches 100 %")
-claims.check("regression (stored): ‖θ‖∞ at the end / its peak, median of the α = 1 runs", s_linf_ratio, live=False,
+_ = claims.check("regression (stored): ‖θ‖∞ at the end / its peak, median of the α = 1 runs", s_linf_ratio, live=False,
              run=reg_manifest, seeds=sreg.linf[runs_a1, -1] / sreg.linf[runs_a1].max(axis=1), statistic="median")
 
 # %% [markdown]

@@ -17,7 +17,7 @@
 # # What is grokking?
 #
 # **The claim** (Power et al. 2022, *Grokking: generalization beyond overfitting on small algorithmic
-# datasets*, arXiv 2201.02177). Train a network on part of a binary-operation table, such as
+# datasets*, [arXiv 2201.02177](https://arxiv.org/abs/2201.02177); official code [openai/grok](https://github.com/openai/grok)). Train a network on part of a binary-operation table, such as
 # $(a + b) \bmod p$, and it fits the training pairs early: training accuracy reaches 100 %, while
 # validation accuracy stays near chance. With weight decay and enough patience, validation accuracy
 # later climbs to 100 % as well, long after the training set was fitted. Power et al. called this

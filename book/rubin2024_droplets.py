@@ -17,7 +17,7 @@
 # # Droplets of good representations: grokking as a first-order phase transition
 #
 # **The claim** (Rubin, Seroussi & Ringel 2024, *Droplets of good representations: grokking as a first
-# order phase transition in two layer networks*, arXiv 2310.03789; ICLR 2024 as *Grokking as a first
+# order phase transition in two layer networks*, [arXiv 2310.03789](https://arxiv.org/abs/2310.03789); ICLR 2024 as *Grokking as a first
 # order phase transition in two layer networks*). Treat a trained two-layer network as a
 # Bayesian posterior, sampled by Langevin dynamics at temperature (noise) $\sigma^2$. In the
 # mean-field limit every hidden neuron then feels the same *single-neuron action* $S[w]$, shaped by the
@@ -945,7 +945,7 @@ claims.check(B1 + "sigma^2=0.20, droplet fraction P(|q|>0.5), position between t
              "1 = corrected)", value, live=False, run=man1, spread=se,
              evidence=f"at sigma^2 = 0.20, d = 150: {b1[0.20]['evidence']['fraction']}, lambda = {value:.2f} ± "
                       f"{se:.2f}: more neurons sit in the droplet than the paper's theory allows before its transition")
-claims.check(B1 + "sigma^2=0.14, droplet depth / its standard error", b1[0.14]["minimum"]["z"], live=False, run=man1,
+_ = claims.check(B1 + "sigma^2=0.14, droplet depth / its standard error", b1[0.14]["minimum"]["z"], live=False, run=man1,
              spread=spreads1["depth z 0.14"])  # z's own seed error, not 1 (significance_spread)
 
 # %%
@@ -1024,7 +1024,7 @@ claims.check(HS + "largest |z| of h = 0.05 minus h = 0.025 of the droplet fracti
              "0.10", hs_z_frac, live=False, run=hs_man, spread=hs_spreads["fraction"])
 claims.check(HS + "first-order bias of the learned cubic at h = 0.05, 2(c(h) − c(h/2)) / c(h/2), at sigma^2 = 0.10",
              hs_rel, live=False, run=hs_man, spread=hs_rel_se)
-claims.check("Langevin step, beta=1/8 (d=53), h = 0.025: first vs second half of the samples, largest |z| of the "
+_ = claims.check("Langevin step, beta=1/8 (d=53), h = 0.025: first vs second half of the samples, largest |z| of the "
              "learned components", hs_halves, live=False, run=hs_man, spread=hs_spreads["halves"])
 
 # %%

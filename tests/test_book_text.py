@@ -145,3 +145,13 @@ def test_modules_name_their_chapters():
         if wrong:
             problems.append(f"{m}: names {sorted(wrong)}, which do not use it")
     assert not problems, "module docstrings and the chapters they serve:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", [p for p in sorted(BOOK.glob("*.py")) if p.stem not in ("conftest", "status")],
+                         ids=lambda p: p.name)
+def test_chapters_link_their_paper(path):
+    """A chapter's opening cell links its paper on arXiv (and the official code where the chapter uses it)."""
+    text = path.read_text(encoding="utf8")
+    start = text.index("# %% [markdown]")
+    opening = text[start:text.index("# %%", start + 5)]
+    assert re.search(r"\]\(https://arxiv\.org/abs/\d{4}\.\d{5}\)", opening), f"{path.name}: no arXiv link in its opening"

@@ -66,7 +66,7 @@ def test_official_training_is_the_notebooks_and_round_trips_through_the_store(tm
     assert c.lr_decay_steps == tuple(e for e in range(c.steps) if (e + 1) % 5000 == 0)
     assert c.messiness == MessinessConfig().messiness and c.alphas == MessinessConfig().alphas
     tc = c.train_config()
-    assert (tc.beta2, tc.lr_decay_steps, tc.lr_decay_factor, tc.wd_dec) == (0.99, (4999, 9999, 14999), 0.2, 0.0)
+    assert (tc.beta2, tc.wd_dec, c.step_decay().steps, c.step_decay().factor) == (0.99, 0.0, (4999, 9999, 14999), 0.2)
     with pytest.raises(ValueError, match="lr_decay_steps"):
         replace(c, lr_decay_steps=(9999, 4999))
     small = replace(c, messiness=(0.0, 0.2), alphas=(1.0, 3.0), steps=6, lr_decay_steps=(2, 4))

@@ -6,7 +6,8 @@ import torch
 
 from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
 from repro.models.networks import EmbedMLPConfig, MLPConfig, TwoLayerConfig
-from repro.training.trainer import History, Performance, Record, TrainConfig, Until, project_to_norm, train
+from repro.training.trainer import (History, Performance, Record, StepDecay, TrainConfig, Until, project_to_norm,
+                                    train)
 
 TOY = EmbedMLPConfig(n_symbols=10, d_embed=1, hidden=(16, 16), d_out=30)
 
@@ -159,12 +160,12 @@ def test_two_layer_regression_without_accuracy():
 
 @pytest.mark.parametrize("optimizer, fused", [("adamw", True), ("adamw", False), ("sgd", None)])
 def test_step_decay_matches_the_official_notebooks_manual_decay(optimizer, fused):
-    """lr_decay_steps = (4, 9, 14), factor 0.2: the official Omnigrok landscape notebook's decay, which multiplies
+    """StepDecay((4, 9, 14), 0.2): the official Omnigrok landscape notebook's decay, which multiplies
     the lr by 0.2 when (epoch + 1) % 5 == 0 (there: 5000), before that epoch's update; weight decay included."""
     data = _toy_data()
     cfg = TrainConfig(steps=17, optimizer=optimizer, lr_repr=3e-3, lr_dec=1e-2, wd_repr=0.1, wd_dec=0.5, init_seed=58,
-                      lr_decay_steps=(4, 9, 14), lr_decay_factor=0.2, dtype="float64", device="cpu")
-    hist = train(TOY, data, cfg, record=Record(keep_final_params=True),
+                      dtype="float64", device="cpu")
+    hist = train(TOY, data, cfg, record=Record(keep_final_params=True), components=(StepDecay((4, 9, 14), 0.2),),
                  performance=Performance(fused_optimizer=fused, progress=False))
     torch.manual_seed(cfg.init_seed)
     embed = torch.nn.Parameter(((torch.rand(10, 1) - 0.5) * cfg.repr_init_scale).double())
@@ -192,22 +193,22 @@ def test_step_decay_matches_the_official_notebooks_manual_decay(optimizer, fused
     np.testing.assert_allclose(hist["train_loss"][0, :-1], losses, rtol=1e-9)
     np.testing.assert_allclose(hist.final_params["embed"][0], embed.detach().numpy(), rtol=1e-8)
     # and the decay matters: without it the run differs after update 4
-    plain = train(TOY, data, replace(cfg, lr_decay_steps=()),
+    plain = train(TOY, data, cfg, components=(StepDecay(),),
                   performance=Performance(fused_optimizer=fused, progress=False))
     np.testing.assert_array_equal(plain["train_loss"][0, :5], hist["train_loss"][0, :5])
     assert plain["train_loss"][0, 6] != hist["train_loss"][0, 6]
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    (dict(lr_decay_steps=(5, 5)), "strictly increasing"),
-    (dict(lr_decay_steps=(9, 4)), "strictly increasing"),
-    (dict(lr_decay_steps=[4]), "tuple"),
-    (dict(lr_decay_steps=(-1,)), "lr_decay_steps"),
-    (dict(lr_decay_factor=0.0), "lr_decay_factor"),
+    (dict(steps=(5, 5)), "strictly increasing"),
+    (dict(steps=(9, 4)), "strictly increasing"),
+    (dict(steps=[4]), "tuple"),
+    (dict(steps=(-1,)), "steps"),
+    (dict(factor=0.0), "factor"),
 ])
 def test_bad_step_decay_raises(kwargs, match):
     with pytest.raises(ValueError, match=match):
-        TrainConfig(**kwargs)
+        StepDecay(**kwargs)
 
 
 @pytest.mark.parametrize("kwargs, match", [

@@ -6,7 +6,9 @@ import pytest
 from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.models.networks import EmbedMLPConfig
 from repro.training.store import config_key
-from repro.training.trainer import EvalSteps, Performance, Record, TrainConfig, Until, train
+from repro.training.sweep import train_key
+from repro.training.trainer import (EvalSteps, LinfPenalty, Performance, Record, Regularizer, StepDecay, TrainConfig,
+                                    Until, train)
 
 TOY = EmbedMLPConfig(n_symbols=10, d_embed=1, hidden=(8,), d_out=30)
 
@@ -15,10 +17,29 @@ def _data():
     return build_task_data(BinaryOpTask("addition", 10), Split(train_count=45, data_seed=0), target="regression")
 
 
-def test_train_config_keys_are_those_of_the_stored_runs():
-    """TrainConfig's fields (and so the keys of sweep chunks, which hash it) did not move in the split."""
-    assert config_key(TrainConfig()) == "ad016b5c84bc6047"
-    assert config_key(TrainConfig(linf_reg=1e-4, lr_decay_steps=(3, 5), lr_decay_factor=0.2)) == "bc5a4df8daf382aa"
+def test_train_keys_are_those_of_the_stored_runs():
+    """The keys of sweep chunks, which hash the training config, did not move when the step decay and the ℓ∞
+    penalty left TrainConfig for components (the values: config_key of TrainConfig before, 2026-12-01)."""
+    assert config_key(train_key(TrainConfig())) == "ad016b5c84bc6047"
+    assert config_key(train_key(TrainConfig(), (LinfPenalty(1e-4), StepDecay((3, 5), 0.2)))) == "bc5a4df8daf382aa"
+
+
+def test_a_regularizer_is_a_plug_in():
+    """A new gradient term is a Regularizer subclass passed as a component: here a constant pull that, added to
+    the gradient of plain GD, moves every parameter by lr·c per step beyond the data gradient's move."""
+    class Pull(Regularizer):
+        def add(self, grads, views, log_scale):
+            for name in grads:
+                grads[name] = grads[name] + 0.5
+
+    cfg = TrainConfig(steps=3, optimizer="gd", lr_repr=0.1, lr_dec=0.1, eval_every=3, device="cpu", dtype="float64")
+    quiet = Performance(progress=False)
+    plain = train(TOY, _data(), cfg, record=Record(keep_final_params=True), performance=quiet)
+    pulled = train(TOY, _data(), cfg, record=Record(keep_final_params=True), components=(Pull(),), performance=quiet)
+    moved = plain.final_params["embed"] - pulled.final_params["embed"]
+    assert np.all(moved > 0.1) and np.all(moved < 0.3)  # 3 steps x 0.1 x 0.5, less the data gradient's response
+    with pytest.raises(ValueError, match="two Pull"):
+        train(TOY, _data(), cfg, components=(Pull(), Pull()), performance=quiet)
 
 
 def test_components_are_checked():

@@ -113,11 +113,11 @@ def test_hand_written_and_autograd_gradients_train_alike():
     """Performance.fast_grad does not change what normalized GD with the exact ℓ∞ term computes (before the
     softmax saturates, where autograd's gradient would underflow to zero)."""
     p = 5
-    cfg = tr.TrainConfig(steps=20, optimizer="normalized_gd", lr_repr=1.0, lr_dec=1.0, linf_reg=1e-2, eval_every=5,
+    cfg = tr.TrainConfig(steps=20, optimizer="normalized_gd", lr_repr=1.0, lr_dec=1.0, eval_every=5,
                          dtype="float64", device="cpu")
     runs = {"init_seed": [0, 1], "init_scale": [1.0, 0.5], "repr_init_scale": [1.0, 0.5]}
     out = [tr.train(QuadraticNetConfig(p=p, width=6), _pair_data(p), cfg, runs,
-                    record=tr.Record(keep_final_params=True),
+                    record=tr.Record(keep_final_params=True), components=(tr.LinfPenalty(1e-2),),
                     performance=tr.Performance(fast_grad=fast, progress=False)) for fast in (True, False)]
     for k in ("W", "V"):
         np.testing.assert_allclose(out[0].final_params[k], out[1].final_params[k], rtol=1e-9, atol=1e-12)
@@ -141,16 +141,20 @@ def test_bad_options_are_named():
         tr.TrainConfig(optimizer="gd", momentum=0.9)
     with pytest.raises(ValueError, match="wd_dec"):
         tr.TrainConfig(optimizer="normalized_gd", wd_dec=1.0)
-    with pytest.raises(ValueError, match="linf_relative"):
-        tr.TrainConfig(optimizer="gd", linf_relative=True)
-    with pytest.raises(ValueError, match="linf_reg"):
-        tr.TrainConfig(linf_reg=-1.0)
-    cfg = tr.TrainConfig(steps=2, optimizer="normalized_gd", linf_reg=1e-3, linf_relative=True, dtype="float64", device="cpu")
-    with pytest.raises(ValueError, match="linf_relative"):  # no underflow-safe gradient under autograd
-        tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), cfg,
+    relative = tr.LinfPenalty(1e-3, relative=True)
+    with pytest.raises(ValueError, match="relative=True.*optimizer='gd'"):
+        tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), tr.TrainConfig(steps=2, optimizer="gd", device="cpu"),
+                 components=(relative,), performance=tr.Performance(progress=False))
+    with pytest.raises(ValueError, match="lam"):
+        tr.LinfPenalty(-1.0)
+    with pytest.raises(ValueError, match="relative"):
+        tr.LinfPenalty(1e-3, relative="yes")
+    cfg = tr.TrainConfig(steps=2, optimizer="normalized_gd", dtype="float64", device="cpu")
+    with pytest.raises(ValueError, match="relative=True"):  # no underflow-safe gradient under autograd
+        tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), cfg, components=(relative,),
                  performance=tr.Performance(fast_grad=False, progress=False))
     with pytest.raises(ValueError, match="batch_size"):
-        tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), replace(cfg, batch_size=4),
+        tr.train(QuadraticNetConfig(p=5, width=4), _pair_data(5), replace(cfg, batch_size=4), components=(relative,),
                  performance=tr.Performance(progress=False))
     model = build_model(QuadraticNetConfig(p=5, width=4))
     params = {"W": torch.zeros(1, 4, 10), "V": torch.zeros(1, 5, 4)}

@@ -68,13 +68,21 @@ def plain_text(text: str) -> str:
 
 def glue(name: str, value: Any, display: bool = True) -> None:
     """myst-nb's ``glue(name, value, display)`` (the stored output is exactly myst-nb's), and ``glued.<name>`` in the
-    kernel for JupyterLab's inline expressions. ``name`` must be a Python identifier."""
+    kernel for JupyterLab's inline expressions. ``name`` must be a Python identifier. A matplotlib figure glued with
+    ``display=False`` is closed, so that the inline backend does not show it a second time at the cell's end (the
+    page shows it where the prose places it)."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"glue name {name!r} is not allowed: it must be a Python identifier ({{eval}}`glued.NAME` "
                          "reads it in JupyterLab).")
     from myst_nb import glue as myst_glue
 
     myst_glue(name, value, display=display)
+    if not display and type(value).__module__.startswith("matplotlib"):
+        import matplotlib.pyplot as plt
+        from matplotlib.figure import Figure
+
+        if isinstance(value, Figure):
+            plt.close(value)
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - myst_nb depends on IPython

@@ -104,7 +104,7 @@ def split_heldout(data: TaskData) -> tuple[TaskData, TaskData]:
 
 def train_heldout_in_callback(model_config, data: TaskData, cfg: TrainConfig, runs=None, *,
                               mse_threshold: float | None = None, progress=None, desc: str = "training",
-                              checkpoint=None, performance=None) -> History:
+                              checkpoint=None, performance=None, components=()) -> History:
     """:func:`repro.training.trainer.train` on ``data``'s training rows only, the held-out rows evaluated at every
     evaluation step by a callback; returns the same history as ``train(model_config, data, ...)`` (up to
     float rounding): ``val_loss`` / ``val_acc`` per run and evaluation.
@@ -114,7 +114,7 @@ def train_heldout_in_callback(model_config, data: TaskData, cfg: TrainConfig, ru
     (200 training, 1597 held-out images) that is 9x the work of a step; here the held-out rows cost a
     forward pass at the evaluation steps only. ``checkpoint``: as :class:`repro.training.trainer.Performance`'s (the
     callback keeps no state, so a resumed run is the same); ``performance``: as ``train``'s (how it runs, never what
-    it computes)."""
+    it computes); ``components``: as ``train``'s."""
     train_rows, held = split_heldout(data)
     held = held.to(device=cfg.torch_device, dtype=cfg.torch_dtype)
     model = build_model(model_config)
@@ -128,7 +128,7 @@ def train_heldout_in_callback(model_config, data: TaskData, cfg: TrainConfig, ru
             return {"val_loss": loss.mean(-1), "val_acc": correct.double().mean(-1)}
 
     h = train(model_config, train_rows, cfg, runs=runs, record=Record(callback=evaluate, mse_threshold=mse_threshold),
-              performance=(performance or Performance()).but(progress=progress, desc=desc, checkpoint=checkpoint))
+              components=components, performance=(performance or Performance()).but(progress=progress, desc=desc, checkpoint=checkpoint))
     metrics = dict(h.metrics)
     metrics["val_loss"] = h.extra["val_loss"]
     if "train_acc" in metrics:
@@ -254,16 +254,16 @@ class LandscapeResult:
 
 
 def run_landscape(model_config, data: TaskData, alphas, cfg: TrainConfig, progress=None,
-                  seeds=None) -> LandscapeResult:
+                  seeds=None, components=()) -> LandscapeResult:
     """Reduced landscape (B eq. 1): one norm-constrained run per alpha and seed (all parameters x alpha,
     norm held at that value), all batched; returns the final train and test loss (and accuracy) per
-    alpha, as medians over ``seeds`` (default: ``cfg.init_seed`` alone)."""
+    alpha, as medians over ``seeds`` (default: ``cfg.init_seed`` alone). ``components``: as ``train``'s."""
     alphas = [float(a) for a in alphas]
     seeds = [cfg.init_seed] if seeds is None else [int(s) for s in seeds]
     n_a, n_s = len(alphas), len(seeds)
     h = train_heldout_in_callback(model_config, data, cfg, runs={
         "init_scale": alphas * n_s, "repr_init_scale": alphas * n_s, "init_seed": [s for s in seeds for _ in alphas],
-        "fixed_norm": [True] * (n_a * n_s)}, progress=progress, desc="landscape")
+        "fixed_norm": [True] * (n_a * n_s)}, progress=progress, desc="landscape", components=components)
     return landscape_result(alphas, n_s, h)
 
 

@@ -30,7 +30,7 @@ from repro.data.tasks import TaskData
 from repro.experiments.liu2023_omnigrok import run_landscape
 from repro.models.networks import MLPConfig
 from repro.training.store import ResultsStore, required_arrays, store_parser
-from repro.training.trainer import TrainConfig
+from repro.training.trainer import StepDecay, TrainConfig
 
 
 @dataclass(frozen=True, repr=False)
@@ -65,7 +65,10 @@ class MessinessConfig(ConfigRepr):
             raise ValueError(f"n_train={self.n_train} is not allowed: n_train must be below the {self.p * (self.p + 1) // 2} "
                              "unordered pairs, to leave a test set.")
         check_choice("activation", self.activation, ("relu", "leaky_relu_0.2", "tanh", "gelu"))
-        # the schedule is validated where it is used (TrainConfig), with the same messages
+        try:  # the schedule is validated where it is used (StepDecay)
+            self.step_decay()
+        except ValueError as e:
+            raise ValueError(f"lr_decay_steps={self.lr_decay_steps!r}, lr_decay_factor={self.lr_decay_factor!r}: {e}") from None
         self.train_config()
         for name in ("lr", "fit_level"):
             check_real(name, getattr(self, name), positive=True)
@@ -117,11 +120,14 @@ class MessinessConfig(ConfigRepr):
         return replace(cls.data_size(n_train), alphas=tuple(np.round(np.linspace(1.0, 4.0, 21), 4).tolist()))
 
     def train_config(self) -> TrainConfig:
-        """The optimizer settings of every run: full-batch Adam (AdamW with no decay) at ``lr`` with ``beta2`` and
-        the step decay, evaluated once at the end."""
+        """The optimizer settings of every run: full-batch Adam (AdamW with no decay) at ``lr`` with ``beta2``,
+        evaluated once at the end; the step decay is :meth:`step_decay`."""
         return TrainConfig(steps=self.steps, lr_repr=self.lr, lr_dec=self.lr, beta2=self.beta2,
-                           lr_decay_steps=self.lr_decay_steps, lr_decay_factor=self.lr_decay_factor,
                            eval_every=self.steps, dtype=self.dtype)
+
+    def step_decay(self) -> StepDecay:
+        """The learning rate's step decay (a component of the trainer)."""
+        return StepDecay(self.lr_decay_steps, self.lr_decay_factor)
 
     def representations(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(R_linear, R_random, templates, training pair indices, test pair indices), drawn in the notebook's
@@ -256,7 +262,8 @@ def run_messiness(cfg: MessinessConfig, progress=None) -> MessinessResult:
     tc = cfg.train_config()
     out = {k: [] for k in ("train_loss", "test_loss", "train_acc", "test_acc")}
     for m in cfg.messiness:
-        res = run_landscape(cfg.model_config(), cfg.task_data(m), cfg.alphas, tc, progress, seeds=cfg.seeds)
+        res = run_landscape(cfg.model_config(), cfg.task_data(m), cfg.alphas, tc, progress, seeds=cfg.seeds,
+                            components=(cfg.step_decay(),))
         for k in out:
             out[k].append(getattr(res, "seed_" + k))  # (S, A)
     return MessinessResult(cfg, **{k: np.stack(v, axis=1) for k, v in out.items()})

@@ -11,7 +11,7 @@ with the paper's optimizers (App. A), R runs at once along a leading run axis:
   λ = 1e-4 ℓ∞ penalty), one shared training set of triples, per-run α.
 
 Both train with the batched trainer :func:`repro.training.trainer.train` (optimizers ``normalized_gd`` / ``gd``, the
-ℓ∞ term ``TrainConfig.linf_reg``) and record the eNTK over training (‖K_t − K_0‖_F and the scale-free kernel
+ℓ∞ term :class:`repro.training.hooks.LinfPenalty`) and record the eNTK over training (‖K_t − K_0‖_F and the scale-free kernel
 distance) through its callback. The network is :class:`repro.models.networks.QuadraticNet` rather than
 ``repro.models.networks.TwoLayerConfig``: that net draws N(0, 1/fan_in) weights, while the paper uses PyTorch's uniform
 default (Thm 3.1 and Prop. B.3 depend on the init's kurtosis), and the closed-form eNTKs need the (W = [Q R], V)
@@ -42,7 +42,7 @@ from repro.models.networks import QUADRATIC_PARAMETRIZATIONS, QuadraticNetConfig
 from repro.theory import mohamadi2024 as th
 from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, required_arrays, result_arrays,
                                   store_parser)
-from repro.training.trainer import EvalSteps, Performance, Record, TrainConfig, progress_enabled, train
+from repro.training.trainer import EvalSteps, LinfPenalty, Performance, Record, TrainConfig, progress_enabled, train
 
 # --------------------------------------------------------------------------------------------------
 # The batched network
@@ -269,8 +269,8 @@ def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
                     val_idx=np.flatnonzero(~masks[0].numpy()))
     normalized = cfg.optimizer == "normalized"
     tcfg = TrainConfig(steps=cfg.steps, optimizer="normalized_gd" if normalized else "gd", lr_repr=cfg.lr, lr_dec=cfg.lr,
-                       linf_reg=cfg.linf_reg, linf_relative=normalized and not cfg.exact_regularizer,
                        eval_every=cfg.eval_every, dtype="float64", device="cpu")
+    linf = LinfPenalty(cfg.linf_reg, relative=normalized and not cfg.exact_regularizer)
     eval_steps, ntk_steps = _eval_steps(cfg.steps, cfg.eval_every, cfg.ntk_every)
     rows = list(range(cfg.n_runs)) if cfg.ntk_runs is None else sorted(set(cfg.ntk_runs))
     recorder = _ClassificationRecorder(cfg.net, masks, rows if cfg.ntk_every else [], ntk_steps)
@@ -279,7 +279,7 @@ def train_classification(cfg: ClassificationConfig) -> ClassificationResult:
                      "repr_init_scale": list(cfg.init_scales)},
                     split=(masks, ~masks),
                     record=Record(callback=recorder, keep_final_params=True),
-                    components=(EvalSteps(sorted(set(eval_steps) | set(ntk_steps))),),
+                    components=(EvalSteps(sorted(set(eval_steps) | set(ntk_steps))), linf),
                     performance=Performance(block_runs=cfg.n_runs, workers=1, progress=False))
     ev, nt = _columns(history, eval_steps), _columns(history, ntk_steps)
     curve = lambda key: history[key][:, ev]
@@ -483,8 +483,8 @@ def train_regression(cfg: RegressionConfig, progress: bool | None = False, check
     n, R = len(train_x), len(cfg.run_scales)
     data = TaskData(inputs=train_x, labels=torch.zeros(n, dtype=torch.long), n_classes=1, train_idx=np.arange(n),
                     val_idx=np.arange(0), loss="mse", targets=th.regression_targets(train_x, p)[:, None], accuracy="none")
-    tcfg = TrainConfig(steps=cfg.steps, optimizer="gd", lr_repr=cfg.lr, lr_dec=cfg.lr, linf_reg=cfg.linf_reg,
-                       eval_every=cfg.eval_every, dtype="float64", device=cfg.device)
+    tcfg = TrainConfig(steps=cfg.steps, optimizer="gd", lr_repr=cfg.lr, lr_dec=cfg.lr, eval_every=cfg.eval_every,
+                       dtype="float64", device=cfg.device)
     eval_steps, ntk_steps = _eval_steps(cfg.steps, cfg.eval_every, cfg.ntk_every)
     recorder = _RegressionRecorder(cfg, mask, ntk_steps, resolve_device(cfg.device))
     history = train(cfg.net, data, tcfg,
@@ -492,7 +492,7 @@ def train_regression(cfg: RegressionConfig, progress: bool | None = False, check
                      "repr_init_scale": list(cfg.run_scales)},
                     split=(torch.ones(R, n, dtype=torch.bool), torch.zeros(R, n, dtype=torch.bool)),
                     record=Record(callback=recorder, mse_threshold=(p / 2) ** 2),  # train_acc: |g − y| < p/2
-                    components=(EvalSteps(sorted(set(eval_steps) | set(ntk_steps))),),
+                    components=(EvalSteps(sorted(set(eval_steps) | set(ntk_steps))), LinfPenalty(cfg.linf_reg)),
                     performance=Performance(block_runs=R, workers=1, progress=progress_enabled(progress),
                                             desc=f"regression GD, {R} runs", checkpoint=checkpoint))
     ev, nt = _columns(history, eval_steps), _columns(history, ntk_steps)
@@ -570,7 +570,7 @@ class TransformerGrokConfig(ConfigRepr):
     lr: float = 0.25  # App. A.3: learning rate 0.25
     weight_decay: float = 0.0  # App. A.3: no weight decay (the only regularizer is the ℓ∞ term below)
     beta2: float = 0.98  # AdamW only (Nanda et al.'s betas (0.9, 0.98)); unused by GD
-    # App. A.3: λ = 1e-20 on ‖θ‖∞. Not applied (not passed on as TrainConfig.linf_reg, so the stored runs stay as
+    # App. A.3: λ = 1e-20 on ‖θ‖∞. Not applied (no LinfPenalty is passed to the trainer, so the stored runs stay as
     # they were computed): in float32, adding 1e-20·sign(θ_i) to a gradient entry changes it only where
     # |∂L/∂θ_i| < ~1e-13, and then the step is below 1e-13: the term does nothing. Validation therefore accepts
     # only strengths ≤ 1e-16, where this still holds.

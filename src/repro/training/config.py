@@ -19,7 +19,9 @@ OPTIMIZERS = ("adamw", "sgd", "gd", "normalized_gd")
 
 @dataclass(frozen=True, repr=False)
 class TrainConfig(ConfigRepr):
-    """How to train. Defaults are neutral; each chapter's config sets its paper's values."""
+    """How to train. Defaults are neutral; each chapter's config sets its paper's values. What one paper alone
+    needs (a step decay, the ℓ∞ penalty, early stopping, ...) is a component of
+    :func:`repro.training.trainer.train`, not a field here."""
 
     steps: int = 1000
     # "adamw" (decoupled decay, torch.optim.AdamW semantics), "sgd" (plain GD/SGD, L2 decay), "gd" (θ − lr·g, no
@@ -38,13 +40,6 @@ class TrainConfig(ConfigRepr):
     # stepped after each update; Power et al. 2022 App. A.1: "linear learning rate warmup over the first 10 updates").
     # Weight decay scales with it, as torch.optim.AdamW's decay lr·λ does under a scheduler. 0: no warm-up.
     warmup_steps: int = 0
-    # Step decay, the same for every run of a batch: each run's learning rate is multiplied by lr_decay_factor at every
-    # update index in lr_decay_steps (updates count from 0), a MultiStepLR with those milestones, on top of the
-    # warm-up; decoupled weight decay scales with it. The official Omnigrok landscape notebook
-    # (mod-addition/landscape/addition-landscape.ipynb) multiplies Adam's lr by 0.2 when (epoch + 1) % 5000 == 0,
-    # before that epoch's update: lr_decay_steps = (4999, 9999, 14999). (): no decay.
-    lr_decay_steps: tuple = ()
-    lr_decay_factor: float = 1.0
     init_scale: float = 1.0  # multiplier on the decoder's default init (Omnigrok's alpha)
     repr_init_scale: float = 1.0  # scale of the representation's init
     init_seed: int = 0
@@ -59,14 +54,6 @@ class TrainConfig(ConfigRepr):
     # EncoderTransformer). Evaluations never drop (as module.eval()). Run r's masks come from its own
     # generator seeded by init_seed + DROPOUT_SEED_OFFSET, so they do not depend on the other runs.
     dropout: float = 0.0
-    # Mohamadi et al. 2024's ℓ∞ penalty linf_reg·‖θ‖∞ on each run's whole parameter vector (Eq. 2.2's
-    # regularizer; App. A: λ = 1e-4 for regression, 1e-20 for classification), by the subgradient
-    # jax.grad takes of max|θ| (repro.models.fastgrad.linf_subgradient). Not in the logged losses.
-    linf_reg: float = 0.0
-    # True: weigh linf_reg against the data gradient as the underflow-safe cross-entropy gradient
-    # (repro.models.fastgrad.QuadraticGradient: largest wrong-class logit weight 1) scales it, not against the true
-    # gradient (repro.experiments.mohamadi2024_why_grok's default recipe, see ClassificationConfig.exact_regularizer). normalized_gd only.
-    linf_relative: bool = False
     eval_every: int = 1
     dtype: str = "float32"
     device: str = "auto"  # "auto" = cuda when present, else cpu
@@ -76,7 +63,7 @@ class TrainConfig(ConfigRepr):
         check_choice("optimizer", self.optimizer, OPTIMIZERS)
         for name in ("lr_repr", "lr_dec"):
             check_real(name, getattr(self, name), positive=True)
-        for name in ("wd_repr", "wd_dec", "eps", "momentum", "embed_l1", "linf_reg"):
+        for name in ("wd_repr", "wd_dec", "eps", "momentum", "embed_l1"):
             check_real(name, getattr(self, name), nonnegative=True)
         check_open_unit("beta1", self.beta1)
         check_open_unit("beta2", self.beta2)
@@ -84,24 +71,12 @@ class TrainConfig(ConfigRepr):
         check_real("repr_init_scale", self.repr_init_scale, positive=True)
         check_int("init_seed", self.init_seed, minimum=0)
         check_int("warmup_steps", self.warmup_steps, minimum=0)
-        if not isinstance(self.lr_decay_steps, tuple):
-            raise ValueError(f"lr_decay_steps={self.lr_decay_steps!r} is not allowed: it must be a tuple of update indices.")
-        for k in self.lr_decay_steps:
-            check_int("lr_decay_steps", k, minimum=0)
-        if list(self.lr_decay_steps) != sorted(set(self.lr_decay_steps)):
-            raise ValueError(f"lr_decay_steps={self.lr_decay_steps!r} is not allowed: the update indices must be strictly "
-                             "increasing.")
-        check_real("lr_decay_factor", self.lr_decay_factor, positive=True)
         if self.batch_size is not None:
             check_int("batch_size", self.batch_size, minimum=1)
         check_int("eval_every", self.eval_every, minimum=1)
         check_real("dropout", self.dropout, nonnegative=True)
         if self.dropout >= 1:
             raise ValueError(f"dropout={self.dropout!r} is not allowed: it must be a rate in [0, 1).")
-        check_choice("linf_relative", self.linf_relative, (True, False))
-        if self.linf_relative and self.optimizer != "normalized_gd":
-            raise ValueError(f"linf_relative=True is not allowed with optimizer={self.optimizer!r}: only normalized_gd "
-                             "ignores the scale of the data gradient; use linf_relative=False.")
         if self.optimizer in ("gd", "normalized_gd") and (self.momentum or self.wd_repr or self.wd_dec):
             raise ValueError(f"optimizer={self.optimizer!r} has no momentum or weight decay: momentum, wd_repr and "
                              "wd_dec must be 0 (use 'sgd' for them).")

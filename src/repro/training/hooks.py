@@ -1,16 +1,22 @@
 """What a step adds around the optimizer: gradient terms (regularizers, not in the logged losses), post-step hooks
-and the learning-rate schedule. A regularizer has ``add(grads, views, log_scale)``; a post-step hook is called with
-the ``(R, P)`` parameters after each update; both have ``select(keep)`` for runs that stop early, and a hook with
-state has ``state()`` / ``load_state()`` (checkpoint arrays)."""
+and the learning-rate schedule. A regularizer (:class:`Regularizer`) has ``add(grads, views, log_scale)``; a
+post-step hook is called with the ``(R, P)`` parameters after each update; both have ``select(keep)`` for runs that
+stop early, and a hook with state has ``state()`` / ``load_state()`` (checkpoint arrays).
+
+A paper's own term is a :class:`Regularizer` subclass passed to :func:`repro.training.trainer.train` as a
+component (:class:`LinfPenalty`: Mohamadi et al. 2024); its own schedule likewise (:class:`StepDecay`: the
+Omnigrok landscape notebook)."""
 from __future__ import annotations
 
 import bisect
 import math
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np
 import torch
 
+from repro.core.validation import check_choice, check_int, check_real
 from repro.models import fastgrad
 from repro.training.params import project_to_norm
 
@@ -39,7 +45,21 @@ def _add_linf_gradient(grads: dict[str, torch.Tensor], views, lam: float, log_sc
 
 
 
-class EmbedL1:
+class Regularizer:
+    """A gradient term: ``add(grads, views, log_scale)`` adds it to the data gradient ``grads`` (name -> ``(R, *shape)``)
+    of the parameters ``views``; ``log_scale`` is None, or the log of the factor by which an underflow-safe gradient
+    source scaled ``grads`` down. ``active`` False: the term is zero and is not added."""
+
+    active = True
+
+    def add(self, grads, views, log_scale) -> None:
+        raise NotImplementedError
+
+    def select(self, keep: torch.Tensor) -> None:
+        """Narrow any per-run state to the runs ``keep`` (early stopping); a stateless term has none."""
+
+
+class EmbedL1(Regularizer):
     """``embed_l1 * mean|E|`` on the embedding table ``embed`` (Liu et al. 2022's S3 notebook)."""
 
     def __init__(self, weight: float):
@@ -48,23 +68,52 @@ class EmbedL1:
     def add(self, grads, views, log_scale) -> None:
         _add_embed_l1_gradient(grads, views, self.weight)
 
-    def select(self, keep: torch.Tensor) -> None:
-        pass
 
+@dataclass(frozen=True)
+class LinfPenalty(Regularizer):
+    """Mohamadi et al. 2024's ``lam * ‖θ‖∞`` on each run's whole parameter vector (Eq. 2.2's regularizer; App. A:
+    λ = 1e-4 for regression, 1e-20 for classification), by the subgradient ``jax.grad`` takes of max|θ|
+    (:func:`repro.models.fastgrad.linf_subgradient`); not in the logged losses. ``relative``: weigh ``lam`` against
+    the data gradient as the underflow-safe cross-entropy gradient (:class:`repro.models.fastgrad.QuadraticGradient`:
+    largest wrong-class logit weight 1) returns it, not against the true gradient (the default recipe of
+    :mod:`repro.experiments.mohamadi2024_why_grok`, see ``ClassificationConfig.exact_regularizer``); normalized GD
+    only, which ignores the data gradient's scale. ``lam`` 0: no term."""
 
-class LinfPenalty:
-    """Mohamadi et al. 2024's ``lam * ‖θ‖∞`` on each run's whole parameter vector (Eq. 2.2), by the subgradient
-    ``jax.grad`` takes of max|θ|; ``relative``: weighed against the data gradient as the source returns it."""
+    lam: float
+    relative: bool = False
 
-    def __init__(self, lam: float, relative: bool = False):
-        self.lam, self.relative = lam, relative
+    def __post_init__(self):
+        check_real("lam", self.lam, nonnegative=True)
+        check_choice("relative", self.relative, (True, False))
+
+    @property
+    def active(self) -> bool:
+        return self.lam > 0
 
     @torch.no_grad()
     def add(self, grads, views, log_scale) -> None:
         _add_linf_gradient(grads, views, self.lam, log_scale, self.relative)
 
-    def select(self, keep: torch.Tensor) -> None:
-        pass
+
+@dataclass(frozen=True)
+class StepDecay:
+    """Step decay, the same for every run of a call: each run's learning rate is multiplied by ``factor`` at every
+    update index in ``steps`` (updates count from 0), a MultiStepLR with those milestones, on top of the warm-up;
+    decoupled weight decay scales with it. The official Omnigrok landscape notebook
+    (mod-addition/landscape/addition-landscape.ipynb) multiplies Adam's lr by 0.2 when (epoch + 1) % 5000 == 0,
+    before that epoch's update: ``StepDecay((4999, 9999, 14999), 0.2)``. ``steps`` (): no decay."""
+
+    steps: tuple = ()
+    factor: float = 1.0
+
+    def __post_init__(self):
+        if not isinstance(self.steps, tuple):
+            raise ValueError(f"steps={self.steps!r} is not allowed: it must be a tuple of update indices.")
+        for k in self.steps:
+            check_int("steps", k, minimum=0)
+        if list(self.steps) != sorted(set(self.steps)):
+            raise ValueError(f"steps={self.steps!r} is not allowed: the update indices must be strictly increasing.")
+        check_real("factor", self.factor, positive=True)
 
 
 class FixedNorm:
@@ -101,6 +150,7 @@ class LRSchedule:
         return warm if decays == 0 else warm * self.factor ** decays
 
 
-def lr_multiplier(cfg, step: int) -> float:
-    """:class:`LRSchedule` of a :class:`repro.training.config.TrainConfig` at update ``step``."""
-    return LRSchedule(cfg.warmup_steps, cfg.lr_decay_steps, cfg.lr_decay_factor)(step)
+def lr_multiplier(cfg, step: int, decay: StepDecay | None = None) -> float:
+    """:class:`LRSchedule` of a :class:`repro.training.config.TrainConfig` (and its ``decay``) at update ``step``."""
+    decay = StepDecay() if decay is None else decay
+    return LRSchedule(cfg.warmup_steps, decay.steps, decay.factor)(step)

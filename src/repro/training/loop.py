@@ -14,7 +14,7 @@ from repro.data.tasks import TaskData
 from repro.training.batching import Dropout, Minibatches, ScheduledBatches
 from repro.training.config import TrainConfig
 from repro.training.gradients import gradient_source
-from repro.training.hooks import EmbedL1, FixedNorm, LinfPenalty, LRSchedule
+from repro.training.hooks import EmbedL1, FixedNorm, LRSchedule, StepDecay
 from repro.training.optimizers import OPTIMIZER_CLASSES
 from repro.training.params import FlatParams
 from repro.training.recorder import EvaluationSchedule, Evaluations, History, Recorder
@@ -38,6 +38,8 @@ class BlockSpec:
     eval_steps: frozenset[int] | None = None
     until: Callable | None = None
     batch_schedule: torch.Tensor | None = None
+    regularizers: tuple = ()
+    decay: StepDecay = field(default_factory=StepDecay)
 
     def part(self, runs: slice) -> "BlockSpec":
         """What the runs ``runs`` alone train: every per-run argument cut to them."""
@@ -184,9 +186,7 @@ def build_block(spec: BlockSpec, *, nudge: float = 0.0, fast_grad: bool = False,
     source, data, train_mask, val_mask = gradient_source(spec.model, spec.data, spec.train_mask, spec.val_mask, dtype,
                                                          fast_grad, minibatch, dropout, optimizer.scale_free)
     recorder = Recorder(data, params.flat, train_mask, val_mask, spec.callback, spec.mse_threshold)
-    regularizers = [EmbedL1(cfg.embed_l1)] if cfg.embed_l1 else []
-    if cfg.linf_reg:
-        regularizers.append(LinfPenalty(cfg.linf_reg, cfg.linf_relative))
+    regularizers = ([EmbedL1(cfg.embed_l1)] if cfg.embed_l1 else []) + list(spec.regularizers)
     fixed = torch.as_tensor([bool(v) for v in values["fixed_norm"]], device=device)
     post_step = [FixedNorm(params.flat, fixed)] if bool(fixed.any()) else []
     stop = None if spec.until is None else EarlyStop(spec.until, recorder, params.flat, spec.keep_final_params)
@@ -195,7 +195,7 @@ def build_block(spec: BlockSpec, *, nudge: float = 0.0, fast_grad: bool = False,
     separate = stop is not None or source.separate_evaluation
     background = background and (separate or source.own_forward) and stop is None
     return Block(params=params, optimizer=optimizer, source=source, regularizers=regularizers, post_step=post_step,
-                 lr=LRSchedule(cfg.warmup_steps, cfg.lr_decay_steps, cfg.lr_decay_factor), batches=batches,
+                 lr=LRSchedule(cfg.warmup_steps, spec.decay.steps, spec.decay.factor), batches=batches,
                  dropout=dropout, recorder=recorder, schedule=EvaluationSchedule(cfg.steps, cfg.eval_every, spec.eval_steps),
                  evaluations=Evaluations(recorder, params, source, background, separate), stop=stop,
                  values=values, keep_final_params=spec.keep_final_params)

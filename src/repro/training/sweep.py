@@ -30,8 +30,9 @@ import torch
 from repro.data.tasks import Split, TaskData, make_split
 from repro.models.networks import build_model
 from repro.training.checkpoint import DEFAULT_EVERY_S
-from repro.training.store import ResultsStore, config_key, history_from_arrays, history_to_arrays
-from repro.training.trainer import PER_RUN_FIELDS, History, Performance, Record, TrainConfig, train
+from repro.training.store import ResultsStore, canonical, config_key, history_from_arrays, history_to_arrays
+from repro.training.trainer import (PER_RUN_FIELDS, History, LinfPenalty, Performance, Record, StepDecay, TrainConfig,
+                                    train)
 
 SPLIT_FIELDS = ("train_fraction", "data_seed")
 DEFAULT_MEMORY_BUDGET = 2 * 1024**3  # bytes; sized for a 24 GiB laptop-class machine with room to spare
@@ -58,6 +59,16 @@ class SweepResult:
     def first_steps(self, key: str, threshold: float) -> np.ndarray:
         return self.grid(self.history.first_step(key, threshold))
 
+
+
+def train_key(cfg: TrainConfig, components: Sequence = ()) -> dict:
+    """A training config's part of a store key: ``cfg`` and the step decay and ℓ∞ penalty among ``components``,
+    under the names they had as fields of :class:`TrainConfig` until they became components, so that every chunk
+    stored before keeps its key (``tests/test_trainer_components.py``)."""
+    decay = next((c for c in components if isinstance(c, StepDecay)), StepDecay())
+    linf = next((c for c in components if isinstance(c, LinfPenalty)), LinfPenalty(0.0))
+    return {**canonical(cfg), **canonical({"lr_decay_steps": decay.steps, "lr_decay_factor": decay.factor,
+                                          "linf_reg": linf.lam, "linf_relative": linf.relative})}
 
 
 def expand_grid(axes: Mapping[str, Sequence]) -> dict[str, list]:
@@ -159,7 +170,7 @@ def sweep(
             index=c,
             runs={k: v[lo:hi] for k, v in per_run.items()} or {"init_seed": [cfg.init_seed] * (hi - lo)},
             masks=None if masks is None else (masks[0][lo:hi], masks[1][lo:hi]),
-            key={"model": model_config, "train": cfg, "data": fingerprint,
+            key={"model": model_config, "train": train_key(cfg), "data": fingerprint,
                  "runs": {k: v[lo:hi] for k, v in runs.items()}, "callback": getattr(callback, "__name__", None),
                  "keep_final_params": keep_final_params},
             desc=f"{label} chunk {c + 1}/{n_chunks}",

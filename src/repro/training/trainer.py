@@ -34,7 +34,7 @@ from repro.training.batching import DROPOUT_SEED_OFFSET, BatchSchedule, Dropout,
 from repro.training.config import OPTIMIZERS, PER_RUN_FIELDS, TrainConfig, per_run_values
 from repro.training.engine import (BLOCK_BYTES, LARGE_RUN_BYTES, BlockRunner, Performance, Progress, default_block_runs,
                                    join_blocks, plan_blocks, progress_enabled, run_blocks)
-from repro.training.hooks import LRSchedule, lr_multiplier
+from repro.training.hooks import LinfPenalty, LRSchedule, Regularizer, StepDecay, lr_multiplier
 from repro.training.loop import BlockSpec
 from repro.training.losses import (EVAL_CHUNK_ROWS, forward_all, per_sample_correct, per_sample_loss, sample_labels,
                                    sample_targets)
@@ -45,10 +45,10 @@ from repro.training.stopping import Until
 
 __all__ = ["AdamW", "BatchSchedule", "BLOCK_BYTES", "default_block_runs", "Dropout", "DROPOUT_SEED_OFFSET",
            "EVAL_CHUNK_ROWS", "EvalSteps", "evaluation_steps", "FlatParams", "forward_all", "GD", "History",
-           "InitialParams", "join_blocks", "LARGE_RUN_BYTES", "lr_multiplier", "LRSchedule", "NormalizedGD",
+           "InitialParams", "join_blocks", "LARGE_RUN_BYTES", "LinfPenalty", "lr_multiplier", "LRSchedule", "NormalizedGD",
            "OPTIMIZERS", "PER_RUN_FIELDS", "per_run_values", "per_sample_correct", "per_sample_loss", "Performance",
-           "progress_enabled", "project_to_norm", "Record", "run_blocks", "sample_labels", "sample_targets", "SGD",
-           "train", "TrainConfig", "Until"]
+           "progress_enabled", "project_to_norm", "Record", "Regularizer", "run_blocks", "sample_labels",
+           "sample_targets", "SGD", "StepDecay", "train", "TrainConfig", "Until"]
 
 _BackgroundEvaluations = BackgroundEvaluations  # its name before the split (tests patch it here)
 
@@ -66,9 +66,11 @@ def train(model_config, data: TaskData, cfg: TrainConfig, runs: Mapping[str, Seq
     split: ``(train_mask, val_mask)``, optional ``(R, N)`` boolean masks replacing the default split per run
         (either may be None: the default's).
     record: what is recorded besides the metrics (:class:`Record`: callback, final parameters, MSE threshold).
-    components: what a paper needs beyond the common run, each at most once: :class:`Until` (early stopping),
-        :class:`BatchSchedule` (another code's minibatches), :class:`EvalSteps` (another evaluation grid),
-        :class:`InitialParams` (another code's initial state).
+    components: what a paper needs beyond the common run, each type at most once: :class:`Until` (early
+        stopping), :class:`BatchSchedule` (another code's minibatches), :class:`EvalSteps` (another evaluation
+        grid), :class:`InitialParams` (another code's initial state), :class:`StepDecay` (a step schedule of the
+        learning rate), and any :class:`Regularizer` (a gradient term: :class:`LinfPenalty`), added in the order
+        given after ``cfg.embed_l1``'s.
     performance: how it runs, never what it computes (:class:`Performance`: blocks, threads, gradient path,
         progress bar, checkpoint).
     """
@@ -83,8 +85,10 @@ def train(model_config, data: TaskData, cfg: TrainConfig, runs: Mapping[str, Seq
     train_mask, val_mask, batch_schedule, fast_grad, eval_steps = _checked(
         model, data, cfg, values, n_runs, split, parts, until, record.mse_threshold, performance)
     given = _given_params(model, parts[InitialParams].values if InitialParams in parts else None, n_runs)
+    regularizers = tuple(c for c in components if isinstance(c, Regularizer) and c.active)
     spec = BlockSpec(model, data, cfg, values, train_mask, val_mask, record.callback, record.keep_final_params,
-                     record.mse_threshold, given, eval_steps, until, batch_schedule)
+                     record.mse_threshold, given, eval_steps, until, batch_schedule, regularizers,
+                     parts.get(StepDecay, StepDecay()))
     checkpoint = performance.checkpoint
     layout = plan_blocks(performance, model, data.n_samples, n_runs, cfg.steps, dtype, device, checkpoint,
                          stops=until is not None)
@@ -97,15 +101,16 @@ def train(model_config, data: TaskData, cfg: TrainConfig, runs: Mapping[str, Seq
     return join_blocks(blocks, values)
 
 
-COMPONENTS = (Until, BatchSchedule, EvalSteps, InitialParams)
+COMPONENTS = (Until, BatchSchedule, EvalSteps, InitialParams, StepDecay, Regularizer)
 
 
 def _components(components: Sequence) -> dict[type, object]:
     """``train``'s components by type, each at most once."""
     out = {}
     for c in components:
-        if type(c) not in COMPONENTS:
-            raise ValueError(f"components has {c!r}; allowed: {', '.join(t.__name__ for t in COMPONENTS)}.")
+        if not isinstance(c, COMPONENTS):
+            raise ValueError(f"components has {c!r}; allowed: {', '.join(t.__name__ for t in COMPONENTS)} "
+                             "(a subclass of Regularizer).")
         if type(c) in out:
             raise ValueError(f"components has two {type(c).__name__}; allowed: one of each.")
         out[type(c)] = c
@@ -136,7 +141,7 @@ def _checked(model: BatchedModel, data: TaskData, cfg: TrainConfig, values: dict
         if data.loss != "mse":
             raise ValueError(f"mse_threshold={mse_threshold} is only allowed with an MSE task; this task's loss is {data.loss!r}.")
     fast_grad = _resolve_fast_grad(model, data.loss, performance.fast_grad)
-    eval_steps = _check_gradient_source_options(model, cfg, fast_grad, eval_steps)
+    eval_steps = _check_gradient_source_options(model, cfg, fast_grad, eval_steps, parts.get(LinfPenalty))
     if any(values["dropout"]) and not getattr(model, "dropout_sites", ()):
         raise ValueError(f"dropout={max(values['dropout'])} is not allowed for {type(model).__name__}: it has no "
                          "dropout sites; models with dropout: EncoderTransformer. Use dropout=0.")
@@ -185,17 +190,21 @@ def _resolve_fast_grad(model, loss: str, fast_grad: bool | None) -> bool:
     return fast_grad
 
 
-def _check_gradient_source_options(model, cfg: TrainConfig, fast_grad: bool, eval_steps) -> frozenset[int] | None:
+def _check_gradient_source_options(model, cfg: TrainConfig, fast_grad: bool, eval_steps,
+                                   linf: LinfPenalty | None) -> frozenset[int] | None:
     """Validate what :class:`repro.models.fastgrad.QuadraticGradient` and the eNTK recorders of Mohamadi et al. 2024
     need; returns ``eval_steps`` as a set (None: every ``cfg.eval_every``)."""
     quadratic = fast_grad and isinstance(model, QuadraticNet)
     if quadratic and cfg.batch_size is not None:
         raise ValueError(f"batch_size={cfg.batch_size} is not allowed with QuadraticNet's hand-written gradient "
                          "(full batch only); use batch_size=None or Performance(fast_grad=False).")
-    if cfg.linf_relative and not quadratic:
-        raise ValueError("linf_relative=True is not allowed here: it weighs the ℓ∞ term against the underflow-safe "
+    if linf is not None and linf.relative and cfg.optimizer != "normalized_gd":
+        raise ValueError(f"LinfPenalty(relative=True) is not allowed with optimizer={cfg.optimizer!r}: only normalized_gd "
+                         "ignores the scale of the data gradient; use relative=False.")
+    if linf is not None and linf.relative and not quadratic:
+        raise ValueError("LinfPenalty(relative=True) is not allowed here: it weighs the ℓ∞ term against the underflow-safe "
                          "cross-entropy gradient of repro.models.fastgrad.QuadraticGradient (QuadraticNetConfig, loss 'ce', "
-                         "fast_grad not False); use linf_relative=False.")
+                         "fast_grad not False); use relative=False.")
     if eval_steps is None:
         return None
     for s in eval_steps:
