@@ -84,7 +84,7 @@ def test_the_checker_sees_every_import_form():
 
 
 # Test files about the whole repository rather than one module.
-REPOSITORY_TESTS = ("book_text", "layers", "notebook_pairs", "smoke", "smoke_chapters", "ci_scripts")
+REPOSITORY_TESTS = ("book_text", "layers", "notebook_outputs", "notebook_pairs", "smoke", "smoke_chapters", "ci_scripts")
 
 
 def test_test_files_follow_the_modules():
