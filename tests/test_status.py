@@ -108,3 +108,24 @@ def test_figure_rows_show_fragile_claims_in_a_fixed_shape_and_no_verdict_of_thei
     # Both rows carry a fragile list, one marked span each, whichever claims are fragile on this machine.
     assert page.count("<i>fragile:</i> " + TRAINED_MARK) == 2
     assert "† set after:" in page
+
+
+def test_the_page_opens_with_one_row_per_paper_and_the_books_total():
+    """The overview counts each paper's claims by verdict and links its arXiv page and its chapters."""
+    import json
+    import re
+    from pathlib import Path
+
+    from repro.book.status import overview_table
+    from repro.book.verdicts import chapter_judgements
+
+    book = Path(__file__).resolve().parents[1] / "book"
+    judged = {stem: chapter_judgements(stem, registry_dir=book / "_registry",
+                                       ledger=json.loads((book / "_claims" / f"{stem}.json").read_text()))
+              for stem in ("power2022_what_is_grokking", "liu2023_omnigrok")}
+    html = overview_table(judged, {s: f"{s}.html#x" for s in judged})
+    rows = re.findall(r"<tr>(.*?)</tr>", html)
+    assert len(rows) == 5  # header; Power; Liu et al. 2022 (the opening chapter's C7-C8); Omnigrok; the book
+    assert "arxiv.org/abs/2201.02177" in html and 'href="liu2023_omnigrok.html"' in html
+    total = sum(len(js) for js in judged.values())
+    assert f"<b>{total}</b>" in rows[-1]

@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from repro.book.ledger import FRAGILE_MARGIN, Claim, load_all_claims
-from repro.core.registry import PAPERS
+from repro.core.registry import PAPER_ARXIV, PAPERS
 from repro.book.verdicts import MARKS, RULES, Judgement, TestResult, chapter_judgements, tally_line
 from repro.core.portable import mark_trained, strip_trained
 
@@ -222,6 +222,27 @@ def book_order(toc: str | Path) -> list[str]:
     return stems
 
 
+def overview_table(judged: dict[str, list[Judgement]], link: dict[str, str]) -> str:
+    """The page's opening: one row per paper (its arXiv link, the chapters that test it, its claims and verdict
+    counts), and a row for the whole book."""
+    marks = list(MARKS)
+    head = _row(["paper", "chapters", "claims"] + [f"{MARKS[v]} {v}" for v in marks], "th")
+    rows = []
+    for key, name in PAPERS.items():
+        mine = [(stem, j) for stem, js in judged.items() for j in js if j.claim.paper == key]
+        if not mine:
+            continue
+        paper = f'<a href="https://arxiv.org/abs/{PAPER_ARXIV[key]}">{html.escape(name)}</a>'
+        chapters = ", ".join(f'<a href="{link[s].split("#")[0]}">{html.escape(s)}</a>'
+                             for s in dict.fromkeys(s for s, _ in mine))
+        counts = [str(sum(j.verdict == v for _, j in mine)) for v in marks]
+        rows.append(_row([paper, chapters, str(len(mine))] + counts))
+    everything = [j for js in judged.values() for j in js]
+    rows.append(_row(["<b>the book</b>", "", f"<b>{len(everything)}</b>"]
+                     + [f"<b>{sum(j.verdict == v for j in everything)}</b>" for v in marks]))
+    return _TABLE + f"<thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>"
+
+
 def scorecard_html(directory: str | Path = "_claims", toc: str | Path = "_toc.yml",
                    registry: str | Path = "_registry") -> str:
     """The status page: per paper (book order) its claims with their verdicts, then its figure rows as evidence,
@@ -238,7 +259,7 @@ def scorecard_html(directory: str | Path = "_claims", toc: str | Path = "_toc.ym
                for f in _with_summaries(with_fragile(ch["figures"], by_chapter[ch["chapter"]]), judged[ch["chapter"]],
                                         by_chapter[ch["chapter"]])]
     everything = [j for js in judged.values() for j in js]
-    out = [f"<p><b>The whole book</b>: {tally_line(everything)}.</p>"]
+    out = [overview_table(judged, link), f"<p><b>The whole book</b>: {tally_line(everything)}.</p>"]
     for key, name in PAPERS.items():
         mine = [(stem, j) for stem, js in judged.items() for j in js if j.claim.paper == key]
         figs = [f for f in figures if f["paper"] == key]

@@ -66,6 +66,10 @@ PAPERS = {
     "baek2024": "Baek, Liu & Tegmark 2024 (GenEFT)",
     "mohamadi2024": "Mohamadi et al. 2024 (Why do you grok?)",
 }
+PAPER_ARXIV = {  # each paper's arXiv identifier (the README's and the chapters' links)
+    "power2022": "2201.02177", "liu2022": "2205.10343", "liu2023": "2210.01117", "rubin2024": "2310.03789",
+    "baek2024": "2402.05916", "mohamadi2024": "2407.12332",
+}
 PAPER_CLAIM_FIELDS = ("id", "paper", "quote", "locator", "figures", "tests", "context", "scope", "note", "registered")
 COMPUTED = "computed: "  # a reference the chapter computes (official data, a closed form) starts with this
 UNRECORDED = "unrecorded"  # an amendment's original value that nobody wrote down (set after, before the registry)
