@@ -51,17 +51,6 @@
 # experiment's settings are printed beside the paper's in a setup table. The verdict on each figure, and
 # the claims behind it, are in the last section, *Paper versus ours*.
 
-# %% [markdown]
-# :::{admonition} The paper's claims and our verdicts
-# :class: tip
-#
-# ```{glue} claims_summary
-# ```
-#
-# Each verdict follows from the chapter's registered tests by the book's decision rules; the quotes in full, the
-# tests and the reasons are in the ledger at the end of the chapter.
-# :::
-
 # %%
 import warnings
 
@@ -1011,7 +1000,6 @@ for opt in FIG5_OPTIMIZERS:
                   + (f"; {approx(st['product_share'], 0.01)} of the generalizing runs break the product rule."
                      if opt == "adam" else "."))
 glue("ledger_tally", claims.tally(), display=False)
-glue("claims_summary", claims.summary(), display=False)
 
 # %%
 claims.ledger()

@@ -44,17 +44,6 @@
 # were not run for this edition (no GPU). Each experiment prints its settings beside the paper's in a setup
 # table, every difference with its reason.
 
-# %% [markdown]
-# :::{admonition} The paper's claims and our verdicts
-# :class: tip
-#
-# ```{glue} claims_summary
-# ```
-#
-# Each verdict follows from the chapter's registered tests by the book's decision rules; the quotes in full, the
-# tests and the reasons are in the ledger at the end of the chapter.
-# :::
-
 # %%
 import warnings
 from dataclasses import replace
@@ -644,7 +633,6 @@ claims.figure_from("baek2024", "Figs. 3-4 (live comparisons, fresh seeds, stored
     f"below 0.9 over all pairs at fraction {size_cfg.fractions[-1]} in {conf_stuck} seeds (live: "
     f"{trained(d1_stuck)} of {len(d1_final)})"))
 glue("ledger_tally", claims.tally(), display=False)
-glue("claims_summary", claims.summary(), display=False)
 
 # %%
 claims.ledger()

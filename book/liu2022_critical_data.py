@@ -43,17 +43,6 @@
 # drawn in the book's earlier order (shared templates, full batch) and compares with the official data as
 # shares. Appendix H ($S_3$) is discussed in the previous chapter.
 
-# %% [markdown]
-# :::{admonition} The paper's claims and our verdicts
-# :class: tip
-#
-# ```{glue} claims_summary
-# ```
-#
-# Each verdict follows from the chapter's registered tests by the book's decision rules; the quotes in full, the
-# tests and the reasons are in the ledger at the end of the chapter.
-# :::
-
 # %%
 import warnings
 from dataclasses import replace
@@ -765,7 +754,6 @@ claims.figure("liu2022", "Fig. 3 (official order)", scale="paper (CPU, stored)",
               why=f"the accuracy after 5000 steps of the official runs (sizes 5-54, seeds 0-2) repeated to the sample in "
                   f"{round(agree_acc * len(comp.counts))} of {len(comp.counts)}; claim registered before the run")
 glue("ledger_tally", claims.tally(), display=False)
-glue("claims_summary", claims.summary(), display=False)
 claims.ledger()
 
 # %% [markdown]

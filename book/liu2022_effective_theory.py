@@ -52,17 +52,6 @@
 # paper-scale run (the paper's seed count and the official notebook's rates, with fractions, steps and a
 # decoder rate the paper leaves open); see that section.
 
-# %% [markdown]
-# :::{admonition} The paper's claims and our verdicts
-# :class: tip
-#
-# ```{glue} claims_summary
-# ```
-#
-# Each verdict follows from the chapter's registered tests by the book's decision rules; the quotes in full, the
-# tests and the reasons are in the ledger at the end of the chapter.
-# :::
-
 # %%
 import warnings
 from dataclasses import replace
@@ -1023,7 +1012,6 @@ if stored is not None:
                          f" (median {rc_median:.2f}: within one grid step of 0.5, at the edge; range {rc_range:.2f})"
                          if official_s3 is not None else ""))
 glue("ledger_tally", claims.tally(), display=False)
-glue("claims_summary", claims.summary(), display=False)
 claims.ledger()
 
 # %% [markdown]

@@ -53,17 +53,6 @@
 # (`REPRO_SCALE=paper`) runs the full official grids with the same code; that has not been run. The
 # transformer (Fig. 7) and image (Fig. 8) diagrams are in the next chapter.
 
-# %% [markdown]
-# :::{admonition} The paper's claims and our verdicts
-# :class: tip
-#
-# ```{glue} claims_summary
-# ```
-#
-# Each verdict follows from the chapter's registered tests by the book's decision rules; the quotes in full, the
-# tests and the reasons are in the ledger at the end of the chapter.
-# :::
-
 # %%
 import math
 import warnings
@@ -1012,7 +1001,6 @@ claims.figure("liu2022", "Fig. 6d (official start)", scale="paper (CPU, stored)"
                   "tested; from that start the whole grid gives the official code's own re-run, not the paper's map, "
                   "so no start shown explains the paper's map; † : the stored run predates sealed claims")
 glue("ledger_tally", claims.tally(), display=False)
-glue("claims_summary", claims.summary(), display=False)
 
 # %%
 claims.ledger()

@@ -62,17 +62,6 @@
 # `run_dropout_sweep(official_dropout_reference())` and `run_transformer_phase_diagram` run Fig. 7 (centre,
 # right) with the same code.
 
-# %% [markdown]
-# :::{admonition} The paper's claims and our verdicts
-# :class: tip
-#
-# ```{glue} claims_summary
-# ```
-#
-# Each verdict follows from the chapter's registered tests by the book's decision rules; the quotes in full, the
-# tests and the reasons are in the ledger at the end of the chapter.
-# :::
-
 # %%
 import warnings
 
@@ -1064,7 +1053,6 @@ claims.figure("liu2022", "Fig. 8b", scale="book",
               why="grokking sits between memorization and comprehension and strong decay comprehends, as in the paper; "
                   "the low-decay corner is confused instead of memorizing and there is no confusion at high lr and decay")
 glue("ledger_tally", claims.tally(), display=False)
-glue("claims_summary", claims.summary(), display=False)
 
 # %%
 claims.ledger()

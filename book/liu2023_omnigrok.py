@@ -48,17 +48,6 @@
 # stored runs of section 4b use $p = 59$, and they were trained before the difference of initialization was
 # found; section 4c shows stored runs at $p = 113$ with the notebook's initialization.
 
-# %% [markdown]
-# :::{admonition} The paper's claims and our verdicts
-# :class: tip
-#
-# ```{glue} claims_summary
-# ```
-#
-# Each verdict follows from the chapter's registered tests by the book's decision rules; the quotes in full, the
-# tests and the reasons are in the ledger at the end of the chapter.
-# :::
-
 # %%
 import warnings
 
@@ -1570,7 +1559,6 @@ else:
     claims.figure("liu2023", "Fig. 7 (notebook's settings, p = 113)",
                   scale="paper (CPU, stored)", why=f"the stored run is {p113_progress}; its command runs it")
 glue("ledger_tally", claims.tally(), display=False)
-glue("claims_summary", claims.summary(), display=False)
 claims.ledger()
 
 # %% [markdown]

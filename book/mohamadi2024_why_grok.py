@@ -73,17 +73,6 @@
 # `REPRO_SCALE=paper` runs the config defaults with the same code: the paper's settings except the init and the
 # other differences each experiment's setup table lists. No GPU was available to run them for this chapter.
 
-# %% [markdown]
-# :::{admonition} The paper's claims and our verdicts
-# :class: tip
-#
-# ```{glue} claims_summary
-# ```
-#
-# Each verdict follows from the chapter's registered tests by the book's decision rules; the quotes in full, the
-# tests and the reasons are in the ledger at the end of the chapter.
-# :::
-
 # %%
 import math
 import warnings
@@ -2030,7 +2019,6 @@ claims.figure("mohamadi2024", "Fig. 5", scale="book",
                   "the same network fits, memorizes and does not grok, and under both optimizers the eNTK moves "
                   "while the training set is fitted, not after")
 glue("ledger_tally", claims.tally(), display=False)
-glue("claims_summary", claims.summary(), display=False)
 glue("n_after", str(sum(c.set_after for c in claims.claims)), display=False)
 glue("n_claims", str(len(claims.claims)), display=False)
 glue("n_after_stored", str(sum(c.set_after and bool(c.run) for c in claims.claims)), display=False)

@@ -44,17 +44,6 @@
 # assume the small model on addition, so `REPRO_SCALE=paper` does not run it (the stored runs are the
 # paper scale).
 
-# %% [markdown]
-# :::{admonition} The paper's claims and our verdicts
-# :class: tip
-#
-# ```{glue} claims_summary
-# ```
-#
-# Each verdict follows from the chapter's registered tests by the book's decision rules; the quotes in full, the
-# tests and the reasons are in the ledger at the end of the chapter.
-# :::
-
 # %%
 import warnings
 
@@ -653,7 +642,6 @@ for name in ("division-wd1", "division-wd0"):
                       scale="paper (CPU, stored)",
                       why=f"the stored run {name} is {division_progress[name]}; its command resumes it")
 glue("ledger_tally", claims.tally(), display=False)
-glue("claims_summary", claims.summary(), display=False)
 claims.ledger()
 
 # %% [markdown]

@@ -66,17 +66,6 @@
 # (Claims I–IV) exist only in v3, once for each model (§3.1 and §3.2); the numbers $u_c \approx 30.2$, 0.227,
 # 0.175 and $-0.7$ are printed only in v3, the v1 text has them stripped.
 
-# %% [markdown]
-# :::{admonition} The paper's claims and our verdicts
-# :class: tip
-#
-# ```{glue} claims_summary
-# ```
-#
-# Each verdict follows from the chapter's registered tests by the book's decision rules; the quotes in full, the
-# tests and the reasons are in the ledger at the end of the chapter.
-# :::
-
 # %%
 import warnings
 
@@ -1164,7 +1153,6 @@ claims.figure_from("rubin2024", "Figs. 1–2 (experiments, β = 1)", B1, scale="
     f"the learned cubic is at lambda = {b1[0.20]['cubic'][0]:.2f} and the droplet fraction at "
     f"{b1[0.20]['fraction'][0]:.2f} (0: the paper's theory, 1: the corrected one)"))
 glue("ledger_tally", claims.tally(), display=False)
-glue("claims_summary", claims.summary(), display=False)
 claims.ledger()
 
 # %% [markdown]

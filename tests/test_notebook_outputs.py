@@ -46,16 +46,3 @@ def test_no_registration_repr_in_outputs(path):
                 leaks.append(f"code cell {k}: {text.strip()[:60]!r}")
     assert not leaks, f"{path.name}: outputs that are a registration call's repr:\n" + "\n".join(leaks)
 
-
-CHAPTERS = [p for p in NOTEBOOKS if p.stem != "status"]
-
-
-@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
-def test_chapters_open_with_the_claims_summary(path):
-    """The cell after a chapter's opening shows the summary box, and a code cell glues it from the ledger."""
-    cells = json.loads(path.read_text(encoding="utf8"))["cells"]
-    markdown = [c for c in cells if c["cell_type"] == "markdown"]
-    assert "{glue} claims_summary" in "".join(markdown[1]["source"]), f"{path.name}: no summary box after the opening"
-    glued = [o for c in cells if c["cell_type"] == "code" for o in c.get("outputs", [])
-             if o.get("metadata", {}).get("scrapbook", {}).get("name") == "claims_summary"]
-    assert len(glued) == 1 and any("text/html" in k for k in glued[0]["data"]), f"{path.name}: claims_summary not glued"

@@ -57,7 +57,6 @@ from repro.book.ledger import (FRAGILE_MARGIN, SCALES, Claim, ClaimFailed, Figur
                                evaluate, fraction_standard_error, load_all_claims, margin_of, seed_standard_error,
                                statistic_of)
 from repro.book.status import LedgerView
-from repro.book.summary import ClaimsSummary
 from repro.book.verdicts import chapter_judgements, tally_line
 from repro.core.files import write_json_atomic
 from repro.core.portable import TRAINED_MARK, round_sig, round_to
@@ -339,13 +338,6 @@ class ClaimBook:
     def ledger(self):
         """The chapter's "Paper versus ours" section: its figure ledger and its claims, as HTML tables."""
         return LedgerView(self.to_dict(), None if self.registry is None else self.registry.path.parent)
-
-    def summary(self):
-        """The box at the chapter's top: the paper claims with their verdicts, one line each
-        (:class:`repro.book.summary.ClaimsSummary`; glue it as ``claims_summary``)."""
-        if self.registry is None:
-            raise ValueError("summary() judges the registry's paper claims: this book has no registry.")
-        return ClaimsSummary(self.to_dict(), self.registry.path.parent)
 
     def tally(self) -> str:
         """One line on the chapter's paper claims, e.g. '6 paper claims: 2 reproduced, 1 not reproduced (rate 2/3);

@@ -1,6 +1,6 @@
-"""The box at the top of a chapter: the paper's claims with our verdicts, one line each, generated from the chapter's
-ledger (glued at the chapter's end as ``claims_summary``, shown at its top by a ``{glue}`` directive; serves every
-chapter through :meth:`repro.book.claims.ClaimBook.summary`)."""
+"""The paper's claims with our verdicts, one line each, from a chapter's ledger: the content of the summary box a
+chapter is to open with (issue 63). Not shown by any chapter yet: a ``{glue}`` directive renders in the built book
+but not in JupyterLab, so the box is to be written into the chapter's opening as generated Markdown instead."""
 from __future__ import annotations
 
 import html
