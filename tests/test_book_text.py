@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from repro.core.registry import PAPER_ARXIV
+
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 CHAPTER_SOURCES = sorted(BOOK.glob("*.py")) + sorted(BOOK.glob("*.md"))
@@ -154,4 +156,6 @@ def test_chapters_link_their_paper(path):
     text = path.read_text(encoding="utf8")
     start = text.index("# %% [markdown]")
     opening = text[start:text.index("# %%", start + 5)]
-    assert re.search(r"\]\(https://arxiv\.org/abs/\d{4}\.\d{5}\)", opening), f"{path.name}: no arXiv link in its opening"
+    ids = re.findall(r"\]\(https://arxiv\.org/abs/(\d{4}\.\d{5})\)", opening)
+    assert ids, f"{path.name}: no arXiv link in its opening"
+    assert set(ids) <= set(PAPER_ARXIV.values()), f"{path.name}: arXiv ids {ids} are not the registry's PAPER_ARXIV"

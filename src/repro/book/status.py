@@ -15,7 +15,7 @@ from pathlib import Path
 
 from repro.book.ledger import FRAGILE_MARGIN, Claim, load_all_claims
 from repro.core.registry import PAPER_ARXIV, PAPERS
-from repro.book.verdicts import MARKS, RULES, Judgement, TestResult, chapter_judgements, tally_line
+from repro.book.verdicts import MARKS, RULES, Judgement, TestResult, chapter_judgements, tally, tally_line
 from repro.core.portable import mark_trained, strip_trained
 
 SECTION_ANCHOR = "paper-versus-ours"  # the id Jupyter Book gives the heading "Paper versus ours"
@@ -225,8 +225,7 @@ def book_order(toc: str | Path) -> list[str]:
 def overview_table(judged: dict[str, list[Judgement]], link: dict[str, str]) -> str:
     """The page's opening: one row per paper (its arXiv link, the chapters that test it, its claims and verdict
     counts), and a row for the whole book."""
-    marks = list(MARKS)
-    head = _row(["paper", "chapters", "claims"] + [f"{MARKS[v]} {v}" for v in marks], "th")
+    head = _row(["paper", "chapters", "claims"] + [f"{MARKS[v]} {v}" for v in MARKS], "th")
     rows = []
     for key, name in PAPERS.items():
         mine = [(stem, j) for stem, js in judged.items() for j in js if j.claim.paper == key]
@@ -235,11 +234,10 @@ def overview_table(judged: dict[str, list[Judgement]], link: dict[str, str]) -> 
         paper = f'<a href="https://arxiv.org/abs/{PAPER_ARXIV[key]}">{html.escape(name)}</a>'
         chapters = ", ".join(f'<a href="{link[s].split("#")[0]}">{html.escape(s)}</a>'
                              for s in dict.fromkeys(s for s, _ in mine))
-        counts = [str(sum(j.verdict == v for _, j in mine)) for v in marks]
-        rows.append(_row([paper, chapters, str(len(mine))] + counts))
-    everything = [j for js in judged.values() for j in js]
-    rows.append(_row(["<b>the book</b>", "", f"<b>{len(everything)}</b>"]
-                     + [f"<b>{sum(j.verdict == v for j in everything)}</b>" for v in marks]))
+        counts = tally([j for _, j in mine])
+        rows.append(_row([paper, chapters, str(counts["claims"])] + [str(counts[v]) for v in MARKS]))
+    book = tally([j for js in judged.values() for j in js])
+    rows.append(_row(["<b>the book</b>", "", f"<b>{book['claims']}</b>"] + [f"<b>{book[v]}</b>" for v in MARKS]))
     return _TABLE + f"<thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>"
 
 
