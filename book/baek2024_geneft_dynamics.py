@@ -34,7 +34,28 @@
 # generalization/memorization boundary of **slope −1** at a task-independent intercept, with the rule
 # of thumb $\eta_{enc}\eta_{dec} \lesssim 10^{-7}$; and the boundary as independent of decoder weight
 # decay (Fig. 6).
+
+# %% [markdown]
+# % generated: claims-summary
 #
+# **Baek, Liu & Tegmark 2024 (GenEFT), claim by claim** — 9 paper claims: 0 reproduced, 3 not reproduced (rate 0/3); 4 inconclusive, 2 not tested.
+#
+# | claim | our verdict | the paper says | where |
+# | --- | --- | --- | --- |
+# | **C1** | ⏳ not tested | “Eq. (7) has simple asymptotics: (i) If A is constant or η_A = 0, two repons will eventually collide, i.e., r → 0. (ii) In the opposite limit, if r is …” | Eq. 7, App. C |
+# | **C2** | ⏳ not tested | “It is easy to check Eq. (7) has a solution of the following form: … Substituting this into Eq. (7) and defining a2(t) ≡ a(t)+b(t) gives the …” | Eq. 8, Eq. 9 |
+# | **C3** | ❔ inconclusive | “Interestingly, there is a conserved quantity C ≡ a2²/(2η_A) − c²/η_x, because dC/dt = 0.” | Eq. 10 |
+# | **C4** | ❔ inconclusive | “If C > 0, c* → 0 and a2* → ±√(2η_A C), resulting in repon collision (generalization). If C < 0, c* → ±√(−η_x C) and a2* → 0, leading to no collision …” | Eq. 10 |
+# | **C5** | ❔ inconclusive | “When the initial conditions a2(0) and c(0) are drawn from a normal distribution with width σ_a and σ_c respectively, the probability of …” | Eq. 11 |
+# | **C6** | ❌ not reproduced | “Generalization can be interpreted as the probability of representation learning in Eq.(11) exceeding a certain threshold. Hence, in a phase diagram …” | Fig. 5a, Fig. 5b, Fig. 5c |
+# | **C7** | ❔ inconclusive | “Moreover, the phase boundary appears approximately at the same intercept, which also matches the prediction of Eq. 11 that the probability of …” | Fig. 5a, Fig. 5b, Fig. 5c |
+# | **C8** | ❌ not reproduced | “As a rule of thumb, we see that generalization requires that the learning rate product η_enc η_dec ≲ 10^−7.” | Fig. 5 |
+# | **C9** | ❌ not reproduced | “All figures indicate that the memorization-generalization boundary is independent of the weight decay, which is consistent with the result of …” | Fig. 6a, Fig. 6b, Fig. 6c |
+#
+# Each verdict's tests, margins and reasons are in the claim tables at the end of the chapter; the decision rules are on the reproduction-status page.
+# % end generated
+
+# %% [markdown]
 # **A tension we test rather than assume.** Eq. 11 depends on the learning rates only through the
 # *ratio* $\eta_x/\eta_A$. Its iso-probability lines are $\eta_{enc}/\eta_{dec} = $ const, which have
 # slope **+1** in the $(\log\eta_{dec}, \log\eta_{enc})$ plane, not −1. So we measure the boundary's

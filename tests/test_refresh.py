@@ -6,7 +6,8 @@ import os
 import nbformat
 import pytest
 
-from repro.book.refresh import main, write_atomic
+from repro.book.refresh import main
+from repro.core.files import write_notebook_atomic as write_atomic
 from repro.core.envlock import stamp
 
 CODE = 'import os\nprint("progress:", os.environ.get("REPRO_PROGRESS"))'

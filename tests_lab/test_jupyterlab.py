@@ -24,7 +24,8 @@ from repro.core.prose import EXPRESSION, FIGURE, export_figures, glued_text
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
 CHAPTERS = ("liu2022_critical_data", "power2022_what_is_grokking")
-RAW = ("{eval}", "{glue:", "```{", ":::{", "Unknown Directive", "Unknown Role")
+RAW = ("{eval}", "{glue:", "```{", ":::{", "Unknown Directive", "Unknown Role",
+       "% generated", "| --- |")  # the last two: the summary box's comment lines and an unrendered table
 TOKEN = "repro-lab-test"
 
 playwright = pytest.importorskip("playwright.sync_api", reason="the browser extra is not installed (pip install -e '.[browser]')")
@@ -120,6 +121,7 @@ def test_a_chapter_reads_in_jupyterlab_as_in_the_book(lab, browser, stem):
     page.close()
     for raw in RAW:
         assert raw not in markdown, f"{stem}: JupyterLab shows {raw!r} in the prose (MyST source, not rendered)"
+    assert "claim by claim" in markdown, f"{stem}: the opening summary box is not shown"
     missing = [v for v in values if v not in markdown]
     assert not missing, f"{stem}: prose values not shown in JupyterLab: {missing[:5]}"
     assert loaded >= n_figures, f"{stem}: {loaded} of {n_figures} figures rendered in JupyterLab"

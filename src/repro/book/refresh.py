@@ -14,6 +14,8 @@
   ``requirements.lock`` and how this environment differed from it, :func:`repro.core.envlock.stamp`), so that
   nbval can tell "environment differs" from a broken chapter (``book/conftest.py``). ``--stamp-validated`` records
   the same without executing, for notebooks that have just passed ``pytest --nbval`` in this environment.
+* Each chapter's opening summary box (its paper's claims with our verdicts) is rewritten from the ledger the run
+  wrote (:mod:`repro.book.summary`), with ``--no-execute`` from the committed one.
 * ``--check`` executes without writing and reports whether the stored outputs would change.
 """
 from __future__ import annotations
@@ -25,6 +27,7 @@ import time
 from pathlib import Path
 
 from repro.core.envlock import stamp
+from repro.core.files import write_notebook_atomic
 from repro.core.prose import add_user_expressions, export_figures
 
 
@@ -84,13 +87,13 @@ def _restore(claims: Path, before: bytes | None) -> None:
         write_bytes_atomic(claims, before)
 
 
-def write_atomic(path: Path, nb) -> None:
-    import nbformat
+def fill_summary(nb, path: Path) -> None:
+    """Rewrite the chapter's opening summary box from its ledger (:mod:`repro.book.summary`), if it has a
+    registry; the ``.py`` pair follows when the notebook is synced."""
+    from repro.book.summary import chapters, fill_notebook
 
-    from repro.core.files import write_bytes_atomic
-
-    text = nbformat.writes(nb)
-    write_bytes_atomic(path, (text if text.endswith("\n") else text + "\n").encode("utf8"))  # as nbformat.write
+    if path.stem in chapters(path.parent):
+        fill_notebook(nb, path.stem, path.parent)
 
 
 def main(argv=None) -> int:
@@ -114,7 +117,7 @@ def main(argv=None) -> int:
         for path in args.notebooks:
             nb = nbformat.read(path, as_version=4)
             record_environment(nb, "validated")
-            write_atomic(path, nb)
+            write_notebook_atomic(path, nb)
             print(f"{path}: environment {nb.metadata['repro']['environment']['lock']} recorded")
         return 0
     if args.no_execute:
@@ -122,11 +125,13 @@ def main(argv=None) -> int:
 
         for path in args.notebooks:
             nb = nbformat.read(path, as_version=4)
+            fill_summary(nb, path)
             n = add_user_expressions(nb)
             figures = export_figures(nb, path)
             new = nbformat.writes(nb) + "\n"
             if new != path.read_text():
-                write_atomic(path, nb)
+                write_notebook_atomic(path, nb)
+                _sync_pair(path)  # the summary box may have changed
             print(f"{path}: {n} inline expressions, {len(figures)} figures")
         return 0
     changed = 0
@@ -139,6 +144,7 @@ def main(argv=None) -> int:
         claims, before = _claims_snapshot(path)
         try:
             nb = execute(path, args.timeout)
+            fill_summary(nb, path)  # from the ledger the run just wrote
         except BaseException:
             _restore(claims, before)
             raise
@@ -151,7 +157,7 @@ def main(argv=None) -> int:
         status = "unchanged" if new == old else "changed"
         changed += new != old
         if not args.check and new != old:
-            write_atomic(path, nb)
+            write_notebook_atomic(path, nb)
             _sync_pair(path)
         print(f"{path}: {status} ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
     return 1 if (args.check and changed) else 0

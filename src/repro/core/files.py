@@ -28,6 +28,14 @@ def write_json_atomic(path: str | os.PathLike, payload) -> None:
     write_bytes_atomic(path, (json.dumps(payload, indent=2, sort_keys=True) + "\n").encode())
 
 
+def write_notebook_atomic(path: str | os.PathLike, nb) -> None:
+    """Write a notebook as ``nbformat.write`` would (its text and a final newline), atomically."""
+    import nbformat
+
+    text = nbformat.writes(nb)
+    write_bytes_atomic(path, (text if text.endswith("\n") else text + "\n").encode("utf8"))
+
+
 DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "official"  # the data layer's files (a path, not an import)
 # What every data file must say about where its numbers come from (``commit`` may be null when unknown).
 PROVENANCE_KEYS = ("what", "repository", "files", "commit", "derived")
