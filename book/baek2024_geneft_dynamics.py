@@ -72,7 +72,7 @@
 # experiment's settings are printed beside the paper's in a setup table. The verdict on each figure, and
 # the claims behind it, are in the last section, *Paper versus ours*.
 
-# %%
+# %% tags=["hide-input"]
 import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -474,7 +474,7 @@ for opt in STORED5:
 # stored maps and their upright results had been seen. They re-read stored arrays, deterministically, but the
 # runs did not seal them, so they are marked † and decide nothing.
 
-# %%
+# %% tags=["hide-input"]
 s5_inv_text = {}
 for opt in STORED5:
     inv = invert_encoder_axis(s5[opt])
@@ -850,7 +850,7 @@ glue("reach_hits", f"{reach_hits} of {reach_all}", display=False)
 #   they are † twice over: exploratory, deciding nothing). All Fig. 6 runs use encoder learning rate
 #   $3\cdot10^{-4}$, not the caption's $10^{-5}$.
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 claims.check("relative drift of C along the repon ODE", drift, live=False)
 claims.check("ODE end point vs Eq. 10 fixed point (max abs error)", end_error, live=False)
 claims.check("p_r: Eq. 11 vs Monte Carlo (max deviation in standard errors)", z, live=False)
@@ -1022,7 +1022,7 @@ for opt in FIG5_OPTIMIZERS:
                      if opt == "adam" else "."))
 glue("ledger_tally", claims.tally(), display=False)
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 claims.ledger()
 
 # %% [markdown]

@@ -68,7 +68,7 @@
 # were not run for this edition (no GPU). Each experiment prints its settings beside the paper's in a setup
 # table, every difference with its reason.
 
-# %%
+# %% tags=["hide-input"]
 import warnings
 from dataclasses import replace
 
@@ -160,7 +160,7 @@ for rel in RELATIONS:
 # and an exact formula for the bipartite graph. The unit tests check the samplers against brute-force
 # enumeration of all consistent relations on 6 elements.
 
-# %%
+# %% tags=["hide-input"]
 bound_cfg = BoundConfig.for_scale()
 MC_REASON = "the paper states no sampler settings or grid; "
 setup_table("Fig. 2 Monte Carlo" + PAPER_COLUMN, BoundConfig(), bound_cfg, reasons_if_differs={
@@ -219,7 +219,7 @@ glue("mc_gt0_bias", approx(mc_gt0 - (0.5 + 0.5 * 30 / 900), 0.005), display=Fals
 # seeds (each its own training set and initialization); each architecture trains as one batched
 # program over relations, fractions and seeds.
 
-# %%
+# %% tags=["hide-input"]
 size_cfg = DataSizeConfig.for_scale()
 setup_table("Fig. 3 (live)" + PAPER_COLUMN, DataSizeConfig(), size_cfg, reasons_if_differs={
     "fractions": "the paper does not state its grid; seven fractions fit the CPU budget",
@@ -284,7 +284,7 @@ print(f"mod 3, {sizes.labels['mod3', d1_arch]}: {trained(d1_stuck)} of {len(d1_f
 # and in float32 the last-bit differences between CPU vector kernels already changed which seeds of
 # the deepest decoder memorize (and the median test accuracy there by 0.1).
 
-# %%
+# %% tags=["hide-input"]
 depth_cfg = DepthConfig.for_scale()
 DEPTH_REASONS = {
     "depths": "the paper does not state its depths (the paper-scale config: 0-6, 8, 10)",
@@ -344,7 +344,7 @@ for i, rel in enumerate(depth_cfg.relations):
 # own 90 % (not the live sweep's loosened 0.85); the run predates sealed claims, so nothing in the repository
 # shows that these criteria were fixed before it, and the ledger marks its claims †.
 
-# %%
+# %% tags=["hide-input"]
 sdepth_cfg = stored_depth_config()
 setup_table("Fig. 4 (stored)" + PAPER_COLUMN, DepthConfig(), sdepth_cfg, reasons_if_differs={
     **DEPTH_REASONS,
@@ -411,7 +411,7 @@ glue("bip_deep_text", f"At depth 8, one step shallower, the bipartite graph's {i
 # on the run itself); on the fitted seeds, a peak of at least 0.95 at depths 1–3 and a loss of at least 0.05 at
 # depth 12 for mod 3, mod 5 and bipartite; greater-than at or above 0.9 at every depth.
 
-# %%
+# %% tags=["hide-input"]
 deep_cfg = replace(deep_depth_config(DEEP_DEPTHS[0]), depths=DEEP_DEPTHS)
 setup_table("Fig. 4 (stored, deep end)" + PAPER_COLUMN, DepthConfig(), deep_cfg, reasons_if_differs={
     **DEPTH_REASONS,
@@ -488,7 +488,7 @@ glue("fig_depth_deep", fig4_deep, display=False)
 # shown at 0.01 (gaps), 0.05 (medians of depth 0–5) or 0.1 (the losses at depth 8, whose runs are the
 # most chaotic) — coarser than the change one run landing elsewhere makes, finer than the seed spread.
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 LOSS_RES = 0.1  # depth-8 medians move by a few hundredths between CPU kernel sets (one seed lands elsewhere)
 indep_pc = {"mod3": 0.1204, "mod5": 0.1769, "greater_than": 0.2743, "bipartite": 0.0755}
 for rel in RELATIONS:
@@ -644,7 +644,7 @@ claims.figure_from("baek2024", "Fig. 4 (deep end, 10^5 steps)", DEEP, why=(
 # by the same statistics (`book_statistics`). The run reproduces with
 # `python -m repro.experiments.baek2024_geneft --store book/_results --only confirm` (a few minutes on one core).
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 conf, conf_manifest = load_stored(stored_confirmation("_results", confirmation_config()), "confirmation",
                                   "python -m repro.experiments.baek2024_geneft --store book/_results --only confirm",
                                   "a few minutes on one core")
@@ -658,7 +658,7 @@ claims.figure_from("baek2024", "Figs. 3-4 (live comparisons, fresh seeds, stored
     f"{trained(d1_stuck)} of {len(d1_final)})"))
 glue("ledger_tally", claims.tally(), display=False)
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 claims.ledger()
 
 # %% [markdown]

@@ -62,7 +62,7 @@
 # drawn in the book's earlier order (shared templates, full batch) and compares with the official data as
 # shares. Appendix H ($S_3$) is discussed in the previous chapter.
 
-# %%
+# %% tags=["hide-input"]
 import warnings
 from dataclasses import replace
 
@@ -103,7 +103,7 @@ claims = ClaimBook("liu2022_critical_data")
 # the figures' data (`toy/produce_figure_data.py`, which calls `toy/train_add.py`, and
 # `phase_diagram_plot/effective_linear_eq.ipynb`), every difference with its reason.
 
-# %%
+# %% tags=["hide-input"]
 cfg = ToyConfig.for_scale()
 print(f"scale: {current_scale()}")
 # The official Fig. 3/4(b) driver: sizes 5-54, seeds 0-2, 10^4 steps (Fig. 3: 5000), every step logged.
@@ -277,7 +277,7 @@ glue("fig_critical", fig, display=False)
 # - *Faster with more data* above $r_c$: Spearman correlation of size and steps (failed runs counted as the
 #   budget) over sizes $\ge 22$ is negative.
 
-# %%
+# %% tags=["hide-input"]
 paper_cfg = paper_sweep_config("shared_templates")
 p4b, manifest4b = load_stored(stored_fraction_sweep(paper_cfg, "_results"), "Fig. 4(b) sweep",
                               "python -m repro.experiments.liu2022_critical_data --store book/_results",
@@ -350,7 +350,7 @@ glue("p4b_fail_none", str(int((p_fail_seed == 0).sum())), display=False)
 
 p_failed = [(int(n), int(sd)) for n, sd, st in zip(p4b.counts, p4b.seeds, p4b.rqi_step) if n >= 25 and st < 0]
 
-# %%
+# %% tags=["hide-input"]
 src4b = "at the official driver's sizes and steps (toy/produce_figure_data.py: sizes 5-54, 1e4 steps), ten seeds"
 p_sh = lambda mask: dict(seeds=p4b.seed_shares(mask), statistic="mean")  # per seed: its runs share one start
 claims.check("Fig. 4b (official sizes and steps, stored): share of networks reaching RQI > 0.95 below fraction 0.4",
@@ -439,7 +439,7 @@ _ = claims.check("Fig. 4b (official sizes and steps, stored): Spearman(size, ste
 #   how many may.
 # - *Fig. 4(b) again, in this order*: the same share and transition claims as above.
 
-# %%
+# %% tags=["hide-input"]
 off_cfg = paper_sweep_config("official")
 o4b, manifest_o4b = load_stored(stored_fraction_sweep(off_cfg, "_results"), "Fig. 4(b) sweep in the official order",
                                 "python -m repro.experiments.liu2022_critical_data --store book/_results",
@@ -503,7 +503,7 @@ glue("o4b_vs_official", "the size at which the official data's three seeds cross
      if o_transition_n == off_transition_n else f"where the official data's three seeds cross half at {off_transition_n}/55",
      display=False)
 
-# %%
+# %% tags=["hide-input"]
 OO = "Fig. 4b (official order, stored): "
 n_off = len(comp.counts)  # a share over the 33 official runs, one seed each: its binomial error
 differs = [f"{n}/{sd}" for n, sd, a, b in zip(comp.counts, comp.seeds, comp.official_step, comp.our_step)
@@ -522,7 +522,7 @@ _ = claims.check("Fig. 3 (official order, stored): share of the official runs (s
              spread=fraction_standard_error(round(agree_acc * n_off), n_off),
              evidence=f"{round(agree_acc * len(comp.counts))} of {len(comp.counts)} runs")
 
-# %%
+# %% tags=["hide-input"]
 o_sh = lambda mask: dict(seeds=o4b.seed_shares(mask), statistic="mean")  # per seed: its runs share one start
 claims.check(OO + "share of networks reaching RQI > 0.95 at >= 45 samples", float((o4b.rqi_step[o_high] >= 0).mean()),
              live=False, run=manifest_o4b, **o_sh(o_high))
@@ -633,7 +633,7 @@ glue("ratio_median", trained(ratio, digits=1), display=False)
 # claims on the stored runs (above) compare stored numbers, the same on every machine; those on the first are
 # marked † because that run predates sealed claims, those on the second were sealed when it started.
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 above = sweep.counts >= 22
 book_stats = book_statistics(sweep)  # T12, T15 with their seed spreads; the same function judges the confirmation
 rho_nn = book_stats[STEPS_SPEARMAN]["ours"]
@@ -653,7 +653,7 @@ claims.check("mean lambda_3 at 45/55 samples", stats.rates[k45].mean(), live=Fal
 claims.check("lambda_3 rises with data above 22 samples (1 = every step up)", rising, live=False)
 _ = claims.check(ACC_GAP, **book_stats[ACC_GAP])  # per seed: a seed's runs share templates and initialization
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 low = sweep.fractions < 0.4
 low_sizes = [int(n) for n, s in zip(counts, success) if n / 55 < 0.4 and s > 0]
 low_found = int((sweep.rqi_step[low] >= 0).sum())
@@ -692,7 +692,7 @@ _ = claims.check("log-log slope of network steps against theory n_h over the run
 # is re-labelled a deviation by its outcome (criterion unchanged), and with a margin under two seed standard errors
 # it decides nothing.
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 conf_sweep, conf_manifest = load_stored(stored_confirmation("_results"), "confirmation run",
                                         "python -m repro.experiments.liu2022_critical_data --store book/_results "
                                         "--run confirm", "about a minute on one core")
@@ -719,7 +719,7 @@ for name, stat in book_statistics(conf_sweep).items():
 # decision rules (registered once, stated under the table). The figure rows below the claims are the
 # evidence: each names the paper claims its comparisons bear on.
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 claims.figure("liu2022", "Fig. 3", scale="book", claims=["mean |Acc - Acc-hat| over the sweep"],
               why=f"Acc and Acc-hat agree over {gap.size} networks (mean gap ≈ {trained(gap.mean(), 0.01)})")
 claims.figure("liu2022", "Fig. 4a", scale="book",

@@ -74,7 +74,7 @@
 # paper-scale run (the paper's seed count and the official notebook's rates, with fractions, steps and a
 # decoder rate the paper leaves open); see that section.
 
-# %%
+# %% tags=["hide-input"]
 import warnings
 from dataclasses import replace
 
@@ -117,7 +117,7 @@ claims = ClaimBook("liu2022_effective_theory")
 # table prints every setting this chapter's Fig. 4 runs use beside the official one, with the reason for
 # each difference.
 
-# %%
+# %% tags=["hide-input"]
 cfg = ToyConfig.for_scale()
 ref_cfg = replace(cfg, reference_steps=by_scale(book=ToyConfig().reference_steps, paper=ToyConfig().reference_steps,
                                                 smoke=cfg.reference_steps))
@@ -158,7 +158,7 @@ setup_table("Fig. 4(c, d): the official reference run against ours", official_to
 # representation $E_k = a + kb$ has all of them, so its representation quality index
 # $\mathrm{RQI} = |P(R)|/|P_0|$ (eq. 3) is 1.
 
-# %%
+# %% tags=["hide-input"]
 P0 = theory.parallelograms(theory.unordered_pairs(cfg.p), cfg.p)
 rqi_line = theory.rqi(2.0 + 0.3 * np.arange(cfg.p), None, cfg.p)
 print(f"|D0| = {len(theory.unordered_pairs(cfg.p))}, |P0| = {len(P0)}, RQI of a line = {rqi_line:.2f}")
@@ -202,7 +202,7 @@ print(f"theory: lambda_3 = {ref.grokking_rate:.1f}, n_h = {ref.n_h:.0f} steps, "
 # steps are shown on a grid of 50 steps (the verdict uses the exact step): ours are
 # {eval}`glued.train_step`, {eval}`glued.val_step` and {eval}`glued.rqi_step`.
 
-# %%
+# %% tags=["hide-input"]
 REF_RES = 50  # display grid of the reference run's threshold steps (tolerance ± 20; evaluations every 10 steps)
 for key, label, ours, official in (("train_step", "train acc >= 0.9", ref.train_step, 1130),
                                    ("val_step", "val acc >= 0.9", ref.val_step, 1530),
@@ -325,7 +325,7 @@ print(f"the paper's start (seed {cfg.reference_seed}): network {trained(ref.rqi_
       f"{approx(z_steps[False] / ref.n_h, 0.1)} n_h (frozen Z0 step {z_steps[True]}, current Z0 step {z_steps[False]}); "
       f"official integrator {approx(r_all[i_ref], 0.1)} own n_h = {approx(eff_all_ref / ref.n_h, 0.1)} training-set n_h")
 
-# %%
+# %% tags=["hide-input"]
 claims.check("network, median over init seeds: steps to RQI > 0.95 / n_h", net_ratio,
              seeds=np.where(spread.rqi_step >= 0, spread.rqi_step / ref.n_h, np.nan))  # seeds that never cross: left out
 per_start = lambda r: dict(seeds=np.where(r >= 0, r, np.nan), statistic="median")  # the spread over the random starts
@@ -388,7 +388,7 @@ glue("fig_integrators", fig, display=False)
 # validation samples answered correctly (the official run answers all 10 at that step).
 # ```
 
-# %%
+# %% tags=["hide-input"]
 print(setup_table("Fig. 2(a) with the toy decoder: the official 2-D run of train_add.py against ours",
                   replace(official_toy, d_embed=2), replace(cfg, d_embed=2), names=("official", "ours"),
                   fields=("p", "d_embed", "hidden", "d_out", "lr_repr", "lr_dec", "wd_dec", "reference_train_count"),
@@ -442,7 +442,7 @@ for d in (1, 2):
 # Validation accuracy comes in steps of 0.1 (ten validation samples) and is shown at that step; RQI is
 # shown at 0.05, well inside the distance of the medians from their bounds.
 
-# %%
+# %% tags=["hide-input"]
 for name, (ours, per_seed) in spread_statistics(spread.val_acc[1], spread.rqi[1]).items():  # the 1-D medians
     claims.check(name, ours, seeds=per_seed)
 claims.check("2-D embeddings, median over init seeds: final validation accuracy", np.median(spread.val_acc[2]),
@@ -459,7 +459,7 @@ _ = claims.check("2-D embeddings, median over init seeds: final RQI", np.median(
 # accuracy and RQI) are not copied: they compare seed 58's trajectory with the official printout of seed 58, which a
 # fresh seed does not test, and a stored run of one seed measures no spread.
 
-# %%
+# %% tags=["hide-input"]
 confirm = stored_confirmation("_results")
 if confirm is None:
     print("No stored confirmation: run `python -m repro.experiments.liu2022_effective_theory --store book/_results "
@@ -507,7 +507,7 @@ else:
 # generalization. We report the official validation accuracy and the accuracy on these *unseen* samples
 # (for modular addition, with unordered pairs, the two are the same).
 
-# %%
+# %% tags=["hide-input"]
 fig2_cfgs = {op: Fig2Config(operation=op) for op in ("addition", "modular_addition")}
 FIG2_REASONS = {
     "seeds": "8 init seeds, the claims on the best (the notebook trains seed 0, 'a great seed'); seed 0 is among "
@@ -646,7 +646,7 @@ else:
 # first, then the decoder's layers; a unit test replays the notebook's training cell with it step by
 # step), so its row above is the notebook's run as far as the code can tell.
 
-# %%
+# %% tags=["hide-input"]
 if fig2_stored:
     evid = (f"{len(add_run.seeds)} init seeds each at the official setting (randn + 1 init, the notebooks' decoder "
             "input and decoder, data split, rates, 2e4 steps); not run: other decoder rates or decays")
@@ -690,7 +690,7 @@ if fig2_stored:
 # decoder rate. All runs train in one batched call. The setup table lists every setting beside the
 # paper's and the official notebook's, and what they leave open.
 
-# %%
+# %% tags=["hide-input"]
 s3cfg = S3Config.for_scale()
 S3_FIELDS = ("seeds", "lr_repr", "init_scale", "embed_l1", "template_seed", "rqi_delta", "rqi_threshold", "eval_every")
 def s3_reasons(c):
@@ -767,7 +767,7 @@ for n in np.unique(s3.counts):
 # The $S_3$ runs are computed live, in float64: their numbers are this machine's, and the claims below
 # are the test.
 
-# %%
+# %% tags=["hide-input"]
 last = s3.counts == s3.counts.max()
 claims.check("S3: best-seed final RQI at the largest fraction", s3.final_rqi[last].max())
 claims.check("S3: critical fraction (smallest with a seed at RQI > 0.95)", s3.critical_fraction(),
@@ -852,7 +852,7 @@ else:
     glue("s3_paper_solved", str(len(paper_solved)), display=False)
     glue("s3_paper_hexagons", str(paper_hex), display=False)
 
-# %%
+# %% tags=["hide-input"]
 if stored is not None:  # the claims on the stored sweep; the spreads resample its seeds
     claims.check("S3 (paper scale, stored): best-seed final RQI at the largest fraction",
                  paper_s3.final_rqi[paper_last].max(), live=False, run=manifest)
@@ -932,7 +932,7 @@ else:
     glue("s3_official_median", f"{rc_median:.2f}", display=False)
     glue("s3_official_range", f"{rc_range:.2f}", display=False)
 
-# %%
+# %% tags=["hide-input"]
 if official_s3 is not None:  # the claims on the stored sweep; the range's spread resamples seeds within each set
     off_last = off_s3.counts == off_s3.counts.max()
     sets_text = ", ".join(f"{r:.2f}" for r in rc_sets)
@@ -970,7 +970,7 @@ if official_s3 is not None:  # the claims on the stored sweep; the range's sprea
 # paper-scale sweeps, in our random order and from the notebook's starts; Fig. 17 on the book scale and the first
 # stored sweep (a hexagon at book scale, none among the stored runs).
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 fig2a = ["2-D embeddings, median over init seeds: final validation accuracy",
          "2-D embeddings, median over init seeds: final RQI"]
 claims.figure("liu2022", "Fig. 2a", scale="book", claims=fig2a,

@@ -76,7 +76,7 @@
 # (`REPRO_SCALE=paper`) runs the full official grids with the same code; that has not been run. The
 # transformer (Fig. 7) and image (Fig. 8) diagrams are in the next chapter.
 
-# %%
+# %% tags=["hide-input"]
 import math
 import warnings
 from dataclasses import replace
@@ -139,7 +139,7 @@ claims = ClaimBook("liu2022_phase_diagrams")
 # one map is partly noise: the chapter therefore prints no cell-by-cell letters and states its claims
 # as verdicts per seed (below); the maps themselves are in the figure.
 
-# %%
+# %% tags=["hide-input"]
 configs = {panel: ToyPhaseConfig.for_scale(panel) for panel in PANELS}
 print(f"scale: {current_scale()}")
 for panel, cfg in configs.items():
@@ -318,7 +318,7 @@ glue("fig_phases", fig, display=False)
 # These are statements of shape (the paper states the layout in words), so the registry files them as form
 # *shape*; the bounds inside them (a half, one cell in six, one column) are ours.
 
-# %%
+# %% tags=["hide-input"]
 def seed_verdicts(diagram, statistic, holds) -> np.ndarray:
     """Each seed's map's 0/1 verdict on ``holds(statistic(phases, y_values))``; their mean is the fraction of seeds."""
     return diagram.per_seed(lambda p, y: bool(holds(statistic(p, y))))
@@ -385,7 +385,7 @@ for panel in "bcd":
 #   range of slow decoder learning rates and has 8 columns with comprehension → grokking →
 #   memorization; ours memorizes there.
 
-# %%
+# %% tags=["hide-input"]
 time_compression = ("the book map runs 3,000 steps with every learning rate x5 (1.5e4 paper-equivalent steps of the "
                     "paper's 1e5); Adam does not follow the compressed path at large rates, so the compression is not "
                     "equivalent to the paper's run (the uncompressed 1e5-step maps are in the next section); one seed "
@@ -484,7 +484,7 @@ for panel, sm in stored_maps.items():
 fig_stored = plot_phase_diagrams(stored_maps, official=True)
 glue("fig_phases_stored", fig_stored, display=False)
 
-# %%
+# %% tags=["hide-input"]
 PAPER = "uncompressed, 1e5 steps: "
 STORED_WHY = {
     "a": "uncompressed, every unambiguous cell of our 36 has the official phase, with no confusion: the book map's "
@@ -628,7 +628,7 @@ for panel, fm in full_maps.items():
 fig_full = plot_phase_diagrams(full_maps, official=True)
 glue("fig_phases_full", fig_full, display=False)
 
-# %%
+# %% tags=["hide-input"]
 FULL = "full grid, 1e5 steps: "
 FULL_WHY = {
     "b": "at the strongest weight decays (8-10) the slow-decoder cells grok late where the official map memorizes",
@@ -691,7 +691,7 @@ for panel in "ad":  # the panels whose deviations bullets quote it
 # stored runs did not seal them, so by the book's rules (`repro.book.verdicts`) they are exploratory (†) and decide
 # no verdict. A later stored run under the same labels (fresh seeds) would seal them when it starts.
 
-# %%
+# %% tags=["hide-input"]
 shift = {panel: shifted_kappa(official_map(panel)) for panel in PANELS}
 print("official map against itself one grid step along the decoder lr: kappa "
       + ", ".join(f"({p}) {k.kappa:.2f}" for p, k in shift.items()))
@@ -703,7 +703,7 @@ _ = claims.check("official maps (a)-(d) with their cells shuffled at random (200
                  "Cohen's kappa| against the unshuffled map", max(abs(float(ks.mean())) for ks in shuffled.values()),
                  live=False)
 
-# %%
+# %% tags=["hide-input"]
 KAPPA = "Cohen's kappa against the official map over all cells"
 LAYOUT = {"(i)": "share of cells in the rarest phase (all four phases present: at least one cell)",
           "(ii)": "memorization share of the top-right block (at least half)",
@@ -773,7 +773,7 @@ glue("kappa_full", ", ".join(f"{k.kappa:.2f} ± {k.standard_error:.2f} ({p})" fo
 #    start that fits does so by step 500 here, so comprehension, validation within $10^3$ steps of
 #    training, is decided by then).
 
-# %%
+# %% tags=["hide-input"]
 luck_cfg = SeedLuckConfig()
 luck, luck_manifest = load_stored(stored_seed_luck(luck_cfg, "_results"), "S3 seed-luck run",
                                   "python -m repro.experiments.liu2022_phase_diagrams_s3_official --store book/_results", "about 15 minutes on one core",
@@ -824,7 +824,7 @@ glue("luck_share_ours", f"{round(share_ours * n_starts)}", display=False)
 # where the official start matches were picked after the run (the second claim takes all the comprehension
 # cells). All four are marked †: the run predates sealed claims.
 
-# %%
+# %% tags=["hide-input"]
 claims.check("official seed-0 start: the cells at decoder lr 4e-5 and 1.6e-4 have the official phase",
              float(np.mean(luck.cell_phases[:, 1:3] == official_letters[:, 1:3])), live=False, run=luck_manifest)
 claims.check("official seed-0 start: share of the official comprehension cells (9 of 12) that comprehend",
@@ -906,7 +906,7 @@ glue("kappa_start", f"{start_kappa.kappa:.2f} ± {start_kappa.standard_error:.2f
 # committed official code, ours with it, does not give the paper's (d) map from the notebook's seed; which run
 # did is not in the repository.
 
-# %%
+# %% tags=["hide-input"]
 rerun, official_d = official_rerun_map(), official_map("d")
 rerun_same, rerun_n = shared_cell_agreement(official_d, rerun)
 claims.check("Fig. 6(d), the official code's committed re-run against the paper's data file: share of the 44 "
@@ -926,7 +926,7 @@ glue("rerun_reversed", f"{reversed_same[0]} of {reversed_same[1]} (kappa "
 print(f"re-run against the paper's file: {rerun_same} of {rerun_n} cells, kappa {k_rerun.kappa:.2f}; reversed: "
       f"{reversed_same[0]} of {reversed_same[1]}")
 
-# %%
+# %% tags=["hide-input"]
 RERUN_STEPS = 10_000  # toy/results/fig5d: the notebook's 1e4 steps
 if official_start is not None:
     start_1e4 = diagram_map(start_map, budget=RERUN_STEPS)
@@ -957,7 +957,7 @@ glue("reversed_vs_start", f"{k_rev.kappa:.2f} ± {k_rev.standard_error:.2f}" if 
 # the whole grids (†: registered after those runs) are exploratory. With one seed per cell, as in the official sweeps, a fraction of cells
 # takes the binomial bound on its seed standard error (each cell is its own run).
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 claims.figure("liu2022", "Fig. 6a", scale="book",
               claims=["(a) fraction of cells with decoder lr >= representation lr that generalize (all seeds)",
                       "(a) slowest decoder, fastest representation groks: fraction of seeds",
@@ -1025,7 +1025,7 @@ claims.figure("liu2022", "Fig. 6d (official start)", scale="paper (CPU, stored)"
                   "so no start shown explains the paper's map; † : the stored run predates sealed claims")
 glue("ledger_tally", claims.tally(), display=False)
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 claims.ledger()
 
 # %% [markdown]

@@ -86,7 +86,7 @@
 # `run_dropout_sweep(official_dropout_reference())` and `run_transformer_phase_diagram` run Fig. 7 (centre,
 # right) with the same code.
 
-# %%
+# %% tags=["hide-input"]
 import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -146,7 +146,7 @@ def holds_in_seeds(name: str, verdicts, *, evidence: str = ""):
 # model and the vocabulary; the setup table lists every setting beside the official run's, each difference
 # with its reason.
 
-# %%
+# %% tags=["hide-input"]
 tcfg = TransformerGrokConfig.for_scale()
 print(f"scale: {current_scale()}")
 TF_FIELDS = ("p", "train_fraction", "d_model", "n_heads", "dropout", "d_mlp", "n_layers", "lr_repr", "lr_dec", "wd_dec",
@@ -274,7 +274,7 @@ glue("fig_transformer", fig, display=False)
 #    the rank of the centred embeddings, $\min(p - 1, d) = 30$ here, so from its start it can rise by at most
 #    {eval}`glued.ed_max_rise`.
 
-# %%
+# %% tags=["hide-input"]
 mem = result.steps_to("train_acc")
 gen = result.steps_to("val_acc")
 ed = result.effective_dim
@@ -381,7 +381,7 @@ glue("fig_transformer_stored", fig_tf, display=False)
 # The claims, bands as fixed above; their kinds (what the run showed) were declared after the runs, which the
 # registry records as amendments.
 
-# %%
+# %% tags=["hide-input"]
 PAPER_MODEL = "paper's model and rates, 6,000 steps (stored): "
 OLD_DROPOUT = "dropout sweep at the Fig. 1 base (decoder wd 1, decoder lr 1/5 of the embeddings'), book transformer (stored): "
 DROPOUT_SCALE = ("the book's transformer (p = 31, 1 layer of width 48, learning rates x5), 3 seeds, 5,000 steps; the "
@@ -663,7 +663,7 @@ def dropout_extra(cfg):
             *rows]
 
 
-# %%
+# %% tags=["hide-input"]
 o_cfg = official_base_dropout_config()
 odrop, odrop_manifest = load_stored(stored_dropout(o_cfg, "_results", label="dropout-official-base"),
                                     "Fig. 7 (centre) on the official sweep's base, reduced",
@@ -842,7 +842,7 @@ for panel, hours in projected_cpu_hours(paper_tf, sec_per_run_step).items():
 # budget is 4 minutes), so the image claims are verdicts on one map: the table gives the fraction
 # of seeds (1 or 0) in which each holds.
 
-# %%
+# %% tags=["hide-input"]
 icfg = ImageGrokConfig.for_scale()
 IMG_FIELDS = ("source", "n_train", "alpha", "hidden", "lr_repr", "curve_lr_dec", "curve_wd", "batch_size", "steps",
               "eval_every", "data_seed", "init_seed", "n_seeds", "lr_dec_values", "wd_values", "train_threshold",
@@ -923,7 +923,7 @@ glue("fig_images", fig, display=False)
 #    accuracy does. In the cell the figure shows, the delay is far shorter (shown to 500 steps), and
 #    the training set is not fitted quickly either: a deviation.
 
-# %%
+# %% tags=["hide-input"]
 wds = np.asarray(icfg.wd_values)
 top_wd = int(np.argmax(wds))
 seed_maps = images.seed_phases  # (seeds, wd, lr)
@@ -965,7 +965,7 @@ _ = claims.check("images: Fig. 8a cell, val 60% step minus train 90% step, media
 # fixed before this run: Table 1's grokking gap of $10^3$ steps between 90 % training and 60 % validation
 # accuracy (App. J's threshold).
 
-# %%
+# %% tags=["hide-input"]
 img_cfg = stored_curve_config()
 simg, img_manifest = load_stored(stored_images(img_cfg, "_results"), "Fig. 8(a) run",
                                  "python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs images",
@@ -1027,7 +1027,7 @@ _ = claims.check("images (stored, paper's rates): seeds in the grokking phase (T
 # differ. The grokking curve of Fig. 8(a) shows no delay at the book's raised rates, but the stored run at the
 # paper's rates groks.
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 claims.figure("liu2022", "Fig. 7 left", scale="book",
               claims=["transformer: validation accuracy reaches 99%: fraction of seeds",
                       "transformer: val 99% at least 200 steps after train 99%: fraction of generalizing seeds",
@@ -1078,7 +1078,7 @@ claims.figure("liu2022", "Fig. 8b", scale="book",
                   "the low-decay corner is confused instead of memorizing and there is no confusion at high lr and decay")
 glue("ledger_tally", claims.tally(), display=False)
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 claims.ledger()
 
 # %% [markdown]

@@ -77,7 +77,7 @@
 # stored runs of section 4b use $p = 59$, and they were trained before the difference of initialization was
 # found; section 4c shows stored runs at $p = 113$ with the notebook's initialization.
 
-# %%
+# %% tags=["hide-input"]
 import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -130,7 +130,7 @@ print(f"scale: {current_scale()}")
 # claim is a median over them, rounded to a resolution that their spread justifies (stated at each
 # claim).
 
-# %%
+# %% tags=["hide-input"]
 ts_cfg = TeacherStudentConfig.for_scale()
 img_cfg = ImageConfig.for_scale()
 mod_cfg = ModularConfig.for_scale()
@@ -228,7 +228,7 @@ display(setup_table("(w, m) landscape (Fig. 6)", MessinessConfig(), wm_cfg,
 # to reach $w_c$ must equal $\ln(w_0/w_c)/\gamma$ (to the Euler step, $10^{-3}$), and halving $\gamma$ must
 # double it. These are checks of our integrator against the talk's closed form, not reproductions.
 
-# %%
+# %% tags=["hide-input"]
 for gamma in (0.5, 0.25):
     t, w = integrate_norm_dynamics(w0=4.0, gamma=gamma, t_max=20.0, n_steps=20_000, w_c=1.0)
     t_hit = t[np.argmax(w <= 1.0)]
@@ -327,7 +327,7 @@ print(f"log10 largest train MSE for alpha >= 1, median: {trained(floor, RES_FLOO
 #   not meet. It stays in the ledger, re-filed as a check against that bound of ours. Against the printed
 #   $4\cdot10^{-6}$ the lower arm is compared at the official settings (section 2, stored).
 
-# %%
+# %% tags=["hide-input"]
 claims.check("TS: test loss at alpha=1 / grid minimum (median over seeds)", best_ratio, seeds=seed_ratio)
 claims.check("TS: log10 test-loss rise alpha 1 -> 3.98 (median over seeds)", rise, seeds=seed_rise)
 claims.check("TS: log10 test-loss rise alpha 1 -> 10 (median over seeds)", rise10, seeds=seed_rise10)
@@ -419,7 +419,7 @@ print(f"alpha = 2, gamma = 0: final test accuracy, median: {trained(plateau_acc,
 # decades over the same steps, so the bound separates a plateau from grokking in progress (this
 # tolerance was set after seeing side runs).
 
-# %%
+# %% tags=["hide-input"]
 claims.check("TS: steps-to-test vs gamma, log-log slope (median of per-seed slopes)", slope, seeds=slopes)
 claims.check("TS: alpha=2, gamma=0: fraction of seeds reaching 95 % test", never_frac, seeds=never_seeds)
 claims.check("TS: alpha=2, gamma=0: final test accuracy, the plateau (median over seeds)", plateau_acc,
@@ -439,7 +439,7 @@ _ = claims.check("TS: alpha=0.5 control, steps from 95 % train to 95 % test (med
 # The same function (`ts_book_statistics`) reads their statistics here. `python -m repro.experiments.liu2023_omnigrok
 # --store book/_results --run confirm` recomputes it (under a minute on one core).
 
-# %%
+# %% tags=["hide-input"]
 CONFIRM = "confirmation (fresh seeds, stored): "
 conf = stored_confirmation("_results")
 if conf is None:
@@ -478,7 +478,7 @@ else:
 # student starts at twice the teacher's scale and generalizes near it (the U's minimum). We allow a factor 2 either
 # way in the steps.
 
-# %%
+# %% tags=["hide-input"]
 tss_cfg = stored_ts_config()
 tss_land, tss_grok, tss_mans = require_stored(
     stored_ts(tss_cfg, "_results"), "teacher-student run",
@@ -618,7 +618,7 @@ _ = claims.check(TSS + "alpha=2, gamma=0: fraction of seeds reaching 95 % test i
 # claims, the same criterion on the nine seeds joined, were registered before it started, but after the three
 # seeds above had been seen, so they are registered as deviations and carry † (the first run did not seal them).
 
-# %%
+# %% tags=["hide-input"]
 tsm = stored_ts_landscape_seeds("_results")
 TSS9 = "TS (stored, official settings, 9 seeds): "
 tss9_names = {k: TSS9 + f"log10 largest train MSE for alpha>=1 after 10^{e} steps, the L's lower arm (median over seeds)"
@@ -664,7 +664,7 @@ else:
 # before drawing it on a log axis, so that Fig. 2a draws as flat any loss below it. Level (ii) was chosen after
 # students 1–9 had been seen.
 
-# %%
+# %% tags=["hide-input"]
 for k, after in (("floor4", "10^4"), ("floor5", "10^5")):
     if tsm is not None:
         claims.check(TSS9 + f"log10 largest train MSE for alpha>=1 after {after} steps against the official log's largest "
@@ -812,7 +812,7 @@ print(f"median delay 95 % train -> 95 % validation, fixed norm / free: {trained(
 # depended on the CPU's floating-point kernels, so it is gone. Whether the talk's claim holds needs its
 # transformer: section 4b.
 
-# %%
+# %% tags=["hide-input"]
 claims.check("Mod: free run, norm peak / initial norm (median over seeds)", peak, seeds=ns["peak"])
 claims.check("Mod: free run, final norm / peak norm (median over seeds)", fall, seeds=ns["fall"])
 claims.check("Mod: free run, final norm / initial norm (median over seeds)", final, seeds=ns["final"],
@@ -847,7 +847,7 @@ _ = claims.check("Mod: median delay 95 % train -> 95 % val, fixed norm / free", 
 # `python -m repro.experiments.liu2023_omnigrok --store book/_results` recomputes the stored runs shown here
 # ({eval}`glued.tr_wall` minutes on two CPU cores).
 
-# %%
+# %% tags=["hide-input"]
 def official_init_norm(c: TransformerConfig) -> float:
     """The expected norm of the official notebook's initialization for the shapes of ``c``: W_E (d_vocab columns),
     W_pos, W_Q/K/V/O and W_in, W_out ~ N(0, 1/d_model), W_U ~ N(0, 1/d_vocab), zero MLP biases."""
@@ -965,7 +965,7 @@ for name, value in (("tr_delay_free", f"{tr_delay_free:,.0f}"), ("tr_delay_fixed
 # Every claim on these runs is marked † in the ledger: the runs were stored before claims were sealed, and the
 # two-sided claims against the official plots were registered after their numbers were read.
 
-# %%
+# %% tags=["hide-input"]
 claims.check("Mod transformer: median delay 95 % train -> 95 % val, fixed norm / free", tr_ratio, live=False,
              run=tr_manifest)
 claims.check("Mod transformer: free run, norm peak / initial norm (median over seeds)", tr_peak, live=False,
@@ -1020,7 +1020,7 @@ glue("tr_n_dev", str(sum(c.kind == "deviation" for c in tr_two_sided)), display=
 # steps (`python -m repro.experiments.liu2023_omnigrok --store book/_results --run p113`, about 2.5 hours on
 # two CPU cores, resumable). Its ten two-sided claims were registered before the run started.
 
-# %%
+# %% tags=["hide-input"]
 p113_cfg = official_modular_config()
 p113_progress = ResultsStore("_results").progress(p113_cfg, OFFICIAL_STORE_LABEL)
 print(f"p113: {p113_progress}")
@@ -1212,7 +1212,7 @@ print(f"m = 0: training loss at the largest norm: {trained(big_w_train, digits=1
 # notebook trains 15,000 steps at lr $10^{-2}$, decayed). The bounds below (a ratio of at least 1.2 for
 # $w_c$, 2 for the test loss, 1.5 for the U) were set after seeing a first run of this grid.
 
-# %%
+# %% tags=["hide-input"]
 claims.check("WM: w_c at m = 0.2 / w_c at m = 0 (median over seeds)", wc_ratio)
 claims.check("WM: best test loss over norms, m = 0.2 / m = 0 (median over seeds)", test_ratio)
 claims.check("WM: m = 0, test loss at the grid's ends / its minimum (the U)", u_rise)
@@ -1233,7 +1233,7 @@ _ = claims.check("WM: m = 0, training loss at the largest norm (the L's lower ar
 # were registered before the run. Left out: the notebook's norm counts the first layer twice (a plain norm here),
 # and its random draws are not reproduced bit for bit.
 
-# %%
+# %% tags=["hide-input"]
 wm_off_cfg = MessinessConfig.official()
 wm_off_progress = ResultsStore("_results").progress(wm_off_cfg, WM_OFFICIAL_LABEL)
 wm_off = stored_messiness(wm_off_cfg, "_results")
@@ -1329,7 +1329,7 @@ for key, text in wmo_text.items():
 # the contours (`blurred_like_notebook`). The $\gamma$ arrow is the $1/\gamma$ law of section 2. The time law
 # itself, a run along the path, is not run.
 
-# %%
+# %% tags=["hide-input"]
 ds_cfg = MessinessConfig.data_size(DATA_SIZES[0])
 official_window = replace(ds_cfg, messiness=tuple(np.round(np.linspace(0, 0.1, 21), 4).tolist()),
                           alphas=tuple(np.round(np.linspace(2.5, 4.0, 21), 4).tolist()))
@@ -1468,7 +1468,7 @@ for window, texts in ds_text.items():
 # decision rules (stated under the table): {eval}`glued.ledger_tally`. Claims whose data need a download (MNIST,
 # IMDb, QM9), or whose experiments were not run here, are not tested.
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 claims.figure("liu2023", "Fig. 2a", claims=[
     "TS: test loss at alpha=1 / grid minimum (median over seeds)",
     "TS: log10 test-loss rise alpha 1 -> 3.98 (median over seeds)",

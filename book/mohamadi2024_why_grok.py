@@ -102,7 +102,7 @@
 # `REPRO_SCALE=paper` runs the config defaults with the same code: the paper's settings except the init and the
 # other differences each experiment's setup table lists. No GPU was available to run them for this chapter.
 
-# %%
+# %% tags=["hide-input"]
 import math
 import warnings
 
@@ -192,7 +192,7 @@ def count(flags, live: bool = True) -> str:
 # penalty under normalized GD (`exact_regularizer`, see Deviations). The stored runs print their own tables
 # where they are loaded.
 
-# %%
+# %% tags=["hide-input"]
 ccfg = cfg.classification_config(cfg.grok_p)
 norms = start_norms(cfg.grok_p, ccfg.width)
 print(setup_table("Theorem checks (sections 1-3: Prop. 3.8, Thm 3.1, Thm 3.4; no training)", mw.WhyGrokConfig(), cfg,
@@ -296,7 +296,7 @@ for r in dup:
         print(f"  r = {r['r']}: width {r['width']}, ‖θ‖∞ = {r['linf']:.3f} (r^(-1/3) = {r['r'] ** (-1 / 3):.3f}), "
               f"max|f - p·1| < 1e-9: {r['max_error'] < 1e-9}")
 
-# %%
+# %% tags=["hide-input"]
 full = [r for r in rows + dup if not r["halved"]]
 # Rounded up to a power of ten: the float64 rounding error itself (~1e-14) differs between BLAS builds.
 max_error = 10.0 ** math.ceil(math.log10(max(r["max_error"] for r in rows + dup)))
@@ -322,7 +322,7 @@ _ = claims.check("Fourier construction: worst |‖θ‖∞ − r^(−1/3)| over 
 # random init attains the bound. Thm 3.1 says the eNTK cannot interpolate below $h = n/(3p)$ and does at
 # $h = \tilde\Theta(n/p)$; its sufficient width $36\rho_c\log(n/\delta)$ is far larger.
 
-# %%
+# %% tags=["hide-input"]
 rank = mw.entk_rank_sweep(cfg.rank_p, cfg.rank_n, cfg.rank_widths, cfg.seed)
 mismatch = int(np.sum((rank["rank"] < rank["n"]) != (rank["widths"] * (3 * rank["p"] - 2) < rank["n"])))
 for h, rk, bd in zip(rank["widths"], rank["rank"], rank["bound"]):
@@ -354,7 +354,7 @@ _ = claims.check("eNTK singular at every tested width below Thm 3.1's n/(3p): fr
 # *expected* NTK over the init (Prop. B.3), a deterministic equivariant kernel. Losses are relative to
 # the zero predictor on the same test triples; 1 means "no better than predicting 0".
 
-# %%
+# %% tags=["hide-input"]
 ksweep = mw.kernel_regression_sweep(cfg.kernel_ps, cfg.kernel_fractions, cfg.kernel_width_factor, cfg.seed)
 print("relative test loss (eNTK at init / expected NTK)")
 print("   p  " + "  ".join(f"frac {f:.1f}  " for f in ksweep["fractions"]))
@@ -405,7 +405,7 @@ _ = claims.check("ridgeless kernel regression: smallest relative test loss, agai
 # whose matrix kernel $\mathrm{pNTK}\otimes I_p$ spans $n_{\rm pairs}\cdot p$ dimensions (Thm D.2), at pair fractions
 # 0.1, 0.2 and 0.4 of $p = 23$, where the bound is at least 1/2.
 
-# %%
+# %% tags=["hide-input"]
 span = mw.kernel_span_sweep(cfg.kernel_ps, cfg.kernel_fractions, cfg.kernel_width_factor, cfg.seed)
 print("population loss / zero predictor's: best in the eNTK's span / expected NTK's; averaged over permuted tasks; App. D bound")
 for i, p in enumerate(span["ps"]):
@@ -425,7 +425,7 @@ claims.check("best predictor in the kernel's span: smallest population loss / ze
 _ = claims.check("best predictor in the kernel's span averaged over the permuted tasks, minus App. D's bound: smallest "
              "over p, fractions and both kernels", span_slack, live=False)
 
-# %%
+# %% tags=["hide-input"]
 cspan = mw.pntk_span_sweep(cfg.grok_p, mw.SPAN_PAIR_FRACTIONS, 8 * cfg.grok_p, cfg.seed)
 for f, b_, e_, bd in zip(cspan["fractions"], cspan["best"], cspan["perm"], cspan["bound"]):
     print(f"pNTK at init, p = {cspan['p']}, h = 8p, pair fraction {f:.1f}: best in span {b_:.3f}; averaged over permuted "
@@ -492,7 +492,7 @@ print(f"alpha = 1, c = 2: fitted before test accuracy reached 99 %: {count(fit_f
 # targets of the very training pairs the network above learned from. Thm 4.3 bounds its squared test loss
 # from below by half the zero predictor's; the paper leaves the accuracy open.
 
-# %%
+# %% tags=["hide-input"]
 kernel = np.array([mw.kernel_classifier_on_split(main, run=r) for r in runs])  # (seeds, 2): accuracy, loss
 kernel_acc, kernel_loss = np.median(kernel, axis=0)
 trained_acc = main.test_acc[runs, -1]
@@ -536,7 +536,7 @@ _ = claims.check(f"fitted before the test accuracy reached 99 % (α = 1): fracti
 # after it. It equals $\sqrt{2(1 - \cos)}$ of the angle between the two kernels, and norm growth does not
 # move it.
 
-# %%
+# %% tags=["hide-input"]
 raw_before, raw_after = np.array([main.ntk_ratio(r) for r in runs]).T  # raw after: a lower bound (triangle)
 fit_eval = [int(np.searchsorted(main.steps, f)) for f in fits]
 norm_growth = (main.l2[runs, -1] / main.l2[runs, fit_eval]) ** 4  # (‖θ_T‖₂ / ‖θ_fit‖₂)^4
@@ -594,7 +594,7 @@ _ = claims.check(f"unit-norm eNTK change after fitting ÷ before fitting, median
 # at $n = 2p^{5/3}$, five seeds each, and compare the mean number of steps from fitting to 99 % test
 # accuracy.
 
-# %%
+# %% tags=["hide-input"]
 alphas = [a for i, a in enumerate(mc.init_scales) if mc.n_coeffs[i] == 2.0 and a not in mc.init_scales[:i]]
 gap, first_norm, first_l2 = {}, {}, {}
 for a_ in alphas:
@@ -644,7 +644,7 @@ _ = claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over �
 # direction of the effect reproduces if the smallest $\alpha$'s test accuracy at the step it fits the
 # training set exceeds $\alpha = 1$'s by at least 0.1 (medians over seeds).
 
-# %%
+# %% tags=["hide-input"]
 gdi_cfg = mw.gd_init_scale_config()
 gdi, gdi_manifest = load_stored(mw.stored_classification(gdi_cfg, "_results"), "plain-GD init-scale run",
                                 "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only gd-init-scale",
@@ -734,7 +734,7 @@ _ = claims.check(f"plain GD (stored): final accuracy on test pairs with unseen m
 # fitting ... then changes drastically"; both bounds are ours); and the gap from fit to 99 % test accuracy is no
 # longer at $\alpha = 0.1$ than at $\alpha = 1$ (Fig. 1, middle: a smaller $\alpha$ mitigates grokking).
 
-# %%
+# %% tags=["hide-input"]
 nc_cfg = mw.ntk_classification_config()
 nc, nc_manifest = load_stored(mw.stored_classification(nc_cfg, "_results", "classification-ntk"),
                               "normalized-GD run in the NTK parametrization",
@@ -781,7 +781,7 @@ glue("fig_nc", fig_nc, display=False)
 # distance from the start.
 # ```
 
-# %%
+# %% tags=["hide-input"]
 a1_rows = [r for r in nc_rows[1.0] if nc_fit[r] >= 0]
 nc_d_fit = np.array([nc.ntk_distance[r, nc_col[int(nc_fit[r])]] for r in a1_rows])
 nc_c_fit = np.array([nc.ntk_change[r, nc_col[int(nc_fit[r])]] for r in a1_rows])
@@ -871,7 +871,7 @@ glue("nc_gen_lo", f"{int((nc_gen[nc_rows[0.1]] >= 0).sum())} of {len(nc_rows[0.1
 # Thm 4.5 says $\tilde O(p^{5/3})$ pairs suffice for networks with a large normalized $\ell_\infty$ margin. We
 # train at $n = c\,p^{5/3}$ for $c \in \{0.5, 1, 2\}$ and every $p$ of the config.
 
-# %%
+# %% tags=["hide-input"]
 print("final test accuracy (alpha = 1): seeds with >= 0.99 / seeds with <= 0.1 / seeds")
 for p, res in sorted(results.items()):
     coeffs = sorted({c_ for c_, a_ in zip(res.config.n_coeffs, res.config.init_scales) if a_ == 1.0})
@@ -945,7 +945,7 @@ glue("fig_class", fig_class, display=False)
 # {eval}`glued.sc_minutes` minutes on one core; `python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results`
 # recomputes it.
 
-# %%
+# %% tags=["hide-input"]
 scfg = mws.SampleComplexityConfig()
 sc, sc_manifest = load_stored(mws.stored_sample_complexity(scfg, "_results"), "sample-complexity run",
                               "python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results", "about 45 minutes on one core",
@@ -1037,7 +1037,7 @@ _ = claims.check(f"sample complexity (stored): min over p of the median final te
 # **Norm and margin against $p$ (Figs 3-4, right).** The same runs give the weights' $\ell_\infty$ norm and the
 # normalized margin $q_{\min}/\|\theta\|_\infty^3$ at $n = 2p^{5/3}$ after the same number of steps.
 
-# %%
+# %% tags=["hide-input"]
 fig_nm = plot_norm_margin(sc)
 glue("fig_norm_margin", fig_nm, display=False)
 j2 = {p: scfg.coeffs_at(p).index(2.0) for p in scfg.ps}
@@ -1091,7 +1091,7 @@ _ = claims.check(f"normalized margin at p = {p_hi} over the construction's margi
 # $n^* \propto p^k$ over the settled critical sizes ($p \le 31$ at 1 500 steps, $p \ge 37$ at 4 000) is at
 # most 5/3 (Thm 4.5), and the bootstrap's 97.5th percentile stays below the kernel methods' 2 (Thm 4.3).
 
-# %%
+# %% tags=["hide-input"]
 bcfg = mws.budget_config()
 budget_res, budget_manifests = require_stored(
     mws.stored_budget("_results"), "settled-budget run",
@@ -1222,7 +1222,7 @@ _ = claims.check("sample complexity, settled budgets (stored): 97.5th percentile
 # and a network that has learned $a + b = b + a$ answers those without knowing modular addition. We
 # therefore also track the accuracy on the test pairs whose mirror is unseen too.
 
-# %%
+# %% tags=["hide-input"]
 tfs_mixed = mw.run_transformer_seeds(cfg.transformer, cfg.transformer_seeds)  # one train() call, seeds as runs
 # The paper's eNTK is on the training set (App. B): keep the training pairs among the recorded ones (kernels kept live)
 tfs = [t.on_training_pairs() for t in tfs_mixed]
@@ -1322,7 +1322,7 @@ _ = claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fi
 # unit-norm ratio from ≈ {eval}`glued.tf_ratio_mixed` (mixed) to ≈ {eval}`glued.tf_shape_ratio` (training pairs);
 # the GD claims below read the mixed kernel.
 
-# %%
+# %% tags=["hide-input"]
 gd_cfg = mw.gd_transformer_config()
 gtfs, tf_manifest = load_stored(mw.stored_transformer(gd_cfg, mw.GD_TRANSFORMER_SEEDS, "_results"),
                                 "GD transformer run", "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only transformer-gd",
@@ -1408,7 +1408,7 @@ _ = claims.check(f"transformer (stored, GD): unit-norm eNTK change after fitting
 # $\alpha \le 0.5$; some inits diverge even so, and the chapter counts them. We track the regression eNTK on
 # 1 000 random triples.
 
-# %%
+# %% tags=["hide-input"]
 reg = mw.train_regression(cfg.regression)
 finite = np.isfinite(reg.test_loss[:, -1]) & np.isfinite(reg.train_loss[:, -1])
 for alpha in cfg.regression.init_scales:
@@ -1482,7 +1482,7 @@ _ = claims.check("regression: final test loss / zero predictor's, median of the 
 # the zero predictor's. For the accuracy, which the paper does not define for regression, we use the argmax
 # $\arg\max_c f_c(a, b)$ over all $p^2$ pairs, against the 100 % that Fig. 2's test curves reach.
 
-# %%
+# %% tags=["hide-input"]
 reg_cfg = mw.grokking_regression_config()
 sreg, reg_manifest = load_stored(mw.stored_regression(reg_cfg, "_results"), "regression run",
                                  "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression",
@@ -1524,7 +1524,7 @@ glue("fig_reg_stored", fig_reg_stored, display=False)
 # Right: $\|\theta\|_\infty$ (solid) and the scale-free eNTK distance $1-\cos(K_t, K_0)$ (dotted).
 # ```
 
-# %%
+# %% tags=["hide-input"]
 # The stored run is loaded, not recomputed, so its numbers are the same on every machine; they print to two
 # significant digits. "Generalized" is a test loss below half the zero predictor's, as defined above.
 a_small = min(reg_cfg.init_scales)
@@ -1607,7 +1607,7 @@ _ = claims.check("regression (stored): ‖θ‖∞ at the end / its peak, median
 # registering: one seed at $p = 11$ for $10^5$ steps, which fitted and did not generalize. The delay claim is
 # judged only when an $\alpha = 1$ run reaches 95 %: a run that never does has no delay to compare.
 
-# %%
+# %% tags=["hide-input"]
 ntk_runs, ntk_manifest = {}, {}
 for p_ in mw.PAPER_REGRESSION_PS:
     ncfg = mw.paper_regression_config(p_)
@@ -1657,7 +1657,7 @@ glue("fig_reg_ntk", fig_reg_ntk, display=False)
 # $\|\theta\|_\infty$ of the parameters (solid: the smaller $p$, dashed: the larger).
 # ```
 
-# %%
+# %% tags=["hide-input"]
 # Stored runs are loaded, not recomputed: these numbers are the same on every machine.
 for p_, res in ntk_runs.items():
     rc = res.config
@@ -1711,7 +1711,7 @@ glue("ntk_generalized", f"{sum(int((r.first_step('pair_acc', 0.95) >= 0).sum()) 
 # $\alpha = 1$ run fits, its argmax accuracy ends at $1 \pm 0.05$, the delay is at least a factor 2, and the gap is
 # no longer at $\alpha = 0.1$ (the last two judged only when the runs generalize).
 
-# %%
+# %% tags=["hide-input"]
 p47_cfg = mw.fig2_regression_config()
 p47, p47_manifest = load_stored(mw.stored_regression(p47_cfg, "_results", "regression-p47"), "regression run at p = 47",
                                 "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-p47",
@@ -1790,7 +1790,7 @@ glue("fig_p47", fig_p47, display=False)
 # same recipe as above from He's init (`parametrization="standard_he"`; nothing else changed). Its four claims,
 # the same criteria as above, were registered before it started.
 
-# %%
+# %% tags=["hide-input"]
 he_cfg = mw.fig2_he_regression_config()
 p47he, p47he_manifest = load_stored(mw.stored_regression(he_cfg, "_results", "regression-p47-he"),
                                     "regression run at p = 47 from He's init",
@@ -1841,7 +1841,7 @@ glue("fig_p47he", fig_p47he, display=False)
 # most half the zero predictor's) were registered before it ran, which took {eval}`glued.ctl_minutes` minutes on
 # one core.
 
-# %%
+# %% tags=["hide-input"]
 ctl_cfg = mw.control_regression_config()
 ctl, ctl_manifest = load_stored(mw.stored_regression(ctl_cfg, "_results", "regression-control"), "ℓ∞ positive control",
                                 "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-control",
@@ -1881,7 +1881,7 @@ glue("ctl_rate", f"{np.mean(ctl_rate):.0e}", display=False)
 # decision rules (registered once, stated under the table). The figure rows below the claims are the
 # evidence: each names the paper claims its comparisons bear on.
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 claims.figure("mohamadi2024", "Prop. 3.8 (App. F)", scale="book",
               claims=["Fourier construction: accuracy over all p² pairs, every p from 2 to 13",
                       "Fourier construction (V/4): max |f − p·1| over all pairs and p (rounded up to 10^k)",

@@ -69,7 +69,7 @@
 # assume the small model on addition, so `REPRO_SCALE=paper` does not run it (the stored runs are the
 # paper scale).
 
-# %%
+# %% tags=["hide-input"]
 import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -104,7 +104,7 @@ claims = ClaimBook("power2022_what_is_grokking")
 # at once. The setup table prints every setting beside Power et al.'s, with the reason for each
 # difference.
 
-# %%
+# %% tags=["hide-input"]
 cfg = IntroConfig.for_scale()
 print(f"scale: {current_scale()}")
 paper_cfg = IntroConfig()  # Power et al.'s values (App. A.1); the rows below cover what the config does not hold
@@ -265,7 +265,7 @@ glue("fig_grokking", fig, display=False)
 # a few seeds between CPU kernel sets). The fit at initialization does
 # not depend on training and is shown at 0.01.
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 stats = result.summary(circle_bound=0.9)
 train_final = history["train_acc"][:, -1]
 # validation accuracy at each seed's first evaluation with training accuracy >= 99 % (every seed fits)
@@ -328,7 +328,7 @@ print(f"circle fit after training: best seed ≈ {trained(np.max(stats.fit_end),
 # floating point move them (this cell is therefore not compared when the book is validated on another
 # machine; the claims above check what matters in it: the medians).
 
-# %% tags=["nbval-skip"]
+# %% tags=["nbval-skip", "hide-input", "hide-output"]
 print("seed  steps to 99 % train  steps to 99 % val  final val acc  circle fit (end)  circle fit (init)")
 for seed, tr, va, acc, fe, fi in zip(cfg.seeds, stats.train_steps, stats.val_steps, stats.final_val_acc,
                                      stats.fit_end, stats.fit_init):
@@ -372,7 +372,7 @@ glue("n_val_never", trained(int(np.sum(stats.val_steps < 0))), display=False)
 # embeddings at the snapshot after generalization with the best circle fit (a choice made after seeing
 # the run, for the reason given below the claims).
 
-# %%
+# %% tags=["hide-input"]
 pcfg = stored_paper_config()
 prun, pmanifest = load_stored(stored_intro(pcfg, "_results"), "Power et al. run",
                               "python -m repro.experiments.power2022_what_is_grokking --store book/_results --run addition", "about 45 minutes on one core",
@@ -430,7 +430,7 @@ fig_power = plot_intro(prun, run=0, step=p_best_step)
 glue("fig_power_stored", fig_power, display=False)
 glue("power_best_step", f"{p_best_step:,}", display=False)
 
-# %%
+# %% tags=["hide-input"]
 PS = "their transformer on addition (stored): "
 claims.check(PS + "final training accuracy", ph["train_acc"][0, -1], live=False, run=pmanifest)
 claims.check(PS + "final validation accuracy", ph["val_acc"][0, -1], live=False, run=pmanifest)
@@ -488,7 +488,7 @@ for name in ("division-wd1", "division-wd0"):
     if stored is not None:
         division[name] = (dcfg, *stored)
 
-# %%
+# %% tags=["hide-input"]
 for name, (dcfg, dres, dmanifest) in division.items():
     print(provenance_line(dmanifest))
     print(setup_table(f"Power et al. Fig. 1 against the stored run {name}", paper_cfg, dcfg,
@@ -519,7 +519,7 @@ for name in division_progress.keys() - division.keys():
 # training reaches 100 %, then rising to 100 %.
 # ```
 
-# %%
+# %% tags=["hide-input"]
 DIV_STATS = {"final training accuracy, median over seeds": "final_train_acc",
              "validation accuracy at the first evaluation at or after 10x the step training reaches 99 %, median "
              "over seeds": "val_acc_later",
@@ -622,7 +622,7 @@ print(fig1_cfg)
 # decision rules (registered once, stated under the table). The figure rows below the claims are the
 # evidence: each names the paper claims its comparisons bear on.
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 power_book = ["final training accuracy, median over seeds", "final validation accuracy, median over seeds",
               "validation accuracy when training first reaches 99 %, median over seeds",
               "grokking delay, median over seeds: steps to 99% val / steps to 99% train",

@@ -91,7 +91,7 @@
 # (Claims I–IV) exist only in v3, once for each model (§3.1 and §3.2); the numbers $u_c \approx 30.2$, 0.227,
 # 0.175 and $-0.7$ are printed only in v3, the v1 text has them stripped.
 
-# %%
+# %% tags=["hide-input"]
 import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -132,7 +132,7 @@ claims = ClaimBook("rubin2024_droplets")
 # $g = n\sigma_a^2/(\sigma^2 d)$, at their base values, so only finite-$d$ effects change. The tables below set
 # each computation beside the paper's settings, every difference with its reason.
 
-# %%
+# %% tags=["hide-input"]
 cfg = DropletsConfig.for_scale()
 lv_cfg = cfg.langevin
 print(f"scale: {current_scale()}")
@@ -284,7 +284,7 @@ glue("fig_landau", plot_landau(cfg, theory), display=False)
 #    $q^* =$ {eval}`glued.q_c_paper` at the transition towards 1 as $\sigma^2$ falls; at 0.10 this claim reproduces
 #    the paper's curve, not a prediction the paper stands behind.
 
-# %%
+# %% tags=["hide-input"]
 claims.check("teacher-student sigma_c^2, paper's 1-D theory", cp.sigma2, live=False)
 claims.check("teacher-student u_c, paper's 1-D theory", cp.u, live=False,
              evidence=f"our exact quadrature of the paper's equations (v3 Eq. 13, App. A.3 with the 4/pi fix) gives "
@@ -395,7 +395,7 @@ glue("fig_modular", plot_modular(cfg, theory), display=False)
 # at $\sigma^2 = 0.15$ their weight per mode is {eval}`glued.p_exact_015` instead of about 1, and GMFL-II
 # (the paper's "≈ 0.175") does not exist at these parameters. We register that as a deviation.
 
-# %%
+# %% tags=["hide-input"]
 by_s2 = {round(m.sigma2, 3): m for m in theory.modular_curve}
 exact_by_s2 = {round(m.sigma2, 3): m for m in theory.modular_exact_curve}
 claims.check("modular GMFL-I onset sigma_c1^2 (closed form, P -> inf)", bd.sigma2_c1, live=False)
@@ -448,7 +448,7 @@ glue("s2_c2", f"{bd.sigma2_c2:.3f}", display=False)
 # nats), 0.175 and $-0.7$, come out the same under both counts to four digits, so they cannot tell the two
 # apart; the derivation decides for $2S_k$, and the "≤ 5 nats" claim holds under either.
 
-# %%
+# %% tags=["hide-input"]
 mc = theory.mode_count_0227
 for label, sol in (("as printed, S_k per index k", mc.as_printed), ("each complex mode once, 2 S_k", mc.once)):
     print(f"{label:31s}: a = {sol.a:.5f}, S_k = {sol.saddle_nats:.2f} nats, exponent of the droplet weight = "
@@ -538,7 +538,7 @@ glue("fig_components", plot_components(cfg, theory, exp), display=False)
 # nats (bin errors about 0.05 nats), the position at 0.05 (half a bin), the cubic ratio at 0.05 (half its
 # 10 % tolerance) and the error ratio at 0.1.
 
-# %%
+# %% tags=["hide-input"]
 centres = 0.5 * (lv.edges[:-1] + lv.edges[1:])
 s_low, s_high = lv.sigma2s.index(0.10), lv.sigma2s.index(0.25)
 q_low, depth_low = second_minimum(lv.neg_log_p(s_low), centres)
@@ -610,7 +610,7 @@ glue("r_drop", trained(r_drop, 0.1), display=False)
 # ensembles"; ours are the standard errors of a mean, which the significances below need. (The paper projects
 # on 3000 test points; ours are exact Gaussian averages.)
 
-# %%
+# %% tags=["hide-input"]
 finite = load_finite("_results")
 have_finite = all(b in finite for b in FINITE_BETAS)
 if not have_finite:
@@ -714,7 +714,7 @@ if have_finite:
 #    modes to the effective noise): at $\beta = 1/8$, $\sigma^2 = 0.15$ and 0.10, the learned cubic is at most
 #    that of the infinite-data ensembles at the same size.
 
-# %%
+# %% tags=["hide-input"]
 def finite_name(beta, what):
     return f"finite data beta={beta_label(beta)} (d={finite_data_config(beta).d}): {what}"
 
@@ -741,7 +741,7 @@ if have_finite:
                  hist_dev[1 / 2] / hist_dev[1 / 8], live=False, run=[finite[1 / 2].manifest, finite[1 / 8].manifest],
                  spread=spreads["distance ratio"])
 
-# %%
+# %% tags=["hide-input"]
 if have_finite:
     f8, f2 = finite[1 / 8], finite[1 / 2]
     cub8, _ = component_stats(f8.langevin, "learned_cubic")
@@ -761,7 +761,7 @@ if have_finite:
                  contrast[1 / 2] / contrast[1 / 8], live=False, run=[f2.manifest, f8.manifest],
                  spread=spreads["cubic contrast ratio"])
 
-# %%
+# %% tags=["hide-input"]
 if have_finite:
     linear_ratio, linear_seeds = {}, {}
     for beta, s2 in ((1 / 8, 0.30), (1 / 8, 0.25), (1 / 2, 0.25)):
@@ -787,7 +787,7 @@ if have_finite:
     claims.check(finite_name(1 / 2, "learned linear / paper's theory at sigma^2=0.25"), linear_ratio[1 / 2, 0.25],
                  live=False, run=f2.manifest, seeds=linear_seeds[1 / 2, 0.25])
 
-# %%
+# %% tags=["hide-input"]
 if have_finite:
     ek_ratio = {}
     for s2 in (0.15, 0.10):
@@ -881,7 +881,7 @@ if have_finite:
 # $\lambda$ on the smaller ensembles, where the theories differ much less, is printed beside it as a calibration
 # of how far finite $n$ alone moves it.
 
-# %%
+# %% tags=["hide-input"]
 lv1, man1 = require_stored(stored_beta1("_results"), "beta = 1 ensembles",
                            "python -m repro.experiments.rubin2024_droplets --store book/_results --beta 1",
                            "about 40 minutes on one core")
@@ -951,7 +951,7 @@ glue("fig_beta1_histograms", plot_finite_histograms({1.0: fe1}, sigma2s=c1.sigma
 #
 # {eval}`glued.b1_text`
 
-# %%
+# %% tags=["hide-input"]
 B1 = "finite data beta=1 (d=150): "
 spreads1 = beta1_spreads(lv1)  # seed errors of the checks without one: a bootstrap over the 10 networks
 claims.check(B1 + "first vs second half of the samples, largest |z| of the learned components", halves1,
@@ -1031,7 +1031,7 @@ for what, per in hs_stats.items():
 hs_halves = max(half_z(hs_res, "learned_linear"), half_z(hs_res, "learned_cubic"))
 print(f"h = 0.025: first vs second half of the samples, largest |z| of the learned components: {approx(hs_halves, 0.1)}")
 
-# %%
+# %% tags=["hide-input"]
 hs_spreads = step_spreads(hs_coarse, hs_res)  # the checks' seed errors: a bootstrap over data sets, paired
 hs_z_comp = max(abs(r["z"]) for what in ("learned linear", "learned cubic") for r in hs_stats[what].values())
 hs_z_frac = max(abs(r["z"]) for r in hs_stats["P(|q| > 0.5)"].values())
@@ -1091,7 +1091,7 @@ glue("fig_step_bias", plot_step_bias(hs_stats), display=False)
 # ($\beta = 1/8$ and 1/2, stored) and, in their own row, at its base size $\beta = 1$ (stored, claims sealed
 # before the run). The infinite-data ensembles stand beside them as checks of the theory.
 
-# %%
+# %% tags=["hide-input", "hide-output"]
 claims.figure("rubin2024", "Fig. 1 (theory)", claims=[
     "d=150, sigma^2=0.10: droplet minimum position q*, paper's theory",
     "d=150, sigma^2=0.10: -log p(q=0.9) - (-log p(0)), paper's theory (nats)",

@@ -46,3 +46,26 @@ def test_no_registration_repr_in_outputs(path):
                 leaks.append(f"code cell {k}: {text.strip()[:60]!r}")
     assert not leaks, f"{path.name}: outputs that are a registration call's repr:\n" + "\n".join(leaks)
 
+
+
+VERIFY = re.compile(r"claims\.(check|figure)\(|figure_from\(")
+
+
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.stem != "status"], ids=lambda p: p.name)
+def test_verification_is_one_click_away(path):
+    """A cell that registers a claim or a figure row shows its output but folds its code in the built book
+    (MyST-NB's ``hide-input``); the ledger tables under "Paper versus ours" fold their output too."""
+    cells = json.loads(path.read_text(encoding="utf8"))["cells"]
+    section, open_code, open_tables = "", [], []
+    for k, cell in enumerate(cells):
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            section = next((l for l in reversed(source.splitlines()) if l.startswith("## ")), section)
+            continue
+        tags = cell.get("metadata", {}).get("tags", [])
+        if VERIFY.search(source) and "hide-input" not in tags:
+            open_code.append(f"cell {k}: {source[:50]!r}")
+        if section.startswith("## Paper versus ours") and "hide-output" not in tags:
+            open_tables.append(f"cell {k}: {source[:50]!r}")
+    assert not open_code, f"{path.name}: registration code shown unfolded:\n" + "\n".join(open_code)
+    assert not open_tables, f"{path.name}: ledger tables shown unfolded:\n" + "\n".join(open_tables)
