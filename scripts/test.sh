@@ -100,10 +100,9 @@ lower=(MKL_CBWR=COMPATIBLE DNNL_MAX_CPU_ISA=SSE41)
 # two commits of opposite parity put every chapter through both paths, while every chapter runs under pass 1 on
 # every run; scripts/portability.sh runs every chapter under every configuration. REPRO_PASS2=half1|half2 picks a half,
 # REPRO_PASS2=all runs the whole book, REPRO_PASS2="book/a.ipynb ..." picks chapters.
-PASS2_HALF1="book/liu2023_omnigrok.ipynb book/liu2022_transformer_and_images.ipynb
-book/baek2024_geneft_information.ipynb book/liu2022_effective_theory.ipynb book/status.ipynb"
-PASS2_HALF2="book/liu2022_phase_diagrams.ipynb book/mohamadi2024_why_grok.ipynb book/power2022_what_is_grokking.ipynb
-book/baek2024_geneft_dynamics.ipynb book/liu2022_critical_data.ipynb book/rubin2024_droplets.ipynb book/status.ipynb"
+# The halves are in book/_chapters.toml (each chapter's `pass2`), read by repro.book.manifest.
+PASS2_HALF1=$(python -m repro.book.manifest pass2 1) || failed+=("reading the second pass's halves (book/_chapters.toml)")
+PASS2_HALF2=$(python -m repro.book.manifest pass2 2) || failed+=("reading the second pass's halves (book/_chapters.toml)")
 choice=${REPRO_PASS2:-default}
 if [ "$choice" = default ]; then
     if [ "$(git rev-parse --is-shallow-repository 2>/dev/null)" = false ]; then

@@ -15,11 +15,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
+from repro.book.manifest import stems  # noqa: E402
 from repro.core.scale import by_scale, current_scale  # noqa: E402
 
-CHAPTERS = ("power2022_what_is_grokking", "liu2022_effective_theory", "liu2022_critical_data", "liu2022_phase_diagrams",
-            "liu2022_transformer_and_images", "liu2023_omnigrok", "rubin2024_droplets", "baek2024_geneft_information",
-            "baek2024_geneft_dynamics", "mohamadi2024_why_grok")
+CHAPTERS = tuple(stems())  # book/_chapters.toml
 
 
 @pytest.fixture(autouse=True)
