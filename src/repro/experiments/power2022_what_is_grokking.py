@@ -6,7 +6,7 @@ half the table for training, 10^5 steps). ``for_scale()`` shrinks it for a lapto
 embeddings + MLP model (the sum of the two token embeddings into a one-hidden-layer ReLU MLP, the
 toy architecture of Liu et al. 2022) on the unordered pairs of p = 31, full batch, which groks in a few
 thousand steps.
-Used by ``book/power2022_what_is_grokking.ipynb``. Book scale trains 8 seeds in one batched call; the
+Used by ``book/power2022_what_is_grokking.ipynb``. Book scale trains 32 seeds in one batched call; the
 chapter's claims are statistics over them (:class:`SeedSummary`).
 
 ``model="grok_transformer"`` is openai/grok's own transformer on openai/grok's data pipeline (post-LayerNorm,
@@ -44,7 +44,7 @@ class IntroConfig(ConfigRepr):
     ordered_pairs: bool = True
     data_seed: int = 0  # unstated (the official code shuffles with its own seed)
     init_seed: int = 0  # seeds init_seed, init_seed + 1, ... (one batched run each)
-    n_seeds: int = 1  # Power et al. Fig. 1 shows one run; book scale trains 8 seeds and reports medians
+    n_seeds: int = 1  # Power et al. Fig. 1 shows one run; book scale trains 32 seeds and reports medians
     # Power et al.: decoder-only transformer ("transformer": the book's pre-LN one; "grok_transformer": openai/grok's
     # own, on its tokens and split); "embed_mlp" for the CPU scale
     model: str = "transformer"
