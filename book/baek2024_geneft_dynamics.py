@@ -230,7 +230,7 @@ glue("fig_phases_lr", fig5, display=False)
 # ```{figure} _figures/baek2024_geneft_dynamics/fig_phases_lr.png
 # :name: fig-geneft-phases-lr
 #
-# Phases over decoder learning rate (x) and encoder learning rate (y), both log10, for (a) mod 3,
+# **Baek et al. 2024, Fig. 5 (ours, book scale).** Phases over decoder learning rate (x) and encoder learning rate (y), both log10, for (a) mod 3,
 # (b) greater-than, (c) complete bipartite. Colour: the phase most of the three seeds show
 # (green: generalization; yellow/orange: grokking; purple: memorization; grey: confusion); the label
 # in each cell: how many seeds generalize there. White dots: the generalization/memorization boundary
@@ -560,7 +560,7 @@ for rel, on in fig6_onsets.items():
 # ```{figure} _figures/baek2024_geneft_dynamics/fig_phases_wd.png
 # :name: fig-geneft-phases-wd
 #
-# Phases over decoder learning rate (x) and decoder weight decay (y; the bottom row is zero weight
+# **Baek et al. 2024, Fig. 6 (ours, book scale).** Phases over decoder learning rate (x) and decoder weight decay (y; the bottom row is zero weight
 # decay) for mod 3 at a fixed encoder learning rate. Colours as in Fig. 5.
 # ```
 

@@ -184,7 +184,7 @@ glue("fig_bound", fig2, display=False)
 # ```{figure} _figures/baek2024_geneft_information/fig_bound.png
 # :name: fig-geneft-bound
 #
-# Upper bound on accuracy over all 900 pairs against the training fraction. Solid with error bars:
+# **Baek et al. 2024, Fig. 2 (ours).** Upper bound on accuracy over all 900 pairs against the training fraction. Solid with error bars:
 # Bayes-optimal Monte Carlo (mean ± std over random training sets). Dotted: Eq. 4 with Table 2's $b$.
 # The Monte-Carlo curves start *below* Eq. 4 (correlated samples carry less than a bit each), cross
 # it and saturate earlier (the posterior sharpens the guesses). Greater-than saturates slowest.
@@ -244,7 +244,7 @@ glue("fig_data_size", fig3, display=False)
 # ```{figure} _figures/baek2024_geneft_information/fig_data_size.png
 # :name: fig-geneft-data-size
 #
-# Accuracy over all pairs against the training fraction for (a) mod 3 and (b) greater-than (median
+# **Baek et al. 2024, Fig. 3 (ours).** Accuracy over all pairs against the training fraction for (a) mod 3 and (b) greater-than (median
 # over three seeds, shaded: middle half, thin: each seed). Black: the Monte-Carlo bound of Fig. 2. Dashed grey: the transition scale $b/n^2$. The networks rise
 # later than the bound (the induction gap); the inductive-bias architectures (no hidden layer,
 # squared difference / difference) follow it more closely than the generic concatenation network.
@@ -313,7 +313,7 @@ glue("fig_depth", fig4, display=False)
 # ```{figure} _figures/baek2024_geneft_information/fig_depth.png
 # :name: fig-geneft-depth
 #
-# Left: test accuracy against decoder depth (median over five seeds, shaded: middle half, thin: each
+# **Baek et al. 2024, Fig. 4 (ours, book scale).** Left: test accuracy against decoder depth (median over five seeds, shaded: middle half, thin: each
 # seed), the paper's Fig. 4. Right: the
 # training accuracy of the same runs. At depth 0 the linear decoder cannot express mod 3, mod 5 or the
 # bipartite relation, and even training accuracy stays low (confusion). At depth 8 test accuracy drops

@@ -217,7 +217,7 @@ for n, s in zip(counts, success):
 # ```{figure} _figures/liu2022_critical_data/fig_acc.png
 # :name: fig-liu-acc
 #
-# **(a)** Final accuracy on the whole table against the training fraction, one dot per seed; the red
+# **Liu et al. 2022, Fig. 3 (ours).** **(a)** Final accuracy on the whole table against the training fraction, one dot per seed; the red
 # dashed diagonal is what pure memorization of the training set gives. **(b)** The same for the
 # accuracy predicted from the learned parallelograms (Acc-hat). **(c)** Acc against Acc-hat: the dots
 # lie on the diagonal, coloured by training fraction.
@@ -235,7 +235,7 @@ print(f"|Acc - Acc-hat| over {gap.size} networks: mean {trained(gap.mean(), 0.01
 # ```{figure} _figures/liu2022_critical_data/fig_critical.png
 # :name: fig-liu-critical
 #
-# **(a)** Probability that a random training set of a given fraction determines a unique linear
+# **Liu et al. 2022, Fig. 4 (ours).** **(a)** Probability that a random training set of a given fraction determines a unique linear
 # structure (nullity 2), from the linear algebra alone; it jumps from 0 to 1 around the dashed line.
 # **(b)** Steps until the network's representation has RQI $> 0.95$, one dot per seed (crosses: not
 # within the budget), with the median over seeds (a failed seed counts as the budget). Below the
@@ -558,7 +558,7 @@ _ = claims.check(OO + "network transition fraction (>= 50 % of seeds from there 
 # ```{figure} _figures/liu2022_critical_data/fig_rate.png
 # :name: fig-liu-rate
 #
-# **(a)** $\lambda_3$ of $A_D^\top A_D$ for 50 random training sets per size (grey) and the mean
+# **Liu et al. 2022, Fig. 5 (ours).** **(a)** $\lambda_3$ of $A_D^\top A_D$ for 50 random training sets per size (grey) and the mean
 # over all sets (blue): zero below the critical fraction, growing with data above it. **(b)** Per
 # network of the sweep: steps to RQI $> 0.95$ (red) and the theory's $n_h = p/(2\lambda_3\eta)$
 # for its training set (blue squares; none where $\lambda_3 = 0$). We leave out eq. (5)'s

@@ -218,7 +218,7 @@ for key, label, ours, official in (("train_step", "train acc >= 0.9", ref.train_
 # ```{figure} _figures/liu2022_effective_theory/fig_trajectories.png
 # :name: fig-liu-trajectories
 #
-# The ten 1-D embeddings $E_0..E_9$ (normalised to zero mean and unit variance) against optimization
+# **Liu et al. 2022, Fig. 4(c, d) (ours).** The ten 1-D embeddings $E_0..E_9$ (normalised to zero mean and unit variance) against optimization
 # step, labelled at both ends. **Left:** the effective theory, Euler steps on $\ell_0/Z_0$ with the
 # training set's parallelograms. **Right:** the network. Both start from the same random
 # embeddings and end on the evenly spaced ladder $E_k = a + kb$, in the order of the symbols. The
@@ -380,7 +380,7 @@ glue("fig_integrators", fig, display=False)
 # ```{figure} _figures/liu2022_effective_theory/fig_embeddings.png
 # :name: fig-liu-embeddings
 #
-# **(a)** The ten 2-D embeddings (black, labelled) after {eval}`glued.spread_steps_budget` steps, the 55
+# **Liu et al. 2022, Fig. 2(a) (ours, toy decoder).** **(a)** The ten 2-D embeddings (black, labelled) after {eval}`glued.spread_steps_budget` steps, the 55
 # sums $E_i + E_j$ the decoder sees (grey), and the class the trained decoder assigns to each point of the
 # plane (colour). The embeddings form no parallelograms (RQI in the title), and validation accuracy stays
 # low. **(b)** The 1-D embeddings of the reference run at step {eval}`glued.ref_steps`, its full official
@@ -737,7 +737,7 @@ for n in np.unique(s3.counts):
 # ```{figure} _figures/liu2022_effective_theory/fig_s3.png
 # :name: fig-liu-s3
 #
-# $S_3$ at book scale. **(a)** Final RQI of each seed (red) and the best seed (blue) against the
+# **Liu et al. 2022, App. H, Figs 17–18 (ours, book scale).** $S_3$ at book scale. **(a)** Final RQI of each seed (red) and the best seed (blue) against the
 # training fraction (dotted: 0.95). **(b)** Steps to RQI $> 0.95$ (crosses: never within the budget),
 # with the fastest seed in blue. **(e)** The network's accuracy on all 36 samples against the accuracy
 # predicted from its matrices, coloured by training fraction; every point lies on or above the

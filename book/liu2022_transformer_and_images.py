@@ -236,7 +236,7 @@ assert chance_ok
 # ```{figure} _figures/liu2022_transformer_and_images/fig_transformer.png
 # :name: fig-liu-transformer
 #
-# **Left:** training (blue) and validation (red) accuracy, log step axis. **Centre:** the effective
+# **Liu et al. 2022, Fig. 7 (left) and Fig. 1 (ours, book scale).** **Left:** training (blue) and validation (red) accuracy, log step axis. **Centre:** the effective
 # dimension $e^S$ of the token embeddings' PCA (each token's embedding standardized first, as the
 # official Fig. 1 script `pizza_plot.py` does before its PCA; the official Fig. 7 notebook takes the PCA of the
 # raw embeddings, and the difference is measured on the stored 20,000-step run below); dashed lines mark where each seed's training (blue) and validation (red)
@@ -885,7 +885,7 @@ print(f"init seeds {icfg.seeds}: {images.history['train_acc'].shape[0]} runs")
 # ```{figure} _figures/liu2022_transformer_and_images/fig_images.png
 # :name: fig-liu-images
 #
-# **Left (a):** training (blue) and validation (red) accuracy of one cell of the grid (8×8 digits,
+# **Liu et al. 2022, Fig. 8 (ours, book scale).** **Left (a):** training (blue) and validation (red) accuracy of one cell of the grid (8×8 digits,
 # a substitute dataset for MNIST); dotted lines at the 90 % and 60 % thresholds. **Right (b):** the
 # phase of every cell (with several seeds: the majority, "k/S" where only k of S agree), last-layer
 # learning rate on the x axis and weight decay of the whole model increasing downward (green

@@ -258,7 +258,7 @@ plt.close(fig_ts_land)
 
 # %% [markdown]
 # ```{figure} _figures/liu2023_omnigrok/fig_ts_land.png
-# Reduced train and test MSE of the student against its norm scale $\alpha$ (log–log; the median over
+# **Liu, Michaud & Tegmark 2023, Fig. 2(a) (ours).** Reduced train and test MSE of the student against its norm scale $\alpha$ (log–log; the median over
 # seeds thick, every seed faint). Training loss falls by orders of magnitude once $\alpha \gtrsim 0.6$
 # (the L); test loss is lowest near $\alpha = 1$, the teacher's own scale, and rises by orders of
 # magnitude at large $\alpha$ (the U).
@@ -392,7 +392,7 @@ print(f"alpha = 2, gamma = 0: final test accuracy, median: {trained(plateau_acc,
 
 # %% [markdown]
 # ```{figure} _figures/liu2023_omnigrok/fig_ts_grok.png
-# Left: the large student ($\alpha=2$) without weight decay fits the training set at once and never
+# **Liu, Michaud & Tegmark 2023, Fig. 2(b, c) (ours).** Left: the large student ($\alpha=2$) without weight decay fits the training set at once and never
 # generalizes, its norm (dashed, right axis) stays put. Middle: with $\gamma = 0.1$ the norm decays and
 # test accuracy follows, late. Right: steps to 95 % train accuracy do not depend on $\gamma$; steps to
 # 95 % test accuracy fall as a power law of slope {eval}`glued.ts_slope` (the theory: −1). Thick: median
@@ -736,7 +736,7 @@ print(f"final test accuracy, median: {trained(np.median(img_h['val_acc'][:, -1])
 
 # %% [markdown]
 # ```{figure} _figures/liu2023_omnigrok/fig_img.png
-# Substitute dataset (8×8 digits). Left: at fixed norm, training error is about zero for
+# **Liu, Michaud & Tegmark 2023, Fig. 3 (ours, 8×8 digits for MNIST).** Substitute dataset (8×8 digits). Left: at fixed norm, training error is about zero for
 # $\alpha \gtrsim 0.5$ while test error is lowest near $\alpha = 1$ and climbs at large $\alpha$ (at
 # $\alpha = 10$ the {eval}`glued.img_land_steps` constrained steps do not even fit the training set). Right: from $\alpha = 8$,
 # test accuracy lags training accuracy while weight decay pulls the norm (dashed) down.
@@ -783,7 +783,7 @@ print(f"median delay 95 % train -> 95 % validation, fixed norm / free: {trained(
 
 # %% [markdown]
 # ```{figure} _figures/liu2023_omnigrok/fig_mod.png
-# Left: the free run (a). It memorizes within a hundred steps; its weight norm (dashed) stays near its
+# **Liu, Michaud & Tegmark 2023, Fig. 7 (ours).** Left: the free run (a). It memorizes within a hundred steps; its weight norm (dashed) stays near its
 # initial value during the memorization plateau, rises while validation accuracy climbs, peaks, and
 # settles above its initial value. Middle: run (b), held at $1.1\times$ the initial norm: it fits at once
 # and generalizes about as late as the free run. Right: validation accuracy of both runs on one axis

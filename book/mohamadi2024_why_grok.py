@@ -904,7 +904,7 @@ glue("fig_class", fig_class, display=False)
 # %% [markdown]
 # ```{figure} _figures/mohamadi2024_why_grok/fig_class.png
 # :name: fig-mohamadi-class
-# Classification with normalized GD. Left: train (dashed) and test (solid) accuracy at $n = 2p^{5/3}$ for
+# **Mohamadi et al. 2024, Fig. 1 (ours, book scale).** Classification with normalized GD. Left: train (dashed) and test (solid) accuracy at $n = 2p^{5/3}$ for
 # several init scales $\alpha$. The training set is fitted within a few hundred steps, and the test accuracy
 # follows later, for every $\alpha$ alike. Middle: the first-logit eNTK's raw change
 # $\|\hat\Theta_t - \hat\Theta_0\|_F$ (log axis, red) keeps growing by orders of magnitude after the training set
@@ -1279,7 +1279,7 @@ _ = claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fi
 # %% [markdown]
 # ```{figure} _figures/mohamadi2024_why_grok/fig_transformer.png
 # :name: fig-mohamadi-transformer
-# The one-layer transformer at book scale (AdamW; the paper uses GD), every seed faintly, the median
+# **Mohamadi et al. 2024, Fig. 5 (ours, book scale).** The one-layer transformer at book scale (AdamW; the paper uses GD), every seed faintly, the median
 # thick and the range shaded; the eNTK on the training pairs. Left: train and test accuracy, and the accuracy on test pairs whose mirror
 # is unseen too. The training set is fitted within the first hundred steps (dashed vertical line: the
 # median step), and the test accuracy reaches 90 % and more hundreds of steps later. Middle: the test

@@ -80,8 +80,11 @@ from repro.core.prose import glue
 from repro.book.claims import ClaimBook
 from repro.core.portable import approx, setup_table, trained
 from repro.core.scale import current_scale
-from repro.experiments.power2022_what_is_grokking import (IntroConfig, fig1_statistics, median_standard_error, run_intro,
-                                                          stored_intro, stored_paper_config, stored_run)
+from repro.experiments.power2022_what_is_grokking import (DROPOUT, LOSS, PAPER_MODEL, SPLIT, TRANSFORMER_MODEL,
+                                                          UNSTATED, UNSTATED_WHY, WD_SOURCE, IntroConfig,
+                                                          fig1_statistics, live_setup_table, median_standard_error,
+                                                          optimizer_row, run_intro, stored_intro, stored_paper_config,
+                                                          stored_run)
 from repro.plotting.power2022_what_is_grokking import plot_fig1_as_published, plot_intro
 from repro.plotting.shared import use_style
 from repro.training.store import ResultsStore, load_stored, provenance_line
@@ -94,9 +97,8 @@ claims = ClaimBook("power2022_what_is_grokking")
 #
 # The defaults of `IntroConfig` are Power et al.'s values (their App. A.1): a 2-layer transformer, width
 # 128, 4 heads, AdamW with learning rate $10^{-3}$, weight decay 1, $\beta_2 = 0.98$, minibatches of 512,
-# $p = 97$, half the table for training, and $10^5$ steps. What the config cannot hold differs from their
-# Fig. 1 at every scale: the operation (the book trains addition, Fig. 1 shows division), the 10-step
-# warm-up (the trainer has none), and the transformer's details (the table below lists them). At book
+# $p = 97$, half the table for training, the 10-update warm-up and $10^5$ steps. What the config does not
+# hold (the transformer's details, the loss, the split's shuffle) is listed in the table below. At book
 # scale, `IntroConfig.for_scale()` swaps in a network that groks on a CPU. It is the toy architecture of
 # Liu et al. 2022: token embeddings (32-d) are summed and decoded by a one-hidden-layer ReLU MLP (128
 # units). It trains full batch with AdamW (learning rate $3\cdot 10^{-3}$, weight decay 1 on every
@@ -107,63 +109,8 @@ claims = ClaimBook("power2022_what_is_grokking")
 # %% tags=["hide-input"]
 cfg = IntroConfig.for_scale()
 print(f"scale: {current_scale()}")
-paper_cfg = IntroConfig()  # Power et al.'s values (App. A.1); the rows below cover what the config does not hold
-# Settings of Power et al.'s Fig. 1 that IntroConfig does not hold, shared by both tables of this chapter:
-# (setting, Power et al., ours, why it differs).
-WD_SOURCE = ("weight decay behind Fig. 1", "1 (App. A.1); 0 (official training.py default)", "1",
-             "the sources do not settle which value made Fig. 1; Fig. 1 as published (division) is run with both "
-             "(stored runs division-wd1 and division-wd0); this run uses App. A.1's")
-SPLIT = ("pairs in training", "official data.py's shuffle", "Split(data_seed=0)",
-         "another draw of the same fraction: not the same pairs")
-# What the paper does not state, and the official grok/training.py rows the config does not hold
-UNSTATED = ("data_seed", "eval_every")
-UNSTATED_WHY = {
-    "data_seed": "the paper names no split seed (the official code shuffles with its own); ours picks the split",
-    "eval_every": "the paper states no evaluation interval; the official training.py evaluates on a geometric "
-                  "schedule of epochs (the next at max(1.02 e, e + 1)); ours evaluates at fixed intervals",
-}
-
-
-def optimizer_row(c) -> tuple:
-    """The optimizer beside App. A.1's (the official CustomAdamW): only beta2 is a config field."""
-    text = lambda beta2: f"AdamW: betas (0.9, {beta2:g}), eps 1e-8, decoupled weight decay on every weight"
-    return ("optimizer (App. A.1; official CustomAdamW)", text(0.98), text(c.beta2), "see beta2")
-
-
-LOSS = ("loss and accuracy", "cross-entropy on every token after '=' (z and <eos>); correct when all are (official "
-        "training.py)", "cross-entropy on the answer z at the last position; argmax accuracy on z",
-        "our sequence 'x y =' has one token after it: the answer; <eos> is not predicted")
-DROPOUT = ("dropout (official default)", "0", "0", "")
-reasons = {  # why the book scale differs, per config field (only fields that differ at this scale are passed)
-    "operation": "addition, the task of the later chapters; Fig. 1's division is run at paper scale only",
-    "warmup_steps": "no warm-up: the toy model trains full-batch from its first step",
-    "p": "31, not 97: the small model groks within a CPU budget",
-    "train_fraction": "70 % of the unordered table: it has half the entries of the ordered one (see Deviations)",
-    "ordered_pairs": "the embedding sum cannot tell (a, b) from (b, a): ordered pairs would leak mirrors into "
-                     "validation (see Deviations)",
-    "n_seeds": "statistics over seeds, batched in one call: a single float32 run is chaotic",
-    "model": "Liu et al. 2022's toy model (embedding sum + one-hidden-layer ReLU MLP), which groks on a CPU; "
-             "n_layers and n_heads do not apply to it",
-    "d_model": "embedding width of the toy model",
-    "d_mlp": "hidden width of the toy model",
-    "lr": "a larger rate for a CPU budget",
-    "batch_size": "full batch (the toy model's training set fits in one batch)",
-    "steps": "a CPU budget: the small model groks within it",
-}
-book_model = {"embed_mlp": ("embedding sum + ReLU MLP; N(0, 1) embeddings, PyTorch Linear init",
-                            "the toy model (see the model row)")}.get(cfg.model)
-# official transformer.py / training.py: post-LayerNorm blocks without biases, fixed sinusoidal positions, PyTorch's
-# default init, sequences '<eos> x ∘ y = z <eos>' with the loss on the tokens after '='
-paper_model = "post-LN, no biases, sinusoidal positions, PyTorch init; '<eos> x ∘ y = z <eos>'"
-transformer_model = ("pre-LN, zero-init biases, learned positions, N(0, (0.8/√128)²); 'x y ='",
-                     "the book's TransformerLens-style transformer (repro.models.networks.Transformer); how far "
-                     "these details move the curves is not measured")
-setup_table("Power et al. Fig. 1 against this chapter's live run", paper_cfg, cfg,
-            reasons_if_differs={**reasons, **UNSTATED_WHY}, unstated=UNSTATED,
-            fields=[f for f in paper_cfg.__dataclass_fields__
-                    if cfg.model == "transformer" or f not in ("n_layers", "n_heads")],
-            extra=[WD_SOURCE, SPLIT, optimizer_row(cfg), LOSS, DROPOUT,
-                   ("model details", paper_model, *(book_model or transformer_model))])
+paper_cfg = IntroConfig()  # Power et al.'s values (App. A.1)
+live_setup_table(cfg)
 
 # %% [markdown]
 # ## Sanity check: the task and chance level
@@ -202,7 +149,7 @@ assert chance_ok
 # ```{figure} _figures/power2022_what_is_grokking/fig_grokking.png
 # :name: fig-grokking
 #
-# **Left:** accuracy against optimization step (log axis), every seed faintly, the median over seeds
+# **Power et al. 2022, Fig. 1 (left), and Liu et al. 2022, Fig. 1 (ours, book scale).** **Left:** accuracy against optimization step (log axis), every seed faintly, the median over seeds
 # thickly and the inter-quartile band shaded. Training accuracy (blue) reaches 99 % within the first
 # {eval}`glued.train_bound` steps in every seed, while validation accuracy (red) stays low. Validation
 # then rises to 99 % more than an order of magnitude later; the dashed lines mark the median crossings.
@@ -386,7 +333,7 @@ print(setup_table("Power et al. Fig. 1 against the stored run (their transformer
                                             **UNSTATED_WHY},
                   unstated=UNSTATED,
                   extra=[WD_SOURCE, SPLIT, optimizer_row(pcfg), LOSS, DROPOUT,
-                         ("model details", paper_model, *transformer_model)]))
+                         ("model details", PAPER_MODEL, *TRANSFORMER_MODEL)]))
 ph = prun.history
 p_fit, p_gen = int(prun.train_steps[0]), int(prun.val_steps[0])
 p_val_at_fit = float(ph["val_acc"][0, int(np.searchsorted(ph.steps, p_fit))]) if p_fit >= 0 else float("nan")
@@ -497,7 +444,7 @@ for name, (dcfg, dres, dmanifest) in division.items():
                                   if dcfg.weight_decay != paper_cfg.weight_decay else {}), **UNSTATED_WHY},
                       unstated=UNSTATED,
                       extra=[WD_SOURCE[:2] + (f"{dcfg.weight_decay:g}", "both are run"), SPLIT,
-                             optimizer_row(dcfg), LOSS, DROPOUT, ("model details", paper_model, *transformer_model)]))
+                             optimizer_row(dcfg), LOSS, DROPOUT, ("model details", PAPER_MODEL, *TRANSFORMER_MODEL)]))
 if division:
     fig_div = plot_fig1_as_published({f"weight decay {c.weight_decay:g}": r for c, r, _ in division.values()})
     glue("fig_power_division", fig_div, display=False)
