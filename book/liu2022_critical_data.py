@@ -64,7 +64,6 @@
 
 # %% tags=["hide-input"]
 import warnings
-from dataclasses import replace
 
 import numpy as np
 
@@ -75,15 +74,15 @@ from repro.core.prose import glue
 from scipy.stats import spearmanr
 
 from repro.book.claims import ClaimBook, fraction_standard_error
-from repro.core.portable import approx, setup_table, trained
+from repro.core.portable import approx, trained
 from repro.core.scale import current_scale
 from repro.experiments.liu2022_critical_data import (ACC_GAP, CONFIRM_PREFIX, OFFICIAL_FIG4B_SEEDS,
                                                      OFFICIAL_FIG4B_SUCCESSES, STEPS_SPEARMAN, ToyConfig,
                                                      book_statistics, critical_fraction_spread, linear_structure,
                                                      official_comparison, paper_sweep_config, rate_against_theory,
-                                                     run_fraction_sweep,
-                                                     size_spread, stored_confirmation, stored_fraction_sweep,
-                                                     transition_size)
+                                                     run_fraction_sweep, size_spread, stored_confirmation,
+                                                     stored_fraction_sweep, transition_size)
+from repro.experiments.liu2022_critical_data_setup import random_sets_setup_table, sweep_setup_table
 from repro.metrics.bootstrap import resample_spread
 from repro.plotting.liu2022_critical_data import (plot_accuracy_vs_predicted, plot_critical_fraction,
                                                   plot_grokking_rate, plot_official_comparison, plot_stored_fig4b)
@@ -106,69 +105,8 @@ claims = ClaimBook("liu2022_critical_data")
 # %% tags=["hide-input"]
 cfg = ToyConfig.for_scale()
 print(f"scale: {current_scale()}")
-# The official Fig. 3/4(b) driver: sizes 5-54, seeds 0-2, 10^4 steps (Fig. 3: 5000), every step logged.
-official = replace(ToyConfig(), seeds=(0, 1, 2))
-SWEEP_FIELDS = ("p", "d_embed", "hidden", "d_out", "lr_repr", "lr_dec", "wd_dec", "train_counts", "seeds",
-                "sweep_steps", "eval_every", "rqi_delta", "rqi_threshold")
-SWEEP_REASONS = {
-    "train_counts": "book scale: the ten sizes from 10 on (5/55 never finds the line, in the official data or ours)",
-    "seeds": "more seeds than the official three (the paper does not state its number), to measure shares",
-    "sweep_steps": "book scale: 3000 steps keep the chapter within minutes; the stored run below has 10^4",
-    "eval_every": "book scale: RQI every 10 steps (a crossing step rounds up to a multiple of 10)",
-}
-
-
-def order_rows(ours):
-    """The random-number order of a sweep beside the official code's (rng_order)."""
-    if ours.rng_order == "official":
-        return [
-            ("regression templates", "N(0, 1), drawn per seed from np.random.seed(s)",
-             "N(0, 1), drawn per seed from np.random.seed(s)", ""),
-            ("split of seed s (RNG order)", "np.random.seed(s): templates first, then choice(55, n)",
-             "np.random.seed(s): templates first, then choice(55, n)", ""),
-            ("batch", "min(45, n) samples without replacement per step: a random 45 of 50 or 54",
-             "min(45, n): at 50 and 54 the official draws from the same RandomState; below, the whole set",
-             "below 46 samples the official draw only permutes the summands of the mean loss"),
-        ]
-    return [
-        ("regression templates", "N(0, 1), drawn per seed from np.random.seed(s)",
-         f"N(0, 1), one set shared by all runs (seed {ours.template_seed})",
-         "the book's earlier order (rng_order='shared_templates'): one table of targets for every run"),
-        ("split of seed s (RNG order)", "np.random.seed(s): templates first, then choice(55, n)",
-         "RandomState(s).choice(55, n), no templates drawn before it",
-         "not the official order: seed s has another training set than the official seed s (its init is the "
-         "official one), so runs compare with the official data as shares, not seed by seed"),
-        ("batch", "min(45, n) samples without replacement per step: a random 45 of 50 or 54",
-         "full batch at every size", "the earlier order trained every run full batch; differs at 50 and 54 "
-         "samples only"),
-    ]
-
-
-def sweep_extra(ours):
-    """The settings of a fraction sweep that its config does not hold, beside the official driver's."""
-    return [
-        ("task", "a + b, p = 10, 55 unordered pairs", "a + b, p = 10, 55 unordered pairs", ""),
-        ("model and init", "E ~ U(-1/2, 1/2); tanh 1-200-200-30, nn.Linear init",
-         "E ~ U(-1/2, 1/2); tanh 1-200-200-30, nn.Linear init", ""),
-        ("optimizer", "AdamW(E, 1e-3, wd 0); AdamW(decoder, 1e-4, wd 0), betas (0.9, 0.999), eps 1e-8",
-         "AdamW(E, 1e-3, wd 0); AdamW(decoder, 1e-4, wd 0), betas (0.9, 0.999), eps 1e-8", ""),
-        *(order_rows(ours)),
-        ("dtype", "float32", "float32", ""),
-        ("steps of Fig. 3 (Acc, Acc-hat)", "5000 (train_many_fig3)", f"{ours.sweep_steps:,}",
-         "one sweep serves Figs 3, 4(b) and 5(b)"),
-    ]
-
-
-display(setup_table("Figs 3, 4(b), 5(b): fraction sweep", official, cfg, fields=SWEEP_FIELDS,
-                    reasons_if_differs=SWEEP_REASONS, extra=sweep_extra(cfg),
-                    names=("official code", "ours")))
-display(setup_table("Figs 4(a), 5(a): random training sets", ToyConfig(), cfg, fields=("p", "n_random_sets"),
-                    reasons_if_differs={"n_random_sets": "book scale: 2000 random sets per size (standard error of "
-                                                        "P(unique) <= 0.011)"},
-                    extra=[("sizes", "1-55", "1-55", ""),
-                           ("statistics", "share with nullity 2; mean eigh(A_D^T A_D)[2]",
-                            "share with nullity 2; mean eigh(A_D^T A_D)[2]", "")],
-                    names=("official code", "ours")))
+display(sweep_setup_table("Figs 3, 4(b), 5(b): fraction sweep", cfg))
+display(random_sets_setup_table(cfg))
 cfg
 
 # %% [markdown]
@@ -282,9 +220,7 @@ paper_cfg = paper_sweep_config("shared_templates")
 p4b, manifest4b = load_stored(stored_fraction_sweep(paper_cfg, "_results"), "Fig. 4(b) sweep",
                               "python -m repro.experiments.liu2022_critical_data --store book/_results",
                               "tens of minutes on two CPU cores", glue_minutes="p4b_minutes")
-display(setup_table("Fig. 4(b), stored sweep", official, paper_cfg, fields=SWEEP_FIELDS,
-                    reasons_if_differs=SWEEP_REASONS, extra=sweep_extra(paper_cfg),
-                    names=("official code", "ours")))
+display(sweep_setup_table("Fig. 4(b), stored sweep", paper_cfg))
 p_counts, p_share = p4b.success_rate()
 _, p_median = p4b.median_steps()
 p_seeds = len(paper_cfg.seeds)
@@ -444,8 +380,7 @@ off_cfg = paper_sweep_config("official")
 o4b, manifest_o4b = load_stored(stored_fraction_sweep(off_cfg, "_results"), "Fig. 4(b) sweep in the official order",
                                 "python -m repro.experiments.liu2022_critical_data --store book/_results",
                                 "tens of minutes on two CPU cores")
-display(setup_table("Figs 3, 4(b), stored sweep in the official order", official, off_cfg, fields=SWEEP_FIELDS,
-                    reasons_if_differs=SWEEP_REASONS, extra=sweep_extra(off_cfg), names=("official code", "ours")))
+display(sweep_setup_table("Figs 3, 4(b), stored sweep in the official order", off_cfg))
 
 # %%
 comp = official_comparison(o4b)

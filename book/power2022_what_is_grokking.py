@@ -80,11 +80,11 @@ from repro.core.prose import glue
 from repro.book.claims import ClaimBook
 from repro.core.portable import approx, setup_table, trained
 from repro.core.scale import current_scale
-from repro.experiments.power2022_what_is_grokking import (DROPOUT, LOSS, PAPER_MODEL, SPLIT, TRANSFORMER_MODEL,
-                                                          UNSTATED, UNSTATED_WHY, WD_SOURCE, IntroConfig,
-                                                          fig1_statistics, live_setup_table, median_standard_error,
-                                                          optimizer_row, run_intro, stored_intro, stored_paper_config,
-                                                          stored_run)
+from repro.experiments.power2022_what_is_grokking import (IntroConfig, fig1_statistics, median_standard_error,
+                                                          run_intro, stored_intro, stored_paper_config, stored_run)
+from repro.experiments.power2022_what_is_grokking_setup import (DROPOUT, LOSS, PAPER_MODEL, SPLIT, TRANSFORMER_MODEL,
+                                                                UNSTATED, UNSTATED_WHY, WD_SOURCE, live_setup_table,
+                                                                optimizer_row)
 from repro.plotting.power2022_what_is_grokking import plot_fig1_as_published, plot_intro
 from repro.plotting.shared import use_style
 from repro.training.store import ResultsStore, load_stored, provenance_line
