@@ -78,7 +78,7 @@ import numpy as np
 from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook, seed_standard_error
-from repro.core.portable import approx, describe_seeds, setup_table, trained
+from repro.core.portable import approx, describe_seeds, trained
 from repro.core.scale import current_scale
 from repro.data.relations import RELATIONS, relation_matrix
 from repro.experiments.baek2024_geneft import (DEEP_DEPTHS, LABELS, BoundConfig, DataSizeConfig, DepthConfig,
@@ -87,6 +87,9 @@ from repro.experiments.baek2024_geneft import (DEEP_DEPTHS, LABELS, BoundConfig,
                                                induction_gap_seeds, run_bound, run_data_size, run_depth,
                                                stored_confirmation, stored_deep_depths, stored_depth,
                                                stored_depth_config)
+from repro.experiments.baek2024_geneft_information_setup import (bound_setup_table, data_size_setup_table,
+                                                                 deep_depth_setup_table, live_depth_setup_table,
+                                                                 stored_depth_setup_table)
 from repro.plotting.baek2024_geneft import plot_bound, plot_data_size, plot_depth
 from repro.plotting.shared import use_style
 from repro.theory.baek2024 import GUESS_PROBABILITY, accuracy_upper_bound, critical_fraction, description_length
@@ -95,21 +98,6 @@ from repro.training.store import load_stored, provenance_line, require_stored
 use_style()
 claims = ClaimBook("baek2024_geneft_information")
 print(f"scale: {current_scale()}")
-
-PAPER_COLUMN = " (paper column: what §2-4, Table 3 and the captions state)"
-
-
-# What the network configs do not hold (Figs. 3 and 4)
-TRAINING_EXTRA = [
-    ("elements n, bipartite set S", "30; S unstated", "30; S = the even numbers (|S| = 15)",
-     "the paper does not say which S; |S| = 15 is the only size consistent with its p* = 1/2"),
-    ("initialization", "unstated", "PyTorch defaults: embeddings N(0, 1), decoder U(±1/√fan_in)",
-     "the paper does not state it: PyTorch's defaults"),
-    ("optimizer", "unstated", "Adam, β = (0.9, 0.999), ε = 1e-8, no weight decay (Table 3: 0)",
-     "the paper names no optimizer; Adam is our choice (Liu et al. 2022a's)"),
-    ("loss", "unstated", "binary cross-entropy on the sigmoid output", "the paper does not state it"),
-    ("batch", "unstated", "full batch (all training pairs)", "the paper does not state it"),
-]
 
 # %% [markdown]
 # ## The relations as data
@@ -162,18 +150,7 @@ for rel in RELATIONS:
 
 # %% tags=["hide-input"]
 bound_cfg = BoundConfig.for_scale()
-MC_REASON = "the paper states no sampler settings or grid; "
-setup_table("Fig. 2 Monte Carlo" + PAPER_COLUMN, BoundConfig(), bound_cfg, reasons_if_differs={
-    "fractions": MC_REASON + "eight fractions at book scale (the paper-scale config: fifteen)",
-    "data_seeds": MC_REASON + "three training sets per point at book scale",
-    "chains": MC_REASON + "fewer chains at book scale (CPU budget)",
-    "sweeps_equivalence": MC_REASON + "the first third is burn-in",
-    "sweeps_order": MC_REASON + "few sweeps at book scale bias undetermined greater-than pairs slightly up (see the "
-    "deviations)"}, unstated=("fractions", "data_seeds", "chains", "sweeps_equivalence", "sweeps_order", "mc_seed"),
-    extra=[("bipartite set S", "unstated", "the even numbers (|S| = 15)",
-            "the paper does not say which S; |S| = 15 is the only size consistent with its p* = 1/2"),
-           ("the Monte Carlo", "over class members compatible with the data (§3, steps (a) and (b))",
-            "a Bayes posterior under a uniform prior on the class", "our reading of §3's recipe (details above)")])
+bound_setup_table(bound_cfg)
 
 # %%
 bound = run_bound(bound_cfg)
@@ -221,19 +198,7 @@ glue("mc_gt0_bias", approx(mc_gt0 - (0.5 + 0.5 * 30 / 900), 0.005), display=Fals
 
 # %% tags=["hide-input"]
 size_cfg = DataSizeConfig.for_scale()
-setup_table("Fig. 3 (live)" + PAPER_COLUMN, DataSizeConfig(), size_cfg, reasons_if_differs={
-    "fractions": "the paper does not state its grid; seven fractions fit the CPU budget",
-    "architectures": "the legend's entries are unstated; Table 3's default (3 hidden layers, width 50, concat, d = 2) "
-    "is left out for the CPU budget; ours: a small concatenation net and §3's inductive-bias nets at d = 2 and d = 1",
-    "data_seeds": "the paper states no seed count; three (training set and initialization) fit the CPU budget",
-    "lr": "Table 3's 1e-3 raised threefold to make up for a short budget (CPU); a faster rate can change which seeds "
-    "escape a poor start",
-    "steps": "the paper states no budget for Fig. 3 (Table 4 judges phases within 10^5 steps); 2,000 fit the CPU "
-    "budget, so late generalization (grokking) is missed",
-    "eval_every": "the paper does not state it; only the final accuracy is read"},
-    unstated=("fractions", "architectures", "data_seeds", "init_seed", "steps", "eval_every"),
-    extra=[*TRAINING_EXTRA, ("dtype", "unstated", "float32", "the paper does not state it"),
-           ("accuracy", "over all 900 pairs (§3)", "over all 900 pairs (§3)", "")])
+data_size_setup_table(size_cfg)
 
 # %%
 sizes = run_data_size(size_cfg)
@@ -286,23 +251,7 @@ print(f"mod 3, {sizes.labels['mod3', d1_arch]}: {trained(d1_stuck)} of {len(d1_f
 
 # %% tags=["hide-input"]
 depth_cfg = DepthConfig.for_scale()
-DEPTH_REASONS = {
-    "depths": "the paper does not state its depths (the paper-scale config: 0-6, 8, 10)",
-    "data_seeds": "the paper states no seed count; five (training set and initialization)",
-    "eval_every": "the paper does not state it; only the final accuracy is read",
-    "dtype": "the paper does not state it; the live sweep runs float64 because in float32 the last bits of a CPU's "
-    "vector kernels already decide which deep seeds memorize",
-}
-DEPTH_UNSTATED = ("depths", "data_seeds", "init_seed", "steps", "eval_every", "dtype")
-DEPTH_EXTRA = [*TRAINING_EXTRA,
-               ("network (§2-3, Table 3)", "embeddings in R^2, concatenated (mode 1), tanh MLP decoder, one logit",
-                "embeddings in R^2, concatenated (mode 1), tanh MLP decoder, one logit", ""),
-               ("accuracy", "test accuracy (Fig. 4)", "test accuracy (Fig. 4)", "")]
-setup_table("Fig. 4 (live)" + PAPER_COLUMN, DepthConfig(), depth_cfg, reasons_if_differs={
-    **DEPTH_REASONS,
-    "steps": "the paper states no budget for Fig. 4 (Table 4 judges phases within 10^5 steps); at 3,000 steps some "
-    "deep decoders have not fitted their training pairs (the stored sweep below runs 20,000)"},
-    unstated=DEPTH_UNSTATED, extra=DEPTH_EXTRA)
+live_depth_setup_table(depth_cfg)
 
 # %%
 depth = run_depth(depth_cfg)
@@ -346,12 +295,7 @@ for i, rel in enumerate(depth_cfg.relations):
 
 # %% tags=["hide-input"]
 sdepth_cfg = stored_depth_config()
-setup_table("Fig. 4 (stored)" + PAPER_COLUMN, DepthConfig(), sdepth_cfg, reasons_if_differs={
-    **DEPTH_REASONS,
-    "steps": "the paper states no budget for Fig. 4 (Table 4 judges phases within 10^5 steps); after 20,000 the "
-    "deepest decoders still fit slowly (the fitted seeds are counted below)",
-    "dtype": "the paper does not state it; float32 (the stored run is loaded, not recomputed, on other machines)"},
-    unstated=DEPTH_UNSTATED, extra=DEPTH_EXTRA)
+stored_depth_setup_table(sdepth_cfg)
 
 # %%
 sdepth, sdepth_manifest = load_stored(stored_depth(sdepth_cfg, "_results"), "depth sweep",
@@ -413,12 +357,7 @@ glue("bip_deep_text", f"At depth 8, one step shallower, the bipartite graph's {i
 
 # %% tags=["hide-input"]
 deep_cfg = replace(deep_depth_config(DEEP_DEPTHS[0]), depths=DEEP_DEPTHS)
-setup_table("Fig. 4 (stored, deep end)" + PAPER_COLUMN, DepthConfig(), deep_cfg, reasons_if_differs={
-    **DEPTH_REASONS,
-    "depths": "the paper does not state its depths; the peak (1-3) and a deep end past the 20,000-step sweep's (6-12)",
-    "data_seeds": "the paper states no seed count; ten, so that the deep end rests on at least five fitted seeds",
-    "dtype": "the paper does not state it; float32 (the stored run is loaded, not recomputed, on other machines)"},
-    unstated=DEPTH_UNSTATED, extra=DEPTH_EXTRA)
+deep_depth_setup_table(deep_cfg)
 
 # %%
 deep_res, deep_manifests = require_stored(

@@ -85,7 +85,7 @@ warnings.filterwarnings("ignore", category=UserWarning)
 from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook, fraction_standard_error
-from repro.core.portable import approx, describe_seeds, seed_median, setup_table, trained
+from repro.core.portable import approx, describe_seeds, seed_median, trained
 from repro.core.scale import by_scale, current_scale
 from repro.experiments.liu2022_critical_data import ToyConfig, effective_rqi_steps, run_reference, run_seed_spread
 from repro.experiments.liu2022_effective_theory import (CONFIRM_PREFIX, SPREAD_NAMES, Fig2Config, fig2_data,
@@ -96,6 +96,8 @@ from repro.experiments.liu2022_effective_theory import (CONFIRM_PREFIX, SPREAD_N
                                                         unseen_validation)
 from repro.experiments.liu2022_effective_theory_s3 import (S3Config, hexagon_shape, official_order_config, run_s3_sweep,
                                                            stored_s3_sweep)
+from repro.experiments.liu2022_effective_theory_setup import (fig2_setup_table, reference_setup_table, s3_setup_table,
+                                                              twin_2d_setup_table)
 from repro.metrics.representation import pca
 from repro.plotting.liu2022_critical_data import plot_embedding_comparison, plot_seed_spread, plot_trajectories
 from repro.plotting.liu2022_effective_theory import plot_fig2, plot_fig2_curves, plot_integrators
@@ -124,30 +126,7 @@ ref_cfg = replace(cfg, reference_steps=by_scale(book=ToyConfig().reference_steps
 STARTS = by_scale(book=tuple(range(100)), paper=tuple(range(100)), smoke=(58, 0, 1, 2))  # effective-theory starts
 print(f"scale: {current_scale()}; the reference run trains {ref_cfg.reference_steps} steps, the seed spread "
       f"{cfg.reference_steps}")
-official_toy = ToyConfig()  # §2 and the official toy/train_add.py (seed 58, 45/10, 5000 steps)
-TOY_FIELDS = ("p", "d_embed", "hidden", "d_out", "lr_repr", "lr_dec", "wd_dec", "reference_seed",
-              "reference_train_count", "reference_steps", "effective_steps", "eval_every", "rqi_delta", "rqi_threshold")
-toy_reasons = {  # only the fields that differ at this scale are passed
-    "reference_steps": "a smoke-scale budget",
-    "effective_steps": "a CPU budget of Euler steps; a start that has not crossed by then counts as never",
-    "eval_every": "metrics every 10 steps: threshold steps are rounded up to a multiple of 10 (inside the ± 20 of "
-                  "the reference claims)",
-}
-setup_table("Fig. 4(c, d): the official reference run against ours", official_toy, ref_cfg,
-            reasons_if_differs=toy_reasons,
-            fields=TOY_FIELDS, names=("official", "ours"),
-            extra=[("random-number order", "train_add.py's: templates, split, embeddings U[-0.5, 0.5], decoder",
-                    "train_add.py's: templates, split, embeddings U[-0.5, 0.5], decoder", ""),
-                   ("effective loss", "eq. (5): P0(D), with 1/|P0(D)|; official integrator: all 70, without it",
-                    "both, without 1/|P0(D)|", "the factor only rescales time (App. F); the official integrator "
-                    "leaves it out (see the next section)"),
-                   ("effective theory: starts", "seed 58 (Fig. 4c)", f"{len(STARTS)} (seeds {min(STARTS)}–{max(STARTS)})",
-                    "how many n_h a trajectory needs depends on its start: a median over starts"),
-                   ("network: init seeds", "58 (one run, Fig. 4d)",
-                    f"58, and {len(cfg.spread_seeds)} seeds ({', '.join(map(str, cfg.spread_seeds))}) for the spread",
-                    "a median over init seeds for the 3 n_h claim and Fig. 2(a)'s twin"),
-                   ("network: steps of the spread", official_toy.reference_steps, cfg.reference_steps,
-                    "a CPU budget: every threshold step of its claims comes earlier")])
+reference_setup_table(ref_cfg, cfg, STARTS)
 
 # %% [markdown]
 # ## Sanity check: the parallelogram set
@@ -389,15 +368,7 @@ glue("fig_integrators", fig, display=False)
 # ```
 
 # %% tags=["hide-input"]
-print(setup_table("Fig. 2(a) with the toy decoder: the official 2-D run of train_add.py against ours",
-                  replace(official_toy, d_embed=2), replace(cfg, d_embed=2), names=("official", "ours"),
-                  fields=("p", "d_embed", "hidden", "d_out", "lr_repr", "lr_dec", "wd_dec", "reference_train_count"),
-                  extra=[("steps", official_toy.reference_steps, cfg.reference_steps,
-                          "the spread's budget (the official 2-D run's numbers are quoted, not compared)"),
-                         ("init seeds", "58", ", ".join(map(str, cfg.spread_seeds)), "a median over init seeds"),
-                         ("Fig. 2's own setting", "p = 11, ReLU decoder 2-128-128 (VisualizingAddition.ipynb)",
-                          "p = 10, tanh decoder 2-200-200-30", "the reference run's twin: Fig. 2(a) in kind; Fig. 2's "
-                          "own setting is the stored section below")]))
+print(twin_2d_setup_table(cfg))
 comp = spread.comparison
 fig = plot_embedding_comparison(comp)
 glue("fig_embeddings", fig, display=False)
@@ -509,21 +480,8 @@ else:
 
 # %% tags=["hide-input"]
 fig2_cfgs = {op: Fig2Config(operation=op) for op in ("addition", "modular_addition")}
-FIG2_REASONS = {
-    "seeds": "8 init seeds, the claims on the best (the notebook trains seed 0, 'a great seed'); seed 0 is among "
-             "them, drawn in the notebook's order",
-}
-for op, c in fig2_cfgs.items():
-    official = replace(Fig2Config(operation=op), seeds=(0,))  # the notebooks train init seed 0 only
-    differ = [f for f in official.__dataclass_fields__ if getattr(official, f) != getattr(c, f)]
-    extra = [("decoder init", "PyTorch Linear defaults, after the embeddings", "PyTorch Linear defaults, after the "
-              "embeddings", "")]
-    if op == "modular_addition":
-        extra.append(("hyperparameters", "(c) ModAdd2Dbad: randn seed 2, 5 LeakyReLU/ReLU layers of 256, lr 1e-5, "
-                      "wd 10; (d): not published", "the addition run's (2-128-128, lr 9e-5, wd 5)",
-                      "(d)'s are not in the repository; (c)'s memorizing run is not run"))
-    print(setup_table(f"Fig. 2 {op.replace('_', ' ')}: the official notebook against the stored runs", official, c,
-                      reasons={f: FIG2_REASONS[f] for f in differ}, names=("official", "ours"), extra=extra))
+for c in fig2_cfgs.values():
+    print(fig2_setup_table(c))
 
 # %%
 fig2_data_add = fig2_data(fig2_cfgs["addition"])
@@ -692,38 +650,7 @@ if fig2_stored:
 
 # %% tags=["hide-input"]
 s3cfg = S3Config.for_scale()
-S3_FIELDS = ("seeds", "lr_repr", "init_scale", "embed_l1", "template_seed", "rqi_delta", "rqi_threshold", "eval_every")
-def s3_reasons(c):
-    """Why each of our values differs from the paper's or the official notebook's, for the config ``c``."""
-    more = len(c.seeds) > len(S3Config().seeds)
-    return {"seeds": (f"{len(c.seeds) // c.seed_set_size} sets of {c.seed_set_size} seeds: the spread of r_c over "
-                      "paper-sized seed sets" if more and c.seed_set_size else "fewer seeds for a CPU budget"),
-            "lr_repr": "x3, so that the L1 term and the parallelograms settle within the book's budget (at 1e-3 the "
-                       "same seeds succeed, later)",
-            "eval_every": f"metrics every {c.eval_every} steps: threshold steps are rounded up to a multiple of "
-                          f"{c.eval_every}"}
-
-
-def s3_setup(title, c):
-    """Fig. 18's setting beside ours: the official notebook's values (toy/Figure5d_permutation.ipynb, the Fig. 6(d)
-    sweep) where there are any, and a row for each value the paper and the notebook leave open."""
-    official = c.rng_order == "official"
-    draws = (("the notebook's, seed by seed (templates too)", "each run starts where the notebook's run of its seed "
-              "starts") if official else ("our own streams per seed", "not the notebook's draws: seed s is not its seed s"))
-    # in the notebook's order each seed draws its own templates: the shared template seed is not used
-    fields = tuple(f for f in S3_FIELDS if not (official and f == "template_seed"))
-    return setup_table(title, S3Config(), c, fields=fields, names=("paper / official", "ours"),
-                       reasons={k: v for k, v in s3_reasons(c).items() if getattr(S3Config(), k) != getattr(c, k)},
-                       extra=[("training fractions", "not stated (Fig. 18's axis)",
-                               ", ".join(f"{n}/36" for n in c.train_counts), "our choice: a grid of 3/36 steps"),
-                              ("steps", "not stated", c.steps, "our choice"),
-                              ("decoder lr, weight decay", "not stated for Fig. 18", f"{c.lr_dec:g}, {c.wd_dec:g}",
-                               "our choice: a comprehending corner of the official Fig. 6(d) map"),
-                              ("split and init draws", "the notebook's: np/torch seed, templates, split, decoder, "
-                               "matrices", draws[0], draws[1])])
-
-
-s3_setup("Fig. 18 (App. H): the paper and the official notebook against ours", s3cfg)
+s3_setup_table("Fig. 18 (App. H): the paper and the official notebook against ours", s3cfg)
 
 # %%
 s3 = run_s3_sweep(s3cfg)
@@ -833,7 +760,8 @@ if stored is None:
 else:
     paper_s3, manifest = stored
     print(f"stored sweep: {manifest['device']}, torch {manifest['torch_version']}, commit {manifest['git_commit'][:10]}")
-    print(s3_setup("Fig. 18 (App. H): the paper and the official notebook against the stored sweep", paper_s3.config))
+    print(s3_setup_table("Fig. 18 (App. H): the paper and the official notebook against the stored sweep",
+                         paper_s3.config))
     counts, best = paper_s3.best_rqi()
     _, fastest = paper_s3.fastest_rqi_step()
     for n, b, f in zip(counts, best, fastest):
@@ -915,8 +843,8 @@ else:
     off_s3, off_manifest = official_s3
     print(f"stored sweep: {off_manifest['device']}, torch {off_manifest['torch_version']}, "
           f"commit {off_manifest['git_commit'][:10]}")
-    print(s3_setup("Fig. 18 (App. H) from the notebook's starts: the paper and the official notebook against ours",
-                   off_s3.config))
+    print(s3_setup_table("Fig. 18 (App. H) from the notebook's starts: the paper and the official notebook against "
+                         "ours", off_s3.config))
     size = off_s3.config.seed_set_size
     for n in np.unique(off_s3.counts):
         at = off_s3.counts == n

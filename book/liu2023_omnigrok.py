@@ -82,15 +82,13 @@ import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
 
-from dataclasses import replace
-
 import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import display
 from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, setup_table, trained
+from repro.core.portable import approx, trained
 from repro.core.scale import current_scale
 from repro.experiments.liu2023_omnigrok import (OFFICIAL_STORE_LABEL, ImageConfig, ModularConfig, TeacherStudentConfig,
                                                 confirmation_config, image_landscape, official_modular_config,
@@ -103,7 +101,12 @@ from repro.experiments.liu2023_omnigrok_messiness import (DATA_SIZES, WM_OFFICIA
                                                           WM_SIZE_WIDE_LABEL, MessinessConfig,
                                                           blurred_like_notebook, contour_slope, run_messiness,
                                                           stored_data_sizes, stored_messiness)
-from repro.models.networks import TransformerConfig
+from repro.experiments.liu2023_omnigrok_setup import (data_size_setup_table, image_setup_table, messiness_setup_table,
+                                                      official_init_norm, official_messiness_setup_table,
+                                                      p113_setup_table, standin_setup_table,
+                                                      stored_teacher_student_setup_table,
+                                                      stored_transformer_setup_table,
+                                                      teacher_student_setup_table)
 from repro.plotting.liu2023_omnigrok import plot_gamma_scaling, plot_grokking, plot_landscape, plot_modular
 from repro.plotting.liu2023_omnigrok_messiness import plot_data_size, plot_messiness
 from repro.plotting.shared import use_style
@@ -140,85 +143,10 @@ for name, value in (("ts_land_steps", ts_cfg.landscape_steps), ("ts_grok_steps",
                     ("img_land_n", img_cfg.landscape_n_train), ("img_n_alphas", len(img_cfg.landscape_alphas)),
                     ("mod_steps", mod_cfg.steps), ("wm_steps", wm_cfg.steps), ("wm_n_seeds", len(wm_cfg.seeds))):
     glue(name, f"{value:,}", display=False)
-NAMES = ("paper / official code", "ours")
-
-
-BUDGET = "book scale: a few minutes of two CPU cores"
-display(setup_table("Teacher-student (Fig. 2): landscape and grokking", TeacherStudentConfig(), ts_cfg, names=NAMES,
-                    reasons_if_differs={
-                        "landscape_lr": "7x the official rate, so that the landscape converges in a book-scale run",
-                        "landscape_steps": f"{BUDGET}; at 7x the rate (the L's lower arm stops higher: a deviation)",
-                        "gammas": "four decays in [0.1, 0.8]: ln(w0/wc)/(lr gamma) fits the book-scale run",
-                        "grok_lr": "about 3x the paper's rate: a shorter run (times scale as 1/(lr gamma))",
-                        "grok_steps": BUDGET,
-                        "eval_every": "a finer grid for the shorter run",
-                        "n_seeds": "the paper shows one student; we train several and report medians"},
-                    extra=[("optimizer", "landscape: Adam, no decay; grokking: AdamW (betas 0.9, 0.999)",
-                            "landscape: Adam, no decay; grokking: AdamW (betas 0.9, 0.999)", ""),
-                           ("projection (landscape)",
-                            "paper §2: rescale to the norm after each step (the notebook: after the forward pass, "
-                            "before the step)", "rescale to the norm after each step",
-                            "the paper's order; the notebook's lags the rescale by one step"),
-                           ("teacher, data, student draws",
-                            "torch.manual_seed(0): teacher, x_train, x_test; student torch.manual_seed(1)",
-                            "teacher at init seed 0 and students 1, 2, ... of our generator; x from "
-                            "torch.Generator(0)", "the batched trainer draws every run's parameters with its own "
-                            "generator: our teacher and data are not the official ones"),
-                           ("accuracy threshold theta", "0.01 (paper §3; the official grokking notebook: 0.001)",
-                            f"{ts_cfg.mse_threshold:g}", "the paper's value"),
-                           ("dtype", "float32", "float32", "")]))
-display(setup_table("Image classifier (Fig. 3): landscape and grokking", ImageConfig(), img_cfg, names=NAMES,
-                    reasons_if_differs={
-                        "source": "MNIST cannot be downloaded here: scikit-learn's 8x8 digits, a substitute dataset "
-                                  "(so Fig. 3 gets no claim)",
-                        "weight_decay": "30x, so that the slow norm decay fits the book-scale run",
-                        "steps": BUDGET, "dtype": "float32 for speed (the notebook: float64)",
-                        "eval_every": "a finer grid for the shorter run",
-                        "landscape_alphas": "7 of the 21 norms, over the same range",
-                        "landscape_n_train": "one small size of the paper's 28", "landscape_lr": "3x, for the short run",
-                        "landscape_batch_size": "full batch on 200 images",
-                        "landscape_steps": BUDGET, "n_seeds": "several initializations, medians reported"},
-                    extra=[("model", "784-200-200-10 ReLU MLP, MSE on one-hot labels, AdamW",
-                            f"{8 * 8 if img_cfg.source == 'digits' else 784}-200-200-10 ReLU MLP, MSE on one-hot "
-                            "labels, AdamW", "the substitute's 8x8 inputs" if img_cfg.source == "digits" else "")]))
-STANDIN_REASONS = {
-    "p": "the stand-in of the opening chapter, which groks in minutes on a CPU",
-    "train_fraction": "the opening chapter's split of the stand-in",
-    "ordered_pairs": "the opening chapter's unordered pairs",
-    "data_seed": "the opening chapter's split",
-    "model": "embeddings + MLP stand-in (the transformer is the stored run of section 4b)",
-    "lr": "the stand-in's rate", "constrained_alpha": "the stand-in's good shell: the free run's final norm "
-    "(0.3-0.7x did not generalize in 3,000 steps)", "steps": BUDGET, "dtype": "float32 for speed",
-    "n_seeds": "several initializations, medians reported"}
-display(setup_table("Modular addition, the live stand-in (section 4)", ModularConfig(), mod_cfg, names=NAMES,
-                    fields=[f for f in ModularConfig.__dataclass_fields__
-                            if f not in ("eval_every", "init_seed", "data_seed", "transformer_init")],
-                    reasons_if_differs=STANDIN_REASONS,
-                    extra=[("evaluation interval", "30 steps (free run), 10 (held norm)", f"{mod_cfg.eval_every} steps",
-                            "one grid for both settings"),
-                           ("init seeds", "torch.manual_seed(42), one run per setting",
-                            f"seeds {mod_cfg.init_seed}-{mod_cfg.init_seed + mod_cfg.n_seeds - 1} of our generator",
-                            "several seeds, batched")]))
-display(setup_table("(w, m) landscape (Fig. 6)", MessinessConfig(), wm_cfg,
-                    names=("official notebook (paper App. D)", "ours"),
-                    fields=[f for f in MessinessConfig.__dataclass_fields__
-                            if f not in ("activation", "lr", "steps", "beta2", "lr_decay_steps", "lr_decay_factor")],
-                    reasons_if_differs={"messiness": "5 of the 21 values, over the same range",
-                                       "alphas": "8 of the 20 norms, up to 7.2",
-                                       "seeds": "three decoder initializations, medians reported"},
-                    extra=[("activation", "LeakyReLU(0.2) (App. D: ReLU)", wm_cfg.activation.replace("relu", "ReLU"),
-                            "the paper's App. D; the notebook's LeakyReLU runs in the stored landscape (section 5b)"),
-                           ("optimizer and schedule",
-                            "Adam lr 1e-2, betas (0.9, 0.99), lr x 0.2 every 5,000 steps (App. D: Adam lr 1e-3)",
-                            f"Adam lr {wm_cfg.lr:g}, betas (0.9, 0.999), constant",
-                            "the paper's constant rate (App. D); the training loss then rises again at large norms (a "
-                            "deviation below); the notebook's rate and schedule run in the stored landscape (section 5b)"),
-                           ("steps", "15,000 (App. D: 10^4)", f"{wm_cfg.steps:,}", BUDGET),
-                           ("norm held", "the notebook's L2 helper counts the first layer twice",
-                            "the plain L2 norm of the decoder", "a plain norm"),
-                           ("draws of R_linear, R_random, templates, split", "seed 58 (the notebook's generator)",
-                            f"seed {wm_cfg.data_seed}, numpy in the notebook's order",
-                            "the notebook's draws are not reproduced bit for bit")]))
+display(teacher_student_setup_table(ts_cfg))
+display(image_setup_table(img_cfg))
+display(standin_setup_table(mod_cfg))
+display(messiness_setup_table(wm_cfg))
 
 # %% [markdown]
 # ## Sanity check: the norm dynamics on a known answer
@@ -486,16 +414,7 @@ tss_land, tss_grok, tss_mans = require_stored(
 for m in tss_mans:
     print(f"{m['label']}: {provenance_line(m)}, {m['wall_time_s'] / 60:.0f} min")
 glue("tss_minutes", f"{sum(m['wall_time_s'] for m in tss_mans) / 60:.0f}", display=False)
-display(setup_table("Teacher-student at the official settings (stored)", TeacherStudentConfig(), tss_cfg, names=NAMES,
-                    reasons_if_differs={
-                        "landscape_steps": "§3's 10^5 (the notebook: 10^4, read at step 10^4 of the same runs)",
-                        "n_seeds": "the paper shows one student; three, medians reported"},
-                    extra=[("teacher, data, student draws",
-                            "torch.manual_seed(0): teacher, x_train, x_test; student torch.manual_seed(1)",
-                            "teacher at init seed 0 and students 1-3 of our generator; x from torch.Generator(0)",
-                            "the batched trainer draws every run's parameters with its own generator"),
-                           ("accuracy threshold theta", "0.01 (paper §3; the official grokking notebook: 0.001)",
-                            f"{tss_cfg.mse_threshold:g}", "the paper's value"), ("dtype", "float32", "float32", "")]))
+display(stored_teacher_student_setup_table(tss_cfg))
 ta = tss_land.alphas
 j4 = int(np.flatnonzero(tss_land.history.steps == 10_000)[0])  # the notebook's budget
 t_i1, t_i10 = int(np.argmin(abs(np.log10(ta)))), int(np.argmin(abs(ta - 10.0)))
@@ -848,12 +767,6 @@ _ = claims.check("Mod: median delay 95 % train -> 95 % val, fixed norm / free", 
 # ({eval}`glued.tr_wall` minutes on two CPU cores).
 
 # %% tags=["hide-input"]
-def official_init_norm(c: TransformerConfig) -> float:
-    """The expected norm of the official notebook's initialization for the shapes of ``c``: W_E (d_vocab columns),
-    W_pos, W_Q/K/V/O and W_in, W_out ~ N(0, 1/d_model), W_U ~ N(0, 1/d_vocab), zero MLP biases."""
-    return float(np.sqrt(c.d_vocab + c.n_ctx + 4 * c.n_heads * c.d_head + 2 * c.d_mlp + c.d_model))
-
-
 tr_cfg = stored_modular_config()
 glue("tr_steps", f"{tr_cfg.steps:,}", display=False)
 tr, tr_manifest = load_stored(stored_modular(tr_cfg, "_results"), "transformer runs",
@@ -865,47 +778,10 @@ w_norm = np.asarray(tr.history["weight_norm"], dtype=float)
 tr_w0 = float(np.median(w_norm[tr.runs_of(tr.FREE), 0]))
 tr_w0_fixed = float(np.median(w_norm[tr.runs_of(tr.CONSTRAINED), 0]))
 norm_official = official_init_norm(tr_cfg.model_config())
-norm_official_113 = official_init_norm(ModularConfig().model_config())
 tr_w0_ratio, tr_w0_fixed_ratio = tr_w0 / norm_official, tr_w0_fixed / norm_official
 glue("tr_w0", f"{tr_w0_ratio:.2f}×", display=False)
 glue("tr_w0_fixed", f"{tr_w0_fixed_ratio:.2f}×", display=False)
-display(setup_table(
-    "Fig. 7, the stored transformer runs", ModularConfig(), tr_cfg, names=("official notebook", "ours (stored)"),
-    fields=[f for f in ModularConfig.__dataclass_fields__ if f not in ("eval_every", "init_seed", "data_seed")],
-    reasons={"p": "CPU budget: a float32 step costs 0.075 s at p = 59 against 0.30 s at p = 113 (2 cores)",
-             "n_seeds": "two initializations of each setting, medians reported",
-             "steps": "with 1,044 instead of 3,830 training pairs grokking comes later; the figure marks 15,000",
-             "dtype": "float64 is 2.6x slower on a CPU",
-             "transformer_init": "TransformerLens' init, the book transformer's only one when these runs were made; "
-                                 "the init and biases rows below give both"},
-    extra=[("transformer", "1 layer, d_model 128, 4 heads x d_head 32, MLP 512 ReLU, no LayerNorm, causal attention, "
-            "inputs 'a b ='", (lambda m: f"{m.n_layers} layer, d_model {m.d_model}, {m.n_heads} heads x d_head {m.d_head}, "
-                               f"MLP {m.d_mlp} {m.act_fn.upper() if m.act_fn == 'relu' else m.act_fn}, "
-                               f"{'no LayerNorm' if m.normalization_type is None else 'LayerNorm'}, causal attention, "
-                               "inputs 'a b ='")(tr_cfg.model_config()), "see the init and biases rows"),
-           ("init", "W_E, W_pos, W_Q/K/V/O, W_in, W_out ~ N(0, 1/d_model); W_U ~ N(0, 1/d_vocab)",
-            "every weight ~ N(0, (0.8/√d_model)²) (TransformerLens' default)",
-            "init='transformer_lens' (the notebook's is init='nanda'); found after the runs were stored; its effect "
-            "on the curves is not measured"),
-           ("biases", "b_in, b_out only (zero init)", "b_Q, b_K, b_V, b_O, b_in, b_out, b_U (zero init, trained, "
-            "weight-decayed)", "TransformerLens' layout; zero at the start, so they add nothing to the initial norm"),
-           ("output logits", f"p + 1 = {tr_cfg.p + 1} (the unembedding includes '=')", f"p = {tr_cfg.p}",
-            "the '=' logit is never a label; it enters only the softmax's normalization"),
-           ("initial weight norm", f"{norm_official:.1f} at p = {tr_cfg.p} (expected; {norm_official_113:.1f} at "
-            "p = 113, where the notebook's plot starts at 42.9)",
-            f"{tr_w0:.1f} free ({tr_w0_ratio:.2f}x), {tr_w0_fixed:.1f} held ({tr_w0_fixed_ratio:.2f}x, not 0.8x)",
-            "follows from the init row: run (b) is held at a smaller norm than the notebook's"),
-           ("split", "torch random_split after torch.manual_seed(42)",
-            f"repro.data.tasks' split, data seed {tr_cfg.data_seed}", "another set of training pairs"),
-           ("init seeds", "torch.manual_seed(42), one run per setting",
-            f"seeds {tr_cfg.init_seed}-{tr_cfg.init_seed + tr_cfg.n_seeds - 1} of our generator",
-            "two seeds, batched"),
-           ("evaluation interval", "30 steps (free run), 10 (held norm)", f"{tr_cfg.eval_every} steps",
-            "one grid for both settings: steps are known to 50"),
-           ("loss, accuracy", "cross-entropy and accuracy at the last position, full batch",
-            "cross-entropy and accuracy at the last position, full batch", ""),
-           ("norm projection", "after each step: every parameter x (initial norm / new norm)",
-            "after each step: every parameter x (initial norm / new norm)", "")]))
+display(stored_transformer_setup_table(tr_cfg, tr_w0, tr_w0_fixed))
 fig_tr = plot_modular(tr, title_prefix=f"transformer, mod {tr_cfg.p}: ")
 glue("fig_tr", fig_tr, display=False)
 plt.close(fig_tr)
@@ -1030,20 +906,7 @@ p113_claims = []
 if p113 is not None:
     t113, m113 = p113
     print(provenance_line(m113))
-    display(setup_table(
-        "Fig. 7 at the notebook's settings, stored", ModularConfig(), p113_cfg,
-        names=("official notebook", "ours (stored)"),
-        fields=[f for f in ModularConfig.__dataclass_fields__ if f not in ("init_seed", "data_seed")],
-        reasons={"n_seeds": "two initializations of each setting, medians reported",
-                 "dtype": "float64 costs 2.6x float32's time a step on a CPU (see the text below the figure)",
-                 "eval_every": "one grid for both settings (the notebook logs its held run every 10 steps)"},
-        extra=[("split", "torch random_split after torch.manual_seed(42)",
-                f"repro.data.tasks' split, data seed {p113_cfg.data_seed}", "another set of training pairs"),
-               ("init seeds", "torch.manual_seed(42), one run per setting",
-                f"seeds {p113_cfg.init_seed}-{p113_cfg.init_seed + p113_cfg.n_seeds - 1} of our generator",
-                "two seeds, batched"),
-               ("output logits", f"p + 1 = {p113_cfg.p + 1} (the unembedding includes '=')", f"p = {p113_cfg.p}",
-                "the '=' logit is never a label; it enters only the softmax's normalization")]))
+    display(p113_setup_table(p113_cfg))
     fig_113 = plot_modular(t113, title_prefix=f"transformer, mod {p113_cfg.p}: ")
     glue("fig_tr113", fig_113, display=False)
     plt.close(fig_113)
@@ -1242,17 +1105,7 @@ wm_off_claims = []
 if wm_off is not None:
     wmo, wmo_manifest = wm_off
     print(provenance_line(wmo_manifest))
-    display(setup_table("(w, m) landscape with the notebook's training, stored", MessinessConfig(), wm_off_cfg,
-                        names=("official notebook (paper App. D)", "ours (stored)"),
-                        reasons={"activation": "the notebook's LeakyReLU(0.2) (App. D: ReLU)",
-                                 "lr": "the notebook's 1e-2 (App. D: 1e-3)", "beta2": "the notebook's 0.99",
-                                 "lr_decay_steps": "the notebook's x0.2 when (epoch + 1) % 5000 == 0",
-                                 "lr_decay_factor": "the notebook's 0.2", "steps": "the notebook's 15,000 (App. D: 10^4)"},
-                        extra=[("norm held", "the notebook's L2 helper counts the first layer twice",
-                                "the plain L2 norm of the decoder", "a plain norm"),
-                               ("draws of R_linear, R_random, templates, split", "seed 58 (the notebook's generator)",
-                                f"seed {wm_off_cfg.data_seed}, numpy in the notebook's order",
-                                "the notebook's draws are not reproduced bit for bit")]))
+    display(official_messiness_setup_table(wm_off_cfg))
     fig_wmo = plot_messiness(wmo)
     glue("fig_wm_official", fig_wmo, display=False)
     plt.close(fig_wmo)
@@ -1331,28 +1184,7 @@ for key, text in wmo_text.items():
 
 # %% tags=["hide-input"]
 ds_cfg = MessinessConfig.data_size(DATA_SIZES[0])
-official_window = replace(ds_cfg, messiness=tuple(np.round(np.linspace(0, 0.1, 21), 4).tolist()),
-                          alphas=tuple(np.round(np.linspace(2.5, 4.0, 21), 4).tolist()))
-display(setup_table("(w, m) landscapes over data size, stored", official_window, ds_cfg,
-                    names=("official notebook", "ours (stored)"),
-                    fields=[f for f in MessinessConfig.__dataclass_fields__ if f != "n_train"],
-                    reasons={"messiness": "every 4th of the notebook's 21 values, to fit four sizes in a session",
-                             "alphas": "every 2nd of the notebook's 21 values, to fit four sizes in a session (the "
-                                       "wide-window run: 1.0 to 4.0 in the same step)"},
-                    extra=[("training pairs (of 55)", "25, 35, 45, 55", ", ".join(map(str, DATA_SIZES)),
-                            "the landscape notebook's stored output shows its last run at train_num = 54, and 55 "
-                            "(every pair) leaves no test pair"),
-                           ("training loss read", "the last step's (its 'trainbest' files are written with loss_train, "
-                            "the last step's, not loss_train_best)", "after the last step", "same"),
-                           ("contour read", "the 0.02 contour of the map smoothed by a Gaussian (sigma one cell of its "
-                            "21 x 21 grid) and upsampled 10x bilinearly", "per messiness, the crossing of 0.02 on the raw "
-                            "map, log-linear in alpha; smoothed as the notebook's in the second reading",
-                            "measured below: the smoothing moves each slope by at most 0.09"),
-                           ("norm held", "the notebook's L2 helper counts the first layer twice",
-                            "the plain L2 norm of the decoder", "a plain norm (as section 5b)"),
-                           ("draws of R_linear, R_random, templates, split", "seed 58 (the notebook's generator)",
-                            f"seed {ds_cfg.data_seed}, numpy in the notebook's order",
-                            "the notebook's draws are not reproduced bit for bit")]))
+display(data_size_setup_table(ds_cfg))
 # Two stored runs: the notebook's norm window, and the same landscapes with the window widened down to alpha = 1
 # (registered after the first run showed the 25-pair contour left of the notebook's window).
 DS_WINDOWS = {"notebook": (False, "stored (data size): WM: ", WM_SIZE_LABEL),

@@ -113,10 +113,18 @@ import torch
 from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, setup_table, trained
+from repro.core.portable import approx, trained
 from repro.core.scale import current_scale
 from repro.experiments import mohamadi2024_why_grok as mw
 from repro.experiments import mohamadi2024_why_grok_sample as mws
+from repro.experiments.mohamadi2024_why_grok_setup import (budget_setup_table, classification_setup_table,
+                                                           fig2_setup_table, gd_init_scale_setup_table,
+                                                           gd_transformer_setup_table,
+                                                           ntk_classification_setup_table,
+                                                           paper_lr_regression_setup_table, regression_setup_table,
+                                                           sample_complexity_setup_table, start_norms,
+                                                           stored_regression_setup_table, theorem_setup_table,
+                                                           transformer_setup_table)
 from repro.plotting.mohamadi2024_why_grok import (plot_classification, plot_init_scale_gd, plot_kernel_regime,
                                                   plot_ntk_classification, plot_regression, plot_regression_accuracy,
                                                   plot_transformer)
@@ -140,26 +148,6 @@ print(f"transformer: p = {tc.p}, n = {tc.n_train}, d_model = {tc.d_model}, d_mlp
       f"{tc.steps} {'AdamW' if tc.optimizer == 'adamw' else 'GD'} steps at lr {tc.lr:g}, seeds {cfg.transformer_seeds}")
 print(f"regression: p = {cfg.regression.p}, h = {cfg.regression.width}, n = {cfg.regression.n_train}, "
       f"{cfg.regression.steps} GD steps, alphas = {cfg.regression.init_scales}, seeds {cfg.regression.seeds}")
-
-
-# The setup tables' shared rows. The init: App. A.1-A.2 cite He et al. [19]; Fig. 1's caption says "default PyTorch
-# initialization [19]". Expected ‖θ_0‖₂ at width h: PyTorch's uniform default √((h + p)/3), He's normal √(2(h + p)), the
-# NTK parametrization of the first author's public code (N(0, 1) entries) √(3ph).
-INIT_PAPER = "'according to [19]' (He et al.; App. A.1-A.2); Fig. 1 caption: 'default PyTorch initialization [19]'"
-INIT_OURS = "PyTorch's nn.Linear default, W ~ U(±1/√(2p)), V ~ U(±1/√h), times α"
-INIT_WHY = ("we follow Fig. 1's caption; He's normal init draws each layer √6× wider, so the 3-homogeneous output "
-            "starts up to 6^1.5 ≈ 15× larger; the package does not implement it")
-DTYPE = ("dtype", "unstated (JAX: float32 by default)", "float64", "exact enough that runs agree across machines")
-# Eq. 2.1's network, for every table of the quadratic network (QuadraticNetConfig)
-_NETWORK = ("f(θ; (e_a, e_b)) = V (W (e_a, e_b))^⊙2: two layers, no biases, quadratic activation, one-hot input")
-NETWORK = ("network (Eq. 2.1)", _NETWORK, _NETWORK, "")  # ours: repro.models.networks.QuadraticNet
-_REGRESSION = "g(θ; (a, b, c)) = f_c(θ; (a, b)), target p·1(a + b ≡ c); squared loss, full-batch GD"
-REGRESSION_TASK = ("task (§2, App. A.1)", _REGRESSION, _REGRESSION, "")
-
-
-def start_norms(p: int, h: int) -> dict:
-    """Expected ‖θ_0‖₂ of the quadratic net under three inits (closed forms, no training)."""
-    return {"PyTorch": math.sqrt((h + p) / 3), "He": math.sqrt(2 * (h + p)), "NTK": math.sqrt(3 * p * h)}
 
 
 def count(flags, live: bool = True) -> str:
@@ -195,76 +183,13 @@ def count(flags, live: bool = True) -> str:
 # %% tags=["hide-input"]
 ccfg = cfg.classification_config(cfg.grok_p)
 norms = start_norms(cfg.grok_p, ccfg.width)
-print(setup_table("Theorem checks (sections 1-3: Prop. 3.8, Thm 3.1, Thm 3.4; no training)", mw.WhyGrokConfig(), cfg,
-                  fields=(), extra=[
-    ("what is run", "nothing: the statements are proved", "closed forms and kernel solves",
-     "a numerical check of the statements at sizes of our choosing"),
-    ("Prop. 3.8", "any p ≥ 2, h ≥ 8p", f"p = 2-13; r = {cfg.duplication_rs} copies", "a finite range"),
-    ("Thm 3.1", "any p, n, h", f"p = {cfg.rank_p}, n = {cfg.rank_n}, h = {cfg.rank_widths}", "sizes of our choosing"),
-    ("Thm 3.4", "any equivariant kernel method, n < Cp³",
-     f"eNTK at init and expected NTK, h = 4p, p = {cfg.kernel_ps}, fractions {cfg.kernel_fractions}",
-     "two kernels at sizes of our choosing (the paper scale adds p = 13)"),
-    ("init", "Thm 3.1: V arbitrary, W i.i.d. U(±s_W)", INIT_OURS, "a case of the theorem's init (s_W = 1/√(2p))"),
-    ("dtype", "—", "float64", "kernel ranks and solves need double precision")]))
+print(theorem_setup_table(cfg))
 print()
-print(setup_table(f"Classification, normalized GD (section 4; live at p = {', '.join(map(str, cfg.sample_ps))})",
-                  mw.ClassificationConfig(), ccfg,
-                  fields=("p", "lr", "linf_reg", "optimizer", "steps", "eval_every", "ntk_every"), reasons={
-    "p": "Fig. 1's p is unstated and Fig. 4 reaches 97; a CPU runs 13, 17 and 23 (the α sweep and the eNTK at 23)",
-    "steps": "every generalizing seed passes 99 % test accuracy within 1 000 steps; the paper trains up to 10^5",
-    "eval_every": "short runs, recorded densely", "ntk_every": "Fig. 1 (left)'s eNTK, at p = 23 on the α = 1 runs "
-    "at n = 2p^(5/3); the paper's interval is unstated"}, extra=[
-    ("task", "a + b mod p on ordered pairs, cross-entropy", "a + b mod p on ordered pairs, cross-entropy", ""),
-    NETWORK,
-    ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
-    ("training pairs", "n = 2p^(5/3), i.i.d. draws (App. A.2)", "n = c·p^(5/3), c ∈ {0.5, 1, 2}, a random subset",
-     "c < 2 shows memorization below the paper's size; with or without replacement is unstated"),
-    ("init", INIT_PAPER, f"{INIT_OURS}; ‖θ_0‖₂ ≈ {norms['PyTorch']:.0f} at p = {cfg.grok_p}",
-     f"{INIT_WHY}. He's init starts at ≈ {norms['He']:.0f}, the NTK parametrization of the first author's public "
-     f"code at ≈ {norms['NTK']:.0f}: both far above one normalized step of 10, ours below it (section 4)"),
-    ("init scales α", "several, unstated (Fig. 1 middle)", f"{cfg.init_scales} at n = 2p^(5/3)", "our choice"),
-    ("λ‖θ‖∞ under normalized GD", "in the loss, then normalized (Eq. 2.2, Eq. A.1)",
-     "added to the underflow-safe data direction (exact_regularizer=False, the config default)",
-     "weighed literally it stalls training once the data gradient is below 1e-20 (Deviations)"),
-    ("seeds", "one run per curve", f"{len(cfg.seeds)} at n = 2p^(5/3), {n_sample} at the other n (init and split)",
-     "single runs are chaotic; the chapter reports medians and counts"), DTYPE]))
+print(classification_setup_table(cfg))
 print()
-# The transformer's settings and what its config does not hold, shared by the live and the stored (GD) tables.
-TRANSFORMER_FIELDS = ("p", "n_coeff", "d_model", "n_heads", "d_mlp", "optimizer", "lr", "weight_decay", "steps",
-                      "eval_every", "ntk_points", "ntk_output", "dtype")
-TRANSFORMER_EXTRA = [
-    ("architecture", "a one-layer transformer, otherwise unstated", "Nanda et al.'s: [a, b, =], 4 heads, ReLU MLP, "
-     "no LayerNorm", "the transformer whose grokking the paper sets out to explain"),
-    ("init", "'default PyTorch initialization (migrated to JAX)' (App. A.3)", "TransformerLens': N(0, (0.8/√d_model)²)",
-     "the paper's model, and so its PyTorch default, is unstated"),
-    ("λ‖θ‖∞", "1e-20 (App. A.3)", "not applied", "a no-op in float32 (Deviations)"),
-    ("loss and readout", "cross-entropy, unstated where it is read", "cross-entropy on the logits at the '=' position",
-     "the paper does not say; Nanda et al. read the last position"),
-    ("batch (App. A.3)", "full batch", "full batch", ""),
-]
-print(setup_table("Transformer (section 5; live)", mw.TransformerGrokConfig(), tc,
-                  fields=TRANSFORMER_FIELDS, reasons={
-    "p": "Fig. 5's p is unstated (default: Nanda et al.'s 113); a CPU runs 23",
-    "d_model": "book scale; the paper states no architecture (default: Nanda et al.'s)", "d_mlp": "book scale, as d_model",
-    "optimizer": "GD at lr 0.25 fits and then memorizes in CPU-sized runs (the stored GD run); AdamW groks in the budget",
-    "lr": "AdamW's rate: Nanda et al.'s 1e-3, 3× larger for speed", "weight_decay": "Nanda et al.'s AdamW decay",
-    "steps": "book scale; Fig. 5's step count is unstated", "eval_every": "a short run, recorded densely",
-    "dtype": "float32 AdamW moves the grokking step by tens of steps with the rounding (Deviations)"}, extra=[*TRANSFORMER_EXTRA,
-    ("seeds", "one run", f"{len(cfg.transformer_seeds)} inits", "the grokking step varies by hundreds of steps between seeds")]))
+print(transformer_setup_table(cfg))
 print()
-print(setup_table("Regression, GD (section 6; live)", mw.RegressionConfig(), cfg.regression,
-                  fields=("p", "n_exponent", "lr", "linf_reg", "steps", "eval_every", "ntk_points", "ntk_every"), reasons={
-    "p": "Fig. 2 uses p = 47; a CPU runs 11", "steps": "3 000 steps show the kernel-regime fit; the paper's budget is the "
-    "stored run of section 7", "eval_every": "a short run, recorded densely", "ntk_points": "20 000 triples need a GPU's "
-    "memory", "ntk_every": "a short run, recorded densely"}, extra=[
-    REGRESSION_TASK, NETWORK,
-    ("width h", "unstated for Fig. 2 (Fig. 3: 4p)", "4p", "Fig. 3's width"),
-    ("init", INIT_PAPER, f"{INIT_OURS}; ‖θ_0‖₂ ≈ {start_norms(cfg.regression.p, cfg.regression.width)['PyTorch']:.0f}",
-     INIT_WHY),
-    ("init scales α", "several, unstated (Fig. 2)", f"{cfg.regression.init_scales}", "α = 1 diverges at lr 1 and p = 11"),
-    ("seeds", "one run per α", f"{len(cfg.regression.seeds)} inits per α", "GD at lr 1 sits at the edge of stability"),
-    ("reported", "train and test accuracy (Fig. 2 left)", "loss relative to the zero predictor; argmax accuracy",
-     "the loss is what Thms 3.4 and 3.6 bound; the paper does not define regression accuracy"), DTYPE]))
+print(regression_setup_table(cfg))
 
 # %% [markdown]
 # ## 1. A known answer: the Fourier network (App. F)
@@ -649,18 +574,7 @@ gdi_cfg = mw.gd_init_scale_config()
 gdi, gdi_manifest = load_stored(mw.stored_classification(gdi_cfg, "_results"), "plain-GD init-scale run",
                                 "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only gd-init-scale",
                                 "about 10 minutes", glue_minutes="gdi_minutes")
-print(setup_table("Init scale under plain GD (stored)", mw.ClassificationConfig(), gdi_cfg,
-                  fields=("p", "lr", "linf_reg", "optimizer", "steps", "eval_every"), reasons={
-    "p": "Fig. 1's p is unstated; 23 as in the live runs",
-    "optimizer": "deliberately not the paper's: normalized GD's fixed step of 10 erases α at once (above); plain GD "
-                 "keeps α meaningful",
-    "lr": "plain GD needs its own rate: at 10 some small-α runs diverged in our trials, at 3 none did",
-    "steps": "every run that fitted had stopped changing its test accuracy within 1 000 steps of fitting"}, extra=[
-    NETWORK, ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
-    ("training pairs", "n = 2p^(5/3) (App. A.2)", "n = 2p^(5/3) (App. A.2)", ""),
-    ("init", INIT_PAPER, INIT_OURS, INIT_WHY),
-    ("init scales α", "several, unstated (Fig. 1 middle)", f"{mw.GD_INIT_SCALES}", "our choice, down to 0.03"),
-    ("seeds", "one run per curve", f"{len(mw.GD_INIT_SEEDS)} per α (init and split)", "medians over seeds"), DTYPE]))
+print(gd_init_scale_setup_table(gdi_cfg))
 gdi_fit = gdi.first_step("train", 1.0)
 gdi_k = np.array([int(np.searchsorted(gdi.steps, f)) if f >= 0 else -1 for f in gdi_fit])
 gdi_finite = np.isfinite(gdi.l2[:, -1])
@@ -743,20 +657,7 @@ nc, nc_manifest = load_stored(mw.stored_classification(nc_cfg, "_results", "clas
 nc_norms = start_norms(nc_cfg.p, nc_cfg.width)
 glue("ntk_norm_pytorch", f"{nc_norms['PyTorch']:.0f}", display=False)
 glue("ntk_norm_ntk", f"{nc_norms['NTK']:.0f}", display=False)
-print(setup_table("Normalized GD from a start far above one step (stored)", mw.ClassificationConfig(), nc_cfg,
-                  fields=("p", "lr", "linf_reg", "steps", "eval_every", "ntk_every", "parametrization"), reasons={
-    "p": "Fig. 1's p is unstated; 23 as in the live runs",
-    "steps": "App. A.2: up to 10^5; 10^4 covers the fit and the rise of every α = 1 run of the pilot",
-    "eval_every": "every 10 steps, to resolve the few steps before the fit", "ntk_every": "the same grid",
-    "parametrization": "the first author's public code (GromovMLP); Eq. 2.1 does not say"}, extra=[
-    NETWORK, ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
-    ("training pairs", "n = 2p^(5/3) (App. A.2)", "n = 2p^(5/3) (App. A.2)", ""),
-    ("init", INIT_PAPER, f"N(0, 1) parameters (the public code's normal(1)), times α; ‖θ_0‖₂ ≈ {nc_norms['NTK']:.0f}",
-     "the NTK parametrization's init; torch's draws, not JAX's"),
-    ("init scales α", "several, unstated (Fig. 1 middle)", f"{mw.NTK_CLASS_SCALES}", "our choice"),
-    ("eNTK", "first logit on the training pairs (Fig. 1 left, following [32])", "the same, in the parameters W̃, Ṽ",
-     "the gradient is taken in what the optimizer steps"),
-    ("seeds", "one run per curve", f"{len(mw.NTK_CLASS_SEEDS)} per α (init and split)", "medians over seeds"), DTYPE]))
+print(ntk_classification_setup_table(nc_cfg))
 nc_fit = nc.first_step("train", 1.0)
 nc_gen = nc.first_step("test", 0.99)
 nc_col = {int(s_): i for i, s_ in enumerate(nc.ntk_steps)}
@@ -950,21 +851,7 @@ scfg = mws.SampleComplexityConfig()
 sc, sc_manifest = load_stored(mws.stored_sample_complexity(scfg, "_results"), "sample-complexity run",
                               "python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results", "about 45 minutes on one core",
                               glue_minutes="sc_minutes")
-print(setup_table("Sample complexity against p (stored)", mw.ClassificationConfig(), scfg.classification_config(scfg.ps[-1]),
-                  fields=("lr", "linf_reg", "optimizer", "steps", "eval_every"), reasons={
-    "steps": "every generalizing run of the live p passes 99 % within 1 000 steps; the paper trains up to 10^5 "
-             "(n* still moves with the budget at the largest p: below)",
-    "eval_every": "our choice"}, extra=[
-    ("p", "several, unstated (Fig. 4: up to 97)", f"{scfg.ps}", "primes a CPU affords"),
-    ("training pairs", "n = 2p^(5/3) (App. A.2)", f"n = c·p^(5/3), c = {scfg.n_coeffs[0]:.2g}-{scfg.n_coeffs[-1]:.2g} in "
-     "factors of 2^(1/4), n < p²", "a grid on which n* can be located"),
-    ("what is measured", "test accuracy at n = 2p^(5/3); no exponent fitted", "n* (mean test accuracy 1/2) and n* ∝ p^k",
-     "an exponent needs n* at several p"),
-    NETWORK, ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
-    ("init", INIT_PAPER, INIT_OURS + ", α = 1", INIT_WHY),
-    ("λ‖θ‖∞ under normalized GD", "in the loss, then normalized (Eq. 2.2, Eq. A.1)",
-     "added to the underflow-safe data direction", "as in the live runs (Deviations)"),
-    ("seeds", "one run per curve", f"{len(scfg.seeds)} per (p, n) (init and split)", "the bootstrap over seeds"), DTYPE]))
+print(sample_complexity_setup_table(scfg))
 n_crit = mws.critical_sizes(sc)
 k_fit = mws.fit_exponent(scfg.ps, n_crit)
 k_boot = mws.bootstrap_exponent(sc)
@@ -1101,17 +988,7 @@ for line in sorted({provenance_line(m) for m in budget_manifests}):
     print(line)
 glue("bud_minutes", f"{sum(m['wall_time_s'] for m in budget_manifests) / 60:.0f}", display=False)
 glue("bud_minutes_each", ", ".join(f"{m['wall_time_s'] / 60:.0f}" for m in budget_manifests), display=False)
-print(setup_table("Sample complexity, settled budgets (stored)", mw.ClassificationConfig(),
-                  bcfg.classification_config(bcfg.ps[-1]), fields=("lr", "linf_reg", "optimizer", "steps", "eval_every"),
-                  reasons={"steps": "long enough that n* stops moving (checked below); the paper trains up to 10^5"},
-                  extra=[
-    ("p", "several, unstated (Fig. 4: up to 97)", f"{bcfg.ps}", "where n* still moved at 1,500 steps, and two larger"),
-    ("training pairs", "n = 2p^(5/3) (App. A.2)", f"n = c·p^(5/3), c = {bcfg.n_coeffs[0]:.3g}-{bcfg.n_coeffs[-1]:.3g} "
-     "in factors of 2^(1/4)", "a grid on which n* can be located, topped by the paper's n"),
-    NETWORK, ("width h", "unstated (Thms 3.8, 4.5 assume h ≥ 8p)", "8p", "the width the theorems assume"),
-    ("init", INIT_PAPER, INIT_OURS + ", α = 1", INIT_WHY),
-    ("seeds", "one run per curve", f"{len(bcfg.seeds)} per (p, n) (init and split)", "the bootstrap over seeds"),
-    DTYPE]))
+print(budget_setup_table(bcfg))
 for t in (1000, 2000, 4000):
     n_t = mws.critical_sizes(budget_res, step=t)
     print(f"after {t:,} steps: n*/p^(5/3) = " + ", ".join(f"{n / p ** (5 / 3):.2f} (p = {p})"
@@ -1327,13 +1204,7 @@ gd_cfg = mw.gd_transformer_config()
 gtfs, tf_manifest = load_stored(mw.stored_transformer(gd_cfg, mw.GD_TRANSFORMER_SEEDS, "_results"),
                                 "GD transformer run", "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only transformer-gd",
                                 "about 15 minutes", glue_minutes="tfgd_minutes")
-print(setup_table("Transformer under GD (stored)", mw.TransformerGrokConfig(), gd_cfg,
-                  fields=TRANSFORMER_FIELDS, reasons={
-    "p": "Fig. 5's p is unstated (default: Nanda et al.'s 113); 23, the live run's network",
-    "d_model": "the live run's network, so the two optimizers compare on one model", "d_mlp": "as d_model",
-    "steps": "Fig. 5's step count is unstated; GD fits within about 1 000 steps here, the run covers 20× that",
-    "eval_every": "our choice"}, extra=[*TRANSFORMER_EXTRA,
-    ("seeds", "one run", f"{len(mw.GD_TRANSFORMER_SEEDS)} inits", "the live run's seeds")]))
+print(gd_transformer_setup_table(gd_cfg))
 g_fit = np.array([t.first_step("train", 1.0) for t in gtfs])
 g_k = [t.index(f) for t, f in zip(gtfs, g_fit)]
 g_before = np.array([unit(t.kernel_distance()[k]) for t, k in zip(gtfs, g_k)])
@@ -1487,20 +1358,7 @@ reg_cfg = mw.grokking_regression_config()
 sreg, reg_manifest = load_stored(mw.stored_regression(reg_cfg, "_results"), "regression run",
                                  "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression",
                                  "about 50 minutes on one core", glue_minutes="reg_stored_minutes")
-print(setup_table("Regression at the paper's budget (stored)", mw.RegressionConfig(), reg_cfg,
-                  fields=("p", "n_exponent", "lr", "linf_reg", "steps", "eval_every", "ntk_points", "ntk_every"), reasons={
-    "p": "chosen when p = 47 was estimated at 11 core-hours (it took about one: section 8 runs it); 11 lets 12 runs "
-         "take 4e5 steps on one core",
-    "lr": "at p = 11, lr 1 diverges at α = 1 (section 6); 0.3 is the largest rate we found stable for every init",
-    "steps": "lr × steps = 1.2·10^5, inside the paper's 5·10^4-2·10^5 steps at lr 1",
-    "eval_every": "our choice", "ntk_points": "20 000 triples need a GPU's memory", "ntk_every": "our choice"}, extra=[
-    REGRESSION_TASK, NETWORK,
-    ("width h", "unstated for Fig. 2 (Fig. 3: 4p)", "4p", "Fig. 3's width"),
-    ("init", INIT_PAPER, f"{INIT_OURS}; ‖θ_0‖₂ ≈ {start_norms(reg_cfg.p, reg_cfg.width)['PyTorch']:.0f}", INIT_WHY),
-    ("init scales α", "several, unstated (Fig. 2)", f"{reg_cfg.init_scales}", "1 and the 'very small' scales of §3.2"),
-    ("seeds", "one run per α", f"{len(reg_cfg.seeds)} inits per α", "GD near the edge of stability is chaotic"),
-    ("reported", "train and test accuracy (Fig. 2 left)", "loss relative to the zero predictor; argmax accuracy over all "
-     "pairs", "the loss is what Thms 3.4 and 3.6 bound; the paper does not define regression accuracy"), DTYPE]))
+print(stored_regression_setup_table(reg_cfg))
 s_finite = np.isfinite(sreg.test_loss[:, -1]) & np.isfinite(sreg.train_loss[:, -1])
 s_fit = np.where(s_finite, sreg.first_step("train_loss", 0.01), -1)
 s_gen = np.where(s_finite, sreg.first_step("test_loss", 0.5), -1)
@@ -1616,21 +1474,7 @@ for p_ in mw.PAPER_REGRESSION_PS:
                                   "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-ntk",
                                   "about 40 minutes on one core for both p", glue_minutes=f"ntk_minutes_{p_}")
 ncfg = mw.paper_regression_config(mw.PAPER_REGRESSION_PS[-1])
-print(setup_table("Regression at the paper's learning rate (stored)", mw.RegressionConfig(), ncfg,
-                  fields=("p", "lr", "linf_reg", "steps", "init_scales", "eval_every", "ntk_points", "ntk_every",
-                          "parametrization"), reasons={
-    "p": f"p = {mw.PAPER_REGRESSION_PS[0]} and {mw.PAPER_REGRESSION_PS[1]}: what one CPU core affords for nine runs each; p = 47 runs at the end of this section",
-    "init_scales": "Fig. 2's α values are not given: 1 and two small ones",
-    "eval_every": "our choice", "ntk_points": "20 000 triples need a GPU's memory", "ntk_every": "our choice",
-    "parametrization": "the first author's public code (GromovMLP); Eq. 2.1 does not say"}, extra=[
-    REGRESSION_TASK, NETWORK,
-    ("width h", "unstated for Fig. 2 (Fig. 3: 4p)", "4p", "Fig. 3's width"),
-    ("init", INIT_PAPER, f"N(0, 1) parameters (the public code's normal(1)), times α; ‖θ_0‖₂ ≈ "
-     f"{start_norms(ncfg.p, ncfg.width)['NTK']:.0f} at p = {ncfg.p}", "the NTK parametrization's init; torch's draws, not JAX's"),
-    ("‖θ‖∞ penalized", "‖θ‖∞ (Eq. 2.2)", "of the parameters W̃, Ṽ", "θ is what the optimizer steps"),
-    ("seeds", "one run per α", "3 inits per α, one training set", "our choice"),
-    ("reported", "train and test accuracy (Fig. 2 left)", "training-triple accuracy |g − y| < p/2; argmax accuracy over "
-     "all p² pairs; loss relative to the zero predictor", "the paper does not define regression accuracy"), DTYPE]))
+print(paper_lr_regression_setup_table(ncfg))
 for p_, res in ntk_runs.items():
     rc = res.config
     fit_ = res.first_step("train_loss", 0.01)
@@ -1716,15 +1560,7 @@ p47_cfg = mw.fig2_regression_config()
 p47, p47_manifest = load_stored(mw.stored_regression(p47_cfg, "_results", "regression-p47"), "regression run at p = 47",
                                 "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-p47",
                                 "about 50 minutes on one core", glue_minutes="p47_minutes")
-print(setup_table("Fig. 2 at p = 47, as printed (stored)", mw.RegressionConfig(), p47_cfg,
-                  fields=("p", "lr", "linf_reg", "steps", "init_scales", "eval_every", "ntk_points", "ntk_every",
-                          "parametrization"), reasons={
-    "init_scales": "Fig. 2's α values are not given: 1 and 0.1, one seed each (what one CPU core affords)",
-    "eval_every": "our choice", "ntk_points": "20 000 triples need a GPU's memory", "ntk_every": "our choice"}, extra=[
-    REGRESSION_TASK, NETWORK, ("width h", "unstated for Fig. 2 (Fig. 3: 4p)", "4p", "Fig. 3's width"),
-    ("init", INIT_PAPER, INIT_OURS, INIT_WHY),
-    ("reported", "train and test accuracy (Fig. 2 left)", "argmax accuracy over all p² pairs; loss relative to the zero "
-     "predictor", "the paper does not define regression accuracy"), DTYPE]))
+print(fig2_setup_table(p47_cfg))
 
 
 def judge_fig2_p47(res, manifest, prefix, key, init, norm_phrase):
@@ -1796,17 +1632,7 @@ p47he, p47he_manifest = load_stored(mw.stored_regression(he_cfg, "_results", "re
                                     "regression run at p = 47 from He's init",
                                     "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-p47-he",
                                     "about an hour on one core", glue_minutes="p47he_minutes")
-print(setup_table("Fig. 2 at p = 47 from He's init (stored)", mw.RegressionConfig(), he_cfg,
-                  fields=("p", "lr", "linf_reg", "steps", "init_scales", "eval_every", "ntk_points", "ntk_every",
-                          "parametrization"), reasons={
-    "init_scales": "Fig. 2's α values are not given: 1 and 0.1, one seed each (what one CPU core affords)",
-    "eval_every": "our choice", "ntk_points": "20 000 triples need a GPU's memory", "ntk_every": "our choice",
-    "parametrization": "Eq. 2.1 as printed, from He et al.'s normal init (App. A.1's reference [19])"}, extra=[
-    REGRESSION_TASK, NETWORK, ("width h", "unstated for Fig. 2 (Fig. 3: 4p)", "4p", "Fig. 3's width"),
-    ("init", INIT_PAPER, "He et al.'s normal init, W ~ N(0, 2/(2p)), V ~ N(0, 2/h), times α",
-     "App. A.1's reference; the run above follows Fig. 1's caption"),
-    ("reported", "train and test accuracy (Fig. 2 left)", "argmax accuracy over all p² pairs; loss relative to the zero "
-     "predictor", "the paper does not define regression accuracy"), DTYPE]))
+print(fig2_setup_table(he_cfg))
 P47HE = "Fig. 2 at p = 47 from He's init (stored): "
 he_fit, he_gen = judge_fig2_p47(p47he, p47he_manifest, P47HE, "p47he", "He's init", "from a peak of")
 fig_p47he = plot_regression_accuracy([p47, p47he])

@@ -100,7 +100,7 @@ import numpy as np
 from IPython.display import display
 from repro.core.prose import glue
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, setup_table, trained
+from repro.core.portable import approx, trained
 from repro.core.scale import current_scale
 from repro.experiments.rubin2024_droplets import (FINITE_BETAS, DropletsConfig, FiniteEnsemble, beta_label,
                                                   component_stats, droplet_fraction, droplet_significance,
@@ -109,11 +109,13 @@ from repro.experiments.rubin2024_droplets import (FINITE_BETAS, DropletsConfig, 
                                                   run_theory, second_minimum, step_difference, stored_beta1,
                                                   stored_half_step, dataset_units, droplet_fraction_units, half_z,
                                                   finite_spreads, beta1_spreads, step_spreads)
+from repro.experiments.rubin2024_droplets_setup import (beta1_setup_table, finite_setup_table,
+                                                        infinite_data_setup_table, modular_setup_table,
+                                                        teacher_setup_table)
 from repro.plotting.rubin2024_droplets import (plot_components, plot_finite_components, plot_finite_histograms,
                                                plot_histograms, plot_landau, plot_modular, plot_step_bias)
 from repro.plotting.shared import use_style
-from repro.theory.rubin2024 import Modular, TeacherStudent, erf_kernel, hermite_projections, sweep_self_consistent
-from repro.training.langevin import LangevinConfig
+from repro.theory.rubin2024 import erf_kernel, hermite_projections, sweep_self_consistent
 from repro.training.store import provenance_line, require_stored, stored_minutes
 use_style()
 claims = ClaimBook("rubin2024_droplets")
@@ -138,50 +140,9 @@ lv_cfg = cfg.langevin
 print(f"scale: {current_scale()}")
 print(f"Langevin: d={lv_cfg.d}, N={lv_cfg.N}, n={lv_cfg.n}, likelihood={lv_cfg.likelihood}, "
       f"sigma^2 in {lv_cfg.sigma2s}, {lv_cfg.n_nets} networks x {lv_cfg.steps} steps per sigma^2")
-# settings of the sampler that its config holds but the paper does not state, or states in other units: rows of
-# their own below
-SAMPLER_FIELDS = ("step_size", "burn_in", "record_every", "q_bin_width", "q_max", "data_seed", "init_seed",
-                  "device", "cpu_threads")
-LANGEVIN_FIELDS = [f for f in LangevinConfig.__dataclass_fields__ if f not in SAMPLER_FIELDS]
-
-
-def sampler_rows(c, error_bars):
-    """The sampler's settings beside the paper's (v3 Eq. 6 and App. C)."""
-    bias = 100 * (1 / (1 - c.step_size / 2) - 1)  # Euler-Maruyama on a unit-curvature prior: variance 1/(1 - h/2)
-    return [("sampler", "Langevin dynamics (v3 Eq. 6), lr 2e-3, 360k epochs",
-             f"unadjusted Langevin in standardized coordinates, h = {c.step_size:g}, {c.steps:,} steps, "
-             f"{100 * c.burn_in:.0f} % burn-in",
-             "the paper's lr has another time unit; equilibrium is checked by comparing the two halves of the samples. "
-             f"The step inflates the prior's variance by {bias:.1f} % (1/(1 - h/2)), more where the likelihood is "
-             "stiffer; the half-step run (below) measures the bias on the learned components and the droplets"),
-            ("noise amplitude", "2 sigma xi (as printed in v3 Eq. 6)", "sqrt(2) sigma xi (temperature sigma^2)",
-             "a typo in v3 Eq. 6: only sqrt(2) sigma gives the posterior the paper states"),
-            ("seeds", "50 data-draw and initialization seeds (values not given)",
-             f"data seed {c.data_seed}, init seed {c.init_seed} of our generator", "the paper's seeds are not given"),
-            ("histograms and error bars", "w·w* pooled over the 200 networks; error: std over 5 subsets divided by "
-             "the square root of the samples per ensemble (v3 App. C)", error_bars,
-             "we fold the symmetric law onto |w·w*| and divide the subsets' std by √(number of subsets), the standard "
-             "error a significance needs" + ("" if "over the 200" in error_bars else "; fewer networks"))]
-
-
-display(setup_table("Theory: the teacher-student base scale (v3 §3.1.1 and App. C)", TeacherStudent(), cfg.teacher,
-                    names=("paper (v3)", "ours"),
-                    extra=[("d -> infinity", "saddle point, d -> infinity (v3 §3.1, App. A.1)",
-                            f"critical points at d -> infinity; curves of the paper's theory at d = {cfg.d_sharp:,}",
-                            "a large d stands in for the limit on the curves"),
-                           ("kernel element Q11 (v3 App. A.3)", "2/pi, as printed", "4/pi",
-                            "a typo: with 2/pi the transition moves to u_c = 23 (see the checks)")]))
-display(setup_table("Theory: modular addition (v3 Fig. 3)", Modular(), cfg.modular, names=("paper (v3)", "ours")))
-display(setup_table("Infinite-data Langevin ensembles (checks of the theory), against the paper's protocol at "
-                    "beta = 1/8", LangevinConfig.finite_data(1 / 8), lv_cfg, fields=LANGEVIN_FIELDS,
-                    names=("paper (v3 App. C, Table 1)", "ours"),
-                    reasons_if_differs={
-                        "likelihood": "the infinite-data (equivalent-kernel) limit the theory describes: these runs "
-                                      "check the theory, they do not reproduce the paper's experiment",
-                        "sigma2s": "four noise levels around the transition",
-                        "n_nets": "a book-scale ensemble", "steps": "book scale: minutes of one core",
-                        "dtype": "the paper does not state it; float32 for speed"},
-                    extra=sampler_rows(lv_cfg, "|w·w*| pooled over the networks; error from 4 disjoint groups")))
+display(teacher_setup_table(cfg))
+display(modular_setup_table(cfg))
+display(infinite_data_setup_table(lv_cfg))
 
 # %% [markdown]
 # ## Sanity check: the integrals every formula rests on
@@ -622,23 +583,7 @@ for beta, fe in finite.items():
           f"(stored {m['created'][:10]}, {m['device']}, {m['wall_time_s'] / 60:.0f} min)")
 glue("fin_wall", approx(sum(fe.manifest["wall_time_s"] for fe in finite.values()) / 60, 5), display=False)
 for beta, fe in finite.items():
-    c = fe.langevin.config
-    display(setup_table(
-        f"Finite-data ensembles at beta = {beta_label(beta)} (stored), against the paper's protocol at that size",
-        LangevinConfig.finite_data(beta), c, fields=LANGEVIN_FIELDS, names=("paper (v3 App. C, Table 1)", "ours"),
-        reasons_if_differs={
-            "sigma2s": ("the same five levels, from high to low noise" if set(c.sigma2s) == set(LangevinConfig().sigma2s)
-                        else "before, near and after the transition only (CPU budget)"),
-            "n_nets": f"{c.n_datasets} data sets x {c.nets_per_dataset} network(s): the CPU budget",
-            "nets_per_dataset": "fewer networks per data set (the CPU budget)",
-            "steps": "our sampler's steps, not the paper's epochs (see the sampler row); equilibrium checked below",
-            "dtype": "the paper does not state it; float32 for speed"},
-        extra=sampler_rows(c, "|w·w*| pooled over the networks; error from 5 subsets of networks") + [
-            ("sizes of the family", "beta = alpha in {1/8, 1/2, 1, 2} (d = 53, 106, 150, 212)",
-             "beta = 1/8 and 1/2 here; beta = 1 below", "beta = 2 not run; beta = 1 (stored, below) at the noise "
-             "levels that separate the paper's sigma_c^2 = 0.18 from the corrected 0.217"),
-            ("test projections", "outputs projected on H1, H3 at 3000 test points (v3 §3.1.1)",
-             "exact Gaussian averages of the projections", "no sampling error")]))
+    display(finite_setup_table(beta, fe.langevin.config))
 
 
 for beta, fe in finite.items():
@@ -891,16 +836,7 @@ c1 = lv1.config
 ts1 = langevin_teacher(c1)
 fe1 = FiniteEnsemble(1.0, lv1, man1, sweep_self_consistent(ts1, list(c1.sigma2s)),
                      sweep_self_consistent(ts1, list(c1.sigma2s), two_d=True, nq=601, nr=160))
-display(setup_table(
-    "Finite-data ensembles at beta = 1 (stored), against the paper's protocol at that size",
-    LangevinConfig.finite_data(1.0), c1, fields=LANGEVIN_FIELDS, names=("paper (v3 App. C, Table 1)", "ours"),
-    reasons_if_differs={
-        "sigma2s": "around the two critical points (0.18 and 0.217): above, between and below them",
-        "n_nets": f"{c1.n_datasets} data sets x {c1.nets_per_dataset} network: the CPU budget",
-        "nets_per_dataset": "one network per data set (the CPU budget)",
-        "steps": "our sampler's steps, not the paper's epochs (see the sampler row); equilibrium checked below",
-        "dtype": "the paper does not state it; float32 for speed"},
-    extra=sampler_rows(c1, "|w·w*| pooled over the networks; error from 5 subsets of networks")))
+display(beta1_setup_table(c1))
 
 
 # %%
