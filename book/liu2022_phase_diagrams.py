@@ -99,7 +99,7 @@ from repro.experiments.liu2022_phase_diagrams import (OFFICIAL_COUNTS, PANELS, T
                                                       stored_full_grid, stored_uncompressed, with_columns_reversed)
 from repro.experiments.liu2022_phase_diagrams_s3_official import (SeedLuckConfig, stored_official_start_grid,
                                                                  stored_seed_luck)
-from repro.plotting.liu2022_phase_diagrams import plot_phase_diagrams
+from repro.plotting.liu2022_phase_diagrams import plot_phase_diagrams, plot_phase_examples
 from repro.plotting.shared import use_style
 from repro.training.store import load_stored, provenance_line, require_stored
 
@@ -270,7 +270,7 @@ diagrams = {panel: run_phase_diagram(cfg) for panel, cfg in configs.items()}
 # ```{figure} _figures/liu2022_phase_diagrams/fig_phases.png
 # :name: fig-liu-phases
 #
-# **Top:** our phase maps (green comprehension, yellow grokking, purple memorization, black
+# **Liu et al. 2022, Fig. 6 (ours, book scale).** **Top:** our phase maps (green comprehension, yellow grokking, purple memorization, black
 # confusion), decoder learning rate on the x axis (with several seeds: each cell's majority phase,
 # marked "k/S" where only k of S seeds agree); the title gives the fraction of (seed, cell) pairs with
 # the official phase. (a) representation learning rate
@@ -282,6 +282,22 @@ diagrams = {panel: run_phase_diagram(cfg) for panel, cfg in configs.items()}
 # %%
 fig = plot_phase_diagrams(diagrams, official=True)
 glue("fig_phases", fig, display=False)
+
+# %% [markdown]
+# ### What each phase looks like
+#
+# ```{figure} _figures/liu2022_phase_diagrams/fig_phase_examples.png
+# :name: fig-liu-phase-examples
+#
+# One run of each phase from our maps above (rows: panels a–d; columns: comprehension, grokking, memorization,
+# confusion, each frame in the phase's map colour), taken from the cell where most seeds share that phase. Blue:
+# training accuracy; red: validation accuracy; dotted: Table 1's 90 % threshold. Comprehension reaches both
+# within $10^3$ paper steps of each other; grokking reaches validation more than $10^3$ steps after training;
+# memorization fits the training set only; confusion fits neither within the budget.
+# ```
+
+# %%
+glue("fig_phase_examples", plot_phase_examples(diagrams), display=False)
 
 # %% [markdown]
 # ## The layout claims of §4.1

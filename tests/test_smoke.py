@@ -151,7 +151,7 @@ def test_liu2022_phase_diagrams():
     from repro.experiments.liu2022_phase_diagrams import (PANELS, ToyPhaseConfig, corner_fraction,
                                                           generalizing_fraction_fast_decoder, run_phase_diagram,
                                                           sandwich_columns, seed_fraction)
-    from repro.plotting.liu2022_phase_diagrams import plot_phase_diagrams
+    from repro.plotting.liu2022_phase_diagrams import plot_phase_diagrams, plot_phase_examples
     from repro.metrics.phases import PHASES
 
     configs = {panel: ToyPhaseConfig.for_scale(panel) for panel in PANELS}
@@ -164,6 +164,13 @@ def test_liu2022_phase_diagrams():
         _steps(d.train_steps, cfg.steps)
         _steps(d.val_steps, cfg.steps)
     plot_phase_diagrams(diagrams, official=True)
+    for panel, d in diagrams.items():  # one example run per phase the map shows, really in that phase
+        assert set(d.examples) == set(d.seed_phases.ravel())
+        for phase, ex in d.examples.items():
+            iy, ix = d.config.y_values.index(ex.y), d.config.lr_dec_values.index(ex.lr_dec)
+            assert d.seed_phases[d.config.init_seeds.index(ex.seed), iy, ix] == phase
+            assert ex.train_acc.shape == ex.val_acc.shape == ex.steps.shape
+    plot_phase_examples(diagrams)
     a = diagrams["a"]
     fast = a.per_seed(lambda p, y: generalizing_fraction_fast_decoder(p, a.config.lr_dec_values, y))
     assert len(fast) == a.config.n_seeds

@@ -29,7 +29,7 @@ Used by ``book/liu2022_phase_diagrams`` (Fig. 6) and, for the statistics of the 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -327,6 +327,7 @@ class PhaseDiagram:
     seed_phases: np.ndarray
     train_steps: np.ndarray
     val_steps: np.ndarray
+    examples: dict = field(default_factory=dict)  # phase -> PhaseExample (live runs; stored diagrams keep none)
 
     def __post_init__(self):
         self.seed_phases = _with_seed_axis(np.asarray(self.seed_phases, dtype=object))
@@ -534,6 +535,39 @@ def generalizing_fraction_fast_decoder(phases: np.ndarray, lr_dec_values, lr_rep
     return float(np.isin(ph[fast], ["comprehension", "grokking"]).mean())
 
 
+@dataclass(frozen=True)
+class PhaseExample:
+    """One run's curves, shown beside the map as what its phase looks like: the cell (``y``, ``lr_dec``, in
+    paper units), the init seed, and train / validation accuracy at the evaluation ``steps`` (paper-equivalent)."""
+
+    phase: str
+    y: float
+    lr_dec: float
+    seed: int
+    steps: np.ndarray
+    train_acc: np.ndarray
+    val_acc: np.ndarray
+
+
+def phase_examples(cfg: ToyPhaseConfig, seed_phases: np.ndarray, history) -> dict[str, PhaseExample]:
+    """For each phase the panel shows, one run in it: in the cell where most seeds share that phase (the first
+    such cell in row-major order, and its first seed in the phase). ``seed_phases`` is (S, ny, nx) and ``history``
+    the sweep's, whose runs are in the same order."""
+    out = {}
+    runs = np.arange(seed_phases.size).reshape(seed_phases.shape)
+    steps = np.asarray(history.steps) * cfg.time_scale
+    for phase in PHASES:
+        share = (seed_phases == phase).mean(axis=0)
+        if share.max() == 0:
+            continue
+        iy, ix = np.unravel_index(int(np.argmax(share)), share.shape)
+        s = int(np.argmax(seed_phases[:, iy, ix] == phase))
+        r = runs[s, iy, ix]
+        out[phase] = PhaseExample(phase, cfg.y_values[iy], cfg.lr_dec_values[ix], cfg.init_seeds[s], steps,
+                                  history["train_acc"][r], history["val_acc"][r])
+    return out
+
+
 def run_phase_diagram(cfg: ToyPhaseConfig, progress: bool | None = None, *, store=None, client=None) -> PhaseDiagram:
     """Train every (seed, cell) of one panel as one batched program and classify it.
 
@@ -551,7 +585,8 @@ def run_phase_diagram(cfg: ToyPhaseConfig, progress: bool | None = None, *, stor
     te = result.first_steps("val_acc", cfg.threshold)
     tr = np.where((tr >= 0) & (tr < cfg.steps), tr, -1)
     te = np.where((te >= 0) & (te < cfg.steps), te, -1)
-    return PhaseDiagram(cfg, result.grid(classify_history(result.history, rule)), tr, te)
+    seed_phases = result.grid(classify_history(result.history, rule))
+    return PhaseDiagram(cfg, seed_phases, tr, te, phase_examples(cfg, seed_phases, result.history))
 
 
 def uncompressed_config(panel: str) -> ToyPhaseConfig:

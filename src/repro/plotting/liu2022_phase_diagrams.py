@@ -65,3 +65,44 @@ def plot_phase_diagrams(diagrams: dict[str, PhaseDiagram], *, official: bool = F
                 ax.invert_yaxis()
     fig.tight_layout()
     return fig
+
+
+def plot_phase_examples(diagrams: dict[str, PhaseDiagram]):
+    """Beside Fig. 6: one run of each phase per panel (rows: panels; columns: the four phases), its training and
+    validation accuracy against paper-equivalent step (log axis). The panel of a phase the map never shows is
+    left empty and says so."""
+    from repro.metrics.phases import PHASES
+    from repro.plotting.shared import PHASE_COLORS, TRAIN_COLOR, VAL_COLOR
+
+    fig, axes = plt.subplots(len(diagrams), len(PHASES), figsize=(2.6 * len(PHASES), 1.9 * len(diagrams)),
+                             sharex=True, sharey=True, squeeze=False)
+    for row, (panel, d) in enumerate(diagrams.items()):
+        for col, phase in enumerate(PHASES):
+            ax = axes[row, col]
+            ax.set_xscale("log")
+            ax.set_ylim(-0.05, 1.05)
+            example = d.examples.get(phase)
+            if example is None:
+                ax.text(0.5, 0.5, "not in this map", ha="center", va="center", transform=ax.transAxes, color="0.4")
+                ax.set_title(f"({panel}) {phase}", fontsize=8)
+            else:
+                steps = np.maximum(example.steps, 1)
+                ax.axhline(d.config.threshold, color="0.5", lw=0.8, ls=":")
+                ax.plot(steps, example.train_acc, color=TRAIN_COLOR, lw=1.2, label="train")
+                ax.plot(steps, example.val_acc, color=VAL_COLOR, lw=1.2, label="validation")
+                y_name = "repr. lr" if d.config.y_field == "lr_repr" else "wd"
+                ax.set_title(f"({panel}) {phase}\ndecoder lr {example.lr_dec:.1e}, {y_name} {example.y:.2g}",
+                             fontsize=8)
+            for spine in ax.spines.values():  # the frame in the map's colour of the phase
+                spine.set_edgecolor(PHASE_COLORS[phase])
+                spine.set_linewidth(2.0)
+            if col == 0:
+                ax.set_ylabel("accuracy")
+            if row == len(diagrams) - 1:
+                ax.set_xlabel("step (paper-equivalent)")
+    handles = [plt.Line2D([], [], color=TRAIN_COLOR, lw=1.2), plt.Line2D([], [], color=VAL_COLOR, lw=1.2),
+               plt.Line2D([], [], color="0.5", lw=0.8, ls=":")]
+    fig.legend(handles, ["train accuracy", "validation accuracy", "90 % (Table 1)"], loc="upper center", ncol=3,
+               fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.96))  # room for the legend above the panels, clear of every curve
+    return fig
