@@ -9,9 +9,11 @@ a committed page differs from what this module generates, so a table can go stal
 
 * ``stored-runs`` — one table per experiment module: every stored run of the book, the command that computes it,
   and what the results store records about it (entries, wall time summed over entries, segments, dates, machine),
-  read from each entry's ``manifest.json`` (or, for an unfinished run, its checkpoint). The rows are
-  :data:`STORED_RUNS`; the test checks that every entry of ``book/_results`` is one row's and that every row's
-  options are its module's.
+  read from each entry's ``manifest.json`` (or, for an unfinished run, its checkpoint). The rows live in the
+  experiment modules: each module that stores runs defines ``STORED_RUN_TABLE`` (its chapter and its
+  :class:`~repro.training.stored_runs.StoredRun` rows) beside its command line, and :data:`STORED_RUNS` collects
+  them in book order (:func:`stored_run_tables`); the test checks that every entry of ``book/_results`` is one
+  row's and that every row's options are its module's.
 * ``paper-scale`` — the dated CPU table that ``python -m repro.book.paper_scale --out`` wrote to
   :data:`PAPER_SCALE_CPU_FILE` (every paper-scale experiment at its paper's cadence), then the older GPU record
   :data:`PAPER_SCALE_GPU` (not re-measured here).
@@ -19,174 +21,51 @@ a committed page differs from what this module generates, so a table can go stal
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib
 import json
+import pkgutil
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from repro.training.stored_runs import StoredRun, StoredRunTable
 
 ROOT = Path(__file__).resolve().parents[3]
 BOOK = ROOT / "book"
 PAGES = ("running.md",)  # the pages with generated tables
 
 
-@dataclass(frozen=True)
-class StoredRun:
-    """One stored run: what it is, the options that compute it (after ``--store book/_results``) and the
-    results-store labels of its entries; ``config_class``, where two modules store under one label, is the
-    ``__class__`` of the entries' top-level config (``""``: a config without one)."""
+@functools.cache
+def stored_run_tables() -> dict[str, tuple[str, tuple[StoredRun, ...]]]:
+    """Experiment module -> (its chapter, its stored runs), in book order: the ``STORED_RUN_TABLE`` (a
+    :class:`~repro.training.stored_runs.StoredRunTable`) of every module of ``repro.experiments`` that defines one,
+    ordered by its chapter's place in ``book/_chapters.toml``, then by the module's name. It imports every
+    experiment module (seconds), so it runs on the first use of :data:`STORED_RUNS`, and once."""
+    import repro.experiments
+    from repro.book.manifest import stems
 
-    what: str
-    options: str
-    labels: tuple[str, ...]
-    config_class: str | None = None
+    order = {stem: i for i, stem in enumerate(stems())}
+    tables = []
+    for info in pkgutil.iter_modules(repro.experiments.__path__):
+        table = getattr(importlib.import_module(f"repro.experiments.{info.name}"), "STORED_RUN_TABLE", None)
+        if table is None:
+            continue
+        if not isinstance(table, StoredRunTable):
+            raise TypeError(f"repro.experiments.{info.name}.STORED_RUN_TABLE is not a StoredRunTable")
+        if table.chapter not in order:
+            raise ValueError(f"repro.experiments.{info.name}.STORED_RUN_TABLE: chapter {table.chapter!r} is not one "
+                             f"of book/_chapters.toml")
+        tables.append((order[table.chapter], info.name, table))
+    return {name: (table.chapter, table.rows) for _, name, table in sorted(tables, key=lambda t: t[:2])}
 
 
-R = StoredRun
-# experiment module -> (its chapter, its stored runs), in book order
-STORED_RUNS: dict[str, tuple[str, tuple[StoredRun, ...]]] = {
-    "power2022_what_is_grokking": ("power2022_what_is_grokking", (
-        R("Power et al.'s transformer and optimizer on modular addition (2-layer transformer, p = 97, half the ordered "
-          "pairs, AdamW lr 1e-3, wd 1, β₂ 0.98, batch 512, no warm-up), one seed, 3·10⁴ steps", "--run addition",
-          ("power2022",)),
-        R("Fig. 1 as published: division x/y mod 97 (half of the 97·96 equations), the same transformer and optimizer "
-          "with the 10-update warm-up, 10⁵ steps, seeds 0 and 1, weight decay 1; claims registered before the run; "
-          "resumable", "--run division-wd1", ("power2022-division-wd1",)),
-        R("the same at weight decay 0", "--run division-wd0", ("power2022-division-wd0",)),
-        R("Fig. 1 as it was made: openai/grok's transformer, Adam without weight decay, 10⁶ steps, two seeds; claims "
-          "registered before the run; resumable, its checkpoint committed", "--run fig1", ("power2022-fig1",)),
-    )),
-    "liu2022_effective_theory": ("liu2022_effective_theory", (
-        R("Fig. 2 at the official 2-D settings, the notebooks' `randn + 1` init, (E_i + E_j)/2 input and decoder "
-          "without the last ReLU (addition and modular addition, 8 seeds × 2·10⁴ steps)", "",
-          ("liu2022-fig2-addition", "liu2022-fig2-modular_addition")),
-        R("the book-scale seed spread on fresh init seeds; claims registered before the run", "--run confirm",
-          ("effective-theory-confirm",)),
-    )),
-    "liu2022_effective_theory_s3": ("liu2022_effective_theory", (
-        R("S3 fraction sweep (App. H: 110 runs × 10⁴ steps)", "", ("s3-sweep",)),
-        R("Fig. 18 from the official notebook's starts (each run drawn as `toy/Figure5d_permutation.ipynb` draws its "
-          "seed's run): 10 fractions × seeds 0–43 in four sets of 11, 10⁴ steps; claims registered before the run",
-          "--official-order", ("s3-official-order",)),
-    )),
-    "liu2022_critical_data": ("liu2022_critical_data", (
-        R("Figs 3 and 4(b) in the official random-number order: sizes 5–54, seeds 0–9, 10⁴ steps, each run's "
-          "templates, split, minibatches and init drawn as `toy/train_add.py` draws them (seeds 0–2 are the official "
-          "runs, compared run by run); claims registered before the run", "", ("fig4b-official-order",)),
-        R("Fig. 4(b) at the official sizes and steps in the book's earlier order (shared templates, full batch; ten "
-          "seeds)", "--order shared_templates", ("fig4b-sweep",)),
-        R("the book-scale sweep on fresh seeds; claims registered before the run", "--run confirm",
-          ("critical-data-confirm",)),
-    )),
-    "liu2022_phase_diagrams": ("liu2022_phase_diagrams", (
-        R("Fig. 6 (a)–(d) uncompressed at the paper's settings: the book's 6 × 6 cells of each panel, 10⁵ steps, "
-          "official seed (and in (d) the official L1 term); `--panels` picks some", "",
-          tuple(f"liu2022-fig6{p}-uncompressed" for p in "abcd")),
-        R("Fig. 6 (a)–(d) on the full official grids (13 × 13 in (a), 11 × 16 in (b)–(d)) at the paper's settings, "
-          "accuracies every 10 steps, stored in parts of two official rows (a rerun trains only the missing parts); "
-          "claims registered before the first part", "--full", tuple(f"liu2022-fig6{p}-full" for p in "abcd")),
-    )),
-    "liu2022_phase_diagrams_s3_official": ("liu2022_phase_diagrams", (
-        R("Fig. 6(d), bug or seed: the official S3 notebook's seed-0 start at 12 cells × 10⁵ steps, and one cell from "
-          "40 starts drawn the notebook's way and ours (1,500 steps)", "", ("liu2022-s3-seed-luck",)),
-        R("Fig. 6(d) from the official notebook's seed-0 start on the whole grid, in 6 parts", "--full-grid",
-          ("liu2022-fig6d-full-official-start",)),
-    )),
-    "liu2022_transformer_and_images": ("liu2022_transformer_and_images", (
-        R("Fig. 8(a) at the paper's rates on the substitute 8×8 digits (lr 1e-3, wd 0.01, α = 8, 5 seeds × 5·10⁴ "
-          "steps)", "--runs images", ("images",)),
-        R("Figs 1 and 7 (left) at the paper's settings: the official transformer (p = 59, 2 layers of width 256, "
-          "dropout 0.05), seeds 1–3, 6,000 steps", "--runs transformer", ("transformer",), "TransformerGrokConfig"),
-        R("Fig. 1's run for all its 20,000 steps: the official seed 1, e^S every 20 steps and the embeddings every 500 "
-          "(an 8 MB checkpoint); claims registered before the run; resumable", "--runs transformer-20k",
-          ("transformer-20k",)),
-        R("Fig. 7 (centre) at the Fig. 1 base (decoder wd 1, decoder lr 1/5 of the embeddings'): the paper's 10 "
-          "dropout rates × 3 seeds with the book's transformer, 5,000 steps", "--runs dropout", ("dropout",)),
-        R("Fig. 7 (centre) at the official sweep's base (equal learning rates, no decoder weight decay), reduced: the "
-          "book's transformer, rates 0, 1/6, 1/3, 1/2, fresh seeds 11 and 12, 6,000 steps; claims registered before "
-          "the run", "--runs dropout-official-base", ("dropout-official-base",)),
-    )),
-    "liu2023_omnigrok": ("liu2023_omnigrok", (
-        R("teacher–student at §3's and the official notebooks' settings (lr 3·10⁻⁴; landscape 11 norms × 3 seeds, "
-          "10⁵ steps read at 10⁴ and 10⁵; grokking α = 2 against 8 decays and both controls × 3 seeds, 10⁵ steps); "
-          "claims registered before the run", "--run ts", ("omnigrok-ts-landscape", "omnigrok-ts-grokking")),
-        R("six more student seeds (4–9) of that landscape (same teacher, data, 11 norms), joined to its three; claims "
-          "registered before the run", "--run ts-seeds", ("omnigrok-ts-landscape-seeds",)),
-        R("the talk's Fig. 7 transformer, p = 59, TransformerLens' init (free and fixed-norm runs, 2 seeds, 24,000 "
-          "steps, float32)", "", ("omnigrok-modular-transformer",)),
-        R("the talk's Fig. 7 at the notebook's settings: p = 113, the notebook's init, 15,000 steps, 2 seeds, float32; "
-          "claims registered before the run; resumable", "--run p113", ("omnigrok-modular-p113",)),
-        R("the book-scale teacher–student runs on fresh student seeds; claims registered before the run",
-          "--run confirm", ("omnigrok-confirm",)),
-        R("the lower arm of L: nine fresh students (seeds 2000–2008) of the teacher–student landscape at α ≥ 1, 10⁴ "
-          "steps; claims registered before the run", "--run lower-arm", ("omnigrok-ts-lower-arm",)),
-    )),
-    "liu2023_omnigrok_messiness": ("liu2023_omnigrok", (
-        R("the (w, m) landscape with the official notebook's training (LeakyReLU(0.2), Adam 10⁻² betas (0.9, 0.99) "
-          "×0.2 every 5,000 updates, 15,000 steps; 21 × 20 grid, one initialization); claims registered before the "
-          "run", "", ("omnigrok-wm-official",)),
-        R("the backup slide \"Algorithmic: data size/weight decay dependence\": that landscape at 25, 35, 45 and 54 "
-          "training pairs in the notebook's fine window (messiness 0–0.1, α 2.5–4.0; 6 × 11 points), one entry per "
-          "size; claims registered before each run", "--data-size 25 35 45 54", ("omnigrok-wm-size",)),
-        R("the same in a window widened to α = 1 (6 × 21 points)", "--data-size 25 35 45 54 --wide",
-          ("omnigrok-wm-size-wide",)),
-    )),
-    "rubin2024_droplets": ("rubin2024_droplets", (
-        R("finite-data Langevin ensembles at β = α = 1/8 (50 data sets × 2 networks) and 1/2 (10 × 1), 4000 steps", "",
-          ("droplets-finite",)),
-        R("finite-data Langevin ensembles at the base size β = α = 1 (d = 150; 10 data sets × 1 network; σ² = 0.24, "
-          "0.20, 0.17, 0.14 around both critical points), 4000 steps; claims registered before the run", "--beta 1",
-          ("droplets-finite-beta1",)),
-        R("the Langevin step's bias: β = α = 1/8 again at half the step (h = 0.025, 8000 steps, σ² = 0.20 and 0.10, "
-          "same data and seeds); claims registered before the run", "--half-step", ("droplets-finite-half-step",)),
-    )),
-    "baek2024_geneft": ("baek2024_geneft_information", (
-        R("Fig. 4 trained to fit (depths 0–10, 4 relations × 5 seeds, 2·10⁴ steps, float32)", "--only depth",
-          ("geneft-depth",)),
-        R("Fig. 4's deep end at the paper's horizon (depths 1–3 and 6–12, 4 relations × 10 seeds, 10⁵ steps, float32; "
-          "one resumable entry per depth, `--depths` picks some); claims registered before the run",
-          "--only depth-deep", ("geneft-depth-deep",)),
-        R("the book-scale Figs 3–4 statistics on fresh seeds; claims registered before the run", "--only confirm",
-          ("geneft-information-confirm",)),
-        R("Fig. 6 for all three relations and every weight-decay row (7 × 6 cells × 3 seeds, 3 000 steps; chapter "
-          "`baek2024_geneft_dynamics`)", "--only fig6", ("geneft-phases",)),
-        R("Fig. 6 at the paper's width over every weight-decay row (3 relations × 7 weight decays × 9 decoder rates, "
-          "encoder 3·10⁻⁴, 2·10⁴ steps, a run stops once decided; one resumable entry per seed, `--seeds` picks some; "
-          "chapter `baek2024_geneft_dynamics`); claims registered before the run", "--only fig6-wide",
-          ("geneft-fig6-wide",)),
-        R("Fig. 5 in the paper's regime under Adam: width 50, three relations × 81 cells (both rates 10⁻⁵–10⁻¹) × 3 "
-          "seeds, 2·10⁴ steps (a run stops once its phase is decided), one entry per seed (chapter "
-          "`baek2024_geneft_dynamics`); claims registered before the runs", "--only fig5-adam", ("geneft-fig5-adam",)),
-        R("the same under plain gradient descent (both rates 10⁻³–10¹)", "--only fig5-gd", ("geneft-fig5-gd",)),
-    )),
-    "mohamadi2024_why_grok": ("mohamadi2024_why_grok", (
-        R("regression of Figs 2–3 at the paper's budget (p = 11, 4·10⁵ GD steps, 4 α × 3 seeds)", "--only regression",
-          ("regression",)),
-        R("Fig. 2 at the paper's learning rate 1, NTK parametrization of the first author's code (p = 11 and 23, "
-          "3 α × 3 seeds, 2·10⁵ GD steps)", "--only regression-ntk", ("regression-ntk",)),
-        R("Fig. 2 at its own p = 47 with App. A.1 as printed (standard parametrization, PyTorch's init, GD at lr 1, "
-          "λ = 1e-4, α ∈ {1, 0.1}, one seed, 2·10⁵ steps); claims registered before the run; resumable",
-          "--only regression-p47", ("regression-p47",)),
-        R("Fig. 2 at p = 47 from He et al.'s normal init (App. A.1's reference [19]; otherwise as above); claims "
-          "registered before the run; resumable", "--only regression-p47-he", ("regression-p47-he",)),
-        R("Fig. 1 (left, middle) under normalized GD in the NTK parametrization (p = 23, α ∈ {1, 0.3, 0.1} × 4 seeds, "
-          "10⁴ steps, eNTK every 10 steps)", "--only classification-ntk", ("classification-ntk",)),
-        R("the ℓ∞ positive control of the regression (p = 11, λ = 1e-2, lr 0.3, 5·10⁴ GD steps, fresh seeds 3–5); "
-          "claims registered before the run", "--only regression-control", ("regression-control",)),
-        R("Fig. 1 (middle) under plain GD (p = 23, α ∈ {1, 0.3, 0.1, 0.03} × 4 seeds, 2·10⁴ steps)",
-          "--only gd-init-scale", ("classification",)),
-        R("Fig. 5 with the paper's GD (p = 23 book-scale transformer, 3 seeds × 2·10⁴ steps, float32)",
-          "--only transformer-gd", ("transformer",), ""),
-    )),
-    "mohamadi2024_why_grok_sample": ("mohamadi2024_why_grok", (
-        R("sample complexity against p (normalized GD, p = 11–41, 12 sizes × 3 seeds, 1 500 steps)", "",
-          ("sample-complexity",)),
-        R("sample complexity at settled budgets (p = 37, 41, 47, 53; 7 sizes × 3 seeds; 4 000 steps, n* read after "
-          "1 000, 2 000 and 4 000), one entry per p (`--ps` picks some); claims registered before the run",
-          "--run budget", ("sample-complexity-budget",)),
-    )),
-}
-del R
+def __getattr__(name: str):
+    # STORED_RUNS (experiment module -> (its chapter, its stored runs)) is collected on first use
+    if name == "STORED_RUNS":
+        return stored_run_tables()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ``python -m repro.book.paper_scale --out`` writes its dated table here: the CPU cost at each config's own cadence
@@ -303,7 +182,7 @@ def stored_runs_tables(root: str | Path = BOOK / "_results") -> str:
     entries = store_entries(root)
     devices = sorted({e.device for e in entries if e.device})
     out = [f"Machines the entries record: {', '.join(f'`{d}`' for d in devices)}.", ""]
-    for module, (chapter, rows) in STORED_RUNS.items():
+    for module, (chapter, rows) in stored_run_tables().items():
         out += [f"**`repro.experiments.{module}`** (chapter `{chapter}`): "
                 f"`python -m repro.experiments.{module} --store book/_results` and the options below.", "",
                 "| stored run | options | entries | wall time | stored |", "|---|---|---|---:|---|"]

@@ -29,6 +29,7 @@ from repro.theory.baek2024 import GUESS_PROBABILITY, accuracy_upper_bound, descr
 from repro.training.relation_runs import RELATION_OPTIMIZERS, RelationTrainConfig, train_relation_runs, train_relations
 from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, required_arrays,
                                   store_parser)
+from repro.training.stored_runs import StoredRun, StoredRunTable
 
 LABELS = {"mod3": "mod 3", "mod5": "mod 5", "greater_than": "greater-than", "bipartite": "bipartite"}
 COLORS = {"mod3": "C0", "mod5": "C1", "greater_than": "C2", "bipartite": "C3"}
@@ -1167,6 +1168,28 @@ def stored_fig5(optimizer: str, seed: int, root) -> tuple[PhaseResult, dict] | N
 def stored_phases(cfg: PhaseConfig, root) -> tuple[PhaseResult, dict] | None:
     """The stored phase diagram for exactly ``cfg`` under ``root`` and its manifest, or None when none is stored."""
     return ResultsStore(root).load_result(cfg, "geneft-phases", lambda arrays: PhaseResult.from_arrays(cfg, arrays))
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="baek2024_geneft_information", rows=(
+    StoredRun("Fig. 4 trained to fit (depths 0–10, 4 relations × 5 seeds, 2·10⁴ steps, float32)", "--only depth",
+              ("geneft-depth",)),
+    StoredRun("Fig. 4's deep end at the paper's horizon (depths 1–3 and 6–12, 4 relations × 10 seeds, 10⁵ steps, float32; "
+              "one resumable entry per depth, `--depths` picks some); claims registered before the run",
+              "--only depth-deep", ("geneft-depth-deep",)),
+    StoredRun("the book-scale Figs 3–4 statistics on fresh seeds; claims registered before the run", "--only confirm",
+              ("geneft-information-confirm",)),
+    StoredRun("Fig. 6 for all three relations and every weight-decay row (7 × 6 cells × 3 seeds, 3 000 steps; chapter "
+              "`baek2024_geneft_dynamics`)", "--only fig6", ("geneft-phases",)),
+    StoredRun("Fig. 6 at the paper's width over every weight-decay row (3 relations × 7 weight decays × 9 decoder rates, "
+              "encoder 3·10⁻⁴, 2·10⁴ steps, a run stops once decided; one resumable entry per seed, `--seeds` picks some; "
+              "chapter `baek2024_geneft_dynamics`); claims registered before the run", "--only fig6-wide",
+              ("geneft-fig6-wide",)),
+    StoredRun("Fig. 5 in the paper's regime under Adam: width 50, three relations × 81 cells (both rates 10⁻⁵–10⁻¹) × 3 "
+              "seeds, 2·10⁴ steps (a run stops once its phase is decided), one entry per seed (chapter "
+              "`baek2024_geneft_dynamics`); claims registered before the runs", "--only fig5-adam", ("geneft-fig5-adam",)),
+    StoredRun("the same under plain gradient descent (both rates 10⁻³–10¹)", "--only fig5-gd", ("geneft-fig5-gd",)),
+))
 
 
 def main(argv=None) -> int:

@@ -27,6 +27,7 @@ from repro.metrics.bootstrap import resample_spread, seed_draws
 from repro.models.networks import EmbedMLPConfig
 from repro.theory import liu2022 as theory
 from repro.training.store import ResultsStore, required_arrays, result_arrays, store_parser
+from repro.training.stored_runs import StoredRun, StoredRunTable
 from repro.training.sweep import split_masks
 from repro.training.trainer import BatchSchedule, History, Performance, Record, TrainConfig, train
 
@@ -475,6 +476,18 @@ def book_statistics(sweep: FractionSweep, min_count: int = 22) -> dict[str, dict
     rho = float(spearmanr(sweep.counts[above], capped[above]).statistic)
     return {ACC_GAP: dict(ours=float(gap.mean()), seeds=per_seed, statistic="mean"),
             STEPS_SPEARMAN: dict(ours=rho, spread=resample_spread(sweep.bootstrap_spearman(min_count)))}
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="liu2022_critical_data", rows=(
+    StoredRun("Figs 3 and 4(b) in the official random-number order: sizes 5–54, seeds 0–9, 10⁴ steps, each run's "
+              "templates, split, minibatches and init drawn as `toy/train_add.py` draws them (seeds 0–2 are the official "
+              "runs, compared run by run); claims registered before the run", "", ("fig4b-official-order",)),
+    StoredRun("Fig. 4(b) at the official sizes and steps in the book's earlier order (shared templates, full batch; ten "
+              "seeds)", "--order shared_templates", ("fig4b-sweep",)),
+    StoredRun("the book-scale sweep on fresh seeds; claims registered before the run", "--run confirm",
+              ("critical-data-confirm",)),
+))
 
 
 def main(argv=None) -> int:

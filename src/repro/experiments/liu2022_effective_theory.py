@@ -49,6 +49,7 @@ from repro.metrics.representation import circle_order, circularity
 from repro.models.networks import EmbedMLP, EmbedMLPConfig, build_model
 from repro.theory import liu2022 as theory
 from repro.training.store import ResultsStore, required_arrays, result_arrays, store_parser
+from repro.training.stored_runs import StoredRun, StoredRunTable
 from repro.training.trainer import Performance, Record, TrainConfig, train
 
 OPERATIONS = ("addition", "modular_addition")
@@ -259,6 +260,16 @@ def stored_fig2(cfg: Fig2Config, root) -> tuple[Fig2Run, dict] | None:
     """The run stored for exactly ``cfg`` under ``root`` (a :class:`repro.training.store.ResultsStore` folder) and its
     provenance manifest, or None when none is stored. The store verifies config and content."""
     return ResultsStore(root).load_result(cfg, f"{STORE_LABEL}-{cfg.operation}", lambda arrays: Fig2Run.from_arrays(cfg, arrays))
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="liu2022_effective_theory", rows=(
+    StoredRun("Fig. 2 at the official 2-D settings, the notebooks' `randn + 1` init, (E_i + E_j)/2 input and decoder "
+              "without the last ReLU (addition and modular addition, 8 seeds × 2·10⁴ steps)", "",
+              ("liu2022-fig2-addition", "liu2022-fig2-modular_addition")),
+    StoredRun("the book-scale seed spread on fresh init seeds; claims registered before the run", "--run confirm",
+              ("effective-theory-confirm",)),
+))
 
 
 def main(argv=None) -> int:

@@ -34,6 +34,7 @@ from repro.metrics.representation import pca
 from repro.models.networks import EmbedMLPConfig
 from repro.theory import liu2022 as theory
 from repro.training.store import ResultsStore, required_arrays, result_arrays, store_parser
+from repro.training.stored_runs import StoredRun, StoredRunTable
 from repro.training.sweep import split_masks
 from repro.training.trainer import InitialParams, Performance, Record, TrainConfig, train
 
@@ -243,6 +244,15 @@ def stored_s3_sweep(cfg: S3Config, root) -> tuple[S3Sweep, dict] | None:
     """The sweep stored for exactly ``cfg`` under ``root`` (a :class:`repro.training.store.ResultsStore` folder) and
     its provenance manifest, or None when none is stored. The store verifies config and content."""
     return ResultsStore(root).load_result(cfg, label_of(cfg), lambda arrays: S3Sweep.from_arrays(cfg, arrays))
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="liu2022_effective_theory", rows=(
+    StoredRun("S3 fraction sweep (App. H: 110 runs × 10⁴ steps)", "", ("s3-sweep",)),
+    StoredRun("Fig. 18 from the official notebook's starts (each run drawn as `toy/Figure5d_permutation.ipynb` draws its "
+              "seed's run): 10 fractions × seeds 0–43 in four sets of 11, 10⁴ steps; claims registered before the run",
+              "--official-order", ("s3-official-order",)),
+))
 
 
 def main(argv=None) -> int:

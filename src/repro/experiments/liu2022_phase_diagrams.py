@@ -41,6 +41,7 @@ from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
 from repro.metrics.agreement import Kappa, cohen_kappa
 from repro.metrics.phases import PHASES, PhaseRule, classify, classify_history, phase_counts
 from repro.models.networks import EmbedMLPConfig
+from repro.training.stored_runs import StoredRun, StoredRunTable
 from repro.training.sweep import sweep
 from repro.training.trainer import TrainConfig
 
@@ -678,6 +679,17 @@ def stored_uncompressed(panel: str, root) -> tuple[PhaseDiagram, dict] | None:
     cfg = uncompressed_config(panel)
     return ResultsStore(root).load_result(cfg, f"liu2022-fig6{panel}-uncompressed",
                                           lambda arrays: diagram_from_arrays(cfg, arrays))
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="liu2022_phase_diagrams", rows=(
+    StoredRun("Fig. 6 (a)–(d) uncompressed at the paper's settings: the book's 6 × 6 cells of each panel, 10⁵ steps, "
+              "official seed (and in (d) the official L1 term); `--panels` picks some", "",
+              tuple(f"liu2022-fig6{p}-uncompressed" for p in "abcd")),
+    StoredRun("Fig. 6 (a)–(d) on the full official grids (13 × 13 in (a), 11 × 16 in (b)–(d)) at the paper's settings, "
+              "accuracies every 10 steps, stored in parts of two official rows (a rerun trains only the missing parts); "
+              "claims registered before the first part", "--full", tuple(f"liu2022-fig6{p}-full" for p in "abcd")),
+))
 
 
 def main(argv=None) -> int:

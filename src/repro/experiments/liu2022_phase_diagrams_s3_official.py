@@ -49,6 +49,7 @@ from repro.experiments.liu2022_phase_diagrams import (_OFFICIAL_Y, _PAPER_LRS, F
                                                       stored_parts)
 from repro.metrics.phases import PHASES, PhaseRule, classify_history
 from repro.training.store import ResultsStore, required_arrays, store_parser
+from repro.training.stored_runs import StoredRun, StoredRunTable
 from repro.training.trainer import History, InitialParams, Performance, train
 
 N_ELEMENTS = 6  # |S3|
@@ -344,6 +345,15 @@ def stored_official_start_grid(root, cfg: OfficialStartGridConfig | None = None
     cfg = OfficialStartGridConfig() if cfg is None else cfg
     return stored_parts(root, OFFICIAL_START_GRID_LABEL, cfg.panel_config(), cfg.parts(),
                         panel_config=lambda part: part.panel_config())
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="liu2022_phase_diagrams", rows=(
+    StoredRun("Fig. 6(d), bug or seed: the official S3 notebook's seed-0 start at 12 cells × 10⁵ steps, and one cell from "
+              "40 starts drawn the notebook's way and ours (1,500 steps)", "", ("liu2022-s3-seed-luck",)),
+    StoredRun("Fig. 6(d) from the official notebook's seed-0 start on the whole grid, in 6 parts", "--full-grid",
+              ("liu2022-fig6d-full-official-start",)),
+))
 
 
 def main(argv=None) -> int:

@@ -40,6 +40,7 @@ from repro.metrics.representation import circle_order, explained_variance_entrop
 from repro.models.networks import EncoderTransformerConfig, MLPConfig
 from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, history_from_arrays,
                                   history_to_arrays, store_parser)
+from repro.training.stored_runs import StoredRun, StoredRunTable
 from repro.training.sweep import expand_grid, split_masks
 from repro.training.trainer import History, Performance, Record, TrainConfig, train
 
@@ -695,6 +696,23 @@ def stored_images(cfg: ImageGrokConfig, root) -> tuple[ImageResult, dict] | None
 
 
 STORED_RUNS = ("images", "transformer", "dropout", "transformer-20k", "dropout-official-base")
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="liu2022_transformer_and_images", rows=(
+    StoredRun("Fig. 8(a) at the paper's rates on the substitute 8×8 digits (lr 1e-3, wd 0.01, α = 8, 5 seeds × 5·10⁴ "
+              "steps)", "--runs images", ("images",)),
+    StoredRun("Figs 1 and 7 (left) at the paper's settings: the official transformer (p = 59, 2 layers of width 256, "
+              "dropout 0.05), seeds 1–3, 6,000 steps", "--runs transformer", ("transformer",), "TransformerGrokConfig"),
+    StoredRun("Fig. 1's run for all its 20,000 steps: the official seed 1, e^S every 20 steps and the embeddings every 500 "
+              "(an 8 MB checkpoint); claims registered before the run; resumable", "--runs transformer-20k",
+              ("transformer-20k",)),
+    StoredRun("Fig. 7 (centre) at the Fig. 1 base (decoder wd 1, decoder lr 1/5 of the embeddings'): the paper's 10 "
+              "dropout rates × 3 seeds with the book's transformer, 5,000 steps", "--runs dropout", ("dropout",)),
+    StoredRun("Fig. 7 (centre) at the official sweep's base (equal learning rates, no decoder weight decay), reduced: the "
+              "book's transformer, rates 0, 1/6, 1/3, 1/2, fresh seeds 11 and 12, 6,000 steps; claims registered before "
+              "the run", "--runs dropout-official-base", ("dropout-official-base",)),
+))
 
 
 def main(argv=None) -> int:

@@ -36,6 +36,7 @@ from repro.models.networks import EmbedMLPConfig, MLPConfig, TransformerConfig, 
 from repro.theory.omnigrok import loglog_slope
 from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, history_from_arrays,
                                   history_to_arrays, store_parser)
+from repro.training.stored_runs import StoredRun, StoredRunTable
 from repro.training.trainer import (FlatParams, History, Performance, Record, TrainConfig, per_run_values,
                                     per_sample_correct, per_sample_loss, train)
 
@@ -844,6 +845,24 @@ def stored_modular(cfg: ModularConfig, root, label: str = MODULAR_STORE_LABEL) -
     their provenance manifest, or None when none is stored. The store verifies config and content."""
     stored = ResultsStore(root).load_if_stored(cfg, label)
     return None if stored is None else (modular_result(cfg, history_from_arrays(stored[0])), stored[1])
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="liu2023_omnigrok", rows=(
+    StoredRun("teacher–student at §3's and the official notebooks' settings (lr 3·10⁻⁴; landscape 11 norms × 3 seeds, "
+              "10⁵ steps read at 10⁴ and 10⁵; grokking α = 2 against 8 decays and both controls × 3 seeds, 10⁵ steps); "
+              "claims registered before the run", "--run ts", ("omnigrok-ts-landscape", "omnigrok-ts-grokking")),
+    StoredRun("six more student seeds (4–9) of that landscape (same teacher, data, 11 norms), joined to its three; claims "
+              "registered before the run", "--run ts-seeds", ("omnigrok-ts-landscape-seeds",)),
+    StoredRun("the talk's Fig. 7 transformer, p = 59, TransformerLens' init (free and fixed-norm runs, 2 seeds, 24,000 "
+              "steps, float32)", "", ("omnigrok-modular-transformer",)),
+    StoredRun("the talk's Fig. 7 at the notebook's settings: p = 113, the notebook's init, 15,000 steps, 2 seeds, float32; "
+              "claims registered before the run; resumable", "--run p113", ("omnigrok-modular-p113",)),
+    StoredRun("the book-scale teacher–student runs on fresh student seeds; claims registered before the run",
+              "--run confirm", ("omnigrok-confirm",)),
+    StoredRun("the lower arm of L: nine fresh students (seeds 2000–2008) of the teacher–student landscape at α ≥ 1, 10⁴ "
+              "steps; claims registered before the run", "--run lower-arm", ("omnigrok-ts-lower-arm",)),
+))
 
 
 def main(argv=None) -> int:

@@ -30,6 +30,7 @@ from repro.data.tasks import TaskData
 from repro.experiments.liu2023_omnigrok import run_landscape
 from repro.models.networks import MLPConfig
 from repro.training.store import ResultsStore, required_arrays, store_parser
+from repro.training.stored_runs import StoredRun, StoredRunTable
 from repro.training.trainer import StepDecay, TrainConfig
 
 
@@ -292,6 +293,19 @@ def stored_data_sizes(root, sizes=DATA_SIZES, wide: bool = False) -> dict[int, t
         if stored is not None:
             out[n] = stored
     return out
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="liu2023_omnigrok", rows=(
+    StoredRun("the (w, m) landscape with the official notebook's training (LeakyReLU(0.2), Adam 10⁻² betas (0.9, 0.99) "
+              "×0.2 every 5,000 updates, 15,000 steps; 21 × 20 grid, one initialization); claims registered before the "
+              "run", "", ("omnigrok-wm-official",)),
+    StoredRun("the backup slide \"Algorithmic: data size/weight decay dependence\": that landscape at 25, 35, 45 and 54 "
+              "training pairs in the notebook's fine window (messiness 0–0.1, α 2.5–4.0; 6 × 11 points), one entry per "
+              "size; claims registered before each run", "--data-size 25 35 45 54", ("omnigrok-wm-size",)),
+    StoredRun("the same in a window widened to α = 1 (6 × 21 points)", "--data-size 25 35 45 54 --wide",
+              ("omnigrok-wm-size-wide",)),
+))
 
 
 def main(argv=None) -> int:

@@ -42,6 +42,7 @@ from repro.models.networks import QUADRATIC_PARAMETRIZATIONS, QuadraticNetConfig
 from repro.theory import mohamadi2024 as th
 from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, required_arrays, result_arrays,
                                   store_parser)
+from repro.training.stored_runs import StoredRun, StoredRunTable
 from repro.training.trainer import EvalSteps, LinfPenalty, Performance, Record, TrainConfig, progress_enabled, train
 
 # --------------------------------------------------------------------------------------------------
@@ -1166,6 +1167,28 @@ def _compute_transformer(cfg: TransformerGrokConfig, seeds) -> dict[str, np.ndar
     for s, res in zip(seeds, run_transformer_seeds(cfg, seeds, progress=True)):
         out.update(res.to_arrays(prefix=f"seed{s}_"))
     return out
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="mohamadi2024_why_grok", rows=(
+    StoredRun("regression of Figs 2–3 at the paper's budget (p = 11, 4·10⁵ GD steps, 4 α × 3 seeds)", "--only regression",
+              ("regression",)),
+    StoredRun("Fig. 2 at the paper's learning rate 1, NTK parametrization of the first author's code (p = 11 and 23, "
+              "3 α × 3 seeds, 2·10⁵ GD steps)", "--only regression-ntk", ("regression-ntk",)),
+    StoredRun("Fig. 2 at its own p = 47 with App. A.1 as printed (standard parametrization, PyTorch's init, GD at lr 1, "
+              "λ = 1e-4, α ∈ {1, 0.1}, one seed, 2·10⁵ steps); claims registered before the run; resumable",
+              "--only regression-p47", ("regression-p47",)),
+    StoredRun("Fig. 2 at p = 47 from He et al.'s normal init (App. A.1's reference [19]; otherwise as above); claims "
+              "registered before the run; resumable", "--only regression-p47-he", ("regression-p47-he",)),
+    StoredRun("Fig. 1 (left, middle) under normalized GD in the NTK parametrization (p = 23, α ∈ {1, 0.3, 0.1} × 4 seeds, "
+              "10⁴ steps, eNTK every 10 steps)", "--only classification-ntk", ("classification-ntk",)),
+    StoredRun("the ℓ∞ positive control of the regression (p = 11, λ = 1e-2, lr 0.3, 5·10⁴ GD steps, fresh seeds 3–5); "
+              "claims registered before the run", "--only regression-control", ("regression-control",)),
+    StoredRun("Fig. 1 (middle) under plain GD (p = 23, α ∈ {1, 0.3, 0.1, 0.03} × 4 seeds, 2·10⁴ steps)",
+              "--only gd-init-scale", ("classification",)),
+    StoredRun("Fig. 5 with the paper's GD (p = 23 book-scale transformer, 3 seeds × 2·10⁴ steps, float32)",
+              "--only transformer-gd", ("transformer",), ""),
+))
 
 
 def main(argv=None) -> int:

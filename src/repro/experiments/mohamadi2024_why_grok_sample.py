@@ -26,6 +26,7 @@ from repro.experiments.mohamadi2024_why_grok import ClassificationConfig, train_
 from repro.metrics.bootstrap import group_draws, resample_spread
 from repro.theory import mohamadi2024 as th
 from repro.training.store import ResultsStore, required_arrays, store_parser
+from repro.training.stored_runs import StoredRun, StoredRunTable
 
 PER_P = ("train_acc", "test_acc", "linf", "margin", "l2")  # (R, T) arrays stored for every p
 
@@ -290,6 +291,16 @@ def budget_shift(res: SampleComplexityResult, short: int, long: int) -> np.ndarr
 def stored_sample_complexity(cfg: SampleComplexityConfig, root, label: str = "sample-complexity") -> tuple[SampleComplexityResult, dict] | None:
     """The stored run for exactly ``cfg`` under ``root`` and its manifest, or None when none is stored."""
     return ResultsStore(root).load_result(cfg, label, lambda arrays: SampleComplexityResult.from_arrays(cfg, arrays))
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="mohamadi2024_why_grok", rows=(
+    StoredRun("sample complexity against p (normalized GD, p = 11–41, 12 sizes × 3 seeds, 1 500 steps)", "",
+              ("sample-complexity",)),
+    StoredRun("sample complexity at settled budgets (p = 37, 41, 47, 53; 7 sizes × 3 seeds; 4 000 steps, n* read after "
+              "1 000, 2 000 and 4 000), one entry per p (`--ps` picks some); claims registered before the run",
+              "--run budget", ("sample-complexity-budget",)),
+))
 
 
 def main(argv=None) -> int:

@@ -28,6 +28,7 @@ from repro.metrics.bootstrap import resample_spread, seed_draws
 from repro.metrics.representation import circle_order, grokking_delay, pca, snapshot_at
 from repro.models.grok_transformer import GrokTransformerConfig
 from repro.models.networks import EmbedMLPConfig, TransformerConfig
+from repro.training.stored_runs import StoredRun, StoredRunTable
 from repro.training.trainer import History, Performance, Record, TrainConfig, train
 
 
@@ -408,6 +409,20 @@ def stored_intro(cfg: IntroConfig, root, label: str = "power2022") -> tuple[Intr
     from repro.training.store import ResultsStore
 
     return ResultsStore(root).load_result(cfg, label, lambda arrays: intro_from_arrays(cfg, arrays))
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="power2022_what_is_grokking", rows=(
+    StoredRun("Power et al.'s transformer and optimizer on modular addition (2-layer transformer, p = 97, half the ordered "
+              "pairs, AdamW lr 1e-3, wd 1, β₂ 0.98, batch 512, no warm-up), one seed, 3·10⁴ steps", "--run addition",
+              ("power2022",)),
+    StoredRun("Fig. 1 as published: division x/y mod 97 (half of the 97·96 equations), the same transformer and optimizer "
+              "with the 10-update warm-up, 10⁵ steps, seeds 0 and 1, weight decay 1; claims registered before the run; "
+              "resumable", "--run division-wd1", ("power2022-division-wd1",)),
+    StoredRun("the same at weight decay 0", "--run division-wd0", ("power2022-division-wd0",)),
+    StoredRun("Fig. 1 as it was made: openai/grok's transformer, Adam without weight decay, 10⁶ steps, two seeds; claims "
+              "registered before the run; resumable, its checkpoint committed", "--run fig1", ("power2022-fig1",)),
+))
 
 
 def main(argv=None) -> int:

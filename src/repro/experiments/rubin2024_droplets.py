@@ -21,6 +21,7 @@ from repro.theory.rubin2024 import (Modular, TeacherStudent, binned_neg_log_p, c
                                     sweep_self_consistent)
 from repro.training.langevin import LangevinConfig, LangevinResult, run_langevin
 from repro.training.store import ResultsStore, store_parser
+from repro.training.stored_runs import StoredRun, StoredRunTable
 
 
 @dataclass(frozen=True, repr=False)
@@ -513,6 +514,18 @@ def step_spreads(coarse: LangevinResult, fine: LangevinResult) -> dict:
     return {"components": bootstrap_se(largest(components), coarse, fine, paired=True),
             "fraction": bootstrap_se(largest((droplet_fraction_units,)), coarse, fine, paired=True),
             "halves": bootstrap_se(largest_half_z, fine)}
+
+
+# the stored runs of book/_results that this command line computes (book/running.md's table, repro.book.pages)
+STORED_RUN_TABLE = StoredRunTable(chapter="rubin2024_droplets", rows=(
+    StoredRun("finite-data Langevin ensembles at β = α = 1/8 (50 data sets × 2 networks) and 1/2 (10 × 1), 4000 steps", "",
+              ("droplets-finite",)),
+    StoredRun("finite-data Langevin ensembles at the base size β = α = 1 (d = 150; 10 data sets × 1 network; σ² = 0.24, "
+              "0.20, 0.17, 0.14 around both critical points), 4000 steps; claims registered before the run", "--beta 1",
+              ("droplets-finite-beta1",)),
+    StoredRun("the Langevin step's bias: β = α = 1/8 again at half the step (h = 0.025, 8000 steps, σ² = 0.20 and 0.10, "
+              "same data and seeds); claims registered before the run", "--half-step", ("droplets-finite-half-step",)),
+))
 
 
 def main(argv=None) -> int:
