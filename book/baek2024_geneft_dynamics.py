@@ -40,19 +40,19 @@
 #
 # **Baek, Liu & Tegmark 2024 (GenEFT), claim by claim** — 9 paper claims: 0 reproduced, 3 not reproduced (rate 0/3); 4 inconclusive, 2 not tested.
 #
-# | claim | our verdict | the paper says | where |
-# | --- | --- | --- | --- |
-# | **C1** | ⏳ not tested | “Eq. (7) has simple asymptotics: (i) If A is constant or η_A = 0, two repons will eventually collide, i.e., r → 0. (ii) In the opposite limit, if r is …” | Eq. 7, App. C |
-# | **C2** | ⏳ not tested | “It is easy to check Eq. (7) has a solution of the following form: … Substituting this into Eq. (7) and defining a2(t) ≡ a(t)+b(t) gives the …” | Eq. 8, Eq. 9 |
-# | **C3** | ❔ inconclusive | “Interestingly, there is a conserved quantity C ≡ a2²/(2η_A) − c²/η_x, because dC/dt = 0.” | Eq. 10 |
-# | **C4** | ❔ inconclusive | “If C > 0, c* → 0 and a2* → ±√(2η_A C), resulting in repon collision (generalization). If C < 0, c* → ±√(−η_x C) and a2* → 0, leading to no collision …” | Eq. 10 |
-# | **C5** | ❔ inconclusive | “When the initial conditions a2(0) and c(0) are drawn from a normal distribution with width σ_a and σ_c respectively, the probability of …” | Eq. 11 |
-# | **C6** | ❌ not reproduced | “Generalization can be interpreted as the probability of representation learning in Eq.(11) exceeding a certain threshold. Hence, in a phase diagram …” | Fig. 5a, Fig. 5b, Fig. 5c |
-# | **C7** | ❔ inconclusive | “Moreover, the phase boundary appears approximately at the same intercept, which also matches the prediction of Eq. 11 that the probability of …” | Fig. 5a, Fig. 5b, Fig. 5c |
-# | **C8** | ❌ not reproduced | “As a rule of thumb, we see that generalization requires that the learning rate product η_enc η_dec ≲ 10^−7.” | Fig. 5 |
-# | **C9** | ❌ not reproduced | “All figures indicate that the memorization-generalization boundary is independent of the weight decay, which is consistent with the result of …” | Fig. 6a, Fig. 6b, Fig. 6c |
+# | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
+# | --- | --- | --- | --- | --- |
+# | **C1** | ⏳ not tested | — | “Eq. (7) has simple asymptotics: (i) If A is constant or η_A = 0, two repons will eventually collide, i.e., r → 0. (ii) In the opposite limit, if r is …” | Eq. 7, App. C |
+# | **C2** | ⏳ not tested | — | “It is easy to check Eq. (7) has a solution of the following form: … Substituting this into Eq. (7) and defining a2(t) ≡ a(t)+b(t) gives the …” | Eq. 8, Eq. 9 |
+# | **C3** | ❔ inconclusive | T01: 3.87e-10 vs paper <= 1e-06 | “Interestingly, there is a conserved quantity C ≡ a2²/(2η_A) − c²/η_x, because dC/dt = 0.” | Eq. 10 |
+# | **C4** | ❔ inconclusive | T02: 6.21e-11 vs paper <= 0.002 | “If C > 0, c* → 0 and a2* → ±√(2η_A C), resulting in repon collision (generalization). If C < 0, c* → ±√(−η_x C) and a2* → 0, leading to no collision …” | Eq. 10 |
+# | **C5** | ❔ inconclusive | T03: 1.95 vs paper <= 4 | “When the initial conditions a2(0) and c(0) are drawn from a normal distribution with width σ_a and σ_c respectively, the probability of …” | Eq. 11 |
+# | **C6** | ❌ not reproduced | T16: 0.6 vs paper -1 ± 0.5 | “Generalization can be interpreted as the probability of representation learning in Eq.(11) exceeding a certain threshold. Hence, in a phase diagram …” | Fig. 5a, Fig. 5b, Fig. 5c |
+# | **C7** | ❔ inconclusive | T22: 0.5 vs paper <= 1 | “Moreover, the phase boundary appears approximately at the same intercept, which also matches the prediction of Eq. 11 that the probability of …” | Fig. 5a, Fig. 5b, Fig. 5c |
+# | **C8** | ❌ not reproduced | T24: 0.7 vs paper 0 ± 0.25 | “As a rule of thumb, we see that generalization requires that the learning rate product η_enc η_dec ≲ 10^−7.” | Fig. 5 |
+# | **C9** | ❌ not reproduced | T26: 4.25 vs paper 0 ± 0.5 | “All figures indicate that the memorization-generalization boundary is independent of the weight decay, which is consistent with the result of …” | Fig. 6a, Fig. 6b, Fig. 6c |
 #
-# Each verdict's tests, margins and reasons are in the claim tables at the end of the chapter; the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]
@@ -84,13 +84,16 @@ from IPython.display import display
 from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, describe_seeds, setup_table, trained
+from repro.core.portable import approx, describe_seeds, trained
 from repro.core.scale import current_scale
 from repro.experiments.baek2024_geneft import (FIG5_SEEDS, LABELS, PhaseConfig, ReponConfig, fit_boundary, product_rule,
                                                decay_reach, fit_boundary_logistic, intercept_spread_standard_error,
                                                invert_encoder_axis, merge_seeds,
                                                onsets, run_phases, stored_fig5, stored_fig5_config, stored_fig6_config,
                                                stored_fig6_wide, stored_fig6_wide_config, stored_phases)
+from repro.experiments.baek2024_geneft_dynamics_setup import (OPT_NAMES, fig5_setup_table, fig5_stored_setup_table,
+                                                              fig6_setup_table, fig6_stored_setup_table,
+                                                              fig6_wide_setup_table)
 from repro.plotting.baek2024_geneft import plot_phases, plot_repons
 from repro.plotting.shared import use_style
 from repro.theory.baek2024 import (conserved_quantity, integrate_repons, repon_fixed_point, repon_probability,
@@ -100,51 +103,6 @@ from repro.training.store import load_stored
 use_style()
 claims = ClaimBook("baek2024_geneft_dynamics")
 print(f"scale: {current_scale()}")
-
-
-PHASE_EXTRA = [
-    ("elements n, embedding dim d", "30, 2 (§2, Table 3)", "30, 2 (§2, Table 3)", ""),
-    ("decoder", "tanh MLP on the concatenated pair, sigmoid output (§2-3)",
-     "tanh MLP on the concatenated pair, sigmoid output (§2-3)", ""),
-    ("initialization", "unstated", "PyTorch defaults: embeddings N(0, 1), decoder U(±1/√fan_in); one "
-     "initialization per seed, shared across the grid", "the paper does not state it: PyTorch's defaults"),
-    ("loss", "unstated (the repon theory uses squared error, Eq. 5)", "binary cross-entropy on the sigmoid output",
-     "the paper does not state it; the network outputs a probability"),
-    ("batch", "unstated", "full batch (the training pairs of the seed's split)", "the paper does not state it"),
-    ("stopping", "every run to the budget (Table 4: within 10^5 steps)",
-     "a run stops once train and test accuracy have both crossed 0.9",
-     "saves compute: the phase rule reads only the two first crossings, so the phase is the same"),
-    ("dtype", "unstated", "float32", "the paper does not state it"),
-]
-PHASE_UNSTATED = ("row_values", "lr_dec", "seeds", "data_seed", "init_seed", "eval_every", "optimizer")
-
-
-def phase_setup(title: str, reference: PhaseConfig, ours: PhaseConfig, reasons: dict):
-    """The setup table of one phase-diagram run (paper column: Table 3, Table 4 and the captions)."""
-    # Table 3's "Decoder Depth 3" does not say whether it counts hidden or linear layers: a row of its own
-    if ours.hidden_layers != reference.hidden_layers and "hidden_layers" not in reasons:
-        raise ValueError(f"{title}: hidden_layers differs from Table 3's; give its reason.")
-    depth = ("decoder depth", f"{reference.hidden_layers} (Table 3: 'Decoder Depth'; hidden or linear layers is not "
-             "said)", f"{ours.hidden_layers} hidden layers",
-             "; ".join([reasons.get("hidden_layers", ""), "our reading of Table 3 (Fig. 3 counts hidden layers n_h); "
-                        f"{reference.hidden_layers} linear layers is the other reading, not run"]).lstrip("; "))
-    return setup_table(title + " (paper column: Table 3, Table 4 and the captions)", reference, ours,
-                       fields=[f for f in PhaseConfig.__dataclass_fields__ if f != "hidden_layers"],
-                       reasons_if_differs=reasons, unstated=PHASE_UNSTATED, extra=[depth, *PHASE_EXTRA])
-
-
-GRID_REASON = ("the paper does not state its grid; ours runs half decades from 1e-4 to 3e-2: below 1e-4 parameters "
-               "barely move within the book's budget (the paper-scale config runs 1e-6 to 1e-1)")
-PHASE_REASONS = {
-    "width": "Table 3's 50 costs 2.6x more: the chapter's CPU budget",
-    "seeds": "the paper states no seed count; three (seed s: training split s, initialization s) fit the CPU budget",
-    "data_seed": "the paper does not state it; seed s draws training split data_seed + s",
-    "init_seed": "the paper does not state it; seed s draws initialization init_seed + s",
-    "eval_every": "the paper's evaluation interval is unstated; 25 resolves the first crossings within the short budget",
-    "optimizer": "the paper names no optimizer (Eq. 11 is derived for gradient flow); Adam is our choice (Liu et al. "
-    "2022a's): AdamW, β = (0.9, 0.999), ε = 1e-8, decoupled weight decay on the decoder only, whose per-parameter "
-    "normalization changes the effective step sizes. Plain gradient descent: the stored Fig. 5 below",
-}
 
 
 # %% [markdown]
@@ -210,14 +168,7 @@ glue("fig_repons", fig_r, display=False)
 
 # %%
 cfg5 = PhaseConfig.fig5()
-phase_setup("Fig. 5 (live)", PhaseConfig(), cfg5, {
-    "row_values": GRID_REASON + "; products eta_enc*eta_dec reach down to 1e-8 only in the grid's corner, so the "
-    "paper's low-rate regime (product <~ 1e-7) is barely sampled",
-    "lr_dec": GRID_REASON,
-    "steps": "10^5 (Table 4's horizon) is out of the CPU budget. A run that generalizes stays so at a longer budget, "
-    "but a memorizing run may still grok and a confused one may still be decided: the boundary's place and slope "
-    "depend on the budget",
-    **PHASE_REASONS})
+fig5_setup_table(cfg5)
 
 # %%
 fig5_result = run_phases(cfg5)
@@ -331,27 +282,8 @@ glue("n_seeds", f"{n_seeds}", display=False)
 
 # %%
 FIG5_OPTIMIZERS = ("adam", "gd")
-OPT_NAMES = {"adam": "Adam", "gd": "gradient descent"}
-S5_REASONS = {
-    "row_values": "the paper does not state its grid; ours spans four decades in half-decade steps: Adam 1e-5 to 1e-1 "
-    "(its rule eta_enc*eta_dec <~ 1e-7 inside), gradient descent 1e-3 to 10 (two decades higher: its step is the "
-    "gradient's size times the rate)",
-    "lr_dec": "as the encoder rates",
-    "seeds": "the paper states no seed count; three, each its own stored entry (seed s: training split s, "
-    "initialization s)",
-    "steps": "2e4 (a fifth of Table 4's 1e5) is what one core affords for 729 runs per optimizer; a memorizing run may "
-    "still grok and a confused one may still be decided later",
-    "optimizer": PHASE_REASONS["optimizer"].replace("Plain gradient descent: the stored Fig. 5 below", "one of the "
-                                                    "two stored optimizers"),
-}
 for opt in FIG5_OPTIMIZERS:
-    reasons = dict(S5_REASONS)
-    if opt == "gd":
-        reasons["optimizer"] = ("the paper names no optimizer; plain full-batch gradient descent (theta <- theta - "
-                                "eta*g, no momentum or decay) is the discrete form of the gradient flow Eq. 11 is "
-                                "derived for")
-    display(phase_setup(f"Fig. 5 (stored, {OPT_NAMES[opt]})", PhaseConfig(),
-                        replace(stored_fig5_config(opt), seeds=FIG5_SEEDS), reasons))
+    display(fig5_stored_setup_table(replace(stored_fig5_config(opt), seeds=FIG5_SEEDS)))
 
 # %%
 s5, s5_fit, s5_manifests, s5_missing = {}, {}, {}, {}
@@ -528,20 +460,7 @@ for opt in FIG5_OPTIMIZERS:
 
 # %%
 cfg6 = PhaseConfig.fig6()
-# The paper's Fig. 6: the caption's encoder lr 1e-5, Table 3 otherwise; the weight-decay rows are the paper-scale
-# config's guess (the paper does not state them)
-paper6 = PhaseConfig(rows="wd_dec", row_values=(0.0, 1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0))
-FIG6_REASONS = {
-    "row_values": "the paper does not state its weight decays; ours: 0 and 1e-4 to 10 (the paper-scale config's)",
-    "lr_dec": GRID_REASON,
-    "lr_enc": "the caption's 1e-5 leaves the embeddings barely moving within the book's budget (every cell confusion "
-    "or memorization), so the encoder rate is raised to 3e-4: the boundary is read at another encoder rate",
-    **PHASE_REASONS}
-phase_setup("Fig. 6 (live)", paper6, cfg6, {
-    **FIG6_REASONS,
-    "row_values": "the paper does not state its weight decays; four rows from 0 to 1 fit the CPU budget",
-    "relations": "mod 3 only, for the CPU budget (the stored run below has all three)",
-    "steps": "10^5 (Table 4's horizon) is out of the CPU budget; a memorizing run may still grok later"})
+fig6_setup_table(cfg6)
 
 # %%
 fig6_result = run_phases(cfg6)
@@ -576,10 +495,7 @@ for rel, on in fig6_onsets.items():
 
 # %%
 s6_cfg = stored_fig6_config()
-phase_setup("Fig. 6 (stored)", paper6, s6_cfg, {
-    **FIG6_REASONS,
-    "steps": "10^5 (Table 4's horizon) is out of the CPU budget; 3,000 (twice the live run) was what the stored run "
-    "could afford; a memorizing run may still grok later"})
+fig6_stored_setup_table(s6_cfg)
 
 # %%
 s6, s6_manifest = load_stored(stored_phases(s6_cfg, "_results"), "Fig. 6 run",
@@ -639,15 +555,7 @@ if "mod3" in cfg6.relations and cfg6.lr_enc == s6_cfg.lr_enc and cfg6.lr_dec == 
 # the run is not judged.
 
 # %%
-display(phase_setup("Fig. 6 (stored, paper's width)", paper6, replace(stored_fig6_wide_config(), seeds=FIG5_SEEDS), {
-    "lr_dec": "the paper does not state its grid; ours runs half decades from 1e-5 to 1e-1 (the stored Fig. 5's "
-    "decoder rates; the paper-scale config's 1e-6 and 3e-6 left out: in the stored Fig. 5 nothing memorizes there)",
-    "lr_enc": FIG6_REASONS["lr_enc"].replace("within the book's budget (every cell confusion or memorization)",
-                                             "(the stored Fig. 5 under Adam, printed below)"),
-    "seeds": S5_REASONS["seeds"],
-    "steps": "2e4 (a fifth of Table 4's 1e5) is what one core affords for 189 runs per seed; a memorizing run may "
-    "still grok and a confused one may still be decided later",
-    "optimizer": PHASE_REASONS["optimizer"]}))
+display(fig6_wide_setup_table(replace(stored_fig6_wide_config(), seeds=FIG5_SEEDS)))
 
 # %%
 found6w = {sd: stored_fig6_wide(sd, "_results") for sd in FIG5_SEEDS}

@@ -41,21 +41,21 @@
 #
 # **Liu et al. 2022 (effective theory), claim by claim** — 11 paper claims: 1 reproduced, 1 not reproduced (rate 1/2); 6 inconclusive, 3 not tested.
 #
-# | claim | our verdict | the paper says | where |
-# | --- | --- | --- | --- |
-# | **C1** | ⏳ not tested | “We find representation learning to occur only in a “Goldilocks zone” (including comprehension and grokking) between memorization and confusion.” | Fig. 6a, Fig. 6b, Fig. 6c, Fig. 6d |
-# | **C2** | ✅ reproduced | “we show how the competition between representation learning and decoder learning (which depend on both learning rate and weight decay, among other …” | Fig. 6a |
-# | **C3** | ❔ inconclusive | “As expected, a fast decoder coupled with slow representation learning (bottom right) lead to memorization.” | Fig. 6a |
-# | **C4** | ❔ inconclusive | “In the opposite extreme, although an extremely slow decoder coupled with fast representation learning (top left) will generalize in the end, the …” | Fig. 6a |
-# | **C5** | ⏳ not tested | “The ideal phase (comprehension) requires representation learning to be faster, but not too much, than the decoder.” | Fig. 6a |
-# | **C6** | ⏳ not tested | “The decoder plays the role of an environment exerting external forces on the embeddings. If the magnitude of the external forces are small/large one …” | Fig. 6a |
-# | **C7** | ❌ not reproduced | “We fix the embedding learning rate to be … and sweep instead decoder weight decay in Figure 6 (b)(c)(d). The phase diagrams correspond to addition …” | Fig. 6b, Fig. 6c, Fig. 6d |
-# | **C8** | ❔ inconclusive | “Common phenomena emerge from these different tasks: (i) they all include four phases;” | Fig. 6b, Fig. 6c, Fig. 6d |
-# | **C9** | ❔ inconclusive | “(ii) The top right corner (a fast and capable decoder) is the memorization phase;” | Fig. 6b, Fig. 6c, Fig. 6d |
-# | **C10** | ❔ inconclusive | “(iii) the bottom right corner (a fast and simple decoder) is the confusion phase;” | Fig. 6b, Fig. 6c, Fig. 6d |
-# | **C11** | ❔ inconclusive | “(iv) grokking is sandwiched between comprehension and memorization, which seems to imply that it is an undesirable phase that stems from improperly …” | Fig. 6b, Fig. 6c, Fig. 6d |
+# | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
+# | --- | --- | --- | --- | --- |
+# | **C1** | ⏳ not tested | — | “We find representation learning to occur only in a “Goldilocks zone” (including comprehension and grokking) between memorization and confusion.” | Fig. 6a, Fig. 6b, Fig. 6c, Fig. 6d |
+# | **C2** | ✅ reproduced | T51: 1.00 vs official code 1 ± 0.1 | “we show how the competition between representation learning and decoder learning (which depend on both learning rate and weight decay, among other …” | Fig. 6a |
+# | **C3** | ❔ inconclusive | T21: 0.00 vs paper 0 ± 0 | “As expected, a fast decoder coupled with slow representation learning (bottom right) lead to memorization.” | Fig. 6a |
+# | **C4** | ❔ inconclusive | T22: 1.00 vs paper 1 ± 0.5 | “In the opposite extreme, although an extremely slow decoder coupled with fast representation learning (top left) will generalize in the end, the …” | Fig. 6a |
+# | **C5** | ⏳ not tested | — | “The ideal phase (comprehension) requires representation learning to be faster, but not too much, than the decoder.” | Fig. 6a |
+# | **C6** | ⏳ not tested | — | “The decoder plays the role of an environment exerting external forces on the embeddings. If the magnitude of the external forces are small/large one …” | Fig. 6a |
+# | **C7** | ❌ not reproduced | T61: 0.80 vs official code 1 ± 0.1 | “We fix the embedding learning rate to be … and sweep instead decoder weight decay in Figure 6 (b)(c)(d). The phase diagrams correspond to addition …” | Fig. 6b, Fig. 6c, Fig. 6d |
+# | **C8** | ❔ inconclusive | T24: 1.00 vs paper 1 ± 0.5 | “Common phenomena emerge from these different tasks: (i) they all include four phases;” | Fig. 6b, Fig. 6c, Fig. 6d |
+# | **C9** | ❔ inconclusive | T25: 1.00 vs paper 1 ± 0.5 | “(ii) The top right corner (a fast and capable decoder) is the memorization phase;” | Fig. 6b, Fig. 6c, Fig. 6d |
+# | **C10** | ❔ inconclusive | T26: 1.00 vs paper 1 ± 0.5 | “(iii) the bottom right corner (a fast and simple decoder) is the confusion phase;” | Fig. 6b, Fig. 6c, Fig. 6d |
+# | **C11** | ❔ inconclusive | T27: 0.00 vs paper 1 ± 0.5 | “(iv) grokking is sandwiched between comprehension and memorization, which seems to imply that it is an undesirable phase that stems from improperly …” | Fig. 6b, Fig. 6c, Fig. 6d |
 #
-# Each verdict's tests, margins and reasons are in the claim tables at the end of the chapter; the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]
@@ -79,7 +79,6 @@
 # %% tags=["hide-input"]
 import math
 import warnings
-from dataclasses import replace
 
 warnings.filterwarnings("ignore", category=UserWarning)
 
@@ -89,7 +88,6 @@ from repro.core.prose import glue
 from repro.metrics.phases import PHASES
 
 from repro.book.claims import ClaimBook, fraction_standard_error
-from repro.core.portable import setup_table
 from repro.core.scale import current_scale
 from repro.experiments.liu2022_phase_diagrams import (OFFICIAL_COUNTS, PANELS, ToyPhaseConfig, corner_fraction,
                                                       diagram_map, generalizing_fraction_fast_decoder, layout_counts,
@@ -99,6 +97,7 @@ from repro.experiments.liu2022_phase_diagrams import (OFFICIAL_COUNTS, PANELS, T
                                                       stored_full_grid, stored_uncompressed, with_columns_reversed)
 from repro.experiments.liu2022_phase_diagrams_s3_official import (SeedLuckConfig, stored_official_start_grid,
                                                                  stored_seed_luck)
+from repro.experiments.liu2022_phase_diagrams_setup import official_start_setup_table, phase_setup_table
 from repro.plotting.liu2022_phase_diagrams import plot_phase_diagrams, plot_phase_examples
 from repro.plotting.shared import use_style
 from repro.training.store import load_stored, provenance_line, require_stored
@@ -149,91 +148,8 @@ for panel, cfg in configs.items():
           f"{cfg.steps:,} steps at lr x{cfg.time_scale:g}, gap {cfg.gap}\n"
           f"    decoder lr (paper-equivalent): {lrs}\n    {cfg.y_label}: {ys}")
 
-PHASE_FIELDS = ("operation", "target", "n_train", "seed", "lr_repr", "repr_init_scale", "steps", "gap", "threshold",
-                "time_scale", "eval_every", "embed_l1", "n_seeds")
-PHASE_REASONS = {
-    "steps": "book scale compresses time five-fold: 3,000 steps at 5x every learning rate, 1.5e4 paper-equivalent "
-             "steps of the official 1e5",
-    "gap": "Table 1's 10^3-step comprehension gap, compressed five-fold with the steps",
-    "time_scale": "every learning rate x5 at book scale (see Time compression); Adam follows the compressed path only "
-                  "approximately, and not at the largest rates",
-    "eval_every": "accuracies read every 10 steps: a first step moves by < 10 against Table 1's gap of 10^3",
-    "embed_l1": "the book-scale map omits the notebook's L1 term (the paper does not mention it); one exploratory run "
-                "with it still had no comprehension",
-    "n_seeds": "more initializations per cell (book scale trains one, as the official sweeps)",
-}
-NOTEBOOKS = {"a": "data_add_r_reprlr.h5 (no committed notebook sweeps the embedding lr; draws as phase_diagram.ipynb)",
-             "b": "data_add_r.h5 (phase_diagram.ipynb)", "c": "data_add_c.h5 (phase_diagram-classification.ipynb)",
-             "d": "data_perm_r.h5 (toy/Figure5d_permutation.ipynb)"}
-
-
-def grid_text(cfg) -> str:
-    """A panel's grid in one line: the number of cells, the decoder rates and the second axis."""
-    y = (", ".join(f"{v:.1e}" for v in cfg.y_values) if cfg.panel == "a"
-         else ", ".join(f"{v:g}" for v in cfg.y_values))
-    return (f"{len(cfg.lr_dec_values)} x {len(cfg.y_values)} = {len(cfg.lr_dec_values) * len(cfg.y_values)} cells; "
-            f"decoder lr {cfg.lr_dec_values[0]:.1e} to {cfg.lr_dec_values[-1]:.1e}; {cfg.y_label} {y}")
-
-
-def model_text(c) -> str:
-    """The network of a Fig. 6 config in words: its embeddings and its decoder's layer widths."""
-    m = c.model_config()
-    k = int(round(m.d_embed ** 0.5))
-    embed = (f"{k}x{k} matrix embeddings of {m.n_symbols} elements, E_a E_b flattened" if m.combine == "matmul"
-             else f"{m.d_embed}-D embeddings of {m.n_symbols} symbols, E_a + E_b")
-    widths = "-".join(str(w) for w in (m.d_embed, *m.hidden, m.d_out))
-    return f"{embed}; {widths} {m.activation} MLP"
-
-
-def phase_extra(panel, ours) -> list:
-    """The settings of a Fig. 6 sweep that its config does not hold, beside the official notebook's."""
-    paper = ToyPhaseConfig.paper(panel)
-    if panel == "d":
-        draws = ("np.random: templates, split; torch: an unused encoder, the decoder, then the matrices",
-                 "np.random: templates, split (the notebook's, bit for bit); torch: the matrices, then the decoder",
-                 "our trainer's draw order: same distributions, another start (the seed-luck section below runs the "
-                 "notebook's own start)")
-    else:
-        draws = (f"np.random: unused input templates, {'one-hot targets' if panel == 'c' else 'templates'}, split; "
-                 "torch: an unused encoder, the decoder, then the embeddings",
-                 f"np.random: {'' if panel == 'c' else 'templates, '}split; torch: the embeddings, then the decoder "
-                 "(toy/train_add.py's order)",
-                 f"our data path and trainer follow toy/train_add.py, so seed {ours.seed}'s split, targets and start "
-                 f"are not the official map's; the notebook as committed also sweeps another grid than the data file, "
-                 "so which revision made the data is not certain")
-    grid_why = (f"book scale: {len(ours.lr_dec_values) * len(ours.y_values)} cells, each a cell of the official grid"
-                if grid_text(paper) != grid_text(ours) else "")
-    loss = ("cross-entropy / 19 (mean of -log softmax x one-hot over samples and classes)" if panel == "c"
-            else "MSE to the templates" + (f" + {paper.embed_l1:g} mean|E|" if paper.embed_l1 else ""))
-    ours_loss = ("cross-entropy (mean over samples)" if panel == "c"
-                 else "MSE to the templates" + (f" + {ours.embed_l1:g} mean|E|" if ours.embed_l1 else ""))
-    loss_why = ("Adam's update is invariant to a constant factor on the loss (up to eps): not run" if panel == "c"
-                else "see embed_l1" if loss != ours_loss else "")
-    return [
-        ("code", NOTEBOOKS[panel], "repro.experiments.liu2022_phase_diagrams", "our batched trainer"),
-        ("model", model_text(paper), model_text(ours), "" if model_text(paper) == model_text(ours) else "see the fields"),
-        ("accuracy", "argmax over the 19 classes" if panel == "c" else "nearest template (toy/train_add.py)",
-         "argmax over the 19 classes" if ours.target != "regression" else "nearest template (toy/train_add.py)", ""),
-        ("grid", grid_text(paper), grid_text(ours), grid_why),
-        ("split, targets and start of the seed", draws[0], draws[1], draws[2]),
-        ("loss", loss, ours_loss, loss_why),
-        ("optimizer", "AdamW(E, lr_repr, wd 0); AdamW(decoder, lr, wd)", "AdamW(E, lr_repr, wd 0); AdamW(decoder, lr, wd)",
-         ""),
-        ("batch, dtype", "full batch, float32", "full batch, float32", ""),
-        ("phase rule", "Table 1: 90 % train / val, gap 10^3, budget 1e5", "Table 1: 90 % train / val, gap 10^3, budget 1e5"
-         if ours.time_scale == 1 else "Table 1 on the compressed clock", "" if ours.time_scale == 1 else "see steps"),
-    ]
-
-
-def phase_table(title, panel, ours):
-    paper = ToyPhaseConfig.paper(panel)
-    reasons = {k: why for k, why in PHASE_REASONS.items() if getattr(paper, k) != getattr(ours, k)}
-    return setup_table(title, paper, ours, fields=PHASE_FIELDS, reasons=reasons, extra=phase_extra(panel, ours),
-                       names=("official code", "ours"))
-
-
 for panel, cfg in configs.items():
-    display(phase_table(f"Fig. 6({panel}), book-scale map", panel, cfg))
+    display(phase_setup_table(f"Fig. 6({panel}), book-scale map", panel, cfg))
 
 # %% [markdown]
 # ## Sanity check: the official maps
@@ -477,7 +393,7 @@ for panel in PANELS:
     stored_minutes += stored_manifests[panel]["wall_time_s"] / 60
 glue("fig6_stored_minutes", f"{stored_minutes:.0f}", display=False)
 for panel, sm in stored_maps.items():
-    display(phase_table(f"Fig. 6({panel}), stored uncompressed map", panel, sm.config))
+    display(phase_setup_table(f"Fig. 6({panel}), stored uncompressed map", panel, sm.config))
 # Stored maps are loaded, not recomputed: their letters are the same on every machine.
 for panel, sm in stored_maps.items():
     print(f"\n({panel}) {sm.config.y_label} (rows) x decoder lr {', '.join(f'{v:.1e}' for v in sm.config.lr_dec_values)}; "
@@ -795,23 +711,7 @@ luck, luck_manifest = load_stored(stored_seed_luck(luck_cfg, "_results"), "S3 se
                                   "python -m repro.experiments.liu2022_phase_diagrams_s3_official --store book/_results", "about 15 minutes on one core",
                                   glue_minutes="luck_minutes")
 official_letters = luck_cfg.official_letters()
-paper_d = ToyPhaseConfig.paper("d")
-OFFICIAL_S3_DRAWS = "np.random: templates, split; torch: an unused encoder, the decoder, then the matrices"
-luck_cells = replace(paper_d, lr_dec_values=luck_cfg.cell_lr_dec, y_values=luck_cfg.cell_wd_dec,
-                     steps=luck_cfg.cell_steps, eval_every=luck_cfg.eval_every, embed_l1=luck_cfg.embed_l1)
-display(setup_table("Fig. 6(d) from the official start (stored, run 1)", paper_d, luck_cells, fields=PHASE_FIELDS,
-                    reasons_if_differs=PHASE_REASONS,
-                    extra=[("grid", grid_text(paper_d), grid_text(luck_cells),
-                            "12 cells chosen to span the official comprehension region at little decay"),
-                           ("split, targets and start of the seed (the notebook's, redrawn in its order)",
-                            OFFICIAL_S3_DRAWS, OFFICIAL_S3_DRAWS, ""),
-                           *[r for r in phase_extra("d", luck_cells) if r[0] in ("loss", "optimizer", "batch, dtype")],
-                           ("run 2: starts", "seed 0 only", f"{len(luck_cfg.seeds)} seeds drawn the notebook's way and "
-                            f"{len(luck_cfg.seeds)} drawn ours, at wd {luck_cfg.start_wd_dec:g}, decoder lr "
-                            f"{luck_cfg.start_lr_dec:.1e}, {luck_cfg.start_steps:,} steps",
-                            "how often a start comprehends there; 1,500 steps decide comprehension for any start that "
-                            "fits by step 500")],
-                    names=("official code", "ours")))
+display(official_start_setup_table(luck_cfg))
 # A stored run is loaded, not recomputed: the same letters and steps on every machine.
 print("official seed-0 start, 1e5 steps: ours | official (train step / val step to 90 %)")
 for i, wd in enumerate(luck_cfg.cell_wd_dec):
