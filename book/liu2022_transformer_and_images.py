@@ -37,22 +37,22 @@
 #
 # **Liu et al. 2022 (effective theory), claim by claim** — 12 paper claims: 0 reproduced, 1 not reproduced (rate 0/1); 3 inconclusive, 8 not tested.
 #
-# | claim | our verdict | the paper says | where |
-# | --- | --- | --- | --- |
-# | **C1** | ⏳ not tested | “Training both the encoder and the decoder with the same optimizer (i.e., with the same hyperparameters) leads to the grokking phenomenon.” | Fig. 7 right |
-# | **C2** | ❔ inconclusive | “Early on, the model is able to perfectly fit the training set while having no generalization.” | Fig. 1, Fig. 7 left |
-# | **C3** | ⏳ not tested | “We study the embeddings at different training times and find that neither PCA (shown in Figure 1) nor t-SNE (not shown here) reveal any structure.” | Fig. 1 |
-# | **C4** | ❔ inconclusive | “Eventually, validation accuracy starts to increase, and perfect generalization coincides with the PCA projecting the embeddings into a circle in 2D.” | Fig. 1 |
-# | **C5** | ⏳ not tested | “As seen in Figure 7, the entropy increases up to generalization time …” | Fig. 7 left |
-# | **C6** | ❔ inconclusive | “… then decreases drastically afterwards which would be consistent with the conjecture that generalization occurs when a low-dimensional structure is …” | Fig. 7 left |
-# | **C7** | ⏳ not tested | “Some of the structure required for generalization exists before training hinting at a connection with the Lottery Ticket Hypothesis.” | Fig. 21, Fig. 22 |
-# | **C8** | ⏳ not tested | “Contrary to the toy model, a certain amount of weight decay proves beneficial to generalization and speeds it up significantly.” | Fig. 7 right |
-# | **C9** | ❌ not reproduced | “With a significant dropout rate, the generalization time can be brought down to under … steps and the grokking phenomenon vanishes completely.” | Fig. 7 centre |
-# | **C10** | ⏳ not tested | “With this setup, we find that the network quickly fits the train set, and then much later in training validation accuracy improves, as shown in …” | Fig. 8a |
-# | **C11** | ⏳ not tested | “We observe a “confusion”phase in the bottom right (high learning rate and high weight decay), a “comprehension” phase bordering it, a “grokking” …” | Fig. 8b |
-# | **C12** | ⏳ not tested | “This phase diagram demonstrates that with sufficient regularization, we can again “de-grok” learning.” | Fig. 8b |
+# | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
+# | --- | --- | --- | --- | --- |
+# | **C1** | ⏳ not tested | — | “Training both the encoder and the decoder with the same optimizer (i.e., with the same hyperparameters) leads to the grokking phenomenon.” | Fig. 7 right |
+# | **C2** | ❔ inconclusive | T20: 4,460 vs paper >= 1000 | “Early on, the model is able to perfectly fit the training set while having no generalization.” | Fig. 1, Fig. 7 left |
+# | **C3** | ⏳ not tested | — | “We study the embeddings at different training times and find that neither PCA (shown in Figure 1) nor t-SNE (not shown here) reveal any structure.” | Fig. 1 |
+# | **C4** | ❔ inconclusive | T21: 0.92 vs paper >= 0.9 | “Eventually, validation accuracy starts to increase, and perfect generalization coincides with the PCA projecting the embeddings into a circle in 2D.” | Fig. 1 |
+# | **C5** | ⏳ not tested | — | “As seen in Figure 7, the entropy increases up to generalization time …” | Fig. 7 left |
+# | **C6** | ❔ inconclusive | T22: 0.67 vs paper <= 0.9 | “… then decreases drastically afterwards which would be consistent with the conjecture that generalization occurs when a low-dimensional structure is …” | Fig. 7 left |
+# | **C7** | ⏳ not tested | — | “Some of the structure required for generalization exists before training hinting at a connection with the Lottery Ticket Hypothesis.” | Fig. 21, Fig. 22 |
+# | **C8** | ⏳ not tested | — | “Contrary to the toy model, a certain amount of weight decay proves beneficial to generalization and speeds it up significantly.” | Fig. 7 right |
+# | **C9** | ❌ not reproduced | T25: 1.00 vs paper <= 0.5 | “With a significant dropout rate, the generalization time can be brought down to under … steps and the grokking phenomenon vanishes completely.” | Fig. 7 centre |
+# | **C10** | ⏳ not tested | — | “With this setup, we find that the network quickly fits the train set, and then much later in training validation accuracy improves, as shown in …” | Fig. 8a |
+# | **C11** | ⏳ not tested | — | “We observe a “confusion”phase in the bottom right (high learning rate and high weight decay), a “comprehension” phase bordering it, a “grokking” …” | Fig. 8b |
+# | **C12** | ⏳ not tested | — | “This phase diagram demonstrates that with sufficient regularization, we can again “de-grok” learning.” | Fig. 8b |
 #
-# Each verdict's tests, margins and reasons are in the claim tables at the end of the chapter; the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]

@@ -32,27 +32,27 @@
 #
 # **Liu, Michaud & Tegmark 2023 (Omnigrok), claim by claim** — 17 paper claims: 4 reproduced, 0 not reproduced (rate 4/4); 7 inconclusive, 6 not tested.
 #
-# | claim | our verdict | the paper says | where |
-# | --- | --- | --- | --- |
-# | **C1** | ✅ reproduced | “$$\frac{dw}{dt} = -\gamma w$$ … $$t(w_0 \rightarrow w_c) = \log\left(\frac{w_0}{w_c}\right) / \gamma \propto \gamma^{-1}$$” | Fig. 1b, Fig. 2c |
-# | **C2** | ⏳ not tested | “In Section 5, we argue for algorithmic datasets because (shown in Figure 6(d)) … w_{c}({\rm bad\ representation})>w_{c}({\rm good\ representation}) …” | Eq. 2, Fig. 6d |
-# | **C3** | ✅ reproduced | “As shown in Figure 2(a), $\tilde{l}_{\rm test}(\alpha)$ first decreases and then increases as $\alpha$ increases, displaying a U-shape with a minimum …” | Fig. 2a |
-# | **C4** | ❔ inconclusive | “By contrast, $\tilde{l}_{\rm train}(\alpha)$ decreases when $\alpha<1$ and remains flat near zero when $\alpha\geq 1$, forming an L-shape.” | Fig. 2a |
-# | **C5** | ❔ inconclusive | “Large initialization runs (top) depended on weight decay: no regularization fails to generalize, small regularization generalizes slowly (grokking) …” | Fig. 2b |
-# | **C6** | ✅ reproduced | “As shown in Figure 2(b) (bottom), small initialization runs always generalize fast regardless of regularization.” | Fig. 2b |
-# | **C7** | ⏳ not tested | “As shown in Figure 2(c), the time (number of steps) to reach 95% training accuracy is independent of weight decay $\gamma$” | Fig. 2c |
-# | **C8** | ⏳ not tested | “But on standard datasets we induce grokking by manually increasing initialisation scale.” | Fig. 3, Fig. 4, Fig. 5 |
-# | **C9** | ❔ inconclusive | “(a) Training loss splits the plane into two regions: large loss small $w$ (fast dynamics) and small loss large $w$ (slow dynamics).” | Fig. 6a |
-# | **C10** | ⏳ not tested | “Moreover, while the training loss depends weakly on $m$, the test loss depends strongly on $m$.” | Fig. 6a, Fig. 6b |
-# | **C11** | ⏳ not tested | “$$t = \frac{L + h \tan \theta}{\gamma}$$ … \nearrow data size $\uparrow \rightarrow \theta \downarrow \rightarrow t \downarrow$ \searrow …” | Fig. 6f |
-# | **C12** | ❔ inconclusive | “(a) Weight norm, train accuracy, and test accuracy over time, initialized and trained normally. Weight norm first increases, and is highest during …” | Fig. 7a |
-# | **C13** | ✅ reproduced | “For algorithmic datasets, standard initialisation is sufficient to produce grokking.” | Fig. 7a |
-# | **C14** | ❔ inconclusive | “In Figure 6(e), we show the contours (training loss = 0.02) for different training sizes (25, 35, 45, 55). The contours of training size 45 and 55 …” | Fig. 6e |
-# | **C15** | ❔ inconclusive | “(b) Constrained optimization at constant weight norm $(\alpha=0.8)$ largely eliminates grokking, with test and train accuracy improving concurrently.” | Fig. 7b |
-# | **C16** | ⏳ not tested | “(1) The training and test losses behave similarly; (2) Both training and test losses depend very weakly on $m$. This implies that the raw image …” | Fig. 8 |
-# | **C17** | ❔ inconclusive | “2. Since we can induce grokking on standard datasets, we you remove grokking from algorithmic datasets? … Remove grokking by small & constrained scale” | Fig. 7b |
+# | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
+# | --- | --- | --- | --- | --- |
+# | **C1** | ✅ reproduced | T57: -0.9 vs paper -1 ± 0.2 | “$$\frac{dw}{dt} = -\gamma w$$ … $$t(w_0 \rightarrow w_c) = \log\left(\frac{w_0}{w_c}\right) / \gamma \propto \gamma^{-1}$$” | Fig. 1b, Fig. 2c |
+# | **C2** | ⏳ not tested | — | “In Section 5, we argue for algorithmic datasets because (shown in Figure 6(d)) … w_{c}({\rm bad\ representation})>w_{c}({\rm good\ representation}) …” | Eq. 2, Fig. 6d |
+# | **C3** | ✅ reproduced | T53: 5.00 vs official code 5.09 ± 0.5 | “As shown in Figure 2(a), $\tilde{l}_{\rm test}(\alpha)$ first decreases and then increases as $\alpha$ increases, displaying a U-shape with a minimum …” | Fig. 2a |
+# | **C4** | ❔ inconclusive | T56: -2.25 vs official code -2.854 ± 0.5 | “By contrast, $\tilde{l}_{\rm train}(\alpha)$ decreases when $\alpha<1$ and remains flat near zero when $\alpha\geq 1$, forming an L-shape.” | Fig. 2a |
+# | **C5** | ❔ inconclusive | T59: 0.00 vs paper <= 0 | “Large initialization runs (top) depended on weight decay: no regularization fails to generalize, small regularization generalizes slowly (grokking) …” | Fig. 2b |
+# | **C6** | ✅ reproduced | T70: 0 vs paper 0 ± 100 | “As shown in Figure 2(b) (bottom), small initialization runs always generalize fast regardless of regularization.” | Fig. 2b |
+# | **C7** | ⏳ not tested | — | “As shown in Figure 2(c), the time (number of steps) to reach 95% training accuracy is independent of weight decay $\gamma$” | Fig. 2c |
+# | **C8** | ⏳ not tested | — | “But on standard datasets we induce grokking by manually increasing initialisation scale.” | Fig. 3, Fig. 4, Fig. 5 |
+# | **C9** | ❔ inconclusive | T50: 0.00 vs paper <= 0.02 | “(a) Training loss splits the plane into two regions: large loss small $w$ (fast dynamics) and small loss large $w$ (slow dynamics).” | Fig. 6a |
+# | **C10** | ⏳ not tested | — | “Moreover, while the training loss depends weakly on $m$, the test loss depends strongly on $m$.” | Fig. 6a, Fig. 6b |
+# | **C11** | ⏳ not tested | — | “$$t = \frac{L + h \tan \theta}{\gamma}$$ … \nearrow data size $\uparrow \rightarrow \theta \downarrow \rightarrow t \downarrow$ \searrow …” | Fig. 6f |
+# | **C12** | ❔ inconclusive | T39: 0.85 vs official code 0.71 ± 0.08 | “(a) Weight norm, train accuracy, and test accuracy over time, initialized and trained normally. Weight norm first increases, and is highest during …” | Fig. 7a |
+# | **C13** | ✅ reproduced | T40: 2.18 vs official code 2.16 ± 0.25 | “For algorithmic datasets, standard initialisation is sufficient to produce grokking.” | Fig. 7a |
+# | **C14** | ❔ inconclusive | T77: -0.14 vs paper >= 0 | “In Figure 6(e), we show the contours (training loss = 0.02) for different training sizes (25, 35, 45, 55). The contours of training size 45 and 55 …” | Fig. 6e |
+# | **C15** | ❔ inconclusive | T44: 2.68 vs official code 2.41 ± 0.25 | “(b) Constrained optimization at constant weight norm $(\alpha=0.8)$ largely eliminates grokking, with test and train accuracy improving concurrently.” | Fig. 7b |
+# | **C16** | ⏳ not tested | — | “(1) The training and test losses behave similarly; (2) Both training and test losses depend very weakly on $m$. This implies that the raw image …” | Fig. 8 |
+# | **C17** | ❔ inconclusive | T44: 2.68 vs official code 2.41 ± 0.25 | “2. Since we can induce grokking on standard datasets, we you remove grokking from algorithmic datasets? … Remove grokking by small & constrained scale” | Fig. 7b |
 #
-# Each verdict's tests, margins and reasons are in the claim tables at the end of the chapter; the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]

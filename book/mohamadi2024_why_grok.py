@@ -40,27 +40,27 @@
 #
 # **Mohamadi et al. 2024 (Why do you grok?), claim by claim** — 17 paper claims: 4 reproduced, 1 not reproduced (rate 4/5); 6 inconclusive, 6 not tested.
 #
-# | claim | our verdict | the paper says | where |
-# | --- | --- | --- | --- |
-# | **C1** | ❔ inconclusive | “Our first result shows that kernel regression with the empirical neural tangent kernel of our quadratic network achieves zero training loss if the …” | Thm 3.1 |
-# | **C2** | ⏳ not tested | “Training a two-layer neural network with quadratic activations … initialized with random i.i.d. parameters using gradient-based update rules (such as …” | Thm 3.3, Prop. 4.2 |
-# | **C3** | ✅ reproduced | “any such kernel predictor needs at least …, or equivalently …, to generalize on the modular addition task; otherwise it cannot do substantially …” | Thm 3.4 |
-# | **C4** | ⏳ not tested | “Consider the problem of learning modular addition over …-summands with a training set of size … using a permutation equivariant kernel method … the …” | Thm 3.5 |
-# | **C5** | ⏳ not tested | “We further establish that if the network manages to achieve zero training error with small …, it will generalize with only a … portion of the overall …” | Thm 3.6, Prop. 3.7 |
-# | **C6** | ✅ reproduced | “The main difficulty is a manual Fourier-based construction of a zero-loss solution with … and … norm at most one; … because our model is …” | Prop. 3.8 |
-# | **C7** | ❔ inconclusive | “We also prove that such networks exist (Proposition 3.8), and demonstrate that gradient descent can find them with a small amount of explicit …” | Fig. 3 left, Fig. 2 left |
-# | **C8** | ⏳ not tested | “In Figure 3, we empirically evaluate the … norm of weights learned by running gradient descent on the regression task, with varying …, and a very …” | Fig. 3 right |
-# | **C9** | ❔ inconclusive | “Figure 2 confirms that in our setting: using a very small weight initialization can substantially mitigate the grokking effect by preventing the …” | Fig. 2 left |
-# | **C10** | ⏳ not tested | “We see that the change in empirical NTK is orders of magnitude larger after overfitting the training set, implying that most feature learning happens …” | Fig. 2 right |
-# | **C11** | ✅ reproduced | “The following theorem establishes that any such kernel learning algorithm needs at least …, or equivalently …, to generalize on the modular addition …” | Thm 4.3 |
-# | **C12** | ⏳ not tested | “In other words, any interpolating solution with approximately maximal normalized …-margin, … has a sample complexity of …, since Proposition 3.8 …” | Thm 4.5, Thm 4.6 |
-# | **C13** | ✅ reproduced | “Theorem 4.5 confirms and explains previous observations [41, 15, 37, 27, e.g.] on the minimum threshold for the fraction of data used to achieve …” | Fig. 1 right, Fig. 4 left |
-# | **C14** | ❔ inconclusive | “Figure 4 empirically evaluates the … norm of the learned weights through gradient descent on the classification task, with tiny … regularization …” | Fig. 4 right |
-# | **C15** | ❌ not reproduced | “Similar to the regression setting, Figure 1 presents empirical evidence on the impact of kernel regime on the poor generalization capabilities in the …” | Fig. 1 left |
-# | **C16** | ❔ inconclusive | “Through changing the scale of initialization, in Figure 1 we demonstrate that by decreasing the scale of initialization in the classification task …” | Fig. 1 middle |
-# | **C17** | ❔ inconclusive | “Figure 5 suggests that, similarly to the two-layer network, grokking in the original Transformer studied by [41] might be explainable through the …” | Fig. 5 |
+# | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
+# | --- | --- | --- | --- | --- |
+# | **C1** | ❔ inconclusive | T06: 1 vs paper >= 1 | “Our first result shows that kernel regression with the empirical neural tangent kernel of our quadratic network achieves zero training loss if the …” | Thm 3.1 |
+# | **C2** | ⏳ not tested | — | “Training a two-layer neural network with quadratic activations … initialized with random i.i.d. parameters using gradient-based update rules (such as …” | Thm 3.3, Prop. 4.2 |
+# | **C3** | ✅ reproduced | T65: 0.68 vs paper >= 0.5 | “any such kernel predictor needs at least …, or equivalently …, to generalize on the modular addition task; otherwise it cannot do substantially …” | Thm 3.4 |
+# | **C4** | ⏳ not tested | — | “Consider the problem of learning modular addition over …-summands with a training set of size … using a permutation equivariant kernel method … the …” | Thm 3.5 |
+# | **C5** | ⏳ not tested | — | “We further establish that if the network manages to achieve zero training error with small …, it will generalize with only a … portion of the overall …” | Thm 3.6, Prop. 3.7 |
+# | **C6** | ✅ reproduced | T01: 1 vs paper 1 ± 0 | “The main difficulty is a manual Fourier-based construction of a zero-loss solution with … and … norm at most one; … because our model is …” | Prop. 3.8 |
+# | **C7** | ❔ inconclusive | T53: 0.10 vs paper 1 ± 0.05 | “We also prove that such networks exist (Proposition 3.8), and demonstrate that gradient descent can find them with a small amount of explicit …” | Fig. 3 left, Fig. 2 left |
+# | **C8** | ⏳ not tested | — | “In Figure 3, we empirically evaluate the … norm of weights learned by running gradient descent on the regression task, with varying …, and a very …” | Fig. 3 right |
+# | **C9** | ❔ inconclusive | T55: never reached vs paper <= 0 | “Figure 2 confirms that in our setting: using a very small weight initialization can substantially mitigate the grokking effect by preventing the …” | Fig. 2 left |
+# | **C10** | ⏳ not tested | — | “We see that the change in empirical NTK is orders of magnitude larger after overfitting the training set, implying that most feature learning happens …” | Fig. 2 right |
+# | **C11** | ✅ reproduced | T67: 0.63 vs paper >= 0.5 | “The following theorem establishes that any such kernel learning algorithm needs at least …, or equivalently …, to generalize on the modular addition …” | Thm 4.3 |
+# | **C12** | ⏳ not tested | — | “In other words, any interpolating solution with approximately maximal normalized …-margin, … has a sample complexity of …, since Proposition 3.8 …” | Thm 4.5, Thm 4.6 |
+# | **C13** | ✅ reproduced | T61: 1.00 vs paper 1 ± 0.01 | “Theorem 4.5 confirms and explains previous observations [41, 15, 37, 27, e.g.] on the minimum threshold for the fraction of data used to achieve …” | Fig. 1 right, Fig. 4 left |
+# | **C14** | ❔ inconclusive | T21: 0.5 vs paper <= 1 | “Figure 4 empirically evaluates the … norm of the learned weights through gradient descent on the classification task, with tiny … regularization …” | Fig. 4 right |
+# | **C15** | ❌ not reproduced | T49: 0.76 vs paper <= 0.5 | “Similar to the regression setting, Figure 1 presents empirical evidence on the impact of kernel regime on the poor generalization capabilities in the …” | Fig. 1 left |
+# | **C16** | ❔ inconclusive | T17: 1 vs paper 0 ± 0.5 | “Through changing the scale of initialization, in Figure 1 we demonstrate that by decreasing the scale of initialization in the classification task …” | Fig. 1 middle |
+# | **C17** | ❔ inconclusive | T31: 1.00 vs paper 1 ± 0.01 | “Figure 5 suggests that, similarly to the two-layer network, grokking in the original Transformer studied by [41] might be explainable through the …” | Fig. 5 |
 #
-# Each verdict's tests, margins and reasons are in the claim tables at the end of the chapter; the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]

@@ -30,23 +30,23 @@
 #
 # **Power et al. 2022 (grokking), claim by claim** — 6 paper claims: 0 reproduced, 0 not reproduced; 0 inconclusive, 6 not tested.
 #
-# | claim | our verdict | the paper says | where |
-# | --- | --- | --- | --- |
-# | **C1** | ⏳ not tested | “We train on the binary operation of division mod 97 with 50% of the data in the training set. … Training accuracy becomes close to perfect at < 10^3 …” | Fig. 1 left |
-# | **C2** | ⏳ not tested | “but it takes close to 10^6 steps for validation accuracy to reach that level” | Fig. 1 left |
-# | **C3** | ⏳ not tested | “and we see very little evidence of any generalization until 10^5 steps” | Fig. 1 left |
-# | **C4** | ⏳ not tested | “Training time required to reach 99% validation accuracy increases rapidly as the training data fraction decreases.” | Fig. 1 center |
-# | **C5** | ⏳ not tested | “We show that, long after severely overfitting, validation accuracy sometimes suddenly begins to increase from chance level toward perfect …” | Fig. 1 left |
-# | **C6** | ⏳ not tested | “There we see that validation accuracy starts increasing beyond chance level only after 1000 times more optimization steps than are required for …” | Fig. 1 left |
+# | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
+# | --- | --- | --- | --- | --- |
+# | **C1** | ⏳ not tested | — | “We train on the binary operation of division mod 97 with 50% of the data in the training set. … Training accuracy becomes close to perfect at < 10^3 …” | Fig. 1 left |
+# | **C2** | ⏳ not tested | — | “but it takes close to 10^6 steps for validation accuracy to reach that level” | Fig. 1 left |
+# | **C3** | ⏳ not tested | — | “and we see very little evidence of any generalization until 10^5 steps” | Fig. 1 left |
+# | **C4** | ⏳ not tested | — | “Training time required to reach 99% validation accuracy increases rapidly as the training data fraction decreases.” | Fig. 1 center |
+# | **C5** | ⏳ not tested | — | “We show that, long after severely overfitting, validation accuracy sometimes suddenly begins to increase from chance level toward perfect …” | Fig. 1 left |
+# | **C6** | ⏳ not tested | — | “There we see that validation accuracy starts increasing beyond chance level only after 1000 times more optimization steps than are required for …” | Fig. 1 left |
 #
 # **Liu et al. 2022 (effective theory), claim by claim** — 2 paper claims: 0 reproduced, 0 not reproduced; 0 inconclusive, 2 not tested.
 #
-# | claim | our verdict | the paper says | where |
-# | --- | --- | --- | --- |
-# | **C7** | ⏳ not tested | “Early on, the model is able to perfectly fit the training set while having no generalization. We study the embeddings at different training times and …” | Fig. 1 |
-# | **C8** | ⏳ not tested | “Eventually, validation accuracy starts to increase, and perfect generalization coincides with the PCA projecting the embeddings into a circle in 2D.” | Fig. 1 |
+# | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
+# | --- | --- | --- | --- | --- |
+# | **C7** | ⏳ not tested | — | “Early on, the model is able to perfectly fit the training set while having no generalization. We study the embeddings at different training times and …” | Fig. 1 |
+# | **C8** | ⏳ not tested | — | “Eventually, validation accuracy starts to increase, and perfect generalization coincides with the PCA projecting the embeddings into a circle in 2D.” | Fig. 1 |
 #
-# Each verdict's tests, margins and reasons are in the claim tables at the end of the chapter; the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]

@@ -34,23 +34,23 @@
 #
 # **Rubin, Seroussi & Ringel 2024 (droplets), claim by claim** — 13 paper claims: 5 reproduced, 0 not reproduced (rate 5/5); 6 inconclusive, 2 not tested.
 #
-# | claim | our verdict | the paper says | where |
-# | --- | --- | --- | --- |
-# | **C1** | ❔ inconclusive | “Our mean-field decoupling amounts to replacing … by its average under the action one gets from making this replacement. The justification for this …” | Fig. 1, Fig. 2 |
-# | **C2** | ✅ reproduced | “This also reveals the source of potential phase transitions. Indeed at large …, the saddles with the lowest action dominate the weights’ probability. …” | Fig. 1 |
-# | **C3** | ✅ reproduced | “We define the transition to this phase as the point at which the new saddle reaches a non-negligible value defined here as … (solid black line). …” | Fig. 1, Fig. 2 |
-# | **C4** | ❔ inconclusive | “Increasing the effective amount of data by decreasing …, initially only changes the Gaussian fluctuations of the weights along the teacher direction …” | Fig. 1 |
-# | **C5** | ❔ inconclusive | “By lowering … further, new distinct saddle points appear and become more probable, thereby marking the beginning of the mixed Gaussian phase, GMFL-I.” | Fig. 1 |
-# | **C6** | ❔ inconclusive | “To validate the theoretical model, we trained multiple ensembles of networks with different initialization seeds and compared their weight …” | Fig. 1 |
-# | **C7** | ❔ inconclusive | “Turning to the outputs of the network, Fig. 2 shows the overlap of the network’s output with the linear (left) and cubic (right) teacher components … …” | Fig. 2 |
-# | **C8** | ⏳ not tested | “Notably, an FCN NNGP kernel induces a uniform prior over cubic polynomials (i.e. all hyper-spherical harmonics). As there are … of those it requires …” | Fig. 2 |
-# | **C9** | ❔ inconclusive | “Conveniently, at any point prior to the phase transition, the resulting equation for … is trivial. … In this region, … stays constant at its infinite …” | Fig. 3 |
-# | **C10** | ✅ reproduced | “Staring at large … (and solving for … numerically), the … saddles are exponentially suppressed in …, yet nonetheless become more probable as … …” | Fig. 3 |
-# | **C11** | ✅ reproduced | “Had we zoomed in further, we would see a very minor change to these saddle’s height throughout the mixed phase, as they go from being above the … …” | Fig. 3 |
-# | **C12** | ✅ reproduced | “Notably …, which measures here the test-RSME, goes from … at the beginning of GMFL-I to … at its end. Over this small interval of … we observe a … …” | Fig. 3 |
-# | **C13** | ⏳ not tested | “Our analytical results are consistent with the experiments carried out in Ref. Gromov (2023). Indeed as we enter GMFL-I, weights sampled near the … …” | v1 §3.2.2, last paragraph (v3 §3.2.1) |
+# | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
+# | --- | --- | --- | --- | --- |
+# | **C1** | ❔ inconclusive | T46: 0.65 vs paper <= 0.5 | “Our mean-field decoupling amounts to replacing … by its average under the action one gets from making this replacement. The justification for this …” | Fig. 1, Fig. 2 |
+# | **C2** | ✅ reproduced | T10: 0.951 vs paper 1 ± 0.15 | “This also reveals the source of potential phase transitions. Indeed at large …, the saddles with the lowest action dominate the weights’ probability. …” | Fig. 1 |
+# | **C3** | ✅ reproduced | T01: 0.179 vs paper 0.18 ± 0.005 | “We define the transition to this phase as the point at which the new saddle reaches a non-negligible value defined here as … (solid black line). …” | Fig. 1, Fig. 2 |
+# | **C4** | ❔ inconclusive | T28: 0 vs paper <= 2 | “Increasing the effective amount of data by decreasing …, initially only changes the Gaussian fluctuations of the weights along the teacher direction …” | Fig. 1 |
+# | **C5** | ❔ inconclusive | T49: 8 vs paper >= 3 | “By lowering … further, new distinct saddle points appear and become more probable, thereby marking the beginning of the mixed Gaussian phase, GMFL-I.” | Fig. 1 |
+# | **C6** | ❔ inconclusive | T29: 0.30 vs paper <= 0.5 | “To validate the theoretical model, we trained multiple ensembles of networks with different initialization seeds and compared their weight …” | Fig. 1 |
+# | **C7** | ❔ inconclusive | T46: 0.65 vs paper <= 0.5 | “Turning to the outputs of the network, Fig. 2 shows the overlap of the network’s output with the linear (left) and cubic (right) teacher components … …” | Fig. 2 |
+# | **C8** | ⏳ not tested | — | “Notably, an FCN NNGP kernel induces a uniform prior over cubic polynomials (i.e. all hyper-spherical harmonics). As there are … of those it requires …” | Fig. 2 |
+# | **C9** | ❔ inconclusive | T17: 1 vs paper 1 ± 0 | “Conveniently, at any point prior to the phase transition, the resulting equation for … is trivial. … In this region, … stays constant at its infinite …” | Fig. 3 |
+# | **C10** | ✅ reproduced | T14: 3.12 vs paper <= 5 | “Staring at large … (and solving for … numerically), the … saddles are exponentially suppressed in …, yet nonetheless become more probable as … …” | Fig. 3 |
+# | **C11** | ✅ reproduced | T15: 0.176 vs paper 0.175 ± 0.002 | “Had we zoomed in further, we would see a very minor change to these saddle’s height throughout the mixed phase, as they go from being above the … …” | Fig. 3 |
+# | **C12** | ✅ reproduced | T16: -0.746 vs paper -0.7 ± 0.05 | “Notably …, which measures here the test-RSME, goes from … at the beginning of GMFL-I to … at its end. Over this small interval of … we observe a … …” | Fig. 3 |
+# | **C13** | ⏳ not tested | — | “Our analytical results are consistent with the experiments carried out in Ref. Gromov (2023). Indeed as we enter GMFL-I, weights sampled near the … …” | v1 §3.2.2, last paragraph (v3 §3.2.1) |
 #
-# Each verdict's tests, margins and reasons are in the claim tables at the end of the chapter; the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]

@@ -72,3 +72,20 @@ def test_a_misspelt_chapter_is_refused(capsys):
     with pytest.raises(SystemExit):
         summary.main(["--check", "liu2022_critical"])
     assert "is not one of" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_each_row_shows_the_test_its_verdict_rests_on(chapter):
+    """A tested claim's row names one of its own tests with ours and the reference; an untested one shows none."""
+    from repro.book.verdicts import chapter_judgements
+
+    rows = {line.split("|")[1].strip(" *"): line.split("|")[3].strip()
+            for line in summary_markdown(chapter).splitlines() if line.startswith("| **")}
+    for j in chapter_judgements(chapter, BOOK / "_claims", BOOK / "_registry"):
+        shown = rows[j.claim.id]
+        if j.verdict == "not tested":
+            assert shown == "—"
+        else:
+            assert shown.split(":")[0] in {t.id for t in j.tests} and " vs " in shown, (j.claim.id, shown)
+            if j.verdict == "not reproduced":  # the disagreement that decides it, not an agreeing test
+                assert any(t.id == shown.split(":")[0] and t.decided and not t.agrees for t in j.tests)

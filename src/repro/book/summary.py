@@ -12,15 +12,18 @@ from what its ledger gives, so a verdict the chapter's last refresh changed cann
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
 
 import nbformat
 
-from repro.book.verdicts import MARKS, Judgement, chapter_judgements, tally_line
+from repro.book.ledger import Claim
+from repro.book.verdicts import MARKS, Judgement, chapter_judgements, results_by_id, tally_line
 from repro.core.files import write_bytes_atomic, write_notebook_atomic
-from repro.core.registry import PAPERS
+from repro.core.portable import strip_trained
+from repro.core.registry import PAPERS, Registry
 
 BOOK = Path(__file__).resolve().parents[3] / "book"
 START, END = "% generated: claims-summary", "% end generated"
@@ -45,26 +48,48 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _row(j: Judgement) -> str:
+def deciding_test(j: Judgement) -> str | None:
+    """The id of the test the verdict rests on: a decided disagreement ("not reproduced"), a decided agreement
+    ("reproduced"), the undecided confirmatory test that holds the verdict back ("inconclusive"); else the first
+    test, or None for a claim with no result."""
+    first = {"not reproduced": [t for t in j.tests if t.decided and not t.agrees],
+             "reproduced": [t for t in j.tests if t.decided and t.agrees],
+             "inconclusive": [t for t in j.tests if t.cls == "confirmatory" and not t.decided]}.get(j.verdict, [])
+    return next((t.id for t in [*first, *j.tests]), None)
+
+
+def ours_against(claim: Claim | None) -> str:
+    """'T25: 0.73 vs paper 0.4 ± 0.1': one comparison's value beside its reference and band."""
+    if claim is None:
+        return "—"
+    return f"{claim.id}: {strip_trained(claim.ours_text())} vs {claim.against} {claim.describe()}"
+
+
+def _row(j: Judgement, results: dict[str, Claim]) -> str:
     where = ", ".join(j.claim.figures) or j.claim.locator.split(";")[0]
-    return (f"| **{j.claim.id}** | {MARKS[j.verdict]} {j.verdict} | “{_cell(short_quote(j.claim.quote))}” "
-            f"| {_cell(where)} |")
+    test = deciding_test(j)
+    return (f"| **{j.claim.id}** | {MARKS[j.verdict]} {j.verdict} | {_cell(ours_against(results.get(test)))} "
+            f"| “{_cell(short_quote(j.claim.quote))}” | {_cell(where)} |")
 
 
 def summary_markdown(chapter: str, book: Path = BOOK) -> str:
     """The box's Markdown for ``chapter``: a tally per paper, then one table row per paper claim."""
     judgements = chapter_judgements(chapter, book / "_claims", book / "_registry")
+    ledger_path = book / "_claims" / f"{chapter}.json"
+    ledger = json.loads(ledger_path.read_text(encoding="utf8")) if ledger_path.is_file() else {"claims": []}
+    results = results_by_id(ledger, Registry.load(chapter, book / "_registry"))
     parts = [START, ""]
     for key, title in PAPERS.items():
         mine = [j for j in judgements if j.claim.paper == key]
         if not mine:
             continue
         parts += [f"**{title}, claim by claim** — {tally_line(mine)}.", "",
-                  "| claim | our verdict | the paper says | where |", "| --- | --- | --- | --- |",
-                  *map(_row, mine), ""]
+                  "| claim | our verdict | deciding test: ours vs the reference | the paper says | where |",
+                  "| --- | --- | --- | --- | --- |", *(_row(j, results) for j in mine), ""]
     if len(parts) == 2:
         parts += ["No paper claims are registered for this chapter.", ""]
-    parts += ["Each verdict's tests, margins and reasons are in the claim tables at the end of the chapter; "
+    parts += ["The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin "
+              "in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and "
               "the decision rules are on the reproduction-status page.", END]
     return "\n".join(parts)
 
