@@ -78,13 +78,12 @@ import numpy as np
 from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, setup_table, trained
+from repro.core.portable import approx, trained
 from repro.core.scale import current_scale
 from repro.experiments.power2022_what_is_grokking import (IntroConfig, fig1_statistics, median_standard_error,
                                                           run_intro, stored_intro, stored_paper_config, stored_run)
-from repro.experiments.power2022_what_is_grokking_setup import (DROPOUT, LOSS, PAPER_MODEL, SPLIT, TRANSFORMER_MODEL,
-                                                                UNSTATED, UNSTATED_WHY, WD_SOURCE, live_setup_table,
-                                                                optimizer_row)
+from repro.experiments.power2022_what_is_grokking_setup import (addition_setup_table, division_setup_table,
+                                                                live_setup_table)
 from repro.plotting.power2022_what_is_grokking import plot_fig1_as_published, plot_intro
 from repro.plotting.shared import use_style
 from repro.training.store import ResultsStore, load_stored, provenance_line
@@ -109,7 +108,6 @@ claims = ClaimBook("power2022_what_is_grokking")
 # %% tags=["hide-input"]
 cfg = IntroConfig.for_scale()
 print(f"scale: {current_scale()}")
-paper_cfg = IntroConfig()  # Power et al.'s values (App. A.1)
 live_setup_table(cfg)
 
 # %% [markdown]
@@ -324,16 +322,7 @@ pcfg = stored_paper_config()
 prun, pmanifest = load_stored(stored_intro(pcfg, "_results"), "Power et al. run",
                               "python -m repro.experiments.power2022_what_is_grokking --store book/_results --run addition", "about 45 minutes on one core",
                               glue_minutes="power_minutes")
-print(setup_table("Power et al. Fig. 1 against the stored run (their transformer and optimizer, on addition)",
-                  paper_cfg, pcfg, reasons={"steps": "3·10^4 of 10^5: about 45 minutes of one CPU core",
-                                            "operation": "this run trains addition; Fig. 1 as published (division) "
-                                                         "is run separately",
-                                            "warmup_steps": "no warm-up: the trainer had no schedule when this run "
-                                                            "was made (its effect is not measured)",
-                                            **UNSTATED_WHY},
-                  unstated=UNSTATED,
-                  extra=[WD_SOURCE, SPLIT, optimizer_row(pcfg), LOSS, DROPOUT,
-                         ("model details", PAPER_MODEL, *TRANSFORMER_MODEL)]))
+print(addition_setup_table(pcfg))
 ph = prun.history
 p_fit, p_gen = int(prun.train_steps[0]), int(prun.val_steps[0])
 p_val_at_fit = float(ph["val_acc"][0, int(np.searchsorted(ph.steps, p_fit))]) if p_fit >= 0 else float("nan")
@@ -438,13 +427,7 @@ for name in ("division-wd1", "division-wd0"):
 # %% tags=["hide-input"]
 for name, (dcfg, dres, dmanifest) in division.items():
     print(provenance_line(dmanifest))
-    print(setup_table(f"Power et al. Fig. 1 against the stored run {name}", paper_cfg, dcfg,
-                      reasons={"n_seeds": "two seeds: a spread for the claims' margins",
-                               **({"weight_decay": "the official training.py default (App. A.1 gives 1)"}
-                                  if dcfg.weight_decay != paper_cfg.weight_decay else {}), **UNSTATED_WHY},
-                      unstated=UNSTATED,
-                      extra=[WD_SOURCE[:2] + (f"{dcfg.weight_decay:g}", "both are run"), SPLIT,
-                             optimizer_row(dcfg), LOSS, DROPOUT, ("model details", PAPER_MODEL, *TRANSFORMER_MODEL)]))
+    print(division_setup_table(name, dcfg))
 if division:
     fig_div = plot_fig1_as_published({f"weight decay {c.weight_decay:g}": r for c, r, _ in division.values()})
     glue("fig_power_division", fig_div, display=False)
