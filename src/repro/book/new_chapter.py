@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import difflib
 import re
 import sys
 from pathlib import Path
@@ -31,10 +30,7 @@ FILES = {"chapter.py.tmpl": "book/{stem}.py", "registry.toml.tmpl": "book/_regis
 
 
 def check_stem(stem: str, paper: str, root: Path) -> None:
-    if paper not in PAPERS:
-        close = difflib.get_close_matches(paper, list(PAPERS), n=1)
-        raise ValueError(f"paper={paper!r} is not one of {', '.join(PAPERS)}"
-                         + (f" (did you mean {close[0]!r}?)" if close else ""))
+    manifest.Chapter(stem, paper, manifest.HALVES[0])  # refuses an unknown paper, naming the closest key
     if not STEM.fullmatch(stem) or not stem.startswith(paper):
         raise ValueError(f"stem={stem!r} is not allowed: the paper's key, then the part in lower case with "
                          f"underscores, e.g. {paper}_new_part")

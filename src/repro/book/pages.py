@@ -30,6 +30,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from repro.core.prose import table_cell
 from repro.training.stored_runs import StoredRun, StoredRunTable
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -152,10 +153,6 @@ def _days(dates) -> str:
     return days[0] if len(days) == 1 else f"{days[0]} – {days[-1]}"
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def stored_run_cells(row: StoredRun, entries: list[Entry]) -> tuple[str, str, str]:
     """``(entries, wall time, stored)`` of one row, from its entries' manifests and checkpoints."""
     mine = entries_of(row, entries)
@@ -189,7 +186,7 @@ def stored_runs_tables(root: str | Path = BOOK / "_results") -> str:
         for row in rows:
             n, wall, stored = stored_run_cells(row, entries)
             options = f"`{row.options}`" if row.options else "(none)"
-            out.append(f"| {_cell(row.what)} | {options} | {n} | {wall} | {stored} |")
+            out.append(f"| {table_cell(row.what)} | {options} | {n} | {wall} | {stored} |")
         out.append("")
     return "\n".join(out).rstrip("\n")
 

@@ -23,6 +23,7 @@ from repro.book.ledger import Claim
 from repro.book.verdicts import MARKS, Judgement, chapter_judgements, results_by_id, tally_line
 from repro.core.files import write_bytes_atomic, write_notebook_atomic
 from repro.core.portable import strip_trained
+from repro.core.prose import table_cell
 from repro.core.registry import PAPERS, Registry
 
 BOOK = Path(__file__).resolve().parents[3] / "book"
@@ -42,10 +43,6 @@ def short_quote(quote: str, limit: int = QUOTE_CHARS) -> str:
     if len(delimiters) % 2:
         cut = cut[:delimiters[-1].start()].rstrip()
     return cut.rstrip(",;:") + " …"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
 
 
 def deciding_test(j: Judgement) -> str | None:
@@ -68,15 +65,15 @@ def ours_against(claim: Claim | None) -> str:
 def _row(j: Judgement, results: dict[str, Claim]) -> str:
     where = ", ".join(j.claim.figures) or j.claim.locator.split(";")[0]
     test = deciding_test(j)
-    return (f"| **{j.claim.id}** | {MARKS[j.verdict]} {j.verdict} | {_cell(ours_against(results.get(test)))} "
-            f"| “{_cell(short_quote(j.claim.quote))}” | {_cell(where)} |")
+    return (f"| **{j.claim.id}** | {MARKS[j.verdict]} {j.verdict} | {table_cell(ours_against(results.get(test)))} "
+            f"| “{table_cell(short_quote(j.claim.quote))}” | {table_cell(where)} |")
 
 
 def summary_markdown(chapter: str, book: Path = BOOK) -> str:
     """The box's Markdown for ``chapter``: a tally per paper, then one table row per paper claim."""
-    judgements = chapter_judgements(chapter, book / "_claims", book / "_registry")
     ledger_path = book / "_claims" / f"{chapter}.json"
     ledger = json.loads(ledger_path.read_text(encoding="utf8")) if ledger_path.is_file() else {"claims": []}
+    judgements = chapter_judgements(chapter, registry_dir=book / "_registry", ledger=ledger)
     results = results_by_id(ledger, Registry.load(chapter, book / "_registry"))
     parts = [START, ""]
     for key, title in PAPERS.items():

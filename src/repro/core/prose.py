@@ -66,6 +66,11 @@ def plain_text(text: str) -> str:
         return text
 
 
+def table_cell(text: str) -> str:
+    """``text`` safe inside one cell of a Markdown table (a ``|`` would end the cell)."""
+    return str(text).replace("|", "\\|")
+
+
 def glue(name: str, value: Any, display: bool = True) -> None:
     """myst-nb's ``glue(name, value, display)`` (the stored output is exactly myst-nb's), and ``glued.<name>`` in the
     kernel for JupyterLab's inline expressions. ``name`` must be a Python identifier. A matplotlib figure glued with
