@@ -120,3 +120,13 @@ def test_no_module_imports_itself_through_others():
 
     for m in MODULES:
         visit(m)
+
+
+def test_readouts_are_read_by_chapters_only():
+    """``repro.book.readouts`` holds what each chapter reads off its runs: the top of the package, which only the
+    chapters import."""
+    def source(m):
+        return (SRC / Path(*m.split("."))).with_suffix(".py").read_text(encoding="utf8")
+    readers = [m for m in MODULES if not m.startswith("book.readouts")
+               and any(i.startswith("book.readouts") for i in repro_imports(m, source(m)))]
+    assert not readers, f"only chapters import repro.book.readouts; these modules do: {readers}"

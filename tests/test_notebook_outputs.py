@@ -48,7 +48,7 @@ def test_no_registration_repr_in_outputs(path):
 
 
 
-VERIFY = re.compile(r"claims\.(check|figure)\(|figure_from\(")
+VERIFY = re.compile(r"claims\.(check|figure|unreached)\(|figure_from\(|[(,] *claims\b")
 
 
 @pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.stem != "status"], ids=lambda p: p.name)
