@@ -96,27 +96,15 @@ import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
 
-import numpy as np
-from IPython.display import display
-from repro.core.prose import glue
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, trained
-from repro.core.scale import current_scale
-from repro.experiments.rubin2024_droplets import (FINITE_BETAS, DropletsConfig, FiniteEnsemble, beta_label,
-                                                  component_stats, droplet_fraction, droplet_significance,
-                                                  finite_data_config, finite_theory_curves, follow_index_with_se,
-                                                  histogram_deviation, langevin_teacher, load_finite, run_experiments,
-                                                  run_theory, second_minimum, step_difference, stored_beta1,
-                                                  stored_half_step, dataset_units, droplet_fraction_units, half_z,
-                                                  finite_spreads, beta1_spreads, step_spreads)
-from repro.experiments.rubin2024_droplets_setup import (beta1_setup_table, finite_setup_table,
-                                                        infinite_data_setup_table, modular_setup_table,
-                                                        teacher_setup_table)
+from repro.book.readouts import rubin2024_droplets as readout
+from repro.book.readouts import rubin2024_droplets_stored as readout_stored
+from repro.core.prose import glue
+from repro.experiments.rubin2024_droplets import (DropletsConfig, finite_theory_curves, load_finite, run_experiments,
+                                                  run_theory)
 from repro.plotting.rubin2024_droplets import (plot_components, plot_finite_components, plot_finite_histograms,
                                                plot_histograms, plot_landau, plot_modular, plot_step_bias)
 from repro.plotting.shared import use_style
-from repro.theory.rubin2024 import erf_kernel, hermite_projections, sweep_self_consistent
-from repro.training.store import provenance_line, require_stored, stored_minutes
 use_style()
 claims = ClaimBook("rubin2024_droplets")
 
@@ -136,13 +124,7 @@ claims = ClaimBook("rubin2024_droplets")
 
 # %% tags=["hide-input"]
 cfg = DropletsConfig.for_scale()
-lv_cfg = cfg.langevin
-print(f"scale: {current_scale()}")
-print(f"Langevin: d={lv_cfg.d}, N={lv_cfg.N}, n={lv_cfg.n}, likelihood={lv_cfg.likelihood}, "
-      f"sigma^2 in {lv_cfg.sigma2s}, {lv_cfg.n_nets} networks x {lv_cfg.steps} steps per sigma^2")
-display(teacher_setup_table(cfg))
-display(modular_setup_table(cfg))
-display(infinite_data_setup_table(lv_cfg))
+readout.report_config(cfg)
 
 # %% [markdown]
 # ## Sanity check: the integrals every formula rests on
@@ -154,18 +136,7 @@ display(infinite_data_setup_table(lv_cfg))
 # Monte Carlo error of $\pm 0.01$ (about 3 standard errors).
 
 # %%
-rng = np.random.default_rng(0)
-x = rng.standard_normal((200_000, 6))
-w1, w2 = np.array([0.9, 0.3, -0.2, 0.1, 0.4, 0.0]), np.array([0.2, -0.5, 0.3, 0.6, 0.0, 0.1])
-from scipy.special import erf
-
-mc_kernel = np.mean(erf(x @ w1) * erf(x @ w2))
-A1, A3 = hermite_projections(w1[0], w1 @ w1)
-z = x[:, 0]
-mc_A1, mc_A3 = np.mean(z * erf(x @ w1)), np.mean((z**3 - 3 * z) / np.sqrt(6) * erf(x @ w1))
-ok = (abs(erf_kernel(w1, w2) - mc_kernel) < 0.01) and abs(A1 - mc_A1) < 0.01 and abs(A3 - mc_A3) < 0.01
-print(f"arcsine kernel and Hermite projections agree with Monte Carlo within 0.01: {ok}")
-assert ok
+readout.check_erf_integrals()
 
 # %% [markdown]
 # ## Theory: teacher–student
@@ -188,16 +159,7 @@ assert ok
 
 # %%
 theory = run_theory(cfg)
-cp, cc = theory.crit_paper, theory.crit_corrected
-print(f"paper's theory:    sigma_c^2 = {cp.sigma2:.3f}  (u_c = {cp.u:.1f}; the paper: 0.18, u_c = 30.2)")
-print(f"corrected theory:  sigma_c^2 = {cc.sigma2:.3f}  (u_c = {cc.u:.1f})")
-glue("sc_paper", f"{cp.sigma2:.3f}", display=False)
-glue("uc_paper", f"{cp.u:.1f}", display=False)
-glue("sc_corr", f"{cc.sigma2:.3f}", display=False)
-glue("uc_corr", f"{cc.u:.1f}", display=False)
-glue("q_c_paper", f"{cp.q_star:.2f}", display=False)
-glue("uc_gap", f"{100 * (cp.u / 30.2 - 1):.1f}", display=False)
-glue("q_c_corr", f"{cc.q_star:.2f}", display=False)
+readout.report_critical_points(theory)
 
 # %% [markdown]
 # ```{figure} _figures/rubin2024_droplets/fig_landau.png
@@ -246,46 +208,8 @@ glue("fig_landau", plot_landau(cfg, theory), display=False)
 #    the paper's curve, not a prediction the paper stands behind.
 
 # %% tags=["hide-input"]
-claims.check("teacher-student sigma_c^2, paper's 1-D theory", cp.sigma2, live=False)
-claims.check("teacher-student u_c, paper's 1-D theory", cp.u, live=False,
-             evidence=f"our exact quadrature of the paper's equations (v3 Eq. 13, App. A.3 with the 4/pi fix) gives "
-                      f"u_c = {cp.u:.2f} (sigma_c^2 = {cp.sigma2:.4f}) against the paper's 30.2; the paper expands the "
-                      "action to second order around its minima (v3 App. A.3). The coarser sigma_c^2 agrees.")
-claims.check("teacher-student droplet saddle position q* at the paper's transition (d -> infinity), paper's theory",
-             cp.q_star, live=False,
-             evidence=f"at the paper's transition (d -> infinity, sigma_c^2 = {cp.sigma2:.3f}) its action (v3 Eq. 13) has "
-                      f"its droplet saddle at q* = {cp.q_star:.2f} (the corrected action: {cc.q_star:.2f} at its own "
-                      "transition); it moves towards 1 only below the transition (0.10: the next claims)")
-claims.check("teacher-student sigma_c^2, corrected 2-D theory (solver)", cc.sigma2, live=False)
-claims.check("teacher-student sigma_c^2 of the corrected theory vs the paper's", cc.sigma2, live=False,
-             evidence="the paper's action (v1 Eq. 14) freezes |w_perp|^2 at its prior mean; at a droplet the "
-                      "orthogonal norm shrinks, and marginalizing it moves the d -> infinity transition from "
-                      f"{cp.sigma2:.3f} (the paper's equations, reproduced above) to {cc.sigma2:.3f}. The "
-                      "infinite-data Langevin ensembles at d = 53 side with the corrected theory (checks below); "
-                      "the finite-data ensembles at beta = 1/2 (d = 106) show the droplet minimum at sigma^2 = 0.15, "
-                      "as the corrected theory does and the paper's does not; at beta = 1/8 finite-n losses put "
-                      "their cubic near the paper's theory (below). beta = 1 is judged in its own section below; "
-                      "beta = 2 was not run.")
-for s2, b_ref in ((0.30, 0.4747), (0.25, 0.4016), (0.20, 0.3252), (0.18, 0.2940)):
-    claims.check(f"GFL linear discrepancy b at sigma^2={s2:.2f}", theory.gfl_table[s2][0], reference=b_ref,
-                 live=False)
-sharp = {round(s.sigma2, 3): s for s in theory.sharp_1d}
-for s2, cubic_ref in ((0.15, -0.0189), (0.10, -0.0544)):
-    claims.check(f"learned cubic eps-c at sigma^2={s2:.2f}, paper's theory, d=1e4", sharp[s2].learned_cubic,
-                 reference=cubic_ref, live=False)
-prof = theory.profile_d150
-mask = (prof.q > 0.5) & (prof.q < 1.5)
-k = np.argmin(-prof.log_p[mask])
-q_drop, h_drop = prof.q[mask][k], prof.log_p[0] - prof.log_p[mask][k]
-claims.check("d=150, sigma^2=0.10: droplet minimum position q*, paper's theory", q_drop, live=False)
-for q_tab, nats_ref in ((0.9, 4.40), (1.0, 4.43)):
-    claims.check(f"d=150, sigma^2=0.10: -log p(q={q_tab}) - (-log p(0)), paper's theory (nats)",
-                 prof.log_p[0] - np.interp(q_tab, prof.q, prof.log_p), reference=nats_ref, live=False)
-glue("b_nngp_018", f"{theory.gfl_table[0.18][1]:.2f}", display=False)
-glue("b_gfl_018", f"{theory.gfl_table[0.18][0]:.2f}", display=False)
-glue("dq2_018", f"{theory.gfl_table[0.18][2]:.1f}", display=False)
-glue("q_drop", f"{q_drop:.2f}", display=False)
-glue("h_drop", f"{h_drop:.1f}", display=False)
+readout.record_critical_points(claims, theory)
+readout.record_teacher_curves(claims, theory)
 
 # %% [markdown]
 # Feature learning is already visible in the kernel phase: at $\sigma^2 = 0.18$ the GFL discrepancy is
@@ -310,9 +234,7 @@ glue("h_drop", f"{h_drop:.1f}", display=False)
 # droplets saturate the eigenvalue at $\sigma^2_{c2}$.
 
 # %%
-bd = theory.modular_bounds
-print(f"GMFL-I onset sigma_c1^2 = {bd.sigma2_c1:.4f}, GMFL-II onset sigma_c2^2 = {bd.sigma2_c2:.4f}, "
-      f"a at GMFL-II onset = {bd.a_c2:.3f}")
+readout.report_modular_bounds(theory)
 
 # %% [markdown]
 # ```{figure} _figures/rubin2024_droplets/fig_modular.png
@@ -357,36 +279,7 @@ glue("fig_modular", plot_modular(cfg, theory), display=False)
 # (the paper's "≈ 0.175") does not exist at these parameters. We register that as a deviation.
 
 # %% tags=["hide-input"]
-by_s2 = {round(m.sigma2, 3): m for m in theory.modular_curve}
-exact_by_s2 = {round(m.sigma2, 3): m for m in theory.modular_exact_curve}
-claims.check("modular GMFL-I onset sigma_c1^2 (closed form, P -> inf)", bd.sigma2_c1, live=False)
-claims.check("modular: droplet-saddle height P s(x+) at the paper's onset 0.227 (nats)", by_s2[0.227].saddle_nats,
-             live=False)
-claims.check("modular GMFL-II onset sigma_c2^2", bd.sigma2_c2, live=False)
-claims.check("modular discrepancy a at the end of GMFL-I", bd.a_c2, live=False)
-mixed = [m for m in theory.modular_curve if bd.sigma2_c2 <= m.sigma2 <= bd.sigma2_c1]
-falling = np.all(np.diff([abs(m.a) for m in mixed]) < 0)  # theory_curve runs from large to small sigma^2
-claims.check("modular: |a| falls monotonically across GMFL-I (1 = yes)", float(falling), live=False)
-claims.check("modular: droplet weight per mode at sigma^2=0.15, exact kernel eigenvalue",
-             exact_by_s2[0.15].droplet_probability, live=False,
-             evidence="the paper's numbers follow from its eigenvalue sigma_a^2 <Phi Psi> (reproduced above); the exact "
-                      "eigenvalue of the kernel matrix is 4 P^2 times larger (checked by brute force in the tests), "
-                      "and with it the droplet weight that saturates the eigenvalue stays tiny at every sigma^2 < "
-                      "sigma_c1^2: GMFL-II is never reached at P = 401, N = 1000, gamma = 1e-4. No network was "
-                      "trained on modular addition, here or in the paper.")
-drop = 100 * (1 - abs(bd.a_c2))
-glue("s2_c1", f"{bd.sigma2_c1:.3f}", display=False)
-glue("nats_0227", f"{by_s2[0.227].saddle_nats:.0f}", display=False)
-glue("p_0227", f"{100 * by_s2[0.227].droplet_probability:.0f}", display=False)
-glue("nats_c1", f"{by_s2[round(bd.sigma2_c1, 3)].saddle_nats:.0f}", display=False)
-glue("p_0180", f"{by_s2[0.18].droplet_probability:.2f}", display=False)
-glue("p_0176", f"{by_s2[0.176].droplet_probability:.4f}", display=False)
-glue("p_exact_015", f"{exact_by_s2[0.15].droplet_probability:.0e}", display=False)
-glue("onset_k1", f"{theory.modular_onsets[1.0]:.3f}", display=False)
-glue("onset_k5", f"{theory.modular_onsets[5.0]:.3f}", display=False)
-glue("drop", f"{drop:.0f}", display=False)
-glue("a_c2", f"{bd.a_c2:.3f}", display=False)
-glue("s2_c2", f"{bd.sigma2_c2:.3f}", display=False)
+readout.record_modular_theory(claims, theory)
 
 # %% [markdown]
 # Reading "within $O(1)$" as 1 nat would put the onset at $\sigma^2 =$ {eval}`glued.onset_k1`, as 5 nats at
@@ -410,22 +303,7 @@ glue("s2_c2", f"{bd.sigma2_c2:.3f}", display=False)
 # apart; the derivation decides for $2S_k$, and the "≤ 5 nats" claim holds under either.
 
 # %% tags=["hide-input"]
-mc = theory.mode_count_0227
-for label, sol in (("as printed, S_k per index k", mc.as_printed), ("each complex mode once, 2 S_k", mc.once)):
-    print(f"{label:31s}: a = {sol.a:.5f}, S_k = {sol.saddle_nats:.2f} nats, exponent of the droplet weight = "
-          f"{sol.weight_nats:.2f} nats, droplet probability {sol.droplet_probability:.3f}")
-print(f"large-P closed form of the exponent (either count): {mc.closed_form_nats:.2f} nats")
-print(f"2 S_k at the printed a: {mc.doubled_at_printed_a:.2f} nats; the GPR equation then returns "
-      f"a = {mc.a_implied_by_doubled:.4f} (not a solution)")
-print(f"a at the end of GMFL-I: {bd.a_c2:.4f} (closed form), {theory.a_end_once:.4f} (2 S_k, P = 401)")
-claims.check("modular, k and P-k counted as one complex mode (weight 4e^{-2S_k}): droplet-saddle exponent 2P s(x+) at "
-             "the paper's onset 0.227 (nats)", mc.once.weight_nats, live=False)
-claims.check("modular, k and P-k counted as one complex mode: discrepancy a at the end of GMFL-I (self-consistent at "
-             "sigma_c2^2, P = 401)", theory.a_end_once, live=False)
-glue("mc_doubled", f"{mc.doubled_at_printed_a:.1f}", display=False)
-glue("mc_a_doubled", f"{mc.a_implied_by_doubled:.3f}", display=False)
-glue("mc_a_printed", f"{mc.as_printed.a:.3f}", display=False)
-glue("mc_da", f"{abs(mc.once.a - mc.as_printed.a):.0e}", display=False)
+readout.record_mode_count(claims, theory)
 
 # %% [markdown]
 # ## Experiments: Langevin ensembles of erf networks in the infinite-data limit
@@ -443,9 +321,7 @@ glue("mc_da", f"{abs(mc.once.a - mc.as_printed.a):.0e}", display=False)
 
 # %%
 exp = run_experiments(cfg)
-lv = exp.langevin
-halves = np.abs(lv.half_cubic[0] - lv.half_cubic[1]).mean(1).max()
-print(f"first vs second half of the samples: learned cubic differs by < 0.003: {trained(str(halves < 0.003))}")
+readout.report_live_halves(exp)
 
 # %% [markdown]
 # ```{figure} _figures/rubin2024_droplets/fig_histograms.png
@@ -500,38 +376,7 @@ glue("fig_components", plot_components(cfg, theory, exp), display=False)
 # 10 % tolerance) and the error ratio at 0.1.
 
 # %% tags=["hide-input"]
-centres = 0.5 * (lv.edges[:-1] + lv.edges[1:])
-s_low, s_high = lv.sigma2s.index(0.10), lv.sigma2s.index(0.25)
-q_low, depth_low = second_minimum(lv.neg_log_p(s_low), centres)
-_, depth_high = second_minimum(lv.neg_log_p(s_high), centres)
-depth_low_se = droplet_significance(lv, s_low)["error"]  # the same depth over five subsets of networks
-claims.check("Langevin (infinite data) d=53, sigma^2=0.10: droplet minimum position |q|", q_low)
-claims.check("Langevin (infinite data) d=53, sigma^2=0.10: droplet barrier depth (nats)", depth_low,
-             spread=depth_low_se)
-claims.check("Langevin (infinite data) d=53, sigma^2=0.25: second-minimum depth (nats)", depth_high)
-for s2 in (0.15, 0.10):
-    s = lv.sigma2s.index(s2)
-    ours = lv.learned_cubic[s].mean()
-    t2, t1 = exp.theory_2d[s].learned_cubic, exp.theory_1d[s].learned_cubic
-    claims.check(f"Langevin (infinite data)/corrected-theory learned cubic at sigma^2={s2:.2f}", ours / t2,
-                 seeds=lv.learned_cubic[s] / t2)
-    claims.check(f"error ratio corrected/paper theory, learned cubic, sigma^2={s2:.2f}",
-                 abs(ours - t2) / abs(ours - t1))
-r_drop = lv.mean_r(s_low)[(centres > 0.8) & (centres < 1.1)].mean()
-sem = max(lv.learned_cubic[lv.sigma2s.index(s2)].std(ddof=1) / np.sqrt(lv.config.n_nets)
-          / abs(lv.learned_cubic[lv.sigma2s.index(s2)].mean()) for s2 in (0.15, 0.10))
-glue("cubic_sem", trained(100 * sem, digits=1), display=False)
-s15 = lv.sigma2s.index(0.15)
-# the paper's theory at the ensembles' own size (d = 53), not at d = 1e4: the comparison at equal d
-glue("cubic_vs_paper", trained(lv.learned_cubic[s15].mean() / exp.theory_1d[s15].learned_cubic, digits=1),
-     display=False)
-glue("linear_gap", trained(100 * (1 - lv.learned_linear[s_low].mean() / exp.theory_2d[s_low].learned_linear), 0.5),
-     display=False)
-glue("cubic_gap", trained(100 * (1 - lv.learned_cubic[s_low].mean() / exp.theory_2d[s_low].learned_cubic), 1),
-     display=False)
-glue("q_low", trained(q_low, 0.05), display=False)
-glue("depth_low", trained(depth_low, 0.1), display=False)
-glue("r_drop", trained(r_drop, 0.1), display=False)
+readout.record_infinite_data(claims, exp)
 
 # %% [markdown]
 # In the ensembles at $\sigma^2 = 0.10$ the droplet minimum sits at $|q| \approx$ {eval}`glued.q_low`,
@@ -573,30 +418,7 @@ glue("r_drop", trained(r_drop, 0.1), display=False)
 
 # %% tags=["hide-input"]
 finite = load_finite("_results")
-have_finite = all(b in finite for b in FINITE_BETAS)
-if not have_finite:
-    print("Stored finite-data ensembles are missing: run `python -m repro.experiments.rubin2024_droplets --store book/_results`.")
-for beta, fe in finite.items():
-    c, m = fe.langevin.config, fe.manifest
-    print(f"beta = {beta_label(beta)}: d={c.d}, N={c.N}, n={c.n}, sigma_a^2={c.sigma_a2:.4f}, sigma^2 in {c.sigma2s}, "
-          f"{c.n_datasets} data sets, {c.nets_per_dataset} network(s) each, {c.steps} steps "
-          f"(stored {m['created'][:10]}, {m['device']}, {m['wall_time_s'] / 60:.0f} min)")
-glue("fin_wall", approx(sum(fe.manifest["wall_time_s"] for fe in finite.values()) / 60, 5), display=False)
-for beta, fe in finite.items():
-    display(finite_setup_table(beta, fe.langevin.config))
-
-
-for beta, fe in finite.items():
-    lv_f = fe.langevin
-    ok = max(half_z(lv_f, "learned_linear"), half_z(lv_f, "learned_cubic")) < 3
-    print(f"beta = {beta_label(beta)}: first vs second half of the samples agree within 3 standard errors: {ok}")
-    lin, lin_se = component_stats(lv_f, "learned_linear")
-    cub, cub_se = component_stats(lv_f, "learned_cubic")
-    for s, s2 in enumerate(lv_f.sigma2s):
-        t1, t2 = fe.theory_1d[s], fe.theory_2d[s]
-        print(f"  sigma^2 = {s2:.2f}: learned linear {lin[s]:.3f} ± {lin_se[s]:.3f} (theory: paper's "
-              f"{t1.learned_linear:.3f}, corrected {t2.learned_linear:.3f}); learned cubic {cub[s]:.4f} ± "
-              f"{cub_se[s]:.4f} (paper's {t1.learned_cubic:.4f}, corrected {t2.learned_cubic:.4f})")
+have_finite = readout_stored.report_finite(finite)
 
 # %% [markdown]
 # ```{figure} _figures/rubin2024_droplets/fig_finite_histograms.png
@@ -660,125 +482,27 @@ if have_finite:
 #    that of the infinite-data ensembles at the same size.
 
 # %% tags=["hide-input"]
-def finite_name(beta, what):
-    return f"finite data beta={beta_label(beta)} (d={finite_data_config(beta).d}): {what}"
-
-
 if have_finite:
-    hist_dev, spreads = {}, finite_spreads(finite)  # seed errors: a bootstrap over data sets (finite_spreads)
-    for beta, fe in finite.items():
-        lv_f = fe.langevin
-        s_after, s_before = lv_f.sigma2s.index(0.10), lv_f.sigma2s.index(0.25)
-        after, before = droplet_significance(lv_f, s_after), droplet_significance(lv_f, s_before)
-        hist_dev[beta] = histogram_deviation(lv_f, s_before, fe.theory_1d[s_before])
-        print(f"beta = {beta_label(beta)}: sigma^2 = 0.10: droplet minimum at |q| = {approx(after['position'], 0.05)}, "
-              f"{approx(after['depth'], 0.1)} nats below the barrier ({approx(after['z'], 1)} standard errors); "
-              f"sigma^2 = 0.25: deepest interior dip {approx(before['z'], 1)} standard errors, largest distance "
-              f"from the paper's theory {approx(hist_dev[beta], 0.05)} nats")
-        for what, value, key in (
-                ("sigma^2=0.10, droplet minimum position |q|", after["position"], "position"),
-                ("sigma^2=0.10, droplet depth / its standard error", after["z"], "depth z"),
-                ("sigma^2=0.25, deepest interior dip / its standard error", before["z"], "dip z"),
-                ("sigma^2=0.25, max |-log p - paper's theory| below 5 nats", hist_dev[beta], "distance")):
-            claims.check(finite_name(beta, what), value, live=False, run=fe.manifest, spread=spreads[beta, key])
-    # a ratio of the two stored ensembles (label droplets-finite) judges both
-    claims.check("finite data: histogram distance to the paper's theory at sigma^2=0.25, beta=1/2 over beta=1/8",
-                 hist_dev[1 / 2] / hist_dev[1 / 8], live=False, run=[finite[1 / 2].manifest, finite[1 / 8].manifest],
-                 spread=spreads["distance ratio"])
+    hist_dev, spreads = readout_stored.record_finite_histograms(claims, finite)
 
 # %% tags=["hide-input"]
 if have_finite:
-    f8, f2 = finite[1 / 8], finite[1 / 2]
-    cub8, _ = component_stats(f8.langevin, "learned_cubic")
-    steps_up = int(np.sum(np.diff(np.abs(cub8)) > 0))  # the noise grid runs from 0.30 down to 0.10
-    claims.check("finite data beta=1/8: steps down the noise grid at which |eps - c| grows (of 4)", steps_up,
-                 live=False, run=f8.manifest)
-
-    def cubic_contrast(fe):
-        cub, _ = component_stats(fe.langevin, "learned_cubic")
-        s2s = fe.langevin.sigma2s
-        return cub[s2s.index(0.10)] / cub[s2s.index(0.25)]
-
-    contrast = {beta: cubic_contrast(fe) for beta, fe in finite.items()}
-    theory_contrast = {beta: fe.theory_1d[fe.langevin.sigma2s.index(0.10)].learned_cubic
-                       / fe.theory_1d[fe.langevin.sigma2s.index(0.25)].learned_cubic for beta, fe in finite.items()}
-    claims.check("finite data: cubic contrast (eps-c at 0.10 over 0.25), beta=1/2 over beta=1/8",
-                 contrast[1 / 2] / contrast[1 / 8], live=False, run=[f2.manifest, f8.manifest],
-                 spread=spreads["cubic contrast ratio"])
+    contrast, theory_contrast = readout_stored.record_cubic_onset(claims, finite, spreads)
 
 # %% tags=["hide-input"]
 if have_finite:
-    linear_ratio, linear_seeds = {}, {}
-    for beta, s2 in ((1 / 8, 0.30), (1 / 8, 0.25), (1 / 2, 0.25)):
-        fe = finite[beta]
-        s = fe.langevin.sigma2s.index(s2)
-        lin, _ = component_stats(fe.langevin, "learned_linear")
-        linear_ratio[beta, s2] = lin[s] / fe.theory_1d[s].learned_linear
-        # the ratio's per-seed values: one per data set, whose mean it is
-        linear_seeds[beta, s2] = fe.langevin.dataset_means("learned_linear")[s] / fe.theory_1d[s].learned_linear
-    ek_linear_ratio = (lv.learned_linear[lv.sigma2s.index(0.25)].mean()
-                       / exp.theory_1d[lv.sigma2s.index(0.25)].learned_linear)
-    for s2 in (0.30, 0.25):
-        claims.check(finite_name(1 / 8, f"learned linear / paper's theory at sigma^2={s2:.2f}"),
-                     linear_ratio[1 / 8, s2], live=False, run=f8.manifest, seeds=linear_seeds[1 / 8, s2],
-                     evidence=f"with n = 375 samples the finite-data ensembles learn "
-                              f"{100 * (1 - linear_ratio[1 / 8, s2]):.1f} % less of the linear component than the "
-                              "paper's theory at the same size, while the infinite-data ensembles at the same d and "
-                              f"N come within {trained(100 * abs(1 - ek_linear_ratio), 1)} % of it (sigma^2 = 0.25): a "
-                              "finite-n effect, which the paper's scaling controls by sqrt(beta)/alpha (2.8 at "
-                              "beta = 1/8, v3 App. A.1). At beta = 1/2 the gap is "
-                              f"{100 * (1 - linear_ratio[1 / 2, 0.25]):.1f} %, inside the tolerance. Not run: "
-                              "beta = 2.")
-    claims.check(finite_name(1 / 2, "learned linear / paper's theory at sigma^2=0.25"), linear_ratio[1 / 2, 0.25],
-                 live=False, run=f2.manifest, seeds=linear_seeds[1 / 2, 0.25])
+    linear_ratio, ek_linear_ratio = readout_stored.record_linear_component(claims, finite, exp)
 
 # %% tags=["hide-input"]
 if have_finite:
-    ek_ratio = {}
-    for s2 in (0.15, 0.10):
-        ek_cubic = lv.learned_cubic[lv.sigma2s.index(s2)]  # live: one value per infinite-data network
-        ek_ratio[s2] = cub8[f8.langevin.sigma2s.index(s2)] / ek_cubic.mean()
-        # its spread: the live denominator's standard error over networks (the stored numerator is fixed)
-        ek_spread = ek_ratio[s2] * ek_cubic.std(ddof=1) / np.sqrt(len(ek_cubic)) / abs(ek_cubic.mean())
-        claims.check(f"finite/infinite data learned cubic, beta=1/8, sigma^2={s2:.2f}", ek_ratio[s2],
-                     spread=ek_spread, run=f8.manifest)
-    # beyond what was fixed in advance: at beta = 1/2, sigma^2 = 0.15 (below the corrected theory's transition,
-    # above the paper's at d -> infinity) which theory does the histogram follow?
-    s15 = f2.langevin.sigma2s.index(0.15)
-    mid = droplet_significance(f2.langevin, s15)
-    dev15 = {name: histogram_deviation(f2.langevin, s15, sol)
-             for name, sol in (("paper", f2.theory_1d[s15]), ("corrected", f2.theory_2d[s15]))}
-    claims.check("finite data beta=1/2, sigma^2=0.15: histogram distance, corrected over paper's theory",
-                 dev15["corrected"] / dev15["paper"], live=False, run=f2.manifest,
-                 spread=spreads["corrected over paper at 0.15"])
-    cub_vs_paper8 = [c / t.learned_cubic for c, t in zip(cub8, f8.theory_1d)]
+    ek_ratio = readout_stored.record_finite_over_infinite(claims, finite, exp)
+    mid, dev15 = readout_stored.record_which_theory_at_015(claims, finite, spreads)
 
 # %%
 if have_finite:
-    glue("fin_gap8", approx(100 * (1 - linear_ratio[1 / 8, 0.25]), 0.5), display=False)
-    glue("fin_gap2", approx(100 * (1 - linear_ratio[1 / 2, 0.25]), 0.5), display=False)
-    glue("fin_ek_lin", trained(100 * abs(1 - ek_linear_ratio), 0.5), display=False)
-    glue("fin_cub_lo", approx(min(cub_vs_paper8), 0.05), display=False)
-    glue("fin_cub_hi", approx(max(cub_vs_paper8), 0.05), display=False)
-    glue("fin_ek_cub", trained(ek_ratio[0.15], 0.05), display=False)
-    glue("fin_contrast8", approx(contrast[1 / 8], 0.1), display=False)
-    glue("fin_contrast2", approx(contrast[1 / 2], 0.1), display=False)
-    glue("fin_contrast_ratio", approx(contrast[1 / 2] / contrast[1 / 8], 0.05), display=False)
-    glue("fin_contrast_theory", approx(theory_contrast[1 / 2] / theory_contrast[1 / 8], 0.05), display=False)
-    glue("fin_z15", approx(mid["z"], 1), display=False)
-    glue("fin_q15", approx(mid["position"], 0.05), display=False)
-    glue("fin_dev15_paper", approx(dev15["paper"], 0.05), display=False)
-    glue("fin_dev15_corr", approx(dev15["corrected"], 0.05), display=False)
-    for beta, key in ((1 / 8, "8"), (1 / 2, "2")):
-        lv_f = finite[beta].langevin
-        after = droplet_significance(lv_f, lv_f.sigma2s.index(0.10))
-        glue(f"fin_q{key}", approx(after["position"], 0.05), display=False)
-        glue(f"fin_depth{key}", approx(after["depth"], 0.1), display=False)
-        glue(f"fin_hist{key}", approx(hist_dev[beta], 0.05), display=False)
-    print(f"learned cubic over the paper's theory at beta = 1/8: {approx(min(cub_vs_paper8), 0.05)} to "
-          f"{approx(max(cub_vs_paper8), 0.05)}; cubic contrast 0.10/0.25: {approx(contrast[1 / 8], 0.1)} (beta = 1/8), "
-          f"{approx(contrast[1 / 2], 0.1)} (beta = 1/2); beta = 1/2, sigma^2 = 0.15: interior minimum at "
-          f"|q| = {approx(mid['position'], 0.05)}, {approx(mid['z'], 1)} standard errors deep")
+    readout_stored.report_finite_findings(finite, hist_dev=hist_dev, contrast=contrast, theory_contrast=theory_contrast,
+                                          linear_ratio=linear_ratio, ek_linear_ratio=ek_linear_ratio,
+                                          ek_ratio=ek_ratio, mid=mid, dev15=dev15)
 
 # %% [markdown]
 # **What the finite-data ensembles show.** All the comparisons written in advance hold but one. After the
@@ -827,52 +551,13 @@ if have_finite:
 # of how far finite $n$ alone moves it.
 
 # %% tags=["hide-input"]
-lv1, man1 = require_stored(stored_beta1("_results"), "beta = 1 ensembles",
-                           "python -m repro.experiments.rubin2024_droplets --store book/_results --beta 1",
-                           "about 40 minutes on one core")
-print(provenance_line(man1))
-glue("b1_minutes", f"{man1['wall_time_s'] / 60:.0f}", display=False)
-c1 = lv1.config
-ts1 = langevin_teacher(c1)
-fe1 = FiniteEnsemble(1.0, lv1, man1, sweep_self_consistent(ts1, list(c1.sigma2s)),
-                     sweep_self_consistent(ts1, list(c1.sigma2s), two_d=True, nq=601, nr=160))
-display(beta1_setup_table(c1))
-
+fe1 = readout_stored.load_beta1("_results")
 
 # %%
-lam = follow_index_with_se  # lambda and its standard error
-halves1 = max(half_z(lv1, "learned_linear"), half_z(lv1, "learned_cubic"))
-print(f"beta = 1: first vs second half of the samples, largest |z| of the learned components: {approx(halves1, 0.1)}")
-cub1, cub1_se = component_stats(lv1, "learned_cubic")
-b1 = {}
-for s, s2 in enumerate(c1.sigma2s):
-    t1, t2 = fe1.theory_1d[s], fe1.theory_2d[s]
-    frac, frac_se = droplet_fraction(lv1, s)
-    b1[s2] = {"cubic": lam(cub1[s], cub1_se[s], t1.learned_cubic, t2.learned_cubic),
-              "fraction": lam(frac, frac_se, t1.droplet_fraction, t2.droplet_fraction),
-              "minimum": droplet_significance(lv1, s),
-              "evidence": {  # what a deviation quotes: ours against both theories at d = 150
-                  "cubic": f"learned cubic {cub1[s]:.4f} ± {cub1_se[s]:.4f} against {t1.learned_cubic:.4f} (the paper's "
-                           f"theory) and {t2.learned_cubic:.4f} (corrected)",
-                  "fraction": f"P(|q| > 0.5) {frac:.4f} ± {frac_se:.4f} against {t1.droplet_fraction:.4f} (the paper's "
-                              f"theory) and {t2.droplet_fraction:.4f} (corrected)"}}
-    print(f"sigma^2 = {s2:.2f}: learned cubic {cub1[s]:.4f} ± {cub1_se[s]:.4f} (paper's {t1.learned_cubic:.4f}, "
-          f"corrected {t2.learned_cubic:.4f}; lambda {b1[s2]['cubic'][0]:.2f} ± {b1[s2]['cubic'][1]:.2f}); "
-          f"P(|q| > 0.5) {frac:.4f} ± {frac_se:.4f} (paper's {t1.droplet_fraction:.4f}, corrected "
-          f"{t2.droplet_fraction:.4f}; lambda {b1[s2]['fraction'][0]:.2f} ± {b1[s2]['fraction'][1]:.2f}); interior "
-          f"minimum at |q| = {b1[s2]['minimum']['position']:.2f}, {b1[s2]['minimum']['z']:.1f} standard errors deep")
-print("calibration, the same lambda at the smaller sizes:")
-calibration = []
-for beta, fe in finite.items():
-    cub_f, cub_f_se = component_stats(fe.langevin, "learned_cubic")
-    for s, s2 in enumerate(fe.langevin.sigma2s):
-        t1, t2 = fe.theory_1d[s], fe.theory_2d[s]
-        frac, frac_se = droplet_fraction(fe.langevin, s)
-        calibration.append(lam(cub_f[s], cub_f_se[s], t1.learned_cubic, t2.learned_cubic)[0])
-        print(f"  beta = {beta_label(beta)}, sigma^2 = {s2:.2f}: cubic lambda "
-              f"{lam(cub_f[s], cub_f_se[s], t1.learned_cubic, t2.learned_cubic)[0]:.2f}, droplet-fraction lambda "
-              f"{lam(frac, frac_se, t1.droplet_fraction, t2.droplet_fraction)[0]:.2f}")
-glue("fig_beta1_histograms", plot_finite_histograms({1.0: fe1}, sigma2s=c1.sigma2s), display=False)
+halves1 = readout_stored.report_halves(fe1.langevin, "beta = 1")
+b1 = readout_stored.report_beta1(fe1)
+calibration = readout_stored.report_calibration(finite)
+glue("fig_beta1_histograms", plot_finite_histograms({1.0: fe1}, sigma2s=fe1.langevin.config.sigma2s), display=False)
 
 # %% [markdown]
 # ```{figure} _figures/rubin2024_droplets/fig_beta1_histograms.png
@@ -888,43 +573,10 @@ glue("fig_beta1_histograms", plot_finite_histograms({1.0: fe1}, sigma2s=c1.sigma
 # {eval}`glued.b1_text`
 
 # %% tags=["hide-input"]
-B1 = "finite data beta=1 (d=150): "
-spreads1 = beta1_spreads(lv1)  # seed errors of the checks without one: a bootstrap over the 10 networks
-claims.check(B1 + "first vs second half of the samples, largest |z| of the learned components", halves1,
-             live=False, run=man1, spread=spreads1["halves"])
-calibration_text = (f"; on the smaller ensembles (beta = 1/8, 1/2) the cubic's lambda ran from {min(calibration):.2f} to "
-                    f"{max(calibration):.2f}, where the two theories differ far less")
-for s2 in (0.20, 0.17):
-    value, se = b1[s2]["cubic"]
-    claims.check(B1 + f"sigma^2={s2:.2f}, learned cubic, position between the theories (0 = paper's, 1 = corrected)",
-                 value, live=False, run=man1, spread=se,
-                 evidence=f"at sigma^2 = {s2:.2f}, d = 150: {b1[s2]['evidence']['cubic']}, lambda = {value:.2f} ± "
-                          f"{se:.2f}: the networks learn more of the cubic than the paper's theory allows, as the "
-                          f"corrected theory (transition at 0.217) predicts{calibration_text}")
-value, se = b1[0.20]["fraction"]
-claims.check(B1 + "sigma^2=0.20, droplet fraction P(|q|>0.5), position between the theories (0 = paper's, "
-             "1 = corrected)", value, live=False, run=man1, spread=se,
-             evidence=f"at sigma^2 = 0.20, d = 150: {b1[0.20]['evidence']['fraction']}, lambda = {value:.2f} ± "
-                      f"{se:.2f}: more neurons sit in the droplet than the paper's theory allows before its transition")
-_ = claims.check(B1 + "sigma^2=0.14, droplet depth / its standard error", b1[0.14]["minimum"]["z"], live=False, run=man1,
-             spread=spreads1["depth z 0.14"])  # z's own seed error, not 1 (significance_spread)
+readout_stored.record_beta1(claims, fe1, b1=b1, halves=halves1, calibration=calibration)
 
 # %%
-glue("b1_text", "At σ² = 0.20, between the two critical points, the learned cubic sits at λ = "
-     f"{b1[0.20]['cubic'][0]:.2f} ± {b1[0.20]['cubic'][1]:.2f} and the droplet fraction at λ = "
-     f"{b1[0.20]['fraction'][0]:.2f} ± {b1[0.20]['fraction'][1]:.2f}; at 0.17 the cubic is at "
-     f"{b1[0.17]['cubic'][0]:.2f} ± {b1[0.17]['cubic'][1]:.2f} (0: the paper's theory at d = 150, 1: the corrected "
-     f"one). At 0.14 the droplet minimum lies at |q| = {b1[0.14]['minimum']['position']:.2f}, "
-     f"{b1[0.14]['minimum']['z']:.1f} standard errors deep. "
-     + ("All three lie past halfway towards the corrected theory, so the sealed reproductions (the paper's side) are "
-        "recorded as deviations; their margins, in standard errors, are in the ledger. At 0.17 the histogram already "
-        f"dips by {b1[0.17]['minimum']['z']:.1f} standard errors, a minimum only the corrected theory has at this "
-        "size. The calibration above shows how far finite n alone moves lambda at the smaller sizes, where the two "
-        "theories are close: this run is evidence for the corrected critical noise (0.217) over the paper's 0.18, "
-        "from 10 networks and 4000 steps, not a proof. "
-        if min(b1[0.20]["cubic"][0], b1[0.20]["fraction"][0], b1[0.17]["cubic"][0]) > 0.5 else
-        "They do not all fall on one side of halfway, so this run does not decide between the two critical points. ")
-     + "The ledger row \"Figs. 1–2 (experiments, β = 1)\" judges them.", display=False)
+readout_stored.glue_beta1_text(b1)
 
 # %% [markdown]
 # ### The Langevin step's bias (stored, claims sealed before the run)
@@ -947,55 +599,17 @@ glue("b1_text", "At σ² = 0.20, between the two critical points, the learned cu
 # ensembles are in equilibrium.
 
 # %%
-hs_res, hs_man = require_stored(stored_half_step("_results"), "half-step run",
-                                "python -m repro.experiments.rubin2024_droplets --store book/_results --half-step",
-                                "about 5 minutes on one core")
-print(provenance_line(hs_man))
-glue("hs_minutes", stored_minutes(hs_man), display=False)
+hs_res, hs_man = readout_stored.load_half_step("_results")
 hs_coarse = finite[1 / 8].langevin
-
-# Paired by data set (components) and by group of networks (droplet fraction): both steps ran on the same data sets,
-# whose spread would otherwise swamp the difference.
-hs_stats = {"learned linear": step_difference(hs_coarse, hs_res, dataset_units("learned_linear")),
-            "learned cubic": step_difference(hs_coarse, hs_res, dataset_units("learned_cubic")),
-            "P(|q| > 0.5)": step_difference(hs_coarse, hs_res, droplet_fraction_units)}
-for what, per in hs_stats.items():
-    for s2, r in per.items():
-        print(f"sigma^2 = {s2:.2f}, {what}: h = 0.05 {r['coarse']:.4f}, h = 0.025 {r['fine']:.4f}, difference "
-              f"{r['diff']:+.4f} ± {r['se']:.4f} (z = {r['z']:+.1f}); first-order bias at h = 0.05: "
-              f"{r['bias']:+.4f} ± {r['bias_se']:.4f} ({100 * r['bias'] / r['fine']:+.1f} % of the value)")
-hs_halves = max(half_z(hs_res, "learned_linear"), half_z(hs_res, "learned_cubic"))
-print(f"h = 0.025: first vs second half of the samples, largest |z| of the learned components: {approx(hs_halves, 0.1)}")
+hs_stats = readout_stored.report_step_difference(hs_coarse, hs_res)
+hs_halves = readout_stored.report_halves(hs_res, "h = 0.025")
 
 # %% tags=["hide-input"]
-hs_spreads = step_spreads(hs_coarse, hs_res)  # the checks' seed errors: a bootstrap over data sets, paired
-hs_z_comp = max(abs(r["z"]) for what in ("learned linear", "learned cubic") for r in hs_stats[what].values())
-hs_z_frac = max(abs(r["z"]) for r in hs_stats["P(|q| > 0.5)"].values())
-hs_cub = hs_stats["learned cubic"][0.10]
-hs_rel, hs_rel_se = hs_cub["bias"] / hs_cub["fine"], abs(hs_cub["bias_se"] / hs_cub["fine"])
-HS = "Langevin step, beta=1/8 (d=53): "
-hs_comp_rel = max(abs(r["bias"] / r["fine"]) for what in ("learned linear", "learned cubic")
-                  for r in hs_stats[what].values())
-claims.check(HS + "largest |z| of h = 0.05 minus h = 0.025 over the learned linear and cubic components at "
-             "sigma^2 = 0.20, 0.10", hs_z_comp, live=False, run=hs_man, spread=hs_spreads["components"],
-             evidence=f"paired by data set, the two steps differ by up to {hs_z_comp:.1f} standard errors in the "
-                      f"learned components: the step's bias is resolved, and at most {100 * hs_comp_rel:.1f} % of a "
-                      "component's value")
-claims.check(HS + "largest |z| of h = 0.05 minus h = 0.025 of the droplet fraction P(|q| > 0.5) at sigma^2 = 0.20, "
-             "0.10", hs_z_frac, live=False, run=hs_man, spread=hs_spreads["fraction"])
-claims.check(HS + "first-order bias of the learned cubic at h = 0.05, 2(c(h) − c(h/2)) / c(h/2), at sigma^2 = 0.10",
-             hs_rel, live=False, run=hs_man, spread=hs_rel_se)
-_ = claims.check("Langevin step, beta=1/8 (d=53), h = 0.025: first vs second half of the samples, largest |z| of the "
-             "learned components", hs_halves, live=False, run=hs_man, spread=hs_spreads["halves"])
+hs = readout_stored.record_step_bias(claims, hs_stats, hs_coarse=hs_coarse, hs_res=hs_res, hs_man=hs_man,
+                                     hs_halves=hs_halves)
 
 # %%
-glue("hs_rel", f"{100 * hs_rel:+.1f}", display=False)
-glue("hs_rel_se", f"{100 * hs_rel_se:.1f}", display=False)
-glue("hs_z_comp", f"{hs_z_comp:.1f}", display=False)
-glue("hs_z_frac", f"{hs_z_frac:.1f}", display=False)
-glue("hs_comp_rel", f"{100 * hs_comp_rel:.1f}", display=False)
-hs_lin_rel = max(abs(r["bias"] / r["fine"]) for r in hs_stats["learned linear"].values())
-glue("hs_lin_rel", f"{100 * hs_lin_rel:.1f}", display=False)
+readout_stored.glue_step_bias(hs_stats, hs)
 glue("fig_step_bias", plot_step_bias(hs_stats), display=False)
 
 # %% [markdown]
@@ -1028,91 +642,11 @@ glue("fig_step_bias", plot_step_bias(hs_stats), display=False)
 # before the run). The infinite-data ensembles stand beside them as checks of the theory.
 
 # %% tags=["hide-input", "hide-output"]
-claims.figure("rubin2024", "Fig. 1 (theory)", claims=[
-    "d=150, sigma^2=0.10: droplet minimum position q*, paper's theory",
-    "d=150, sigma^2=0.10: -log p(q=0.9) - (-log p(0)), paper's theory (nats)",
-    "d=150, sigma^2=0.10: -log p(q=1.0) - (-log p(0)), paper's theory (nats)",
-    "teacher-student droplet saddle position q* at the paper's transition (d -> infinity), paper's theory"],
-    why="at the paper's size d = 150 and sigma^2 = 0.10 its action (v1 Eq. 14 / v3 Eq. 13, self-consistent b, c) has "
-        "the droplet minimum at q ≈ 1, as v3 Fig. 2b draws it after the transition, but there v1 §3.1.2 says the theory is no longer "
-        f"accurate; at the transition, where v3 Claim IV puts the saddles roughly at ±1, they sit at {cp.q_star:.2f} (†)")
-claims.figure("rubin2024", "Fig. 2 (theory)", claims=[
-    "teacher-student sigma_c^2, paper's 1-D theory",
-    "teacher-student u_c, paper's 1-D theory",
-    "teacher-student sigma_c^2 of the corrected theory vs the paper's",
-    "teacher-student sigma_c^2, corrected 2-D theory (solver)",
-    "GFL linear discrepancy b at sigma^2=0.30", "GFL linear discrepancy b at sigma^2=0.25",
-    "GFL linear discrepancy b at sigma^2=0.20", "GFL linear discrepancy b at sigma^2=0.18",
-    "learned cubic eps-c at sigma^2=0.15, paper's theory, d=1e4",
-    "learned cubic eps-c at sigma^2=0.10, paper's theory, d=1e4"],
-    why="the paper's equations give its critical noise (≈ 0.18) and the cubic's onset there, but u_c "
-        f"{100 * (cp.u / 30.2 - 1):.1f} % above its 30.2 (†); with the orthogonal norm marginalized, which the infinite-data ensembles follow, the "
-        "transition moves to 0.217")
-ek_hist_checks = ["Langevin (infinite data) d=53, sigma^2=0.10: droplet minimum position |q|",
-                  "Langevin (infinite data) d=53, sigma^2=0.10: droplet barrier depth (nats)",
-                  "Langevin (infinite data) d=53, sigma^2=0.25: second-minimum depth (nats)"]
-ek_component_checks = ["Langevin (infinite data)/corrected-theory learned cubic at sigma^2=0.15",
-                       "error ratio corrected/paper theory, learned cubic, sigma^2=0.15",
-                       "Langevin (infinite data)/corrected-theory learned cubic at sigma^2=0.10",
-                       "error ratio corrected/paper theory, learned cubic, sigma^2=0.10"]
-if have_finite:
-    claims.figure("rubin2024", "Fig. 1 (experiments)", scale="paper (CPU, stored)", claims=[
-        finite_name(b, what) for b in FINITE_BETAS for what in (
-            "sigma^2=0.10, droplet minimum position |q|", "sigma^2=0.10, droplet depth / its standard error",
-            "sigma^2=0.25, deepest interior dip / its standard error",
-            "sigma^2=0.25, max |-log p - paper's theory| below 5 nats")] + [
-        "finite data: histogram distance to the paper's theory at sigma^2=0.25, beta=1/2 over beta=1/8",
-        "finite data beta=1/2, sigma^2=0.15: histogram distance, corrected over paper's theory"] + ek_hist_checks
-        + [HS + "largest |z| of h = 0.05 minus h = 0.025 of the droplet fraction P(|q| > 0.5) at sigma^2 = 0.20, 0.10"],
-        why="† : the stored runs predate sealed claims. Finite-data ensembles at the paper's two smallest sizes "
-            "(beta = 1/8, 1/2; fewer networks and steps): droplets at |q| ≈ 1 after the transition, none before, "
-            "agreement with the theory improving with beta; beta = 1 in its own row, beta = 2 not run")
-    claims.figure("rubin2024", "Fig. 2 (experiments)", scale="paper (CPU, stored)", claims=[
-        "finite data beta=1/8: steps down the noise grid at which |eps - c| grows (of 4)",
-        "finite data: cubic contrast (eps-c at 0.10 over 0.25), beta=1/2 over beta=1/8",
-        finite_name(1 / 2, "learned linear / paper's theory at sigma^2=0.25"),
-        finite_name(1 / 8, "learned linear / paper's theory at sigma^2=0.30"),
-        finite_name(1 / 8, "learned linear / paper's theory at sigma^2=0.25"),
-        "finite/infinite data learned cubic, beta=1/8, sigma^2=0.15",
-        "finite/infinite data learned cubic, beta=1/8, sigma^2=0.10"] + ek_component_checks + [
-        HS + "largest |z| of h = 0.05 minus h = 0.025 over the learned linear and cubic components at sigma^2 = 0.20, "
-        "0.10", HS + "first-order bias of the learned cubic at h = 0.05, 2(c(h) − c(h/2)) / c(h/2), at sigma^2 = 0.10",
-        "Langevin step, beta=1/8 (d=53), h = 0.025: first vs second half of the samples, largest |z| of the learned "
-        "components"],
-        why="† : the stored runs predate sealed claims. At beta = 1/8 and 1/2 the cubic is learned below the "
-            "transition and the transition sharpens with beta; the linear component is within 5 % of the theory at "
-            "beta = 1/2 but not at 1/8 (finite n)")
-else:
-    for fig, checks in (("Fig. 1 (experiments)", ek_hist_checks), ("Fig. 2 (experiments)", ek_component_checks)):
-        claims.figure("rubin2024", fig, claims=checks,
-                      why="the finite-data ensembles are not stored; infinite-data ensembles at d = 53 check the "
-                          "theory only")
-claims.figure("rubin2024", "Fig. 3", claims=[
-    "modular: droplet-saddle height P s(x+) at the paper's onset 0.227 (nats)",
-    "modular, k and P-k counted as one complex mode (weight 4e^{-2S_k}): droplet-saddle exponent 2P s(x+) at the "
-    "paper's onset 0.227 (nats)",
-    "modular, k and P-k counted as one complex mode: discrepancy a at the end of GMFL-I (self-consistent at "
-    "sigma_c2^2, P = 401)",
-    "modular GMFL-II onset sigma_c2^2", "modular discrepancy a at the end of GMFL-I",
-    "modular GMFL-I onset sigma_c1^2 (closed form, P -> inf)",
-    "modular: |a| falls monotonically across GMFL-I (1 = yes)",
-    "modular: droplet weight per mode at sigma^2=0.15, exact kernel eigenvalue"],
-    why="with the paper's eigenvalue normalization its boundaries and discrepancy follow to the digits it gives; "
-        "with the exact kernel eigenvalue GMFL-II is never reached")
-claims.figure("rubin2024", "Fig. 4 (v3 App. D)", claims=[],
-              why="-log p(w·w*) at N = 2800, 1400, 700 (n = 600, 50 networks, 7·10⁶ epochs): the paper-scale "
-                  "configs exist (repro.experiments.rubin2024_droplets.time_dependent_config); their projected cost, thousands of CPU "
-                  "core-hours or hours of one GPU, is in the README (python -m repro.book.paper_scale --chapter "
-                  "rubin2024_droplets); no reduced run was attempted, as the effect develops over millions of epochs")
-for fig, what in (("Fig. 5 (v3 App. D)", "train and test loss over 7·10⁶ epochs"),
-                  ("Fig. 6 (v3 App. D)", "output projections on H1 and H3 over training")):
-    claims.figure("rubin2024", fig, claims=[],
-                  why=f"v3's time-dependent grokking ({what}) needs the App. D runs of Fig. 4 and a recorder of the "
-                      "loss over time, which the sampler does not have")
-claims.figure_from("rubin2024", "Figs. 1–2 (experiments, β = 1)", B1, scale="paper (CPU, stored)", why=(
-    f"The paper's base size (d = 150, 10 networks, sealed claims): between the two critical points (sigma^2 = 0.20) "
-    f"the learned cubic is at lambda = {b1[0.20]['cubic'][0]:.2f} and the droplet fraction at "
-    f"{b1[0.20]['fraction'][0]:.2f} (0: the paper's theory, 1: the corrected one)"))
+readout.record_theory_rows(claims, theory)
+readout.record_experiment_rows(claims, have_finite)
+readout.record_modular_row(claims)
+readout.record_unrun_rows(claims)
+readout.record_beta1_row(claims, b1)
 glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 
