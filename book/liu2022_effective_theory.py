@@ -78,32 +78,23 @@
 import warnings
 from dataclasses import replace
 
-import numpy as np
-
 warnings.filterwarnings("ignore", category=UserWarning)
 
 from repro.core.prose import glue
 
-from repro.book.claims import ClaimBook, fraction_standard_error
-from repro.core.portable import approx, describe_seeds, seed_median, trained
+from repro.book.claims import ClaimBook
+from repro.book.readouts import liu2022_effective_theory as readout
+from repro.book.readouts import liu2022_effective_theory_s3 as readout_s3
 from repro.core.scale import by_scale, current_scale
-from repro.experiments.liu2022_critical_data import ToyConfig, effective_rqi_steps, run_reference, run_seed_spread
-from repro.experiments.liu2022_effective_theory import (CONFIRM_PREFIX, SPREAD_NAMES, Fig2Config, fig2_data,
-                                                        initial_embeddings, integrate_from_starts, pizza_purity,
-                                                        reached_quantiles, s3_critical_fraction_spread,
-                                                        s3_set_range_spread,
-                                                        spread_statistics, stored_confirmation, stored_fig2,
-                                                        unseen_validation)
-from repro.experiments.liu2022_effective_theory_s3 import (S3Config, hexagon_shape, official_order_config, run_s3_sweep,
-                                                           stored_s3_sweep)
+from repro.experiments.liu2022_critical_data import ToyConfig, run_reference, run_seed_spread
+from repro.experiments.liu2022_effective_theory import Fig2Config, initial_embeddings, integrate_from_starts
+from repro.experiments.liu2022_effective_theory_s3 import S3Config, run_s3_sweep
 from repro.experiments.liu2022_effective_theory_setup import (fig2_setup_table, reference_setup_table, s3_setup_table,
                                                               twin_2d_setup_table)
-from repro.metrics.representation import pca
 from repro.plotting.liu2022_critical_data import plot_embedding_comparison, plot_seed_spread, plot_trajectories
 from repro.plotting.liu2022_effective_theory import plot_fig2, plot_fig2_curves, plot_integrators
 from repro.plotting.liu2022_effective_theory_s3 import plot_s3
 from repro.plotting.shared import use_style
-from repro.theory import liu2022 as theory
 
 use_style()
 claims = ClaimBook("liu2022_effective_theory")
@@ -138,11 +129,7 @@ reference_setup_table(ref_cfg, cfg, STARTS)
 # $\mathrm{RQI} = |P(R)|/|P_0|$ (eq. 3) is 1.
 
 # %% tags=["hide-input"]
-P0 = theory.parallelograms(theory.unordered_pairs(cfg.p), cfg.p)
-rqi_line = theory.rqi(2.0 + 0.3 * np.arange(cfg.p), None, cfg.p)
-print(f"|D0| = {len(theory.unordered_pairs(cfg.p))}, |P0| = {len(P0)}, RQI of a line = {rqi_line:.2f}")
-claims.check("|P0|: parallelograms of the full p = 10 table", len(P0), live=False)
-assert rqi_line == 1.0
+readout.check_parallelogram_count(claims, cfg)
 
 # %% [markdown]
 # ## Run: the reference network and its effective theory
@@ -161,15 +148,7 @@ assert rqi_line == 1.0
 
 # %%
 ref = run_reference(ref_cfg)
-# The effective theory is float64 numpy from the network's initial embeddings (drawn before any float32
-# arithmetic), so its numbers are the same on every CPU; they are printed in full.
-glue("lambda3", f"{ref.grokking_rate:.1f}", display=False)
-glue("n_h", f"{ref.n_h:.0f}", display=False)
-p0d = len(theory.parallelograms(ref.train_pairs, cfg.p))
-glue("p0d_count", str(p0d), display=False)
-glue("n_h_literal", approx(p0d * ref.n_h, digits=2), display=False)
-print(f"theory: lambda_3 = {ref.grokking_rate:.1f}, n_h = {ref.n_h:.0f} steps, "
-      f"effective RQI > 0.95 at step {ref.effective_rqi_step}")
+readout.report_reference_theory(ref, cfg)
 
 # %% [markdown]
 # **A known answer.** The official code prints, for this exact run, training accuracy $\ge 90\%$ at
@@ -182,14 +161,7 @@ print(f"theory: lambda_3 = {ref.grokking_rate:.1f}, n_h = {ref.n_h:.0f} steps, "
 # {eval}`glued.train_step`, {eval}`glued.val_step` and {eval}`glued.rqi_step`.
 
 # %% tags=["hide-input"]
-REF_RES = 50  # display grid of the reference run's threshold steps (tolerance ± 20; evaluations every 10 steps)
-for key, label, ours, official in (("train_step", "train acc >= 0.9", ref.train_step, 1130),
-                                   ("val_step", "val acc >= 0.9", ref.val_step, 1530),
-                                   ("rqi_step", "RQI > 0.95", ref.rqi_step, 800)):
-    glue(key, trained(ours, REF_RES), display=False)
-    claims.check(f"reference run: step of {label}", ours, reference=official)
-    print(f"reference run, {label}: step ≈ {trained(ours, REF_RES)} (official {official}; within ± 20: "
-          f"{'yes' if abs(ours - official) <= 20 else 'NO'})")
+readout.record_reference_steps(claims, ref)
 
 # %% [markdown]
 # ## Figure 4(c, d): effective theory against the network
@@ -267,63 +239,11 @@ spread = run_seed_spread(replace(ref, config=cfg))  # the network from the sprea
 starts = integrate_from_starts(initial_embeddings(cfg.model_config(), STARTS)[..., 0], ref.train_pairs, cfg.p,
                                lr=cfg.lr_repr, steps=cfg.effective_steps, record_every=cfg.eval_every, seeds=STARTS,
                                delta=cfg.rqi_delta, threshold=cfg.rqi_threshold)
-SPREAD_RES = 100  # display grid of the seeds' crossing steps: the claim's tolerance is ± 1.5 n_h, about ± 600 steps
-RQI_RES = 0.05  # display grid of final RQIs
-r_train, r_all = starts.ratio("train"), starts.ratio("all")
-i_ref = STARTS.index(cfg.reference_seed)
-net_ratio = seed_median(spread.rqi_step) / ref.n_h
-eff_ratio, eff_all_ratio = seed_median(r_train), seed_median(r_all)
-# Z0: frozen (official) against current (ours), eq. (5) from the reference start, every step resolved
-z_steps = {frozen: int(effective_rqi_steps(cfg, ref.embeddings[:1], ref.train_pairs, freeze_z0=frozen,
-                                            record_every=1)[0]) for frozen in (True, False)}
-eff_all_ref = int(starts.crossing["all"][i_ref])
-for key, value in (("n_starts", str(len(STARTS))), ("last_start", str(max(STARTS))), ("n_spread", str(len(spread.seeds))),
-                   ("spread_steps_budget", f"{cfg.reference_steps:,}"), ("n_h_full", f"{starts.n_h['all']:.0f}"),
-                   ("eff_train_spread", describe_seeds(r_train, 0.1, unit="n_h", live=False)),
-                   ("eff_all_spread", describe_seeds(r_all, 0.1, unit="n_h", live=False)),
-                   ("eff_train_range", "–".join(approx(q, 0.1) for q in reached_quantiles(r_train, [0.1, 0.9]))),
-                   ("eff_all_range", "–".join(approx(q, 0.1) for q in reached_quantiles(r_all, [0.1, 0.9]))),
-                   ("eff_train_p90", approx(reached_quantiles(r_train, 0.9), 0.1)),
-                   ("spread_steps", describe_seeds(spread.rqi_step, SPREAD_RES)), ("net_ratio", trained(net_ratio, 0.1)),
-                   ("net_ref_ratio", trained(ref.rqi_step / ref.n_h, 0.1)),
-                   ("eff_frozen_step", f"{z_steps[True]:,}"), ("eff_current_step", f"{z_steps[False]:,}"),
-                   ("eff_ref_ratio", approx(z_steps[False] / ref.n_h, 0.1)),
-                   ("eff_ref_slower", f"{int(np.sum((r_train >= 0) & (r_train < r_train[i_ref])))}"),
-                   ("eff_all_ref_step", f"{eff_all_ref:,}"), ("eff_all_ref_own", approx(r_all[i_ref], 0.1)),
-                   ("eff_all_ref_train", approx(eff_all_ref / ref.n_h, 0.1)),
-                   ("eff_steps_budget", f"{cfg.effective_steps:,}")):
-    glue(key, value, display=False)
-print(f"n_h: training set {ref.n_h:.0f} steps (network, eq. 5), full table {starts.n_h['all']:.0f} steps "
-      "(official integrator)")
-print(f"steps to RQI > 0.95 in own n_h, medians: network {trained(net_ratio, 0.1)} ({len(spread.seeds)} seeds), "
-      f"eq. (5) {approx(eff_ratio, 0.1)}, official integrator {approx(eff_all_ratio, 0.1)} ({len(STARTS)} starts)")
-print(f"network steps to RQI > 0.95 over init seeds: {describe_seeds(spread.rqi_step, SPREAD_RES)}")
-print(f"eq. (5) with P0(D), in n_h: {describe_seeds(r_train, 0.1, live=False)}")
-print(f"official integrator, in its own n_h: {describe_seeds(r_all, 0.1, live=False)}")
-print(f"the paper's start (seed {cfg.reference_seed}): network {trained(ref.rqi_step / ref.n_h, 0.1)} n_h; eq. (5) "
-      f"{approx(z_steps[False] / ref.n_h, 0.1)} n_h (frozen Z0 step {z_steps[True]}, current Z0 step {z_steps[False]}); "
-      f"official integrator {approx(r_all[i_ref], 0.1)} own n_h = {approx(eff_all_ref / ref.n_h, 0.1)} training-set n_h")
+fig4 = readout.fig4_timing(cfg=cfg, ref=ref, spread=spread, starts=starts, seeds=STARTS)
+readout.report_fig4_timing(fig4)
 
 # %% tags=["hide-input"]
-claims.check("network, median over init seeds: steps to RQI > 0.95 / n_h", net_ratio,
-             seeds=np.where(spread.rqi_step >= 0, spread.rqi_step / ref.n_h, np.nan))  # seeds that never cross: left out
-per_start = lambda r: dict(seeds=np.where(r >= 0, r, np.nan), statistic="median")  # the spread over the random starts
-claims.check("eq. (5) as printed (P0(D)), median over starts: steps to RQI > 0.95 / n_h", eff_ratio, live=False,
-             **per_start(r_train))
-claims.check("official integrator (all of P0), median over starts: steps to RQI > 0.95 / its own n_h", eff_all_ratio,
-             live=False, **per_start(r_all))
-claims.check("official integrator, the paper's start: steps to RQI > 0.95 / the training set's n_h",
-             eff_all_ref / ref.n_h, live=False)
-claims.check("official integrator, the paper's start: steps to RQI > 0.95 / its own n_h", r_all[i_ref], live=False,
-             evidence=f"the trajectory of Fig. 4(c) (seed {cfg.reference_seed}, all 70 parallelograms) crosses at step "
-                      f"{eff_all_ref}, {approx(r_all[i_ref], 0.1)} of the full table's n_h = {starts.n_h['all']:.0f}; "
-                      f"the median start needs {approx(eff_all_ratio, 0.1)}: the paper's start is a slow one")
-claims.check("eq. (5) as printed, the paper's start: steps to RQI > 0.95 / n_h", z_steps[False] / ref.n_h, live=False,
-             evidence=f"from seed {cfg.reference_seed} eq. (5) crosses at step {z_steps[False]} (every step resolved), "
-                      f"{approx(z_steps[False] / ref.n_h, 0.1)} n_h; the median of {len(STARTS)} starts is "
-                      f"{approx(eff_ratio, 0.1)}; freezing Z0 moves the crossing by {abs(z_steps[True] - z_steps[False])} steps")
-_ = claims.check("eq. (5), reference start: frozen-Z0 crossing step / current-Z0 crossing step", z_steps[True] /
-                 z_steps[False], live=False)
+readout.record_fig4_timing(claims, fig4)
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_effective_theory/fig_integrators.png
@@ -369,21 +289,9 @@ glue("fig_integrators", fig, display=False)
 
 # %% tags=["hide-input"]
 print(twin_2d_setup_table(cfg))
-comp = spread.comparison
-fig = plot_embedding_comparison(comp)
-glue("fig_embeddings", fig, display=False)
-fig = plot_seed_spread(spread)
-glue("fig_spread", fig, display=False)
-glue("ref_steps", f"{ref_cfg.reference_steps:,}", display=False)
-glue("ref_rqi", trained(comp.rqi[1], 0.01), display=False)
-glue("ref_val_correct", trained(round(10 * comp.val_acc[1])), display=False)
-print(f"reference run at step {ref_cfg.reference_steps}: {trained(round(10 * comp.val_acc[1]))} of 10 validation "
-      f"samples answered, RQI {trained(comp.rqi[1], 0.01)}")
-claims.check("reference run: final validation accuracy (step 5000)", comp.val_acc[1])
-claims.check("reference run: final RQI (step 5000)", comp.rqi[1])
-for d in (1, 2):
-    print(f"{d}-D embeddings, final validation accuracy {describe_seeds(spread.val_acc[d], 0.1)}")
-    print(f"{d}-D embeddings, final RQI {describe_seeds(spread.rqi[d], RQI_RES)}")
+glue("fig_embeddings", plot_embedding_comparison(spread.comparison), display=False)
+glue("fig_spread", plot_seed_spread(spread), display=False)
+readout.record_final_embeddings(claims, spread, ref_cfg)
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_effective_theory/fig_spread.png
@@ -414,11 +322,7 @@ for d in (1, 2):
 # shown at 0.05, well inside the distance of the medians from their bounds.
 
 # %% tags=["hide-input"]
-for name, (ours, per_seed) in spread_statistics(spread.val_acc[1], spread.rqi[1]).items():  # the 1-D medians
-    claims.check(name, ours, seeds=per_seed)
-claims.check("2-D embeddings, median over init seeds: final validation accuracy", np.median(spread.val_acc[2]),
-             seeds=spread.val_acc[2])
-_ = claims.check("2-D embeddings, median over init seeds: final RQI", np.median(spread.rqi[2]), seeds=spread.rqi[2])
+readout.record_seed_medians(claims, spread)
 
 # %% [markdown]
 # **Confirmation on fresh seeds (stored).** The comparisons above were trained live, and their seeds ran before the
@@ -431,17 +335,7 @@ _ = claims.check("2-D embeddings, median over init seeds: final RQI", np.median(
 # fresh seed does not test, and a stored run of one seed measures no spread.
 
 # %% tags=["hide-input"]
-confirm = stored_confirmation("_results")
-if confirm is None:
-    print("No stored confirmation: run `python -m repro.experiments.liu2022_effective_theory --store book/_results "
-          "--run confirm` to add it.")
-else:
-    conf, conf_manifest = confirm
-    rqi_name = SPREAD_NAMES["rqi"]
-    ours, per_seed = conf.statistics()[rqi_name]
-    print(f"confirmation, init seeds {conf.seeds.min()}–{conf.seeds.max()}: final RQI "
-          f"{describe_seeds(per_seed, RQI_RES, live=False)}")
-    _ = claims.check(CONFIRM_PREFIX + rqi_name, ours, live=False, run=conf_manifest, seeds=per_seed)
+readout.record_confirmation(claims)
 
 # %% [markdown]
 # ## Figure 2 at the official 2-D settings, as our trainer runs them (stored)
@@ -484,33 +378,7 @@ for c in fig2_cfgs.values():
     print(fig2_setup_table(c))
 
 # %%
-fig2_data_add = fig2_data(fig2_cfgs["addition"])
-n_unseen = len(unseen_validation(fig2_data_add))
-glue("fig2_n_val", str(len(fig2_data_add.val_idx)), display=False)
-glue("fig2_n_mirror", str(len(fig2_data_add.val_idx) - n_unseen), display=False)
-glue("fig2_n_unseen", str(n_unseen), display=False)
-glue("fig2_n_seeds", str(len(fig2_cfgs["addition"].seeds)), display=False)
-glue("fig2_n_p0", str(len(theory.parallelograms(theory.unordered_pairs(fig2_cfgs["addition"].p), fig2_cfgs["addition"].p))),
-     display=False)
-glue("fig2_run_steps", approx(sum(len(c.seeds) * c.steps for c in fig2_cfgs.values()), digits=2), display=False)
-fig2 = {op: stored_fig2(c, "_results") for op, c in fig2_cfgs.items()}
-fig2_stored = all(v is not None for v in fig2.values())
-if not fig2_stored:
-    print("No stored Fig. 2 runs: run `python -m repro.experiments.liu2022_effective_theory --store book/_results` to add them.")
-else:
-    add_run, mod_run = fig2["addition"][0], fig2["modular_addition"][0]
-    add_manifest, mod_manifest = fig2["addition"][1], fig2["modular_addition"][1]
-    print(f"stored runs: {fig2['addition'][1]['device']}, torch {fig2['addition'][1]['torch_version']}, "
-          f"commit {fig2['addition'][1]['git_commit'][:10]}")
-    circ, order_k, order_fit = mod_run.circle()
-    for name, run, structure in (("addition", add_run, [f"RQI {q:.2f}" for q in add_run.rqi()]),
-                                 ("modular addition", mod_run,
-                                  [f"circularity {c:.2f}, cyclic order step {k} fit {f:.2f}"
-                                   for c, k, f in zip(circ, order_k, order_fit)])):
-        print(f"{name}, step {run.steps[-1]}:")
-        for r, seed in enumerate(run.seeds):
-            print(f"  seed {seed}: train {run.final('train_acc')[r]:.2f}, validation {run.final('val_acc')[r]:.2f}, "
-                  f"unseen {run.final('unseen_acc')[r]:.2f}; {structure[r]}")
+fig2 = readout.load_fig2(fig2_cfgs)
 
 # %% [markdown]
 # Per seed, the final accuracies on the training set, the official validation split and its unseen
@@ -538,39 +406,13 @@ else:
 # ```
 
 # %%
-if fig2_stored:
-    rqi_add, val_mod = add_run.rqi(), mod_run.final("val_acc")
-    i_a, i_b = int(np.argmin(rqi_add)), int(np.argmax(rqi_add))
-    i_c, i_d = int(np.argmin(val_mod)), int(np.argmax(val_mod))
-    fig = plot_fig2([("(a) addition: fewest parallelograms", add_run, i_a), ("(b) addition: most parallelograms", add_run, i_b),
-                     ("(c) modular: lowest validation acc", mod_run, i_c), ("(d) modular: highest validation acc", mod_run, i_d)])
-    glue("fig_fig2", fig, display=False)
-    glue("fig_fig2_curves", plot_fig2_curves(add_run, mod_run), display=False)
-    purity = {key: pizza_purity(mod_run, i) for key, i in (("c", i_c), ("d", i_d))}
-    fig2_best = {"add_val": add_run.final("val_acc").max(), "add_unseen": add_run.final("unseen_acc").max(),
-            "add_rqi": rqi_add.max(), "mod_val": val_mod.max(), "mod_fit": order_fit.max(), "mod_circ": circ.max()}
-    for key, value in fig2_best.items():  # the cyclic-order fit at 3 decimals: its threshold is 0.95
-        glue(f"fig2_best_{key}", f"{value:.3f}" if key == "mod_fit" else f"{value:.2f}", display=False)
-    glue("fig2_add_rqi_seed", str(add_run.seeds[i_b]), display=False)
-    glue("fig2_add_rqi_unseen", f"{add_run.final('unseen_acc')[i_b]:.2f}", display=False)
-    glue("fig2_add_val_median", f"{np.median(add_run.final('val_acc')):.2f}", display=False)
-    glue("fig2_mod_val_median", f"{np.median(val_mod):.2f}", display=False)
-    glue("fig2_add_parallelogram_seeds", str(int((rqi_add >= 0.5).sum())), display=False)
-    for key, run in (("add", add_run), ("mod", mod_run)):
-        memo = int(((run.final("train_acc") >= 0.9) & (run.final("val_acc") < 0.9)).sum())
-        glue(f"fig2_{key}_memo", f"{memo} of {len(run.seeds)}", display=False)
-    glue("fig2_purity_c", approx(purity["c"], 0.05), display=False)
-    glue("fig2_purity_d", approx(purity["d"], 0.05), display=False)
-    print(f"decoder class map as angular sectors ('pizza' purity, on rays from the centroid): seed "
-          f"{mod_run.seeds[i_c]} {approx(purity['c'], 0.05)}, seed {mod_run.seeds[i_d]} {approx(purity['d'], 0.05)}")
+if fig2.stored:
+    glue("fig_fig2", plot_fig2(readout.fig2_panels(fig2)), display=False)
+    glue("fig_fig2_curves", plot_fig2_curves(fig2.add_run, fig2.mod_run), display=False)
 else:
     for key in ("fig_fig2", "fig_fig2_curves"):
         glue(key, "not stored", display=False)
-    for key in ("add_val", "add_unseen", "add_rqi", "mod_val", "mod_fit", "mod_circ"):
-        glue(f"fig2_best_{key}", "n/a (not stored)", display=False)
-    for key in ("fig2_add_rqi_seed", "fig2_add_rqi_unseen", "fig2_add_val_median", "fig2_mod_val_median",
-                "fig2_add_parallelogram_seeds", "fig2_purity_c", "fig2_purity_d", "fig2_add_memo", "fig2_mod_memo"):
-        glue(key, "n/a (not stored)", display=False)
+readout.report_fig2_structure(fig2)
 
 # %% [markdown]
 # **Claims**, on the best of the {eval}`glued.fig2_n_seeds` seeds, since the paper shows one hand-picked
@@ -605,24 +447,7 @@ else:
 # step), so its row above is the notebook's run as far as the code can tell.
 
 # %% tags=["hide-input"]
-if fig2_stored:
-    evid = (f"{len(add_run.seeds)} init seeds each at the official setting (randn + 1 init, the notebooks' decoder "
-            "input and decoder, data split, rates, 2e4 steps); not run: other decoder rates or decays")
-    claims.check("Fig. 2 addition (official 2-D setting, stored), best seed: final validation accuracy",
-                 fig2_best["add_val"], live=False, run=add_manifest,
-                 evidence=evid + f"; {len(fig2_data_add.val_idx) - n_unseen} of the {len(fig2_data_add.val_idx)} "
-                                 "validation samples are mirrors of training pairs")
-    claims.check("Fig. 2 addition (official 2-D setting, stored), best seed: accuracy on unseen validation samples",
-                 fig2_best["add_unseen"], live=False, run=add_manifest,
-                 evidence=evid + f"; the {n_unseen} unseen samples are the only ones a symmetric decoder input "
-                                 "does not give away")
-    claims.check("Fig. 2 modular addition (official 2-D setting, stored), best seed: final validation accuracy",
-                 fig2_best["mod_val"], live=False, run=mod_manifest,
-                 evidence=evid + "; the hyperparameters of the official generalizing modular run are not in the "
-                                 "repository (we use the addition run's)")
-    claims.check("Fig. 2 modular addition (official 2-D setting, stored), best seed: fit of a cyclic order",
-                 fig2_best["mod_fit"], live=False, run=mod_manifest,
-                 evidence=evid + f"; no seed generalizes; the best cyclic-order fit is {fig2_best['mod_fit']:.3f}")
+readout.record_fig2(claims, fig2)
 
 # %% [markdown]
 # ## Appendix H: the permutation group $S_3$ (Figs 17 and 18)
@@ -654,11 +479,8 @@ s3_setup_table("Fig. 18 (App. H): the paper and the official notebook against ou
 
 # %%
 s3 = run_s3_sweep(s3cfg)
-fig = plot_s3(s3)
-glue("fig_s3", fig, display=False)
-for n in np.unique(s3.counts):
-    print(f"{n:2d}/36 = {n / 36:.2f}: seeds with final RQI > 0.95: "
-          f"{trained(int((s3.final_rqi[s3.counts == n] > s3cfg.rqi_threshold).sum()))} of {len(s3cfg.seeds)}")
+glue("fig_s3", plot_s3(s3), display=False)
+readout_s3.report_s3_counts(s3)
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_effective_theory/fig_s3.png
@@ -695,31 +517,7 @@ for n in np.unique(s3.counts):
 # are the test.
 
 # %% tags=["hide-input"]
-last = s3.counts == s3.counts.max()
-claims.check("S3: best-seed final RQI at the largest fraction", s3.final_rqi[last].max())
-claims.check("S3: critical fraction (smallest with a seed at RQI > 0.95)", s3.critical_fraction(),
-             evidence=f"book scale, {len(s3cfg.train_counts)} fractions x {len(s3cfg.seeds)} seeds x "
-                      f"{s3cfg.steps} steps, matrices' lr x3: no seed reaches RQI > 0.95 below "
-                      f"{trained(s3.critical_fraction(), 0.01)}; the stored paper-scale sweep agrees (below)")
-claims.check("S3: max over runs of Acc-hat - Acc", float((s3.predicted_accuracy - s3.accuracy).max()))
-solved = np.nonzero(s3.final_rqi > s3cfg.rqi_threshold)[0]
-ratios = np.array([pca(s3.embeddings[r])[1][:4] for r in solved]).reshape(-1, 4)  # (solved runs, 4) variance ratios
-top4 = np.median(ratios.sum(axis=1))
-n_hex = sum(g <= 15 and q >= 0.75 for g, q in (hexagon_shape(s3.embeddings[r]) for r in solved))
-claims.check("S3: solved runs forming a hexagon on PC1-PC3", n_hex)
-claims.check("S3: solved runs (median), variance in the top four principal components", top4,
-             seeds=ratios.sum(axis=1))
-glue("s3_rc", trained(s3.critical_fraction(), 0.01), display=False)
-glue("s3_solved", trained(len(solved)), display=False)
-glue("s3_hexagons", trained(int(n_hex)), display=False)
-glue("s3_top4", trained(top4, 0.05), display=False)
-glue("s3_pc1", trained(np.median(ratios[:, 0]), 0.1), display=False)
-print(f"critical fraction (smallest with a seed at RQI > 0.95): {trained(s3.critical_fraction(), 0.01)}; "
-      f"runs with final RQI > 0.95: {trained(len(solved))}, of which hexagons on PC1-PC3: {trained(int(n_hex))}")
-# the number of solved runs comes out of the sweep too, so each whole description is marked
-print(f"solved runs, variance in the top four principal components: "
-      f"{trained(describe_seeds(ratios.sum(axis=1), 0.05, live=False))}; "
-      f"in the first: {trained(describe_seeds(ratios[:, 0], 0.1, live=False))}")
+s3_book = readout_s3.record_s3_book(claims, s3)
 
 # %% [markdown]
 # **What we find.** The generalized parallelograms form once enough data is seen. Acc-hat stays a
@@ -751,59 +549,10 @@ print(f"solved runs, variance in the top four principal components: "
 # three quarters did (a band set after the book-scale runs had been seen).
 
 # %%
-stored = stored_s3_sweep(S3Config(), "_results")
-if stored is None:
-    print("No stored paper-scale S3 sweep: run `python -m repro.experiments.liu2022_effective_theory_s3 --store book/_results` to add it.")
-    for name in ("s3_paper_rc", "s3_paper_solved", "s3_paper_hexagons"):
-        glue(name, "n/a (not stored)", display=False)
-    stored_claims = []
-else:
-    paper_s3, manifest = stored
-    print(f"stored sweep: {manifest['device']}, torch {manifest['torch_version']}, commit {manifest['git_commit'][:10]}")
-    print(s3_setup_table("Fig. 18 (App. H): the paper and the official notebook against the stored sweep",
-                         paper_s3.config))
-    counts, best = paper_s3.best_rqi()
-    _, fastest = paper_s3.fastest_rqi_step()
-    for n, b, f in zip(counts, best, fastest):
-        print(f"{n:2d}/36 = {n / 36:.2f}: best final RQI {b:.2f}; seeds with RQI > 0.95: "
-              f"{int((paper_s3.rqi_step[paper_s3.counts == n] >= 0).sum())} of {len(paper_s3.config.seeds)}; "
-              f"fastest {f if f >= 0 else 'never'}")
-    paper_solved = np.nonzero(paper_s3.final_rqi > paper_s3.config.rqi_threshold)[0]
-    paper_hex = sum(g <= 15 and q >= 0.75 for g, q in (hexagon_shape(paper_s3.embeddings[r]) for r in paper_solved))
-    paper_top4 = pca(paper_s3.embeddings[paper_s3.best_run()])[1][:4].sum()
-    paper_last = paper_s3.counts == paper_s3.counts.max()
-    print(f"critical fraction: {paper_s3.critical_fraction():.2f}; "
-          f"max Acc-hat - Acc: {(paper_s3.predicted_accuracy - paper_s3.accuracy).max():.3f}; "
-          f"solved runs: {len(paper_solved)}, hexagons on PC1-PC3: {paper_hex}; "
-          f"best run's variance in the top four PCs: {paper_top4:.2f}")
-    glue("s3_paper_rc", f"{paper_s3.critical_fraction():.2f}", display=False)
-    glue("s3_paper_solved", str(len(paper_solved)), display=False)
-    glue("s3_paper_hexagons", str(paper_hex), display=False)
+s3_paper = readout_s3.report_s3_paper()
 
 # %% tags=["hide-input"]
-if stored is not None:  # the claims on the stored sweep; the spreads resample its seeds
-    claims.check("S3 (paper scale, stored): best-seed final RQI at the largest fraction",
-                 paper_s3.final_rqi[paper_last].max(), live=False, run=manifest)
-    claims.check("S3 (paper scale, stored): critical fraction (smallest with a seed at RQI > 0.95)",
-                 paper_s3.critical_fraction(), live=False, run=manifest, spread=s3_critical_fraction_spread(paper_s3),
-                 evidence=f"{len(paper_s3.config.train_counts)} fractions x {len(paper_s3.config.seeds)} seeds x "
-                          f"{paper_s3.config.steps} steps at the official notebook's matrix rate (decoder lr 1e-4, no decay, as in the "
-                          "comprehending corner of the official Fig. 6(d) map): no seed reaches RQI > 0.95 below "
-                          f"{paper_s3.critical_fraction():.2f}. Not tried: other decoder rates or weight decays, the "
-                          "official notebook's random-number order for splits and inits")
-    claims.check("S3 (paper scale, stored): max over runs of Acc-hat - Acc",
-                 float((paper_s3.predicted_accuracy - paper_s3.accuracy).max()), live=False, run=manifest)
-    claims.check("S3 (paper scale, stored): share of solved runs forming a hexagon on PC1-PC3",
-                 paper_hex / max(len(paper_solved), 1), live=False, run=manifest,
-                 spread=fraction_standard_error(paper_hex, len(paper_solved)) if len(paper_solved) else None,
-                 evidence=f"{paper_hex} of {len(paper_solved)} stored solved runs pass the hexagon test: their "
-                          "variance is spread over four near-equal principal components (Schur orthogonality), so "
-                          "the PC1-PC3 plane is a matter of small deviations from an exact representation")
-    claims.check("S3 (paper scale, stored): best run, variance in the top four principal components", paper_top4,
-                 live=False, run=manifest)
-    stored_claims = ["S3 (paper scale, stored): best-seed final RQI at the largest fraction",
-                     "S3 (paper scale, stored): critical fraction (smallest with a seed at RQI > 0.95)",
-                     "S3 (paper scale, stored): max over runs of Acc-hat - Acc"]
+readout_s3.record_s3_paper(claims, s3_paper)  # the spreads resample the stored sweep's seeds
 
 # %% [markdown]
 # At the paper scale the transition is at {eval}`glued.s3_paper_rc`, the same as at book scale and
@@ -832,50 +581,10 @@ if stored is not None:  # the claims on the stored sweep; the spreads resample i
 # 3. The best seed's RQI at the largest fraction is $1.0 \pm 0.05$ (reproduction of form *selection*).
 
 # %%
-official_s3 = stored_s3_sweep(official_order_config(), "_results")
-if official_s3 is None:
-    print("No stored official-order S3 sweep: run `python -m repro.experiments.liu2022_effective_theory_s3 "
-          "--official-order --store book/_results` to add it.")
-    for name in ("s3_official_sets", "s3_official_median", "s3_official_range"):
-        glue(name, "n/a (not stored)", display=False)
-    official_claims = []
-else:
-    off_s3, off_manifest = official_s3
-    print(f"stored sweep: {off_manifest['device']}, torch {off_manifest['torch_version']}, "
-          f"commit {off_manifest['git_commit'][:10]}")
-    print(s3_setup_table("Fig. 18 (App. H) from the notebook's starts: the paper and the official notebook against "
-                         "ours", off_s3.config))
-    size = off_s3.config.seed_set_size
-    for n in np.unique(off_s3.counts):
-        at = off_s3.counts == n
-        print(f"{n:2d}/36 = {n / 36:.2f}: seeds with RQI > 0.95 per set of {size}: "
-              + ", ".join(str(int((off_s3.rqi_step[at & np.isin(off_s3.seeds, off_s3.config.seeds[k:k + size])] >= 0).sum()))
-                          for k in range(0, len(off_s3.config.seeds), size)))
-    rc_sets = off_s3.critical_fraction_by_set()
-    rc_median, rc_range = float(np.median(rc_sets)), float(np.ptp(rc_sets))
-    print(f"critical fraction per set of {size} seeds: {', '.join(f'{r:.2f}' for r in rc_sets)}; median "
-          f"{rc_median:.2f}, range {rc_range:.2f}; all {len(off_s3.config.seeds)} seeds pooled: "
-          f"{off_s3.critical_fraction():.2f}")
-    glue("s3_official_sets", ", ".join(f"{r:.2f}" for r in rc_sets), display=False)
-    glue("s3_official_median", f"{rc_median:.2f}", display=False)
-    glue("s3_official_range", f"{rc_range:.2f}", display=False)
+s3_official = readout_s3.report_s3_official()
 
 # %% tags=["hide-input"]
-if official_s3 is not None:  # the claims on the stored sweep; the range's spread resamples seeds within each set
-    off_last = off_s3.counts == off_s3.counts.max()
-    sets_text = ", ".join(f"{r:.2f}" for r in rc_sets)
-    claims.check("S3 (official order, stored): critical fraction, median over four sets of 11 seeds", rc_median,
-                 live=False, run=off_manifest, seeds=rc_sets, statistic="median",
-                 evidence=f"the notebook's starts, seeds 0-43 in four sets of 11, {off_s3.config.steps} steps, decoder "
-                          f"lr {off_s3.config.lr_dec:g} without decay: r_c per set {sets_text}")
-    claims.check("S3 (official order, stored): critical fraction, range over four sets of 11 seeds", rc_range,
-                 live=False, run=off_manifest, spread=s3_set_range_spread(off_s3),
-                 evidence=f"r_c per set of 11 seeds: {sets_text}")
-    claims.check("S3 (official order, stored): best-seed final RQI at the largest fraction",
-                 off_s3.final_rqi[off_last].max(), live=False, run=off_manifest)
-    official_claims = ["S3 (official order, stored): critical fraction, median over four sets of 11 seeds",
-                       "S3 (official order, stored): critical fraction, range over four sets of 11 seeds",
-                       "S3 (official order, stored): best-seed final RQI at the largest fraction"]
+readout_s3.record_s3_official(claims, s3_official)  # the range's spread resamples seeds within each set
 
 # %% [markdown]
 # From the notebook's own starts, the four sets of 11 seeds put the transition at {eval}`glued.s3_official_sets`:
@@ -899,68 +608,9 @@ if official_s3 is not None:  # the claims on the stored sweep; the range's sprea
 # stored sweep (a hexagon at book scale, none among the stored runs).
 
 # %% tags=["hide-input", "hide-output"]
-fig2a = ["2-D embeddings, median over init seeds: final validation accuracy",
-         "2-D embeddings, median over init seeds: final RQI"]
-claims.figure("liu2022", "Fig. 2a", scale="book", claims=fig2a,
-              why="2-D embeddings on the toy decoder memorize without parallelograms (median of "
-                  f"{len(spread.seeds)} seeds): Table 1's threshold, a definition, is the evidence; in kind: the "
-                  "toy decoder, not the official notebook's ReLU decoder")
-if fig2_stored:
-    fig2b = ["Fig. 2 addition (official 2-D setting, stored), best seed: final validation accuracy",
-             "Fig. 2 addition (official 2-D setting, stored), best seed: accuracy on unseen validation samples"]
-    claims.figure("liu2022", "Fig. 2b", scale="paper (CPU, stored)", claims=fig2b,
-                  why=f"official setting, {len(add_run.seeds)} seeds x 2e4 steps: best validation accuracy "
-                      f"{fig2_best['add_val']:.2f}, {fig2_best['add_unseen']:.2f} on the samples whose mirror is not trained; "
-                      f"parallelograms (RQI >= 0.5) in {int((rqi_add >= 0.5).sum())} seed(s) without generalization")
-    fig2cd = ["Fig. 2 modular addition (official 2-D setting, stored), best seed: final validation accuracy",
-              "Fig. 2 modular addition (official 2-D setting, stored), best seed: fit of a cyclic order"]
-    claims.figure("liu2022", "Fig. 2c-d", scale="paper (CPU, stored)", claims=fig2cd,
-                  why=f"the addition run's official setting on modular addition (the generalizing run's is not "
-                      f"published), {len(mod_run.seeds)} seeds x 2e4 steps: no seed generalizes (best validation "
-                      f"accuracy {fig2_best['mod_val']:.2f}), best cyclic-order fit {fig2_best['mod_fit']:.3f}, "
-                      "decoder maps only partly sectors")
-else:
-    claims.figure("liu2022", "Fig. 2b", scale="book",
-                  why="the official 2-D setting is stored, not live: run python -m repro.experiments.liu2022_effective_theory --store book/_results")
-    claims.figure("liu2022", "Fig. 2c-d", scale="book",
-                  why="the official 2-D setting is stored, not live: run python -m repro.experiments.liu2022_effective_theory --store book/_results")
-fig4cd = ["reference run: step of train acc >= 0.9", "reference run: step of val acc >= 0.9",
-          "reference run: step of RQI > 0.95", "reference run: final validation accuracy (step 5000)",
-          "reference run: final RQI (step 5000)",
-          "network, median over init seeds: steps to RQI > 0.95 / n_h",
-          "eq. (5) as printed (P0(D)), median over starts: steps to RQI > 0.95 / n_h",
-          "official integrator (all of P0), median over starts: steps to RQI > 0.95 / its own n_h",
-          "official integrator, the paper's start: steps to RQI > 0.95 / the training set's n_h",
-          "official integrator, the paper's start: steps to RQI > 0.95 / its own n_h",
-          "eq. (5) as printed, the paper's start: steps to RQI > 0.95 / n_h",
-          "eq. (5), reference start: frozen-Z0 crossing step / current-Z0 crossing step",
-          "1-D embeddings, median over init seeds: final validation accuracy",
-          "1-D embeddings, median over init seeds: final RQI"]
-claims.figure("liu2022", "Fig. 4c-d", scale="book", claims=fig4cd,
-              why=f"the network matches the official run step by step; medians in each one's own n_h: network "
-                  f"{trained(net_ratio, 0.1)}, eq. (5) {approx(eff_ratio, 0.1)}, official integrator "
-                  f"{approx(eff_all_ratio, 0.1)} ({len(STARTS)} starts): 'about 3'; from the paper's start the "
-                  f"integrators need {approx(z_steps[False] / ref.n_h, 0.1)} and {approx(r_all[i_ref], 0.1)} "
-                  f"(about 3 only in the training set's n_h, {approx(eff_all_ref / ref.n_h, 0.1)})")
-if stored is not None:
-    fig17 = ["S3: solved runs forming a hexagon on PC1-PC3",
-             "S3 (paper scale, stored): share of solved runs forming a hexagon on PC1-PC3",
-             "S3: solved runs (median), variance in the top four principal components",
-             "S3 (paper scale, stored): best run, variance in the top four principal components"]
-    claims.figure("liu2022", "Fig. 17 (App. H)", scale="paper (CPU, stored)", claims=fig17,
-                  why=f"a hexagon in {trained(int(n_hex))} of {trained(len(solved))} solved book-scale runs, {paper_hex} of "
-                      f"{len(paper_solved)} stored paper-scale runs: four near-equal principal variances "
-                      "(Schur) leave the PC1-PC3 plane to chance")
-    fig18 = stored_claims + official_claims + ["S3: best-seed final RQI at the largest fraction",
-                             "S3: critical fraction (smallest with a seed at RQI > 0.95)",
-                             "S3: max over runs of Acc-hat - Acc"]
-    claims.figure("liu2022", "Fig. 18 (App. H)", scale="paper (CPU, stored)", claims=fig18,
-                  why=f"best RQI reaches 1 (a selection) and Acc-hat <= Acc hold; the transition is at "
-                      f"{paper_s3.critical_fraction():.2f} in our random order (11 seeds, 1e4 steps, our fractions and "
-                      "decoder rate; † on that sweep, which predates sealed claims; book scale agrees)"
-                      + (f"; from the notebook's starts four sets of 11 seeds give {', '.join(f'{r:.2f}' for r in rc_sets)}"
-                         f" (median {rc_median:.2f}: within one grid step of 0.5, at the edge; range {rc_range:.2f})"
-                         if official_s3 is not None else ""))
+readout.record_fig2_rows(claims, spread, fig2)
+readout.record_fig4_row(claims, fig4)
+readout_s3.record_appendix_h_rows(claims, book=s3_book, paper=s3_paper, official=s3_official)
 glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 
