@@ -109,6 +109,11 @@ def glue(name: str, value: Any, display: bool = True) -> None:
         setattr(holder, name, value)
 
 
+def glue_all(values: dict[str, Any]) -> None:
+    """Glues each ``name: value`` for the prose, in order, without displaying it."""
+    for name, value in values.items():
+        glue(name, value, display=False)
+
 def _glued(nb, mime: str) -> dict[str, str]:
     """Every glued output's ``mime`` data in a notebook's stored outputs (displayed or not), by glue name."""
     found = {}

@@ -10,7 +10,7 @@ from IPython.display import display
 from scipy.special import erf
 
 from repro.core.portable import trained
-from repro.core.prose import glue
+from repro.core.prose import glue_all
 from repro.core.scale import current_scale
 from repro.experiments.rubin2024_droplets import (FINITE_BETAS, beta_label, droplet_significance, finite_data_config,
                                                   second_minimum)
@@ -27,12 +27,6 @@ HS = "Langevin step, beta=1/8 (d=53): "
 def finite_name(beta, what):
     """The claim name of reading ``what`` on the stored finite-data ensemble at ``beta``."""
     return f"finite data beta={beta_label(beta)} (d={finite_data_config(beta).d}): {what}"
-
-
-def glue_all(values: dict) -> None:
-    """Glues each ``name: value`` for the prose, in order, without displaying it."""
-    for name, value in values.items():
-        glue(name, value, display=False)
 
 
 def report_config(cfg) -> None:
