@@ -74,19 +74,14 @@ import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
 
-import numpy as np
-from repro.core.prose import glue
-
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, trained
+from repro.book.readouts import power2022_what_is_grokking as readout
+from repro.core.prose import glue
 from repro.core.scale import current_scale
-from repro.experiments.power2022_what_is_grokking import (IntroConfig, fig1_statistics, median_standard_error,
-                                                          run_intro, stored_intro, stored_paper_config, stored_run)
-from repro.experiments.power2022_what_is_grokking_setup import (addition_setup_table, division_setup_table,
-                                                                live_setup_table)
+from repro.experiments.power2022_what_is_grokking import IntroConfig, run_intro
+from repro.experiments.power2022_what_is_grokking_setup import live_setup_table
 from repro.plotting.power2022_what_is_grokking import plot_fig1_as_published, plot_intro
 from repro.plotting.shared import use_style
-from repro.training.store import ResultsStore, load_stored, provenance_line
 
 use_style()
 claims = ClaimBook("power2022_what_is_grokking")
@@ -136,10 +131,7 @@ assert data.n_samples == cfg.task().n_samples, "the table does not hold every eq
 
 # %%
 result = run_intro(cfg)
-history = result.history
-chance_ok = bool(np.all(abs(history["val_acc"][:, 0] - 1 / cfg.p) < 0.05))
-print(f"validation accuracy at step 0 is at chance (1/{cfg.p} ± 0.05) for all {result.n_runs} seeds: {chance_ok}")
-assert chance_ok
+readout.check_chance(result, cfg)
 
 # %% [markdown]
 # ## Figure: fitting first, generalizing much later
@@ -211,56 +203,7 @@ glue("fig_grokking", fig, display=False)
 # not depend on training and is shown at 0.01.
 
 # %% tags=["hide-input", "hide-output"]
-stats = result.summary(circle_bound=0.9)
-train_final = history["train_acc"][:, -1]
-# validation accuracy at each seed's first evaluation with training accuracy >= 99 % (every seed fits)
-fit_index = np.array([int(np.searchsorted(history.steps, t)) if t >= 0 else -1 for t in stats.train_steps])
-val_at_fit = np.array([history["val_acc"][r, k] if k >= 0 else np.nan for r, k in enumerate(fit_index)])
-log_delay = np.log10(max(stats.median_delay, 1e-9))
-delays0 = np.nan_to_num(stats.delays, nan=0.0)  # per seed; a seed that never fits or generalizes counts as 0
-# bootstrap standard errors of the medians over seeds: the spread behind each median claim's margin
-se_train, se_val = median_standard_error(train_final), median_standard_error(stats.final_val_acc)
-se_val_at_fit = median_standard_error(val_at_fit[np.isfinite(val_at_fit)])
-se_delay, se_fit = median_standard_error(delays0), median_standard_error(stats.fit_end)
-se_log_delay = median_standard_error(np.log10(np.maximum(delays0, 1e-9)))
-claims.check("final training accuracy, median over seeds", np.median(train_final), spread=se_train)
-claims.check("final validation accuracy, median over seeds", stats.median_final_val_acc, spread=se_val)
-claims.check("validation accuracy when training first reaches 99 %, median over seeds", np.nanmedian(val_at_fit),
-             reference=1 / cfg.p, spread=se_val_at_fit)  # chance for this run's modulus
-claims.check("grokking delay, median over seeds: steps to 99% val / steps to 99% train", stats.median_delay,
-             spread=se_delay)
-claims.check("log10 of the median grokking delay", log_delay, spread=se_log_delay,
-             evidence=f"book scale: an embedding-sum MLP on the unordered pairs of p = {cfg.p} (AdamW lr 3e-3, wd 1, "
-                      f"full batch), {stats.n} seeds, median delay ≈ {trained(stats.median_delay, 10)}; Power et al.: "
-                      "a 2-layer transformer at p = 97, lr 1e-3, batch 512, on division; with their transformer and "
-                      "optimizer on addition (stored run below) the delay is short too")
-claims.check("ordered-circle fit of PC1-PC2 embeddings after training, best seed", np.max(stats.fit_end))
-claims.check("share of seeds with a clean circle (PC1-PC2 fit >= 0.9) after training", stats.share_circle,
-             seeds=(stats.fit_end >= 0.9).astype(float),
-             evidence=f"about {trained(stats.share_circle, 0.5)} of the {stats.n} seeds reach a fit of 0.9 (the count "
-                      "moves by a few seeds between CPU kernel sets); in the others PC1-PC2 mix two "
-                      "Fourier frequencies of near-equal variance (each a clean circle in its own plane); the "
-                      "best plane among the top four PCs does not rescue them. Toy embedding-sum MLP, not Liu "
-                      "et al.'s transformer, which concentrates on fewer frequencies")
-claims.check("ordered-circle fit of PC1-PC2 embeddings after training, median over seeds", np.median(stats.fit_end),
-             spread=se_fit)
-claims.check("ordered-circle fit at initialization, largest over seeds", np.max(stats.fit_init))
-train_bound = 100 * int(np.ceil(np.max(np.where(stats.train_steps < 0, np.inf, stats.train_steps)) / 100))
-glue("train_bound", trained(train_bound), display=False)
-glue("n_seeds", f"{stats.n}", display=False)
-glue("delay", trained(stats.median_delay, 10), display=False)
-glue("log_delay", trained(log_delay, 0.5), display=False)
-glue("val_at_fit", trained(np.nanmedian(val_at_fit), 0.05), display=False)
-glue("fit_end", trained(np.median(stats.fit_end), 0.3), display=False)
-glue("fit_best", trained(np.max(stats.fit_end), 0.05), display=False)
-glue("share_circle", trained(stats.share_circle, 0.5), display=False)
-glue("fit_init_median", trained(np.median(stats.fit_init), 0.1), display=False)
-print(f"median over {stats.n} seeds: final train acc ≈ {trained(np.median(train_final), 0.05)}, "
-      f"final val acc ≈ {trained(stats.median_final_val_acc, 0.05)}, "
-      f"val acc when train reaches 99 % ≈ {trained(np.nanmedian(val_at_fit), 0.05)} (chance {1 / cfg.p:.3f})")
-print(f"median delay ≈ {trained(stats.median_delay, 10)} (log10 ≈ {trained(log_delay, 0.5)}; Power et al. ≈ 3)")
-print(f"circle fit after training: best seed ≈ {trained(np.max(stats.fit_end), 0.05)}, median ≈ "
-      f"{trained(np.median(stats.fit_end), 0.3)}, share of seeds with a clean circle ≈ {trained(stats.share_circle, 0.5)}")
+stats = readout.record_fig1(claims, result, cfg)
 
 # %% [markdown]
 # Over the {eval}`glued.n_seeds` seeds, training accuracy crossed 99 % within {eval}`glued.train_bound`
@@ -274,18 +217,7 @@ print(f"circle fit after training: best seed ≈ {trained(np.max(stats.fit_end),
 # machine; the claims above check what matters in it: the medians).
 
 # %% tags=["nbval-skip", "hide-input", "hide-output"]
-print("seed  steps to 99 % train  steps to 99 % val  final val acc  circle fit (end)  circle fit (init)")
-for seed, tr, va, acc, fe, fi in zip(cfg.seeds, stats.train_steps, stats.val_steps, stats.final_val_acc,
-                                     stats.fit_end, stats.fit_init):
-    print(f"{seed:4d}  {int(tr):19d}  {int(va) if va >= 0 else 'never':>17}  {acc:13.3f}  {fe:16.2f}  {fi:17.2f}")
-print("bootstrap standard error of the median over seeds: "
-      f"step to 99 % val {median_standard_error(stats.val_steps, never=-1):.0f}, "
-      f"delay {median_standard_error(np.nan_to_num(stats.delays, nan=0.0)):.1f}, "
-      f"circle fit {median_standard_error(stats.fit_end):.3f}, final val acc {median_standard_error(stats.final_val_acc):.4f}")
-glue("n_circle", f"{trained(stats.n_circle)} of {stats.n}", display=False)
-glue("fit_end_exact", trained(np.median(stats.fit_end), 0.001), display=False)
-glue("val_step_exact", trained(stats.median_val_step, 1), display=False)
-glue("n_val_never", trained(int(np.sum(stats.val_steps < 0))), display=False)
+readout.report_seeds(stats, cfg)
 
 # %% [markdown]
 # In this build, the median seed reached 99 % validation accuracy at step {eval}`glued.val_step_exact`,
@@ -318,36 +250,7 @@ glue("n_val_never", trained(int(np.sum(stats.val_steps < 0))), display=False)
 # the run, for the reason given below the claims).
 
 # %% tags=["hide-input"]
-pcfg = stored_paper_config()
-prun, pmanifest = load_stored(stored_intro(pcfg, "_results"), "Power et al. run",
-                              "python -m repro.experiments.power2022_what_is_grokking --store book/_results --run addition", "about 45 minutes on one core",
-                              glue_minutes="power_minutes")
-print(addition_setup_table(pcfg))
-ph = prun.history
-p_fit, p_gen = int(prun.train_steps[0]), int(prun.val_steps[0])
-p_val_at_fit = float(ph["val_acc"][0, int(np.searchsorted(ph.steps, p_fit))]) if p_fit >= 0 else float("nan")
-p_end = int(ph.steps[-1])
-p_circle_k, p_circle = prun.circle(p_end)
-_, p_circle0 = prun.circle(0)
-p_after = [int(t) for t in prun.embedding_steps if p_gen >= 0 and t >= p_gen]  # snapshots after generalization
-p_fits = {t: prun.circle(t)[1] for t in p_after}
-p_best_step = max(p_fits, key=p_fits.get) if p_fits else p_end
-after_gen = (ph.steps >= p_gen) if p_gen >= 0 else np.zeros(len(ph.steps), bool)
-p_dips = ph.steps[after_gen & (ph["val_acc"][0] < 0.9)]  # evaluations after generalization with validation < 90 %
-# A stored run is loaded, not recomputed: these numbers are the same on every machine.
-print(f"p = {pcfg.p}, {pcfg.steps:,} steps: training reaches 99 % at step {p_fit}, validation "
-      f"{'at step ' + str(p_gen) if p_gen >= 0 else 'never'}; validation accuracy when training first reaches 99 %: "
-      f"{p_val_at_fit:.3f} (chance {1 / pcfg.p:.3f})")
-print(f"final accuracy: train {ph['train_acc'][0, -1]:.3f}, validation {ph['val_acc'][0, -1]:.3f}; "
-      f"ordered-circle fit on PC1-PC2: {p_circle0:.2f} at initialization, {p_circle:.2f} (k = {p_circle_k}) at step {p_end:,}")
-print("circle fit at the snapshots after generalization: " + ", ".join(f"{t:,}: {f:.2f}" for t, f in p_fits.items()))
-print(f"after generalization, validation falls below 90 % at {len(p_dips)} of {int(after_gen.sum())} evaluations "
-      f"(every 100 steps), the first at step {int(p_dips[0]) if len(p_dips) else p_end:,}")
-glue("power_fit", f"{p_fit:,}", display=False)
-glue("power_gen", f"{p_gen:,}", display=False)
-glue("power_delay", f"{p_gen / p_fit:.1f}", display=False)
-glue("power_dips", f"{len(p_dips)} of {int(after_gen.sum())}", display=False)
-glue("power_first_dip", f"{int(p_dips[0]) if len(p_dips) else p_end:,}", display=False)
+power = readout.report_addition_run()
 
 # %% [markdown]
 # ```{figure} _figures/power2022_what_is_grokking/fig_power_stored.png
@@ -362,34 +265,12 @@ glue("power_first_dip", f"{int(p_dips[0]) if len(p_dips) else p_end:,}", display
 # ```
 
 # %%
-fig_power = plot_intro(prun, run=0, step=p_best_step)
+fig_power = plot_intro(power.result, run=0, step=power.best_step)
 glue("fig_power_stored", fig_power, display=False)
-glue("power_best_step", f"{p_best_step:,}", display=False)
+glue("power_best_step", f"{power.best_step:,}", display=False)
 
 # %% tags=["hide-input"]
-PS = "their transformer on addition (stored): "
-claims.check(PS + "final training accuracy", ph["train_acc"][0, -1], live=False, run=pmanifest)
-claims.check(PS + "final validation accuracy", ph["val_acc"][0, -1], live=False, run=pmanifest)
-claims.check(PS + "validation accuracy when training first reaches 99 %", p_val_at_fit, reference=1 / pcfg.p,
-             live=False, run=pmanifest,
-             evidence=f"at step {p_fit}, when training first reaches 99 %, validation is already at {p_val_at_fit:.2f}, "
-                      f"{p_val_at_fit * pcfg.p:.0f} times chance: this transformer starts to generalize while it fits")
-claims.check(PS + "log10 of the grokking delay", np.log10(p_gen / p_fit), live=False, run=pmanifest,
-             evidence=f"99 % training at step {p_fit}, 99 % validation at step {p_gen}: a delay of "
-                      f"{p_gen / p_fit:.1f}x with the paper's optimizer, transformer size and p (one seed), on "
-                      "addition, without the warm-up; their Fig. 1 shows division, with a warm-up: the stored division runs "
-                      "below")
-claims.check(PS + "share of evaluations after generalization with validation below 90 %",
-             len(p_dips) / max(int(after_gen.sum()), 1), live=False, run=pmanifest,
-             evidence=f"validation falls below 90 % at {len(p_dips)} of {int(after_gen.sum())} evaluations after it "
-                      f"first reaches 99 %, the first at step {int(p_dips[0]) if len(p_dips) else p_end:,}, and "
-                      "recovers each time (one seed, addition, no warm-up)")
-claims.check(PS + "ordered-circle fit of PC1-PC2 embeddings at the last step", p_circle, live=False, run=pmanifest,
-             evidence=f"the fit is {max(p_fits.values()):.2f} at the best snapshot after generalization but "
-                      f"{p_circle:.2f} at step {p_end:,}: after the run's repeated falls out of its solution (from step "
-                      f"{int(p_dips[0]) if len(p_dips) else p_end:,}) PC1-PC2 no longer isolate one frequency")
-_ = claims.check(PS + "best ordered-circle fit over the snapshots after generalization", max(p_fits.values()),
-                 live=False, run=pmanifest)
+readout.record_addition_run(claims, power)
 
 # %% [markdown]
 # ## Fig. 1's task at a tenth of its budget: division, with the warm-up, 10⁵ steps (stored)
@@ -415,28 +296,14 @@ _ = claims.check(PS + "best ordered-circle fit over the snapshots after generali
 # the median of the two seeds.
 
 # %%
-division, division_progress = {}, {}
-for name in ("division-wd1", "division-wd0"):
-    label, dcfg = stored_run(name)
-    division_progress[name] = ResultsStore("_results").progress(dcfg, label)
-    print(f"{name}: {division_progress[name]}")
-    stored = stored_intro(dcfg, "_results", label)
-    if stored is not None:
-        division[name] = (dcfg, *stored)
+division, division_progress = readout.load_division_runs()
 
 # %% tags=["hide-input"]
-for name, (dcfg, dres, dmanifest) in division.items():
-    print(provenance_line(dmanifest))
-    print(division_setup_table(name, dcfg))
+readout.report_division_setup(division)
 if division:
-    fig_div = plot_fig1_as_published({f"weight decay {c.weight_decay:g}": r for c, r, _ in division.values()})
+    fig_div = plot_fig1_as_published(readout.division_panels(division))
     glue("fig_power_division", fig_div, display=False)
-else:
-    print("Fig. 1's task at 10⁵ steps is not judged in this build: its stored runs are not finished (the commands above "
-          "resume them).")
-    glue("fig_power_division", "(the stored runs are not finished)", display=False)
-for name in division_progress.keys() - division.keys():
-    print(f"{name} is not shown: the stored run is {division_progress[name]} (its command above resumes it).")
+readout.report_unfinished_division(division, division_progress)
 
 # %% [markdown]
 # ```{figure} _figures/power2022_what_is_grokking/fig_power_division.png
@@ -450,54 +317,8 @@ for name in division_progress.keys() - division.keys():
 # ```
 
 # %% tags=["hide-input"]
-DIV_STATS = {"final training accuracy, median over seeds": "final_train_acc",
-             "validation accuracy at the first evaluation at or after 10x the step training reaches 99 %, median "
-             "over seeds": "val_acc_later",
-             "log10 of the grokking delay (steps to 99 % validation / steps to 99 % training), median over seeds":
-                 "log10_delay",
-             "final validation accuracy, median over seeds": "final_val_acc",
-             "share of evaluations after generalization with validation below 90 %, median over seeds": "share_dips"}
-division_claims = {}
-for name, (dcfg, dres, dmanifest) in division.items():
-    st = fig1_statistics(dres)
-    prefix = f"Fig. 1 as published, weight decay {dcfg.weight_decay:g} (stored): "
-    division_claims[name] = []
-    for claim_name, field in DIV_STATS.items():
-        values = getattr(st, field)
-        if field == "share_dips" and not np.isfinite(values).any():
-            # the share is over the evaluations after validation reaches 99 %: with no seed there, nothing to judge
-            claims.unreached(prefix + claim_name, run=dmanifest,
-                             why=f"no seed reaches 99 % validation accuracy within {dcfg.steps:,} steps")
-            division_claims[name].append(prefix + claim_name)
-            continue
-        extra = {"reference": 1 / dcfg.p} if field == "val_acc_later" else {}
-        claims.check(prefix + claim_name, st.median(field), live=False, run=dmanifest, seeds=values,
-                     evidence=f"seeds {dcfg.seeds}: " + ", ".join(f"{v:.3g}" for v in values), **extra)
-        division_claims[name].append(prefix + claim_name)
-
-
-def division_summary(name: str) -> str:
-    """One sentence on a division run: what its seeds did, or how far it has got."""
-    wd = stored_run(name)[1].weight_decay
-    if name not in division:
-        return f"with weight decay {wd:g}, the stored run is {division_progress[name]}"
-    dcfg, dres, _ = division[name]
-    st = fig1_statistics(dres)
-    fits = " and ".join(f"{int(v):,}" for v in dres.train_steps)
-    gens = [int(v) for v in dres.val_steps]
-    val_end = " and ".join(f"{v:.2f}" for v in st.final_val_acc)
-    if all(g < 0 for g in gens):
-        return (f"with weight decay {wd:g}, training reaches 99 % at steps {fits} (seeds {dcfg.seeds[0]} and "
-                f"{dcfg.seeds[1]}), but neither seed reaches 99 % validation accuracy within {dcfg.steps:,} steps: "
-                f"validation ends at {val_end}")
-    dips = " and ".join("n/a" if not np.isfinite(v) else f"{100 * v:.0f} %" for v in st.share_dips)
-    return (f"with weight decay {wd:g}, training reaches 99 % at steps {fits} and validation at steps "
-            + " and ".join("never" if g < 0 else f"{g:,}" for g in gens) + f" (seeds {dcfg.seeds[0]} and {dcfg.seeds[1]}); "
-            f"after that, validation repeatedly falls below 90 % (at {dips} of the evaluations) and climbs back; it "
-            f"ends at {val_end}")
-
-
-glue("division_summary", "; ".join(division_summary(n) for n in ("division-wd1", "division-wd0")), display=False)
+division_claims = readout.record_division_runs(claims, division)
+readout.glue_division_summary(division, division_progress)
 
 # %% [markdown]
 # **What the stored runs show.** Fig. 1's task at 10⁵ steps: {eval}`glued.division_summary`. Neither weight decay gives
@@ -519,9 +340,7 @@ glue("division_summary", "; ".join(division_summary(n) for n in ("division-wd1",
 # from `openai/grok` are listed in `repro.experiments.power2022_what_is_grokking.fig1_config`.
 
 # %%
-fig1_label, fig1_cfg = stored_run("fig1")
-print(f"fig1 ({fig1_label}): {ResultsStore('_results').progress(fig1_cfg, fig1_label)}")
-print(fig1_cfg)
+readout.report_fig1_run()
 
 # %% [markdown]
 # ## The four phases, and where this book goes next
@@ -553,49 +372,8 @@ print(fig1_cfg)
 # evidence: each names the paper claims its comparisons bear on.
 
 # %% tags=["hide-input", "hide-output"]
-power_book = ["final training accuracy, median over seeds", "final validation accuracy, median over seeds",
-              "validation accuracy when training first reaches 99 %, median over seeds",
-              "grokking delay, median over seeds: steps to 99% val / steps to 99% train",
-              "log10 of the median grokking delay"]
-liu_book = ["ordered-circle fit of PC1-PC2 embeddings after training, best seed",
-            "share of seeds with a clean circle (PC1-PC2 fit >= 0.9) after training",
-            "ordered-circle fit of PC1-PC2 embeddings after training, median over seeds",
-            "ordered-circle fit at initialization, largest over seeds"]
-claims.figure("power2022", "Fig. 1", scale="book", claims=power_book,
-              why=f"on addition with the book's small model (Fig. 1 is division): fitting first with validation at "
-                  f"chance, then 100 % validation (median of {stats.n} seeds) reproduce; the delay is ≈ {trained(stats.median_delay, 10)}x on the book's small model, "
-                  "not about 10^3x (their transformer and optimizer on addition: the stored run below)")
-claims.figure("liu2022", "Fig. 1", scale="book",
-              claims=liu_book,
-              why="on the toy embedding-sum MLP (not the paper's transformer): a clean ordered circle on PC1-PC2 "
-                  f"in the best seed (a selection), but only in about {trained(stats.share_circle, 0.5)} of the "
-                  "seeds (a deviation)")
-power_stored = [PS + "final training accuracy", PS + "final validation accuracy",
-                PS + "validation accuracy when training first reaches 99 %", PS + "log10 of the grokking delay",
-                PS + "share of evaluations after generalization with validation below 90 %"]
-claims.figure("power2022", "Fig. 1 (their transformer on addition)",
-              scale="paper (CPU, stored)", claims=power_stored,
-              why="not Fig. 1's setting: addition, not division; no warm-up; one seed, 3e4 of 1e5 steps. † (the "
-                  "stored run predates sealed claims): the reproductions are the final accuracies alone; it "
-                  f"generalizes only {p_gen / p_fit:.0f}x after fitting (not ~10^3x), is above chance when it fits, "
-                  "and falls out of its solution again and again afterwards")
-liu_stored = [PS + "ordered-circle fit of PC1-PC2 embeddings at the last step",
-              PS + "best ordered-circle fit over the snapshots after generalization"]
-claims.figure("liu2022", "Fig. 1 (Power et al.'s transformer on addition)",
-              scale="paper (CPU, stored)", claims=liu_stored,
-              why="† (the stored run predates sealed claims): a clean ordered circle on PC1-PC2 after "
-                  "generalization at the best snapshot (a selection), lost at the last step after the run's late "
-                  "instabilities")
-for name in ("division-wd1", "division-wd0"):
-    wd = stored_run(name)[1].weight_decay
-    if name in division_claims:
-        claims.figure("power2022", f"Fig. 1 (division, weight decay {wd:g}, 10^5 steps)", scale="paper (CPU, stored)", claims=division_claims[name],
-                      why=f"division mod 97, warm-up, 1e5 steps, two seeds, weight decay {wd:g}; claims registered "
-                          "before the run")
-    else:
-        claims.figure("power2022", f"Fig. 1 (division, weight decay {wd:g}, 10^5 steps)",
-                      scale="paper (CPU, stored)",
-                      why=f"the stored run {name} is {division_progress[name]}; its command resumes it")
+readout.record_paper_versus_ours(claims, stats=stats, power=power, division_claims=division_claims,
+                                 division_progress=division_progress)
 glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
 
