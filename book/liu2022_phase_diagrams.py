@@ -77,30 +77,18 @@
 # transformer (Fig. 7) and image (Fig. 8) diagrams are in the next chapter.
 
 # %% tags=["hide-input"]
-import math
 import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
 
-import numpy as np
-from IPython.display import display
+from repro.book.claims import ClaimBook
+from repro.book.readouts import liu2022_phase_diagrams as readout
+from repro.book.readouts import liu2022_phase_diagrams_s3 as readout_s3
+from repro.book.readouts import liu2022_phase_diagrams_stored as readout_stored
 from repro.core.prose import glue
-from repro.metrics.phases import PHASES
-
-from repro.book.claims import ClaimBook, fraction_standard_error
-from repro.core.scale import current_scale
-from repro.experiments.liu2022_phase_diagrams import (OFFICIAL_COUNTS, PANELS, ToyPhaseConfig, corner_fraction,
-                                                      diagram_map, generalizing_fraction_fast_decoder, layout_counts,
-                                                      official_map, official_rerun_map, phase_letters,
-                                                      run_phase_diagram, sandwich_columns, shared_cell_agreement,
-                                                      shared_cell_kappa, shifted_kappa, shuffled_kappas,
-                                                      stored_full_grid, stored_uncompressed, with_columns_reversed)
-from repro.experiments.liu2022_phase_diagrams_s3_official import (SeedLuckConfig, stored_official_start_grid,
-                                                                 stored_seed_luck)
-from repro.experiments.liu2022_phase_diagrams_setup import official_start_setup_table, phase_setup_table
+from repro.experiments.liu2022_phase_diagrams import PANELS, ToyPhaseConfig, run_phase_diagram
 from repro.plotting.liu2022_phase_diagrams import plot_phase_diagrams, plot_phase_examples
 from repro.plotting.shared import use_style
-from repro.training.store import load_stored, provenance_line, require_stored
 
 use_style()
 claims = ClaimBook("liu2022_phase_diagrams")
@@ -140,16 +128,7 @@ claims = ClaimBook("liu2022_phase_diagrams")
 
 # %% tags=["hide-input"]
 configs = {panel: ToyPhaseConfig.for_scale(panel) for panel in PANELS}
-print(f"scale: {current_scale()}")
-for panel, cfg in configs.items():
-    lrs = ", ".join(f"{lr:.1e}" for lr in cfg.lr_dec_values)
-    ys = ", ".join(f"{y:.2g}" for y in cfg.y_values)
-    print(f"({panel}) {cfg.operation} {cfg.target}, seed {cfg.seed} (init seeds {', '.join(map(str, cfg.init_seeds))}), "
-          f"{cfg.steps:,} steps at lr x{cfg.time_scale:g}, gap {cfg.gap}\n"
-          f"    decoder lr (paper-equivalent): {lrs}\n    {cfg.y_label}: {ys}")
-
-for panel, cfg in configs.items():
-    display(phase_setup_table(f"Fig. 6({panel}), book-scale map", panel, cfg))
+readout.report_configs(configs)
 
 # %% [markdown]
 # ## Sanity check: the official maps
@@ -163,13 +142,7 @@ for panel, cfg in configs.items():
 # $10^{-5}$ groks (14 262 / 21 295).
 
 # %%
-for panel in PANELS:
-    off = official_map(panel)
-    counts = {p: int((off.phases == p).sum()) for p in OFFICIAL_COUNTS[panel]}
-    assert counts == OFFICIAL_COUNTS[panel], panel
-    print(f"official ({panel}): {off.phases.shape[0]} x {off.phases.shape[1]} cells, {counts}")
-b = official_map("b")
-assert b.at(1e-4, 0.0, log_y=False) == "comprehension" and b.at(1e-5, 0.0, log_y=False) == "grokking"
+readout.check_official_maps()  # asserts each panel's phase counts (printed) and (b)'s two anchor cells
 
 # %% [markdown]
 # ## Run
@@ -251,48 +224,8 @@ glue("fig_phase_examples", plot_phase_examples(diagrams), display=False)
 # *shape*; the bounds inside them (a half, one cell in six, one column) are ours.
 
 # %% tags=["hide-input"]
-def seed_verdicts(diagram, statistic, holds) -> np.ndarray:
-    """Each seed's map's 0/1 verdict on ``holds(statistic(phases, y_values))``; their mean is the fraction of seeds."""
-    return diagram.per_seed(lambda p, y: bool(holds(statistic(p, y))))
-
-
-def holds_in_seeds(name: str, verdicts):
-    """A layout statement checked seed by seed (``verdicts``: 0/1 per seed); the registry's entry ``name`` says what
-    it is compared with (1 ± 0.5: it holds in at least half of the seeds)."""
-    return claims.check(name, float(np.mean(verdicts)), seeds=verdicts)
-
-
-a = diagrams["a"]
-cfg_a = a.config
-off_a = official_map("a")
-fast_cells = int((np.asarray(off_a.x_values)[None, :] >= np.asarray(off_a.y_values)[:, None] * (1 - 1e-9)).sum())
-off_fast_gen = generalizing_fraction_fast_decoder(off_a.phases, off_a.x_values, off_a.y_values)
-print(f"official (a): {fast_cells} of {off_a.phases.size} cells have decoder lr >= representation lr; "
-      f"{off_fast_gen:.2f} of them generalize")
-glue("fast_cells", str(fast_cells), display=False)
-fast_gen_seeds = a.per_seed(lambda p, y: generalizing_fraction_fast_decoder(p, cfg_a.lr_dec_values, y))
-fast_gen = float(np.mean(fast_gen_seeds))
-claims.check("(a) fraction of cells with decoder lr >= representation lr that generalize (all seeds)", fast_gen,
-             reference=off_fast_gen, seeds=fast_gen_seeds)
-top = list(cfg_a.y_values).index(max(cfg_a.y_values))
-holds_in_seeds("(a) slowest decoder, fastest representation groks: fraction of seeds",
-               seed_verdicts(a, lambda p, y: p[top, 0] == "grokking", bool))
-sandwich_d = np.zeros(1)
-for panel in "bcd":
-    d = diagrams[panel]
-    holds_in_seeds(f"({panel}) all four phases present: fraction of seeds",
-                   seed_verdicts(d, lambda p, y: len({str(v) for v in p.ravel()}), lambda n: n == 4))
-    holds_in_seeds(f"({panel}) top-right block at least half memorization: fraction of seeds",
-                   seed_verdicts(d, lambda p, y: corner_fraction(p, y, "memorization", "top_right"), lambda v: v >= 0.5))
-    holds_in_seeds(f"({panel}) confusion bottom right minus top right >= 1/6: fraction of seeds",
-                   seed_verdicts(d, lambda p, y: corner_fraction(p, y, "confusion", "bottom_right")
-                                 - corner_fraction(p, y, "confusion", "top_right"), lambda v: v >= 1 / 6 - 1e-9))
-    name = f"({panel}) a comprehension -> grokking -> memorization column: fraction of seeds"
-    verdicts = seed_verdicts(d, sandwich_columns, lambda n: n >= 1)
-    if panel != "d":
-        holds_in_seeds(name, verdicts)
-    else:
-        sandwich_d = verdicts
+readout.record_fig6a_layout(claims, diagrams["a"])
+sandwich_d = readout.record_fig6bcd_layout(claims, diagrams)  # (d)'s sandwich is a deviation, checked below
 
 # %% [markdown]
 # ## What does not match
@@ -318,41 +251,7 @@ for panel in "bcd":
 #   memorization; ours memorizes there.
 
 # %% tags=["hide-input"]
-time_compression = ("the book map runs 3,000 steps with every learning rate x5 (1.5e4 paper-equivalent steps of the "
-                    "paper's 1e5); Adam does not follow the compressed path at large rates, so the compression is not "
-                    "equivalent to the paper's run (the uncompressed 1e5-step maps are in the next section); one seed "
-                    "per cell, so this is one map's verdict")
-why_cells = {
-    "a": "the interior mismatches are mostly the last decoder-lr column (confused, official memorization)",
-    "b": "our slowest decoder (lr 1e-5) memorizes or is confused where the official runs grok after 1.5e4-1e5 "
-         "steps, and confusion reaches lower weight decay than in the official map",
-    "c": "strong weight decay (wd >= 8) fails to fit the training set within our budget (confusion) where the "
-         "official runs grok; the official sweep also divided the cross-entropy by its 19 classes "
-         "(phase_diagram-classification.ipynb), ours is the standard cross-entropy",
-    "d": "our S3 runs memorize at decoder lr 1e-5 to 1e-3 where the official map comprehends; the split and "
-         "templates are the official ones, but the initial matrices and decoder come from our trainer's draws, and "
-         "only about one start in five comprehends there (the seed-luck section below); the book map also omits "
-         "the notebook's loss term 1e-3 mean|E|",
-}
-for panel in PANELS:
-    d = diagrams[panel]
-    inside = ~d.official_boundary()
-    claims.check(f"({panel}) cells with the official phase, away from official phase boundaries",
-                 d.interior_agreement(), seeds=(d.seed_phases == d.official_phases()[None])[:, inside].mean(axis=1),
-                 evidence=f"{why_cells[panel]}; {time_compression}")
-claims.check("(a) fraction of cells confused", float((a.seed_phases == "confusion").mean()),
-             reference=float((off_a.phases == "confusion").mean()), seeds=(a.seed_phases == "confusion").mean(axis=(1, 2)),
-             evidence="the last decoder-lr column (paper-equivalent 1e-2, actual 5e-2) is confused, where the "
-                      f"official runs memorize: Adam at that rate is unstable; {time_compression}")
-d = diagrams["d"]
-claims.check("(d) a comprehension -> grokking -> memorization column: fraction of seeds", float(np.mean(sandwich_d)),
-             seeds=sandwich_d,
-             evidence="our S3 map has (almost) no comprehension, so no column can read comprehension -> grokking -> "
-                      f"memorization; {why_cells['d']}; {time_compression}")
-_ = claims.check("(d) fraction of cells that comprehend", float((d.seed_phases == "comprehension").mean()),
-                 reference=round(float((d.official_phases() == "comprehension").mean()), 2),
-                 seeds=(d.seed_phases == "comprehension").mean(axis=(1, 2)),
-                 evidence=f"{why_cells['d']}; {time_compression}")
+readout.record_book_deviations(claims, diagrams, sandwich_d)
 
 # %% [markdown]
 # A cell-by-cell table of one seed's letters would change with the CPU's rounding, so the
@@ -384,24 +283,8 @@ _ = claims.check("(d) fraction of cells that comprehend", float((d.seed_phases =
 # right, ours against the official map's at the same 36 cells, within one cell of the six-cell block.
 
 # %%
-stored_maps, stored_manifests, stored_minutes = {}, {}, 0.0
-for panel in PANELS:
-    stored_maps[panel], stored_manifests[panel] = require_stored(
-        stored_uncompressed(panel, "_results"), f"uncompressed Fig. 6({panel}) map",
-        "python -m repro.experiments.liu2022_phase_diagrams --store book/_results", "about an hour on two cores")
-    print(f"({panel}) {provenance_line(stored_manifests[panel])}, {stored_manifests[panel]['wall_time_s'] / 60:.0f} min")
-    stored_minutes += stored_manifests[panel]["wall_time_s"] / 60
-glue("fig6_stored_minutes", f"{stored_minutes:.0f}", display=False)
-for panel, sm in stored_maps.items():
-    display(phase_setup_table(f"Fig. 6({panel}), stored uncompressed map", panel, sm.config))
-# Stored maps are loaded, not recomputed: their letters are the same on every machine.
-for panel, sm in stored_maps.items():
-    print(f"\n({panel}) {sm.config.y_label} (rows) x decoder lr {', '.join(f'{v:.1e}' for v in sm.config.lr_dec_values)}; "
-          f"ours | official")
-    for y, ours_row, off_row in zip(sm.config.y_values, phase_letters(sm.phases), phase_letters(sm.official_phases())):
-        print(f"  {y:8.2g}  {ours_row}  |  {off_row}")
-    print(f"  cells with the official phase: {sm.agreement():.2f} of all, {sm.interior_agreement():.2f} of the "
-          f"{int((~sm.official_boundary()).sum())} away from official boundaries")
+stored_maps, stored_manifests = readout_stored.load_stored_maps()
+readout_stored.print_stored_maps(stored_maps)
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_phase_diagrams/fig_phases_stored.png
@@ -417,80 +300,7 @@ fig_stored = plot_phase_diagrams(stored_maps, official=True)
 glue("fig_phases_stored", fig_stored, display=False)
 
 # %% tags=["hide-input"]
-PAPER = "uncompressed, 1e5 steps: "
-STORED_WHY = {
-    "a": "uncompressed, every unambiguous cell of our 36 has the official phase, with no confusion: the book map's "
-         "confused column was the time compression",
-    "b": "all four phases, memorization top right and confusion bottom right reproduce; at 1e5 steps the strongly "
-         "decayed slow-decoder cells grok where the official map memorizes, so no column ends in memorization",
-    "c": "all four phases, both corners and the sandwich reproduce; cell by cell the strongly decayed rows differ",
-    "d": "memorization top right and confusion bottom right reproduce; from our trainer's seed-0 start no cell comprehends (official: 14 of our 36), so neither all four phases nor the sandwich appear",
-}
-STORED_CELLS_WHY = {
-    "b": "at the strongest weight decay (10) the slow-decoder cells grok late where the official map memorizes, "
-         "and the fastest decoder at weight decay 6 groks where it is confused",
-    "c": "they lie at strong weight decay (>= 8), where single cells comprehend or fail to fit where the official "
-         "runs grok; the official sweep also divided the cross-entropy by its 19 classes "
-         "(phase_diagram-classification.ipynb), ours is the standard cross-entropy",
-    "d": "our seed-0 start memorizes or groks where the official map comprehends; the next section runs the notebook's own start",
-}
-NO_COMPREHENSION = ("from our trainer's seed-0 start (the notebook's split and templates, our draws for the matrices "
-                    "and decoder) no S3 cell comprehends; the next section runs the notebook's own start")
-LATE_GROKKING = ("at 1e5 steps the cells with the strongest weight decay and a slow decoder grok late (validation "
-                 "90 % at steps {}) where the official map memorizes")
-SETUP = ("; 36 of the official cells, seed 58/6/0 but our draws of split, targets and start (a-c) or start (d), see "
-         "the setup table")
-
-
-def stored_claim(name: str, ours: float, *, reference: float | None = None, evidence: str = ""):
-    """A claim on panel ``name[1]``'s stored map: what it compares with is the registry's entry ``PAPER + name``;
-    ``evidence`` is kept for a deviation only."""
-    full = PAPER + name
-    deviation = claims.registry[full].kind == "deviation"
-    return claims.check(full, ours, reference=reference, live=False, run=stored_manifests[name[1]],
-                        evidence=evidence + SETUP if deviation else "")
-
-
-sa = stored_maps["a"]
-stored_claim("(a) fraction of cells with decoder lr >= representation lr that generalize",
-             generalizing_fraction_fast_decoder(sa.phases, sa.config.lr_dec_values, sa.config.y_values),
-             reference=off_fast_gen)
-stored_claim("(a) slowest decoder, fastest representation groks",
-             float(sa.phases[list(sa.config.y_values).index(max(sa.config.y_values)), 0] == "grokking"))
-stored_claim("(a) fraction of cells confused", float((sa.phases == "confusion").mean()),
-             reference=float((off_a.phases == "confusion").mean()))
-for panel in "bcd":
-    sm = stored_maps[panel]
-    y, off36 = sm.config.y_values, sm.official_phases()
-    stored_claim(f"({panel}) all four phases present", float(len({str(v) for v in sm.phases.ravel()}) == 4),
-                 evidence=NO_COMPREHENSION)
-    stored_claim(f"({panel}) top-right block at least half memorization",
-                 float(corner_fraction(sm.phases, y, "memorization", "top_right") >= 0.5))
-    stored_claim(f"({panel}) confusion bottom right minus top right >= 1/6",
-                 float(corner_fraction(sm.phases, y, "confusion", "bottom_right")
-                       - corner_fraction(sm.phases, y, "confusion", "top_right") >= 1 / 6 - 1e-9))
-    stored_claim(f"({panel}) a comprehension -> grokking -> memorization column", float(sandwich_columns(sm.phases, y) >= 1),
-                 evidence=NO_COMPREHENSION if panel == "d" else
-                 LATE_GROKKING.format(", ".join(str(int(v)) for v in sm.val_steps[0][-1] if v >= 0))
-                 + ", so the column that comprehends at little decay ends in grokking, not memorization")
-    # Numbers, not verdicts (added 2026-11-25): ours against the official map's at the same 36 cells.
-    stored_claim(f"({panel}) memorization share of the top-right block, against the official map at our cells",
-                 corner_fraction(sm.phases, y, "memorization", "top_right"),
-                 reference=corner_fraction(off36, y, "memorization", "top_right"))
-    stored_claim(f"({panel}) confusion excess bottom right over top right, against the official map at our cells",
-                 corner_fraction(sm.phases, y, "confusion", "bottom_right") - corner_fraction(sm.phases, y, "confusion", "top_right"),
-                 reference=corner_fraction(off36, y, "confusion", "bottom_right") - corner_fraction(off36, y, "confusion", "top_right"))
-for panel, sm in stored_maps.items():
-    stored_claim(f"({panel}) cells with the official phase, away from official phase boundaries", sm.interior_agreement(),
-                 evidence=f"{int(((sm.phases != sm.official_phases()) & ~sm.official_boundary()).sum())} of the "
-                          f"{int((~sm.official_boundary()).sum())} unambiguous cells differ; " + STORED_CELLS_WHY.get(panel, ""))
-
-sd = stored_maps["d"]
-_ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "comprehension").mean()),
-                 reference=round(float((sd.official_phases() == "comprehension").mean()), 2),
-                 evidence="from our trainer's seed-0 start (the notebook's split and templates, our draws for the "
-                          "matrices and decoder) the S3 runs memorize where the official map comprehends; see the "
-                          "next section for the official start")
+readout_stored.record_stored_maps(claims, stored_maps, stored_manifests)
 
 # %% [markdown]
 # ## The whole official grid (stored)
@@ -510,41 +320,8 @@ _ = stored_claim("(d) fraction of cells that comprehend", float((sd.phases == "c
 # it). A panel joins this section when all its parts are stored; all four are: {eval}`glued.full_panels`.
 
 # %%
-full_maps, full_manifests = {}, {}
-
-
-def print_parts(prefix, manifests):
-    """A whole-grid map's stored parts: how many, their minutes in all, and where they ran."""
-    minutes = sum(m["wall_time_s"] for m in manifests) / 60
-    print(f"{prefix}all {len(manifests)} parts stored, {minutes:.0f} min in all; "
-          + "; ".join(sorted({provenance_line(m) for m in manifests})))
-
-
-for panel in PANELS:
-    stored = stored_full_grid(panel, "_results")
-    if stored is None:  # judged once all its parts are stored (the README's table of stored runs gives the progress)
-        continue
-    full_maps[panel], full_manifests[panel] = stored
-    print_parts(f"({panel}) ", full_manifests[panel])
-glue("full_panels", ", ".join(f"({p})" for p in full_maps) or "none", display=False)
-
-
-def print_full_map(title, fm, cmp):
-    """A whole-grid map beside the official one, row by row, and how far they agree."""
-    print(f"\n{title} {fm.config.y_label} (rows) x decoder lr {fm.config.lr_dec_values[0]:.0e} ... "
-          f"{fm.config.lr_dec_values[-1]:.0e} ({len(fm.config.lr_dec_values)} columns); ours | official")
-    for y, ours_row, off_row in zip(fm.config.y_values, phase_letters(fm.phases), phase_letters(cmp.official)):
-        print(f"  {y:8.2g}  {ours_row}  |  {off_row}")
-    print(f"  cells with the official phase: {cmp.agreement:.2f} of all, {cmp.interior_agreement:.2f} of the "
-          f"{cmp.interior_cells} away from official boundaries")
-    for phase in PHASES:
-        ours_n, off_n = cmp.counts[phase]
-        print(f"  share in {phase}: ours {ours_n / cmp.n_cells:.3f}, official {off_n / cmp.n_cells:.3f}")
-
-
-full_cmp = {panel: fm.comparison() for panel, fm in full_maps.items()}  # printed here, judged below
-for panel, fm in full_maps.items():
-    print_full_map(f"({panel})", fm, full_cmp[panel])
+full_maps, full_manifests = readout_stored.load_full_maps()
+full_cmp = readout_stored.report_full_maps(full_maps)  # printed here, judged below
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_phase_diagrams/fig_phases_full.png
@@ -561,40 +338,7 @@ fig_full = plot_phase_diagrams(full_maps, official=True)
 glue("fig_phases_full", fig_full, display=False)
 
 # %% tags=["hide-input"]
-FULL = "full grid, 1e5 steps: "
-FULL_WHY = {
-    "b": "at the strongest weight decays (8-10) the slow-decoder cells grok late where the official map memorizes",
-    "c": "where the official map groks (decoder weight decay 6-16), scattered cells of ours comprehend (generalize "
-         "within 1e3 steps of fitting) or memorize instead, most of them at weight decay 10-14",
-    "d": "where the official map comprehends (the slow decoders at weight decay 0-50) ours memorizes, or groks at the "
-         "slowest decoder; its few comprehension cells sit at the fastest decoders, where the official map memorizes",
-}
-FULL_SETUP = "; the official 11 x 16 or 13 x 13 grid, seed 58/6/0 but our draws of split, targets and start"
-
-
-def check_full_map(prefix, cmp, run, why, setup):
-    """The sealed claims on one whole-grid map (``prefix``: the claims' common start, up to the panel): the
-    agreement away from official boundaries and each phase's share; a deviation's evidence quotes the counts."""
-    name = f"{prefix} cells with the official phase, away from official phase boundaries"
-    # each cell is its own one-seed run: a fraction of cells has at most the binomial seed standard error
-    agree_se = fraction_standard_error(cmp.interior_cells - cmp.interior_differ, cmp.interior_cells)
-    claims.check(name, cmp.interior_agreement, live=False, run=run, spread=agree_se,
-                 evidence=f"{cmp.interior_differ} of the {cmp.interior_cells} unambiguous cells differ; " + why + setup
-                 if claims.registry[name].kind == "deviation" else "")
-    for phase in PHASES:
-        name = f"{prefix} share of cells in {phase}, ours minus the official map's"
-        ours_n, off_n = cmp.counts[phase]
-        claims.check(name, cmp.share_difference(phase), live=False, run=run,
-                     spread=fraction_standard_error(int(ours_n), int(cmp.n_cells)),
-                     evidence=f"{ours_n} of {cmp.n_cells} cells against the official {off_n}" + setup
-                     if claims.registry[name].kind == "deviation" else "")
-
-
-for panel, cmp in full_cmp.items():
-    check_full_map(f"{FULL}({panel})", cmp, full_manifests[panel], FULL_WHY.get(panel, ""), FULL_SETUP)
-for panel in "ad":  # the panels whose deviations bullets quote it
-    glue(f"full_{panel}_interior", f"{full_cmp[panel].interior_agreement:.0%}" if panel in full_cmp
-         else "(not yet stored)", display=False)
+readout_stored.record_full_maps(claims, full_cmp, full_manifests)
 
 # %% [markdown]
 # ### Beyond phase shares: chance-corrected agreement, and the four statements of §4.1
@@ -624,65 +368,10 @@ for panel in "ad":  # the panels whose deviations bullets quote it
 # no verdict. A later stored run under the same labels (fresh seeds) would seal them when it starts.
 
 # %% tags=["hide-input"]
-shift = {panel: shifted_kappa(official_map(panel)) for panel in PANELS}
-print("official map against itself one grid step along the decoder lr: kappa "
-      + ", ".join(f"({p}) {k.kappa:.2f}" for p, k in shift.items()))
-glue("kappa_shift", ", ".join(f"{k.kappa:.2f} ({p})" for p, k in shift.items()), display=False)
-shuffled = {p: shuffled_kappas(official_map(p).phases, official_map(p).phases, n_shuffles=200, seed=0) for p in PANELS}
-for p, ks in shuffled.items():
-    print(f"({p}) 200 shuffles of the official map: every share difference 0, kappa {ks.mean():+.3f} (sd {ks.std():.3f})")
-_ = claims.check("official maps (a)-(d) with their cells shuffled at random (200 shuffles each): largest |mean "
-                 "Cohen's kappa| against the unshuffled map", max(abs(float(ks.mean())) for ks in shuffled.values()),
-                 live=False)
+readout_stored.report_kappa_band(claims)
 
 # %% tags=["hide-input"]
-KAPPA = "Cohen's kappa against the official map over all cells"
-LAYOUT = {"(i)": "share of cells in the rarest phase (all four phases present: at least one cell)",
-          "(ii)": "memorization share of the top-right block (at least half)",
-          "(iii)": "confusion share of the bottom-right block minus the top-right block (at least 1/6)",
-          "(iv)": "share of decoder-lr columns reading comprehension -> grokking -> memorization with increasing "
-                  "weight decay (at least one)"}
-
-
-def check_kappa(name, k, run, why):
-    """A whole map's kappa against the official map (registry entry ``name``), with its standard error."""
-    deviation = claims.registry[name].kind == "deviation"
-    return claims.check(name, k.kappa, live=False, run=run, spread=k.standard_error,
-                        evidence=f"kappa {k.kappa:.2f} ± {k.standard_error:.2f}: {k.observed:.2f} of the {k.n} cells "
-                                 f"agree, where the two maps' phase shares give {k.chance:.2f} by chance; {why}"
-                        if deviation else "")
-
-
-def check_layout(prefix, phases, y_values, run, why, tag_why=None):
-    """§4.1 (i)-(iv) on one whole map (:func:`layout_counts`): a share, or a difference of two, with binomial errors;
-    a deviation's evidence is ``tag_why[tag]`` where given, else ``why``."""
-    for tag, counts in layout_counts(phases, y_values).items():
-        name, shares = f"{prefix} {LAYOUT[tag]}", [k / n for k, n in counts]
-        claims.check(name, shares[0] - sum(shares[1:]), live=False, run=run,
-                     reference=1 / counts[0][1] if claims.registry[name].computed else None,
-                     spread=math.hypot(*(fraction_standard_error(k, n) for k, n in counts)),
-                     evidence=" minus ".join(f"{k} of {n}" for k, n in counts)
-                     + (f" {tag_why[tag]}" if tag in (tag_why or {}) else f"; {why}")
-                     if claims.registry[name].kind == "deviation" else "")
-
-
-# %%
-LAYOUT_WHY = {  # what a whole map shows where a statement misses (written from the maps)
-    "b": {"(iv)": "columns read comprehension -> grokking -> memorization: where the official map's columns end "
-                  "in memorization at the strongest weight decays (8-10), ours keep grokking (official: 4 of 16)"},
-    "d": {"(iv)": "columns read comprehension -> grokking -> memorization: ours comprehends at 3 cells only, at "
-                  "the fastest decoders, none followed by grokking and then memorization at stronger decay "
-                  "(official: 8 of 16)"}}
-full_kappa = {}
-for panel, fm in full_maps.items():
-    k = full_kappa[panel] = fm.kappa()
-    print(f"({panel}) kappa {k.kappa:.2f} ± {k.standard_error:.2f} (cells agreeing {k.observed:.2f}, by chance {k.chance:.2f})")
-    check_kappa(f"{FULL}({panel}) {KAPPA}", k, full_manifests[panel], FULL_WHY.get(panel, "") + FULL_SETUP)
-    if panel != "a":
-        check_layout(f"{FULL}({panel})", fm.phases, fm.config.y_values, full_manifests[panel], FULL_WHY[panel] + FULL_SETUP,
-                     LAYOUT_WHY.get(panel))
-glue("kappa_full", ", ".join(f"{k.kappa:.2f} ± {k.standard_error:.2f} ({p})" for p, k in full_kappa.items()),
-     display=False)
+readout_stored.record_full_kappas(claims, full_maps, full_manifests)
 
 # %% [markdown]
 # ## Fig. 6(d): a bug or the seed?
@@ -706,30 +395,7 @@ glue("kappa_full", ", ".join(f"{k.kappa:.2f} ± {k.standard_error:.2f} ({p})" fo
 #    training, is decided by then).
 
 # %% tags=["hide-input"]
-luck_cfg = SeedLuckConfig()
-luck, luck_manifest = load_stored(stored_seed_luck(luck_cfg, "_results"), "S3 seed-luck run",
-                                  "python -m repro.experiments.liu2022_phase_diagrams_s3_official --store book/_results", "about 15 minutes on one core",
-                                  glue_minutes="luck_minutes")
-official_letters = luck_cfg.official_letters()
-display(official_start_setup_table(luck_cfg))
-# A stored run is loaded, not recomputed: the same letters and steps on every machine.
-print("official seed-0 start, 1e5 steps: ours | official (train step / val step to 90 %)")
-for i, wd in enumerate(luck_cfg.cell_wd_dec):
-    cells = [f"lr {lr:.1e}: {luck.cell_phases[i, j][0].upper()} | {official_letters[i, j][0].upper()} "
-             f"({luck.cell_train_steps[i, j]} / {luck.cell_val_steps[i, j] if luck.cell_val_steps[i, j] >= 0 else 'never'})"
-             for j, lr in enumerate(luck_cfg.cell_lr_dec)]
-    print(f"  wd {wd:g}:  " + ";  ".join(cells))
-official_c = official_letters == "comprehension"
-cells_c = int(np.sum(luck.cell_phases[official_c] == "comprehension"))
-share_off, share_ours = luck.comprehension_share(True), luck.comprehension_share(False)
-n_starts = len(luck_cfg.seeds)
-print(f"cells where the official map comprehends: {int(official_c.sum())}; ours from the official start comprehends at {cells_c}")
-print(f"starts that comprehend at wd {luck_cfg.start_wd_dec:g}, lr {luck_cfg.start_lr_dec:.1e}: official draw order "
-      f"{round(share_off * n_starts)} of {n_starts} (seeds {luck.comprehending_seeds(True)}), ours "
-      f"{round(share_ours * n_starts)} of {n_starts} (seeds {luck.comprehending_seeds(False)})")
-glue("luck_cells_c", f"{cells_c}", display=False)
-glue("luck_share_official", f"{round(share_off * n_starts)}", display=False)
-glue("luck_share_ours", f"{round(share_ours * n_starts)}", display=False)
+luck = readout_s3.report_seed_luck()
 
 # %% [markdown]
 # The claims: from the official start, the official map's comprehension cells should comprehend (the
@@ -741,21 +407,7 @@ glue("luck_share_ours", f"{round(share_ours * n_starts)}", display=False)
 # cells). All four are marked †: the run predates sealed claims.
 
 # %% tags=["hide-input"]
-claims.check("official seed-0 start: the cells at decoder lr 4e-5 and 1.6e-4 have the official phase",
-             float(np.mean(luck.cell_phases[:, 1:3] == official_letters[:, 1:3])), live=False, run=luck_manifest)
-claims.check("official seed-0 start: share of the official comprehension cells (9 of 12) that comprehend",
-             cells_c / int(official_c.sum()), live=False, run=luck_manifest,
-             evidence="from the notebook's own seed-0 start our code comprehends at decoder lr 4e-5 and 1.6e-4 in all "
-                      "three rows (the official letters), but memorizes at 1e-5 (validation never reaches 90 % in 1e5 "
-                      "steps), and comprehends at 6.3e-4 where the official map memorizes or groks; the notebook "
-                      "as committed sweeps 10 lrs for 1e4 steps, so the official data file came from another run "
-                      "(and float32 sums in another order)")
-claims.check("comprehending share of 40 starts, our draw order minus the notebook's", share_ours - share_off,
-             live=False, run=luck_manifest)
-_ = claims.check("share of 40 notebook-order starts that comprehend where the official map does", share_off,
-                 live=False, run=luck_manifest,
-                 evidence="only a minority of starts, drawn either way, comprehends at this cell; the notebook's own "
-                          "seed-0 start does not give the paper's map either (the re-run comparison below)")
+readout_s3.record_seed_luck(claims, luck)
 
 # %% [markdown]
 # ### The whole (d) grid from the official start (stored)
@@ -770,41 +422,10 @@ _ = claims.check("share of 40 notebook-order starts that comprehend where the of
 # six parts are stored (the README's table of stored runs gives the progress); it is {eval}`glued.official_start_full`.
 
 # %%
-OFFICIAL_START = "full grid from the official start, 1e5 steps: (d)"
-official_start = stored_official_start_grid("_results")
-glue("official_start_full", "stored and judged below" if official_start else "not yet complete", display=False)
-if official_start is not None:
-    start_map, start_manifests = official_start
-    start_cmp = start_map.comparison()
-    print_parts("", start_manifests)
-    print_full_map("(d) from the official seed-0 start:", start_map, start_cmp)
+official_start = readout_s3.load_official_start()  # None until all six parts are stored
 
-# %%
-# What the whole official-start map shows, for the deviations' evidence and the ledger, written from the map (judged
-# only when all its parts are stored).
-OFFICIAL_START_WHY = ("from the notebook's own start ours comprehends at almost every decoder lr from the fourth "
-                      "column up at weight decay 0-30, where the official map memorizes or groks at the fast decoders, "
-                      "and memorizes at the three slowest decoders, where the official map comprehends")
-OFFICIAL_START_FIGURE_WHY = ("the official start brings comprehension back, on more cells than the official map, but "
-                             "not in its place: ours memorizes at the slowest decoders where the official map "
-                             "comprehends, and comprehends at the fast decoders where it memorizes or groks; the "
-                             "grokking and confusion shares are the official ones within the band, kappa is at "
-                             "chance, and the top right comprehends rather than memorizes")
-if official_start is not None:
-    START_SETUP = "; the official 11 x 16 grid from the notebook's seed-0 start (its draws, redrawn in its order)"
-    check_full_map(OFFICIAL_START, start_cmp, start_manifests, OFFICIAL_START_WHY, START_SETUP)
-    start_kappa = start_map.kappa()
-    print(f"kappa against the official map {start_kappa.kappa:.2f} ± {start_kappa.standard_error:.2f} (cells agreeing "
-          f"{start_kappa.observed:.2f}, by chance {start_kappa.chance:.2f})")
-    check_kappa(f"{OFFICIAL_START} {KAPPA}", start_kappa, start_manifests, OFFICIAL_START_WHY + START_SETUP)
-    check_layout(OFFICIAL_START, start_map.phases, start_map.config.y_values, start_manifests,
-                 OFFICIAL_START_WHY + START_SETUP,
-                 {"(ii)": "cells of the top-right block memorize: from the notebook's start ours comprehends at the fast "
-                          "decoders under weak weight decay, where the official map memorizes (official: 30 of 32)"})
-glue("official_start_interior", f"{start_cmp.interior_agreement:.0%}" if official_start else "(not yet stored)",
-     display=False)
-glue("kappa_start", f"{start_kappa.kappa:.2f} ± {start_kappa.standard_error:.2f}" if official_start
-     else "(not yet stored)", display=False)
+# %% tags=["hide-input"]
+readout_s3.record_official_start(claims, official_start)
 
 # %% [markdown]
 # **Does the official code give the paper's map?** The official repository commits a re-run of its own S3
@@ -823,45 +444,10 @@ glue("kappa_start", f"{start_kappa.kappa:.2f} ± {start_kappa.standard_error:.2f
 # did is not in the repository.
 
 # %% tags=["hide-input"]
-rerun, official_d = official_rerun_map(), official_map("d")
-rerun_same, rerun_n = shared_cell_agreement(official_d, rerun)
-claims.check("Fig. 6(d), the official code's committed re-run against the paper's data file: share of the 44 "
-             "shared cells with the same phase", rerun_same / rerun_n, live=False,
-             evidence=f"{rerun_same} of {rerun_n} shared cells agree; the re-run comprehends at the fast decoders, "
-                      "where the paper's map memorizes")
-k_rerun = shared_cell_kappa(official_d, rerun)
-claims.check("Fig. 6(d), the official code's committed re-run against the paper's data file: Cohen's kappa over the "
-             "44 shared cells", k_rerun.kappa, live=False,
-             evidence=f"kappa {k_rerun.kappa:.2f} ± {k_rerun.standard_error:.2f}: {rerun_same} of {rerun_n} cells "
-                      f"agree, where the two maps' shares give {k_rerun.chance * rerun_n:.1f} by chance")
-reversed_same = shared_cell_agreement(official_d, with_columns_reversed(rerun))
-glue("rerun_same", f"{rerun_same} of {rerun_n}", display=False)
-glue("rerun_kappa", f"{k_rerun.kappa:.2f} ± {k_rerun.standard_error:.2f}", display=False)
-glue("rerun_reversed", f"{reversed_same[0]} of {reversed_same[1]} (kappa "
-     f"{shared_cell_kappa(official_d, with_columns_reversed(rerun)).kappa:.2f})", display=False)
-print(f"re-run against the paper's file: {rerun_same} of {rerun_n} cells, kappa {k_rerun.kappa:.2f}; reversed: "
-      f"{reversed_same[0]} of {reversed_same[1]}")
+rerun = readout_s3.record_official_rerun(claims)
 
 # %% tags=["hide-input"]
-RERUN_STEPS = 10_000  # toy/results/fig5d: the notebook's 1e4 steps
-if official_start is not None:
-    start_1e4 = diagram_map(start_map, budget=RERUN_STEPS)
-    same_1e4 = shared_cell_agreement(start_1e4, rerun)
-    k_start = shared_cell_kappa(start_1e4, rerun)
-    print(f"official start read at {RERUN_STEPS:,} steps against the re-run: {same_1e4[0]} of {same_1e4[1]} cells, "
-          f"kappa {k_start.kappa:.2f}")
-    claims.check("Fig. 6(d), our full grid from the official start read at the re-run's 1e4 steps against the official "
-                 "code's committed re-run: Cohen's kappa over the 44 shared cells", k_start.kappa, live=False,
-                 run=start_manifests, spread=k_start.standard_error)
-    k_rev = shared_cell_kappa(with_columns_reversed(official_d), diagram_map(start_map))
-    print(f"the paper's file reversed against the official-start grid: kappa {k_rev.kappa:.2f} ± {k_rev.standard_error:.2f}")
-    check_kappa("Fig. 6(d), the paper's data file with its decoder-lr axis reversed against our full grid from the "
-                "official start: Cohen's kappa over all cells", k_rev, start_manifests,
-                "the reversal does not turn the paper's file into the official code's map from its seed-0 start")
-glue("start_vs_rerun", f"{same_1e4[0]} of {same_1e4[1]} (kappa {k_start.kappa:.2f})" if official_start
-     else "(not yet stored)", display=False)
-glue("reversed_vs_start", f"{k_rev.kappa:.2f} ± {k_rev.standard_error:.2f}" if official_start else "(not yet stored)",
-     display=False)
+readout_s3.record_start_vs_rerun(claims, official_start, rerun)
 
 # %% [markdown]
 # ## Paper versus ours
@@ -874,71 +460,9 @@ glue("reversed_vs_start", f"{k_rev.kappa:.2f} ± {k_rev.standard_error:.2f}" if 
 # takes the binomial bound on its seed standard error (each cell is its own run).
 
 # %% tags=["hide-input", "hide-output"]
-claims.figure("liu2022", "Fig. 6a", scale="book",
-              claims=["(a) fraction of cells with decoder lr >= representation lr that generalize (all seeds)",
-                      "(a) slowest decoder, fastest representation groks: fraction of seeds",
-                      "(a) cells with the official phase, away from official phase boundaries",
-                      "(a) fraction of cells confused"],
-              why="a fast decoder memorizes and the slowest decoder groks, as in the paper; the fastest decoder "
-                  "column is confused (Adam at lr x5), and the map misses the official one cell by cell")
-for panel in "bc":
-    claims.figure("liu2022", f"Fig. 6{panel}", scale="book",
-                  claims=[f"({panel}) all four phases present: fraction of seeds",
-                          f"({panel}) top-right block at least half memorization: fraction of seeds",
-                          f"({panel}) confusion bottom right minus top right >= 1/6: fraction of seeds",
-                          f"({panel}) a comprehension -> grokking -> memorization column: fraction of seeds",
-                          f"({panel}) cells with the official phase, away from official phase boundaries"],
-                  why="all four phases, memorization top right, confusion bottom right and the sandwich appear; "
-                      "cell by cell the compressed 3,000-step map misses the official one")
-claims.figure("liu2022", "Fig. 6d", scale="book",
-              claims=["(d) all four phases present: fraction of seeds",
-                      "(d) top-right block at least half memorization: fraction of seeds",
-                      "(d) confusion bottom right minus top right >= 1/6: fraction of seeds",
-                      "(d) a comprehension -> grokking -> memorization column: fraction of seeds",
-                      "(d) fraction of cells that comprehend",
-                      "(d) cells with the official phase, away from official phase boundaries"],
-              why="the corners (memorization top right, confusion bottom right) reproduce; the wide comprehension "
-                  "region of the official S3 map, and with it the sandwich, does not")
-for panel in stored_maps:  # the verdict its claims support (all †: the stored runs predate sealed claims)
-    claims.figure_from("liu2022", f"Fig. 6{panel} (uncompressed, 36 cells)", f"{PAPER}({panel})",
-                       scale="paper (CPU, stored)",
-                       why=STORED_WHY[panel] + "; 36 of the official cells, our draws of the seed; † : the stored run "
-                                               "predates sealed claims")
-FULL_FIGURE_WHY = {
-    "a": "every phase sits where the official map has it (grokking at the slow decoders, comprehension beside it at "
-         "the fast representation rates, memorization elsewhere, no confusion) and takes its official share within "
-         "the band; cell by cell, most rows' boundaries sit one grid step toward the slower decoders (fewer grokking "
-         "cells), and at representation lr 10^-4 to 10^-4.25 ours memorizes where the official map groks or "
-         "comprehends; kappa is within the band",
-    "b": "every phase sits where the official map has it and takes its official share of the map within the band; "
-         "cell by cell the strongest weight decays differ (slow decoders grok where the official map memorizes), so "
-         "kappa falls short of the band and no column reads comprehension -> grokking -> memorization",
-    "c": "memorization at fast decoders and confusion at the strongest weight decays sit where the official map has "
-         "them, and three of the four phase shares are within the band; the grokking region is thinned by scattered "
-         "cells that comprehend or memorize, so its share misses and kappa falls short of the band; the four "
-         "statements of §4.1 hold",
-    "d": "memorization at the fast decoders and confusion at the strongest weight decay sit where the official map has "
-         "them, and the grokking and confusion shares are within the band; the official map's comprehension region "
-         "(the slow decoders at weight decay 0-50) is missing: ours memorizes there, and its grokking cells sit at "
-         "the slowest and the fastest decoder and scattered at weight decay 10-100 rather than on the official "
-         "boundary: kappa is at chance, and there is no sandwich",
-}
-for panel in full_maps:  # the verdict its claims support
-    claims.figure_from("liu2022", f"Fig. 6{panel} (full grid)", f"{FULL}({panel})", scale="paper (CPU, stored)",
-                       why=FULL_FIGURE_WHY[panel] + "; the official grid at the paper's settings, our draws of the seed")
-if official_start is not None:  # the verdict its sealed claims support
-    claims.figure_from("liu2022", "Fig. 6d (full grid, official start)", OFFICIAL_START, scale="paper (CPU, stored)",
-                       why=OFFICIAL_START_FIGURE_WHY + "; the official grid at the paper's settings from the notebook's "
-                                                       "seed-0 start")
-claims.figure("liu2022", "Fig. 6d (official start)", scale="paper (CPU, stored)",
-              claims=["official seed-0 start: the cells at decoder lr 4e-5 and 1.6e-4 have the official phase",
-                      "official seed-0 start: share of the official comprehension cells (9 of 12) that comprehend",
-                      "comprehending share of 40 starts, our draw order minus the notebook's",
-                      "share of 40 notebook-order starts that comprehend where the official map does"],
-              why="from the notebook's own start our code comprehends where the official map does at two of three "
-                  "slow decoder rates (a selection), and both draw orders comprehend equally rarely at the cell "
-                  "tested; from that start the whole grid gives the official code's own re-run, not the paper's map, "
-                  "so no start shown explains the paper's map; † : the stored run predates sealed claims")
+readout.record_book_figure_rows(claims)
+readout_stored.record_stored_figure_rows(claims, stored_maps, full_maps)
+readout_s3.record_s3_figure_rows(claims, official_start)
 glue("ledger_tally", claims.tally(), display=False)
 
 # %% tags=["hide-input", "hide-output"]
