@@ -91,47 +91,18 @@ import warnings
 
 warnings.filterwarnings("ignore", category=UserWarning)
 
-import numpy as np
-from IPython.display import display
-from repro.core.prose import glue
-
 from repro.book.claims import ClaimBook
-from repro.core.portable import seed_median, trained
-from repro.core.scale import current_scale
-from repro.experiments.liu2022_phase_diagrams import corner_fraction, sandwich_columns
+from repro.book.readouts import liu2022_transformer_and_images as readout
+from repro.book.readouts import liu2022_transformer_and_images_stored as readout_stored
+from repro.core.prose import glue
 from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig,
-                                                              projected_cpu_hours,
-                                                              run_image_phase_diagram, run_transformer,
-                                                              stored_curve_config, join_transformer_results,
-                                                              stored_dropout, stored_dropout_config, stored_images,
-                                                              stored_transformer, stored_transformer_configs,
-                                                              fig1_numbers, full_transformer_config,
-                                                              dropout_sweep_numbers, official_base_dropout_config,
-                                                              effective_dimension_readings,
-                                                              effective_dimension_ceiling)
-from repro.experiments.liu2022_transformer_and_images_setup import (book_transformer_setup_table,
-                                                                    fig1_base_dropout_setup_table,
-                                                                    full_transformer_setup_table,
-                                                                    image_grid_setup_table,
-                                                                    official_dropout_setup_table,
-                                                                    stored_image_setup_table,
-                                                                    stored_transformer_setup_table)
+                                                              run_image_phase_diagram, run_transformer)
 from repro.plotting.liu2022_transformer_and_images import (plot_dropout_sweep, plot_fig1, plot_image_curve,
                                                            plot_images, plot_transformer)
 from repro.plotting.shared import use_style
-from repro.training.store import load_stored, stored_minutes
 
 use_style()
 claims = ClaimBook("liu2022_transformer_and_images")
-
-
-def holds_in_seeds(name: str, verdicts, *, evidence: str = ""):
-    """A statement checked seed by seed (``verdicts``: 0/1 per seed): the registry's entry ``name`` compares the
-    fraction of seeds in which it holds with 1 ± 0.5 (it must hold in at least half of them), shown to 0.5, so one
-    seed changing its verdict does not move it; ``evidence`` for a deviation."""
-    verdicts = np.asarray(verdicts, dtype=float)
-    return claims.check(name, float(np.mean(verdicts)) if verdicts.size else 0.0, seeds=verdicts, evidence=evidence)
-
 
 # %% [markdown]
 # ## Configuration
@@ -153,20 +124,17 @@ def holds_in_seeds(name: str, verdicts, *, evidence: str = ""):
 
 # %% tags=["hide-input"]
 tcfg = TransformerGrokConfig.for_scale()
-print(f"scale: {current_scale()}")
-display(book_transformer_setup_table(tcfg))
+readout.report_transformer_setup(tcfg)
 
 # %% [markdown]
 # ## Sanity check: chance level
 #
-# At step 0 both accuracies must be near chance, $1/p$ (within ±0.05).
+# At step 0 validation accuracy must be near chance, $1/p$ (within ±0.05), in every seed: the held-out pairs
+# are what the run is judged on.
 
 # %%
 result = run_transformer(tcfg)
-h = result.history
-chance_ok = bool(np.all(np.abs(h["val_acc"][:, 0] - 1 / tcfg.p) < 0.05))
-print(f"validation accuracy at step 0 is at chance (1/{tcfg.p} ± 0.05) for every seed: {chance_ok}")
-assert chance_ok
+readout.check_chance(result, tcfg)
 
 # %% [markdown]
 # ## Figure 7 (left) and the circle of Fig. 1
@@ -213,26 +181,7 @@ glue("fig_transformer", fig, display=False)
 #    {eval}`glued.ed_max_rise`.
 
 # %% tags=["hide-input"]
-mem = result.steps_to("train_acc")
-gen = result.steps_to("val_acc")
-ed = result.effective_dim
-generalized = (mem >= 0) & (gen >= 0)
-holds_in_seeds("transformer: validation accuracy reaches 99%: fraction of seeds", gen >= 0)
-delay = gen[generalized] - mem[generalized]
-holds_in_seeds("transformer: val 99% at least 200 steps after train 99%: fraction of generalizing seeds", delay >= 200)
-ratio = ed[:, -1] / ed.max(axis=1)
-holds_in_seeds("transformer: final e^S <= 0.9 max e^S: fraction of seeds", ratio <= 0.9)
-rise = ed.max(axis=1) / ed[:, 0]
-claims.check("transformer: peak e^S over e^S at step 0, median over seeds", float(np.median(rise)), seeds=rise,
-             evidence="the randomly initialized 48-d embeddings of 31 tokens start near the largest e^S they can have "
-                      "(at most 30), so e^S barely rises before generalization and then falls; book scale: 1 layer, "
-                      "width 48, learning rates x5, 2,000 steps, 5 seeds; the stored runs with the paper's model "
-                      "below test the claim on the paper's 256-d embeddings of 59 tokens")
-glue("gen_median", trained(seed_median(gen), 500), display=False)
-glue("val_final", trained(float(np.median(h["val_acc"][:, -1])), 0.05), display=False)
-glue("ed_drop", trained(float(np.median(ratio)), 0.2), display=False)
-glue("ed_start", trained(float(np.median(ed[:, 0])), 1), display=False)
-glue("ed_max_rise", f"{effective_dimension_ceiling(tcfg.p, tcfg.d_model) / np.median(ed[:, 0]):.2f}x", display=False)
+readout.record_fig7_left(claims, result, tcfg)
 
 # %% [markdown]
 # Validation accuracy crossed 99 % at step {eval}`glued.gen_median` (median of the five seeds, to 500
@@ -258,34 +207,9 @@ glue("ed_max_rise", f"{effective_dimension_ceiling(tcfg.p, tcfg.d_model) / np.me
 # predate sealed claims, so every claim on them is marked †.
 
 # %%
-tf_parts = [load_stored(stored_transformer(c, "_results"), f"Fig. 1 / Fig. 7 (left) run with the paper's model, "
-                         f"seeds {c.seeds}", "python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs transformer",
-                         "about 45 minutes on one core per seed") for c in stored_transformer_configs()]
-stf = join_transformer_results([part for part, _ in tf_parts])
-tf_cfg = stf.config
-(tf_first, tf_manifest), = tf_parts[:1]  # the seed-1 part ran alone on one core: its speed prices Fig. 7
-glue("tf_minutes", stored_minutes(tf_manifest), display=False)  # after all the parts' provenance lines
-glue("tf_n_seeds", f"{tf_cfg.n_seeds}", display=False)
-display(stored_transformer_setup_table(tf_cfg))
-tf_numbers = [fig1_numbers(stf, run=r) for r in range(tf_cfg.n_seeds)]  # what Figs 1 and 7 (left) say, per seed
-
-
-def per_seed(key: str) -> np.ndarray:
-    return np.array([n[key] for n in tf_numbers])
-
-
-s_mem, s_gen, s_gap = per_seed("train_step"), per_seed("val_step"), per_seed("gap")
-s_circle, s_fourier, s_share = per_seed("circle_fit"), per_seed("fourier_fit"), per_seed("fourier_share")
-print(f"p = {tf_cfg.p}, width {tf_cfg.d_model}, {tf_cfg.n_layers} layers, dropout {tf_cfg.dropout:g}, "
-      f"{tf_cfg.steps:,} steps")
-for seed, n in zip(tf_cfg.seeds, tf_numbers):
-    print(f"seed {seed}: train 99 % at step {n['train_step']}, validation 99 % at step {n['val_step']} (-1: never); "
-          f"final train / validation accuracy {n['final_train_acc']:.3f} / {n['final_val_acc']:.3f}; "
-          f"e^S {n['ed_start']:.1f} at step 0, peak {n['ed_peak']:.1f} at step {n['ed_peak_step']}, "
-          f"{n['ed_end']:.1f} at the end; final PC1-PC2 circle fit {n['circle_fit']:.2f}, largest Fourier share "
-          f"{n['fourier_share']:.2f}")
-fig_tf = plot_transformer(stf)
-glue("fig_transformer_stored", fig_tf, display=False)
+stf, tf_parts = readout_stored.load_stored_transformer()
+tf_numbers = readout_stored.report_stored_transformer(stf)
+glue("fig_transformer_stored", plot_transformer(stf), display=False)
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_transformer_and_images/fig_transformer_stored.png
@@ -317,71 +241,8 @@ glue("fig_transformer_stored", fig_tf, display=False)
 # registry records as amendments.
 
 # %% tags=["hide-input"]
-PAPER_MODEL = "paper's model and rates, 6,000 steps (stored): "
-OLD_DROPOUT = "dropout sweep at the Fig. 1 base (decoder wd 1, decoder lr 1/5 of the embeddings'), book transformer (stored): "
-DROPOUT_SCALE = ("the book's transformer (p = 31, 1 layer of width 48, learning rates x5), 3 seeds, 5,000 steps; the "
-                 "paper's p = 59 transformer at its rates was not run (30 runs of up to 1e5 steps, priced below)")
-STORED_EVIDENCE = {}  # per deviation, written beside the numbers it cites (below)
-STORED_WHY = {}  # one line per ledger row, likewise
-
-
-def glue_fig1(prefix: str, n: dict) -> None:
-    """Glue, as ``{prefix}_<name>``, what :func:`fig1_numbers` says about a run (or their medians over seeds)."""
-    for name, key in (("mem", "train_step"), ("gen", "val_step"), ("gap", "gap")):
-        glue(f"{prefix}_{name}", f"{n[key]:,.0f}", display=False)
-    glue(f"{prefix}_final", f"{n['final_val_acc']:.3f}", display=False)
-    glue(f"{prefix}_ed0", f"{n['ed_start']:.0f}", display=False)
-    glue(f"{prefix}_rise", f"{n['rise'] - 1:.0%}", display=False)
-    glue(f"{prefix}_end", f"{n['end_over_peak']:.2f}", display=False)
-    glue(f"{prefix}_circle", f"{n['circle_fit']:.2f}", display=False)
-    glue(f"{prefix}_fourier", f"{n['fourier_fit']:.2f}", display=False)
-    glue(f"{prefix}_share", f"{n['fourier_share']:.0%}", display=False)
-
-
-def stored_claim(name, ours, *, run):
-    """A claim on a stored run (``run``: its manifest): the registry's entry ``name`` says what it compares with;
-    a deviation takes its evidence from STORED_EVIDENCE."""
-    deviation = claims.registry[name].kind == "deviation"
-    return claims.check(name, ours, evidence=STORED_EVIDENCE[name] if deviation else "", live=False, run=run)
-
-
-# medians over seeds; a first step that was never reached counts as never (seed_median), a gap as the rest of the run
-glue_fig1("tf", {key: seed_median(per_seed(key)) if key.endswith("step") else float(np.median(per_seed(key)))
-                 for key in tf_numbers[0]})
-glue("tf_circle_n", f"{int((s_circle >= 0.9).sum())}", display=False)
-STORED_EVIDENCE.update({
-    PAPER_MODEL + "final e^S over peak e^S, median over seeds":
-        f"e^S falls only to {np.median(per_seed('end_over_peak')):.2f} of its peak by step {tf_cfg.steps:,}, still "
-        "falling: the random N(0, 1) init of the 256-d embeddings dominates their variance; 3 seeds, 6,000 of the "
-        "paper's 20,000 steps",
-    PAPER_MODEL + "peak e^S over e^S at step 0, median over seeds":
-        f"e^S rises by {np.median(per_seed('rise')) - 1:.0%} before generalization: it starts at "
-        f"{np.median(per_seed('ed_start')):.0f} of at most {tf_cfg.p - 1}, near its ceiling; 3 seeds, 6,000 of 20,000 steps",
-    PAPER_MODEL + "PC1-PC2 ordered-circle fit of the final embeddings, median over seeds":
-        f"the fit climbs after generalization and ends at {np.median(s_circle):.2f}; the network's frequency is a circle "
-        f"(fit {np.median(s_fourier):.2f} in its Fourier plane) carrying {np.median(s_share):.0%} of the variance, the "
-        "rest being the untouched random init; 3 seeds, 6,000 of 20,000 steps",
-})
-STORED_WHY.update({
-    "Fig. 7 left": f"the paper's transformer and rates ({tf_cfg.n_seeds} seeds, {tf_cfg.steps:,} of 20,000 steps) fit "
-                   f"first and generalize {np.median(s_gap):,.0f} steps later, but e^S barely rises and has fallen only "
-                   "slightly by the end",
-    "Fig. 1": "after generalizing the embeddings move toward an ordered circle but are not yet one on PC1-PC2 at step "
-              f"{tf_cfg.steps:,} of 20,000 (median fit {np.median(s_circle):.2f}, {int((s_circle >= 0.9).sum())} of "
-              f"{tf_cfg.n_seeds} seeds above 0.9); † : the stored runs predate sealed claims",
-})
-# The joined run has two stored parts (seed 1; seeds 2 and 3): a claim on the median over seeds names both.
-tf_manifests = [m for _, m in tf_parts]
-stored_claim(PAPER_MODEL + "validation accuracy reaches 99%: fraction of seeds", float(np.mean(s_gen >= 0)),
-             run=tf_manifests)
-stored_claim(PAPER_MODEL + "val 99% step minus train 99% step, median over seeds", float(np.median(s_gap)),
-             run=tf_manifests)
-stored_claim(PAPER_MODEL + "final e^S over peak e^S, median over seeds",
-             float(np.median(per_seed('end_over_peak'))), run=tf_manifests)
-stored_claim(PAPER_MODEL + "peak e^S over e^S at step 0, median over seeds",
-             float(np.median(per_seed('rise'))), run=tf_manifests)
-_ = stored_claim(PAPER_MODEL + "PC1-PC2 ordered-circle fit of the final embeddings, median over seeds",
-                 float(np.median(s_circle)), run=tf_manifests)
+# each record_* returns the reason its "Paper versus ours" row gives, by figure
+row_why = readout_stored.record_stored_transformer(claims, tf_numbers, cfg=stf.config, parts=tf_parts)
 
 # %% [markdown]
 # ## Figures 1 and 7 (left) with the paper's model for all 20,000 steps (stored)
@@ -399,27 +260,8 @@ _ = stored_claim(PAPER_MODEL + "PC1-PC2 ordered-circle fit of the final embeddin
 # seed: the section above shows how much three seeds differ.
 
 # %%
-full_cfg = full_transformer_config()
-ftf, full_manifest = load_stored(stored_transformer(full_cfg, "_results", label="transformer-20k"),
-                                 "Fig. 1 run with the paper's model, all 20,000 steps",
-                                 "python -m repro.experiments.liu2022_transformer_and_images --store book/_results "
-                                 "--runs transformer-20k", "about 3 hours on one core", glue_minutes="full_minutes")
-glue("full_segments", f"{len(full_manifest['segments'])}", display=False)
-display(full_transformer_setup_table(full_cfg))
-fn = fig1_numbers(ftf)
-print(f"seed {full_cfg.first_seed}: train 99 % at step {fn['train_step']:,}, validation 99 % at step {fn['val_step']:,}, "
-      f"validation 100 % at step {fn['val_100_step']:,} (-1: never); gap {fn['gap']:,} steps")
-print(f"final train / validation accuracy {fn['final_train_acc']:.3f} / {fn['final_val_acc']:.3f}")
-print(f"e^S {fn['ed_start']:.1f} at step 0, peak {fn['ed_peak']:.1f} at step {fn['ed_peak_step']:,}, "
-      f"{fn['ed_end']:.1f} at step {full_cfg.steps:,}")
-print(f"PC1-PC2 circle fit at step {full_cfg.steps:,}: {fn['circle_fit']:.2f}; the strongest Fourier frequency's "
-      f"circle fit {fn['fourier_fit']:.2f}, carrying {fn['fourier_share']:.0%} of the variance")
-# the circle over the run: PC1-PC2 fit and strongest frequency (k and p - k are one circle) at each snapshot
-snap = np.asarray(ftf.embedding_steps)
-fits = np.array([ftf.circle_fit(0, i)[1] for i in range(snap.size)])
-freqs = np.array([min(k, full_cfg.p - k) for k, _ in (ftf.fourier_circle_fit(0, i) for i in range(snap.size))])
-print("step, PC1-PC2 circle fit, strongest frequency:",
-      "; ".join(f"{s:,} {f:.2f} {k}" for s, f, k in zip(snap[::4], fits[::4], freqs[::4])))
+ftf, full_manifest = readout_stored.load_full_run()
+fn, circle = readout_stored.report_full_run(ftf)
 glue("fig_fig1_full", plot_fig1(ftf), display=False)
 glue("fig_fig7_full", plot_transformer(ftf), display=False)
 
@@ -459,40 +301,8 @@ glue("fig_fig7_full", plot_transformer(ftf), display=False)
 # again by the end. With one seed, the circle claim passes by less than these swings. The rise of $e^S$ before
 # generalization stays as small as registered (a deviation).
 
-# %%
-FULL = "paper's model and rates, 20,000 steps, seed 1 (stored): "
-after = snap >= fn["val_step"]
-i_min = int(np.argmin(np.where(after, fits, np.inf)))
-glue_fig1("full", fn)
-for key, value in {"full_val100": fn["val_100_step"], "full_edpeak_step": fn["ed_peak_step"],
-                   "full_circle_min_step": snap[i_min]}.items():
-    glue(key, f"{value:,}", display=False)
-glue("full_circle_6k", f"{fits[snap == 6000][0]:.2f}", display=False)
-glue("full_circle_min", f"{fits[i_min]:.2f}", display=False)
-glue("full_freqs", "frequency " + " and ".join(str(k) for k in np.unique(freqs[after])) + f" of {full_cfg.p}",
-     display=False)
-STORED_EVIDENCE.update({
-    FULL + "peak e^S over e^S at step 0":
-        f"e^S starts at {fn['ed_start']:.1f} of at most {full_cfg.p - 1} and peaks at {fn['ed_peak']:.1f} at step "
-        f"{fn['ed_peak_step']:,}: the random N(0, 1) 256-d init leaves little room to rise (at most "
-        f"{(full_cfg.p - 1) / fn['ed_start']:.3f}x, so the band asks for 99 % of the ceiling); seed 1, 20,000 steps",
-})
-stored_claim(FULL + "log10 of the step of 100% validation accuracy",
-             float(np.log10(fn["val_100_step"])) if fn["val_100_step"] > 0 else float("inf"), run=full_manifest)
-stored_claim(FULL + "val 99% step minus train 99% step", float(fn["gap"]), run=full_manifest)
-stored_claim(FULL + "validation accuracy at step 20,000", fn["final_val_acc"], run=full_manifest)
-stored_claim(FULL + "PC1-PC2 ordered-circle fit at step 20,000", fn["circle_fit"], run=full_manifest)
-stored_claim(FULL + "e^S at step 20,000 over peak e^S", fn["end_over_peak"], run=full_manifest)
-_ = stored_claim(FULL + "peak e^S over e^S at step 0", fn["rise"], run=full_manifest)
-STORED_WHY.update({
-    "Fig. 1 (20,000 steps)": f"seed 1 reaches 100 % validation accuracy at step {fn['val_100_step']:,} (a coauthor reports "
-                             f"about 3,700), ends at {fn['final_val_acc']:.3f}, and its final embeddings' PC1-PC2 circle "
-                             f"fit is {fn['circle_fit']:.2f} (0.9: a clean circle) after swinging down to "
-                             f"{fits[i_min]:.2f} since generalizing; Fig. 1 is this one run",
-    "Fig. 7 left (20,000 steps)": f"seed 1 generalizes {fn['gap']:,} steps after fitting; e^S rises by "
-                                  f"{fn['rise'] - 1:.0%} to step {fn['ed_peak_step']:,} and ends at "
-                                  f"{fn['end_over_peak']:.2f} of its peak; one seed of Fig. 7's 100",
-})
+# %% tags=["hide-input"]
+row_why |= readout_stored.record_full_run(claims, fn, circle, run=full_manifest)
 
 # %% [markdown]
 # ### How high $e^S$ can rise, and the two ways to read it
@@ -505,21 +315,7 @@ STORED_WHY.update({
 # embeddings. Both readings on the stored embeddings (kept every 500 steps):
 
 # %%
-ceiling = effective_dimension_ceiling(full_cfg.p, full_cfg.d_model)
-print(f"ceiling min(p - 1, d) = {ceiling}; logged (standardized) e^S at step 0: {fn['ed_start']:.2f}, so the rise is "
-      f"at most {ceiling / fn['ed_start']:.3f}; a rise of 10 % needs e^S >= {1.1 * fn['ed_start']:.2f} of {ceiling}")
-readings = {"20,000-step run, seed 1": effective_dimension_readings(ftf)}
-readings.update({f"6,000-step run, seed {s}": effective_dimension_readings(stf, i) for i, s in enumerate(tf_cfg.seeds)})
-for what, r in readings.items():
-    print(f"{what}: plain PCA (official Fig. 7) e^S {r['plain'][0]:.2f} at step 0, rise {r['plain_rise']:.3f} "
-          f"(at most {r['plain_max_rise']:.3f}), end / peak {r['plain_end']:.3f}; standardized rise "
-          f"{r['standardized_rise']:.3f} (at most {r['standardized_max_rise']:.3f}), end / peak {r['standardized_end']:.3f}")
-r20 = readings["20,000-step run, seed 1"]
-for key, val in {"es_ceiling": f"{ceiling}", "es_need": f"{1.1 * fn['ed_start']:.1f}",
-                 "es_max_rise": f"{ceiling / fn['ed_start']:.3f}", "es_plain_rise": f"{r20['plain_rise']:.3f}",
-                 "es_std_rise": f"{r20['standardized_rise']:.3f}", "es_plain_end": f"{r20['plain_end']:.2f}",
-                 "es_std_end": f"{r20['standardized_end']:.2f}"}.items():
-    glue(key, val, display=False)
+readout_stored.report_effective_dimension_readings(ftf, stf, fn)
 
 # %% [markdown]
 # From its start at {eval}`glued.full_ed0`, $e^S$ can rise by at most {eval}`glued.es_max_rise` before it hits the
@@ -573,35 +369,10 @@ for key, val in {"es_ceiling": f"{ceiling}", "es_need": f"{1.1 * fn['ed_start']:
 # arrays, bit for bit.
 
 # %% tags=["hide-input"]
-o_cfg = official_base_dropout_config()
-odrop, odrop_manifest = load_stored(stored_dropout(o_cfg, "_results", label="dropout-official-base"),
-                                    "Fig. 7 (centre) on the official sweep's base, reduced",
-                                    "python -m repro.experiments.liu2022_transformer_and_images --store book/_results "
-                                    "--runs dropout-official-base", "about 8 minutes on one core",
-                                    glue_minutes="odrop_minutes")
-display(official_dropout_setup_table(o_cfg))
-on = dropout_sweep_numbers(odrop)
-o_final = odrop.history["val_acc"][:, -1].reshape(len(o_cfg.dropout_values), -1)
-for rate, tr, va, fin in zip(o_cfg.dropout_values, on["train_steps"], on["val_steps"], o_final):
-    print(f"  dropout {rate:.2f}: steps to 99 % train {' '.join(f'{int(x):>5}' for x in tr)}, validation "
-          f"{' '.join(f'{int(x):>5}' for x in va)} (-1: never); validation accuracy at step "
-          f"{o_cfg.dropout_steps:,}: {' '.join(f'{x:.2f}' for x in fin)}")
-print(f"best rate {on['best_rate']:.2f}: per seed, time ratio {', '.join(f'{x:.2f}' for x in on['time_ratio'])}; "
-      f"gap ratio {', '.join(f'{x:.2f}' for x in on['gap_ratio'])}")
+odrop, odrop_manifest = readout_stored.load_official_dropout()
+osweep = readout_stored.report_official_dropout(odrop)
 glue("fig_dropout_official", plot_dropout_sweep(odrop), display=False)
-for key, val in {"odrop_best": f"{on['best_rate']:.2f}", "odrop_final0": f"{np.median(o_final[0]):.2f}",
-                 "odrop_final_best": f"{np.median(o_final[on['best']]):.2f}",
-                 "odrop_gap": f"{np.median(on['gap_ratio']):.2f}"}.items():
-    glue(key, val, display=False)
-OFFICIAL = "dropout sweep at the official base (equal lrs, no decoder wd), reduced (stored): "
-ODROP_EVIDENCE = (f"no run reaches 99 % validation accuracy within {o_cfg.dropout_steps:,} steps; at the best rate "
-                  f"{on['best_rate']:.2f} validation ends at {np.median(o_final[on['best']]):.2f}, without dropout at "
-                  f"{np.median(o_final[0]):.2f}; reduced: p = {o_cfg.p}, 1 layer of width {o_cfg.d_model}, lrs x5, "
-                  f"{len(o_cfg.dropout_values)} rates, {len(o_cfg.dropout_seeds)} seeds")
-for name, key in (("steps to val 99% at the best rate over those without dropout", "time_ratio"),
-                  ("train-to-validation gap at the best rate over that without dropout", "gap_ratio")):
-    _ = claims.check(OFFICIAL + name + ", median over seeds", float(np.median(on[key])), seeds=on[key],
-                     statistic="median", live=False, run=odrop_manifest, evidence=ODROP_EVIDENCE)
+row_why |= readout_stored.record_official_dropout(claims, osweep, run=odrop_manifest)
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_transformer_and_images/fig_dropout_official.png
@@ -641,54 +412,11 @@ for name, key in (("steps to val 99% at the best rate over those without dropout
 #    compression 5. The paper's "under $10^3$ steps" is an absolute time at the paper's learning
 #    rates, which the time-compressed book model cannot be compared with; the gap can.
 
-# %%
-d_cfg = stored_dropout_config()
-sdrop, drop_manifest = load_stored(stored_dropout(d_cfg, "_results"), "Fig. 7 (centre) dropout sweep",
-                                   "python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs dropout",
-                                   "about 45 minutes on two cores", glue_minutes="drop_minutes")
-display(fig1_base_dropout_setup_table(d_cfg))
-d_train, d_val = sdrop.steps_to("train_acc"), sdrop.steps_to("val_acc")
-print(f"{len(d_cfg.dropout_values)} dropout rates x seeds {list(d_cfg.dropout_seeds)}, {d_cfg.dropout_steps:,} steps; "
-      "steps to 99 % (train / validation, -1: never):")
-for rate, tr, va in zip(d_cfg.dropout_values, d_train, d_val):
-    print(f"  dropout {rate:.2f}: train {' '.join(f'{int(x):>5}' for x in tr)}   validation {' '.join(f'{int(x):>5}' for x in va)}")
-med_val = sdrop.median_steps_to("val_acc")
-best = 1 + int(np.argmin(med_val[1:]))  # the best positive rate
-speedup = 0.0 if np.isinf(med_val[0]) and np.isfinite(med_val[best]) else float(med_val[best] / med_val[0])
-gaps = np.where((d_train[best] >= 0) & (d_val[best] >= 0), d_val[best] - d_train[best], np.inf)
-best_gap = float(np.median(gaps))
-print(f"best rate {d_cfg.dropout_values[best]:.2f}: median steps to 99 % validation {med_val[best]:g} "
-      f"(dropout 0: {med_val[0]:g}); median train-to-validation gap there {best_gap:g} steps")
-fig_drop = plot_dropout_sweep(sdrop)
-glue("fig_dropout", fig_drop, display=False)
-never = [rate for rate, va in zip(d_cfg.dropout_values, d_val) if (va < 0).all()]
-STORED_EVIDENCE.update({
-    OLD_DROPOUT + "median steps to val 99% at the best rate over that without dropout":
-        f"the best rate ({d_cfg.dropout_values[best]:.2f}) takes {med_val[best] / med_val[0]:.2f} of the median time "
-        "without dropout to reach 99 % validation accuracy; higher rates slow the fit, and from rate "
-        f"{min(never, default=float('nan')):.2f} no seed reaches 99 % validation accuracy within the run; " + DROPOUT_SCALE,
-    OLD_DROPOUT + "median train-to-validation gap at the best rate":
-        f"at the best rate validation reaches 99 % a median {best_gap:,.0f} steps after training does: the delay "
-        "shrinks little and does not vanish; " + DROPOUT_SCALE,
-})
-STORED_WHY["Fig. 7 centre"] = (
-    "on the Fig. 1 base (not the official sweep's), over the ten rates and three seeds with the book's transformer, "
-    "the best rate reaches "
-    f"99 % validation in {med_val[best] / med_val[0]:.2f} of the time without dropout and the delay stays; strong "
-    "dropout stops generalization; † : the stored run predates sealed claims")
-glue("drop_best", f"{d_cfg.dropout_values[best]:.2f}", display=False)
-glue("drop_ratio", f"{med_val[best] / med_val[0]:.2f}", display=False)
-glue("drop_gap", f"{best_gap:,.0f}", display=False)
-glue("drop_never", f"{min(never, default=float('nan')):.2f}", display=False)
-# a median of runs that never generalize is unknown but beyond the run: bound the ratio and the gap by the budget
-if np.isfinite(med_val[0]):
-    speedup = float(med_val[best] / med_val[0])
-else:
-    speedup = float(min(med_val[best], d_cfg.dropout_steps) / d_cfg.dropout_steps)  # an upper bound
-stored_claim(OLD_DROPOUT + "median steps to val 99% at the best rate over that without dropout", speedup,
-             run=drop_manifest)
-_ = stored_claim(OLD_DROPOUT + "median train-to-validation gap at the best rate",
-                 float(min(best_gap, d_cfg.dropout_steps)), run=drop_manifest)
+# %% tags=["hide-input"]
+sdrop, drop_manifest = readout_stored.load_fig1_base_dropout()
+dsweep = readout_stored.report_fig1_base_dropout(sdrop)
+glue("fig_dropout", plot_dropout_sweep(sdrop), display=False)
+row_why |= readout_stored.record_fig1_base_dropout(claims, dsweep, run=drop_manifest)
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_transformer_and_images/fig_dropout.png
@@ -718,11 +446,7 @@ _ = stored_claim(OLD_DROPOUT + "median train-to-validation gap at the best rate"
 # and twice the feed-forward width, so its cost per step is of the same order, not measured.
 
 # %%
-paper_tf = TransformerGrokConfig()
-sec_per_run_step = tf_manifest["wall_time_s"] / (tf_first.config.steps * tf_first.config.n_seeds)
-print(f"measured: {sec_per_run_step:.2f} s per run-step of the p = {tf_cfg.p} transformer on one core")
-for panel, hours in projected_cpu_hours(paper_tf, sec_per_run_step).items():
-    print(f"  {panel}: {hours:,.0f} CPU-hours")
+row_why |= readout_stored.report_fig7_cost(tf_parts, stf.config)
 
 # %% [markdown]
 # ## Figure 8: grokking on images with a large initialization
@@ -746,12 +470,9 @@ for panel, hours in projected_cpu_hours(paper_tf, sec_per_run_step).items():
 
 # %% tags=["hide-input"]
 icfg = ImageGrokConfig.for_scale()
-display(image_grid_setup_table(icfg))
+readout.report_image_setup(icfg)
 images = run_image_phase_diagram(icfg)
-print(f"{icfg.label}: alpha {icfg.alpha:g}, {icfg.n_train} training images, {icfg.steps:,} steps, batch {icfg.batch_size}")
-print("last-layer lr:", ", ".join(f"{lr:.1e}" for lr in icfg.lr_dec_values))
-print("weight decay: ", ", ".join(f"{w:g}" for w in icfg.wd_values))
-print(f"init seeds {icfg.seeds}: {images.history['train_acc'].shape[0]} runs")
+readout.report_image_grid(images, icfg)
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_transformer_and_images/fig_images.png
@@ -796,35 +517,7 @@ glue("fig_images", fig, display=False)
 #    the training set is not fitted quickly either: a deviation.
 
 # %% tags=["hide-input"]
-wds = np.asarray(icfg.wd_values)
-top_wd = int(np.argmax(wds))
-seed_maps = images.seed_phases  # (seeds, wd, lr)
-holds_in_seeds("images: a memorization -> grokking -> comprehension column as wd grows: fraction of seeds",
-               [sandwich_columns(p, -wds) >= 1 for p in seed_maps])
-holds_in_seeds("images: largest weight decay at least half comprehension: fraction of seeds",
-               [(p[top_wd] == "comprehension").mean() >= 0.5 for p in seed_maps])
-budget = (f"substitute dataset (8x8 digits, 1,000 training images) and {icfg.steps:,} steps, 3 % of the paper's "
-          "1e5; one seed per cell; MNIST at the paper's budget was not run")
-holds_in_seeds("images: low-wd, low-lr block at least half memorization: fraction of seeds",
-               [corner_fraction(p, wds, "memorization", "top_left") >= 0.5 for p in seed_maps],
-               evidence="at weight decay <= 0.03 and last-layer lr <= 1e-3 the alpha = 8 network does not reach 90 % "
-                        "training accuracy within the budget (confusion), where the paper's 1e5 steps fit it; "
-                        + budget)
-holds_in_seeds("images: high-wd, high-lr block at least 1/6 confusion: fraction of seeds",
-               [corner_fraction(p, wds, "confusion", "bottom_right") >= 1 / 6 - 1e-9 for p in seed_maps],
-               evidence="every cell at weight decay >= 0.3 and last-layer lr >= 1e-3 generalizes (comprehension); our "
-                        "largest weight decay is 1 and the paper's grid is not given, so its confusion may lie beyond "
-                        "our grid; " + budget)
-runs = images.curve_runs()
-fit_step = images.history.first_step("train_acc", icfg.train_threshold)[runs]
-val_step = images.history.first_step("val_acc", icfg.val_threshold)[runs]
-gap = np.where((fit_step >= 0) & (val_step >= 0), val_step - fit_step, -1)  # -1: no delay to speak of
-_ = claims.check("images: Fig. 8a cell, val 60% step minus train 90% step, median over seeds", float(np.median(gap)),
-                 seeds=gap,
-                 evidence=f"the cell shown (last-layer lr {icfg.curve_lr_dec:.1e}, wd {icfg.curve_wd:g}) fits its training "
-                          "set slowly and generalizes right after; at the paper's lr 1e-3 and wd 0.01 the digits need "
-                          "far more than 3,000 steps (an exploratory longer run, not repeated here, saw test accuracy "
-                          "still climbing after 1e4 steps), so the book cannot show that cell; " + budget)
+readout.record_fig8(claims, images, icfg)
 
 # %% [markdown]
 # ### Fig. 8(a) at the paper's rates (stored)
@@ -838,30 +531,10 @@ _ = claims.check("images: Fig. 8a cell, val 60% step minus train 90% step, media
 # accuracy (App. J's threshold).
 
 # %% tags=["hide-input"]
-img_cfg = stored_curve_config()
-simg, img_manifest = load_stored(stored_images(img_cfg, "_results"), "Fig. 8(a) run",
-                                 "python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs images",
-                                 "a few minutes on one core", glue_minutes="img_minutes")
-display(stored_image_setup_table(img_cfg))
-s_runs = simg.curve_runs()
-s_fit = simg.history.first_step("train_acc", img_cfg.train_threshold)[s_runs]
-s_val = simg.history.first_step("val_acc", img_cfg.val_threshold)[s_runs]
-s_gap = np.where((s_fit >= 0) & (s_val >= 0), s_val - s_fit, -1)
-s_final = simg.history["val_acc"][s_runs, -1]
-# A stored run is loaded, not recomputed: the same numbers on every machine.
-print(f"{img_cfg.label}, last-layer lr {img_cfg.curve_lr_dec:g}, wd {img_cfg.curve_wd:g}, {img_cfg.n_seeds} seeds, "
-      f"{img_cfg.steps:,} steps: train 90 % at steps {', '.join(str(int(x)) for x in s_fit)}; validation 60 % at "
-      f"{', '.join(str(int(x)) for x in s_val)}; final validation accuracy {', '.join(f'{x:.2f}' for x in s_final)}")
-print(f"phase by Table 1's rule, per seed: {', '.join(simg.seed_phases.ravel())}")
-for key, val in {"img_fit": np.median(s_fit), "img_val": np.median(s_val), "img_gap": np.median(s_gap)}.items():
-    glue(key, f"{int(val):,}", display=False)
-glue("img_final", f"{np.median(s_final):.2f}", display=False)
-fig_img_stored = plot_image_curve(simg)
-glue("fig_images_stored", fig_img_stored, display=False)
-_ = claims.check("images (stored, paper's rates): val 60% step minus train 90% step, median over seeds",
-                 float(np.median(s_gap)), live=False, run=img_manifest)
-_ = claims.check("images (stored, paper's rates): seeds in the grokking phase (Table 1), fraction",
-                 float(np.mean(simg.seed_phases.ravel() == "grokking")), live=False, run=img_manifest)
+simg, img_manifest = readout_stored.load_stored_fig8a()
+readout_stored.report_stored_fig8a(simg)
+glue("fig_images_stored", plot_image_curve(simg), display=False)
+row_why |= readout_stored.record_stored_fig8a(claims, simg, run=img_manifest)
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_transformer_and_images/fig_images_stored.png
@@ -895,55 +568,7 @@ _ = claims.check("images (stored, paper's rates): seeds in the grokking phase (T
 # paper's rates groks.
 
 # %% tags=["hide-input", "hide-output"]
-claims.figure("liu2022", "Fig. 7 left", scale="book",
-              claims=["transformer: validation accuracy reaches 99%: fraction of seeds",
-                      "transformer: val 99% at least 200 steps after train 99%: fraction of generalizing seeds",
-                      "transformer: final e^S <= 0.9 max e^S: fraction of seeds",
-                      "transformer: peak e^S over e^S at step 0, median over seeds"],
-              why="the official architecture made small (p = 31, width 48, lr x5, 5 seeds) fits first, generalizes "
-                  "later and its e^S falls after generalizing; e^S barely rises first")
-
-# The stored runs' verdicts are the ones their claims support. The 6,000-step runs predate sealed claims (†);
-# the 20,000-step run's claims were sealed before it started.
-short = claims.named(PAPER_MODEL)
-claims.figure("liu2022", "Figs 1 and 7 left (paper's model, 3 seeds, 6,000 steps)",
-              scale="paper (CPU, stored)", claims=short, why=STORED_WHY["Fig. 7 left"] + "; " + STORED_WHY["Fig. 1"])
-full_fig1 = [FULL + n for n in ("log10 of the step of 100% validation accuracy", "validation accuracy at step 20,000",
-                                "PC1-PC2 ordered-circle fit at step 20,000")]
-full_fig7 = [FULL + n for n in ("val 99% step minus train 99% step", "e^S at step 20,000 over peak e^S",
-                                "peak e^S over e^S at step 0")]
-claims.figure("liu2022", "Fig. 1 (paper's model, 20,000 steps)", scale="paper (CPU, stored)",
-              claims=full_fig1, why=STORED_WHY["Fig. 1 (20,000 steps)"])
-claims.figure("liu2022", "Fig. 7 left (paper's model, 20,000 steps, seed 1)",
-              scale="paper (CPU, stored)", claims=full_fig7, why=STORED_WHY["Fig. 7 left (20,000 steps)"])
-claims.figure_from("liu2022", "Fig. 7 centre (official sweep's base, reduced)", OFFICIAL, scale="book",
-                   why=f"equal learning rates, no decoder weight decay (the official sweep's base) on the book's transformer, "
-                       f"{len(o_cfg.dropout_values)} rates x {len(o_cfg.dropout_seeds)} seeds, {o_cfg.dropout_steps:,} "
-                       f"steps: dropout lifts final validation accuracy from {np.median(o_final[0]):.2f} to "
-                       f"{np.median(o_final[on['best']]):.2f} but no run reaches 99 %, so neither the time nor the gap falls")
-claims.figure_from("liu2022", "Fig. 7 centre (Fig. 1 base, context)", OLD_DROPOUT, scale="book",
-                   why=STORED_WHY["Fig. 7 centre"])
-hours = projected_cpu_hours(paper_tf, sec_per_run_step)
-claims.figure("liu2022", "Fig. 7 right", scale="book",
-              why=f"285 runs (15 decoder lr x 19 decoder wd) of up to 1e5 steps of the p = 59 transformer: about "
-                  f"{hours['Fig. 7 right']:,.0f} CPU-hours at the stored run's speed; run_transformer_phase_diagram "
-                  "runs it at REPRO_SCALE=paper, not run for this edition")
-fig8a = ["images (stored, paper's rates): val 60% step minus train 90% step, median over seeds",
-         "images (stored, paper's rates): seeds in the grokking phase (Table 1), fraction"]
-claims.figure("liu2022", "Fig. 8a", scale="paper (CPU, stored)", claims=fig8a,
-              why=f"at the paper's cell (lr 1e-3, wd 0.01, alpha 8) on the substitute 8x8 digits, {img_cfg.steps:,} steps, "
-                  f"{img_cfg.n_seeds} seeds: validation reaches 60 % {int(np.median(s_gap)):,} steps after training "
-                  "reaches 90 % (median), grokking by Table 1's definition (a threshold claim); † : the stored run "
-                  "predates sealed claims; the live book cell at raised rates shows no delay (a deviation of that "
-                  "stand-in); MNIST itself was not run")
-claims.figure("liu2022", "Fig. 8b", scale="book",
-              claims=["images: a memorization -> grokking -> comprehension column as wd grows: fraction of seeds",
-                      "images: largest weight decay at least half comprehension: fraction of seeds",
-                      "images: low-wd, low-lr block at least half memorization: fraction of seeds",
-                      "images: high-wd, high-lr block at least 1/6 confusion: fraction of seeds"],
-              why="grokking sits between memorization and comprehension and strong decay comprehends, as in the paper; "
-                  "the low-decay corner is confused instead of memorizing and there is no confusion at high lr and decay")
-glue("ledger_tally", claims.tally(), display=False)
+readout.record_figure_rows(claims, row_why)
 
 # %% tags=["hide-input", "hide-output"]
 claims.ledger()
