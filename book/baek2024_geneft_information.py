@@ -74,26 +74,19 @@ from dataclasses import replace
 
 warnings.filterwarnings("ignore", category=UserWarning)
 
-import numpy as np
 from repro.core.prose import glue
 
-from repro.book.claims import ClaimBook, seed_standard_error
-from repro.core.portable import approx, describe_seeds, trained
+from repro.book.claims import ClaimBook
+from repro.book.readouts import baek2024_geneft_information as readout
 from repro.core.scale import current_scale
-from repro.data.relations import RELATIONS, relation_matrix
-from repro.experiments.baek2024_geneft import (DEEP_DEPTHS, LABELS, BoundConfig, DataSizeConfig, DepthConfig,
-                                               CONFIRM_PREFIX, book_statistics, confirmation_config,
-                                               deep_depth_config, fewest_fitted_standard_error, induction_gap,
-                                               induction_gap_seeds, run_bound, run_data_size, run_depth,
-                                               stored_confirmation, stored_deep_depths, stored_depth,
+from repro.experiments.baek2024_geneft import (DEEP_DEPTHS, BoundConfig, DataSizeConfig, DepthConfig,
+                                               deep_depth_config, run_bound, run_data_size, run_depth,
                                                stored_depth_config)
 from repro.experiments.baek2024_geneft_information_setup import (bound_setup_table, data_size_setup_table,
                                                                  deep_depth_setup_table, live_depth_setup_table,
                                                                  stored_depth_setup_table)
 from repro.plotting.baek2024_geneft import plot_bound, plot_data_size, plot_depth
 from repro.plotting.shared import use_style
-from repro.theory.baek2024 import GUESS_PROBABILITY, accuracy_upper_bound, critical_fraction, description_length
-from repro.training.store import load_stored, provenance_line, require_stored
 
 use_style()
 claims = ClaimBook("baek2024_geneft_information")
@@ -109,11 +102,7 @@ print(f"scale: {current_scale()}")
 # Sanity check: the number of related pairs of each matrix against its definition.
 
 # %%
-expected = {"mod3": 300, "mod5": 180, "greater_than": 435, "bipartite": 450}
-for rel in RELATIONS:
-    m = relation_matrix(rel)
-    print(f"{LABELS[rel]:>13}: {m.sum()} of 900 pairs related, symmetric: {bool((m == m.T).all())}")
-    assert m.sum() == expected[rel]
+readout.report_relations()
 
 # %% [markdown]
 # ## The static theory: Eq. 1–4
@@ -130,12 +119,7 @@ for rel in RELATIONS:
 # complete bipartite graph.
 
 # %%
-alpha = 0.9
-p_c = {rel: critical_fraction(description_length(rel), 30, alpha) for rel in RELATIONS}
-for rel in RELATIONS:
-    b = description_length(rel)
-    print(f"{LABELS[rel]:>13}: b = {b:6.1f} bits, b/n^2 = {b / 900:.3f}, p_c(alpha=0.9) = {p_c[rel]:.3f}, "
-          f"p* = {GUESS_PROBABILITY[rel]:.2f}")
+p_c = readout.report_critical_fractions(alpha=0.9)
 
 # %% [markdown]
 # ## Fig. 2: the Monte-Carlo bound beside Eq. 4
@@ -168,20 +152,7 @@ glue("fig_bound", fig2, display=False)
 # ```
 
 # %%
-rows = []
-for rel in RELATIONS:
-    frac, gap = bound.largest_gap(rel)
-    rows.append((rel, frac, gap))
-    print(f"{LABELS[rel]:>13}: largest |MC - Eq. 4| = {abs(gap):.2f} at fraction {frac:.2f}")
-worst = max(rows, key=lambda r: abs(r[2]))
-glue("worst_gap", f"{abs(worst[2]):.2f}", display=False)
-glue("worst_gap_where", f"{LABELS[worst[0]]} at fraction {worst[1]:.2f}", display=False)
-k10 = bound_cfg.fractions.index(0.1)
-mc10 = {rel: bound.mc_mean(rel)[k10] for rel in RELATIONS}
-print("MC bound at fraction 0.10: " + ", ".join(f"{LABELS[r]} {mc10[r]:.2f}" for r in RELATIONS))
-mc_gt0 = float(bound.mc_mean("greater_than")[bound_cfg.fractions.index(0.0)])
-glue("mc_gt0", approx(mc_gt0, 0.01), display=False)
-glue("mc_gt0_bias", approx(mc_gt0 - (0.5 + 0.5 * 30 / 900), 0.005), display=False)
+fig2_stats = readout.report_bound_gaps(bound, bound_cfg)
 
 # %% [markdown]
 # ## Fig. 3: networks against the bound
@@ -216,29 +187,7 @@ glue("fig_data_size", fig3, display=False)
 # ```
 
 # %%
-GAP_RES = 0.01  # a mean over 3 seeds x 7 fractions: one run that lands elsewhere moves it by well under 0.01
-SEED_RES = 0.05  # single-seed values (the quartiles of the seed spread): one run moves them by a few hundredths
-gaps = {(rel, a): induction_gap(sizes, bound, rel, a) for rel in size_cfg.relations
-        for a in range(len(size_cfg.architectures))}
-for (rel, a), g in gaps.items():
-    per_seed = induction_gap_seeds(sizes, bound, rel, a)
-    print(f"{LABELS[rel]:>13} | {sizes.labels[rel, a]:<35} | mean gap to the bound {trained(g, GAP_RES)}; "
-          f"per seed {describe_seeds(per_seed, SEED_RES)}")
-# per (relation, architecture): (fractions, seeds) network accuracy minus the bound; the claim takes the largest
-# seed mean, and the seeds of that cell give its margin
-over_bound = {(rel, a): sizes.accuracy[rel, a] - np.interp(size_cfg.fractions, bound_cfg.fractions, bound.mc_mean(rel))[:, None]
-              for rel in size_cfg.relations for a in range(len(size_cfg.architectures))}
-excess_cell, excess_k = max(((key, int(d.mean(1).argmax())) for key, d in over_bound.items()),
-                            key=lambda kk: over_bound[kk[0]][kk[1]].mean())
-excess = float(over_bound[excess_cell][excess_k].mean())
-# the d = 1 mode-3 network on mod 3: seeds still below 0.9 over all pairs at the largest training fraction
-# (the all-"unrelated" baseline is 600/900 = 0.67); each seed is one training set and one initialization
-bias_arch = size_cfg.architectures.index((0, 1, None, 2))  # no hidden layer, the relation's mode, d = 2
-d1_arch = size_cfg.architectures.index((0, 1, None, 1))  # the same at d = 1
-d1_final = sizes.accuracy["mod3", d1_arch][-1]
-d1_stuck = int((d1_final < 0.9).sum())
-print(f"mod 3, {sizes.labels['mod3', d1_arch]}: {trained(d1_stuck)} of {len(d1_final)} seeds below 0.9 over all pairs "
-      f"at fraction {size_cfg.fractions[-1]}")
+fig3_stats = readout.report_induction_gaps(sizes, size_cfg, fig2_stats)
 
 # %% [markdown]
 # ## Fig. 4: the Goldilocks decoder
@@ -271,15 +220,7 @@ glue("fig_depth", fig4, display=False)
 # ```
 
 # %%
-# The table: medians over seeds of the live runs, shown to 0.1; the claims below use the exact medians and
-# show them at 0.05.
-TABLE_RES = 0.1
-test = np.median(depth.test_acc, axis=2)
-train = np.median(depth.train_acc, axis=2)
-print("median over seeds, depths " + ", ".join(str(d) for d in depth_cfg.depths))
-for i, rel in enumerate(depth_cfg.relations):
-    print(f"{LABELS[rel]:>13}: test " + " ".join(trained(x, TABLE_RES) for x in test[i]) + " | train "
-          + " ".join(trained(x, TABLE_RES) for x in train[i]))
+depth_table = readout.report_depth_table(depth, depth_cfg)
 
 # %% [markdown]
 # ### Fig. 4 trained to fit (stored)
@@ -298,34 +239,9 @@ sdepth_cfg = stored_depth_config()
 stored_depth_setup_table(sdepth_cfg)
 
 # %%
-sdepth, sdepth_manifest = load_stored(stored_depth(sdepth_cfg, "_results"), "depth sweep",
-                                      "python -m repro.experiments.baek2024_geneft --store book/_results --only depth",
-                                      "about 15 minutes on one core", glue_minutes="depth_minutes")
-fitted = sdepth.train_acc >= 0.99  # (relations, depths, seeds)
-fit_test = np.where(fitted, sdepth.test_acc, np.nan)
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", RuntimeWarning)  # depths where no seed fitted: NaN
-    fit_median = np.nanmedian(fit_test, axis=2)  # (relations, depths): median test accuracy of the fitted seeds
-# A stored run is loaded, not recomputed: the same numbers on every machine (shown at 0.01).
-print("median test accuracy of the seeds that fitted (count of 5) per depth " + ", ".join(str(d) for d in sdepth_cfg.depths))
-for i, rel in enumerate(sdepth_cfg.relations):
-    print(f"{LABELS[rel]:>13}: " + "  ".join("  -  (0)" if not fitted[i, k].any() else f"{fit_median[i, k]:.2f} ({int(fitted[i, k].sum())})"
-                                           for k in range(len(sdepth_cfg.depths))))
-    print(f"{'':>13}  median training accuracy (all seeds): "
-          + " ".join(f"{x:.2f}" for x in np.median(sdepth.train_acc[i], axis=1)))
-fig4_stored = plot_depth(sdepth)
+stored_depth = readout.report_stored_depth(sdepth_cfg)
+fig4_stored = plot_depth(stored_depth.result)
 glue("fig_depth_stored", fig4_stored, display=False)
-# How many fitted seeds the deep end rests on, and bipartite's loss one step shallower (depth 8)
-k8 = sdepth_cfg.depths.index(8)
-i_bip = sdepth_cfg.relations.index("bipartite")
-n_deep_bip = int(fitted[i_bip, -1].sum())
-one_seed = [LABELS[r] for r in ("mod3", "mod5", "bipartite") if fitted[sdepth_cfg.relations.index(r), -1].sum() == 1]
-glue("deep_one_seed", (" and ".join(one_seed) + (" rest" if len(one_seed) > 1 else " rests") + " on a single seed")
-     if one_seed else "none rests on a single seed", display=False)
-glue("bip_deep_text", f"At depth 8, one step shallower, the bipartite graph's {int(fitted[i_bip, k8].sum())} fitted seeds "
-     f"lose {np.nanmax(fit_median[i_bip]) - fit_median[i_bip, k8]:.2f} of test accuracy (the claims ask for 0.05), so its "
-     f"\"too deep memorizes\" rests on the {n_deep_bip} fitted seed{'s' if n_deep_bip != 1 else ''} at depth "
-     f"{sdepth_cfg.depths[-1]}.", display=False)
 
 # %% [markdown]
 # ```{figure} _figures/baek2024_geneft_information/fig_depth_stored.png
@@ -360,21 +276,8 @@ deep_cfg = replace(deep_depth_config(DEEP_DEPTHS[0]), depths=DEEP_DEPTHS)
 deep_depth_setup_table(deep_cfg)
 
 # %%
-deep_res, deep_manifests = require_stored(
-    stored_deep_depths("_results"), "deep-decoder run (every depth of it)",
-    "python -m repro.experiments.baek2024_geneft --store book/_results --only depth-deep", "about 80 minutes on one core")
-for line in sorted({provenance_line(m) for m in deep_manifests}):
-    print(line)
-glue("deep_minutes", f"{sum(m['wall_time_s'] for m in deep_manifests) / 60:.0f}", display=False)
-deep_fitted = deep_res.train_acc >= 0.99  # (relations, depths, seeds)
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", RuntimeWarning)  # a depth where no seed fitted: NaN
-    deep_median = np.nanmedian(np.where(deep_fitted, deep_res.test_acc, np.nan), axis=2)
-# A stored run is loaded, not recomputed: the same numbers on every machine (shown at 0.01).
-print("median test accuracy of the seeds that fitted (count of 10) per depth " + ", ".join(map(str, DEEP_DEPTHS)))
-for i, rel in enumerate(deep_cfg.relations):
-    print(f"{LABELS[rel]:>13}: " + " ".join(f"{x:.2f} ({n})" for x, n in zip(deep_median[i], deep_fitted[i].sum(axis=1))))
-fig4_deep = plot_depth(deep_res)
+deep = readout.report_deep_depths(deep_cfg)
+fig4_deep = plot_depth(deep.result)
 glue("fig_depth_deep", fig4_deep, display=False)
 
 # %% [markdown]
@@ -428,150 +331,14 @@ glue("fig_depth_deep", fig4_deep, display=False)
 # most chaotic) — coarser than the change one run landing elsewhere makes, finer than the seed spread.
 
 # %% tags=["hide-input", "hide-output"]
-LOSS_RES = 0.1  # depth-8 medians move by a few hundredths between CPU kernel sets (one seed lands elsewhere)
-indep_pc = {"mod3": 0.1204, "mod5": 0.1769, "greater_than": 0.2743, "bipartite": 0.0755}
-for rel in RELATIONS:
-    claims.check(f"p_c at alpha=0.9, {LABELS[rel]}", p_c[rel], reference=indep_pc[rel], live=False)
-indep_mc10 = {"mod3": 0.977, "mod5": 0.915, "greater_than": 0.892, "bipartite": 1.0}
-for rel in RELATIONS:
-    claims.check(f"MC bound at fraction 0.10, {LABELS[rel]}", mc10[rel], reference=indep_mc10[rel], live=False)
-claims.check("largest |MC bound - Eq. 4| over relations and fractions", abs(worst[2]), live=False,
-             spread=bound.largest_gap_standard_error())
-# the statistics of the live Fig. 3-4 comparisons: name -> (ours, per-seed values); the stored confirmation below
-# reads its run with the same function
-live_stats = book_statistics(sizes, depth, bound)
-D1_MOD3 = "induction gap: generic minus inductive-bias network (d=1), mod 3"
-for name, (ours, per_seed) in live_stats.items():
-    if name.startswith("induction gap") and name != D1_MOD3:
-        claims.check(name, ours, seeds=per_seed)
-claims.check(D1_MOD3, live_stats[D1_MOD3][0], seeds=live_stats[D1_MOD3][1],
-             evidence=f"The squared-difference network with no hidden layer at d = 1 stays near the all-unrelated "
-             f"baseline in {trained(d1_stuck)} of {len(d1_final)} seeds (each its own training set and initialization, the "
-             f"same initialization at all {len(size_cfg.fractions)} fractions), so its mean gap exceeds the generic "
-             f"network's; the seed that escapes follows the bound. At d = 2 (Table 3's default) the same network "
-             f"reproduces. Book scale: {size_cfg.steps:,} Adam steps at lr {size_cfg.lr:g}; more seeds and the "
-             f"paper's budget not run.")
-claims.check("largest excess of a network over the MC bound", excess, seeds=over_bound[excess_cell][excess_k])
-deep = len(depth_cfg.depths) - 1
-for rel in ("mod3", "mod5", "bipartite"):
-    i = depth_cfg.relations.index(rel)
-    name = f"depth 0 training accuracy, {LABELS[rel]} (confusion)"
-    claims.check(name, live_stats[name][0], seeds=live_stats[name][1])
-    k_best = int(test[i].argmax())
-    claims.check(f"best test accuracy over depths, {LABELS[rel]}", test[i].max(), seeds=depth.test_acc[i, k_best])
-    claims.check(f"test accuracy lost at depth {depth_cfg.depths[deep]}, {LABELS[rel]} (memorization)",
-                 test[i].max() - test[i, deep], seeds=depth.test_acc[i, k_best] - depth.test_acc[i, deep])
-i = depth_cfg.relations.index("greater_than")
-k_low = int(test[i].argmin())
-claims.check("lowest median test accuracy over depths, greater-than", test[i].min(), seeds=depth.test_acc[i, k_low])
-deepest = len(sdepth_cfg.depths) - 1
-se_fitted = lambda v: seed_standard_error(v, "median") if np.isfinite(v).sum() >= 2 else np.nan  # noqa: E731
-stored_names = []
-for rel in ("mod3", "mod5", "bipartite"):
-    i_s = sdepth_cfg.relations.index(rel)
-    k_b = int(np.nanargmax(fit_median[i_s]))  # the best depth: its fitted seeds and the deepest's give the spreads
-    best = fit_median[i_s, k_b]
-    names = (f"stored: depth 0 training accuracy, {LABELS[rel]} (confusion)",
-             f"stored: best median test accuracy of the fitted seeds over depths, {LABELS[rel]}",
-             f"stored: test accuracy lost at depth {sdepth_cfg.depths[deepest]} by the fitted seeds, {LABELS[rel]}")
-    claims.check(names[0], float(np.median(sdepth.train_acc[i_s, 0])), seeds=sdepth.train_acc[i_s, 0],
-                 statistic="median", live=False, run=sdepth_manifest)
-    claims.check(names[1], best, seeds=fit_test[i_s, k_b], statistic="median", live=False, run=sdepth_manifest)
-    loss_se = np.hypot(se_fitted(fit_test[i_s, k_b]), se_fitted(fit_test[i_s, deepest]))  # nan: one seed fitted
-    claims.check(names[2], best - fit_median[i_s, deepest], spread=loss_se if np.isfinite(loss_se) else None,
-                 live=False, run=sdepth_manifest)
-    stored_names += list(names)
-i_gt = sdepth_cfg.relations.index("greater_than")
-gt_name = "stored: lowest median test accuracy of the fitted seeds over depths, greater-than"
-claims.check(gt_name, np.nanmin(fit_median[i_gt]), seeds=fit_test[i_gt, int(np.nanargmin(fit_median[i_gt]))],
-             statistic="median", live=False, run=sdepth_manifest)
-stored_names.append(gt_name)
-glue("gt_stored_low", f"{np.nanmin(fit_median[i_gt]):.2f}", display=False)
-# The deep end at the paper's horizon (stored): claims on the fitted seeds, sealed by the run
-DEEP = "deep decoders (stored, 10^5 steps): "
-k_peak = [DEEP_DEPTHS.index(d) for d in (1, 2, 3)]
-k_deep = [k for k, d in enumerate(DEEP_DEPTHS) if d >= 6]
-k12 = DEEP_DEPTHS.index(12)
-fit_seeds = lambda i, k: deep_res.test_acc[i, k][deep_fitted[i, k]]  # noqa: E731 - the fitted seeds' test accuracies
-fewest = int(deep_fitted[:, k_deep].sum(axis=2).min())
-claims.check(DEEP + "fewest seeds that fitted their training pairs, over depths 6-12 and the four relations", fewest,
-             live=False, run=deep_manifests, spread=fewest_fitted_standard_error(deep_fitted[:, k_deep]))
-deep_peak, deep_loss = {}, {}
-for rel in ("mod3", "mod5", "bipartite"):
-    i = deep_cfg.relations.index(rel)
-    kb = k_peak[int(np.nanargmax(deep_median[i, k_peak]))]
-    deep_peak[rel], deep_loss[rel] = float(deep_median[i, kb]), float(deep_median[i, kb] - deep_median[i, k12])
-    se_peak = seed_standard_error(fit_seeds(i, kb), "median")
-    claims.check(DEEP + f"best median test accuracy of the fitted seeds over depths 1-3, {LABELS[rel]}", deep_peak[rel],
-                 live=False, run=deep_manifests, spread=se_peak)
-    n_fit12 = int(deep_fitted[i, k12].sum())
-    claims.check(DEEP + f"test accuracy lost at depth 12 by the fitted seeds against the best of depths 1-3, {LABELS[rel]}",
-                 deep_loss[rel], live=False, run=deep_manifests,
-                 spread=float(np.hypot(se_peak, seed_standard_error(fit_seeds(i, k12), "median"))),
-                 evidence=f"after 10^5 steps the {n_fit12} seeds of ten that fitted at depth 12 reach a median test "
-                          f"accuracy of {deep_median[i, k12]:.2f}, against {deep_peak[rel]:.2f} at the best of depths "
-                          f"1-3; the other seeds have not fitted (median training accuracy "
-                          f"{np.median(deep_res.train_acc[i, k12]):.2f}): a deep decoder here mostly fails to fit rather "
-                          "than memorizes")
-i_gt_deep = deep_cfg.relations.index("greater_than")
-k_gt = int(np.nanargmin(deep_median[i_gt_deep]))
-claims.check(DEEP + "lowest median test accuracy of the fitted seeds over depths, greater-than",
-             float(deep_median[i_gt_deep, k_gt]), live=False, run=deep_manifests,
-             spread=seed_standard_error(fit_seeds(i_gt_deep, k_gt), "median"),
-             evidence=f"at depth {DEEP_DEPTHS[k_gt]} the {int(deep_fitted[i_gt_deep, k_gt].sum())} fitted seeds reach a "
-                      f"median test accuracy of {deep_median[i_gt_deep, k_gt]:.3f}, just below the paper's 90 %; the "
-                      "20,000-step sweep above stays above it")
-n12 = {r: int(deep_fitted[deep_cfg.relations.index(r), k12].sum()) for r in deep_cfg.relations}
-unfit12 = [LABELS[r] for r in deep_cfg.relations if 2 * n12[r] < len(deep_cfg.data_seeds)]  # fewer than half fitted
-glue("deep_text", "At depth 12 the seeds that fitted their training pairs number " + ", ".join(
-    f"{LABELS[r]} {n12[r]}" for r in deep_cfg.relations) + f" of ten (the fewest at any depth from 6 to 12: {fewest}; the check registered before the run asked for "
-    "five, and was lowered after it, †). "
-    "On the fitted seeds, the best median test accuracy at depths 1–3 is " + ", ".join(
-    f"{LABELS[r]} {deep_peak[r]:.2f}" for r in deep_peak) + ", and depth 12 loses " + ", ".join(
-    f"{deep_loss[r]:.2f} ({LABELS[r]})" for r in deep_loss) + f" of it; greater-than's lowest median is "
-    f"{deep_median[i_gt_deep, k_gt]:.3f} (depth {DEEP_DEPTHS[k_gt]}). The ledger row \"Fig. 4 (deep end, 10^5 steps)\" "
-    "judges them." + (f" At depth 12 most {', '.join(unfit12[:-1]) + ' and ' * (len(unfit12) > 1) + unfit12[-1]} decoders have not fitted their training pairs at the "
-    "paper's horizon, so \"too deep memorizes\" rests there on the few seeds that did." if unfit12 else ""),
-    display=False)
-glue("deep_fitted", ", ".join(f"{LABELS[r]} {int(fitted[sdepth_cfg.relations.index(r), deepest].sum())}"
-                              for r in sdepth_cfg.relations), display=False)
-glue("gt_low", trained(test[i].min(), SEED_RES), display=False)
-glue("gt_low_depth", trained(depth_cfg.depths[k_low]), display=False)
-glue("gt_low_train", trained(train[i, k_low], SEED_RES), display=False)
-for key, (rel, a) in {"gap_mod3": ("mod3", 0), "gap_mod3_bias": ("mod3", bias_arch), "gap_gt": ("greater_than", 0),
-                      "gap_gt_bias": ("greater_than", bias_arch), "gap_mod3_d1": ("mod3", d1_arch),
-                      "gap_gt_d1": ("greater_than", d1_arch)}.items():
-    glue(key, trained(gaps[rel, a], GAP_RES), display=False)
-glue("d1_stuck", f"{trained(d1_stuck)} of {len(d1_final)}", display=False)
-
-claims.figure("baek2024", "Fig. 2", claims=[
-    "largest |MC bound - Eq. 4| over relations and fractions"] + [f"MC bound at fraction 0.10, {LABELS[r]}" for r in RELATIONS],
-    why=f"Eq. 4 and the Bayes-optimal Monte Carlo agree within {approx(abs(worst[2]), 0.01)} for all four relations "
-    "('rough agreement'); the Monte Carlo starts below Eq. 4 and saturates earlier. The paper prints no values.")
-claims.figure("baek2024", "Fig. 3", claims=[
-    f"induction gap: generic minus inductive-bias network (d=2), {LABELS[r]}" for r in size_cfg.relations] + [
-    "induction gap: generic minus inductive-bias network (d=1), greater-than",
-    "induction gap: generic minus inductive-bias network (d=1), mod 3", "largest excess of a network over the MC bound"],
-    why=f"Inductive bias shrinks the induction gap at d = 2 on both relations and at d = 1 on greater-than; the d = 1 "
-    f"mode-3 network stays stuck on mod 3 in {trained(d1_stuck)} of {len(d1_final)} seeds.")
-claims.figure("baek2024", "Fig. 4", claims=[
-    f"{what}, {LABELS[r]}{tag}" for r in ("mod3", "mod5", "bipartite") for what, tag in (
-        ("depth 0 training accuracy", " (confusion)"), ("best test accuracy over depths", ""),
-        (f"test accuracy lost at depth {depth_cfg.depths[deep]}", " (memorization)"))] + [
-    "lowest median test accuracy over depths, greater-than"] + stored_names,
-    why="Confusion at depth 0, a Goldilocks peak and a loss at the deepest decoder for mod 3, mod 5 and bipartite, "
-    f"live ({depth_cfg.steps:,} steps, some deep seeds not yet fitted) and in the stored sweep ({sdepth_cfg.steps:,} "
-    f"steps, †: it predates sealed claims), where only seeds that fitted their training pairs count: at depth "
-    f"{sdepth_cfg.depths[-1]} they number " + ", ".join(
-        f"{LABELS[r]} {int(fitted[sdepth_cfg.relations.index(r), -1].sum())}" for r in ("mod3", "mod5", "bipartite"))
-    + f" of 5, and bipartite's fitted seeds at depth 8 lose "
-    f"{np.nanmax(fit_median[i_bip]) - fit_median[i_bip, k8]:.2f}. Stored, greater-than stays above 90 % at every "
-    "depth, as the paper says.")
-claims.figure_from("baek2024", "Fig. 4 (deep end, 10^5 steps)", DEEP, why=(
-    f"Stored, sealed before the run: ten seeds per depth at the paper's horizon; at least {fewest} fitted at every "
-    "depth from 6 to 12 (five were aimed for: that check was lowered after the run, †); on the fitted seeds, depth 12 loses " + ", ".join(
-        f"{deep_loss[r]:.2f} ({LABELS[r]})" for r in deep_loss) + " against the peak at depths 1-3, and greater-than's "
-    f"lowest median is {deep_median[i_gt_deep, k_gt]:.3f}."))
+readout.record_static_checks(claims, p_c, fig2_stats)
+comparisons = readout.record_live_comparisons(claims, fig3_stats, depth_table)
+stored_names = readout.record_stored_depth(claims, stored_depth)
+deep_end = readout.record_deep_end(claims, deep)
+readout.glue_deep_text(deep, deep_end)
+readout.glue_prose_values(fig3_stats, depth_table, stored_depth, comparisons=comparisons, end=deep_end)
+readout.record_figures(claims, fig2=fig2_stats, fig3=fig3_stats, live=depth_table, stored=stored_depth,
+                       stored_names=stored_names, end=deep_end)
 
 # %% [markdown]
 # ### The live comparisons, confirmed with fresh seeds (stored)
@@ -584,18 +351,7 @@ claims.figure_from("baek2024", "Fig. 4 (deep end, 10^5 steps)", DEEP, why=(
 # `python -m repro.experiments.baek2024_geneft --store book/_results --only confirm` (a few minutes on one core).
 
 # %% tags=["hide-input", "hide-output"]
-conf, conf_manifest = load_stored(stored_confirmation("_results", confirmation_config()), "confirmation",
-                                  "python -m repro.experiments.baek2024_geneft --store book/_results --only confirm",
-                                  "a few minutes on one core")
-conf_d1 = conf.sizes.accuracy["mod3", d1_arch][-1]  # the d = 1 mode-3 network, largest fraction, per seed
-conf_stuck = f"{trained(int((conf_d1 < 0.9).sum()))} of {len(conf_d1)}"
-for name, (ours, per_seed) in book_statistics(conf.sizes, conf.depth, bound).items():
-    claims.check(CONFIRM_PREFIX + name, ours, seeds=per_seed, live=False, run=conf_manifest)
-claims.figure_from("baek2024", "Figs. 3-4 (live comparisons, fresh seeds, stored)", CONFIRM_PREFIX, why=(
-    f"the live Fig. 3-4 comparisons rerun with fresh seeds, sealed before the run; the d = 1 mode-3 network ends "
-    f"below 0.9 over all pairs at fraction {size_cfg.fractions[-1]} in {conf_stuck} seeds (live: "
-    f"{trained(d1_stuck)} of {len(d1_final)})"))
-glue("ledger_tally", claims.tally(), display=False)
+readout.record_confirmation(claims, fig3_stats)
 
 # %% tags=["hide-input", "hide-output"]
 claims.ledger()
