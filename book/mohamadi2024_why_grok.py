@@ -103,59 +103,30 @@
 # other differences each experiment's setup table lists. No GPU was available to run them for this chapter.
 
 # %% tags=["hide-input"]
-import math
 import warnings
-
 warnings.filterwarnings("ignore", category=UserWarning)
-
-import numpy as np
 import torch
 from repro.core.prose import glue
 
 from repro.book.claims import ClaimBook
-from repro.core.portable import approx, trained
-from repro.core.scale import current_scale
+from repro.book.readouts import mohamadi2024_why_grok as readout
+from repro.book.readouts import mohamadi2024_why_grok_ledger as readout_ledger
+from repro.book.readouts import mohamadi2024_why_grok_regression as readout_reg
+from repro.book.readouts import mohamadi2024_why_grok_stored as readout_stored
+from repro.book.readouts import mohamadi2024_why_grok_transformer as readout_tf
 from repro.experiments import mohamadi2024_why_grok as mw
-from repro.experiments import mohamadi2024_why_grok_sample as mws
-from repro.experiments.mohamadi2024_why_grok_setup import (budget_setup_table, classification_setup_table,
-                                                           fig2_setup_table, gd_init_scale_setup_table,
-                                                           gd_transformer_setup_table,
-                                                           ntk_classification_setup_table,
-                                                           paper_lr_regression_setup_table, regression_setup_table,
-                                                           sample_complexity_setup_table, start_norms,
-                                                           stored_regression_setup_table, theorem_setup_table,
-                                                           transformer_setup_table)
 from repro.plotting.mohamadi2024_why_grok import (plot_classification, plot_init_scale_gd, plot_kernel_regime,
                                                   plot_ntk_classification, plot_regression, plot_regression_accuracy,
                                                   plot_transformer)
 from repro.plotting.mohamadi2024_why_grok_sample import plot_norm_margin, plot_sample_complexity, plot_settled_budget
 from repro.plotting.shared import use_style
-from repro.theory import mohamadi2024 as th
-from repro.training.store import load_stored, provenance_line, require_stored
-
 # One thread: every computation here is many small tensor ops, which two threads on a shared 2-core machine
 # only slow down (the eNTK rank sweep took 100× more CPU time on two threads under load than on one).
 torch.set_num_threads(1)
 use_style()
 claims = ClaimBook("mohamadi2024_why_grok")
 cfg = mw.WhyGrokConfig.for_scale()
-print(f"scale: {current_scale()}")
-n_sample = len(cfg.seeds if cfg.sample_seeds is None else cfg.sample_seeds)
-print(f"classification: grok_p = {cfg.grok_p}, sample_ps = {cfg.sample_ps}, {cfg.class_steps} normalized GD steps, "
-      f"{len(cfg.seeds)} seeds at n = 2p^(5/3), {n_sample} at the other n")
-tc = cfg.transformer
-print(f"transformer: p = {tc.p}, n = {tc.n_train}, d_model = {tc.d_model}, d_mlp = {tc.d_mlp}, "
-      f"{tc.steps} {'AdamW' if tc.optimizer == 'adamw' else 'GD'} steps at lr {tc.lr:g}, seeds {cfg.transformer_seeds}")
-print(f"regression: p = {cfg.regression.p}, h = {cfg.regression.width}, n = {cfg.regression.n_train}, "
-      f"{cfg.regression.steps} GD steps, alphas = {cfg.regression.init_scales}, seeds {cfg.regression.seeds}")
-
-
-def count(flags, live: bool = True) -> str:
-    """'k of S seeds': how many seeds satisfy a statement. ``live``: the flags come out of a training run in this
-    chapter, so k is marked as a trained number (the number of seeds S is the config's); False for a stored run."""
-    flags = np.asarray(flags, dtype=bool)
-    k = int(flags.sum())
-    return f"{trained(k) if live else k} of {flags.size} seeds"
+readout.report_scales(cfg)
 
 # %% [markdown]
 # ## The configuration
@@ -181,15 +152,7 @@ def count(flags, live: bool = True) -> str:
 # where they are loaded.
 
 # %% tags=["hide-input"]
-ccfg = cfg.classification_config(cfg.grok_p)
-norms = start_norms(cfg.grok_p, ccfg.width)
-print(theorem_setup_table(cfg))
-print()
-print(classification_setup_table(cfg))
-print()
-print(transformer_setup_table(cfg))
-print()
-print(regression_setup_table(cfg))
+norms = readout.report_setup_tables(cfg)
 
 # %% [markdown]
 # ## 1. A known answer: the Fourier network (App. F)
@@ -209,28 +172,10 @@ print(regression_setup_table(cfg))
 # so it is recorded as a check of our implementation, not as a reproduction.
 
 # %%
-rows = mw.construction_table(cfg.construction_ps)
-dup = mw.construction_table([cfg.construction_ps[-1]], cfg.duplication_rs)
-print("  p  version  width  max|f - p·1|<1e-9  accuracy  ‖θ‖∞  margin/p")
-for r in rows:
-    print(f"{r['p']:3d}  {'halved' if r['halved'] else 'full  '}  {r['width']:5d}  {str(r['max_error'] < 1e-9):>17}"
-          f"  {r['accuracy']:8.2f}  {r['linf']:.2f}  {r['margin'] / r['p']:.2f}")
-print(f"duplication at p = {dup[0]['p']} (full version):")
-for r in dup:
-    if not r["halved"]:
-        print(f"  r = {r['r']}: width {r['width']}, ‖θ‖∞ = {r['linf']:.3f} (r^(-1/3) = {r['r'] ** (-1 / 3):.3f}), "
-              f"max|f - p·1| < 1e-9: {r['max_error'] < 1e-9}")
+rows, dup = readout.report_construction(cfg)
 
 # %% tags=["hide-input"]
-full = [r for r in rows + dup if not r["halved"]]
-# Rounded up to a power of ten: the float64 rounding error itself (~1e-14) differs between BLAS builds.
-max_error = 10.0 ** math.ceil(math.log10(max(r["max_error"] for r in rows + dup)))
-claims.check("Fourier construction: accuracy over all p² pairs, every p from 2 to 13",
-             min(r["accuracy"] for r in rows), live=False)
-claims.check("Fourier construction (V/4): max |f − p·1| over all pairs and p (rounded up to 10^k)", max_error,
-             live=False)
-_ = claims.check("Fourier construction: worst |‖θ‖∞ − r^(−1/3)| over p and r ∈ {1, 2, 4, 8} copies",
-             max(abs(r["linf"] - r["r"] ** (-1 / 3)) for r in full), live=False)
+readout.record_construction(claims, rows, dup)
 
 # %% [markdown]
 # ## 2. The kernel regime: the eNTK interpolates once $h(3p-2) \ge n$ (Thm 3.1)
@@ -249,18 +194,7 @@ _ = claims.check("Fourier construction: worst |‖θ‖∞ − r^(−1/3)| over 
 
 # %% tags=["hide-input"]
 rank = mw.entk_rank_sweep(cfg.rank_p, cfg.rank_n, cfg.rank_widths, cfg.seed)
-mismatch = int(np.sum((rank["rank"] < rank["n"]) != (rank["widths"] * (3 * rank["p"] - 2) < rank["n"])))
-for h, rk, bd in zip(rank["widths"], rank["rank"], rank["bound"]):
-    print(f"h = {h:3d}: rank {rk:4d}, min(n, h(3p-2)) = {bd:4d}, singular: {rk < rank['n']}")
-glue("rank_threshold", f"{rank['n'] / (3 * rank['p'] - 2):.1f}", display=False)
-glue("rank_lower", f"{rank['n'] / (3 * rank['p']):.1f}", display=False)
-claims.check("eNTK rank: largest |rank − min(n, h(3p−2))| over widths",
-             int(np.abs(rank["rank"] - rank["bound"]).max()), live=False)
-claims.check("widths where 'eNTK singular' ≠ 'h(3p−2) < n'", mismatch, live=False)
-below = rank["widths"] < rank["n"] / (3 * rank["p"])  # Thm 3.1's converse: no interpolation below h = n/(3p)
-glue("rank_below", ", ".join(str(h) for h in rank["widths"][below]), display=False)
-_ = claims.check("eNTK singular at every tested width below Thm 3.1's n/(3p): fraction of those widths",
-             float(np.mean(rank["rank"][below] < rank["n"])), live=False)
+readout.record_entk_rank(claims, rank)
 
 # %% [markdown]
 # At $p$ = 11 with $n$ = 665 triples our threshold is $h$ = {eval}`glued.rank_threshold`, and Thm 3.1's lower
@@ -281,18 +215,10 @@ _ = claims.check("eNTK singular at every tested width below Thm 3.1's n/(3p): fr
 
 # %% tags=["hide-input"]
 ksweep = mw.kernel_regression_sweep(cfg.kernel_ps, cfg.kernel_fractions, cfg.kernel_width_factor, cfg.seed)
-print("relative test loss (eNTK at init / expected NTK)")
-print("   p  " + "  ".join(f"frac {f:.1f}  " for f in ksweep["fractions"]))
-for i, p in enumerate(ksweep["ps"]):
-    print(f"{p:4d}  " + "  ".join(f"{e:4.1f} / {x:4.1f}" for e, x in zip(ksweep["empirical"][i], ksweep["expected"][i])))
+readout.report_kernel_sweep(ksweep)
 fig_kernel = plot_kernel_regime(rank, ksweep)
 glue("fig_kernel", fig_kernel, display=False)
-kernel_min = min(ksweep["empirical"].min(), ksweep["expected"].min())
-glue("kernel_min", approx(kernel_min, 0.05), display=False)
-# Kernel regression at init is float64 linear algebra without training: its losses move only in the last bits.
-claims.check("ridgeless kernel regression: smallest relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
-             kernel_min, live=False)
-_ = claims.check("ridgeless kernel regression: smallest relative test loss, against the zero predictor's 1", kernel_min, live=False)
+readout.record_kernel_sweep(claims, ksweep)
 
 # %% [markdown]
 # ```{figure} _figures/mohamadi2024_why_grok/fig_kernel.png
@@ -332,37 +258,11 @@ _ = claims.check("ridgeless kernel regression: smallest relative test loss, agai
 
 # %% tags=["hide-input"]
 span = mw.kernel_span_sweep(cfg.kernel_ps, cfg.kernel_fractions, cfg.kernel_width_factor, cfg.seed)
-print("population loss / zero predictor's: best in the eNTK's span / expected NTK's; averaged over permuted tasks; App. D bound")
-for i, p in enumerate(span["ps"]):
-    for j, f in enumerate(span["fractions"]):
-        print(f"  p = {p:2d}, fraction {f:.1f}: {span['empirical'][i, j]:.3f} / {span['expected'][i, j]:.3f}; "
-              f"{span['empirical_perm'][i, j]:.3f} / {span['expected_perm'][i, j]:.3f}; bound {span['bound'][i, j]:+.3f}")
-inside = span["bound"] >= 0.5  # where App. D's explicit bound reaches Thm 3.4's 1/2
-span_min = float(min(span["empirical"][inside].min(), span["expected"][inside].min()))
-span_slack = float(min((span[k] - span["bound"]).min() for k in ("empirical_perm", "expected_perm")))
-glue("span_min", f"{span_min:.2f}", display=False)
-glue("span_slack", f"{span_slack:.2f}", display=False)
-glue("span_inside", ", ".join(f"({p}, {f:.1f})" for p, f in zip(np.array(span["ps"])[np.where(inside)[0]],
-                                                               span["fractions"][np.where(inside)[1]])), display=False)
-# Closed forms and float64 projections at init, no training: the numbers move only in the last bits.
-claims.check("best predictor in the kernel's span: smallest population loss / zero predictor's over p, both kernels "
-             "and the fractions where App. D's bound is ≥ 1/2", span_min, live=False)
-_ = claims.check("best predictor in the kernel's span averaged over the permuted tasks, minus App. D's bound: smallest "
-             "over p, fractions and both kernels", span_slack, live=False)
+span_stats = readout.record_kernel_span(claims, span)
 
 # %% tags=["hide-input"]
 cspan = mw.pntk_span_sweep(cfg.grok_p, mw.SPAN_PAIR_FRACTIONS, 8 * cfg.grok_p, cfg.seed)
-for f, b_, e_, bd in zip(cspan["fractions"], cspan["best"], cspan["perm"], cspan["bound"]):
-    print(f"pNTK at init, p = {cspan['p']}, h = 8p, pair fraction {f:.1f}: best in span {b_:.3f}; averaged over permuted "
-          f"tasks {e_:.3f}; App. D bound {bd:+.3f}")
-cspan_min = float(cspan["best"][cspan["bound"] >= 0.5].min())
-cspan_slack = float((cspan["perm"] - cspan["bound"]).min())
-glue("cspan_min", f"{cspan_min:.2f}", display=False)
-glue("cspan_slack", f"{cspan_slack:.2f}", display=False)
-claims.check("pNTK at init: best predictor in its span (pNTK ⊗ I_p), smallest population loss / zero predictor's over "
-             "the pair fractions where App. D's bound is ≥ 1/2", cspan_min, live=False)
-_ = claims.check("pNTK at init: best predictor in its span averaged over the permuted tasks, minus App. D's bound: "
-             "smallest over the pair fractions", cspan_slack, live=False)
+cspan_stats = readout.record_pntk_span(claims, cspan)
 
 # %% [markdown]
 # Where App. D's bound reaches 1/2 (the $(p, \text{fraction})$ pairs {eval}`glued.span_inside`), the best predictor
@@ -395,18 +295,7 @@ _ = claims.check("pNTK at init: best predictor in its span averaged over the per
 # %%
 results = {p: mw.train_classification(cfg.classification_config(p)) for p in sorted(set(cfg.sample_ps) | {cfg.grok_p})}
 main = results[cfg.grok_p]
-mc = main.config
-runs = main.runs_of(2.0, 1.0)  # α = 1, c = 2: one run per seed, the eNTK recorded
-fits = main.first_step("train", 1.0)[runs]  # first step with 100 % training accuracy
-gens = main.first_step("test", 0.99)[runs]
-print(f"p = {mc.p}, h = {mc.width}, {mc.steps} steps:")
-for c_, a_ in dict.fromkeys(zip(mc.n_coeffs, mc.init_scales)):
-    rows = main.runs_of(c_, a_)
-    print(f"  c = {c_:.1f} (n = {th.classification_train_size(mc.p, c_)}), alpha = {a_:.1f}: train set fitted: "
-          f"{count(main.train_acc[rows, -1] == 1.0)}; final test accuracy >= 0.99: {count(main.test_acc[rows, -1] >= 0.99)}"
-          f", <= 0.1: {count(main.test_acc[rows, -1] <= 0.1)}")
-fit_first = (fits > 0) & (fits < np.where(gens < 0, np.inf, gens))
-print(f"alpha = 1, c = 2: fitted before test accuracy reached 99 %: {count(fit_first)}")
+cls = readout.report_classification(main)
 
 # %% [markdown]
 # In every seed the training set is fitted within a few hundred steps, and the test accuracy passes 99 %
@@ -418,30 +307,7 @@ print(f"alpha = 1, c = 2: fitted before test accuracy reached 99 %: {count(fit_f
 # from below by half the zero predictor's; the paper leaves the accuracy open.
 
 # %% tags=["hide-input"]
-kernel = np.array([mw.kernel_classifier_on_split(main, run=r) for r in runs])  # (seeds, 2): accuracy, loss
-kernel_acc, kernel_loss = np.median(kernel, axis=0)
-trained_acc = main.test_acc[runs, -1]
-# The kernel predictor is not trained (float64 linear algebra at init): its numbers move only in the last bits.
-print(f"pNTK kernel classifier on the same {mc.train_sizes()[0]} training pairs ({len(runs)} splits): median test "
-      f"accuracy {approx(kernel_acc, 0.01)} (max {approx(kernel[:, 0].max(), 0.01)}; chance {1 / mc.p:.2f}), "
-      f"test loss / zero predictor's {approx(kernel_loss, 0.1)} (median)")
-print(f"trained network on the same splits: test accuracy >= 0.99: {count(trained_acc >= 0.99)}")
-glue("kernel_acc", approx(kernel_acc, 0.01), display=False)
-glue("chance", f"{1 / mc.p:.2f}", display=False)
-glue("kernel_loss", approx(kernel_loss, 0.1), display=False)
-glue("trained_acc", trained(np.median(trained_acc), 0.01), display=False)
-glue("n_seeds", str(len(runs)), display=False)
-claims.check(f"pNTK kernel classifier: test loss / zero predictor's (p = {mc.p}, n = 2p^(5/3)), median of {len(runs)} splits",
-             kernel_loss, live=False)
-claims.check(f"pNTK kernel classifier: test accuracy against chance 1/p, median of {len(runs)} splits", kernel_acc,
-             reference=1 / mc.p, live=False)
-# Trained accuracies are shown at 0.01: every seed ends at 1.00 or close; Fig. 1 and 4's test curves reach 100 %.
-claims.check(f"trained network: final test accuracy on the same splits (p = {mc.p}), median of {len(runs)} seeds",
-             np.median(trained_acc), seeds=trained_acc)
-# A seed counts if its training set is fitted before its test accuracy reaches 99 %; the tolerance lets one
-# seed in five miss (a seed that fits and generalizes within one evaluation interval).
-_ = claims.check(f"fitted before the test accuracy reached 99 % (α = 1): fraction of {len(runs)} seeds",
-             np.mean(fit_first), seeds=fit_first.astype(float))
+readout.record_kernel_classifier(claims, main, cls)
 
 # %% [markdown]
 # The kernel predictor scores {eval}`glued.kernel_acc` test accuracy, against a chance level of
@@ -462,35 +328,7 @@ _ = claims.check(f"fitted before the test accuracy reached 99 % (α = 1): fracti
 # move it.
 
 # %% tags=["hide-input"]
-raw_before, raw_after = np.array([main.ntk_ratio(r) for r in runs]).T  # raw after: a lower bound (triangle)
-fit_eval = [int(np.searchsorted(main.steps, f)) for f in fits]
-norm_growth = (main.l2[runs, -1] / main.l2[runs, fit_eval]) ** 4  # (‖θ_T‖₂ / ‖θ_fit‖₂)^4
-shape = np.array([main.shape_change(r) for r in runs])  # (seeds, 2): unit-norm kernel change before, after
-shape_ratio = shape[:, 1] / shape[:, 0]
-explained = np.abs(np.log10((raw_after / raw_before) / norm_growth)) <= 1
-print(f"raw eNTK change after fitting >= 10x the change up to fitting (Fig. 1 left's pattern): {count(raw_after >= 10 * raw_before)}")
-print(f"raw eNTK change up to fitting >= 100 x ‖Θ̂_0‖_F: {count(raw_before >= 100 * main.ntk_norm0[runs])}")
-print(f"norm growth (‖θ_T‖₂/‖θ_fit‖₂)^4 within a factor 10 of the raw after/before ratio: {count(explained)}")
-print(f"unit-norm eNTK: change after fitting >= 10x the change up to fitting: {count(shape_ratio >= 10)}; "
-      f"below twice it: {count(shape_ratio < 2)}")
-glue("ntk_norm0", approx(np.median(main.ntk_norm0[runs]), digits=2), display=False)  # at init: no training
-# ‖θ_0‖₂ at α = 1 (the init, not trained), against the closed forms of He's init and the NTK parametrization
-glue("theta0_l2", approx(np.median(main.l2[runs, 0]), digits=1), display=False)
-glue("theta0_he", f"{norms['He']:.0f}", display=False)
-glue("theta0_ntk", f"{norms['NTK']:.0f}", display=False)
-# Resolution 1: the ratio varies between seeds and CPUs by tenths, and the paper's reading needs ≥ 10.
-glue("shape_ratio", trained(np.median(shape_ratio), 1), display=False)
-# Counts over seeds: the raw ratio itself varies by factors of several between seeds (and between CPUs).
-claims.check(f"raw eNTK change after fitting ≥ 10× the change up to fitting: fraction of {len(runs)} seeds",
-             np.mean(raw_after >= 10 * raw_before), seeds=(raw_after >= 10 * raw_before).astype(float))
-claims.check(f"raw after/before ratio within 10× of the norm growth (‖θ_T‖₂/‖θ_fit‖₂)^4: fraction of {len(runs)} seeds",
-             np.mean(explained), seeds=explained.astype(float))
-_ = claims.check(f"unit-norm eNTK change after fitting ÷ before fitting, median of {len(runs)} seeds",
-             np.median(shape_ratio), seeds=shape_ratio,
-             evidence=f"p = {mc.p}, h = 8p, normalized GD (App. A.2), {len(runs)} seeds: measured scale-free, the "
-                      "kernel moves about as much before fitting as after; the raw Frobenius change does grow by "
-                      "orders of magnitude after fitting, as plotted in the paper, but (‖θ_T‖/‖θ_fit‖)^4 accounts "
-                      "for it. Paper-scale p and 10^5 steps not run.")
+readout.record_entk_change(claims, main, cls, norms)
 
 # %% [markdown]
 # The raw change grows by orders of magnitude after fitting in every seed, as in Fig. 1 (left), and the
@@ -520,30 +358,7 @@ _ = claims.check(f"unit-norm eNTK change after fitting ÷ before fitting, median
 # accuracy.
 
 # %% tags=["hide-input"]
-alphas = [a for i, a in enumerate(mc.init_scales) if mc.n_coeffs[i] == 2.0 and a not in mc.init_scales[:i]]
-gap, first_norm, first_l2 = {}, {}, {}
-for a_ in alphas:
-    rows = main.runs_of(2.0, a_)
-    f_, g_ = main.first_step("train", 1.0)[rows], main.first_step("test", 0.99)[rows]
-    gap[a_] = np.where((f_ > 0) & (g_ > 0), g_ - f_, np.nan)
-    first_l2[a_] = main.l2[rows, 1]  # ‖θ‖₂ at the first evaluation after init, per seed (runs are seed-major)
-    first_norm[a_] = np.median(first_l2[a_])
-    print(f"alpha = {a_:.1f}: ‖θ_0‖₂ ≈ {approx(np.median(main.l2[rows, 0]), digits=1)}; generalized (99 %) after fitting: "
-          f"{count(g_ > np.maximum(f_, 0))}")
-a_min = min(alphas)
-gap_ratio = np.nanmean(gap[a_min]) / np.nanmean(gap[1.0])
-norm_ratio = first_norm[a_min] / first_norm[1.0]
-# Resolution 1: each seed's gap scatters by about ±25 %, so the ratio of two five-seed means moves by about 0.2.
-glue("gap_ratio", trained(gap_ratio, 1), display=False)
-glue("a_min", f"{a_min:g}", display=False)
-glue("first_step", str(int(main.steps[1])), display=False)
-claims.check(f"‖θ‖₂ after {int(main.steps[1])} steps, α = {a_min:g} over α = 1 (medians of {len(runs)} seeds)",
-             norm_ratio, seeds=first_l2[a_min] / first_l2[1.0])
-_ = claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 1 (means of {len(runs)} seeds)",
-             gap_ratio, seeds=gap[a_min] / gap[1.0],
-             evidence=f"p = {mc.p}, normalized GD with step length 10 (App. A.2), α ∈ {{1, 0.3, 0.1}}, {len(runs)} "
-                      "seeds: the gap does not shrink with α; ‖θ‖₂ is the same for every α after the first steps, "
-                      "so this optimizer erases the init scale (plain GD: the stored run below).")
+init = readout.record_init_scale(claims, main, cls)
 
 # %% [markdown]
 # After {eval}`glued.first_step` steps every $\alpha$ has the same $\|\theta\|_2$, and the gap at
@@ -570,46 +385,9 @@ _ = claims.check(f"gap from fitting to 99 % test accuracy, α = {a_min:g} over �
 # training set exceeds $\alpha = 1$'s by at least 0.1 (medians over seeds).
 
 # %% tags=["hide-input"]
-gdi_cfg = mw.gd_init_scale_config()
-gdi, gdi_manifest = load_stored(mw.stored_classification(gdi_cfg, "_results"), "plain-GD init-scale run",
-                                "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only gd-init-scale",
-                                "about 10 minutes", glue_minutes="gdi_minutes")
-print(gd_init_scale_setup_table(gdi_cfg))
-gdi_fit = gdi.first_step("train", 1.0)
-gdi_k = np.array([int(np.searchsorted(gdi.steps, f)) if f >= 0 else -1 for f in gdi_fit])
-gdi_finite = np.isfinite(gdi.l2[:, -1])
-gdi_at_fit = np.array([gdi.test_acc[r, k] if k >= 0 else np.nan for r, k in enumerate(gdi_k)])
-gdi_alphas = sorted(set(gdi_cfg.init_scales), reverse=True)
-gdi_rows = {a: [r for r in range(gdi_cfg.n_runs) if gdi_cfg.init_scales[r] == a] for a in gdi_alphas}
-# A stored run is loaded, not recomputed: these numbers are the same on every machine (shown at 0.01).
-for a_, rows in gdi_rows.items():
-    ok = [r for r in rows if gdi_finite[r] and gdi_fit[r] >= 0]
-    print(f"alpha = {a_:g}: diverged {int((~gdi_finite[rows]).sum())}, fitted {int((gdi_fit[rows] >= 0).sum())} of "
-          f"{len(rows)}; median fitting step {int(np.median(gdi_fit[ok])) if ok else 'n/a'}; median test accuracy at "
-          f"fitting {np.nanmedian(gdi_at_fit[ok]) if ok else float('nan'):.2f}, at the end "
-          f"{np.median(gdi.test_acc[ok, -1]) if ok else float('nan'):.2f}; unmirrored pairs at the end "
-          f"{np.median(gdi.unmirrored_acc[ok, -1]) if ok else float('nan'):.2f}; reached 99 % test accuracy: "
-          f"{int((gdi.first_step('test', 0.99)[rows] >= 0).sum())}")
-a_lo = min(gdi_alphas)
-lo_rows = [r for r in gdi_rows[a_lo] if gdi_finite[r] and gdi_fit[r] >= 0]
-hi_rows = [r for r in gdi_rows[1.0] if gdi_finite[r] and gdi_fit[r] >= 0]
-gdi_gain = float(np.median(gdi_at_fit[lo_rows]) - np.median(gdi_at_fit[hi_rows]))
-gdi_unm_lo = float(np.median(gdi.unmirrored_acc[lo_rows, -1]))
-for key, val in {"gdi_gain": gdi_gain, "gdi_unm_lo": gdi_unm_lo,
-                 "gdi_end_hi": np.median(gdi.test_acc[hi_rows, -1]), "gdi_end_lo": np.median(gdi.test_acc[lo_rows, -1])}.items():
-    glue(key, f"{val:.2f}", display=False)
-glue("gdi_alpha_lo", f"{a_lo:g}", display=False)
-fig_gdi = plot_init_scale_gd(gdi)
+gdi = readout_stored.record_gd_init_scale(claims)
+fig_gdi = plot_init_scale_gd(gdi.res)
 glue("fig_gdi", fig_gdi, display=False)
-gdi_budget = (f"stored: p = {gdi_cfg.p}, h = 8p, n = 2p^(5/3), plain GD at lr {gdi_cfg.lr:g} for {gdi_cfg.steps:,} steps, "
-              f"α ∈ {tuple(gdi_alphas)}, {len(gdi_rows[1.0])} seeds each")
-claims.check(f"plain GD (stored): test accuracy when the training set is fitted, α = {a_lo:g} minus α = 1 (medians)",
-             gdi_gain, live=False, run=gdi_manifest, spread=mw.median_difference_se(gdi_at_fit[lo_rows], gdi_at_fit[hi_rows]))
-_ = claims.check(f"plain GD (stored): final accuracy on test pairs with unseen mirror, α = {a_lo:g}, median of "
-             f"{len(lo_rows)} seeds", gdi_unm_lo, live=False, run=gdi_manifest, seeds=gdi.unmirrored_acc[lo_rows, -1],
-             evidence=f"{gdi_budget}: every run fits its training set (the smaller α, the later) and none reaches "
-                      "90 % test accuracy; once the training loss is small GD's steps shrink with it and the test "
-                      "accuracy stops where it is")
 
 # %% [markdown]
 # ```{figure} _figures/mohamadi2024_why_grok/fig_gdi.png
@@ -649,28 +427,8 @@ _ = claims.check(f"plain GD (stored): final accuracy on test pairs with unseen m
 # longer at $\alpha = 0.1$ than at $\alpha = 1$ (Fig. 1, middle: a smaller $\alpha$ mitigates grokking).
 
 # %% tags=["hide-input"]
-nc_cfg = mw.ntk_classification_config()
-nc, nc_manifest = load_stored(mw.stored_classification(nc_cfg, "_results", "classification-ntk"),
-                              "normalized-GD run in the NTK parametrization",
-                              "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only classification-ntk",
-                              "about 10 minutes", glue_minutes="nc_minutes")
-nc_norms = start_norms(nc_cfg.p, nc_cfg.width)
-glue("ntk_norm_pytorch", f"{nc_norms['PyTorch']:.0f}", display=False)
-glue("ntk_norm_ntk", f"{nc_norms['NTK']:.0f}", display=False)
-print(ntk_classification_setup_table(nc_cfg))
-nc_fit = nc.first_step("train", 1.0)
-nc_gen = nc.first_step("test", 0.99)
-nc_col = {int(s_): i for i, s_ in enumerate(nc.ntk_steps)}
-nc_rows = {a: [r for r in range(nc_cfg.n_runs) if nc_cfg.init_scales[r] == a] for a in mw.NTK_CLASS_SCALES}
-# Stored runs are loaded, not recomputed: these numbers are the same on every machine.
-for a_, rows in nc_rows.items():
-    fr = [r for r in rows if nc_fit[r] >= 0]
-    print(f"alpha = {a_:g}: fitted {len(fr)} of {len(rows)} (median step {int(np.median(nc_fit[fr])) if fr else 'n/a'}); "
-          f"reached 99 % test accuracy: {int((nc_gen[rows] >= 0).sum())} (steps {', '.join(str(int(g)) for g in nc_gen[rows])}; "
-          f"-1: never); final test accuracy {', '.join(f'{v:.2f}' for v in nc.test_acc[rows, -1])}; eNTK distance at the "
-          f"fit → end: {np.median([nc.ntk_distance[r, nc_col[int(nc_fit[r])]] for r in fr]) if fr else float('nan'):.3f} → "
-          f"{np.median(nc.ntk_distance[rows, -1]):.3f} (medians)")
-fig_nc = plot_ntk_classification(nc)
+ncs = readout_stored.report_ntk_classification()
+fig_nc = plot_ntk_classification(ncs.res)
 glue("fig_nc", fig_nc, display=False)
 
 # %% [markdown]
@@ -683,67 +441,7 @@ glue("fig_nc", fig_nc, display=False)
 # ```
 
 # %% tags=["hide-input"]
-a1_rows = [r for r in nc_rows[1.0] if nc_fit[r] >= 0]
-nc_d_fit = np.array([nc.ntk_distance[r, nc_col[int(nc_fit[r])]] for r in a1_rows])
-nc_c_fit = np.array([nc.ntk_change[r, nc_col[int(nc_fit[r])]] for r in a1_rows])
-nc_ratio = float(np.median(nc_d_fit / nc.ntk_distance[a1_rows, -1]))
-nc_decades = float(np.median(np.log10(nc.ntk_change[a1_rows, -1] / nc_c_fit)))
-last = int(nc.steps[-1])
-
-
-def nc_gap(rows):
-    """Steps from the fit to 99 % test accuracy per run; a run that never reaches 99 % counts up to the last step."""
-    return np.array([(nc_gen[r] if nc_gen[r] >= 0 else last) - nc_fit[r] for r in rows if nc_fit[r] >= 0])
-
-
-nc_gap_diff = float(np.median(nc_gap(nc_rows[0.1])) - np.median(nc_gap(nc_rows[1.0])))
-nc_budget = (f"stored: p = {nc_cfg.p}, h = 8p, n = 2p^(5/3), normalized GD (step {nc_cfg.lr:g}, λ = {nc_cfg.linf_reg:g}) "
-             f"for {nc_cfg.steps:,} steps, NTK parametrization, α ∈ {mw.NTK_CLASS_SCALES}, {len(mw.NTK_CLASS_SEEDS)} seeds each")
-nc_prefix = "normalized GD from a start far above one step (stored, NTK parametrization): "
-claims.check(nc_prefix + "final test accuracy, median of the α = 1 runs", float(np.median(nc.test_acc[nc_rows[1.0], -1])),
-             live=False, run=nc_manifest, seeds=nc.test_acc[nc_rows[1.0], -1], statistic="median",
-             evidence=f"{nc_budget}: final test accuracies at α = 1: "
-                      f"{', '.join(f'{v:.2f}' for v in nc.test_acc[nc_rows[1.0], -1])}")
-claims.check(nc_prefix + "scale-free eNTK distance at the fit over the same at the end, median of the α = 1 runs",
-             nc_ratio, live=False, run=nc_manifest, seeds=nc_d_fit / nc.ntk_distance[a1_rows, -1], statistic="median",
-             evidence=f"{nc_budget}: 1 − cos(Θ̂, Θ̂_0) is {np.median(nc_d_fit):.3f} at the fit (median step "
-                      f"{int(np.median(nc_fit[a1_rows]))}) and {np.median(nc.ntk_distance[a1_rows, -1]):.3f} at the end: "
-                      "the kernel has made most of its move by the time the training set is fitted")
-claims.check(nc_prefix + "log10 of ‖Θ̂_end − Θ̂_0‖_F over ‖Θ̂_fit − Θ̂_0‖_F, median of the α = 1 runs", nc_decades,
-             live=False, run=nc_manifest, seeds=np.log10(nc.ntk_change[a1_rows, -1] / nc_c_fit), statistic="median",
-             evidence=f"{nc_budget}: the raw change grows by {nc_decades:.2f} decades after the fit")
-claims.check(nc_prefix + "steps from fit to 99 % test accuracy, α = 0.1 minus α = 1 (medians)", nc_gap_diff,
-             live=False, run=nc_manifest, spread=mw.median_difference_se(nc_gap(nc_rows[0.1]), nc_gap(nc_rows[1.0])),
-             evidence=f"{nc_budget}: median gap {np.median(nc_gap(nc_rows[0.1])):.0f} steps at α = 0.1 against "
-                      f"{np.median(nc_gap(nc_rows[1.0])):.0f} at α = 1 (runs that never reach 99 % count to step {last:,})")
-# Fig. 1 (middle) as the paper states it (§4.2): a smaller α makes "the gap between overfitting and generalization"
-# smaller, i.e. the test accuracy at the step the training set is fitted is higher (registered after these arrays were
-# seen: †; T18's criterion). The fit-to-99 % gap above measures the time to final generalization, which §6 says a
-# smaller α lengthens: it stays as context.
-nc_at_fit = {a: np.array([nc.test_acc[r, int(np.searchsorted(nc.steps, nc_fit[r]))] for r in rows if nc_fit[r] >= 0])
-             for a, rows in nc_rows.items()}
-nc_fit_gain = float(np.median(nc_at_fit[0.1]) - np.median(nc_at_fit[1.0]))
-print(f"test accuracy at the fit: α = 0.1: {', '.join(f'{v:.2f}' for v in nc_at_fit[0.1])}; "
-      f"α = 1: {', '.join(f'{v:.2f}' for v in nc_at_fit[1.0])}")
-claims.check(nc_prefix + "test accuracy when the training set is fitted, α = 0.1 minus α = 1 (medians)", nc_fit_gain,
-             live=False, run=nc_manifest, spread=mw.median_difference_se(nc_at_fit[0.1], nc_at_fit[1.0]),
-             evidence=f"{nc_budget}: at the fit the test accuracy is {np.median(nc_at_fit[0.1]):.2f} at α = 0.1 against "
-                      f"{np.median(nc_at_fit[1.0]):.2f} at α = 1 (medians), the paper's direction; the time to final "
-                      "generalization is longer at α = 0.1 (context)")
-glue("nc_fit_gain", f"{nc_fit_gain:.2f}", display=False)
-glue("nc_fit_lo", f"{np.median(nc_at_fit[0.1]):.2f}", display=False)
-glue("nc_fit_hi", f"{np.median(nc_at_fit[1.0]):.2f}", display=False)
-glue("nc_ratio", f"{nc_ratio:.2f}", display=False)
-glue("nc_decades", f"{nc_decades:.1f}", display=False)
-glue("nc_gap_diff", f"{nc_gap_diff:,.0f}", display=False)
-glue("nc_acc_a1", f"{np.median(nc.test_acc[nc_rows[1.0], -1]):.2f}", display=False)
-# The first-logit eNTK of this 3-homogeneous network scales like ‖θ‖^4: the decades the norm's growth alone explains
-nc_l2_fit = np.array([nc.l2[r, int(np.searchsorted(nc.steps, nc_fit[r]))] for r in a1_rows])
-nc_norm_decades = float(np.median(4 * np.log10(nc.l2[a1_rows, -1] / nc_l2_fit)))
-glue("nc_norm_decades", f"{nc_norm_decades:.1f}", display=False)
-glue("nc_fit_max", f"{int(nc_fit.max())}", display=False)
-glue("nc_gen_a1", ", ".join(f"{int(g):,}" for g in nc_gen[nc_rows[1.0]]), display=False)
-glue("nc_gen_lo", f"{int((nc_gen[nc_rows[0.1]] >= 0).sum())} of {len(nc_rows[0.1])}", display=False)
+ntk_class = readout_stored.record_ntk_classification(claims, ncs)
 
 # %% [markdown]
 # From this start the picture is Fig. 1's in part. Every run fits its training set within
@@ -773,32 +471,7 @@ glue("nc_gen_lo", f"{int((nc_gen[nc_rows[0.1]] >= 0).sum())} of {len(nc_rows[0.1
 # train at $n = c\,p^{5/3}$ for $c \in \{0.5, 1, 2\}$ and every $p$ of the config.
 
 # %% tags=["hide-input"]
-print("final test accuracy (alpha = 1): seeds with >= 0.99 / seeds with <= 0.1 / seeds")
-for p, res in sorted(results.items()):
-    coeffs = sorted({c_ for c_, a_ in zip(res.config.n_coeffs, res.config.init_scales) if a_ == 1.0})
-    parts = []
-    for c_ in coeffs:
-        final = res.test_acc[res.runs_of(c_, 1.0), -1]
-        n_ = th.classification_train_size(p, c_)
-        parts.append(f"c = {c_:.1f} (n = {n_}, {100 * n_ / p ** 2:.0f} % of pairs): "
-                     f"{trained(int(np.sum(final >= 0.99)))} / {trained(int(np.sum(final <= 0.1)))} / {final.size}")
-    print(f"  p = {p:3d}: " + ", ".join(parts))
-at_two = {p: np.median(res.test_acc[res.runs_of(2.0, 1.0), -1]) for p, res in results.items()}
-p_worst = min(at_two, key=at_two.get)  # the p whose median is the minimum: its seeds give the margin
-claims.check(f"min over p ∈ {tuple(sorted(results))} of the median final test accuracy at n = 2p^(5/3)",
-             min(at_two.values()), seeds=results[p_worst].test_acc[results[p_worst].runs_of(2.0, 1.0), -1])
-# Fig. 4 (right): ‖θ‖∞ of the trained networks against p, here after the same number of normalized steps.
-ps = sorted(results)
-linf_p = {p: np.median(results[p].linf[results[p].runs_of(2.0, 1.0), -1]) for p in ps}
-margin_p = {p: np.median(results[p].margin[results[p].runs_of(2.0, 1.0), -1]) / p for p in ps}
-print(f"after {cfg.class_steps} steps at n = 2p^(5/3), medians over seeds: ‖θ‖∞ decreases with p: "
-      f"{trained(str(all(linf_p[a] > linf_p[b] for a, b in zip(ps, ps[1:]))))}; normalized margin q_min/‖θ‖∞³ "
-      f"divided by p decreases with p: {trained(str(all(margin_p[a] > margin_p[b] for a, b in zip(ps, ps[1:]))))}")
-linf_ratio = linf_p[ps[-1]] / linf_p[ps[0]]
-glue("linf_ratio", trained(linf_ratio, 0.5), display=False)
-claims.check(f"‖θ‖∞ after {cfg.class_steps} steps, p = {ps[-1]} over p = {ps[0]} (medians)", linf_ratio,
-             seeds=results[ps[-1]].linf[results[ps[-1]].runs_of(2.0, 1.0), -1]
-                    / results[ps[0]].linf[results[ps[0]].runs_of(2.0, 1.0), -1])
+readout.record_sample_sizes(claims, results, cfg)
 fig_class = plot_classification(results, cfg)
 glue("fig_class", fig_class, display=False)
 
@@ -847,54 +520,9 @@ glue("fig_class", fig_class, display=False)
 # recomputes it.
 
 # %% tags=["hide-input"]
-scfg = mws.SampleComplexityConfig()
-sc, sc_manifest = load_stored(mws.stored_sample_complexity(scfg, "_results"), "sample-complexity run",
-                              "python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results", "about 45 minutes on one core",
-                              glue_minutes="sc_minutes")
-print(sample_complexity_setup_table(scfg))
-n_crit = mws.critical_sizes(sc)
-k_fit = mws.fit_exponent(scfg.ps, n_crit)
-k_boot = mws.bootstrap_exponent(sc)
-k_lo, k_med, k_hi = np.nanpercentile(k_boot, [2.5, 50, 97.5])
-# A stored run is loaded, not recomputed, and the bootstrap's generator is seeded: these numbers are the same on
-# every machine. They print at the resolution the claims need (0.01 in an exponent, 3 digits in n*).
-for p, n_ in zip(scfg.ps, n_crit):
-    print(f"p = {p:2d}: n* = {n_:6.0f}  (n*/p^(5/3) = {n_ / p ** (5 / 3):.2f}, n*/p^2 = {n_ / p ** 2:.2f})")
-print(f"fitted exponent k = {k_fit:.2f}; bootstrap over seeds: median {k_med:.2f}, 95 % interval [{k_lo:.2f}, {k_hi:.2f}]")
-# The budget: n* and k from the test accuracy at earlier steps of the same runs.
-budget_k = {}
-for t in (scfg.steps // 2, 2 * scfg.steps // 3, scfg.steps):
-    j = int(np.searchsorted(sc.steps, t))
-    n_t = [mws.crossing(sc.n_values(p), sc.runs[p]["test_acc"][..., j].mean(axis=0)) for p in scfg.ps]
-    budget_k[t] = (mws.fit_exponent(scfg.ps, n_t), n_t[-1])
-    print(f"after {t:,} steps: n* at p = {scfg.ps[-1]} is {n_t[-1]:.0f}, fitted k = {budget_k[t][0]:.2f}")
-late = np.array(scfg.ps) >= 23
-k_late = mws.fit_exponent(np.array(scfg.ps)[late], n_crit[late])
-print(f"n*/p^(5/3) for p >= 23: {', '.join(f'{x:.2f}' for x in n_crit[late] / np.array(scfg.ps)[late] ** (5 / 3))}; "
-      f"fitted k over p >= 23 alone: {k_late:.2f}")
-(t0, (k0, n0)), (t1, (k1, n1)) = list(budget_k.items())[0], list(budget_k.items())[-1]
-glue("sc_t0", f"{t0:,}", display=False)
-glue("sc_k0", f"{k0:.2f}", display=False)
-glue("sc_n0", f"{n0:.0f}", display=False)
-glue("sc_n1", f"{n1:.0f}", display=False)
-glue("sc_k_late", f"{k_late:.2f}", display=False)
-glue("sc_level", f"{np.median(n_crit[late] / np.array(scfg.ps)[late] ** (5 / 3)):.1f}", display=False)
-c2_final = min(np.median(sc.final(p)[:, scfg.coeffs_at(p).index(2.0)]) for p in scfg.ps)
-glue("k_fit", f"{k_fit:.2f}", display=False)
-glue("k_lo", f"{k_lo:.2f}", display=False)
-glue("sc_frac_lo", f"{n_crit[0] / scfg.ps[0] ** 2:.2f}", display=False)
-glue("sc_frac_hi", f"{n_crit[-1] / scfg.ps[-1] ** 2:.2f}", display=False)
-glue("k_hi", f"{k_hi:.2f}", display=False)
-fig_sc = plot_sample_complexity(sc)
+scs = readout_stored.record_sample_complexity(claims)
+fig_sc = plot_sample_complexity(scs.res)
 glue("fig_sc", fig_sc, display=False)
-sc_budget = (f"stored: normalized GD (App. A.2), h = 8p, p = {scfg.ps[0]}-{scfg.ps[-1]} ({len(scfg.ps)} primes), "
-             f"{len(scfg.n_coeffs)} sizes per p, {len(scfg.seeds)} seeds, {scfg.steps:,} steps")
-claims.check(f"sample complexity (stored): fitted exponent k of n* ∝ p^k, p = {scfg.ps[0]}-{scfg.ps[-1]}", k_fit,
-             live=False, run=sc_manifest, spread=float(np.nanstd(k_boot)))
-claims.check("sample complexity (stored): 97.5th percentile of the seed-bootstrap exponent", k_hi, live=False,
-             run=sc_manifest, spread=mws.exponent_percentile_se(97.5, sc))
-_ = claims.check(f"sample complexity (stored): min over p of the median final test accuracy at n = 2p^(5/3)", c2_final,
-             live=False, run=sc_manifest, spread=mws.seed_bootstrap_se(mws.min_median_at, sc))
 
 # %% [markdown]
 # ```{figure} _figures/mohamadi2024_why_grok/fig_sc.png
@@ -925,24 +553,9 @@ _ = claims.check(f"sample complexity (stored): min over p of the median final te
 # normalized margin $q_{\min}/\|\theta\|_\infty^3$ at $n = 2p^{5/3}$ after the same number of steps.
 
 # %% tags=["hide-input"]
-fig_nm = plot_norm_margin(sc)
+fig_nm = plot_norm_margin(scs.res)
 glue("fig_norm_margin", fig_nm, display=False)
-j2 = {p: scfg.coeffs_at(p).index(2.0) for p in scfg.ps}
-sc_linf = {p: float(np.median(sc.final(p, "linf")[:, j2[p]])) for p in scfg.ps}
-sc_margin = {p: float(np.median(sc.final(p, "margin")[:, j2[p]])) for p in scfg.ps}
-p_lo, p_hi = scfg.ps[0], scfg.ps[-1]
-for p in (p_lo, p_hi):
-    print(f"p = {p}: median ‖θ‖∞ {sc_linf[p]:.1f}, normalized margin {sc_margin[p]:.1f} (the construction's: {p})")
-glue("sc_linf_lo", f"{sc_linf[p_lo]:.0f}", display=False)
-glue("sc_linf_hi", f"{sc_linf[p_hi]:.0f}", display=False)
-glue("sc_margin_lo", f"{sc_margin[p_lo]:.1f}", display=False)
-glue("sc_margin_hi", f"{sc_margin[p_hi]:.1f}", display=False)
-claims.check(f"‖θ‖∞ after {scfg.steps:,} normalized steps at n = 2p^(5/3) (stored): p = {p_hi} over p = {p_lo} (medians)",
-             sc_linf[p_hi] / sc_linf[p_lo], live=False, run=sc_manifest,
-             spread=mws.seed_bootstrap_se(lambda r: mws.median_at(r, p_hi, "linf") / mws.median_at(r, p_lo, "linf"), sc))
-_ = claims.check(f"normalized margin at p = {p_hi} over the construction's margin p (stored, median)",
-             sc_margin[p_hi] / p_hi, live=False, run=sc_manifest, seeds=sc.final(p_hi, "margin")[:, j2[p_hi]] / p_hi,
-             statistic="median")
+readout_stored.record_norm_margin(claims, scs)
 
 # %% [markdown]
 # ```{figure} _figures/mohamadi2024_why_grok/fig_norm_margin.png
@@ -979,72 +592,9 @@ _ = claims.check(f"normalized margin at p = {p_hi} over the construction's margi
 # most 5/3 (Thm 4.5), and the bootstrap's 97.5th percentile stays below the kernel methods' 2 (Thm 4.3).
 
 # %% tags=["hide-input"]
-bcfg = mws.budget_config()
-budget_res, budget_manifests = require_stored(
-    mws.stored_budget("_results"), "settled-budget run",
-    "python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results --run budget",
-    "about an hour per p on one core")
-for line in sorted({provenance_line(m) for m in budget_manifests}):
-    print(line)
-glue("bud_minutes", f"{sum(m['wall_time_s'] for m in budget_manifests) / 60:.0f}", display=False)
-glue("bud_minutes_each", ", ".join(f"{m['wall_time_s'] / 60:.0f}" for m in budget_manifests), display=False)
-print(budget_setup_table(bcfg))
-for t in (1000, 2000, 4000):
-    n_t = mws.critical_sizes(budget_res, step=t)
-    print(f"after {t:,} steps: n*/p^(5/3) = " + ", ".join(f"{n / p ** (5 / 3):.2f} (p = {p})"
-                                                        for p, n in zip(bcfg.ps, n_t))
-          + f"; exponent over p = {bcfg.ps[0]}-{bcfg.ps[-1]} alone: {mws.fit_exponent(bcfg.ps, n_t):.2f}")
-# One budget for all four p: the exponent of the largest p, without the small-p curvature or a budget mix.
-k_common = mws.fit_exponent(bcfg.ps, mws.critical_sizes(budget_res))
-k_common_lo, k_common_hi = np.nanpercentile(mws.bootstrap_exponent(budget_res), [2.5, 97.5])
-print(f"after {bcfg.steps:,} steps, p = {bcfg.ps[0]}-{bcfg.ps[-1]} alone: k = {k_common:.2f}, 95 % over seeds "
-      f"[{k_common_lo:.2f}, {k_common_hi:.2f}]")
-glue("bud_k_common", f"{k_common:.2f}", display=False)
-glue("bud_k_common_lo", f"{k_common_lo:.2f}", display=False)
-glue("bud_k_common_hi", f"{k_common_hi:.2f}", display=False)
-glue("bud_k_common_vs", "5/3 lies inside that interval" if k_common_lo <= 5 / 3 <= k_common_hi else
-     ("the interval lies below 5/3" if k_common_hi < 5 / 3 else "the interval lies above 5/3"), display=False)
-bud_shift = mws.budget_shift(budget_res, 2000, 4000)
-short_ps = np.array(scfg.ps) <= 31
-sc_shift = mws.budget_shift(sc, 750, 1500)[short_ps]
-print("log2 n*(4,000) − log2 n*(2,000): " + ", ".join(f"{x:+.2f}" for x in bud_shift))
-print("log2 n*(1,500) − log2 n*(750) at p ≤ 31: " + ", ".join(f"{x:+.2f}" for x in sc_shift))
-bud_c2 = {p: budget_res.final(p)[:, bcfg.coeffs_at(p).index(2.0)] for p in bcfg.ps}
-print("test accuracy at n = 2p^(5/3) after 4,000 steps (per seed): "
-      + "; ".join(f"p = {p}: " + ", ".join(f"{a:.3f}" for a in acc) for p, acc in bud_c2.items()))
-settled = mws.settled_exponent(sc, budget_res)
-s_lo, s_hi = np.nanpercentile(settled.k_boot, [2.5, 97.5])
-print("settled n*/p^(5/3): " + ", ".join(f"{n / p ** (5 / 3):.2f} (p = {p}, {settled.steps[p]:,} steps)"
-                                          for p, n in zip(settled.ps, settled.n_crit)))
-print(f"settled exponent k = {settled.k:.2f}; bootstrap over seeds: 95 % interval [{s_lo:.2f}, {s_hi:.2f}], "
-      f"standard deviation {np.nanstd(settled.k_boot):.2f}")
-glue("bud_k", f"{settled.k:.2f}", display=False)
-glue("bud_k_lo", f"{s_lo:.2f}", display=False)
-glue("bud_k_hi", f"{s_hi:.2f}", display=False)
-glue("bud_shift", f"{np.max(np.abs(bud_shift)):.2f}", display=False)
-glue("bud_sc_shift", f"{np.max(np.abs(sc_shift)):.2f}", display=False)
-glue("bud_c2", f"{min(np.median(a) for a in bud_c2.values()):.3f}", display=False)
-glue("fig_settled", plot_settled_budget(budget_res, settled), display=False)
-all_shifts = np.concatenate([bud_shift, sc_shift])
-glue("bud_trend", "every one of them falls a little with each doubling" if np.all(all_shifts < 0) else
-     "they move both ways with the budget", display=False)
-bud_note = (f"stored: normalized GD (App. A.2), h = 8p, p = {bcfg.ps[0]}-{bcfg.ps[-1]}, {len(bcfg.n_coeffs)} sizes "
-            f"per p, {len(bcfg.seeds)} seeds, {bcfg.steps:,} steps")
-claims.check("sample complexity, longer budget (stored): largest |log2 n*(4,000 steps) − log2 n*(2,000 steps)| "
-             "over p = 37-53", float(np.max(np.abs(bud_shift))), live=False, run=budget_manifests,
-             spread=mws.seed_bootstrap_se(lambda r: np.max(np.abs(mws.budget_shift(r, 2000, 4000))), budget_res))
-claims.check("sample complexity (stored): largest |log2 n*(1,500 steps) − log2 n*(750 steps)| over p = 11-31",
-             float(np.max(np.abs(sc_shift))), live=False, run=sc_manifest,
-             spread=mws.seed_bootstrap_se(lambda r: np.max(np.abs(mws.budget_shift(r, 750, 1500)[short_ps])), sc))
-p_worst = min(bud_c2, key=lambda p: np.median(bud_c2[p]))
-claims.check("sample complexity, longer budget (stored): min over p = 37-53 of the median test accuracy at "
-             "n = 2p^(5/3) after 4,000 steps", float(np.median(bud_c2[p_worst])), live=False, run=budget_manifests,
-             seeds=bud_c2[p_worst], statistic="median")
-claims.check("sample complexity, settled budgets (stored): fitted exponent k of n* ∝ p^k, p = 11-31 at 1,500 steps "
-             "and 37-53 at 4,000", settled.k, live=False, run=budget_manifests,
-             spread=float(np.nanstd(settled.k_boot)))
-_ = claims.check("sample complexity, settled budgets (stored): 97.5th percentile of the seed-bootstrap exponent", s_hi,
-             live=False, run=budget_manifests, spread=mws.exponent_percentile_se(97.5, sc, budget_res))
+bud = readout_stored.report_settled_budget(scs)
+glue("fig_settled", plot_settled_budget(bud.res, bud.settled), display=False)
+readout_stored.record_settled_budget(claims, scs, bud)
 
 # %% [markdown]
 # ```{figure} _figures/mohamadi2024_why_grok/fig_settled.png
@@ -1103,55 +653,9 @@ _ = claims.check("sample complexity, settled budgets (stored): 97.5th percentile
 tfs_mixed = mw.run_transformer_seeds(cfg.transformer, cfg.transformer_seeds)  # one train() call, seeds as runs
 # The paper's eNTK is on the training set (App. B): keep the training pairs among the recorded ones (kernels kept live)
 tfs = [t.on_training_pairs() for t in tfs_mixed]
-tfit = np.array([t.first_step("train", 1.0) for t in tfs])  # first evaluation step with 100 % training accuracy
-kf = [t.index(f) for t, f in zip(tfs, tfit)]
-ntk_before = np.array([t.kernel_change()[k] for t, k in zip(tfs, kf)])  # ‖K_fit − K_0‖_F
-ntk_after = np.array([t.kernel_change(f)[k:].max() for t, f, k in zip(tfs, tfit, kf)])  # max_t≥fit ‖K_t − K_fit‖_F
-norm0 = np.array([t.ntk_norm0 for t in tfs])
-gen90 = np.array([t.first_step("test", 0.9) for t in tfs])
-gen90 = np.where(gen90 < 0, np.inf, gen90)
-test_at_fit = np.array([t.test_acc[k] for t, k in zip(tfs, kf)])
-unmirrored_at_fit = np.array([t.unmirrored_acc[k] for t, k in zip(tfs, kf)])
-final_train, final_test = np.array([t.train_acc[-1] for t in tfs]), np.array([t.test_acc[-1] for t in tfs])
-# The kernel scaled to unit norm, as in Section 4: ‖K̄_fit − K̄_0‖_F before, max_t≥fit ‖K̄_t − K̄_fit‖_F after.
-unit = th.unit_kernel_distance
-tf_shape_before = np.array([unit(t.kernel_distance()[k]) for t, k in zip(tfs, kf)])
-tf_shape_after = np.array([unit(t.kernel_distance(f)[k:]).max() for t, f, k in zip(tfs, tfit, kf)])
-tf_shape_ratio = tf_shape_after / tf_shape_before
-tf_ratio_mixed = np.array([unit(t.kernel_distance(f)[k:]).max() / unit(t.kernel_distance()[k])
-                           for t, f, k in zip(tfs_mixed, tfit, kf)])  # the same on the mixed pairs, for the disclosure
-# The step at which the test accuracy climbs is sensitive to rounding (see Deviations): we count the seeds
-# that satisfy statements with wide margins; the figure shows the curves of every seed.
-print(f"p = {tfs[0].config.p}, {len(tfs)} seeds: training set fitted within 100 steps: {count((tfit > 0) & (tfit <= 100))}")
-print(f"  at that step: test accuracy >= 0.5 (the mirrored pairs): {count(test_at_fit >= 0.5)}; accuracy on the "
-      f"{tfs[0].n_unmirrored} pairs whose mirror is unseen too <= 0.1: {count(unmirrored_at_fit <= 0.1)}")
-print(f"  test accuracy still below 90 % 500 steps after fitting: {count(gen90 - tfit >= 500)}")
-print(f"  final train accuracy 1: {count(final_train == 1.0)}; final test accuracy, median: {trained(np.median(final_test), 0.01)}")
-print(f"raw eNTK change up to fitting >= 10 x ‖K_0‖_F: {count(ntk_before >= 10 * norm0)}")
-print(f"raw eNTK change after fitting, ‖K_t − K_fit‖_F, >= 10 x the change up to fitting (Fig. 5's pattern): "
-      f"{count(ntk_after >= 10 * ntk_before)}")
-print(f"unit-norm eNTK: change after fitting >= 10x the change up to fitting: {count(tf_shape_ratio >= 10)}; "
-      f"below twice it: {count(tf_shape_ratio < 2)}")
-print(f"eNTK on the {int(mw.ntk_train_mask(cfg.transformer).sum())} training pairs among the {cfg.transformer.ntk_points} "
-      f"recorded; unit-norm ratio on all {cfg.transformer.ntk_points} (train and test mixed), median: {trained(np.median(tf_ratio_mixed), 1)}")
-glue("tf_shape_ratio", trained(np.median(tf_shape_ratio), 1), display=False)
-glue("tf_ratio_mixed", trained(np.median(tf_ratio_mixed), 1), display=False)
-glue("tf_n_train_pairs", str(int(mw.ntk_train_mask(cfg.transformer).sum())), display=False)
+readout_tf.record_transformer(claims, tfs, tfs_mixed, cfg)
 fig_tf = plot_transformer(tfs)
 glue("fig_transformer", fig_tf, display=False)
-# Medians over seeds, shown at 0.01 (accuracies near 1) and at 0.05 for the unmirrored accuracy at fitting
-# (a few percent per seed, against a threshold of 0.1).
-claims.check(f"transformer (book: AdamW): final train accuracy, median of {len(tfs)} seeds", np.median(final_train),
-             seeds=final_train)
-claims.check(f"transformer: accuracy on test pairs with unseen mirror, when the train set is fitted, median of {len(tfs)} seeds",
-             np.median(unmirrored_at_fit), seeds=unmirrored_at_fit)
-claims.check(f"transformer: final test accuracy, median of {len(tfs)} seeds", np.median(final_test), seeds=final_test)
-_ = claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fitting (eNTK on the training pairs), median of {len(tfs)} seeds",
-             np.median(tf_shape_ratio), seeds=tf_shape_ratio,
-             evidence=f"book scale: p = {tfs[0].config.p}, d_model {tfs[0].config.d_model}, AdamW (lr 3e-3, wd 1) "
-                      f"instead of the paper's GD at lr 0.25, {len(tfs)} inits: the eNTK moves as much while the "
-                      "training set is fitted as after, raw or scale-free. GD at lr 0.25 for up to 1,000 steps "
-                      "(3 inits) fitted and then memorized; GD for 20,000 steps is the stored run below; p = 113 not run.")
 
 # %% [markdown]
 # ```{figure} _figures/mohamadi2024_why_grok/fig_transformer.png
@@ -1200,53 +704,9 @@ _ = claims.check(f"transformer: unit-norm eNTK change after fitting ÷ before fi
 # the GD claims below read the mixed kernel.
 
 # %% tags=["hide-input"]
-gd_cfg = mw.gd_transformer_config()
-gtfs, tf_manifest = load_stored(mw.stored_transformer(gd_cfg, mw.GD_TRANSFORMER_SEEDS, "_results"),
-                                "GD transformer run", "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only transformer-gd",
-                                "about 15 minutes", glue_minutes="tfgd_minutes")
-print(gd_transformer_setup_table(gd_cfg))
-g_fit = np.array([t.first_step("train", 1.0) for t in gtfs])
-g_k = [t.index(f) for t, f in zip(gtfs, g_fit)]
-g_before = np.array([unit(t.kernel_distance()[k]) for t, k in zip(gtfs, g_k)])
-g_after = np.array([unit(t.kernel_distance(f)[k:]).max() for t, f, k in zip(gtfs, g_fit, g_k)])
-g_raw = np.array([t.kernel_change()[k] / t.ntk_norm0 for t, k in zip(gtfs, g_k)])
-g_unm = np.array([t.unmirrored_acc[-1] for t in gtfs])
-g_test = np.array([t.test_acc[-1] for t in gtfs])
-g_test_fit = np.array([t.test_acc[k] for t, k in zip(gtfs, g_k)])
-g_train = np.array([t.train_acc[-1] for t in gtfs])
-# A stored run is loaded, not recomputed: its numbers are the same on every machine.
-print(f"p = {gd_cfg.p}, GD at lr {gd_cfg.lr:g}, {gd_cfg.steps:,} steps, {len(gtfs)} seeds: training set fitted at steps "
-      f"{', '.join(str(int(f)) for f in g_fit)}; final train accuracy {', '.join(f'{x:.2f}' for x in g_train)}")
-print(f"  test accuracy at fitting {', '.join(f'{x:.2f}' for x in g_test_fit)}, at the end {', '.join(f'{x:.2f}' for x in g_test)}; "
-      f"on the {gtfs[0].n_unmirrored} test pairs whose mirror is unseen too, at the end: {', '.join(f'{x:.2f}' for x in g_unm)}")
-print(f"  unit-norm eNTK change up to fitting {', '.join(f'{x:.2f}' for x in g_before)}; largest after fitting "
-      f"{', '.join(f'{x:.2f}' for x in g_after)}; raw change up to fitting / ‖K_0‖_F {', '.join(f'{x:.0f}' for x in g_raw)}")
-for key, val in {"gtf_before": np.median(g_before), "gtf_after": np.median(g_after), "gtf_unm": np.median(g_unm),
-                 "gtf_test": np.median(g_test)}.items():
-    glue(key, f"{val:.2f}", display=False)
-glue("gtf_fit", f"{int(np.median(g_fit)):,}", display=False)
-glue("tfgd_steps", f"{gd_cfg.steps:,}", display=False)
-glue("gtf_raw", f"{np.median(g_raw):.0f}", display=False)
-fig_tf_gd = plot_transformer(gtfs)
+gtf = readout_tf.record_gd_transformer(claims)
+fig_tf_gd = plot_transformer(gtf.runs)
 glue("fig_transformer_gd", fig_tf_gd, display=False)
-gd_budget = (f"stored: p = {gd_cfg.p}, d_model {gd_cfg.d_model}, d_mlp {gd_cfg.d_mlp}, full-batch GD at lr {gd_cfg.lr:g} "
-             f"(App. A.3), {gd_cfg.steps:,} steps, {len(gtfs)} inits")
-claims.check(f"transformer (stored, GD): final train accuracy, median of {len(gtfs)} seeds", np.median(g_train),
-             live=False, run=tf_manifest, seeds=g_train, statistic="median")
-claims.check(f"transformer (stored, GD): final accuracy on test pairs with unseen mirror, median of {len(gtfs)} seeds",
-             np.median(g_unm), live=False, run=tf_manifest, seeds=g_unm, statistic="median",
-             evidence=f"{gd_budget}: the test accuracy stays where it was when the training set was fitted (the mirrored "
-                      "pairs, learned as a + b = b + a); the pairs whose mirror is unseen stay near chance for the "
-                      f"remaining {gd_cfg.steps - int(np.max(g_fit)):,} steps, while the training loss falls towards 0 and GD's steps shrink with it")
-claims.check(f"transformer (stored, GD): unit-norm eNTK change up to fitting, median of {len(gtfs)} seeds",
-             np.median(g_before), live=False, run=tf_manifest, seeds=g_before, statistic="median",
-             evidence=f"{gd_budget}: by the step the training set is fitted the kernel has turned by "
-                      f"{np.median(g_before):.2f} in unit norm (cos ≈ {1 - np.median(g_before) ** 2 / 2:.2f}) and its raw "
-                      f"change is {np.median(g_raw):.0f}× ‖K_0‖_F: fitting happens outside the kernel regime")
-_ = claims.check(f"transformer (stored, GD): unit-norm eNTK change after fitting ÷ before fitting, median of {len(gtfs)} seeds",
-             np.median(g_after / g_before), live=False, run=tf_manifest, seeds=g_after / g_before, statistic="median",
-             evidence=f"{gd_budget}: after fitting the kernel moves a fraction of what it moved while fitting, and "
-                      "the network stays at its memorizing solution")
 
 # %% [markdown]
 # ```{figure} _figures/mohamadi2024_why_grok/fig_transformer_gd.png
@@ -1281,34 +741,9 @@ _ = claims.check(f"transformer (stored, GD): unit-norm eNTK change after fitting
 
 # %% tags=["hide-input"]
 reg = mw.train_regression(cfg.regression)
-finite = np.isfinite(reg.test_loss[:, -1]) & np.isfinite(reg.train_loss[:, -1])
-for alpha in cfg.regression.init_scales:
-    r = [i for i, a in enumerate(cfg.regression.run_scales) if a == alpha]
-    ok = finite[r]
-    # "of the others": how many runs stayed finite is itself a training outcome, so the whole count is marked
-    print(f"alpha = {alpha:.2f}: diverged: {count(~ok)}; of the others: train loss/p < 0.1: "
-          f"{trained(count(reg.train_loss[r, -1][ok] < 0.1, live=False))}; test loss above the zero predictor's: "
-          f"{trained(count(reg.test_loss[r, -1][ok] > 1, live=False))}; ‖θ‖∞ at the end below its peak: "
-          f"{trained(count(reg.linf[r, -1][ok] < reg.linf[r][ok].max(axis=1), live=False))}")
-reg_test = np.median(reg.test_loss[finite, -1])
-glue("reg_test", trained(reg_test, 1), display=False)
-# Fig. 2 plots accuracy: argmax_c f_c(a, b) over all p² pairs (the paper does not define it for regression)
-print(f"argmax accuracy over all p² pairs at the end, median of the finite runs: "
-      f"{trained(np.median(reg.pair_acc[finite, -1]), 0.05)} (chance 1/p = {1 / cfg.regression.p:.2f})")
-glue("reg_acc", trained(np.median(reg.pair_acc[finite, -1]), 0.05), display=False)
+readout_reg.record_live_regression(claims, reg, cfg)
 fig_reg = plot_regression(reg)
 glue("fig_reg", fig_reg, display=False)
-claims.check("regression: fraction of GD runs (every α and seed) that stay finite", np.mean(finite),
-             seeds=finite.astype(float))
-# Resolution 1: the finite runs end between 2 and 2.5 times the zero predictor's loss.
-# (how many runs stay finite is a training outcome, so the claim's name does not count them)
-_ = claims.check("regression: final test loss / zero predictor's, median of the finite runs", reg_test,
-             seeds=reg.test_loss[finite, -1],
-             evidence=f"p = {cfg.regression.p}, h = 4p, n = 2p^2.25, GD at lr 1 with λ = 1e-4 (App. A.1), "
-                      f"α ∈ {cfg.regression.init_scales}, {len(cfg.regression.seeds)} inits, "
-                      f"{cfg.regression.steps} steps: the training set is fitted and the test loss rises above "
-                      "the zero predictor's (memorization); the ℓ∞ penalty lowers ‖θ‖∞ by at most 1e-4 per step, "
-                      "so grokking needs the paper's 5e4-2e5 steps: the stored runs of sections 7 and 8 take them.")
 
 # %% [markdown]
 # ```{figure} _figures/mohamadi2024_why_grok/fig_reg.png
@@ -1354,24 +789,8 @@ _ = claims.check("regression: final test loss / zero predictor's, median of the 
 # $\arg\max_c f_c(a, b)$ over all $p^2$ pairs, against the 100 % that Fig. 2's test curves reach.
 
 # %% tags=["hide-input"]
-reg_cfg = mw.grokking_regression_config()
-sreg, reg_manifest = load_stored(mw.stored_regression(reg_cfg, "_results"), "regression run",
-                                 "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression",
-                                 "about 50 minutes on one core", glue_minutes="reg_stored_minutes")
-print(stored_regression_setup_table(reg_cfg))
-s_finite = np.isfinite(sreg.test_loss[:, -1]) & np.isfinite(sreg.train_loss[:, -1])
-s_fit = np.where(s_finite, sreg.first_step("train_loss", 0.01), -1)
-s_gen = np.where(s_finite, sreg.first_step("test_loss", 0.5), -1)
-for alpha in reg_cfg.init_scales:
-    r = [i for i, a in enumerate(reg_cfg.run_scales) if a == alpha]
-    ok = s_finite[r]
-    print(f"alpha = {alpha:g}: diverged: {count(~ok, live=False)}; fitted: {count(s_fit[r] >= 0, live=False)}; generalized "
-          f"(test loss < 1/2 zero predictor's): {count(s_gen[r] >= 0, live=False)}; median final test loss / zero "
-          f"predictor's: {approx(np.median(sreg.test_loss[r, -1][ok]), 0.5) if ok.any() else 'n/a'}; "
-          f"median final ‖θ‖∞: {approx(np.median(sreg.linf[r, -1][ok]), 0.5) if ok.any() else 'n/a'}; final argmax "
-          f"accuracy over all pairs: {', '.join(f'{x:.2f}' for x in sreg.pair_acc[r, -1])}")
-print(f"chance: 1/p = {1 / reg_cfg.p:.2f}")
-fig_reg_stored = plot_regression(sreg)
+stored = readout_reg.report_stored_regression()
+fig_reg_stored = plot_regression(stored.res)
 glue("fig_reg_stored", fig_reg_stored, display=False)
 
 # %% [markdown]
@@ -1383,49 +802,7 @@ glue("fig_reg_stored", fig_reg_stored, display=False)
 # ```
 
 # %% tags=["hide-input"]
-# The stored run is loaded, not recomputed, so its numbers are the same on every machine; they print to two
-# significant digits. "Generalized" is a test loss below half the zero predictor's, as defined above.
-a_small = min(reg_cfg.init_scales)
-runs_a1 = [i for i, a in enumerate(reg_cfg.run_scales) if a == 1.0]
-runs_small = [i for i, a in enumerate(reg_cfg.run_scales) if a == a_small]
-s_test_a1 = float(np.median(sreg.test_loss[runs_a1, -1]))
-s_test_small = float(np.median(sreg.test_loss[runs_small, -1]))
-half = int(np.searchsorted(sreg.steps, sreg.steps[-1] // 2))
-s_test_drop = float(np.median(1 - sreg.test_loss[s_finite, -1] / sreg.test_loss[s_finite, half]))
-s_linf_ratio = float(np.median(sreg.linf[runs_a1, -1] / sreg.linf[runs_a1].max(axis=1)))
-glue("reg_s_test_a1", f"{s_test_a1:.2g}", display=False)
-glue("reg_s_test_small", f"{s_test_small:.2g}", display=False)
-glue("reg_s_alpha_small", f"{a_small:g}", display=False)
-glue("reg_s_drop", f"{100 * s_test_drop:.0f} %", display=False)
-glue("reg_s_linf", f"{np.median(sreg.linf[runs_a1, -1]):.2g}", display=False)
-glue("reg_s_fit_small", f"{int(np.median(s_fit[runs_small])):,}", display=False)
-glue("reg_s_generalized", f"{int((s_gen >= 0).sum())} of {len(s_gen)}", display=False)
-s_acc_a1 = float(np.median(sreg.pair_acc[runs_a1, -1]))
-glue("reg_s_acc_a1", f"{s_acc_a1:.2f}", display=False)
-glue("reg_s_acc_lo", f"{sreg.pair_acc[s_finite, -1].min():.2f}", display=False)
-glue("reg_s_acc_hi", f"{sreg.pair_acc[s_finite, -1].max():.2f}", display=False)
-glue("reg_chance", f"{1 / reg_cfg.p:.2f}", display=False)
-reg_budget = (f"p = {reg_cfg.p}, h = 4p, n = {reg_cfg.n_train}, GD at lr {reg_cfg.lr:g} for {reg_cfg.steps:,} steps "
-              f"(lr × steps = {reg_cfg.lr * reg_cfg.steps:.2g}), λ = {reg_cfg.linf_reg:g}, {len(reg_cfg.seeds)} seeds per α")
-claims.check("regression (stored): every run fits its training set (train loss < 1 % of the zero predictor's)",
-             float(np.mean(s_fit >= 0)), live=False, run=reg_manifest, seeds=(s_fit >= 0).astype(float), statistic="mean")
-claims.check("regression (stored): final test loss / zero predictor's, median of the α = 1 runs", s_test_a1,
-             live=False, run=reg_manifest, seeds=sreg.test_loss[runs_a1, -1], statistic="median",
-             evidence=f"{reg_budget}: every run fits its training set within {int(s_fit[runs_a1].max()):,} steps and "
-                      f"none generalizes; the test loss falls by {100 * s_test_drop:.0f} % (median) over the second "
-                      "half of the run, and ‖θ‖∞ decays slowly. Section 8 runs the paper's p = 47")
-claims.check(f"regression (stored): final test loss / zero predictor's, median of the α = {a_small:g} runs",
-             s_test_small, live=False, run=reg_manifest, seeds=sreg.test_loss[runs_small, -1], statistic="median",
-             evidence=f"{reg_budget}: at α = {a_small:g} the training set is fitted later (median step "
-                      f"{int(np.median(s_fit[runs_small])):,} against {int(np.median(s_fit[runs_a1])):,} at α = 1), but "
-                      "fitted all the same, and the test loss ends higher than at α = 1: no α generalizes")
-claims.check("regression (stored): final argmax accuracy over all p² pairs, median of the α = 1 runs", s_acc_a1,
-             live=False, run=reg_manifest, seeds=sreg.pair_acc[runs_a1, -1], statistic="median",
-             evidence=f"{reg_budget}, PyTorch's default init (the paper: p = 47, lr 1, He's init): the accuracy ends "
-                      f"between {sreg.pair_acc[s_finite, -1].min():.2f} and {sreg.pair_acc[s_finite, -1].max():.2f} over "
-                      f"every α and seed (chance {1 / reg_cfg.p:.2f}), where Fig. 2's test accuracy reaches 100 %")
-_ = claims.check("regression (stored): ‖θ‖∞ at the end / its peak, median of the α = 1 runs", s_linf_ratio, live=False,
-             run=reg_manifest, seeds=sreg.linf[runs_a1, -1] / sreg.linf[runs_a1].max(axis=1), statistic="median")
+stored_stats = readout_reg.record_stored_regression(claims, stored)
 
 # %% [markdown]
 # At the paper's budget, measured in gradient-flow time, regression at $p = 11$ still does not grok:
@@ -1466,29 +843,8 @@ _ = claims.check("regression (stored): ‖θ‖∞ at the end / its peak, median
 # judged only when an $\alpha = 1$ run reaches 95 %: a run that never does has no delay to compare.
 
 # %% tags=["hide-input"]
-ntk_runs, ntk_manifest = {}, {}
-for p_ in mw.PAPER_REGRESSION_PS:
-    ncfg = mw.paper_regression_config(p_)
-    ntk_runs[p_], ntk_manifest[p_] = load_stored(mw.stored_regression(ncfg, "_results", "regression-ntk"),
-                                  f"regression run at the paper's learning rate (p = {p_})",
-                                  "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-ntk",
-                                  "about 40 minutes on one core for both p", glue_minutes=f"ntk_minutes_{p_}")
-ncfg = mw.paper_regression_config(mw.PAPER_REGRESSION_PS[-1])
-print(paper_lr_regression_setup_table(ncfg))
-for p_, res in ntk_runs.items():
-    rc = res.config
-    fit_ = res.first_step("train_loss", 0.01)
-    gen_ = res.first_step("pair_acc", 0.95)
-    for alpha in rc.init_scales:
-        r = [i for i, a in enumerate(rc.run_scales) if a == alpha]
-        print(f"p = {p_}, alpha = {alpha:g}: fitted (train loss < 1 % of the zero predictor's): "
-              f"{count(fit_[r] >= 0, live=False)}, median step of those "
-              f"{f'{int(np.median(fit_[r][fit_[r] >= 0])):,}' if (fit_[r] >= 0).any() else 'n/a'}; 95 % argmax accuracy: "
-              f"{count(gen_[r] >= 0, live=False)}; final argmax accuracy: {', '.join(f'{v:.2f}' for v in res.pair_acc[r, -1])} "
-              f"(chance {1 / p_:.2f}); final test loss / zero predictor's: {approx(np.median(res.test_loss[r, -1]), 0.5)} "
-              f"(median); ‖θ‖∞ peak → end: {approx(np.median(res.linf[r].max(axis=1)), 0.1)} → "
-              f"{approx(np.median(res.linf[r, -1]), 0.1)} (medians)")
-fig_reg_ntk = plot_regression_accuracy([ntk_runs[p_] for p_ in mw.PAPER_REGRESSION_PS])
+ntk = readout_reg.report_paper_lr_regression()
+fig_reg_ntk = plot_regression_accuracy([ntk.runs[p_] for p_ in mw.PAPER_REGRESSION_PS])
 glue("fig_reg_ntk", fig_reg_ntk, display=False)
 
 # %% [markdown]
@@ -1502,38 +858,7 @@ glue("fig_reg_ntk", fig_reg_ntk, display=False)
 # ```
 
 # %% tags=["hide-input"]
-# Stored runs are loaded, not recomputed: these numbers are the same on every machine.
-for p_, res in ntk_runs.items():
-    rc = res.config
-    a1 = [i for i, a in enumerate(rc.run_scales) if a == 1.0]
-    fit_ = res.first_step("train_loss", 0.01)[a1]
-    gen_ = res.first_step("pair_acc", 0.95)[a1]
-    acc_a1 = float(np.median(res.pair_acc[a1, -1]))
-    budget = (f"p = {p_}, h = 4p, n = {rc.n_train}, GD at lr {rc.lr:g} for {rc.steps:,} steps, λ = {rc.linf_reg:g}, "
-              f"NTK parametrization, α ∈ {rc.init_scales}, {len(rc.seeds)} seeds")
-    prefix = f"regression at the paper's learning rate (stored, p = {p_}): "
-    claims.check(prefix + "share of the α = 1 runs that fit their training set (train loss < 1 % of the zero "
-                 "predictor's)", float(np.mean(fit_ >= 0)), live=False, run=ntk_manifest[p_],
-                 seeds=(fit_ >= 0).astype(float), statistic="mean")
-    claims.check(prefix + "final argmax accuracy over all p² pairs, median of the α = 1 runs", acc_a1, live=False,
-                 run=ntk_manifest[p_], seeds=res.pair_acc[a1, -1], statistic="median",
-                 evidence=f"{budget}: the α = 1 runs fit by step {int(fit_.max()):,} and end at argmax accuracy "
-                          f"{', '.join(f'{v:.2f}' for v in res.pair_acc[a1, -1])} (chance {1 / p_:.2f}), "
-                          f"with ‖θ‖∞ still falling ({np.median(res.linf[a1].max(axis=1)):.1f} → "
-                          f"{np.median(res.linf[a1, -1]):.1f}); Fig. 2 (p = 47) reaches 100 %")
-    if (gen_ >= 0).any() and (fit_ >= 0).all():
-        delay = np.where(gen_ >= 0, np.log10(np.maximum(gen_, 1) / np.maximum(fit_, 1)), np.inf)
-        claims.check(prefix + "log10 of (first step at 95 % argmax accuracy / first step with the training set "
-                     "fitted), median of the α = 1 runs", float(np.median(delay)), live=False, run=ntk_manifest[p_])
-    else:
-        claims.unreached(prefix + "log10 of (first step at 95 % argmax accuracy / first step with the training set "
-                         "fitted), median of the α = 1 runs", run=ntk_manifest[p_],
-                         why=f"no α = 1 run reaches 95 % argmax accuracy within {rc.steps:,} steps ({budget})")
-ntk_acc = {p_: float(np.median(res.pair_acc[[i for i, a in enumerate(res.config.run_scales) if a == 1.0], -1]))
-           for p_, res in ntk_runs.items()}
-glue("ntk_acc", "; ".join(f"{v:.2f} at p = {p_}" for p_, v in ntk_acc.items()), display=False)
-glue("ntk_generalized", f"{sum(int((r.first_step('pair_acc', 0.95) >= 0).sum()) for r in ntk_runs.values())} of "
-     f"{sum(len(r.config.run_scales) for r in ntk_runs.values())}", display=False)
+ntk_acc = readout_reg.record_paper_lr_regression(claims, ntk)
 
 # %% [markdown]
 # With the paper's learning rate, penalty and budget, and the public code's parametrization, regression still
@@ -1556,51 +881,8 @@ glue("ntk_generalized", f"{sum(int((r.first_step('pair_acc', 0.95) >= 0).sum()) 
 # no longer at $\alpha = 0.1$ (the last two judged only when the runs generalize).
 
 # %% tags=["hide-input"]
-p47_cfg = mw.fig2_regression_config()
-p47, p47_manifest = load_stored(mw.stored_regression(p47_cfg, "_results", "regression-p47"), "regression run at p = 47",
-                                "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-p47",
-                                "about 50 minutes on one core", glue_minutes="p47_minutes")
-print(fig2_setup_table(p47_cfg))
-
-
-def judge_fig2_p47(res, manifest, prefix, key, init, norm_phrase):
-    """Print a stored p = 47 regression run's outcome per α, check its four registered claims (the delay and α
-    claims only when every run fits and reaches 95 %) and glue its numbers under ``key``; returns (fit, gen) steps.
-    A stored run is loaded, not recomputed: these numbers are the same on every machine."""
-    cfg = res.config
-    fit, gen = res.first_step("train_loss", 0.01), res.first_step("pair_acc", 0.95)
-    for r, alpha in enumerate(cfg.run_scales):
-        print(f"alpha = {alpha:g}: fitted at step {int(fit[r]):,} (-1: never); 95 % argmax accuracy at step "
-              f"{int(gen[r]):,} (-1: never); final argmax accuracy {res.pair_acc[r, -1]:.2f} (chance {1 / cfg.p:.2f}); "
-              f"final test loss / zero predictor's {res.test_loss[r, -1]:.1f}; ‖θ‖∞ peak → end {res.linf[r].max():.1f} → "
-              f"{res.linf[r, -1]:.1f}")
-    claims.check(prefix + "the α = 1 run fits its training set (train loss < 1 % of the zero predictor's)",
-                 float(fit[0] >= 0), live=False, run=manifest)
-    claims.check(prefix + "final argmax accuracy over all p² pairs, α = 1", float(res.pair_acc[0, -1]), live=False,
-                 run=manifest,
-                 evidence=f"p = 47, h = 4p, n = {cfg.n_train}, GD at lr 1 for {cfg.steps:,} steps, λ = 1e-4, "
-                          f"{init}: the α = 1 run fits by step {int(fit[0]):,} and ends at {res.pair_acc[0, -1]:.2f} "
-                          f"(chance {1 / cfg.p:.2f}), with ‖θ‖∞ {norm_phrase} {res.linf[0].max():.1f} to {res.linf[0, -1]:.1f}")
-    if (gen >= 0).all() and (fit >= 0).all():
-        claims.check(prefix + "log10 of (first step at 95 % argmax accuracy / first step with the training set fitted), α = 1",
-                     float(np.log10(gen[0] / max(fit[0], 1))), live=False, run=manifest)
-        claims.check(prefix + "steps from fit to 95 % argmax accuracy, α = 0.1 minus α = 1",
-                     float((gen[1] - fit[1]) - (gen[0] - fit[0])), live=False, run=manifest)
-    else:
-        for what in ("log10 of (first step at 95 % argmax accuracy / first step with the training set fitted), α = 1",
-                     "steps from fit to 95 % argmax accuracy, α = 0.1 minus α = 1"):
-            claims.unreached(prefix + what, run=manifest,
-                             why=f"a run does not reach 95 % argmax accuracy within {cfg.steps:,} steps (first steps "
-                                 f"at 95 %: {', '.join(str(int(g)) for g in gen)}; -1: never), so it has no delay")
-    glue(f"{key}_acc", f"{res.pair_acc[0, -1]:.2f}", display=False)
-    glue(f"{key}_fit", f"{int(fit[0]):,}", display=False)
-    glue(f"{key}_linf", f"{res.linf[0].max():.1f} to {res.linf[0, -1]:.1f}", display=False)
-    return fit, gen
-
-
-P47 = "Fig. 2 at p = 47 (stored): "
-p47_fit, p47_gen = judge_fig2_p47(p47, p47_manifest, P47, "p47", "PyTorch's init", "falling from")
-fig_p47 = plot_regression_accuracy([p47])
+p47 = readout_reg.record_fig2_p47(claims)
+fig_p47 = plot_regression_accuracy([p47.res])
 glue("fig_p47", fig_p47, display=False)
 
 # %% [markdown]
@@ -1627,15 +909,8 @@ glue("fig_p47", fig_p47, display=False)
 # the same criteria as above, were registered before it started.
 
 # %% tags=["hide-input"]
-he_cfg = mw.fig2_he_regression_config()
-p47he, p47he_manifest = load_stored(mw.stored_regression(he_cfg, "_results", "regression-p47-he"),
-                                    "regression run at p = 47 from He's init",
-                                    "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-p47-he",
-                                    "about an hour on one core", glue_minutes="p47he_minutes")
-print(fig2_setup_table(he_cfg))
-P47HE = "Fig. 2 at p = 47 from He's init (stored): "
-he_fit, he_gen = judge_fig2_p47(p47he, p47he_manifest, P47HE, "p47he", "He's init", "from a peak of")
-fig_p47he = plot_regression_accuracy([p47, p47he])
+p47he = readout_reg.record_fig2_he(claims)
+fig_p47he = plot_regression_accuracy([p47.res, p47he.res])
 glue("fig_p47he", fig_p47he, display=False)
 
 # %% [markdown]
@@ -1668,26 +943,7 @@ glue("fig_p47he", fig_p47he, display=False)
 # one core.
 
 # %% tags=["hide-input"]
-ctl_cfg = mw.control_regression_config()
-ctl, ctl_manifest = load_stored(mw.stored_regression(ctl_cfg, "_results", "regression-control"), "ℓ∞ positive control",
-                                "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-control",
-                                "about a minute on one core", glue_minutes="ctl_minutes")
-ctl_rate = (ctl.linf[:, 1] - ctl.linf[:, -1]) / (ctl.steps[-1] - ctl.steps[1])
-print(f"λ = {ctl_cfg.linf_reg:g}, lr {ctl_cfg.lr:g}, {ctl_cfg.steps:,} steps, seeds {ctl_cfg.init_seeds}: ‖θ‖∞ "
-      f"{', '.join(f'{a:.2f} → {b:.2f}' for a, b in zip(ctl.linf[:, 1], ctl.linf[:, -1]))} (mean fall "
-      f"{np.mean(ctl_rate):.1e} per step); final train loss / zero predictor's {np.median(ctl.train_loss[:, -1]):.0e}; "
-      f"argmax accuracy {', '.join(f'{v:.2f}' for v in ctl.pair_acc[:, -1])}; test loss {', '.join(f'{v:.2f}' for v in ctl.test_loss[:, -1])}")
-CTL = "ℓ∞ positive control (stored: p = 11, λ = 1e-2, lr 0.3, 5·10^4 GD steps): "
-ctl_ev = (f"stored: λ 100× App. A.1's at p = 11: ‖θ‖∞ falls to {np.median(ctl.linf[:, -1]):.2f}, the training set is fitted, "
-          "and the network still memorizes")
-claims.check(CTL + "final argmax accuracy over all p² pairs, median of 3 seeds", float(np.median(ctl.pair_acc[:, -1])),
-             live=False, run=ctl_manifest, seeds=ctl.pair_acc[:, -1], statistic="median", evidence=ctl_ev)
-claims.check(CTL + "final test loss / zero predictor's, median of 3 seeds", float(np.median(ctl.test_loss[:, -1])),
-             live=False, run=ctl_manifest, seeds=ctl.test_loss[:, -1], statistic="median", evidence=ctl_ev)
-for key, val in {"ctl_linf": np.median(ctl.linf[:, -1]), "ctl_acc": np.median(ctl.pair_acc[:, -1]),
-                 "ctl_test": np.median(ctl.test_loss[:, -1])}.items():
-    glue(key, f"{val:.2f}", display=False)
-glue("ctl_rate", f"{np.mean(ctl_rate):.0e}", display=False)
+ctl = readout_reg.record_control(claims)
 
 # %% [markdown]
 # The control fails, and that is informative. The penalty acts: $\|\theta\|_\infty$ falls by
@@ -1708,175 +964,13 @@ glue("ctl_rate", f"{np.mean(ctl_rate):.0e}", display=False)
 # evidence: each names the paper claims its comparisons bear on.
 
 # %% tags=["hide-input", "hide-output"]
-claims.figure("mohamadi2024", "Prop. 3.8 (App. F)", scale="book",
-              claims=["Fourier construction: accuracy over all p² pairs, every p from 2 to 13",
-                      "Fourier construction (V/4): max |f − p·1| over all pairs and p (rounded up to 10^k)",
-                      "Fourier construction: worst |‖θ‖∞ − r^(−1/3)| over p and r ∈ {1, 2, 4, 8} copies"],
-              why="the construction classifies every pair for p = 2-13 and interpolates exactly once V is divided "
-                  "by 4 (Eq. F.2 as printed gives 4p·1); its norm holds by construction")
-claims.figure("mohamadi2024", "Thm. 3.1", scale="book",
-              claims=["eNTK singular at every tested width below Thm 3.1's n/(3p): fraction of those widths",
-                      "widths where 'eNTK singular' ≠ 'h(3p−2) < n'",
-                      "eNTK rank: largest |rank − min(n, h(3p−2))| over widths"],
-              why="the eNTK is singular at every width below the theorem's n/(3p) and interpolates at h of order n/p "
-                  "(p = 11, n = 665); the claim on the theorem's bound was registered after the sweep was seen (†), "
-                  "and the sharp threshold n/(3p−2) it matches is our derivation (a check)")
-claims.figure("mohamadi2024", "Thm. 3.3", scale="book",
-              why="GD's permutation equivariance is proved (App. C) and holds by construction of an i.i.d. init and "
-                  "gradient updates; the chapter does not test it numerically")
-claims.figure("mohamadi2024", "Thm. 3.4", scale="book",
-              claims=["ridgeless kernel regression: smallest relative test loss over p and fractions ≤ 0.9 (eNTK and expected NTK)",
-                      "ridgeless kernel regression: smallest relative test loss, against the zero predictor's 1"],
-              why="ridgeless eNTK-at-init and expected-NTK regression stay above the zero predictor's loss at every "
-                  "fraction up to 0.9 (p = 7, 11), a margin set by ridgeless blow-up (context)")
-claims.figure("mohamadi2024", "Thm. 3.4 (the span limit, App. D)", scale="book",
-              claims=["best predictor in the kernel's span: smallest population loss / zero predictor's over p, both "
-                      "kernels and the fractions where App. D's bound is ≥ 1/2",
-                      "best predictor in the kernel's span averaged over the permuted tasks, minus App. D's bound: "
-                      "smallest over p, fractions and both kernels"],
-              why=f"the best predictor in the span keeps {span_min:.2f} of the zero predictor's population loss where "
-                  f"App. D's bound is ≥ 1/2; averaged over permuted tasks it clears the bound by {span_slack:.2f}")
-claims.figure("mohamadi2024", "Thm. 4.3 (the span limit, App. D)", scale="book",
-              claims=["pNTK at init: best predictor in its span (pNTK ⊗ I_p), smallest population loss / zero "
-                      "predictor's over the pair fractions where App. D's bound is ≥ 1/2",
-                      "pNTK at init: best predictor in its span averaged over the permuted tasks, minus App. D's bound: "
-                      "smallest over the pair fractions"],
-              why=f"pNTK at init, p = {cspan['p']}, pair fractions {', '.join(f'{f:g}' for f in cspan['fractions'])}: the best "
-                  f"predictor in its span keeps {cspan_min:.2f} of the zero predictor's loss; the permuted average "
-                  f"clears App. D's bound by {cspan_slack:.2f}")
-claims.figure("mohamadi2024", "Thm. 3.5", scale="book",
-              why="the m-summand generalization of Thm 3.4 (Cor. D.8); only m = 3 (Thm 3.4) is tested")
-claims.figure("mohamadi2024", "Thm. 3.6", scale="book",
-              why="it bounds the loss of interpolators with near-minimal ‖θ‖∞ at h ≥ 8p; our regression runs use "
-                  "Fig. 3's h = 4p and never reach such an interpolator (sections 6-7)")
-claims.figure("mohamadi2024", "Thm. 4.3", scale="book",
-              claims=[f"pNTK kernel classifier: test loss / zero predictor's (p = {mc.p}, n = 2p^(5/3)), median of {len(runs)} splits",
-                      f"pNTK kernel classifier: test accuracy against chance 1/p, median of {len(runs)} splits"],
-              why=f"on the very splits the trained networks generalize from (p = {mc.p}), the pNTK classifier's "
-                  "loss is above the zero predictor's and its accuracy below chance")
-claims.figure("mohamadi2024", "Fig. 1 left", scale="book",
-              claims=[f"raw eNTK change after fitting ≥ 10× the change up to fitting: fraction of {len(runs)} seeds",
-                      f"raw after/before ratio within 10× of the norm growth (‖θ_T‖₂/‖θ_fit‖₂)^4: fraction of {len(runs)} seeds",
-                      f"unit-norm eNTK change after fitting ÷ before fitting, median of {len(runs)} seeds"],
-              why="the raw eNTK change grows by orders of magnitude after fitting, as plotted, but ‖θ‖⁴ growth "
-                  "explains it; scale-free, the kernel moves as much before fitting as after. With PyTorch's init "
-                  f"(p = {mc.p}) ‖θ_0‖₂ ≈ {norms['PyTorch']:.0f} is below one normalized step (10), so our setup rules a kernel regime "
-                  f"out; the first author's NTK parametrization (start ≈ {norms['NTK']:.0f}) is the next row; He's "
-                  f"init (start ≈ {norms['He']:.0f}) was not run")
-nc_left = [nc_prefix + "scale-free eNTK distance at the fit over the same at the end, median of the α = 1 runs",
-           nc_prefix + "log10 of ‖Θ̂_end − Θ̂_0‖_F over ‖Θ̂_fit − Θ̂_0‖_F, median of the α = 1 runs"]
-claims.figure("mohamadi2024", "Fig. 1 left (NTK parametrization)", scale="book", claims=nc_left,
-              why=f"{nc_budget}: scale-free, the eNTK distance at the fit is {nc_ratio:.2f} of its final value; the raw "
-                  f"change grows by {nc_decades:.1f} decades after the fit")
-nc_middle = [nc_prefix + "final test accuracy, median of the α = 1 runs",
-             nc_prefix + "test accuracy when the training set is fitted, α = 0.1 minus α = 1 (medians)",
-             nc_prefix + "steps from fit to 99 % test accuracy, α = 0.1 minus α = 1 (medians)"]
-claims.figure("mohamadi2024", "Fig. 1 middle (NTK parametrization)", scale="book",
-              claims=nc_middle,
-              why=f"{nc_budget}: final test accuracy {np.median(nc.test_acc[nc_rows[1.0], -1]):.2f} at α = 1 (median); "
-                  f"at the fit the test accuracy is {nc_fit_gain:.2f} higher at α = 0.1 than at α = 1 (the paper's gap, †); "
-                  f"the time from fit to 99 % is {nc_gap_diff:,.0f} steps longer (medians; §6: a smaller α slows final "
-                  "generalization)")
-claims.figure("mohamadi2024", "Fig. 1 middle", scale="book",
-              claims=[f"trained network: final test accuracy on the same splits (p = {mc.p}), median of {len(runs)} seeds",
-                      f"fitted before the test accuracy reached 99 % (α = 1): fraction of {len(runs)} seeds",
-                      f"‖θ‖₂ after {int(main.steps[1])} steps, α = {a_min:g} over α = 1 (medians of {len(runs)} seeds)",
-                      f"gap from fitting to 99 % test accuracy, α = {a_min:g} over α = 1 (means of {len(runs)} seeds)",
-                      f"plain GD (stored): test accuracy when the training set is fitted, α = {a_lo:g} minus α = 1 (medians)",
-                      f"plain GD (stored): final accuracy on test pairs with unseen mirror, α = {a_lo:g}, median of {len(lo_rows)} seeds"],
-              why=f"fitting first and 100 % test accuracy later reproduce (normalized GD, p = {mc.p}), but its step "
-                  "length erases α; under plain GD (stored) a smaller α fits with more test accuracy, as the paper "
-                  "says, yet no α generalizes: GD stalls once the training loss is small")
-claims.figure("mohamadi2024", "Fig. 1 right", scale="book",
-              claims=[f"min over p ∈ {tuple(sorted(results))} of the median final test accuracy at n = 2p^(5/3)",
-                      f"sample complexity (stored): fitted exponent k of n* ∝ p^k, p = {scfg.ps[0]}-{scfg.ps[-1]}",
-                      "sample complexity (stored): 97.5th percentile of the seed-bootstrap exponent",
-                      "sample complexity (stored): min over p of the median final test accuracy at n = 2p^(5/3)"],
-              why=f"every p generalizes at n = 2p^(5/3); the stored sweep over p = {scfg.ps[0]}-{scfg.ps[-1]} measures "
-                  f"n* ∝ p^{k_fit:.2f} (95 % over seeds: {k_lo:.2f}-{k_hi:.2f}): within Thm 4.5's upper bound 5/3 and "
-                  "below the kernel rate 2 (†: the stored run predates sealed claims, and the bound was first "
-                  "registered as a ±0.3 window); n* at large p still falls with the budget: the next row")
-bud_claims = ["sample complexity, longer budget (stored): min over p = 37-53 of the median test accuracy at n = 2p^(5/3) "
-              "after 4,000 steps",
-              "sample complexity, settled budgets (stored): fitted exponent k of n* ∝ p^k, p = 11-31 at 1,500 steps and "
-              "37-53 at 4,000",
-              "sample complexity, settled budgets (stored): 97.5th percentile of the seed-bootstrap exponent",
-              "sample complexity, longer budget (stored): largest |log2 n*(4,000 steps) − log2 n*(2,000 steps)| over "
-              "p = 37-53",
-              "sample complexity (stored): largest |log2 n*(1,500 steps) − log2 n*(750 steps)| over p = 11-31"]
-claims.figure("mohamadi2024", "Fig. 1 right (settled budgets, p up to 53)",
-              scale="paper (CPU, stored)", claims=bud_claims,
-              why=f"claims sealed before the run: every p up to 53 generalizes at n = 2p^(5/3) after 4,000 steps; "
-                  f"over critical sizes that move by less than a grid step when the budget doubles, n* ∝ "
-                  f"p^{settled.k:.2f} (95 % over seeds {s_lo:.2f}-{s_hi:.2f}): within Thm 4.5's 5/3 and below the "
-                  f"kernel rate 2. The four largest p at one budget give k = {k_common:.2f} ({k_common_lo:.2f}-"
-                  f"{k_common_hi:.2f}): near the bound, not below it; n* still falls slowly with the budget")
-claims.figure("mohamadi2024", "Fig. 2", scale="book",
-              claims=["regression (stored): final argmax accuracy over all p² pairs, median of the α = 1 runs",
-                      "regression (stored): final test loss / zero predictor's, median of the α = 1 runs",
-                      f"regression (stored): final test loss / zero predictor's, median of the α = {a_small:g} runs",
-                      "regression: final test loss / zero predictor's, median of the finite runs"],
-              why=f"book scale ({cfg.regression.steps} steps) and the stored run at p = {reg_cfg.p}, {reg_cfg.steps:,} GD "
-                  f"steps at lr {reg_cfg.lr:g} (the paper's budget in lr × steps, not its p = 47, lr 1 or He init), "
-                  f"α ∈ {reg_cfg.init_scales}: every run memorizes; accuracy ends at {s_acc_a1:.2f} (α = 1, chance "
-                  f"{1 / reg_cfg.p:.2f}) where Fig. 2 reaches 100 %; a smaller α fits later but ends with a higher "
-                  "test loss")
-ntk_row = [f"regression at the paper's learning rate (stored, p = {p_}): final argmax accuracy over all p² pairs, median "
-           "of the α = 1 runs" for p_ in mw.PAPER_REGRESSION_PS]
-ntk_row += [c.name for c in claims.claims if c.name.startswith("regression at the paper's learning rate")
-            and "log10 of" in c.name]
-claims.figure("mohamadi2024", "Fig. 2 (paper's learning rate, NTK parametrization)",
-              scale="book", claims=ntk_row,
-              why=f"stored: GD at lr 1, λ = 1e-4, {mw.paper_regression_config(11).steps:,} steps, n = 2p^2.25, h = 4p, in the "
-                  f"first author's public parametrization, p = {' and '.join(map(str, mw.PAPER_REGRESSION_PS))} (not 47): "
-                  f"every α = 1 run fits its training set (a reproduction, not listed: fitting is not the figure's "
-                  f"claim) and the argmax accuracy ends at {'; '.join(f'{v:.2f} (p = {p_})' for p_, v in ntk_acc.items())} "
-                  "where Fig. 2 reaches 100 %")
-claims.figure("mohamadi2024", "Fig. 2 (p = 47, as printed)",
-              scale="paper (CPU, stored)", claims=[P47 + "final argmax accuracy over all p² pairs, α = 1"],
-              why=f"stored: App. A.1 as printed at p = 47 (standard parametrization, PyTorch's init, lr 1, 2e5 steps), "
-                  f"α ∈ {p47_cfg.init_scales}, one seed each: the α = 1 run fits (a reproduction, not listed) and ends at "
-                  f"argmax accuracy {p47.pair_acc[0, -1]:.2f} where Fig. 2 reaches 100 %")
-claims.figure("mohamadi2024", "Fig. 2 (p = 47, He's init)",
-              scale="paper (CPU, stored)", claims=[P47HE + "final argmax accuracy over all p² pairs, α = 1"],
-              why=f"stored: App. A.1 at p = 47 from He et al.'s normal init (App. A.1's reference; lr 1, 2e5 steps), "
-                  f"α ∈ {he_cfg.init_scales}, one seed each: the α = 1 run "
-                  + (f"fits by step {int(he_fit[0]):,}" if he_fit[0] >= 0 else "never fits")
-                  + f" and ends at argmax accuracy {p47he.pair_acc[0, -1]:.2f} where Fig. 2 reaches 100 %")
-claims.figure("mohamadi2024", "Fig. 3", scale="book",
-              why="needs regression grokking at several p (1e5 GD steps each); at p = 11 even the stored run at "
-                  "the paper's budget memorizes (Fig. 2), so ‖θ‖∞ after grokking against p cannot be measured")
-claims.figure("mohamadi2024", "Fig. 3 (ℓ∞ positive control)", scale="book",
-              claims=[CTL + "final argmax accuracy over all p² pairs, median of 3 seeds",
-                      CTL + "final test loss / zero predictor's, median of 3 seeds"],
-              why=f"stored, registered before it ran: λ 100× App. A.1's at p = 11 lowers ‖θ‖∞ to "
-                  f"{np.median(ctl.linf[:, -1]):.2f} within 5·10^4 steps, yet the argmax accuracy ends at "
-                  f"{np.median(ctl.pair_acc[:, -1]):.2f}: the penalty acts, and GD still memorizes")
-claims.figure("mohamadi2024", "Fig. 4", scale="book",
-              claims=[f"min over p ∈ {tuple(sorted(results))} of the median final test accuracy at n = 2p^(5/3)",
-                      f"‖θ‖∞ after {cfg.class_steps} steps, p = {ps[-1]} over p = {ps[0]} (medians)",
-                      "sample complexity (stored): min over p of the median final test accuracy at n = 2p^(5/3)",
-                      f"‖θ‖∞ after {scfg.steps:,} normalized steps at n = 2p^(5/3) (stored): p = {p_hi} over p = {p_lo} (medians)",
-                      f"normalized margin at p = {p_hi} over the construction's margin p (stored, median)"],
-              why=f"train then test accuracy reach 100 % for every p at n = 2p^(5/3) (p up to {p_hi}, stored); ‖θ‖∞ "
-                  "does not grow with p (only a check: normalized GD sets the scale by the step count), and the "
-                  "normalized margin falls with p, far below the Ω(p) the theory assumes")
-claims.figure("mohamadi2024", "Fig. 5", scale="book",
-              claims=[f"transformer (book: AdamW): final train accuracy, median of {len(tfs)} seeds",
-                      f"transformer: accuracy on test pairs with unseen mirror, when the train set is fitted, median of {len(tfs)} seeds",
-                      f"transformer: final test accuracy, median of {len(tfs)} seeds",
-                      f"transformer: unit-norm eNTK change after fitting ÷ before fitting (eNTK on the training pairs), median of {len(tfs)} seeds",
-                      f"transformer (stored, GD): final train accuracy, median of {len(gtfs)} seeds",
-                      f"transformer (stored, GD): final accuracy on test pairs with unseen mirror, median of {len(gtfs)} seeds",
-                      f"transformer (stored, GD): unit-norm eNTK change up to fitting, median of {len(gtfs)} seeds",
-                      f"transformer (stored, GD): unit-norm eNTK change after fitting ÷ before fitting, median of {len(gtfs)} seeds"],
-              why=f"late generalization reproduces with AdamW (p = 23); with the paper's GD (stored, {gd_cfg.steps:,} steps) "
-                  "the same network fits, memorizes and does not grok, and under both optimizers the eNTK moves "
-                  "while the training set is fitted, not after")
-glue("ledger_tally", claims.tally(), display=False)
-glue("n_after", str(sum(c.set_after for c in claims.claims)), display=False)
-glue("n_claims", str(len(claims.claims)), display=False)
-glue("n_after_stored", str(sum(c.set_after and bool(c.run) for c in claims.claims)), display=False)
+readout_ledger.record_theorem_rows(claims, span=span_stats, cspan=cspan, cspan_stats=cspan_stats, cls=cls)
+readout_ledger.record_fig1_rows(claims, cls=cls, norms=norms, ntk_class=ntk_class, init=init, gdi=gdi)
+readout_ledger.record_fig1_right_rows(claims, results=results, scs=scs, bud=bud)
+readout_ledger.record_fig2_3_rows(claims, cfg=cfg, stored=stored, stored_stats=stored_stats, ntk_acc=ntk_acc,
+                                  p47=p47, p47he=p47he, ctl=ctl)
+readout_ledger.record_fig4_5_rows(claims, cfg=cfg, results=results, scs=scs, tfs=tfs, gtf=gtf)
+readout_ledger.glue_ledger_counts(claims)
 claims.ledger()
 
 # %% [markdown]
