@@ -151,19 +151,6 @@ ref = run_reference(ref_cfg)
 readout.report_reference_theory(ref, cfg)
 
 # %% [markdown]
-# **A known answer.** The official code prints, for this exact run, training accuracy $\ge 90\%$ at
-# step 1130, validation accuracy at 1530 and RQI $> 0.95$ at 800 (the official notebook
-# `toy/Figure4cd.ipynb`; an independent replication, `Mabdel-03/9.520-The-Geometry-of-Grok`, got the same). Our trainer follows the official random-number order, so
-# it should land on the same steps. We allow $\pm 20$ steps: the official log records training
-# accuracy one step later than ours, and float rounding on another CPU can move a threshold crossing
-# by a few steps. This is a comparison of one trajectory, seed by seed, with the official code, so our
-# steps are shown on a grid of 50 steps (the verdict uses the exact step): ours are
-# {eval}`glued.train_step`, {eval}`glued.val_step` and {eval}`glued.rqi_step`.
-
-# %% tags=["hide-input"]
-readout.record_reference_steps(claims, ref)
-
-# %% [markdown]
 # ## Figure 4(c, d): effective theory against the network
 #
 # ```{figure} _figures/liu2022_effective_theory/fig_trajectories.png
@@ -209,8 +196,8 @@ glue("fig_trajectories", fig, display=False)
 # - the official integrator: {eval}`glued.eff_all_spread`, 10 % to 90 % within {eval}`glued.eff_all_range`;
 # - the network: steps {eval}`glued.spread_steps`, a median of {eval}`glued.net_ratio` $n_h$.
 #
-# The three medians are "about 3", and these are the reproductions below. The spread is not small: one
-# start in ten needs more than {eval}`glued.eff_train_p90` $n_h$ under eq. (5).
+# The three medians are "about 3", and these are the reproductions (registered in the Evidence section). The spread
+# is not small: one start in ten needs more than {eval}`glued.eff_train_p90` $n_h$ under eq. (5).
 #
 # **The paper's own start.** The run of Fig. 4(c, d) starts from init seed 58. From there the network
 # reaches the linear structure at step {eval}`glued.rqi_step` ({eval}`glued.net_ref_ratio` $n_h$), but eq. (5)
@@ -230,9 +217,6 @@ glue("fig_trajectories", fig, display=False)
 # $Z_0$ crosses at step {eval}`glued.eff_frozen_step`, against {eval}`glued.eff_current_step` with the current
 # one (every step resolved; a check, bound 2 %). An earlier version of this chapter blamed the gap on
 # $Z_0$; this check rules that out.
-#
-# Ratios are shown at a resolution of 0.1 $n_h$. The effective theory is float64 numpy from initial
-# embeddings drawn before any float32 arithmetic, so its numbers are the same on every CPU.
 
 # %%
 spread = run_seed_spread(replace(ref, config=cfg))  # the network from the spread seeds, cfg.reference_steps each
@@ -241,9 +225,6 @@ starts = integrate_from_starts(initial_embeddings(cfg.model_config(), STARTS)[..
                                delta=cfg.rqi_delta, threshold=cfg.rqi_threshold)
 fig4 = readout.fig4_timing(cfg=cfg, ref=ref, spread=spread, starts=starts, seeds=STARTS)
 readout.report_fig4_timing(fig4)
-
-# %% tags=["hide-input"]
-readout.record_fig4_timing(claims, fig4)
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_effective_theory/fig_integrators.png
@@ -272,9 +253,9 @@ glue("fig_integrators", fig, display=False)
 # with `d_in = 2`, seed 58). The extra dimension gives the decoder room to separate the training sums
 # without lining the embeddings up. So panel (a) below is Fig. 2(a) in kind (the toy decoder, not the
 # official notebook's ReLU decoder); panel (b) is the 1-D reference run, not a panel of Fig. 2. The figure
-# shows the reference init seed; the claims are checked on the medians over the {eval}`glued.n_spread`
-# init seeds of the batched runs above (the 2-D twin is trained from the same seeds, for the same
-# {eval}`glued.spread_steps_budget` steps, in one more batched call).
+# shows the reference init seed; the claims (in the Evidence section, with the twin's setup table) are checked
+# on the medians over the {eval}`glued.n_spread` init seeds of the batched runs above (the 2-D twin is trained
+# from the same seeds, for the same {eval}`glued.spread_steps_budget` steps, in one more batched call).
 #
 # ```{figure} _figures/liu2022_effective_theory/fig_embeddings.png
 # :name: fig-liu-embeddings
@@ -287,12 +268,6 @@ glue("fig_integrators", fig, display=False)
 # validation samples answered correctly (the official run answers all 10 at that step).
 # ```
 
-# %% tags=["hide-input"]
-print(twin_2d_setup_table(cfg))
-glue("fig_embeddings", plot_embedding_comparison(spread.comparison), display=False)
-glue("fig_spread", plot_seed_spread(spread), display=False)
-readout.record_final_embeddings(claims, spread, ref_cfg)
-
 # %% [markdown]
 # ```{figure} _figures/liu2022_effective_theory/fig_spread.png
 # :name: fig-liu-spread
@@ -302,40 +277,6 @@ readout.record_final_embeddings(claims, spread, ref_cfg)
 # RQI $> 0.95$. **(b)** Every seed's final validation accuracy against its final RQI, 1-D (circles) and
 # 2-D (squares) embeddings.
 # ```
-#
-# **Claims** (§3.1: generalization goes with parallelograms), each on the median over the init seeds.
-# The generalization and memorization thresholds are the paper's (App. A, Table 1: validation accuracy
-# above 90 %, as the official code counts it, $\ge 0.9$); these statements are one-sided in the paper
-# itself.
-#
-# - The 1-D network generalizes (validation accuracy $\ge 0.9$) with RQI $> 0.95$, the paper's
-#   threshold for the linear structure (Fig. 4b). These are the network trajectories of Fig. 4(d). Both
-#   are thresholds the paper defines (form *threshold*); the reference run's own final validation accuracy
-#   and RQI (above) are compared with the official printout's numbers.
-# - The 2-D one memorizes (Fig. 2a): validation accuracy stays below 0.9, i.e. at most 0.8 with ten
-#   validation samples: Table 1's definition of not generalizing, so a *threshold* claim. It forms few
-#   parallelograms: RQI $\le 0.5$ is a bound of this book (the
-#   paper shows a picture, the official 2-D run has RQI 0.4 after 5000 steps, ours stop at the spread's
-#   budget), so it is a check.
-#
-# Validation accuracy comes in steps of 0.1 (ten validation samples) and is shown at that step; RQI is
-# shown at 0.05, well inside the distance of the medians from their bounds.
-
-# %% tags=["hide-input"]
-readout.record_seed_medians(claims, spread)
-
-# %% [markdown]
-# **Confirmation on fresh seeds (stored).** The comparisons above were trained live, and their seeds ran before the
-# registry existed, so they are exploratory: they never decide a paper claim. The final-RQI comparison is
-# registered once more, unchanged, for a stored run of the same book-scale spread from nine init seeds that no run
-# had used (1000–1008; `confirmation_config`), committed before that run and sealed when it started.
-# `python -m repro.experiments.liu2022_effective_theory --store book/_results --run confirm` reproduces it (the
-# 1-D batched call only, seconds on one core). The reference run's comparisons (threshold steps, final
-# accuracy and RQI) are not copied: they compare seed 58's trajectory with the official printout of seed 58, which a
-# fresh seed does not test, and a stored run of one seed measures no spread.
-
-# %% tags=["hide-input"]
-readout.record_confirmation(claims)
 
 # %% [markdown]
 # ## Figure 2 at the official 2-D settings, as our trainer runs them (stored)
@@ -415,22 +356,6 @@ else:
 readout.report_fig2_structure(fig2)
 
 # %% [markdown]
-# **Claims**, on the best of the {eval}`glued.fig2_n_seeds` seeds, since the paper shows one hand-picked
-# run. Generalization is validation accuracy $\ge 0.9$ (App. A, Table 1, as the official code counts it).
-#
-# These four claims were registered as reproductions before the official-setting runs started; the ledger
-# shows which of them the runs contradict (a deviation whose criterion was fixed before its run).
-#
-# 1. Addition generalizes (Fig. 2b): best validation accuracy {eval}`glued.fig2_best_add_val` (median
-#    {eval}`glued.fig2_add_val_median`), and on the unseen samples {eval}`glued.fig2_best_add_unseen`.
-# 2. Modular addition generalizes (Fig. 2d): best validation accuracy {eval}`glued.fig2_best_mod_val`
-#    (median {eval}`glued.fig2_mod_val_median`).
-# 3. Its embeddings form an ordered circle (Fig. 2c, d): we call a representation one when the angular fit
-#    of a cyclic order is at least 0.95 (symbols within about half a slot of $2\pi k s/p$), a threshold we
-#    chose after seeing earlier runs of a variant of this setting (randn init, input $E_i + E_j$, a ReLU
-#    after both hidden layers) and registered before these. The best fit is {eval}`glued.fig2_best_mod_fit`
-#    (best circularity {eval}`glued.fig2_best_mod_circ`).
-#
 # **What we find.** At the official setting, {eval}`glued.fig2_add_memo` of the
 # addition seeds and {eval}`glued.fig2_mod_memo` of the modular ones end in the memorization phase of
 # Table 1 (training accuracy $\ge 0.9$, validation accuracy below it), the phase of Fig. 2(a) and (c). Parallelograms do form in places: {eval}`glued.fig2_add_parallelogram_seeds`
@@ -445,9 +370,6 @@ readout.report_fig2_structure(fig2)
 # notebook picked its seed ("0 is a great seed"). Our seed 0 is drawn as the notebook draws it (embeddings
 # first, then the decoder's layers; a unit test replays the notebook's training cell with it step by
 # step), so its row above is the notebook's run as far as the code can tell.
-
-# %% tags=["hide-input"]
-readout.record_fig2(claims, fig2)
 
 # %% [markdown]
 # ## Appendix H: the permutation group $S_3$ (Figs 17 and 18)
@@ -492,32 +414,6 @@ readout_s3.report_s3_counts(s3)
 # predicted from its matrices, coloured by training fraction; every point lies on or above the
 # diagonal. **Right:** Fig. 17, the six matrices of the best run on PC1 and PC3.
 # ```
-#
-# **Claims.**
-# 1. At the largest fraction the best seed reaches RQI $1.0 \pm 0.05$ (Fig. 18a: the best RQI rises to
-#    1; a reproduction of form *selection*, since it takes the best seed).
-# 2. The transition of Fig. 18(b), the smallest fraction at which some seed reaches RQI $> 0.95$, is at
-#    $r_c \approx 0.5$. We would call it reproduced within one step of the paper-scale fraction grid,
-#    $\pm 3/36$, a tolerance this chapter set before the paper-scale sweep was run (the registry did not
-#    exist then, so nothing seals it, and the claim on the stored sweep is marked †). It is not (a
-#    deviation).
-# 3. $\widehat{\mathrm{Acc}} \le \mathrm{Acc}$ for every run, within one sample (1/36) (Fig. 18e; the
-#    paper's statement is itself one-sided; reproduction).
-# 4. Fig. 17 shows a hexagon on PC1–PC3. For Fig. 17 we count the solved runs (final RQI $> 0.95$)
-#    whose six matrices form a hexagon there. Our test for a hexagon: every angular gap around the centre
-#    within 15° of 60°, and the nearest point at least 0.75 of the farthest one's distance (tolerances of
-#    ours; the paper only shows the picture). Some solved run shows it (a reproduction of form
-#    *selection*: the paper shows one run, and we pick any run that shows it).
-# 5. Our addition, for Fig. 17: the solved runs' six matrices lie in four dimensions, with at least 95 %
-#    of their variance in the top four principal components (median over the solved runs). Schur's
-#    orthogonality relations predict this for a faithful representation (see below), so this is a check
-#    against our derivation.
-#
-# The $S_3$ runs are computed live, in float64: their numbers are this machine's, and the claims below
-# are the test.
-
-# %% tags=["hide-input"]
-s3_book = readout_s3.record_s3_book(claims, s3)
 
 # %% [markdown]
 # **What we find.** The generalized parallelograms form once enough data is seen. Acc-hat stays a
@@ -541,26 +437,18 @@ s3_book = readout_s3.record_s3_book(claims, s3)
 # $10^6$ run-steps. That is minutes on a CPU, so it does not run with the book. The command
 # `python -m repro.experiments.liu2022_effective_theory_s3 --store book/_results` runs it with the same code and stores the result with
 # its provenance. The chapter reads it from the store, which refuses an entry whose config or content
-# does not match. We compare its transition with the paper's $r_c \approx 0.5$; before running it we
-# set the tolerance at one step of the fraction grid (3/36), but the sweep predates sealed claims, so every
-# claim on it is marked † (set after its result). The setup table lists what the paper leaves open and
-# what we chose. The paper draws Fig. 17 from one run; we
-# count how many of the stored solved runs form the hexagon, and would call it reproduced if at least
-# three quarters did (a band set after the book-scale runs had been seen).
+# does not match. The setup table lists what the paper leaves open and what we chose.
 
 # %%
 s3_paper = readout_s3.report_s3_paper()
 
-# %% tags=["hide-input"]
-readout_s3.record_s3_paper(claims, s3_paper)  # the spreads resample the stored sweep's seeds
-
 # %% [markdown]
-# At the paper scale the transition is at {eval}`glued.s3_paper_rc`, the same as at book scale and
-# outside our tolerance around 0.5. So more seeds, the official matrix rate and a $10^4$-step budget do not
-# close the gap: **the critical fraction of Fig. 18 is not reproduced** (see Deviations). The other
-# findings of Fig. 18 hold at this scale: the best seed's RQI reaches 1, and Acc-hat stays below Acc.
-# The solved runs carry their variance in four comparable components, and only
-# {eval}`glued.s3_paper_hexagons` of the {eval}`glued.s3_paper_solved` solved runs form a hexagon on PC1–PC3.
+# At the paper scale the transition is at {eval}`glued.s3_paper_rc`, the same as at book scale and outside our
+# tolerance around 0.5 (one step of the grid, 3/36). So more seeds, the official matrix rate and a $10^4$-step
+# budget do not close the gap: **the critical fraction of Fig. 18 is not reproduced** (see Deviations). The other
+# findings of Fig. 18 hold at this scale: the best seed's RQI reaches 1, and Acc-hat stays below Acc. The solved
+# runs carry their variance in four comparable components, and only {eval}`glued.s3_paper_hexagons` of the
+# {eval}`glued.s3_paper_solved` solved runs form a hexagon on PC1–PC3.
 
 # %% [markdown]
 # ### Fig. 18 from the notebook's own starts, over four sets of seeds
@@ -572,19 +460,9 @@ readout_s3.record_s3_paper(claims, s3_paper)  # the spreads resample the stored 
 # (fraction, seed $s$) then starts exactly where the notebook's run of seed $s$ with that many training
 # samples starts (tested bit for bit against the Fig. 6(d) official start). We ran seeds 0–43 as four
 # paper-sized sets of 11 and read $r_c$ in each set.
-#
-# **Claims, registered before this run** (the ledger marks a claim † if it was not):
-# 1. The median of the four sets' $r_c$ is within one grid step ($\pm 3/36$) of the paper's 0.5
-#    (reproduction).
-# 2. The four sets' $r_c$ lie within one grid step of each other (a bound of ours: if $r_c$ belongs to
-#    the setup rather than to the seeds drawn, paper-sized sets agree that closely).
-# 3. The best seed's RQI at the largest fraction is $1.0 \pm 0.05$ (reproduction of form *selection*).
 
 # %%
 s3_official = readout_s3.report_s3_official()
-
-# %% tags=["hide-input"]
-readout_s3.record_s3_official(claims, s3_official)  # the range's spread resamples seeds within each set
 
 # %% [markdown]
 # From the notebook's own starts, the four sets of 11 seeds put the transition at {eval}`glued.s3_official_sets`:
@@ -598,24 +476,14 @@ readout_s3.record_s3_official(claims, s3_official)  # the range's spread resampl
 # %% [markdown]
 # ## Paper versus ours
 #
-# The paper's claims, numbered and quoted, each with one verdict that follows from its tests by the book's
-# decision rules (registered once, stated under the table). The figure rows below the claims are the
-# evidence: each names the paper claims its comparisons bear on.
-# Fig. 2(b) and 2(c, d) are judged on the
-# stored runs at the official 2-D setting as our trainer runs it (three details differ, see the setup
-# tables), Fig. 2(a) on the toy decoder's 2-D twin. Fig. 18 is judged on the two stored
-# paper-scale sweeps, in our random order and from the notebook's starts; Fig. 17 on the book scale and the first
-# stored sweep (a hexagon at book scale, none among the stored runs).
-
-# %% tags=["hide-input", "hide-output"]
-readout.record_fig2_rows(claims, spread, fig2)
-readout.record_fig4_row(claims, fig4)
-readout_s3.record_appendix_h_rows(claims, book=s3_book, paper=s3_paper, official=s3_official)
-glue("ledger_tally", claims.tally(), display=False)
-claims.ledger()
+# Fig. 2(b) and 2(c, d) are judged on the stored runs at the official 2-D setting as our trainer runs it (three
+# details differ, see the setup tables), Fig. 2(a) on the toy decoder's 2-D twin. Fig. 18 is judged on the two
+# stored paper-scale sweeps, in our random order and from the notebook's starts; Fig. 17 on the book scale and the
+# first stored sweep (a hexagon at book scale, none among the stored runs).
 
 # %% [markdown]
-# In all, this chapter's paper claims: {eval}`glued.ledger_tally`.
+# In all, this chapter's paper claims: {eval}`glued.ledger_tally`. The claim tables behind these verdicts,
+# with every test, are in the Evidence section at the end.
 #
 # ### Deviations and what they mean
 #
@@ -670,3 +538,179 @@ claims.ledger()
 #   move the transition, and we did not sweep them.
 # - **Appendix H: the hexagon.** See the section above: four equal principal variances make the
 #   PC1–PC3 plane a matter of chance, so the hexagon shows in some solved runs and not in others.
+
+# %% [markdown]
+# ## Evidence
+#
+# What follows is how each claim of this chapter is checked: the reference run against the official printout,
+# the criteria, resolutions and tolerances of every figure's claims, the confirmation on fresh seeds, and the
+# claim tables with every test. The verdicts in the summary at the top follow from these by the decision rules
+# on the reproduction-status page.
+
+# %% [markdown]
+# ### The reference run against the official printout
+#
+# **A known answer.** The official code prints, for this exact run, training accuracy $\ge 90\%$ at
+# step 1130, validation accuracy at 1530 and RQI $> 0.95$ at 800 (the official notebook
+# `toy/Figure4cd.ipynb`; an independent replication, `Mabdel-03/9.520-The-Geometry-of-Grok`, got the same). Our trainer follows the official random-number order, so
+# it should land on the same steps. We allow $\pm 20$ steps: the official log records training
+# accuracy one step later than ours, and float rounding on another CPU can move a threshold crossing
+# by a few steps. This is a comparison of one trajectory, seed by seed, with the official code, so our
+# steps are shown on a grid of 50 steps (the verdict uses the exact step): ours are
+# {eval}`glued.train_step`, {eval}`glued.val_step` and {eval}`glued.rqi_step`.
+
+# %% tags=["hide-input"]
+readout.record_reference_steps(claims, ref)
+
+# %% [markdown]
+# ### Fig. 4(c, d): the timing claims
+#
+# The comparisons of the timing above: the medians over init seeds and over starts, and the paper's start, each
+# against "about 3" ($3 \pm 50\,\%$), and the frozen-$Z_0$ check (bound 2 %).
+#
+# Ratios are shown at a resolution of 0.1 $n_h$. The effective theory is float64 numpy from initial
+# embeddings drawn before any float32 arithmetic, so its numbers are the same on every CPU.
+
+# %% tags=["hide-input"]
+readout.record_fig4_timing(claims, fig4)
+
+# %% [markdown]
+# ### Fig. 2(a) with the toy decoder: the twin's setup and claims
+#
+# The 2-D twin's setup against the official 2-D run, the reference run's final numbers against the official
+# printout, and the claims on the medians over the init seeds.
+
+# %% tags=["hide-input"]
+print(twin_2d_setup_table(cfg))
+glue("fig_embeddings", plot_embedding_comparison(spread.comparison), display=False)
+glue("fig_spread", plot_seed_spread(spread), display=False)
+readout.record_final_embeddings(claims, spread, ref_cfg)
+
+# %% [markdown]
+# **Claims** (§3.1: generalization goes with parallelograms), each on the median over the init seeds.
+# The generalization and memorization thresholds are the paper's (App. A, Table 1: validation accuracy
+# above 90 %, as the official code counts it, $\ge 0.9$); these statements are one-sided in the paper
+# itself.
+#
+# - The 1-D network generalizes (validation accuracy $\ge 0.9$) with RQI $> 0.95$, the paper's
+#   threshold for the linear structure (Fig. 4b). These are the network trajectories of Fig. 4(d). Both
+#   are thresholds the paper defines (form *threshold*); the reference run's own final validation accuracy
+#   and RQI (above) are compared with the official printout's numbers.
+# - The 2-D one memorizes (Fig. 2a): validation accuracy stays below 0.9, i.e. at most 0.8 with ten
+#   validation samples: Table 1's definition of not generalizing, so a *threshold* claim. It forms few
+#   parallelograms: RQI $\le 0.5$ is a bound of this book (the
+#   paper shows a picture, the official 2-D run has RQI 0.4 after 5000 steps, ours stop at the spread's
+#   budget), so it is a check.
+#
+# Validation accuracy comes in steps of 0.1 (ten validation samples) and is shown at that step; RQI is
+# shown at 0.05, well inside the distance of the medians from their bounds.
+
+# %% tags=["hide-input"]
+readout.record_seed_medians(claims, spread)
+
+# %% [markdown]
+# ### Confirmation on fresh seeds (stored)
+#
+# The comparisons above were trained live, and their seeds ran before the registry existed, so they are
+# exploratory: they never decide a paper claim. The final-RQI comparison is registered once more, unchanged, for a
+# stored run of the same book-scale spread from nine init seeds that no run had used (1000–1008;
+# `confirmation_config`), committed before that run and sealed when it started. `python -m
+# repro.experiments.liu2022_effective_theory --store book/_results --run confirm` reproduces it (the 1-D batched
+# call only, seconds on one core). The reference run's comparisons (threshold steps, final accuracy and RQI) are
+# not copied: they compare seed 58's trajectory with the official printout of seed 58, which a fresh seed does not
+# test, and a stored run of one seed measures no spread.
+
+# %% tags=["hide-input"]
+readout.record_confirmation(claims)
+
+# %% [markdown]
+# ### Fig. 2 at the official 2-D settings: the claims
+#
+# **Claims**, on the best of the {eval}`glued.fig2_n_seeds` seeds, since the paper shows one hand-picked
+# run. Generalization is validation accuracy $\ge 0.9$ (App. A, Table 1, as the official code counts it).
+#
+# These four claims were registered as reproductions before the official-setting runs started; the ledger
+# shows which of them the runs contradict (a deviation whose criterion was fixed before its run).
+#
+# 1. Addition generalizes (Fig. 2b): best validation accuracy {eval}`glued.fig2_best_add_val` (median
+#    {eval}`glued.fig2_add_val_median`), and on the unseen samples {eval}`glued.fig2_best_add_unseen`.
+# 2. Modular addition generalizes (Fig. 2d): best validation accuracy {eval}`glued.fig2_best_mod_val`
+#    (median {eval}`glued.fig2_mod_val_median`).
+# 3. Its embeddings form an ordered circle (Fig. 2c, d): we call a representation one when the angular fit
+#    of a cyclic order is at least 0.95 (symbols within about half a slot of $2\pi k s/p$), a threshold we
+#    chose after seeing earlier runs of a variant of this setting (randn init, input $E_i + E_j$, a ReLU
+#    after both hidden layers) and registered before these. The best fit is {eval}`glued.fig2_best_mod_fit`
+#    (best circularity {eval}`glued.fig2_best_mod_circ`).
+
+# %% tags=["hide-input"]
+readout.record_fig2(claims, fig2)
+
+# %% [markdown]
+# ### Appendix H: the claims
+#
+# #### Book scale
+#
+# **Claims.**
+# 1. At the largest fraction the best seed reaches RQI $1.0 \pm 0.05$ (Fig. 18a: the best RQI rises to
+#    1; a reproduction of form *selection*, since it takes the best seed).
+# 2. The transition of Fig. 18(b), the smallest fraction at which some seed reaches RQI $> 0.95$, is at
+#    $r_c \approx 0.5$. We would call it reproduced within one step of the paper-scale fraction grid,
+#    $\pm 3/36$, a tolerance this chapter set before the paper-scale sweep was run (the registry did not
+#    exist then, so nothing seals it, and the claim on the stored sweep is marked †). It is not (a
+#    deviation).
+# 3. $\widehat{\mathrm{Acc}} \le \mathrm{Acc}$ for every run, within one sample (1/36) (Fig. 18e; the
+#    paper's statement is itself one-sided; reproduction).
+# 4. Fig. 17 shows a hexagon on PC1–PC3. For Fig. 17 we count the solved runs (final RQI $> 0.95$)
+#    whose six matrices form a hexagon there. Our test for a hexagon: every angular gap around the centre
+#    within 15° of 60°, and the nearest point at least 0.75 of the farthest one's distance (tolerances of
+#    ours; the paper only shows the picture). Some solved run shows it (a reproduction of form
+#    *selection*: the paper shows one run, and we pick any run that shows it).
+# 5. Our addition, for Fig. 17: the solved runs' six matrices lie in four dimensions, with at least 95 %
+#    of their variance in the top four principal components (median over the solved runs). Schur's
+#    orthogonality relations predict this for a faithful representation (see the Appendix H section above),
+#    so this is a check against our derivation.
+#
+# The $S_3$ runs are computed live, in float64: their numbers are this machine's, and the claims below
+# are the test.
+
+# %% tags=["hide-input"]
+s3_book = readout_s3.record_s3_book(claims, s3)
+
+# %% [markdown]
+# #### At the paper scale (stored)
+#
+# We compare the stored sweep's transition with the paper's $r_c \approx 0.5$; before running it we set the
+# tolerance at one step of the fraction grid (3/36), but the sweep predates sealed claims, so every claim on
+# it is marked † (set after its result). The paper draws Fig. 17 from one run; we count how many of the
+# stored solved runs form the hexagon, and would call it reproduced if at least three quarters did (a band
+# set after the book-scale runs had been seen).
+
+# %% tags=["hide-input"]
+readout_s3.record_s3_paper(claims, s3_paper)  # the spreads resample the stored sweep's seeds
+
+# %% [markdown]
+# #### From the notebook's own starts
+#
+# **Claims, registered before this run** (the ledger marks a claim † if it was not):
+# 1. The median of the four sets' $r_c$ is within one grid step ($\pm 3/36$) of the paper's 0.5
+#    (reproduction).
+# 2. The four sets' $r_c$ lie within one grid step of each other (a bound of ours: if $r_c$ belongs to
+#    the setup rather than to the seeds drawn, paper-sized sets agree that closely).
+# 3. The best seed's RQI at the largest fraction is $1.0 \pm 0.05$ (reproduction of form *selection*).
+
+# %% tags=["hide-input"]
+readout_s3.record_s3_official(claims, s3_official)  # the range's spread resamples seeds within each set
+
+# %% [markdown]
+# ### The claim tables
+#
+# The paper's claims, numbered and quoted, each with one verdict that follows from its tests by the book's
+# decision rules (registered once, stated under the table). The figure rows below the claims are the
+# evidence: each names the paper claims its comparisons bear on.
+
+# %% tags=["hide-input", "hide-output"]
+readout.record_fig2_rows(claims, spread, fig2)
+readout.record_fig4_row(claims, fig4)
+readout_s3.record_appendix_h_rows(claims, book=s3_book, paper=s3_paper, official=s3_official)
+glue("ledger_tally", claims.tally(), display=False)
+claims.ledger()

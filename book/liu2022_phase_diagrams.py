@@ -69,9 +69,11 @@
 # (explained below), i.e. the equivalent of $1.5\cdot 10^4$ of the paper's steps. The compression is
 # an approximation that Adam breaks at large learning rates, and the budget is shorter than the
 # paper's, so the maps reproduce most of the layout the paper describes but not the official maps
-# cell by cell: the ledger at the end records both. The same 6 × 6 cells uncompressed, at the official
+# cell by cell: the claim tables in the Evidence section at the end record both. The same 6 × 6 cells uncompressed,
+# at the official
 # learning rates and $10^5$ steps, were run once and stored (36 of the official 169–176 cells, and not
-# the official notebooks' random draws: see the setup tables); a section below shows them, and another
+# the official notebooks' random draws: see the setup tables); the Evidence section at the end shows them, and a
+# section below
 # asks whether the S3 panel's missing comprehension is a bug or the seed. The paper scale
 # (`REPRO_SCALE=paper`) runs the full official grids with the same code; that has not been run. The
 # transformer (Fig. 7) and image (Fig. 8) diagrams are in the next chapter.
@@ -189,135 +191,16 @@ glue("fig_phases", fig, display=False)
 glue("fig_phase_examples", plot_phase_examples(diagrams), display=False)
 
 # %% [markdown]
-# ## The layout claims of §4.1
-#
-# Each claim is checked on each seed's map; ours is the fraction of the seeds in which it holds
-# (with the book's one seed: 1 or 0), and the reference is 1, the statement holding in the paper's
-# map, with a tolerance of 0.5: it must hold in at least half of the seeds, i.e. in the median seed.
-# With one seed per cell, as in the official sweeps, these are verdicts on one map, and the book
-# cannot say how often another seed would change them. The value is shown to 0.5, so it changes
-# only when a seed's own verdict changes, not when a boundary cell flips. The bounds inside each
-# claim are ours (the paper states the layout in words); the corner blocks are the right half of the
-# decoder-lr columns and the lowest (top right) or highest (bottom right) third of the weight-decay
-# rows, at least two rows, and the same function applied to the official maps gives the values
-# quoted in the sources.
-#
-# 1. **(a) A fast decoder does not generalize** (§4.1: "a fast decoder coupled with slow
-#    representation learning (bottom right) lead to memorization"; official data: none of the
-#    {eval}`glued.fast_cells` cells with decoder lr ≥ representation lr generalizes). The fraction of those cells
-#    that reach comprehension or grokking, pooled over the seeds, is 0 (shown to 0.05).
-# 2. **(a) The slowest decoder with the fastest representation groks rather than comprehends**
-#    (§4.1: "an extremely slow decoder coupled with fast representation learning (top left) will
-#    generalize in the end, [but] the generalization time is long"). The top-left cell is grokking.
-# 3. **(b)–(d) All four phases appear** (§4.1 (i)): the map has all 4 phases.
-# 4. **(b)–(d) The top right memorizes** (§4.1 (ii)): memorization is at least half of the top-right
-#    block (official: 0.97, 0.59, 0.94).
-# 5. **(b)–(d) The bottom right is confused** (§4.1 (iii)): the fraction of confusion in the
-#    bottom-right block exceeds that in the top-right block by at least one cell in six (0.17;
-#    official: 0.72, 0.28, 0.22).
-# 6. **(b)–(d) Grokking is sandwiched between comprehension and memorization** (§4.1 (iv)): at
-#    least one decoder-lr column reads comprehension → grokking → memorization with increasing weight
-#    decay (official: 4, 12 and 8 of 16 columns). In (d) this fails, and it is recorded below as a
-#    deviation.
-#
-# These are statements of shape (the paper states the layout in words), so the registry files them as form
-# *shape*; the bounds inside them (a half, one cell in six, one column) are ours.
-
-# %% tags=["hide-input"]
-readout.record_fig6a_layout(claims, diagrams["a"])
-sandwich_d = readout.record_fig6bcd_layout(claims, diagrams)  # (d)'s sandwich is a deviation, checked below
-
-# %% [markdown]
-# ## What does not match
-#
-# Four things do not reproduce, and each is recorded as a *deviation*: the paper's value, ours, and
-# the band in which we would call it reproduced. A deviation does not stop the chapter, but it fails
-# the chapter if ours moves into that band, so the ledger cannot go stale.
-#
-# - **Cell by cell.** Where the official phase is unambiguous (the nearest official cell has the same
-#   phase as its four neighbours, so a boundary shifted by one official grid step cannot change it),
-#   a reproduction should give the official phase. We would call a panel reproduced cell by cell if at
-#   least 90 % of those (seed, cell) pairs had it (one stray cell in ten for the seed; the tolerance
-#   was set after the maps were seen). Cells next to an official boundary are left out: there the
-#   official map itself is one seed's draw. No panel reaches 0.9.
-# - **(a) Confusion at the fastest decoder.** The official map of (a) has no confusion at all (0 of
-#   169 cells); ours is confused in the last decoder-lr column (paper-equivalent $10^{-2}$, actual
-#   $5\cdot10^{-2}$), where Adam no longer follows the compressed path.
-#
-# The fractions of cells come from this machine's live run (shown to 0.25); the verdicts use the exact
-# values, far from their bands.
-# - **(d) No sandwich and almost no comprehension.** The official S3 map comprehends over a wide
-#   range of slow decoder learning rates and has 8 columns with comprehension → grokking →
-#   memorization; ours memorizes there.
-
-# %% tags=["hide-input"]
-readout.record_book_deviations(claims, diagrams, sandwich_d)
-
-# %% [markdown]
-# A cell-by-cell table of one seed's letters would change with the CPU's rounding, so the
-# cell-by-cell comparison is the figure: its titles give each panel's fraction of (seed, cell) pairs
-# with the official phase over all cells, boundary cells included.
-#
-# ## The same cells uncompressed, at the official rates and budget (stored)
-#
-# Are the mismatches above the price of the time compression and the short budget, or do they survive
-# at the official learning rates and budget? `uncompressed_config(panel)` keeps the book's 6 × 6 cells of a
-# panel (every one of them is a cell of the official grid, which has 13 × 13 or 16 × 11) and runs them as
-# the paper did: the official learning rates, $10^5$ steps, the comprehension gap of $10^3$ steps and the
-# official seed, though not the notebooks' random draws (the setup tables). Accuracies are read
-# every 10 steps (the official code reads every step; this moves a first step by less than 10, against
-# a gap of 1000), and (d) keeps the official notebook's loss term $10^{-3}\cdot\mathrm{mean}|E|$. The four
-# panels took {eval}`glued.fig6_stored_minutes` minutes on two shared CPU cores and are stored
-# (`python -m repro.experiments.liu2022_phase_diagrams --store book/_results` recomputes them); the chapter loads them, so the
-# maps and letters below are the same on every machine. They are 36 of the official 169–176 cells per
-# panel, so they test the layout and the cells they share with the official maps, not the full maps.
-#
-# The claims are the layout claims of §4.1 and the cell-by-cell comparison, on these maps, with the
-# bands used above: each layout statement must hold in the map (one seed, so 1 or 0); at least 90 % of the
-# unambiguous cells must have the official phase; (a) has no confusion (at most 0.05 of the cells); in (d)
-# the share of comprehending cells is within 0.2 of the official map's at the same cells. The bands were
-# the book's before these runs, but which of them would be reproductions and which deviations was decided
-# after the maps were seen, and the runs predate sealed claims: every claim on them is marked †. Two
-# claims per panel (b)–(d) were added on 2026-11-25, after the maps were seen, to compare numbers rather
-# than verdicts: the memorization share of the top-right block and the confusion excess of the bottom
-# right, ours against the official map's at the same 36 cells, within one cell of the six-cell block.
-
-# %%
-stored_maps, stored_manifests = readout_stored.load_stored_maps()
-readout_stored.print_stored_maps(stored_maps)
-
-# %% [markdown]
-# ```{figure} _figures/liu2022_phase_diagrams/fig_phases_stored.png
-# :name: fig-liu-phases-stored
-#
-# **Top:** the book's 36 cells of every panel uncompressed ($10^5$ steps at the official learning rates, the
-# official seed but our draws), colours as in the first figure; the title gives the fraction of
-# cells with the official phase. **Bottom:** the official maps.
-# ```
-
-# %%
-fig_stored = plot_phase_diagrams(stored_maps, official=True)
-glue("fig_phases_stored", fig_stored, display=False)
-
-# %% tags=["hide-input"]
-readout_stored.record_stored_maps(claims, stored_maps, stored_manifests)
-
-# %% [markdown]
 # ## The whole official grid (stored)
 #
-# The 36 cells above are about a fifth of each official map. `full_grid_config(panel)` runs every cell of the
+# The 36 cells of the maps above (and of their uncompressed stored run, in the Evidence section) are about a fifth
+# of each official map. `full_grid_config(panel)` runs every cell of the
 # official grid (13 × 13 in (a), 11 × 16 in (b)–(d)) at the same settings as the uncompressed maps: the official
 # learning rates and seed, $10^5$ steps, the gap of $10^3$ steps, accuracies read every 10 steps, our draws of the
 # split, targets and start. A map costs about two core-hours, so it is trained and stored in parts of two official
 # rows each (`python -m repro.experiments.liu2022_phase_diagrams --store book/_results --full` trains the parts not
-# yet stored). The claims on these maps were registered on 2026-11-28, before any part ran, and each part sealed
-# them: every cell with an unambiguous official phase should have it (the band of the 36-cell maps, 0.1), and each
-# phase's share of the map should be within 0.1 of the official map's share (a boundary moved by one official grid
-# step moves 1/16 to 1/13 of the cells). Which of them were registered as reproductions and which as deviations
-# was set from what the 36-cell maps gave under the same bands; where the whole map gives the other kind (in (b)
-# the grokking and memorization shares, in (c) the grokking, memorization and confusion shares, in (d) the
-# confusion share), the kind is re-labelled by an amendment that leaves the criterion unchanged (the ledger shows
-# it). A panel joins this section when all its parts are stored; all four are: {eval}`glued.full_panels`.
+# yet stored). What each map is checked against is in the Evidence section at the end. A panel joins this section
+# when all its parts are stored; all four are: {eval}`glued.full_panels`.
 
 # %%
 full_maps, full_manifests = readout_stored.load_full_maps()
@@ -336,42 +219,6 @@ full_cmp = readout_stored.report_full_maps(full_maps)  # printed here, judged be
 # %%
 fig_full = plot_phase_diagrams(full_maps, official=True)
 glue("fig_phases_full", fig_full, display=False)
-
-# %% tags=["hide-input"]
-readout_stored.record_full_maps(claims, full_cmp, full_manifests)
-
-# %% [markdown]
-# ### Beyond phase shares: chance-corrected agreement, and the four statements of §4.1
-#
-# A phase share says how much of the map is in a phase, not where: a map whose cells were shuffled at random keeps
-# every share, so it passes every share comparison above while its layout has nothing to do with the official one.
-# Beside the shares, each whole map is therefore compared by **Cohen's kappa** (Cohen 1960;
-# `repro.metrics.agreement`), $\kappa = (p_o - p_e)/(1 - p_e)$: $p_o$ is the share of cells with the official phase,
-# $p_e = \sum_k a_k b_k$ the share that the two maps' phase shares $a_k$, $b_k$ give by chance. A shuffled layout has
-# $\kappa \approx 0$, identical maps 1; its standard error is the large-sample one of Fleiss, Cohen & Everitt (1969),
-# a bound for one map as the binomial one is for a share. **The band** is the paper's grid resolution, as for the
-# shares: the official map against itself with every boundary moved one official grid step along the decoder-lr
-# axis has $\kappa$ = {eval}`glued.kappa_shift` (official data only), so a reproduction needs $\kappa \ge 0.7$.
-# The official code is no better measure of the paper's precision: its committed re-run of (d) is at chance against
-# the paper's file (the re-run section below).
-#
-# The paper's four statements on these panels, quoted (§4.1, "Universality of phase diagrams"): "(i) they all
-# include four phases; (ii) The top right corner (a fast and capable decoder) is the memorization phase; (iii) the
-# bottom right corner (a fast and simple decoder) is the confusion phase; (iv) grokking is sandwiched between
-# comprehension and memorization". Each is read on each whole map as a number, with the bounds of the 36-cell maps
-# (ours): (i) the rarest phase has at least one cell; (ii) at least half of the top-right block memorizes; (iii) the
-# bottom-right block's confusion share exceeds the top-right block's by at least 1/6; (iv) at least one decoder-lr
-# column reads comprehension → grokking → memorization with increasing weight decay; each share's error is the
-# binomial bound over its cells. These entries, and the kappas, were registered on 2026-12-02, before any kappa or
-# statement was computed on a stored whole grid but after the grids' agreement and shares had been seen; the
-# stored runs did not seal them, so by the book's rules (`repro.book.verdicts`) they are exploratory (†) and decide
-# no verdict. A later stored run under the same labels (fresh seeds) would seal them when it starts.
-
-# %% tags=["hide-input"]
-readout_stored.report_kappa_band(claims)
-
-# %% tags=["hide-input"]
-readout_stored.record_full_kappas(claims, full_maps, full_manifests)
 
 # %% [markdown]
 # ## Fig. 6(d): a bug or the seed?
@@ -398,34 +245,17 @@ readout_stored.record_full_kappas(claims, full_maps, full_manifests)
 luck = readout_s3.report_seed_luck()
 
 # %% [markdown]
-# The claims: from the official start, the official map's comprehension cells should comprehend (the
-# chapter's cell band, at least 90 % of them; a deviation where they do not), and the two draw orders
-# should comprehend equally often, within two standard errors of a difference of two shares of 40 (a
-# bound of this book, chosen after a first exploratory run had shown the shares). Together they say
-# whether the difference is in the code or in the start. The first claim is a *selection*: the two columns
-# where the official start matches were picked after the run (the second claim takes all the comprehension
-# cells). All four are marked †: the run predates sealed claims.
-
-# %% tags=["hide-input"]
-readout_s3.record_seed_luck(claims, luck)
-
-# %% [markdown]
 # ### The whole (d) grid from the official start (stored)
 #
 # The same official seed-0 start, trained at every cell of the official (d) grid (11 weight decays × 16 decoder
 # learning rates, $10^5$ steps, the notebook's L1 term): does the official map's wide comprehension region come
 # back when only the start is the official one? It is stored in six parts of two rows
 # (`python -m repro.experiments.liu2022_phase_diagrams_s3_official --store book/_results --full-grid`, about 45
-# minutes per part on one core beside another job). Its claims were registered on 2026-11-28, before any part ran,
-# with the bands of the whole grids above; from the 12 cells of the run above, the agreement away from boundaries
-# and the comprehension share were registered as expected to miss (deviations). The map is judged here once all
+# minutes per part on one core beside another job; its claims are in the Evidence section). The map is judged once all
 # six parts are stored (the README's table of stored runs gives the progress); it is {eval}`glued.official_start_full`.
 
 # %%
 official_start = readout_s3.load_official_start()  # None until all six parts are stored
-
-# %% tags=["hide-input"]
-readout_s3.record_official_start(claims, official_start)
 
 # %% [markdown]
 # **Does the official code give the paper's map?** The official repository commits a re-run of its own S3
@@ -443,30 +273,11 @@ readout_s3.record_official_start(claims, official_start)
 # committed official code, ours with it, does not give the paper's (d) map from the notebook's seed; which run
 # did is not in the repository.
 
-# %% tags=["hide-input"]
-rerun = readout_s3.record_official_rerun(claims)
-
-# %% tags=["hide-input"]
-readout_s3.record_start_vs_rerun(claims, official_start, rerun)
-
 # %% [markdown]
 # ## Paper versus ours
 #
-# The paper's claims on the phase diagrams, numbered and quoted, each with one verdict by the book's decision
-# rules (stated under the table): {eval}`glued.ledger_tally`. Only the whole official grids' claims that were
-# sealed before their runs, and comparisons of official files with each other, can decide a claim; the book-scale
-# maps (live), the stored uncompressed maps (†: they predate sealed claims) and the kappas and §4.1 statements on
-# the whole grids (†: registered after those runs) are exploratory. With one seed per cell, as in the official sweeps, a fraction of cells
-# takes the binomial bound on its seed standard error (each cell is its own run).
-
-# %% tags=["hide-input", "hide-output"]
-readout.record_book_figure_rows(claims)
-readout_stored.record_stored_figure_rows(claims, stored_maps, full_maps)
-readout_s3.record_s3_figure_rows(claims, official_start)
-glue("ledger_tally", claims.tally(), display=False)
-
-# %% tags=["hide-input", "hide-output"]
-claims.ledger()
+# Each of the paper's claims has one verdict, stated in the summary at the top; the claim tables it follows from,
+# and which claims can decide a verdict, are in the Evidence section at the end. In all: {eval}`glued.ledger_tally`.
 
 # %% [markdown]
 # ### Deviations and what they mean
@@ -476,10 +287,11 @@ claims.ledger()
 #   as memorization (or confusion) here. This is why the slowest decoder (lr $10^{-5}$) memorizes
 #   in (b), where the official run groks at step 21 295, and why strong weight decay in (c) (wd ≥ 8
 #   at slow decoder lr) fails to fit the training set within our budget (confusion), where the
-#   official runs grok. The stored uncompressed maps confirm it: at the paper's $10^5$ steps the slow
+#   official runs grok. The stored uncompressed maps (in the Evidence section) confirm it: at the paper's $10^5$
+#   steps the slow
 #   decoders of (b) grok, and (a) matches the official map at every unambiguous cell of our 36.
 # - **Uncompressed, (b) and (c) still differ cell by cell** at the strongest weight decays
-#   (the stored maps' deviations above): single cells grok, comprehend or fail to fit where the
+#   (the stored maps' deviations, in the Evidence section): single cells grok, comprehend or fail to fit where the
 #   official one-seed maps memorize or grok. The uncompressed (d) map still has no comprehension: it
 #   starts from our trainer's seed-0 draws, not the notebook's. These are one map each, like the
 #   official ones, and a cell's phase there depends on its start (the S3 runs above show how much),
@@ -530,7 +342,8 @@ claims.ledger()
 #   starts above found such starts rare in both draw orders), and our code is not what differs: from the notebook's
 #   start it gives the official code's own re-run ({eval}`glued.start_vs_rerun` of the shared cells). Neither start
 #   puts the region where the paper's map has it.
-# - **Chance-corrected, the whole maps** (the section "Beyond phase shares"). Cohen's $\kappa$ of each whole map
+# - **Chance-corrected, the whole maps** (the Evidence section's "Beyond phase shares"). Cohen's $\kappa$ of each
+#   whole map
 #   against the official one is {eval}`glued.kappa_full`, and {eval}`glued.kappa_start` for (d) from the official
 #   start; a reproduction needs 0.7, what a map with every boundary one grid step off scores. Only (a) reaches it.
 #   (b) and (c) fall short although their phase shares are mostly within the band, and both (d) maps are at chance,
@@ -578,3 +391,234 @@ claims.ledger()
 #   split, the targets and the start are not the official map's, and in (d) the start is not; since a
 #   cell's phase near a boundary depends on the start (the S3 runs show how much), a one-seed map cannot
 #   match the official one cell by cell there, whatever the code.
+
+# %% [markdown]
+# ## Evidence
+#
+# What follows is how each claim is checked: the layout claims and deviations on the book-scale maps, the stored
+# uncompressed 36-cell maps (superseded by the whole grids), what the whole grids are checked against (phase
+# shares, chance-corrected agreement, the four statements of §4.1), the claims on the S3 runs, and the claim tables.
+# The verdicts in the summary at the top follow from these tables by the decision rules on the
+# reproduction-status page.
+
+# %% [markdown]
+# ### The layout claims of §4.1, on the book-scale maps
+#
+# Each claim is checked on each seed's map; ours is the fraction of the seeds in which it holds
+# (with the book's one seed: 1 or 0), and the reference is 1, the statement holding in the paper's
+# map, with a tolerance of 0.5: it must hold in at least half of the seeds, i.e. in the median seed.
+# With one seed per cell, as in the official sweeps, these are verdicts on one map, and the book
+# cannot say how often another seed would change them. The value is shown to 0.5, so it changes
+# only when a seed's own verdict changes, not when a boundary cell flips. The bounds inside each
+# claim are ours (the paper states the layout in words); the corner blocks are the right half of the
+# decoder-lr columns and the lowest (top right) or highest (bottom right) third of the weight-decay
+# rows, at least two rows, and the same function applied to the official maps gives the values
+# quoted in the sources.
+#
+# 1. **(a) A fast decoder does not generalize** (§4.1: "a fast decoder coupled with slow
+#    representation learning (bottom right) lead to memorization"; official data: none of the
+#    {eval}`glued.fast_cells` cells with decoder lr ≥ representation lr generalizes). The fraction of those cells
+#    that reach comprehension or grokking, pooled over the seeds, is 0 (shown to 0.05).
+# 2. **(a) The slowest decoder with the fastest representation groks rather than comprehends**
+#    (§4.1: "an extremely slow decoder coupled with fast representation learning (top left) will
+#    generalize in the end, [but] the generalization time is long"). The top-left cell is grokking.
+# 3. **(b)–(d) All four phases appear** (§4.1 (i)): the map has all 4 phases.
+# 4. **(b)–(d) The top right memorizes** (§4.1 (ii)): memorization is at least half of the top-right
+#    block (official: 0.97, 0.59, 0.94).
+# 5. **(b)–(d) The bottom right is confused** (§4.1 (iii)): the fraction of confusion in the
+#    bottom-right block exceeds that in the top-right block by at least one cell in six (0.17;
+#    official: 0.72, 0.28, 0.22).
+# 6. **(b)–(d) Grokking is sandwiched between comprehension and memorization** (§4.1 (iv)): at
+#    least one decoder-lr column reads comprehension → grokking → memorization with increasing weight
+#    decay (official: 4, 12 and 8 of 16 columns). In (d) this fails, and it is recorded below as a
+#    deviation.
+#
+# These are statements of shape (the paper states the layout in words), so the registry files them as form
+# *shape*; the bounds inside them (a half, one cell in six, one column) are ours.
+
+# %% tags=["hide-input"]
+readout.record_fig6a_layout(claims, diagrams["a"])
+sandwich_d = readout.record_fig6bcd_layout(claims, diagrams)  # (d)'s sandwich is a deviation, checked below
+
+# %% [markdown]
+# ### What does not match
+#
+# Four things do not reproduce, and each is recorded as a *deviation*: the paper's value, ours, and
+# the band in which we would call it reproduced. A deviation does not stop the chapter, but it fails
+# the chapter if ours moves into that band, so the ledger cannot go stale.
+#
+# - **Cell by cell.** Where the official phase is unambiguous (the nearest official cell has the same
+#   phase as its four neighbours, so a boundary shifted by one official grid step cannot change it),
+#   a reproduction should give the official phase. We would call a panel reproduced cell by cell if at
+#   least 90 % of those (seed, cell) pairs had it (one stray cell in ten for the seed; the tolerance
+#   was set after the maps were seen). Cells next to an official boundary are left out: there the
+#   official map itself is one seed's draw. No panel reaches 0.9.
+# - **(a) Confusion at the fastest decoder.** The official map of (a) has no confusion at all (0 of
+#   169 cells); ours is confused in the last decoder-lr column (paper-equivalent $10^{-2}$, actual
+#   $5\cdot10^{-2}$), where Adam no longer follows the compressed path.
+#
+# The fractions of cells come from this machine's live run (shown to 0.25); the verdicts use the exact
+# values, far from their bands.
+# - **(d) No sandwich and almost no comprehension.** The official S3 map comprehends over a wide
+#   range of slow decoder learning rates and has 8 columns with comprehension → grokking →
+#   memorization; ours memorizes there.
+
+# %% tags=["hide-input"]
+readout.record_book_deviations(claims, diagrams, sandwich_d)
+
+# %% [markdown]
+# A cell-by-cell table of one seed's letters would change with the CPU's rounding, so the
+# cell-by-cell comparison is the figure: its titles give each panel's fraction of (seed, cell) pairs
+# with the official phase over all cells, boundary cells included.
+
+# %% [markdown]
+# ### The same cells uncompressed, at the official rates and budget (stored)
+#
+# Are the mismatches above the price of the time compression and the short budget, or do they survive
+# at the official learning rates and budget? `uncompressed_config(panel)` keeps the book's 6 × 6 cells of a
+# panel (every one of them is a cell of the official grid, which has 13 × 13 or 16 × 11) and runs them as
+# the paper did: the official learning rates, $10^5$ steps, the comprehension gap of $10^3$ steps and the
+# official seed, though not the notebooks' random draws (the setup tables). Accuracies are read
+# every 10 steps (the official code reads every step; this moves a first step by less than 10, against
+# a gap of 1000), and (d) keeps the official notebook's loss term $10^{-3}\cdot\mathrm{mean}|E|$. The four
+# panels took {eval}`glued.fig6_stored_minutes` minutes on two shared CPU cores and are stored
+# (`python -m repro.experiments.liu2022_phase_diagrams --store book/_results` recomputes them); the chapter loads them, so the
+# maps and letters below are the same on every machine. The whole official grids at the same settings (in the body,
+# "The whole official grid") supersede these maps; they stay here as the evidence their claims rest on. They are 36
+# of the official 169–176 cells per
+# panel, so they test the layout and the cells they share with the official maps, not the full maps.
+#
+# The claims are the layout claims of §4.1 and the cell-by-cell comparison, on these maps, with the
+# bands used above: each layout statement must hold in the map (one seed, so 1 or 0); at least 90 % of the
+# unambiguous cells must have the official phase; (a) has no confusion (at most 0.05 of the cells); in (d)
+# the share of comprehending cells is within 0.2 of the official map's at the same cells. The bands were
+# the book's before these runs, but which of them would be reproductions and which deviations was decided
+# after the maps were seen, and the runs predate sealed claims: every claim on them is marked †. Two
+# claims per panel (b)–(d) were added on 2026-11-25, after the maps were seen, to compare numbers rather
+# than verdicts: the memorization share of the top-right block and the confusion excess of the bottom
+# right, ours against the official map's at the same 36 cells, within one cell of the six-cell block.
+
+# %%
+stored_maps, stored_manifests = readout_stored.load_stored_maps()
+readout_stored.print_stored_maps(stored_maps)
+
+# %% [markdown]
+# ```{figure} _figures/liu2022_phase_diagrams/fig_phases_stored.png
+# :name: fig-liu-phases-stored
+#
+# **Top:** the book's 36 cells of every panel uncompressed ($10^5$ steps at the official learning rates, the
+# official seed but our draws), colours as in the first figure; the title gives the fraction of
+# cells with the official phase. **Bottom:** the official maps.
+# ```
+
+# %%
+fig_stored = plot_phase_diagrams(stored_maps, official=True)
+glue("fig_phases_stored", fig_stored, display=False)
+
+# %% tags=["hide-input"]
+readout_stored.record_stored_maps(claims, stored_maps, stored_manifests)
+
+# %% [markdown]
+# ### The whole official grid: what is checked
+#
+# The claims on these maps were registered on 2026-11-28, before any part ran, and each part sealed
+# them: every cell with an unambiguous official phase should have it (the band of the 36-cell maps, 0.1), and each
+# phase's share of the map should be within 0.1 of the official map's share (a boundary moved by one official grid
+# step moves 1/16 to 1/13 of the cells). Which of them were registered as reproductions and which as deviations
+# was set from what the 36-cell maps gave under the same bands; where the whole map gives the other kind (in (b)
+# the grokking and memorization shares, in (c) the grokking, memorization and confusion shares, in (d) the
+# confusion share), the kind is re-labelled by an amendment that leaves the criterion unchanged (the ledger shows
+# it).
+
+# %% tags=["hide-input"]
+readout_stored.record_full_maps(claims, full_cmp, full_manifests)
+
+# %% [markdown]
+# #### Beyond phase shares: chance-corrected agreement, and the four statements of §4.1
+#
+# A phase share says how much of the map is in a phase, not where: a map whose cells were shuffled at random keeps
+# every share, so it passes every share comparison above while its layout has nothing to do with the official one.
+# Beside the shares, each whole map is therefore compared by **Cohen's kappa** (Cohen 1960;
+# `repro.metrics.agreement`), $\kappa = (p_o - p_e)/(1 - p_e)$: $p_o$ is the share of cells with the official phase,
+# $p_e = \sum_k a_k b_k$ the share that the two maps' phase shares $a_k$, $b_k$ give by chance. A shuffled layout has
+# $\kappa \approx 0$, identical maps 1; its standard error is the large-sample one of Fleiss, Cohen & Everitt (1969),
+# a bound for one map as the binomial one is for a share. **The band** is the paper's grid resolution, as for the
+# shares: the official map against itself with every boundary moved one official grid step along the decoder-lr
+# axis has $\kappa$ = {eval}`glued.kappa_shift` (official data only), so a reproduction needs $\kappa \ge 0.7$.
+# The official code is no better measure of the paper's precision: its committed re-run of (d) is at chance against
+# the paper's file ("Does the official code give the paper's map?", in the body).
+#
+# The paper's four statements on these panels, quoted (§4.1, "Universality of phase diagrams"): "(i) they all
+# include four phases; (ii) The top right corner (a fast and capable decoder) is the memorization phase; (iii) the
+# bottom right corner (a fast and simple decoder) is the confusion phase; (iv) grokking is sandwiched between
+# comprehension and memorization". Each is read on each whole map as a number, with the bounds of the 36-cell maps
+# (ours): (i) the rarest phase has at least one cell; (ii) at least half of the top-right block memorizes; (iii) the
+# bottom-right block's confusion share exceeds the top-right block's by at least 1/6; (iv) at least one decoder-lr
+# column reads comprehension → grokking → memorization with increasing weight decay; each share's error is the
+# binomial bound over its cells. These entries, and the kappas, were registered on 2026-12-02, before any kappa or
+# statement was computed on a stored whole grid but after the grids' agreement and shares had been seen; the
+# stored runs did not seal them, so by the book's rules (`repro.book.verdicts`) they are exploratory (†) and decide
+# no verdict. A later stored run under the same labels (fresh seeds) would seal them when it starts.
+
+# %% tags=["hide-input"]
+readout_stored.report_kappa_band(claims)
+
+# %% tags=["hide-input"]
+readout_stored.record_full_kappas(claims, full_maps, full_manifests)
+
+# %% [markdown]
+# ### Fig. 6(d), a bug or the seed: the claims
+#
+# The claims on the two runs of the body's section "Fig. 6(d): a bug or the seed?": from the official start, the
+# official map's comprehension cells should comprehend (the
+# chapter's cell band, at least 90 % of them; a deviation where they do not), and the two draw orders
+# should comprehend equally often, within two standard errors of a difference of two shares of 40 (a
+# bound of this book, chosen after a first exploratory run had shown the shares). Together they say
+# whether the difference is in the code or in the start. The first claim is a *selection*: the two columns
+# where the official start matches were picked after the run (the second claim takes all the comprehension
+# cells). All four are marked †: the run predates sealed claims.
+
+# %% tags=["hide-input"]
+readout_s3.record_seed_luck(claims, luck)
+
+# %% [markdown]
+# ### The whole (d) grid from the official start: the claims
+#
+# The claims on the run of the body's section "The whole (d) grid from the official start" were registered on
+# 2026-11-28, before any part ran, with the bands of the whole grids above; from the 12 cells of the run above, the
+# agreement away from boundaries
+# and the comprehension share were registered as expected to miss (deviations).
+
+# %% tags=["hide-input"]
+readout_s3.record_official_start(claims, official_start)
+
+# %% [markdown]
+# ### The official re-run of (d): the claims
+#
+# The comparisons of the body's "Does the official code give the paper's map?": the official re-run against the
+# paper's data file, and our whole (d) grid from the official start against that re-run.
+
+# %% tags=["hide-input"]
+rerun = readout_s3.record_official_rerun(claims)
+
+# %% tags=["hide-input"]
+readout_s3.record_start_vs_rerun(claims, official_start, rerun)
+
+# %% [markdown]
+# ### The claim tables
+#
+# The paper's claims on the phase diagrams, numbered and quoted, each with one verdict by the book's decision
+# rules (stated under the table): {eval}`glued.ledger_tally`. Only the whole official grids' claims that were
+# sealed before their runs, and comparisons of official files with each other, can decide a claim; the book-scale
+# maps (live), the stored uncompressed maps (†: they predate sealed claims) and the kappas and §4.1 statements on
+# the whole grids (†: registered after those runs) are exploratory. With one seed per cell, as in the official sweeps, a fraction of cells
+# takes the binomial bound on its seed standard error (each cell is its own run).
+
+# %% tags=["hide-input", "hide-output"]
+readout.record_book_figure_rows(claims)
+readout_stored.record_stored_figure_rows(claims, stored_maps, full_maps)
+readout_s3.record_s3_figure_rows(claims, official_start)
+glue("ledger_tally", claims.tally(), display=False)
+
+# %% tags=["hide-input", "hide-output"]
+claims.ledger()

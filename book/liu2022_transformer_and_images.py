@@ -156,108 +156,22 @@ fig = plot_transformer(result)
 glue("fig_transformer", fig, display=False)
 
 # %% [markdown]
-# ## Transformer: the claims of Fig. 7 (left)
-#
-# Each claim is a statement about the median seed of the five: ours is the fraction of the seeds in
-# which it holds, the reference is 1 (the paper's runs show it), and the tolerance 0.5 asks that it hold
-# in at least half of the seeds.
-#
-# 1. **Generalization** (Fig. 1 and Fig. 7, left: every run generalizes, to 100 % validation
-#    accuracy). Validation accuracy reaches 99 % (the threshold of the official Fig. 7 code) within
-#    the budget.
-# 2. **Delayed generalization** (§4.2: "early on, the model is able to perfectly fit the training
-#    set while having no generalization"; Fig. 7, left). Validation accuracy crosses 99 % at least
-#    200 steps after training accuracy does (Table 1's grokking gap of $10^3$ steps, divided by the
-#    time compression 5), in the seeds that generalize.
-# 3. **The effective dimension drops once a structure is found** (§4.2: the entropy "decreases
-#    drastically afterwards"; Fig. 7, left). The final $e^S$ is at most 0.9 of its maximum over
-#    training (a 10 % drop is well outside the wiggle of $e^S$ before generalization; figure, centre).
-# 4. **The effective dimension rises until generalization** (§4.2: "the entropy increases up to
-#    generalization time"). This one does **not** reproduce at book scale and is recorded as a
-#    deviation: the median seed's peak $e^S$ is within a few per cent of its value at step 0. We would
-#    call it reproduced at a rise of at least 10 %, the size of the drop claim 3 asks for (a band
-#    chosen after seeing the result). The band sits at the edge of what is possible: $e^S$ can never exceed
-#    the rank of the centred embeddings, $\min(p - 1, d) = 30$ here, so from its start it can rise by at most
-#    {eval}`glued.ed_max_rise`.
-
-# %% tags=["hide-input"]
-readout.record_fig7_left(claims, result, tcfg)
-
-# %% [markdown]
 # Validation accuracy crossed 99 % at step {eval}`glued.gen_median` (median of the five seeds, to 500
 # steps), long after training accuracy (figure, left); the median seed's last validation accuracy is
 # {eval}`glued.val_final` (to 0.05). The effective dimension ends at about {eval}`glued.ed_drop` of its
 # maximum (median, to 0.2). Whether the embeddings form Fig. 1's circle differs from seed to seed at
 # this size (figure, right, shows the first seed); the verdict on the circle comes from the paper's
 # model below, where the stored runs give the same answer on every machine.
-#
-# ## Figures 1 and 7 (left) with the paper's model and rates, 6,000 steps (stored)
-#
-# `stored_transformer_configs()` are the official Fig. 1 run and two more seeds: $p = 59$, two
-# 256-wide layers with one head and feed-forward width 128, dropout 0.05, embeddings at lr
-# $10^{-3}$ without decay, the rest at lr $2\cdot10^{-4}$ with weight decay 1, seeds 1 (the official
-# run's), 2 and 3, 80 % of the pairs for training, full batch. Each seed trains **6,000 of the official
-# 20,000 steps**, so these are the paper's settings except the budget (and the seeds:
-# {eval}`glued.tf_n_seeds` of Fig. 7's 100; the setup table lists every difference); seed 1 took {eval}`glued.tf_minutes` minutes on one core; `python -m
-# repro.experiments.liu2022_transformer_and_images --store book/_results --runs transformer` recomputes them. The claims
-# are those of the book-scale run, about the median of the three seeds, with the paper's own numbers:
-# the grokking gap is Table 1's $10^3$ steps (no time compression), and the circle is scored as in the
-# opening chapter, where a clean circle has a PC1–PC2 fit of at least 0.9. These bands were fixed
-# before the runs; each claim's kind (reproduction or deviation) was declared after them, and the runs
-# predate sealed claims, so every claim on them is marked †.
-
-# %%
-stf, tf_parts = readout_stored.load_stored_transformer()
-tf_numbers = readout_stored.report_stored_transformer(stf)
-glue("fig_transformer_stored", plot_transformer(stf), display=False)
-
-# %% [markdown]
-# ```{figure} _figures/liu2022_transformer_and_images/fig_transformer_stored.png
-# :name: fig-liu-transformer-stored
-#
-# Figs 1 and 7 (left) with the paper's model and rates (stored; seeds 1–3, 6,000 of the paper's 20,000
-# steps). Panels as in the book-scale figure: accuracies and the effective dimension $e^S$ (each seed
-# thin, the median thick) with each seed's 99 % crossings, and seed 1's final embeddings on their
-# first two principal
-# components.
-# ```
-#
-# With the paper's model and rates the network fits its training set by step {eval}`glued.tf_mem` and reaches
-# 99 % validation accuracy at step {eval}`glued.tf_gen` (medians of the three seeds): a delay of
-# {eval}`glued.tf_gap` steps, grokking by Table 1's rule, and the median seed ends at
-# {eval}`glued.tf_final` validation accuracy. The embeddings are another matter. Their effective
-# dimension starts at {eval}`glued.tf_ed0` (of at most 58), rises by only {eval}`glued.tf_rise` and
-# by the end has come back down to {eval}`glued.tf_end` of its peak (medians), still falling. The
-# PC1–PC2 circle fit climbs from generalization on and ends at a median of {eval}`glued.tf_circle`;
-# {eval}`glued.tf_circle_n` of the three seeds end above the 0.9 of a clean circle. The reason is
-# visible in the Fourier spectrum: the frequency the network uses
-# is an almost perfect circle in its own plane (fit {eval}`glued.tf_fourier`), but it carries only
-# {eval}`glued.tf_share` of the embeddings' variance. The rest is the random N(0, 1) initialization
-# of 256 dimensions, which the embeddings' learning rate, without weight decay, has not yet worn
-# away after 6,000 steps. The paper's curves run to 20,000 steps; these stop at 6,000 (the cost of
-# three seeds on one core), so the next section runs seed 1 for all 20,000.
-#
-# The claims, bands as fixed above; their kinds (what the run showed) were declared after the runs, which the
-# registry records as amendments.
-
-# %% tags=["hide-input"]
-# each record_* returns the reason its "Paper versus ours" row gives, by figure
-row_why = readout_stored.record_stored_transformer(claims, tf_numbers, cfg=stf.config, parts=tf_parts)
 
 # %% [markdown]
 # ## Figures 1 and 7 (left) with the paper's model for all 20,000 steps (stored)
 #
 # `full_transformer_config()` is the official Fig. 1 run for the paper's whole budget: seed 1, the model and
-# rates above, float32, 20,000 full-batch steps. The embeddings are kept every 500 steps (the official script
+# rates of the configuration above, float32, 20,000 full-batch steps. The embeddings are kept every 500 steps (the official script
 # plots steps 0, 1,000 and 20,000) and $e^S$ at every logged step. It took {eval}`glued.full_minutes` minutes on
 # one core in {eval}`glued.full_segments` sittings (a run resumes from its checkpoint bit for bit);
 # `python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs transformer-20k`
-# recomputes it. Its six claims were registered and sealed before it started: the step at which validation
-# accuracy reaches 100 %, against the step of about 3,700 that a coauthor reports for this run (a factor of 2
-# either way); Table 1's gap of $10^3$ steps; perfect generalization at the end (within 1 %); the clean circle
-# of the 6,000-step claims (a PC1–PC2 fit of at least 0.9); and $e^S$ rising by 10 % and then falling by 10 %,
-# the rise registered as a deviation because the first 6,000 steps of the same seed had shown less. It is one
-# seed: the section above shows how much three seeds differ.
+# recomputes it.
 
 # %%
 ftf, full_manifest = readout_stored.load_full_run()
@@ -291,7 +205,7 @@ glue("fig_fig7_full", plot_transformer(ftf), display=False)
 # {eval}`glued.full_edpeak_step`, before generalization, and then falls to {eval}`glued.full_end` of its peak at
 # step 20,000: at a steady pace in steps, which on Fig. 7's logarithmic step axis (as in ours) is the sharp drop the
 # paper shows. The
-# 14,000 steps beyond the runs above give what 6,000 could not: the drop of $e^S$ passes the registered 10 %, and
+# 14,000 steps beyond the 6,000-step runs (in the Evidence section) give what 6,000 could not: the drop of $e^S$ passes the registered 10 %, and
 # the final embeddings lie on an ordered circle on PC1–PC2 (fit {eval}`glued.full_circle`, the registered line
 # being 0.9). That circle is not a steady end state, though. The network uses one frequency from generalization
 # on ({eval}`glued.full_freqs`), an almost perfect circle in its own plane (fit {eval}`glued.full_fourier` at the
@@ -300,33 +214,6 @@ glue("fig_fig7_full", plot_transformer(ftf), display=False)
 # at step 6,000, fell to {eval}`glued.full_circle_min` at step {eval}`glued.full_circle_min_step` and rose
 # again by the end. With one seed, the circle claim passes by less than these swings. The rise of $e^S$ before
 # generalization stays as small as registered (a deviation).
-
-# %% tags=["hide-input"]
-row_why |= readout_stored.record_full_run(claims, fn, circle, run=full_manifest)
-
-# %% [markdown]
-# ### How high $e^S$ can rise, and the two ways to read it
-#
-# $e^S$ counts how many directions the token embeddings spread over, and it can never exceed the rank of the
-# centred $p \times d$ embedding matrix, $\min(p - 1, d)$: 58 for 59 tokens in 256 dimensions (all 58 variances
-# equal). A random N(0, 1) start already fills most of that, and the registered 10 % rise asks for almost all of
-# the rest. Our runs log $e^S$ after standardizing each token's row, as the official Fig. 1 script does before
-# its PCA; the official Fig. 7 notebook (`plotting_nbs/EntropyAndTraining.ipynb`) takes sklearn's PCA of the raw
-# embeddings. Both readings on the stored embeddings (kept every 500 steps):
-
-# %%
-readout_stored.report_effective_dimension_readings(ftf, stf, fn)
-
-# %% [markdown]
-# From its start at {eval}`glued.full_ed0`, $e^S$ can rise by at most {eval}`glued.es_max_rise` before it hits the
-# ceiling of {eval}`glued.es_ceiling`: the registered rise of 10 % needs $e^S \geq$ {eval}`glued.es_need`, 99 % of
-# the ceiling, a spectrum with almost every one of the 58 directions equally strong. That band was set without
-# the ceiling in view. It cannot tell a rise the paper's figure shows from none, so the sealed comparison is kept
-# as it stands, as context, and the paper's claim that the entropy rises is left untested (registry: C5). The
-# reading does not matter for this: on the stored embeddings the official notebook's plain PCA gives a rise of
-# {eval}`glued.es_plain_rise` against {eval}`glued.es_std_rise` for the standardized rows, and an end at
-# {eval}`glued.es_plain_end` of the peak against {eval}`glued.es_std_end` (every 500 steps; the logged
-# standardized curve, every 20 steps, peaks slightly higher).
 
 # %% [markdown]
 # ## Figure 7 (centre): dropout and the length of the plateau (stored)
@@ -341,38 +228,19 @@ readout_stored.report_effective_dimension_readings(ftf, stf, fn)
 # feed-forward width 256, two layers. That is the base §4.2 says groks ("training both the encoder and the
 # decoder with the same optimizer … leads to the grokking phenomenon"); the Fig. 1 base, with its slow,
 # decayed decoder, is the one it calls already de-grokked. `official_dropout_reference()` holds these
-# settings, and the setup tables below compare with them.
+# settings, and the setup tables in the Evidence section compare with them.
 #
 # ### On the official sweep's base, reduced (stored)
 #
 # At the official size the sweep is 30 runs of up to $10^5$ steps, far beyond a CPU (see the cost table
-# below). `official_base_dropout_config()` keeps the sweep's base (equal learning rates, no decoder weight
+# in the Evidence section). `official_base_dropout_config()` keeps the sweep's base (equal learning rates, no decoder weight
 # decay, embedding weight decay 0.01, feed-forward width equal to the model width) and shrinks the rest to
 # fit ten CPU-minutes: the book's transformer ($p = 31$, one layer of width 48), both learning rates ×5
 # ($5\cdot10^{-3}$, the book's time compression), four of the ten rates (0, 1/6, 1/3, 1/2), two fresh seeds
 # (11, 12) and 6,000 steps, 30,000 at the official rates ({eval}`glued.odrop_minutes` minutes on one core;
 # `python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs dropout-official-base`
-# recomputes it). Its two claims were registered and sealed before it started; an exploratory pilot
-# (seed 101, 3,000 steps) had been seen: without dropout validation accuracy stayed at 0.07, at rate 0.33
-# it reached 0.46. A seed shares its split and initial weights across the rates, so each rate is read seed
-# by seed:
-#
-# 1. **Dropout shortens the plateau.** Per seed, the steps to 99 % validation accuracy at the rate with
-#    the shortest median time, over those without dropout, at most 0.5 (the paper's curve falls by about
-#    an order of magnitude). A run that never reaches 99 % counts at the end of the run, so the ratio is
-#    1 when neither run does.
-# 2. **The delay vanishes.** Per seed, the gap between 99 % training and 99 % validation accuracy at that
-#    rate, over the gap without dropout, at most 0.2.
-#
-# The stored entry was made from a clean checkout (commit `6c766c8`, which holds the registration of
-# `0faa6fb`); a first run from a worktree with an uncommitted addition the run never calls gave the same
-# arrays, bit for bit.
-
-# %% tags=["hide-input"]
-odrop, odrop_manifest = readout_stored.load_official_dropout()
-osweep = readout_stored.report_official_dropout(odrop)
-glue("fig_dropout_official", plot_dropout_sweep(odrop), display=False)
-row_why |= readout_stored.record_official_dropout(claims, osweep, run=odrop_manifest)
+# recomputes it). Its two claims, that dropout shortens the plateau and that the delay
+# vanishes, are stated with their criteria in the Evidence section.
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_transformer_and_images/fig_dropout_official.png
@@ -391,62 +259,7 @@ row_why |= readout_stored.record_official_dropout(claims, osweep, run=odrop_mani
 # in both seeds, and the gap ratio {eval}`glued.odrop_gap`: a seed spread of zero, so the verdict is decided,
 # for this reduced model (width 48 against 256, one layer against two, $p = 31$ against 53) and budget.
 # At rates 1/3 and 1/2 the fit itself slows or fails. Whether the official-size model behaves as Fig. 7
-# (centre) says needs the sweep at its size (priced below).
-#
-# ### On the Fig. 1 base (context, stored)
-#
-# Before the official sweep's settings were read, the book ran the sweep on the Fig. 1 base (decoder lr
-# 1/5 of the embeddings', decoder weight decay 1), which the paper calls already de-grokked:
-# `stored_dropout_config()` trains the official ten rates and three seeds with the book's transformer (the
-# run above: $p = 31$, width 48, learning rates ×5) for 5,000 steps, all 30 runs in one batched program
-# ({eval}`glued.drop_minutes` minutes on two cores shared with other runs;
-# `python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs dropout` recomputes
-# it). It is not the paper's setting, so its rows are context, not a test of the paper's claim. Its two
-# claims, bands fixed before the run:
-#
-# 1. **Dropout shortens the plateau.** At the rate with the shortest median time to 99 % validation
-#    accuracy, that time is at most half the time without dropout (a run that never generalizes
-#    counts as infinitely slow). The paper's curve falls by about an order of magnitude.
-# 2. **With enough dropout the delay vanishes.** At that rate, the median gap between 99 % training
-#    and 99 % validation accuracy is at most 200 steps, Table 1's $10^3$ divided by the time
-#    compression 5. The paper's "under $10^3$ steps" is an absolute time at the paper's learning
-#    rates, which the time-compressed book model cannot be compared with; the gap can.
-
-# %% tags=["hide-input"]
-sdrop, drop_manifest = readout_stored.load_fig1_base_dropout()
-dsweep = readout_stored.report_fig1_base_dropout(sdrop)
-glue("fig_dropout", plot_dropout_sweep(sdrop), display=False)
-row_why |= readout_stored.record_fig1_base_dropout(claims, dsweep, run=drop_manifest)
-
-# %% [markdown]
-# ```{figure} _figures/liu2022_transformer_and_images/fig_dropout.png
-# :name: fig-liu-dropout
-#
-# Fig. 7 (centre) with the book's transformer (stored): steps to 99 % training (blue) and validation (red)
-# accuracy against the dropout rate, each seed a dot, the median of the three seeds a line; runs that
-# never reach 99 % sit on the dotted line at the end of training.
-# ```
-#
-# **On the Fig. 1 base neither claim holds either** (context: not the paper's setting). The best dropout rate,
-# {eval}`glued.drop_best`, reaches 99 % validation accuracy in {eval}`glued.drop_ratio` of the median
-# time without dropout, not in half of it, and its training-to-validation gap is still
-# {eval}`glued.drop_gap` steps (median): the delay shrinks a little and stays. Larger rates slow the
-# fit itself, and from rate {eval}`glued.drop_never` on no seed generalizes within the run. At this size
-# dropout is a mild help at small rates and a hindrance at large ones on a base that already generalizes;
-# on the official base (above) it is what lets the network generalize at all, but not to 99 % in the budget.
-
-# %% [markdown]
-# ## What the paper's Fig. 7 would cost here
-#
-# The stored run above measured the speed of the paper's transformer on this book's machine: seed 1's
-# wall time over its steps (one core, evaluations included, while other runs shared the machine, so
-# an idle core is somewhat faster). At that speed, each panel of Fig. 7 at the paper's settings
-# (`TransformerGrokConfig()`; no early stopping, so an upper bound) would take. Fig. 7 (centre) is priced at
-# this model's speed: the official sweep's model (`official_dropout_reference()`) has 19 % fewer pairs ($p = 53$)
-# and twice the feed-forward width, so its cost per step is of the same order, not measured.
-
-# %%
-row_why |= readout_stored.report_fig7_cost(tf_parts, stf.config)
+# (centre) says needs the sweep at its size (priced in the Evidence section).
 
 # %% [markdown]
 # ## Figure 8: grokking on images with a large initialization
@@ -492,49 +305,13 @@ fig = plot_images(images)
 glue("fig_images", fig, display=False)
 
 # %% [markdown]
-# ## Images: the claims of Fig. 8
-#
-# App. J describes Fig. 8(b) in words: "a 'confusion' phase in the bottom right (high learning rate
-# and high weight decay), a 'comprehension' phase bordering it, a 'grokking' phase as one decreases
-# weight decay and decoder learning rate, and a 'memorization' phase at low weight decay and low
-# learning rate". Each statement is checked on each seed's map (reference 1, tolerance 0.5, as for
-# the transformer). The corner blocks are those of the previous chapter: the highest or lowest third
-# of the weight-decay rows (two rows) and the right or left half of the learning-rate columns.
-#
-# 1. **Grokking lies between memorization and comprehension.** At least one learning-rate column
-#    reads comprehension → grokking → memorization as the weight decay decreases.
-# 2. **Enough weight decay removes the delay** ("with sufficient regularization, we can again
-#    'de-grok' learning"). At least half of the cells at the largest weight decay comprehend.
-# 3. **Memorization at low weight decay and low learning rate.** At least half of the top-left block
-#    memorizes. This does **not** reproduce (a deviation): at book scale the $\alpha = 8$ network
-#    does not even fit its training set there.
-# 4. **Confusion at high learning rate and high weight decay.** At least one cell in six of the
-#    bottom-right block is confused. This does **not** reproduce (a deviation): every cell there
-#    generalizes.
-# 5. **Fig. 8(a): the training set is fitted long before the validation set.** Table 1 calls a run
-#    grokking when validation accuracy reaches its threshold at least $10^3$ steps after training
-#    accuracy does. In the cell the figure shows, the delay is far shorter (shown to 500 steps), and
-#    the training set is not fitted quickly either: a deviation.
-
-# %% tags=["hide-input"]
-readout.record_fig8(claims, images, icfg)
-
-# %% [markdown]
 # ### Fig. 8(a) at the paper's rates (stored)
 #
 # The live cell runs at raised rates because the paper's do not fit in 3,000 steps. The stored run
 # `stored_curve_config()` trains the paper's cell itself on the same substitute digits: last-layer learning
 # rate $10^{-3}$ and weight decay 0.01 (the Omnigrok notebook's), $\alpha = 8$, batch 200, five
 # initializations, 50,000 steps, half the paper's budget ({eval}`glued.img_minutes` minutes on one core;
-# `python -m repro.experiments.liu2022_transformer_and_images --store book/_results` recomputes it). The criterion is the one above,
-# fixed before this run: Table 1's grokking gap of $10^3$ steps between 90 % training and 60 % validation
-# accuracy (App. J's threshold).
-
-# %% tags=["hide-input"]
-simg, img_manifest = readout_stored.load_stored_fig8a()
-readout_stored.report_stored_fig8a(simg)
-glue("fig_images_stored", plot_image_curve(simg), display=False)
-row_why |= readout_stored.record_stored_fig8a(claims, simg, run=img_manifest)
+# `python -m repro.experiments.liu2022_transformer_and_images --store book/_results` recomputes it).
 
 # %% [markdown]
 # ```{figure} _figures/liu2022_transformer_and_images/fig_images_stored.png
@@ -562,16 +339,10 @@ row_why |= readout_stored.record_stored_fig8a(claims, simg, run=img_manifest)
 # dropout lifts validation accuracy far above the no-dropout run's but brings no run to 99 % within 6,000 steps,
 # so it neither shortens the time to generalize nor removes the delay there (a sealed deviation); on the Fig. 1
 # base (context) it does not either. The
-# transformer phase diagram was not run: it is priced above. On the substitute digits the
+# transformer phase diagram was not run: it is priced in the Evidence section. On the substitute digits the
 # phase diagram has grokking between memorization and comprehension, as in the paper, but its corners
 # differ. The grokking curve of Fig. 8(a) shows no delay at the book's raised rates, but the stored run at the
-# paper's rates groks.
-
-# %% tags=["hide-input", "hide-output"]
-readout.record_figure_rows(claims, row_why)
-
-# %% tags=["hide-input", "hide-output"]
-claims.ledger()
+# paper's rates groks. The claim tables behind these verdicts are in the Evidence section at the end.
 
 # %% [markdown]
 # ### Deviations and what they mean
@@ -585,7 +356,7 @@ claims.ledger()
 #   for 2,000 steps, so that five seeds train in about a minute on a CPU. Generalization comes
 #   several times later than memorization (figure, left). The paper's model and rates are
 #   {eval}`glued.tf_n_seeds` stored seeds of 6,000 steps and one of 20,000 (the official Fig. 1 run's seed), not
-#   100 seeds of 20,000 (the cost table above says why).
+#   100 seeds of 20,000 (the cost table in the Evidence section says why).
 # - **Depth.** Ours has two layers, `decoder_depth`'s default in the official code from 9 May 2022. The Fig. 1
 #   run (27 April 2022, named "modular-addition59-deep") predates that argument, and the official code of
 #   20 April stacks one layer, so the depth of the paper's runs is not recorded.
@@ -598,7 +369,7 @@ claims.ledger()
 #   that base is reduced to the book's time-compressed transformer ($p = 31$, one layer of width 48), four rates,
 #   two seeds and 6,000 steps, so its step counts are not the paper's and its verdict is that reduced model's;
 #   the earlier sweep on the Fig. 1 base (decoder lr 1/5, weight decay 1) is context. The official-size sweep
-#   (30 runs of up to $10^5$ steps) is priced above.
+#   (30 runs of up to $10^5$ steps) is priced in the Evidence section.
 # - **Images: a substitute dataset and a short budget.** The 8×8 digits are easier and smaller than
 #   MNIST, and 3,000 steps are 3 % of the paper's budget. At weight decay 0 the $\alpha = 8$ network
 #   does not even reach 90 % training accuracy in time at small learning rates (confusion), whereas
@@ -606,3 +377,268 @@ claims.ledger()
 #   the delayed generalization needs far more than our 3,000 steps on digits, so panel (a) shows the
 #   grid's cell at last-layer lr $10^{-2.5}$, wd 0.1 instead, and there the delay is gone. The paper's
 #   confusion at high learning rate *and* high decay does not appear in our grid.
+
+# %% [markdown]
+# ## Evidence
+#
+# What follows is how each claim of this chapter is checked: the criteria, resolutions and tolerances of every
+# comparison, the stored runs' setup tables, per-seed tables and provenance, the runs a later one supersedes (the
+# 6,000-step runs of the paper's model, the dropout sweep on the Fig. 1 base), the cost of the paper's Fig. 7, and
+# the claim tables. The verdicts in the summary at the top follow from these by the decision rules on the
+# reproduction-status page.
+
+# %% [markdown]
+# ### Transformer: the claims of Fig. 7 (left)
+#
+# Each claim is a statement about the median seed of the five: ours is the fraction of the seeds in
+# which it holds, the reference is 1 (the paper's runs show it), and the tolerance 0.5 asks that it hold
+# in at least half of the seeds.
+#
+# 1. **Generalization** (Fig. 1 and Fig. 7, left: every run generalizes, to 100 % validation
+#    accuracy). Validation accuracy reaches 99 % (the threshold of the official Fig. 7 code) within
+#    the budget.
+# 2. **Delayed generalization** (§4.2: "early on, the model is able to perfectly fit the training
+#    set while having no generalization"; Fig. 7, left). Validation accuracy crosses 99 % at least
+#    200 steps after training accuracy does (Table 1's grokking gap of $10^3$ steps, divided by the
+#    time compression 5), in the seeds that generalize.
+# 3. **The effective dimension drops once a structure is found** (§4.2: the entropy "decreases
+#    drastically afterwards"; Fig. 7, left). The final $e^S$ is at most 0.9 of its maximum over
+#    training (a 10 % drop is well outside the wiggle of $e^S$ before generalization; figure, centre).
+# 4. **The effective dimension rises until generalization** (§4.2: "the entropy increases up to
+#    generalization time"). This one does **not** reproduce at book scale and is recorded as a
+#    deviation: the median seed's peak $e^S$ is within a few per cent of its value at step 0. We would
+#    call it reproduced at a rise of at least 10 %, the size of the drop claim 3 asks for (a band
+#    chosen after seeing the result). The band sits at the edge of what is possible: $e^S$ can never exceed
+#    the rank of the centred embeddings, $\min(p - 1, d) = 30$ here, so from its start it can rise by at most
+#    {eval}`glued.ed_max_rise`.
+
+# %% tags=["hide-input"]
+readout.record_fig7_left(claims, result, tcfg)
+
+# %% [markdown]
+# ### Figures 1 and 7 (left) with the paper's model and rates, 6,000 steps (stored)
+#
+# The 20,000-step run of seed 1 in the body supersedes these runs; they stay here for their three seeds and
+# for the speed that prices Fig. 7 below.
+#
+# `stored_transformer_configs()` are the official Fig. 1 run and two more seeds: $p = 59$, two
+# 256-wide layers with one head and feed-forward width 128, dropout 0.05, embeddings at lr
+# $10^{-3}$ without decay, the rest at lr $2\cdot10^{-4}$ with weight decay 1, seeds 1 (the official
+# run's), 2 and 3, 80 % of the pairs for training, full batch. Each seed trains **6,000 of the official
+# 20,000 steps**, so these are the paper's settings except the budget (and the seeds:
+# {eval}`glued.tf_n_seeds` of Fig. 7's 100; the setup table lists every difference); seed 1 took {eval}`glued.tf_minutes` minutes on one core; `python -m
+# repro.experiments.liu2022_transformer_and_images --store book/_results --runs transformer` recomputes them. The claims
+# are those of the book-scale run, about the median of the three seeds, with the paper's own numbers:
+# the grokking gap is Table 1's $10^3$ steps (no time compression), and the circle is scored as in the
+# opening chapter, where a clean circle has a PC1–PC2 fit of at least 0.9. These bands were fixed
+# before the runs; each claim's kind (reproduction or deviation) was declared after them, and the runs
+# predate sealed claims, so every claim on them is marked †.
+
+# %%
+stf, tf_parts = readout_stored.load_stored_transformer()
+tf_numbers = readout_stored.report_stored_transformer(stf)
+glue("fig_transformer_stored", plot_transformer(stf), display=False)
+
+# %% [markdown]
+# ```{figure} _figures/liu2022_transformer_and_images/fig_transformer_stored.png
+# :name: fig-liu-transformer-stored
+#
+# Figs 1 and 7 (left) with the paper's model and rates (stored; seeds 1–3, 6,000 of the paper's 20,000
+# steps). Panels as in the book-scale figure: accuracies and the effective dimension $e^S$ (each seed
+# thin, the median thick) with each seed's 99 % crossings, and seed 1's final embeddings on their
+# first two principal
+# components.
+# ```
+#
+# With the paper's model and rates the network fits its training set by step {eval}`glued.tf_mem` and reaches
+# 99 % validation accuracy at step {eval}`glued.tf_gen` (medians of the three seeds): a delay of
+# {eval}`glued.tf_gap` steps, grokking by Table 1's rule, and the median seed ends at
+# {eval}`glued.tf_final` validation accuracy. The embeddings are another matter. Their effective
+# dimension starts at {eval}`glued.tf_ed0` (of at most 58), rises by only {eval}`glued.tf_rise` and
+# by the end has come back down to {eval}`glued.tf_end` of its peak (medians), still falling. The
+# PC1–PC2 circle fit climbs from generalization on and ends at a median of {eval}`glued.tf_circle`;
+# {eval}`glued.tf_circle_n` of the three seeds end above the 0.9 of a clean circle. The reason is
+# visible in the Fourier spectrum: the frequency the network uses
+# is an almost perfect circle in its own plane (fit {eval}`glued.tf_fourier`), but it carries only
+# {eval}`glued.tf_share` of the embeddings' variance. The rest is the random N(0, 1) initialization
+# of 256 dimensions, which the embeddings' learning rate, without weight decay, has not yet worn
+# away after 6,000 steps. The paper's curves run to 20,000 steps; these stop at 6,000 (the cost of
+# three seeds on one core), so seed 1 was also run for all 20,000 (the stored run in the body).
+#
+# The claims, bands as fixed above; their kinds (what the run showed) were declared after the runs, which the
+# registry records as amendments.
+
+# %% tags=["hide-input"]
+# each record_* returns the reason its "Paper versus ours" row gives, by figure
+row_why = readout_stored.record_stored_transformer(claims, tf_numbers, cfg=stf.config, parts=tf_parts)
+
+# %% [markdown]
+# ### Figures 1 and 7 (left) for all 20,000 steps: the sealed claims
+#
+# The 20,000-step run's six claims were registered and sealed before it started: the step at which validation
+# accuracy reaches 100 %, against the step of about 3,700 that a coauthor reports for this run (a factor of 2
+# either way); Table 1's gap of $10^3$ steps; perfect generalization at the end (within 1 %); the clean circle
+# of the 6,000-step claims (a PC1–PC2 fit of at least 0.9); and $e^S$ rising by 10 % and then falling by 10 %,
+# the rise registered as a deviation because the first 6,000 steps of the same seed had shown less. It is one
+# seed: the 6,000-step runs above show how much three seeds differ.
+
+# %% tags=["hide-input"]
+row_why |= readout_stored.record_full_run(claims, fn, circle, run=full_manifest)
+
+# %% [markdown]
+# #### How high $e^S$ can rise, and the two ways to read it
+#
+# $e^S$ counts how many directions the token embeddings spread over, and it can never exceed the rank of the
+# centred $p \times d$ embedding matrix, $\min(p - 1, d)$: 58 for 59 tokens in 256 dimensions (all 58 variances
+# equal). A random N(0, 1) start already fills most of that, and the registered 10 % rise asks for almost all of
+# the rest. Our runs log $e^S$ after standardizing each token's row, as the official Fig. 1 script does before
+# its PCA; the official Fig. 7 notebook (`plotting_nbs/EntropyAndTraining.ipynb`) takes sklearn's PCA of the raw
+# embeddings. Both readings on the stored embeddings (kept every 500 steps):
+
+# %%
+readout_stored.report_effective_dimension_readings(ftf, stf, fn)
+
+# %% [markdown]
+# From its start at {eval}`glued.full_ed0`, $e^S$ can rise by at most {eval}`glued.es_max_rise` before it hits the
+# ceiling of {eval}`glued.es_ceiling`: the registered rise of 10 % needs $e^S \geq$ {eval}`glued.es_need`, 99 % of
+# the ceiling, a spectrum with almost every one of the 58 directions equally strong. That band was set without
+# the ceiling in view. It cannot tell a rise the paper's figure shows from none, so the sealed comparison is kept
+# as it stands, as context, and the paper's claim that the entropy rises is left untested (registry: C5). The
+# reading does not matter for this: on the stored embeddings the official notebook's plain PCA gives a rise of
+# {eval}`glued.es_plain_rise` against {eval}`glued.es_std_rise` for the standardized rows, and an end at
+# {eval}`glued.es_plain_end` of the peak against {eval}`glued.es_std_end` (every 500 steps; the logged
+# standardized curve, every 20 steps, peaks slightly higher).
+
+# %% [markdown]
+# ### Figure 7 (centre) on the official sweep's base, reduced: the claims (stored)
+#
+# The reduced sweep's two claims were registered and sealed before it started; an exploratory pilot
+# (seed 101, 3,000 steps) had been seen: without dropout validation accuracy stayed at 0.07, at rate 0.33
+# it reached 0.46. A seed shares its split and initial weights across the rates, so each rate is read seed
+# by seed:
+#
+# 1. **Dropout shortens the plateau.** Per seed, the steps to 99 % validation accuracy at the rate with
+#    the shortest median time, over those without dropout, at most 0.5 (the paper's curve falls by about
+#    an order of magnitude). A run that never reaches 99 % counts at the end of the run, so the ratio is
+#    1 when neither run does.
+# 2. **The delay vanishes.** Per seed, the gap between 99 % training and 99 % validation accuracy at that
+#    rate, over the gap without dropout, at most 0.2.
+#
+# The stored entry was made from a clean checkout (commit `6c766c8`, which holds the registration of
+# `0faa6fb`); a first run from a worktree with an uncommitted addition the run never calls gave the same
+# arrays, bit for bit.
+
+# %% tags=["hide-input"]
+odrop, odrop_manifest = readout_stored.load_official_dropout()
+osweep = readout_stored.report_official_dropout(odrop)
+glue("fig_dropout_official", plot_dropout_sweep(odrop), display=False)
+row_why |= readout_stored.record_official_dropout(claims, osweep, run=odrop_manifest)
+
+# %% [markdown]
+# #### On the Fig. 1 base (context, stored)
+#
+# Before the official sweep's settings were read, the book ran the sweep on the Fig. 1 base (decoder lr
+# 1/5 of the embeddings', decoder weight decay 1), which the paper calls already de-grokked:
+# `stored_dropout_config()` trains the official ten rates and three seeds with the book's transformer (the
+# run above: $p = 31$, width 48, learning rates ×5) for 5,000 steps, all 30 runs in one batched program
+# ({eval}`glued.drop_minutes` minutes on two cores shared with other runs;
+# `python -m repro.experiments.liu2022_transformer_and_images --store book/_results --runs dropout` recomputes
+# it). It is not the paper's setting, so its rows are context, not a test of the paper's claim. Its two
+# claims, bands fixed before the run:
+#
+# 1. **Dropout shortens the plateau.** At the rate with the shortest median time to 99 % validation
+#    accuracy, that time is at most half the time without dropout (a run that never generalizes
+#    counts as infinitely slow). The paper's curve falls by about an order of magnitude.
+# 2. **With enough dropout the delay vanishes.** At that rate, the median gap between 99 % training
+#    and 99 % validation accuracy is at most 200 steps, Table 1's $10^3$ divided by the time
+#    compression 5. The paper's "under $10^3$ steps" is an absolute time at the paper's learning
+#    rates, which the time-compressed book model cannot be compared with; the gap can.
+
+# %% tags=["hide-input"]
+sdrop, drop_manifest = readout_stored.load_fig1_base_dropout()
+dsweep = readout_stored.report_fig1_base_dropout(sdrop)
+glue("fig_dropout", plot_dropout_sweep(sdrop), display=False)
+row_why |= readout_stored.record_fig1_base_dropout(claims, dsweep, run=drop_manifest)
+
+# %% [markdown]
+# ```{figure} _figures/liu2022_transformer_and_images/fig_dropout.png
+# :name: fig-liu-dropout
+#
+# Fig. 7 (centre) with the book's transformer (stored): steps to 99 % training (blue) and validation (red)
+# accuracy against the dropout rate, each seed a dot, the median of the three seeds a line; runs that
+# never reach 99 % sit on the dotted line at the end of training.
+# ```
+#
+# **On the Fig. 1 base neither claim holds either** (context: not the paper's setting). The best dropout rate,
+# {eval}`glued.drop_best`, reaches 99 % validation accuracy in {eval}`glued.drop_ratio` of the median
+# time without dropout, not in half of it, and its training-to-validation gap is still
+# {eval}`glued.drop_gap` steps (median): the delay shrinks a little and stays. Larger rates slow the
+# fit itself, and from rate {eval}`glued.drop_never` on no seed generalizes within the run. At this size
+# dropout is a mild help at small rates and a hindrance at large ones on a base that already generalizes;
+# on the official base (above) it is what lets the network generalize at all, but not to 99 % in the budget.
+
+# %% [markdown]
+# ### What the paper's Fig. 7 would cost here
+#
+# The stored 6,000-step runs above measured the speed of the paper's transformer on this book's machine: seed 1's
+# wall time over its steps (one core, evaluations included, while other runs shared the machine, so
+# an idle core is somewhat faster). At that speed, each panel of Fig. 7 at the paper's settings
+# (`TransformerGrokConfig()`; no early stopping, so an upper bound) would take. Fig. 7 (centre) is priced at
+# this model's speed: the official sweep's model (`official_dropout_reference()`) has 19 % fewer pairs ($p = 53$)
+# and twice the feed-forward width, so its cost per step is of the same order, not measured.
+
+# %%
+row_why |= readout_stored.report_fig7_cost(tf_parts, stf.config)
+
+# %% [markdown]
+# ### Images: the claims of Fig. 8
+#
+# App. J describes Fig. 8(b) in words: "a 'confusion' phase in the bottom right (high learning rate
+# and high weight decay), a 'comprehension' phase bordering it, a 'grokking' phase as one decreases
+# weight decay and decoder learning rate, and a 'memorization' phase at low weight decay and low
+# learning rate". Each statement is checked on each seed's map (reference 1, tolerance 0.5, as for
+# the transformer). The corner blocks are those of the previous chapter: the highest or lowest third
+# of the weight-decay rows (two rows) and the right or left half of the learning-rate columns.
+#
+# 1. **Grokking lies between memorization and comprehension.** At least one learning-rate column
+#    reads comprehension → grokking → memorization as the weight decay decreases.
+# 2. **Enough weight decay removes the delay** ("with sufficient regularization, we can again
+#    'de-grok' learning"). At least half of the cells at the largest weight decay comprehend.
+# 3. **Memorization at low weight decay and low learning rate.** At least half of the top-left block
+#    memorizes. This does **not** reproduce (a deviation): at book scale the $\alpha = 8$ network
+#    does not even fit its training set there.
+# 4. **Confusion at high learning rate and high weight decay.** At least one cell in six of the
+#    bottom-right block is confused. This does **not** reproduce (a deviation): every cell there
+#    generalizes.
+# 5. **Fig. 8(a): the training set is fitted long before the validation set.** Table 1 calls a run
+#    grokking when validation accuracy reaches its threshold at least $10^3$ steps after training
+#    accuracy does. In the cell the figure shows, the delay is far shorter (shown to 500 steps), and
+#    the training set is not fitted quickly either: a deviation.
+
+# %% tags=["hide-input"]
+readout.record_fig8(claims, images, icfg)
+
+# %% [markdown]
+# ### Fig. 8(a) at the paper's rates: the stored run's claim
+#
+# The stored run's criterion is the one above (claim 5),
+# fixed before this run: Table 1's grokking gap of $10^3$ steps between 90 % training and 60 % validation
+# accuracy (App. J's threshold).
+
+# %% tags=["hide-input"]
+simg, img_manifest = readout_stored.load_stored_fig8a()
+readout_stored.report_stored_fig8a(simg)
+glue("fig_images_stored", plot_image_curve(simg), display=False)
+row_why |= readout_stored.record_stored_fig8a(claims, simg, run=img_manifest)
+
+# %% [markdown]
+# ### Claim tables
+#
+# The chapter's figure rows and claim tables: every comparison with its kind, reference, margin and outcome, from
+# which the verdicts of "Paper versus ours" and of the summary at the top are judged.
+
+# %% tags=["hide-input", "hide-output"]
+readout.record_figure_rows(claims, row_why)
+
+# %% tags=["hide-input", "hide-output"]
+claims.ledger()

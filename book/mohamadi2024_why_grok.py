@@ -74,8 +74,8 @@
 # grows more slowly than Thm 4.5's upper bound $p^{5/3}$ (a stored sweep); and the late generalization of the
 # one-layer transformer of Fig. 5 (under AdamW, not the paper's GD).
 #
-# **What it does not reproduce.** Every known non-reproduction is a registered *deviation* in the
-# ledger at the end of the chapter ("Paper versus ours"):
+# **What it does not reproduce.** Every known non-reproduction is a registered *deviation*, discussed in
+# "Paper versus ours" (the claim tables are in the *Evidence* section at the end of the chapter):
 #
 # * *The kernel half of Figs 1 and 5.* The raw eNTK change does grow by orders of magnitude after
 #   fitting, as in Fig. 1 (left), but the growth of $\|\theta\|$ explains it: the eNTK of this
@@ -374,15 +374,9 @@ init = readout.record_init_scale(claims, main, cls)
 # To give $\alpha$ a chance, the stored run `mw.gd_init_scale_config()` trains the same networks with plain
 # full-batch GD on the mean cross-entropy (plus the $10^{-20}\|\theta\|_\infty$ term), whose steps scale with
 # the gradient: $p = 23$, $n = 2p^{5/3}$, $\alpha \in \{1, 0.3, 0.1, 0.03\}$, four seeds each (init and split),
-# learning rate 3 (at 10 some small-$\alpha$ runs diverged in our trials), 20 000 steps
-# (`python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only gd-init-scale` recomputes it,
-# {eval}`glued.gdi_minutes` minutes on one core). Besides the test accuracy we track the accuracy on the test
-# pairs whose mirror $(b, a)$ is not a training pair either: the pairs are ordered, and a network that has only
-# learned $a + b = b + a$ answers the others. The criteria, written before the run (which predates sealed
-# registries, so the ledger marks its claims †): Fig. 1 (middle) reproduces if
-# the smallest $\alpha$ generalizes (final accuracy on the unmirrored test pairs within 0.1 of 100 %), and the
-# direction of the effect reproduces if the smallest $\alpha$'s test accuracy at the step it fits the
-# training set exceeds $\alpha = 1$'s by at least 0.1 (medians over seeds).
+# learning rate 3 (at 10 some small-$\alpha$ runs diverged in our trials), 20 000 steps. Besides the test
+# accuracy we track the accuracy on the test pairs whose mirror $(b, a)$ is not a training pair either: the pairs are ordered, and a network that has only
+# learned $a + b = b + a$ answers the others.
 
 # %% tags=["hide-input"]
 gdi = readout_stored.record_gd_init_scale(claims)
@@ -419,12 +413,6 @@ glue("fig_gdi", fig_gdi, display=False)
 # paper's recipe (normalized GD, step length 10, $\lambda = 10^{-20}$, $n = 2p^{5/3}$) in that parametrization at
 # $p = 23$, $\alpha \in \{1, 0.3, 0.1\}$, four seeds each (init and split), for $10^4$ steps, recording the
 # accuracies and the first-logit eNTK on the training pairs every 10 steps.
-#
-# Its four claims were registered before it ran, after a 3 000-step pilot with two seeds: at $\alpha = 1$ the test
-# accuracy ends at 100 % (Fig. 1, middle); the scale-free eNTK distance at the fit is at most half of its final
-# value, and the raw change grows by at least a decade after the fit (Fig. 1, left: "negligibly changed before
-# fitting ... then changes drastically"; both bounds are ours); and the gap from fit to 99 % test accuracy is no
-# longer at $\alpha = 0.1$ than at $\alpha = 1$ (Fig. 1, middle: a smaller $\alpha$ mitigates grokking).
 
 # %% tags=["hide-input"]
 ncs = readout_stored.report_ntk_classification()
@@ -513,11 +501,7 @@ glue("fig_class", fig_class, display=False)
 # $n = 2p^{5/3}$ (App. A.2); it never fits an exponent. A kernel method needs $\Omega(p^2)$ (Thm 4.3), and so
 # does any rule that needs a constant fraction of the pairs. The claims are therefore bounds: $k \le 5/3$ (the
 # upper bound holds), the bootstrap's 97.5th percentile below 2 (the networks beat the kernel rate), and every
-# $p$ generalizing at $n = 2p^{5/3}$. Before the run we had registered the first as "$k$ within 0.3 of 5/3",
-# which treated the bound as a prediction; the registry keeps that original and its amendment, and the ledger
-# marks the claim †, as it marks every claim on this run, which predates sealed registries. The run took
-# {eval}`glued.sc_minutes` minutes on one core; `python -m repro.experiments.mohamadi2024_why_grok_sample --store book/_results`
-# recomputes it.
+# $p$ generalizing at $n = 2p^{5/3}$.
 
 # %% tags=["hide-input"]
 scs = readout_stored.record_sample_complexity(claims)
@@ -579,17 +563,7 @@ readout_stored.record_norm_margin(claims, scs)
 # settled and unsettled critical sizes. The stored run `mws.budget_config()` trains the same recipe at
 # $p$ = 37, 41, 47 and 53 for 4 000 normalized steps, recording the test accuracy every 100, so $n^*$ after
 # 1 000, 2 000 and 4 000 steps comes from the same runs. The sizes are $n = c\,p^{5/3}$ for $c = 2^{k/4}$ from
-# $1/\sqrt 2$ to 2 (App. A.2's $n = 2p^{5/3}$ is the top of the grid), three seeds each. Each $p$ is stored on
-# its own; they took {eval}`glued.bud_minutes_each` minutes ($p$ = 37, 41, 47, 53; {eval}`glued.bud_minutes` in
-# all, two at a time on the 2-core machine).
-#
-# Five claims were registered before this run started and sealed by it. Two are ours: a critical size counts as
-# *settled* when doubling the budget moves it by less than one step of the size grid ($|\Delta \log_2 n^*| \le
-# 1/4$), judged at 2 000 → 4 000 steps for $p \ge 37$ and at 750 → 1 500 steps for the $p \le 31$ of the
-# first run (registered before that number was computed). Three are the paper's, as bounds: every $p$
-# generalizes at $n = 2p^{5/3}$ (Fig. 1 right, Fig. 4 left; median accuracy within 0.01 of 1), the exponent of
-# $n^* \propto p^k$ over the settled critical sizes ($p \le 31$ at 1 500 steps, $p \ge 37$ at 4 000) is at
-# most 5/3 (Thm 4.5), and the bootstrap's 97.5th percentile stays below the kernel methods' 2 (Thm 4.3).
+# $1/\sqrt 2$ to 2 (App. A.2's $n = 2p^{5/3}$ is the top of the grid), three seeds each.
 
 # %% tags=["hide-input"]
 bud = readout_stored.report_settled_budget(scs)
@@ -688,13 +662,8 @@ glue("fig_transformer", fig_tf, display=False)
 # The run that decides Fig. 5 trains the same network with the paper's optimizer: full-batch GD at learning
 # rate 0.25, no weight decay (App. A.3), for 20 000 steps, three inits, the eNTK on the same 128 pairs every
 # 100 steps (`mw.gd_transformer_config()`, float32). GD fits the training set early in this run (below), so
-# most of the run comes after fitting, where Fig. 5 places the kernel's movement and the generalization.
-# It is stored; the chapter loads it, and
-# `python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only transformer-gd` recomputes it
-# ({eval}`glued.tfgd_minutes` minutes on one core). The claims use the criteria of the AdamW run, written before
-# this run (which predates sealed registries, so the ledger marks its claims †): the kernel's change is *negligible* before fitting if its unit-norm distance
-# $\|\bar K_{\rm fit} - \bar K_0\|_F$ is at most 0.1 ($\cos \ge 0.995$), and Fig. 5's pattern needs the
-# unit-norm change after fitting to be at least ten times the change before.
+# most of the run comes after fitting, where Fig. 5 places the kernel's movement and the generalization. It is
+# stored.
 #
 # **Not the paper's kernel.** This run records the eNTK on 128 pairs drawn from all $p^2$, training and test pairs
 # mixed, and stores only the Gram matrix of those kernels, so it cannot be restricted to the training pairs on which
@@ -772,21 +741,13 @@ glue("fig_reg", fig_reg, display=False)
 # learning rate 1 diverges at $\alpha = 1$ (section 6), so the run uses learning rate 0.3, the largest we found
 # stable for every init, for $4\cdot 10^5$ steps: a gradient-flow time (learning rate × steps) of
 # $1.2\cdot 10^5$, inside the paper's $5\cdot 10^4$ to $2\cdot 10^5$ steps at learning rate 1 (App. A.1). The
-# penalty can then lower $\|\theta\|_\infty$ by up to 12, far more than fitting raises it. The run took
-# {eval}`glued.reg_stored_minutes` minutes on one CPU core; the chapter loads it, and
-# `python -m repro.experiments.mohamadi2024_why_grok --store book/_results` recomputes it.
+# penalty can then lower $\|\theta\|_\infty$ by up to 12, far more than fitting raises it.
 #
 # The budget is the paper's; the settings are not. Fig. 2 runs $p = 47$ at learning rate 1 from He et al.'s
 # init (App. A.1 cites [19]); this run is $p = 11$ at learning rate 0.3 from PyTorch's default init, whose
 # 3-homogeneous output starts up to 15 times smaller than He's (the setup table below). And Fig. 2 plots
 # accuracy, where the claims written before the run judge the test loss; the run records the accuracy too, and
 # the claims now report it.
-#
-# The criterion was written before looking (the run predates sealed registries, so the ledger marks its claims
-# †): a run *generalizes* when its test loss falls below half the zero predictor's (the level Thm 3.4 shows no
-# kernel method reaches, section 3), and it has *fitted* the training set when its training loss is below 1 % of
-# the zero predictor's. For the accuracy, which the paper does not define for regression, we use the argmax
-# $\arg\max_c f_c(a, b)$ over all $p^2$ pairs, against the 100 % that Fig. 2's test curves reach.
 
 # %% tags=["hide-input"]
 stored = readout_reg.report_stored_regression()
@@ -835,12 +796,6 @@ stored_stats = readout_reg.record_stored_regression(claims, stored)
 # GD at learning rate 1, $\lambda = 10^{-4}$ on $\|\theta\|_\infty$ (of $\tilde W, \tilde V$), $n = 2p^{2.25}$,
 # $h = 4p$, $2\cdot 10^5$ steps (App. A.1's longest budget), at $p = 11$ and $23$, with
 # $\alpha \in \{1, 0.1, 0.01\}$ and three init seeds each. Fig. 2 is $p = 47$.
-#
-# Its claims were registered before the run started and sealed by it: the training set is fitted at $\alpha = 1$,
-# the argmax accuracy over all pairs ends at $1 \pm 0.05$ (Fig. 2's test curves reach 100 %), and it gets there at
-# least twice as late as the fit (the grokking delay; "twice" is our bound). We had seen one pilot before
-# registering: one seed at $p = 11$ for $10^5$ steps, which fitted and did not generalize. The delay claim is
-# judged only when an $\alpha = 1$ run reaches 95 %: a run that never does has no delay to compare.
 
 # %% tags=["hide-input"]
 ntk = readout_reg.report_paper_lr_regression()
@@ -876,9 +831,7 @@ ntk_acc = readout_reg.record_paper_lr_regression(claims, ntk)
 # At $p = 47$ GD at learning rate 1 stays finite in Eq. 2.1's standard parametrization, so
 # `mw.fig2_regression_config()` runs App. A.1 as printed at Fig. 2's own $p$: PyTorch's default init (Fig. 1's
 # caption), learning rate 1, $\lambda = 10^{-4}$, $n = 2p^{2.25}$ = 11 568 triples, $h = 4p$, $2\cdot 10^5$ steps,
-# $\alpha \in \{1, 0.1\}$, one seed each. Its four claims were registered before it started, in two segments: the
-# $\alpha = 1$ run fits, its argmax accuracy ends at $1 \pm 0.05$, the delay is at least a factor 2, and the gap is
-# no longer at $\alpha = 0.1$ (the last two judged only when the runs generalize).
+# $\alpha \in \{1, 0.1\}$, one seed each.
 
 # %% tags=["hide-input"]
 p47 = readout_reg.record_fig2_p47(claims)
@@ -905,8 +858,7 @@ glue("fig_p47", fig_p47, display=False)
 # initialization [19]"). He's init draws each layer $\sqrt 6$ times wider, so the 3-homogeneous output starts
 # about 15 times larger, and a start that large could change what GD at learning rate 1 does. At $p = 11$ GD at
 # learning rate 1 diverges from it; at $p = 47$ it stays finite, so `mw.fig2_he_regression_config()` runs the
-# same recipe as above from He's init (`parametrization="standard_he"`; nothing else changed). Its four claims,
-# the same criteria as above, were registered before it started.
+# same recipe as above from He's init (`parametrization="standard_he"`; nothing else changed).
 
 # %% tags=["hide-input"]
 p47he = readout_reg.record_fig2_he(claims)
@@ -938,9 +890,7 @@ glue("fig_p47he", fig_p47he, display=False)
 # nothing about whether the mechanism works in our code. The control `mw.control_regression_config()` makes the
 # penalty strong enough to act: $p = 11$, $n = 2p^{2.25}$, $h = 4p$, $\alpha = 1$, learning rate 0.3,
 # $\lambda = 10^{-2}$ (100 times App. A.1's), $5\cdot 10^4$ steps, so $\eta\lambda\cdot$steps $= 150$; three fresh
-# seeds on a fresh split. Its two criteria (ours: final argmax accuracy over all pairs at least 0.9, test loss at
-# most half the zero predictor's) were registered before it ran, which took {eval}`glued.ctl_minutes` minutes on
-# one core.
+# seeds on a fresh split.
 
 # %% tags=["hide-input"]
 ctl = readout_reg.record_control(claims)
@@ -950,7 +900,7 @@ ctl = readout_reg.record_control(claims)
 # {eval}`glued.ctl_rate` per step on average, to {eval}`glued.ctl_linf` (median), the construction's level, and the
 # training set stays fitted. But the network does not generalize: its argmax accuracy over all pairs ends at
 # {eval}`glued.ctl_acc` and its test loss at {eval}`glued.ctl_test` times the zero predictor's (medians). Both
-# registered expectations are contradicted, so the ledger lists them as deviations from our bound. Reaching the
+# registered expectations are contradicted, so the claim tables list them as deviations from our bound. Reaching the
 # construction's norm is not enough at this $p$ and $n$: $\|\theta\|_\infty \approx 1$ is where the construction
 # sits on *all* triples, and an interpolator of 440 of them may have a smaller one, which is what Thm 3.6's
 # near-minimal premise asks for. Whether GD gets there with more steps or a stronger penalty is not measured here. So the slow
@@ -959,25 +909,11 @@ ctl = readout_reg.record_control(claims)
 # %% [markdown]
 # ## Paper versus ours
 #
-# The paper's claims, numbered and quoted, each with one verdict that follows from its tests by the book's
-# decision rules (registered once, stated under the table). The figure rows below the claims are the
-# evidence: each names the paper claims its comparisons bear on.
-
-# %% tags=["hide-input", "hide-output"]
-readout_ledger.record_theorem_rows(claims, span=span_stats, cspan=cspan, cspan_stats=cspan_stats, cls=cls)
-readout_ledger.record_fig1_rows(claims, cls=cls, norms=norms, ntk_class=ntk_class, init=init, gdi=gdi)
-readout_ledger.record_fig1_right_rows(claims, results=results, scs=scs, bud=bud)
-readout_ledger.record_fig2_3_rows(claims, cfg=cfg, stored=stored, stored_stats=stored_stats, ntk_acc=ntk_acc,
-                                  p47=p47, p47he=p47he, ctl=ctl)
-readout_ledger.record_fig4_5_rows(claims, cfg=cfg, results=results, scs=scs, tfs=tfs, gtf=gtf)
-readout_ledger.glue_ledger_counts(claims)
-claims.ledger()
-
-# %% [markdown]
 # In all, this chapter's paper claims (figures and theorems): {eval}`glued.ledger_tally`.
 # {eval}`glued.n_after` of its {eval}`glued.n_claims` claims are marked † (set after their result):
 # {eval}`glued.n_after_stored` judge stored runs that predate sealed registries; the others carry an amendment,
-# listed in the ledger with its original value and reason.
+# listed in the claim tables with its original value and reason. How each
+# claim is checked, and the claim tables with every test, are in the *Evidence* section at the end.
 #
 # ### Deviations and notes
 #
@@ -1030,20 +966,113 @@ claims.ledger()
 # * **The kernel of the classification comparison** is the pNTK, not the full $p\times p$-matrix-valued
 #   eNTK, to keep the solve at $n\times n$. Thm 4.3 is an $\ell_2$ statement; the accuracy below chance is
 #   our own check.
-# * **Tolerances.** The construction is exact up to float64 rounding ($\sim 10^{-14}$), and the check uses
-#   $10^{-9}$. The rank test counts eigenvalues above $10^{-10}\lambda_{\max}$; where there is a gap between
-#   singular and invertible kernels, $\lambda_{\min}/\lambda_{\max}$ jumps from below $10^{-15}$ to above
-#   $10^{-6}$. The kernel losses come from float64 linear algebra at init, without training. The claims on
-#   trained networks are medians or seed fractions over five seeds for the two-layer networks at
-#   $n = 2p^{5/3}$ (inits and training splits) and three for the transformer (inits), because single trained
-#   runs are chaotic: a change in the last bit of a CPU's vector kernel moves their fitting steps and final
-#   ratios. Accuracies near 1 are shown at 0.01; the two scale-free eNTK ratios, which vary between seeds by
-#   tenths and must exceed 10 to reproduce the paper, at 1; the $\alpha$ gap ratio, whose seeds scatter
-#   by about a quarter, at 1. The tolerance of the seed fractions (0.2) lets one seed in five miss.
-# * **Claims set after their result (†).** Every claim on a stored run, because the runs predate sealed
-#   registries. Besides, by amendment: the $\alpha$ gap ratio's band (a gap halved at $\alpha = 0.1$, chosen
-#   after exploratory three-seed runs had shown ratios near 1); the factor of ten within which norm growth must
-#   explain the raw eNTK ratio (chosen after seeing that it explains it more closely than that); Thm 4.5's
-#   exponent, first registered as a window of ±0.3 around 5/3 and now the bound $k \le 5/3$ the theorem states;
-#   Thm 3.1's comparison with our own threshold, re-kinded as a check; and two claims written after their result
-#   had been seen: Thm 3.1's bound (singular below $n/(3p)$) and the stored regression run's accuracy.
+
+# %% [markdown]
+# ## Evidence
+#
+# What follows is the verification behind the verdicts: the criteria registered for each stored run and where
+# the runs come from, the tolerances and resolutions, the claims set after their result, and the claim tables
+# with every test. The verdicts in the summary at the top follow from these tables by the decision rules on the
+# reproduction-status page.
+#
+# ### The stored runs: criteria and provenance
+#
+# Each stored run prints, where it is loaded, the machine, torch version and commit that produced it (the
+# `stored run:` lines above), and its setup table.
+#
+# - **The init scale under plain GD (section 4).** `python -m repro.experiments.mohamadi2024_why_grok --store
+#   book/_results --only gd-init-scale` recomputes it ({eval}`glued.gdi_minutes` minutes on one core). The
+#   criteria, written before the run (which predates sealed registries, so the ledger marks its claims †): Fig.
+#   1 (middle) reproduces if the smallest $\alpha$ generalizes (final accuracy on the unmirrored test pairs
+#   within 0.1 of 100 %), and the direction of the effect reproduces if the smallest $\alpha$'s test accuracy at
+#   the step it fits the training set exceeds $\alpha = 1$'s by at least 0.1 (medians over seeds).
+# - **From a start far above one normalized step (section 4).** Its four claims were registered before it ran,
+#   after a 3 000-step pilot with two seeds: at $\alpha = 1$ the test accuracy ends at 100 % (Fig. 1, middle);
+#   the scale-free eNTK distance at the fit is at most half of its final value, and the raw change grows by at
+#   least a decade after the fit (Fig. 1, left: "negligibly changed before fitting ... then changes
+#   drastically"; both bounds are ours); and the gap from fit to 99 % test accuracy is no longer at $\alpha =
+#   0.1$ than at $\alpha = 1$ (Fig. 1, middle: a smaller $\alpha$ mitigates grokking).
+# - **Sample complexity against $p$ (section 4).** Before the run we had registered the first claim, $k \le
+#   5/3$, as "$k$ within 0.3 of 5/3", which treated the bound as a prediction; the registry keeps that original
+#   and its amendment, and the ledger marks the claim †, as it marks every claim on this run, which predates
+#   sealed registries. The run took {eval}`glued.sc_minutes` minutes on one core; `python -m
+#   repro.experiments.mohamadi2024_why_grok_sample --store book/_results` recomputes it.
+# - **Settled budgets at $p$ = 37–53 (section 4).** Five claims were registered before this run started and
+#   sealed by it. Two are ours: a critical size counts as *settled* when doubling the budget moves it by less
+#   than one step of the size grid ($|\Delta \log_2 n^*| \le 1/4$), judged at 2 000 → 4 000 steps for $p \ge 37$
+#   and at 750 → 1 500 steps for the $p \le 31$ of the first run (registered before that number was computed).
+#   Three are the paper's, as bounds: every $p$ generalizes at $n = 2p^{5/3}$ (Fig. 1 right, Fig. 4 left; median
+#   accuracy within 0.01 of 1), the exponent of $n^* \propto p^k$ over the settled critical sizes ($p \le 31$ at
+#   1 500 steps, $p \ge 37$ at 4 000) is at most 5/3 (Thm 4.5), and the bootstrap's 97.5th percentile stays
+#   below the kernel methods' 2 (Thm 4.3). Each $p$ is stored on its own; they took
+#   {eval}`glued.bud_minutes_each` minutes ($p$ = 37, 41, 47, 53; {eval}`glued.bud_minutes` in all, two at a
+#   time on the 2-core machine).
+# - **The transformer under GD (section 5).** It is stored; the chapter loads it, and `python -m
+#   repro.experiments.mohamadi2024_why_grok --store book/_results --only transformer-gd` recomputes it
+#   ({eval}`glued.tfgd_minutes` minutes on one core). The claims use the criteria of the AdamW run, written
+#   before this run (which predates sealed registries, so the ledger marks its claims †): the kernel's change is
+#   *negligible* before fitting if its unit-norm distance $\|\bar K_{\rm fit} - \bar K_0\|_F$ is at most 0.1
+#   ($\cos \ge 0.995$), and Fig. 5's pattern needs the unit-norm change after fitting to be at least ten times
+#   the change before.
+# - **Regression at the paper's budget (section 7).** The criterion was written before looking (the run predates
+#   sealed registries, so the ledger marks its claims †): a run *generalizes* when its test loss falls below
+#   half the zero predictor's (the level Thm 3.4 shows no kernel method reaches, section 3), and it has *fitted*
+#   the training set when its training loss is below 1 % of the zero predictor's. For the accuracy, which the
+#   paper does not define for regression, we use the argmax $\arg\max_c f_c(a, b)$ over all $p^2$ pairs, against
+#   the 100 % that Fig. 2's test curves reach. The run took {eval}`glued.reg_stored_minutes` minutes on one CPU
+#   core; the chapter loads it, and `python -m repro.experiments.mohamadi2024_why_grok --store book/_results`
+#   recomputes it.
+# - **Regression at the paper's learning rate (section 8).** Its claims were registered before the run started
+#   and sealed by it: the training set is fitted at $\alpha = 1$, the argmax accuracy over all pairs ends at $1
+#   \pm 0.05$ (Fig. 2's test curves reach 100 %), and it gets there at least twice as late as the fit (the
+#   grokking delay; "twice" is our bound). We had seen one pilot before registering: one seed at $p = 11$ for
+#   $10^5$ steps, which fitted and did not generalize. The delay claim is judged only when an $\alpha = 1$ run
+#   reaches 95 %: a run that never does has no delay to compare.
+# - **Fig. 2 at $p = 47$, as printed (section 8).** Its four claims were registered before it started, in two
+#   segments: the $\alpha = 1$ run fits, its argmax accuracy ends at $1 \pm 0.05$, the delay is at least a
+#   factor 2, and the gap is no longer at $\alpha = 0.1$ (the last two judged only when the runs generalize).
+# - **Fig. 2 at $p = 47$ from He et al.'s init (section 8).** Its four claims, the same criteria as above, were
+#   registered before it started.
+# - **The positive control (section 8).** Its two criteria (ours: final argmax accuracy over all pairs at least
+#   0.9, test loss at most half the zero predictor's) were registered before it ran, which took
+#   {eval}`glued.ctl_minutes` minutes on one core.
+#
+# ### Tolerances and resolutions
+#
+# The construction is exact up to float64 rounding ($\sim 10^{-14}$), and the check uses $10^{-9}$. The rank
+# test counts eigenvalues above $10^{-10}\lambda_{\max}$; where there is a gap between singular and invertible
+# kernels, $\lambda_{\min}/\lambda_{\max}$ jumps from below $10^{-15}$ to above $10^{-6}$. The kernel losses
+# come from float64 linear algebra at init, without training. The claims on trained networks are medians or seed
+# fractions over five seeds for the two-layer networks at $n = 2p^{5/3}$ (inits and training splits) and three
+# for the transformer (inits), because single trained runs are chaotic: a change in the last bit of a CPU's
+# vector kernel moves their fitting steps and final ratios. Accuracies near 1 are shown at 0.01; the two
+# scale-free eNTK ratios, which vary between seeds by tenths and must exceed 10 to reproduce the paper, at 1;
+# the $\alpha$ gap ratio, whose seeds scatter by about a quarter, at 1. The tolerance of the seed fractions
+# (0.2) lets one seed in five miss.
+#
+# ### Claims set after their result (†)
+#
+# Every claim on a stored run, because the runs predate sealed registries. Besides, by amendment: the $\alpha$
+# gap ratio's band (a gap halved at $\alpha = 0.1$, chosen after exploratory three-seed runs had shown ratios
+# near 1); the factor of ten within which norm growth must explain the raw eNTK ratio (chosen after seeing that
+# it explains it more closely than that); Thm 4.5's exponent, first registered as a window of ±0.3 around 5/3
+# and now the bound $k \le 5/3$ the theorem states; Thm 3.1's comparison with our own threshold, re-kinded as a
+# check; and two claims written after their result had been seen: Thm 3.1's bound (singular below $n/(3p)$) and
+# the stored regression run's accuracy.
+
+# %% [markdown]
+# ### The claim tables
+#
+# The paper's claims, numbered and quoted, each with one verdict that follows from its tests by the book's
+# decision rules (registered once, stated under the table). The figure rows below the claims are the
+# evidence: each names the paper claims its comparisons bear on.
+
+# %% tags=["hide-input", "hide-output"]
+readout_ledger.record_theorem_rows(claims, span=span_stats, cspan=cspan, cspan_stats=cspan_stats, cls=cls)
+readout_ledger.record_fig1_rows(claims, cls=cls, norms=norms, ntk_class=ntk_class, init=init, gdi=gdi)
+readout_ledger.record_fig1_right_rows(claims, results=results, scs=scs, bud=bud)
+readout_ledger.record_fig2_3_rows(claims, cfg=cfg, stored=stored, stored_stats=stored_stats, ntk_acc=ntk_acc,
+                                  p47=p47, p47he=p47he, ctl=ctl)
+readout_ledger.record_fig4_5_rows(claims, cfg=cfg, results=results, scs=scs, tfs=tfs, gtf=gtf)
+readout_ledger.glue_ledger_counts(claims)
+claims.ledger()

@@ -127,18 +127,6 @@ cfg = DropletsConfig.for_scale()
 readout.report_config(cfg)
 
 # %% [markdown]
-# ## Sanity check: the integrals every formula rests on
-#
-# The theory needs two Gaussian integrals of the erf activation: the arcsine kernel
-# $\langle \mathrm{erf}(w\cdot x)\,\mathrm{erf}(w'\cdot x)\rangle$ and the projections of
-# $\mathrm{erf}(w \cdot x)$ on the normalized Hermite polynomials of the teacher direction (v1 App. A.4).
-# We compare both with a Monte Carlo average over $2\cdot 10^5$ Gaussian inputs, with the standard
-# Monte Carlo error of $\pm 0.01$ (about 3 standard errors).
-
-# %%
-readout.check_erf_integrals()
-
-# %% [markdown]
 # ## Theory: teacher–student
 #
 # The data enter the single-neuron action only through the *discrepancy*
@@ -174,42 +162,6 @@ readout.report_critical_points(theory)
 
 # %%
 glue("fig_landau", plot_landau(cfg, theory), display=False)
-
-# %% [markdown]
-# ### Checks of the teacher–student theory
-#
-# 1. **Critical point, paper's theory** (a reproduction). v3 §3.1 (Claim I) quotes $u_c \approx 30.2$, and
-#    v3 §3.1.1 places the sharp transition "around $\sigma^2 = 0.18$" (v1 §3.1.2 only marks the transition in its
-#    figure). For $\sigma_c^2$ the paper gives two digits, so we allow $\pm 0.005$ in $\sigma^2$
-#    ($\pm 5.6\,\%$ in $u \propto \sigma^{-4}$). This needs the $4/\pi$ fix: with the printed $2/\pi$ the
-#    transition moves to $u_c = 23$. The finer number, $u_c \approx 30.2$, is compared two-sided to the digit the
-#    paper gives ($\pm 0.1$): our solution of the same equations gives {eval}`glued.uc_paper`, {eval}`glued.uc_gap` % higher, a
-#    deviation (registered after the value was known, so marked †). The paper solves its equations by expanding
-#    the action to second order around its minima (v3 App. A.3); we integrate exactly, which may account for it.
-# 2. **Critical point, corrected theory** (a deviation from the paper's 0.18, and a check of our solver
-#    against an independent solution of the same equations, $\sigma_c^2 = 0.217$ to three digits).
-# 3. **The GFL discrepancy** $b(\sigma^2)$ in the $d \to \infty$ kernel phase, and 4. **the learned cubic
-#    in the paper's theory** ($d = 10^4$ stands in for $d \to \infty$) at $\sigma^2 = 0.15$ and 0.10: checks
-#    of our solver against an independent solution of v3 App. A.3's equations (with the $4/\pi$ fix), to
-#    four digits; the paper only plots these curves.
-# 5. **Where the droplets sit.** v3 §3.1 (Claim IV) says that exactly at the transition three saddles appear,
-#    two of them "roughly at $\Phi = \pm|w_*|^2 = \pm 1$". At the paper's own transition ($d \to \infty$) its
-#    action puts the droplet saddle at $q^* =$ {eval}`glued.q_c_paper` (the corrected action: {eval}`glued.q_c_corr`).
-#    Read with the $\pm 0.15$ we use for "roughly $\pm 1$" everywhere else, that is a deviation (registered after
-#    the value was known: †).
-# 6. **The droplet minimum at $d = 150$ after the transition** (v1 Fig. 1 / v3 Fig. 2b's theory at the
-#    paper's size, at $\sigma^2 = 0.10$: our choice, the panel's $\sigma^2$ is not stated; v3 §3.1.1: "the theory predicts a finite probability for $\Phi \approx 1$"): at
-#    $\sigma^2 = 0.10$ the paper's theory has a second minimum of $-\log p(q)$ at $q = 1 \pm 0.15$ (a
-#    reproduction), and its profile at $q = 0.9$ and 1.0 (4.40 and 4.43 nats above $q = 0$) agrees with the
-#    independent solution to two decimals (checks). This is the curve the paper draws, but not where it vouches
-#    for it: v1 §3.1.2 warns that past the transition "the theoretical models are no longer accurate", because
-#    the network then also learns the higher Hermite components the ansatz leaves out. The droplet moves out from
-#    $q^* =$ {eval}`glued.q_c_paper` at the transition towards 1 as $\sigma^2$ falls; at 0.10 this claim reproduces
-#    the paper's curve, not a prediction the paper stands behind.
-
-# %% tags=["hide-input"]
-readout.record_critical_points(claims, theory)
-readout.record_teacher_curves(claims, theory)
 
 # %% [markdown]
 # Feature learning is already visible in the kernel phase: at $\sigma^2 = 0.18$ the GFL discrepancy is
@@ -253,23 +205,7 @@ readout.report_modular_bounds(theory)
 glue("fig_modular", plot_modular(cfg, theory), display=False)
 
 # %% [markdown]
-# ### Checks of the modular theory
-#
-# The paper's text says the mixed phase starts "at around $\sigma^2 \approx 0.227$", where the droplet
-# saddles "come within $O(1)$" of the origin, and ends at $\approx 0.175$; $a$ goes from $-1$ to
-# $\approx -0.7$, a 30 % drop of the discrepancy (v3 §3.2.1 and Fig. 3; v1 §3.2.2 says the same with the numbers
-# stripped). Our sharp ($P \to \infty$)
-# onset is $\sigma^2_{c1} =$ {eval}`glued.s2_c1`, not 0.227. The two are readings of the same curve: at
-# finite $P$ the droplet's weight $4e^{-P s(x_+)}$ grows smoothly, and "within $O(1)$" is a matter of
-# choice. At $\sigma^2 = 0.227$ the droplet saddle sits {eval}`glued.nats_0227` nats above the origin and
-# carries {eval}`glued.p_0227` % of the probability; at the sharp onset it sits {eval}`glued.nats_c1` nats
-# above. We therefore (a) check the closed-form onset against an independent evaluation, and (b)
-# reproduce the paper's statement that at 0.227 the droplet saddle is within $O(1)$ nats, which we read as at most 5 nats (a droplet weight of at least 2.7 %). The GMFL-II boundary is
-# compared with $\pm 0.002$: the paper reads it from a plot, and the droplet weight itself goes from
-# {eval}`glued.p_0180` to {eval}`glued.p_0176` between $\sigma^2 = 0.180$ and 0.176. The discrepancy at the end
-# of the mixed phase gets the paper's one significant digit ($\pm 0.05$).
-#
-# **The eigenvalue's normalization.** These numbers need the paper's droplet eigenvalue
+# **The eigenvalue's normalization.** The boundaries above need the paper's droplet eigenvalue
 # $\lambda = \sigma_a^2\langle\Phi\Psi\rangle$. The eigenvalue of the $P^2\times P^2$ kernel matrix on the
 # target is $4P^2$ times larger (under the prior, $\langle\Phi\Psi\rangle = P^{-2}$ while the Gaussian-process
 # kernel's eigenvalue on a Fourier mode is $4\sigma_a^2$; `tests/test_theory_rubin2024.py` checks it by brute force).
@@ -277,33 +213,6 @@ glue("fig_modular", plot_modular(cfg, theory), display=False)
 # way, but a tiny droplet fraction already saturates the eigenvalue, so the droplets never take over:
 # at $\sigma^2 = 0.15$ their weight per mode is {eval}`glued.p_exact_015` instead of about 1, and GMFL-II
 # (the paper's "≈ 0.175") does not exist at these parameters. We register that as a deviation.
-
-# %% tags=["hide-input"]
-readout.record_modular_theory(claims, theory)
-
-# %% [markdown]
-# Reading "within $O(1)$" as 1 nat would put the onset at $\sigma^2 =$ {eval}`glued.onset_k1`, as 5 nats at
-# {eval}`glued.onset_k5`; the paper's 0.227 lies between. Across the mixed phase $|a|$ falls by
-# {eval}`glued.drop` %, the paper's "30 %" to its one digit.
-#
-# ### The mode count: $k$ and $P-k$ are one complex mode
-#
-# The sum in v3 Eq. 16 (v1 Eq. 19) runs over $k = 1, \dots, P-1$, and the weights are real, so
-# $w_{P-k} = \bar w_k$ (v1 App. B.2): the indices $k$ and $P-k$ are one complex variable, and its action is
-# $2S_k$, not $S_k$. That is the count the action itself fixes: under the prior ($w_n \sim N(0, 1)$)
-# $\langle|w_k|^2\rangle = 1/P$, which the free part of $2S_k$, $e^{-P|w_k|^2}$, gives and that of $S_k$ alone
-# ($2/P$) does not (`tests/test_theory_rubin2024.py` checks both identities). The paper's droplet weight
-# $4e^{-S_k}$ (v3 Eq. 41, v1 Eq. 45) should then read $4e^{-2S_k}$. Doubling the height at the paper's $a$ would
-# put the droplet {eval}`glued.mc_doubled` nats above the origin at $\sigma^2 = 0.227$, beyond our 5-nat reading
-# of "within $O(1)$". But $a$ is solved self-consistently: with that exponent the GPR equation (v3 Eq. 38)
-# returns $a =$ {eval}`glued.mc_a_doubled`, not {eval}`glued.mc_a_printed`, so it is no solution. Solved
-# again, $a$ moves by {eval}`glued.mc_da`: the GPR equation fixes the droplet's probability, hence the
-# weight's exponent, and the per-index height $S_k$ halves instead. The stated numbers, 0.227 (within a few
-# nats), 0.175 and $-0.7$, come out the same under both counts to four digits, so they cannot tell the two
-# apart; the derivation decides for $2S_k$, and the "≤ 5 nats" claim holds under either.
-
-# %% tags=["hide-input"]
-readout.record_mode_count(claims, theory)
 
 # %% [markdown]
 # ## Experiments: Langevin ensembles of erf networks in the infinite-data limit
@@ -351,32 +260,6 @@ glue("fig_histograms", plot_histograms(exp), display=False)
 
 # %%
 glue("fig_components", plot_components(cfg, theory, exp), display=False)
-
-# %% [markdown]
-# ### Checks of the theory against the infinite-data ensembles
-#
-# All of these are checks (the ensembles and the theory describe the same limit), none a reproduction:
-#
-# 1. **A droplet minimum below the transition**: at $\sigma^2 = 0.10$, $-\log p(|q|)$ has an interior
-#    minimum where the theory puts it after the transition, at $\Phi \approx 1$ (v3 §3.1.1; we allow $\pm 0.15$,
-#    1.5 bins),
-#    separated by a barrier of at least 0.5 nats (a bound of ours; the bins' errors are about 0.05 nats).
-# 2. **None above it**: at $\sigma^2 = 0.25$ the curve rises monotonically, so the depth is at most 0.1
-#    nats (twice the bin error).
-# 3. **The learned cubic follows the corrected theory**: the ratio of the ensembles' $\epsilon - c$ to the
-#    corrected theory's at $d = 53$ is 1 within 10 %, at $\sigma^2 = 0.15$ and 0.10. The standard error
-#    of the ensemble mean is at most {eval}`glued.cubic_sem` % of it; the 10 % allows for the mean-field
-#    decoupling's finite-$N$ error ($N = 88$), which is amplified in the small cubic component.
-# 4. **...and not the paper's**: the corrected theory's error is smaller than that of the paper's
-#    frozen-norm theory (ratio of absolute errors below 1).
-#
-# The numbers come from the live Langevin runs; the verdicts use the exact values, and the claims with
-# their tolerances are the test. The table shows them at resolutions set by their errors: depths at 0.1
-# nats (bin errors about 0.05 nats), the position at 0.05 (half a bin), the cubic ratio at 0.05 (half its
-# 10 % tolerance) and the error ratio at 0.1.
-
-# %% tags=["hide-input"]
-readout.record_infinite_data(claims, exp)
 
 # %% [markdown]
 # In the ensembles at $\sigma^2 = 0.10$ the droplet minimum sits at $|q| \approx$ {eval}`glued.q_low`,
@@ -452,60 +335,8 @@ if have_finite:
     glue("fig_finite_components", plot_finite_components(theory, finite, finite_curves, exp), display=False)
 
 # %% [markdown]
-# ### The paper's experimental claims at $\beta = 1/8$ and $1/2$
-#
-# We wrote these comparisons and their tolerances before looking at the stored runs. The runs were stored before
-# the registry sealed claims, so nothing in the repository can show that order: the ledger marks every claim on
-# them † (set after its result): exploratory results, which decide no verdict.
-#
-# 1. **Droplets after the transition** (v3 §3.1.1 and Fig. 2b: "a finite probability for
-#    $\Phi \approx 1$"): at $\sigma^2 = 0.10$, $-\log p(|q|)$ has an interior minimum at $|q| = 1 \pm 0.15$,
-#    deeper below its barrier than 3 standard errors (the depth's error from the five subsets).
-# 2. **None before it** (v3 §3.1, Claim IV: below $u_c$ "the only saddle is that at $\Phi = 0$"; Fig. 2a): at $\sigma^2 = 0.25$ no interior minimum deeper than 2 standard errors.
-# 3. **Agreement with the theory before the transition** (v3 §3.1.1: "all graphs show a good agreement
-#    with theory as one scales up $\alpha = \beta$ before the transition"): at $\sigma^2 = 0.25$ the
-#    histogram stays within 0.5 nats of the paper's theory at the same size, over the bins where the theory
-#    is below 5 nats (a tenth of that range), and the largest difference is smaller at $\beta = 1/2$ than at
-#    $1/8$.
-#    The learned linear component at $\sigma^2 = 0.25$ (and 0.30 at $\beta = 1/8$) is within 5 % of the
-#    paper's theory at the same size: the infinite-data ensembles show a finite-$N$ error of a few per cent,
-#    and a finite-$n$ renormalization of the noise by the $d$ linear modes of the kernel adds an estimated
-#    1–2 % at $\beta = 1/8$.
-# 4. **The cubic component starts to be learned as $\sigma^2$ falls** (v3 §3.1.1, Fig. 2c): at
-#    $\beta = 1/8$, $|\epsilon - c|$ grows at every step down the five noise levels.
-# 5. **The transition sharpens as $\beta$ grows** (v3 §3.1.1: "as we increase $\alpha = \beta$ a sharp phase
-#    transition develops"): the ratio of the learned cubic after and before the transition,
-#    $(\epsilon - c)_{0.10} / (\epsilon - c)_{0.25}$, is larger at $\beta = 1/2$ than at $1/8$ (as both theories
-#    predict at these sizes).
-# 6. **Finite data learns less than infinite data** (a check of ours: the finite sum adds the other kernel
-#    modes to the effective noise): at $\beta = 1/8$, $\sigma^2 = 0.15$ and 0.10, the learned cubic is at most
-#    that of the infinite-data ensembles at the same size.
-
-# %% tags=["hide-input"]
-if have_finite:
-    hist_dev, spreads = readout_stored.record_finite_histograms(claims, finite)
-
-# %% tags=["hide-input"]
-if have_finite:
-    contrast, theory_contrast = readout_stored.record_cubic_onset(claims, finite, spreads)
-
-# %% tags=["hide-input"]
-if have_finite:
-    linear_ratio, ek_linear_ratio = readout_stored.record_linear_component(claims, finite, exp)
-
-# %% tags=["hide-input"]
-if have_finite:
-    ek_ratio = readout_stored.record_finite_over_infinite(claims, finite, exp)
-    mid, dev15 = readout_stored.record_which_theory_at_015(claims, finite, spreads)
-
-# %%
-if have_finite:
-    readout_stored.report_finite_findings(finite, hist_dev=hist_dev, contrast=contrast, theory_contrast=theory_contrast,
-                                          linear_ratio=linear_ratio, ek_linear_ratio=ek_linear_ratio,
-                                          ek_ratio=ek_ratio, mid=mid, dev15=dev15)
-
-# %% [markdown]
-# **What the finite-data ensembles show.** All the comparisons written in advance hold but one. After the
+# **What the finite-data ensembles show.** All the comparisons written in advance (listed under
+# *Evidence*) hold but one. After the
 # transition ($\sigma^2 = 0.10$) both sizes have the droplet minimum: at $|q| \approx$ {eval}`glued.fin_q8`,
 # {eval}`glued.fin_depth8` nats below its barrier, at $\beta = 1/8$, and at $|q| \approx$ {eval}`glued.fin_q2`,
 # {eval}`glued.fin_depth2` nats deep, at $\beta = 1/2$. Before it ($\sigma^2 = 0.25$) the histograms rise
@@ -572,14 +403,270 @@ glue("fig_beta1_histograms", plot_finite_histograms({1.0: fe1}, sigma2s=fe1.lang
 #
 # {eval}`glued.b1_text`
 
-# %% tags=["hide-input"]
-readout_stored.record_beta1(claims, fe1, b1=b1, halves=halves1, calibration=calibration)
-
 # %%
 readout_stored.glue_beta1_text(b1)
 
 # %% [markdown]
-# ### The Langevin step's bias (stored, claims sealed before the run)
+# ## Paper versus ours
+#
+# The ledger for the droplets paper, in v1's figure numbering: {eval}`glued.ledger_tally`. Each of v1 Figs.
+# 1 and 2 is split into its theory lines, which we reproduce from the paper's equations, and its
+# experimental points, which we judge on our finite-data ensembles at the paper's two smallest sizes
+# ($\beta = 1/8$ and 1/2, stored) and, in their own row, at its base size $\beta = 1$ (stored, claims sealed
+# before the run). The infinite-data ensembles stand beside them as checks of the theory. The ledger's tables, and how
+# each claim is checked, are in *Evidence* at the end.
+
+# %% [markdown]
+# ### Deviations and what they mean
+#
+# - **The paper's theory freezes $|w_\perp|^2$; that shifts the teacher–student transition.** With the
+#   orthogonal norm marginalized the $d \to \infty$ transition is at $\sigma^2_c =$ {eval}`glued.sc_corr`
+#   ($u_c =$ {eval}`glued.uc_corr`), not {eval}`glued.sc_paper` ($u_c =$ {eval}`glued.uc_paper`). The
+#   infinite-data ensembles side with the corrected theory: their droplet neurons shrink $|w_\perp|^2$ well
+#   below its prior value, their histograms follow the red curves, and their cubic component is
+#   {eval}`glued.cubic_vs_paper` times the paper's theory's at the same $d = 53$ at $\sigma^2 = 0.15$. We report
+#   both critical points. The paper's own number ($\approx 0.18$) is reproduced by its own equations once the
+#   $4/\pi$ typo in $\tilde Q_{11}$ is fixed; its finer $u_c \approx 30.2$ is not: we get {eval}`glued.uc_paper`.
+# - **Where the droplets appear.** v3 Claim IV puts the new saddles "roughly at $\pm 1$" at the transition; the
+#   paper's own action has them at {eval}`glued.q_c_paper` there, and reaches $q \approx 1$ only well below it
+#   ($\sigma^2 = 0.10$), where v1 §3.1.2 says the theory is no longer accurate.
+# - **Modular boundaries.** The paper's 0.227 is where the droplet saddle comes within a few nats of the
+#   origin at $P = 401$; the sharp large-$P$ boundary is {eval}`glued.s2_c1`. Its "≈ 0.175" and "−1 → −0.7
+#   (30 %)" match our {eval}`glued.s2_c2` and −1 → {eval}`glued.a_c2` ({eval}`glued.drop` %) to the digits it
+#   gives, in the paper's normalization of the eigenvalue, and under either count of the conjugate modes
+#   $k$, $P-k$ (the weight's exponent is fixed by the GPR equation; only the per-index $S_k$ halves); with the
+#   exact eigenvalue GMFL-II disappears (the eigenvalue's normalization, above). No network was trained on modular addition, in the paper or here.
+# - **Finite data, at three of the four sizes.** The paper's experimental points are finite-data
+#   ensembles (v3 App. C: 50 data sets × at least 4 networks, 360k epochs, at $\beta = \alpha \in \{1/8, 1/2, 1, 2\}$),
+#   with finite-$n$ corrections controlled by $\sqrt\beta/\alpha$ (v3 App. A.1), largest at the smallest
+#   size. We ran $\beta = 1/8$ (50 data sets × 2 networks) and $1/2$ (10 data sets × 1 network, three noise
+#   levels), 4000 steps each. Their histograms show the droplets and the improving agreement with
+#   theory, and their cubic component shows the onset and the sharpening with $\beta$ (claims marked †: the runs
+#   were stored before claims were sealed, so they are exploratory). At
+#   $\beta = 1/8$ finite $n$ costs {eval}`glued.fin_gap8` % of the linear component against the paper's
+#   theory at $\sigma^2 = 0.25$ (a deviation beyond our 5 %), and {eval}`glued.fin_gap2` % at $\beta = 1/2$.
+#   At these sizes the transition is still a crossover: the cubic is learned a little well above
+#   $\sigma_c^2$. Its sharpening is visible between the two sizes. At the base size $\beta = 1$ (10 networks,
+#   four noise levels, 4000 steps) the learned cubic and the droplet fraction between and just below the two
+#   critical points lie nearer the corrected theory than the paper's (the sealed reproductions became
+#   deviations), but with a tenth of the paper's networks and a calibration at the smaller sizes that scatters by
+#   tenths; $\beta = 2$ was not run.
+# - **The sampler's step.** Our unadjusted Langevin step $h = 0.05$ (in standardized coordinates) inflates the
+#   prior's variance by 2.6 % ($1/(1 - h/2)$), more where the likelihood is stiffer. Halving it at $\beta = 1/8$
+#   resolves the bias on the learned components ({eval}`glued.hs_z_comp` standard errors, a deviation from the
+#   check we registered) but bounds its size: at most {eval}`glued.hs_comp_rel` % of a component, and not
+#   resolved in the droplet fraction. Larger $\beta$, with a stiffer likelihood, was not measured.
+# - **Residual mean-field error.** At $N = 88$ the ensembles' learned linear component is about
+#   {eval}`glued.linear_gap` % below the corrected theory and the cubic about {eval}`glued.cubic_gap` % below at
+#   $\sigma^2 = 0.10$; the mean-field decoupling is exact only as $N \to \infty$.
+# - **Definition of "non-negligible".** The v1 text (§3.1.2) defines the teacher–student transition by a
+#   threshold on the droplet saddle whose value was stripped; we use the $d \to \infty$ definition, for
+#   which every threshold gives the same $\sigma_c^2$ (as the paper remarks).
+
+# %% [markdown]
+# ## Evidence
+#
+# What follows is how each claim is checked: the sanity check of the integrals, the checks of both theories and of the
+# infinite-data ensembles, the claims on the stored finite-data runs, the measurement of the sampler's step bias, each
+# with its reference, tolerance and resolution, and then the claim tables. The verdicts in the summary at the top follow
+# from these tables by the decision rules on the reproduction-status page.
+
+# %% [markdown]
+# ### Sanity check: the integrals every formula rests on
+#
+# The theory needs two Gaussian integrals of the erf activation: the arcsine kernel
+# $\langle \mathrm{erf}(w\cdot x)\,\mathrm{erf}(w'\cdot x)\rangle$ and the projections of
+# $\mathrm{erf}(w \cdot x)$ on the normalized Hermite polynomials of the teacher direction (v1 App. A.4).
+# We compare both with a Monte Carlo average over $2\cdot 10^5$ Gaussian inputs, with the standard
+# Monte Carlo error of $\pm 0.01$ (about 3 standard errors).
+
+# %%
+readout.check_erf_integrals()
+
+# %% [markdown]
+# ### The theory's checks
+#
+# The theory lines of v1 Figs. 1–3 against the paper's numbers and against an independent solution of the same
+# equations.
+
+# %% [markdown]
+# #### Checks of the teacher–student theory
+#
+# 1. **Critical point, paper's theory** (a reproduction). v3 §3.1 (Claim I) quotes $u_c \approx 30.2$, and
+#    v3 §3.1.1 places the sharp transition "around $\sigma^2 = 0.18$" (v1 §3.1.2 only marks the transition in its
+#    figure). For $\sigma_c^2$ the paper gives two digits, so we allow $\pm 0.005$ in $\sigma^2$
+#    ($\pm 5.6\,\%$ in $u \propto \sigma^{-4}$). This needs the $4/\pi$ fix: with the printed $2/\pi$ the
+#    transition moves to $u_c = 23$. The finer number, $u_c \approx 30.2$, is compared two-sided to the digit the
+#    paper gives ($\pm 0.1$): our solution of the same equations gives {eval}`glued.uc_paper`, {eval}`glued.uc_gap` % higher, a
+#    deviation (registered after the value was known, so marked †). The paper solves its equations by expanding
+#    the action to second order around its minima (v3 App. A.3); we integrate exactly, which may account for it.
+# 2. **Critical point, corrected theory** (a deviation from the paper's 0.18, and a check of our solver
+#    against an independent solution of the same equations, $\sigma_c^2 = 0.217$ to three digits).
+# 3. **The GFL discrepancy** $b(\sigma^2)$ in the $d \to \infty$ kernel phase, and 4. **the learned cubic
+#    in the paper's theory** ($d = 10^4$ stands in for $d \to \infty$) at $\sigma^2 = 0.15$ and 0.10: checks
+#    of our solver against an independent solution of v3 App. A.3's equations (with the $4/\pi$ fix), to
+#    four digits; the paper only plots these curves.
+# 5. **Where the droplets sit.** v3 §3.1 (Claim IV) says that exactly at the transition three saddles appear,
+#    two of them "roughly at $\Phi = \pm|w_*|^2 = \pm 1$". At the paper's own transition ($d \to \infty$) its
+#    action puts the droplet saddle at $q^* =$ {eval}`glued.q_c_paper` (the corrected action: {eval}`glued.q_c_corr`).
+#    Read with the $\pm 0.15$ we use for "roughly $\pm 1$" everywhere else, that is a deviation (registered after
+#    the value was known: †).
+# 6. **The droplet minimum at $d = 150$ after the transition** (v1 Fig. 1 / v3 Fig. 2b's theory at the
+#    paper's size, at $\sigma^2 = 0.10$: our choice, the panel's $\sigma^2$ is not stated; v3 §3.1.1: "the theory predicts a finite probability for $\Phi \approx 1$"): at
+#    $\sigma^2 = 0.10$ the paper's theory has a second minimum of $-\log p(q)$ at $q = 1 \pm 0.15$ (a
+#    reproduction), and its profile at $q = 0.9$ and 1.0 (4.40 and 4.43 nats above $q = 0$) agrees with the
+#    independent solution to two decimals (checks). This is the curve the paper draws, but not where it vouches
+#    for it: v1 §3.1.2 warns that past the transition "the theoretical models are no longer accurate", because
+#    the network then also learns the higher Hermite components the ansatz leaves out. The droplet moves out from
+#    $q^* =$ {eval}`glued.q_c_paper` at the transition towards 1 as $\sigma^2$ falls; at 0.10 this claim reproduces
+#    the paper's curve, not a prediction the paper stands behind.
+
+# %% tags=["hide-input"]
+readout.record_critical_points(claims, theory)
+readout.record_teacher_curves(claims, theory)
+
+# %% [markdown]
+# #### Checks of the modular theory
+#
+# The paper's text says the mixed phase starts "at around $\sigma^2 \approx 0.227$", where the droplet
+# saddles "come within $O(1)$" of the origin, and ends at $\approx 0.175$; $a$ goes from $-1$ to
+# $\approx -0.7$, a 30 % drop of the discrepancy (v3 §3.2.1 and Fig. 3; v1 §3.2.2 says the same with the numbers
+# stripped). Our sharp ($P \to \infty$)
+# onset is $\sigma^2_{c1} =$ {eval}`glued.s2_c1`, not 0.227. The two are readings of the same curve: at
+# finite $P$ the droplet's weight $4e^{-P s(x_+)}$ grows smoothly, and "within $O(1)$" is a matter of
+# choice. At $\sigma^2 = 0.227$ the droplet saddle sits {eval}`glued.nats_0227` nats above the origin and
+# carries {eval}`glued.p_0227` % of the probability; at the sharp onset it sits {eval}`glued.nats_c1` nats
+# above. We therefore (a) check the closed-form onset against an independent evaluation, and (b)
+# reproduce the paper's statement that at 0.227 the droplet saddle is within $O(1)$ nats, which we read as at most 5 nats (a droplet weight of at least 2.7 %). The GMFL-II boundary is
+# compared with $\pm 0.002$: the paper reads it from a plot, and the droplet weight itself goes from
+# {eval}`glued.p_0180` to {eval}`glued.p_0176` between $\sigma^2 = 0.180$ and 0.176. The discrepancy at the end
+# of the mixed phase gets the paper's one significant digit ($\pm 0.05$).
+
+# %% tags=["hide-input"]
+readout.record_modular_theory(claims, theory)
+
+# %% [markdown]
+# Reading "within $O(1)$" as 1 nat would put the onset at $\sigma^2 =$ {eval}`glued.onset_k1`, as 5 nats at
+# {eval}`glued.onset_k5`; the paper's 0.227 lies between. Across the mixed phase $|a|$ falls by
+# {eval}`glued.drop` %, the paper's "30 %" to its one digit.
+#
+# #### The mode count: $k$ and $P-k$ are one complex mode
+#
+# The sum in v3 Eq. 16 (v1 Eq. 19) runs over $k = 1, \dots, P-1$, and the weights are real, so
+# $w_{P-k} = \bar w_k$ (v1 App. B.2): the indices $k$ and $P-k$ are one complex variable, and its action is
+# $2S_k$, not $S_k$. That is the count the action itself fixes: under the prior ($w_n \sim N(0, 1)$)
+# $\langle|w_k|^2\rangle = 1/P$, which the free part of $2S_k$, $e^{-P|w_k|^2}$, gives and that of $S_k$ alone
+# ($2/P$) does not (`tests/test_theory_rubin2024.py` checks both identities). The paper's droplet weight
+# $4e^{-S_k}$ (v3 Eq. 41, v1 Eq. 45) should then read $4e^{-2S_k}$. Doubling the height at the paper's $a$ would
+# put the droplet {eval}`glued.mc_doubled` nats above the origin at $\sigma^2 = 0.227$, beyond our 5-nat reading
+# of "within $O(1)$". But $a$ is solved self-consistently: with that exponent the GPR equation (v3 Eq. 38)
+# returns $a =$ {eval}`glued.mc_a_doubled`, not {eval}`glued.mc_a_printed`, so it is no solution. Solved
+# again, $a$ moves by {eval}`glued.mc_da`: the GPR equation fixes the droplet's probability, hence the
+# weight's exponent, and the per-index height $S_k$ halves instead. The stated numbers, 0.227 (within a few
+# nats), 0.175 and $-0.7$, come out the same under both counts to four digits, so they cannot tell the two
+# apart; the derivation decides for $2S_k$, and the "≤ 5 nats" claim holds under either.
+
+# %% tags=["hide-input"]
+readout.record_mode_count(claims, theory)
+
+# %% [markdown]
+# ### The experiments' checks
+#
+# The Langevin ensembles: the infinite-data ones against the theory, the paper's finite-data experiment at three of its
+# sizes, and the sampler's step.
+
+# %% [markdown]
+# #### Checks of the theory against the infinite-data ensembles
+#
+# All of these are checks (the ensembles and the theory describe the same limit), none a reproduction:
+#
+# 1. **A droplet minimum below the transition**: at $\sigma^2 = 0.10$, $-\log p(|q|)$ has an interior
+#    minimum where the theory puts it after the transition, at $\Phi \approx 1$ (v3 §3.1.1; we allow $\pm 0.15$,
+#    1.5 bins),
+#    separated by a barrier of at least 0.5 nats (a bound of ours; the bins' errors are about 0.05 nats).
+# 2. **None above it**: at $\sigma^2 = 0.25$ the curve rises monotonically, so the depth is at most 0.1
+#    nats (twice the bin error).
+# 3. **The learned cubic follows the corrected theory**: the ratio of the ensembles' $\epsilon - c$ to the
+#    corrected theory's at $d = 53$ is 1 within 10 %, at $\sigma^2 = 0.15$ and 0.10. The standard error
+#    of the ensemble mean is at most {eval}`glued.cubic_sem` % of it; the 10 % allows for the mean-field
+#    decoupling's finite-$N$ error ($N = 88$), which is amplified in the small cubic component.
+# 4. **...and not the paper's**: the corrected theory's error is smaller than that of the paper's
+#    frozen-norm theory (ratio of absolute errors below 1).
+#
+# The numbers come from the live Langevin runs; the verdicts use the exact values, and the claims with
+# their tolerances are the test. The table shows them at resolutions set by their errors: depths at 0.1
+# nats (bin errors about 0.05 nats), the position at 0.05 (half a bin), the cubic ratio at 0.05 (half its
+# 10 % tolerance) and the error ratio at 0.1.
+
+# %% tags=["hide-input"]
+readout.record_infinite_data(claims, exp)
+
+# %% [markdown]
+# #### The paper's experimental claims at $\beta = 1/8$ and $1/2$
+#
+# We wrote these comparisons and their tolerances before looking at the stored runs. The runs were stored before
+# the registry sealed claims, so nothing in the repository can show that order: the ledger marks every claim on
+# them † (set after its result): exploratory results, which decide no verdict.
+#
+# 1. **Droplets after the transition** (v3 §3.1.1 and Fig. 2b: "a finite probability for
+#    $\Phi \approx 1$"): at $\sigma^2 = 0.10$, $-\log p(|q|)$ has an interior minimum at $|q| = 1 \pm 0.15$,
+#    deeper below its barrier than 3 standard errors (the depth's error from the five subsets).
+# 2. **None before it** (v3 §3.1, Claim IV: below $u_c$ "the only saddle is that at $\Phi = 0$"; Fig. 2a): at $\sigma^2 = 0.25$ no interior minimum deeper than 2 standard errors.
+# 3. **Agreement with the theory before the transition** (v3 §3.1.1: "all graphs show a good agreement
+#    with theory as one scales up $\alpha = \beta$ before the transition"): at $\sigma^2 = 0.25$ the
+#    histogram stays within 0.5 nats of the paper's theory at the same size, over the bins where the theory
+#    is below 5 nats (a tenth of that range), and the largest difference is smaller at $\beta = 1/2$ than at
+#    $1/8$.
+#    The learned linear component at $\sigma^2 = 0.25$ (and 0.30 at $\beta = 1/8$) is within 5 % of the
+#    paper's theory at the same size: the infinite-data ensembles show a finite-$N$ error of a few per cent,
+#    and a finite-$n$ renormalization of the noise by the $d$ linear modes of the kernel adds an estimated
+#    1–2 % at $\beta = 1/8$.
+# 4. **The cubic component starts to be learned as $\sigma^2$ falls** (v3 §3.1.1, Fig. 2c): at
+#    $\beta = 1/8$, $|\epsilon - c|$ grows at every step down the five noise levels.
+# 5. **The transition sharpens as $\beta$ grows** (v3 §3.1.1: "as we increase $\alpha = \beta$ a sharp phase
+#    transition develops"): the ratio of the learned cubic after and before the transition,
+#    $(\epsilon - c)_{0.10} / (\epsilon - c)_{0.25}$, is larger at $\beta = 1/2$ than at $1/8$ (as both theories
+#    predict at these sizes).
+# 6. **Finite data learns less than infinite data** (a check of ours: the finite sum adds the other kernel
+#    modes to the effective noise): at $\beta = 1/8$, $\sigma^2 = 0.15$ and 0.10, the learned cubic is at most
+#    that of the infinite-data ensembles at the same size.
+
+# %% tags=["hide-input"]
+if have_finite:
+    hist_dev, spreads = readout_stored.record_finite_histograms(claims, finite)
+
+# %% tags=["hide-input"]
+if have_finite:
+    contrast, theory_contrast = readout_stored.record_cubic_onset(claims, finite, spreads)
+
+# %% tags=["hide-input"]
+if have_finite:
+    linear_ratio, ek_linear_ratio = readout_stored.record_linear_component(claims, finite, exp)
+
+# %% tags=["hide-input"]
+if have_finite:
+    ek_ratio = readout_stored.record_finite_over_infinite(claims, finite, exp)
+    mid, dev15 = readout_stored.record_which_theory_at_015(claims, finite, spreads)
+
+# %%
+if have_finite:
+    readout_stored.report_finite_findings(finite, hist_dev=hist_dev, contrast=contrast, theory_contrast=theory_contrast,
+                                          linear_ratio=linear_ratio, ek_linear_ratio=ek_linear_ratio,
+                                          ek_ratio=ek_ratio, mid=mid, dev15=dev15)
+
+# %% [markdown]
+# #### The base size, $\beta = 1$: its sealed claims
+#
+# The stored run at $\beta = 1$ (above, with its $\lambda$ and the calibration) is judged here by the claims registered and
+# sealed before it ran: its two halves of samples agree (equilibrium); the learned cubic at $\sigma^2 = 0.20$ and 0.17 and
+# the droplet fraction at 0.20 lie on the paper's side, $\lambda \le 0.5$; and the depth of the droplet minimum at
+# $\sigma^2 = 0.14$, in standard errors.
+
+# %% tags=["hide-input"]
+readout_stored.record_beta1(claims, fe1, b1=b1, halves=halves1, calibration=calibration)
+
+# %% [markdown]
+# #### The Langevin step's bias (stored, claims sealed before the run)
 #
 # Our sampler is the unadjusted Langevin algorithm at step $h = 0.05$ in standardized coordinates. Its
 # stationary law is not the posterior: on the unit-curvature prior alone it inflates the variance by
@@ -633,13 +720,10 @@ glue("fig_step_bias", plot_step_bias(hs_stats), display=False)
 # $\beta = 1/8$ only; at larger $\beta$ the likelihood is stiffer and the bias could be larger.
 
 # %% [markdown]
-# ## Paper versus ours
+# ### The claim tables
 #
-# The ledger for the droplets paper, in v1's figure numbering: {eval}`glued.ledger_tally`. Each of v1 Figs.
-# 1 and 2 is split into its theory lines, which we reproduce from the paper's equations, and its
-# experimental points, which we judge on our finite-data ensembles at the paper's two smallest sizes
-# ($\beta = 1/8$ and 1/2, stored) and, in their own row, at its base size $\beta = 1$ (stored, claims sealed
-# before the run). The infinite-data ensembles stand beside them as checks of the theory.
+# Every registered test, claim by claim: ours against the reference, its margin in seed standard errors, and the
+# verdict with its reason (the tally is quoted in *Paper versus ours*).
 
 # %% tags=["hide-input", "hide-output"]
 readout.record_theory_rows(claims, theory)
@@ -649,50 +733,3 @@ readout.record_unrun_rows(claims)
 readout.record_beta1_row(claims, b1)
 glue("ledger_tally", claims.tally(), display=False)
 claims.ledger()
-
-# %% [markdown]
-# ## Deviations and what they mean
-#
-# - **The paper's theory freezes $|w_\perp|^2$; that shifts the teacher–student transition.** With the
-#   orthogonal norm marginalized the $d \to \infty$ transition is at $\sigma^2_c =$ {eval}`glued.sc_corr`
-#   ($u_c =$ {eval}`glued.uc_corr`), not {eval}`glued.sc_paper` ($u_c =$ {eval}`glued.uc_paper`). The
-#   infinite-data ensembles side with the corrected theory: their droplet neurons shrink $|w_\perp|^2$ well
-#   below its prior value, their histograms follow the red curves, and their cubic component is
-#   {eval}`glued.cubic_vs_paper` times the paper's theory's at the same $d = 53$ at $\sigma^2 = 0.15$. We report
-#   both critical points. The paper's own number ($\approx 0.18$) is reproduced by its own equations once the
-#   $4/\pi$ typo in $\tilde Q_{11}$ is fixed; its finer $u_c \approx 30.2$ is not: we get {eval}`glued.uc_paper`.
-# - **Where the droplets appear.** v3 Claim IV puts the new saddles "roughly at $\pm 1$" at the transition; the
-#   paper's own action has them at {eval}`glued.q_c_paper` there, and reaches $q \approx 1$ only well below it
-#   ($\sigma^2 = 0.10$), where v1 §3.1.2 says the theory is no longer accurate.
-# - **Modular boundaries.** The paper's 0.227 is where the droplet saddle comes within a few nats of the
-#   origin at $P = 401$; the sharp large-$P$ boundary is {eval}`glued.s2_c1`. Its "≈ 0.175" and "−1 → −0.7
-#   (30 %)" match our {eval}`glued.s2_c2` and −1 → {eval}`glued.a_c2` ({eval}`glued.drop` %) to the digits it
-#   gives, in the paper's normalization of the eigenvalue, and under either count of the conjugate modes
-#   $k$, $P-k$ (the weight's exponent is fixed by the GPR equation; only the per-index $S_k$ halves); with the
-#   exact eigenvalue GMFL-II disappears (the deviation above). No network was trained on modular addition, in the paper or here.
-# - **Finite data, at three of the four sizes.** The paper's experimental points are finite-data
-#   ensembles (v3 App. C: 50 data sets × at least 4 networks, 360k epochs, at $\beta = \alpha \in \{1/8, 1/2, 1, 2\}$),
-#   with finite-$n$ corrections controlled by $\sqrt\beta/\alpha$ (v3 App. A.1), largest at the smallest
-#   size. We ran $\beta = 1/8$ (50 data sets × 2 networks) and $1/2$ (10 data sets × 1 network, three noise
-#   levels), 4000 steps each. Their histograms show the droplets and the improving agreement with
-#   theory, and their cubic component shows the onset and the sharpening with $\beta$ (claims marked †: the runs
-#   were stored before claims were sealed, so they are exploratory). At
-#   $\beta = 1/8$ finite $n$ costs {eval}`glued.fin_gap8` % of the linear component against the paper's
-#   theory at $\sigma^2 = 0.25$ (a deviation beyond our 5 %), and {eval}`glued.fin_gap2` % at $\beta = 1/2$.
-#   At these sizes the transition is still a crossover: the cubic is learned a little well above
-#   $\sigma_c^2$. Its sharpening is visible between the two sizes. At the base size $\beta = 1$ (10 networks,
-#   four noise levels, 4000 steps) the learned cubic and the droplet fraction between and just below the two
-#   critical points lie nearer the corrected theory than the paper's (the sealed reproductions became
-#   deviations), but with a tenth of the paper's networks and a calibration at the smaller sizes that scatters by
-#   tenths; $\beta = 2$ was not run.
-# - **The sampler's step.** Our unadjusted Langevin step $h = 0.05$ (in standardized coordinates) inflates the
-#   prior's variance by 2.6 % ($1/(1 - h/2)$), more where the likelihood is stiffer. Halving it at $\beta = 1/8$
-#   resolves the bias on the learned components ({eval}`glued.hs_z_comp` standard errors, a deviation from the
-#   check we registered) but bounds its size: at most {eval}`glued.hs_comp_rel` % of a component, and not
-#   resolved in the droplet fraction. Larger $\beta$, with a stiffer likelihood, was not measured.
-# - **Residual mean-field error.** At $N = 88$ the ensembles' learned linear component is about
-#   {eval}`glued.linear_gap` % below the corrected theory and the cubic about {eval}`glued.cubic_gap` % below at
-#   $\sigma^2 = 0.10$; the mean-field decoupling is exact only as $N \to \infty$.
-# - **Definition of "non-negligible".** The v1 text (§3.1.2) defines the teacher–student transition by a
-#   threshold on the droplet saddle whose value was stripped; we use the $d \to \infty$ definition, for
-#   which every threshold gives the same $\sigma_c^2$ (as the paper remarks).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.colors import ListedColormap
 
 from repro.experiments.liu2023_omnigrok_messiness import MessinessResult, contour_slope
 
@@ -24,14 +25,16 @@ def plot_messiness(result: MessinessResult):
         ax.set_title(f"reduced {title} loss")
         ax.legend(loc="upper right", fontsize=8)
     ax = axes[2]
-    colors = plt.cm.plasma(np.linspace(0, 0.85, len(m)))
-    for k, color in enumerate(colors):
-        ax.plot(a, result.median("test_loss")[k], "-o", ms=3, color=color, label=f"m = {m[k]:g}")
+    # one curve per m: a colour bar, not a legend of len(m) entries that would cover the curves
+    cmap = ListedColormap(plt.cm.plasma(np.linspace(0, 0.85, 256)))
+    norm = plt.Normalize(m.min(), m.max())
+    for k in range(len(m)):
+        ax.plot(a, result.median("test_loss")[k], "-o", ms=3, color=cmap(norm(m[k])))
+    fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, label="representation messiness $m$")
     ax.set_yscale("log")
     ax.set_xlabel(r"decoder norm $w$ ($\alpha$ x standard init)")
     ax.set_ylabel("test loss (MSE)")
     ax.set_title("test loss against the norm, per messiness")
-    ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
 
