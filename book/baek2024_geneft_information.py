@@ -47,7 +47,7 @@
 # | **C5** | ✅ reproduced | T43: 0.09 vs paper >= 0 | “Figure 3 illustrates that the inductive gap decreases when it is simplified by including more inductive bias in the model.” | Fig. 3a, Fig. 3b |
 # | **C6** | ❔ inconclusive | T46: 0.06 vs paper >= 0 | “Indeed, Figure 3(a) shows that the inductive gap is the smallest for a network in mode 3 with 0 hidden layers.” | Fig. 3a |
 # | **C7** | ✅ reproduced | T44: 0.04 vs paper >= 0 | “Indeed, Figure 3(b) shows that the inductive gap is the smallest for a network in mode 2 with 0 hidden layers.” | Fig. 3b |
-# | **C8** | ❔ inconclusive | T36: 1.00 vs paper >= 0.95 | “All cases reveal the existence of a (i.e. sweet spot) where generalization occurs, degrading on both sides.” | Fig. 4 |
+# | **C8** | ❔ inconclusive | T36: 1.00 vs paper >= 0.95 | “All cases reveal the existence of a [Goldilocks zone] (i.e. sweet spot) where generalization occurs, degrading on both sides.” | Fig. 4 |
 # | **C9** | ✅ reproduced | T47: 0.70 vs paper <= 0.9 | “When the decoder is too simple, it lacks the ability to correctly decode learned embeddings, thus failing to provide any useful gradient information …” | Fig. 4 |
 # | **C10** | ❌ not reproduced | T41: 0.02 vs paper >= 0.05 | “When the decoder is too complex, it is able to correctly decode even random and extremely inconvenient encodings, again failing to provide any useful …” | Fig. 4 |
 # | **C11** | ⏳ not tested | — | “We see that the Goldilocks zone for learning greater-than relation is slightly off compared to the other three relations.” | Fig. 4 |
@@ -60,10 +60,11 @@
 # **What we run.** Eq. 1–4 with Table 2's $b$; the Monte-Carlo bound for all four relations,
 # computed as the Bayes-optimal accuracy of a learner that knows the relation's class; Fig. 3 for
 # mod 3 and greater-than with three architectures; Fig. 4 for the four relations. The verdict on each
-# figure, and the claims behind it, are in the last section, *Paper versus ours*.
+# figure is in *Paper versus ours*; how each claim behind it is checked, and the claim tables, are in the
+# last section, *Evidence*.
 #
-# **What we leave out at book scale.** The paper's $10^5$-step budget (a stored Fig. 4 sweep runs
-# $2\cdot10^4$), its default 3×50 decoder in Fig. 3 and Table 3's learning rate there, more seeds and finer
+# **What we leave out at book scale.** The paper's $10^5$-step budget, except at Fig. 4's peak and deep end
+# (stored sweeps: $2\cdot10^4$ steps at every depth, $10^5$ at depths 1–3 and 6–12), its default 3×50 decoder in Fig. 3 and Table 3's learning rate there, more seeds and finer
 # grids. All of these are in the paper-scale configs (`REPRO_SCALE=paper`), which run the same code; they
 # were not run for this edition (no GPU). Each experiment prints its settings beside the paper's in a setup
 # table, every difference with its reason.
@@ -182,8 +183,10 @@ glue("fig_data_size", fig3, display=False)
 #
 # **Baek et al. 2024, Fig. 3 (ours).** Accuracy over all pairs against the training fraction for (a) mod 3 and (b) greater-than (median
 # over three seeds, shaded: middle half, thin: each seed). Black: the Monte-Carlo bound of Fig. 2. Dashed grey: the transition scale $b/n^2$. The networks rise
-# later than the bound (the induction gap); the inductive-bias architectures (no hidden layer,
-# squared difference / difference) follow it more closely than the generic concatenation network.
+# later than the bound (the induction gap); the inductive-bias architectures at $d = 2$ (no hidden layer,
+# squared difference / difference) follow it more closely than the generic concatenation network, and so
+# does the difference network at $d = 1$ on greater-than; on mod 3 the $d = 1$ network gets stuck in some
+# seeds (*Paper versus ours*).
 # ```
 
 # %%
@@ -214,9 +217,9 @@ glue("fig_depth", fig4, display=False)
 # **Baek et al. 2024, Fig. 4 (ours, book scale).** Left: test accuracy against decoder depth (median over five seeds, shaded: middle half, thin: each
 # seed), the paper's Fig. 4. Right: the
 # training accuracy of the same runs. At depth 0 the linear decoder cannot express mod 3, mod 5 or the
-# bipartite relation, and even training accuracy stays low (confusion). At depth 8 test accuracy drops
-# well below training accuracy (memorization), though within 3,000 steps not every seed has fitted its
-# training pairs there. Greater-than stays near or above 0.9 in the median; single deep seeds fall lower.
+# bipartite relation, and even training accuracy stays low (confusion). At depth 8 test accuracy drops,
+# the degradation of Fig. 4, but within 3,000 steps not every seed has fitted its training pairs there, so
+# it is not yet memorization in Table 4's sense (high training, low test accuracy). Greater-than stays near or above 0.9 in the median; single deep seeds fall lower.
 # ```
 
 # %%
@@ -230,9 +233,8 @@ depth_table = readout.report_depth_table(depth, depth_cfg)
 # 0 to 10, all four relations and five seeds, for 20 000 Adam steps (float32; {eval}`glued.depth_minutes`
 # minutes on one core; `python -m repro.experiments.baek2024_geneft --store book/_results` recomputes it). A seed enters a
 # memorization or generalization statement only if it has fitted its training pairs (training accuracy
-# ≥ 0.99); the table counts them. The criteria are the live sweep's, and greater-than is held to the paper's
-# own 90 % (not the live sweep's loosened 0.85); the run predates sealed claims, so nothing in the repository
-# shows that these criteria were fixed before it, and the ledger marks its claims †.
+# ≥ 0.99); the table counts them. How
+# its claims are judged, and why they are marked †, is under *Evidence*.
 
 # %% tags=["hide-input"]
 sdepth_cfg = stored_depth_config()
@@ -257,8 +259,9 @@ glue("fig_depth_stored", fig4_stored, display=False)
 # number {eval}`glued.deep_fitted` of five, so the memorization claims there rest on few seeds, and
 # {eval}`glued.deep_one_seed` (the run below goes to the paper's horizon, $10^5$ steps, with ten seeds).
 # {eval}`glued.bip_deep_text`
-# Greater-than, read on fitted seeds only, never falls below {eval}`glued.gt_stored_low`: the paper's "does not
-# easily go below 90 %" holds, and the live sweep's low point (below) was a decoder that had not fitted yet.
+# Greater-than, read on fitted seeds only, stays at or above {eval}`glued.gt_stored_low` at every depth after
+# 20 000 steps; at the paper's horizon (next section) its fitted seeds' lowest median sits just below 90 %, so
+# whether "does not easily go below 90 %" holds is not decided by these runs (*Paper versus ours*).
 
 # %% [markdown]
 # ### Fig. 4's deep end at the paper's horizon (stored, $10^5$ steps)
@@ -267,9 +270,7 @@ glue("fig_depth_stored", fig4_stored, display=False)
 # and the deep end (depths 6, 8, 10, 12) for $10^5$ Adam steps, Table 4's horizon, with ten seeds per depth
 # (float32; {eval}`glued.deep_minutes` minutes on one core; each depth is its own stored entry, and
 # `python -m repro.experiments.baek2024_geneft --store book/_results --only depth-deep` recomputes them). Its
-# claims were registered and sealed before it started: at least five fitted seeds at every deep depth (a check
-# on the run itself); on the fitted seeds, a peak of at least 0.95 at depths 1–3 and a loss of at least 0.05 at
-# depth 12 for mod 3, mod 5 and bipartite; greater-than at or above 0.9 at every depth.
+# claims were registered and sealed before it started (they are listed under *Evidence*).
 
 # %% tags=["hide-input"]
 deep_cfg = replace(deep_depth_config(DEEP_DEPTHS[0]), depths=DEEP_DEPTHS)
@@ -290,9 +291,76 @@ glue("fig_depth_deep", fig4_deep, display=False)
 #
 # {eval}`glued.deep_text`
 
-
 # %% [markdown]
 # ## Paper versus ours
+#
+# The paper's claims on GenEFT Figs 2–4: {eval}`glued.ledger_tally`. The Monte Carlo and
+# Eq. 4 differ by at most {eval}`glued.worst_gap` ({eval}`glued.worst_gap_where`). The mean induction gap
+# of the generic network is {eval}`glued.gap_mod3` on mod 3 and {eval}`glued.gap_gt` on greater-than; the
+# inductive-bias networks ($d = 2$, no hidden layer) reduce it to {eval}`glued.gap_mod3_bias` and
+# {eval}`glued.gap_gt_bias`. With $d = 1$ the gaps are {eval}`glued.gap_mod3_d1` (mod 3) and
+# {eval}`glued.gap_gt_d1` (greater-than).
+#
+# ### Deviations and what they mean
+#
+# - **Mode 3 in one dimension gets stuck on mod 3** (the Fig. 3 deviation). The paper finds the
+#   smallest induction gap for "mode 3 with 0 hidden layers" without stating the embedding dimension.
+#   With $d = 1$, {eval}`glued.d1_stuck` seeds of our network stay near the all-"unrelated" baseline
+#   over the whole table, training pairs included: on a line, repons of one class cannot pass through
+#   repons of another to meet, so a wrong interleaving of the clusters is a local minimum, and whether
+#   a seed escapes is decided by its initialization (each seed keeps its initialization at every
+#   fraction). With $d = 2$ they can go around each other, and this network follows the bound closely.
+#   For greater-than, the one-dimensional difference network works, as the paper's argument (order the
+#   repons on a line) suggests. The stored confirmation with three fresh seeds (under *Evidence*) finds fewer
+#   stuck seeds: there the generic network's mean gap exceeds this one's, by less than two seed standard
+#   errors, so the claim is inconclusive. How often a seed gets stuck is undetermined, and the account above
+#   (repons cannot pass each other on a line) is a hypothesis that fits the stuck seeds, not a tested one.
+# - **Greater-than with deep decoders: undecided live and stored.** The paper says greater-than's test
+#   accuracy "does not easily go below 90 %" at any depth, because most pairs are implied by a few
+#   others. At book scale its lowest median test accuracy is {eval}`glued.gt_low` (depth
+#   {eval}`glued.gt_low_depth`, median training accuracy {eval}`glued.gt_low_train`), right at the
+#   paper's 90 %, while single deep seeds that have not fitted their training pairs in 3,000 steps fall
+#   well below it (thin lines in the figure). A verdict at the paper's 0.9 would be decided by which
+#   seed lands where, so this is neither a reproduction nor a deviation: we check the median at 0.85,
+#   a bound loosened after the result was seen (marked † in the ledger). The stored runs do not settle it
+#   either. Trained for 20 000 steps and read on fitted seeds only, greater-than stays at or above
+#   {eval}`glued.gt_stored_low` at every depth (a reproduction claim at 0.9, † because the run predates sealed
+#   claims). At the paper's horizon of $10^5$ steps, in the run whose claims were sealed before it started,
+#   the fitted seeds' lowest median falls just below 0.9, within two seed standard errors of it, and over all
+#   seeds, fitted or not, the deepest decoders sit a little lower still: inconclusive, not a reproduction.
+# - **Where Eq. 4 is furthest off.** With no data at all, Eq. 4 gives greater-than $2/3$ (from
+#   $p_* = 1/3$), but a learner with no observation can only guess each off-diagonal pair at 1/2; the
+#   paper's three-element argument already assumes one observed comparison. The Monte Carlo therefore
+#   starts near {eval}`glued.mc_gt0` and overtakes Eq. 4 almost at once. For the bipartite graph at small
+#   fractions, samples are highly redundant and carry far less than one bit each, so the Monte Carlo
+#   lags Eq. 4.
+# - **Greater-than's $b$.** Table 2's exact $\log_2 n! = 107.7$ bits rather than its Stirling form
+#   $n \log_2(n/2) = 117.2$; the Stirling form moves $p_c$ from 0.274 to 0.299.
+# - **The Monte Carlo is a Bayes posterior.** "Directly inferable" pairs are those forced by the class
+#   properties; other pairs are scored by their posterior under a uniform prior on the class (uniform
+#   over $k$-labellings for mod $k$, over linear extensions for greater-than, over sides $S$ for the
+#   bipartite graph). This is our reading of the paper's two-step recipe (§3). At book scale the
+#   greater-than chain runs $3\cdot10^3$ sweeps with 100 chains; estimating $\max(P, 1-P)$ from finite
+#   samples biases undetermined pairs slightly upwards (at fraction 0 by {eval}`glued.mc_gt0_bias` over the
+#   exact $0.5 + 0.5 \cdot 30/900$, the diagonal being known).
+# - **Book-scale training.** Fig. 3 uses 2,000 full-batch Adam steps at learning rate
+#   $3\cdot10^{-3}$ (paper: $10^{-3}$, budget unstated, we assume $10^5$) and three seeds (training set
+#   and initialization) per fraction; the paper's default 3×50 decoder is in the paper-scale config
+#   only. Fig. 4 uses 3,000 steps at the paper's $10^{-3}$, depths {0, 1, 2, 3, 5, 8} and five seeds, in
+#   float64. Longer training can turn slow runs into late generalization (grokking), so the
+#   memorization side of the Goldilocks zone may move deeper at the paper's budget.
+# - **Decoder depth** is read as the number of hidden layers $n_h$, the symbol of Fig. 3's legend; the
+#   paper's "depth 3" (Table 3) could also mean three linear layers.
+
+# %% [markdown]
+# ## Evidence
+#
+# What follows is how each claim is checked (its kind, reference, tolerance and resolution), the stored run that
+# confirms the live comparisons with fresh seeds, and the claim tables with every test and its margin. The verdicts in
+# the summary at the top follow from these tables by the decision rules on the reproduction-status page.
+
+# %% [markdown]
+# ### How each claim is checked
 #
 # Each claim below has a kind: a *reproduction* compares ours with a statement of the paper and must
 # agree; a *deviation* records where ours does not, with the paper's value beside ours; a *check* is
@@ -322,9 +390,15 @@ glue("fig_depth_deep", fig4_deep, display=False)
 #   the bipartite graph, medians over five seeds: depth-0 training accuracy $\leq 0.9$ (Table 4's
 #   training threshold), best test accuracy over depths $\geq 0.95$ (stricter than Table 4's 0.9),
 #   and at least 0.05 test accuracy lost at the deepest decoder. Greater-than "does not easily go below
-#   90 %" (§4): see the deviations below for why this is only a check live. The stored sweep applies the same
+#   90 %" (§4): see *Paper versus ours* above for why this is only a check live. The stored sweep applies the same
 #   criteria to the seeds that fitted their training pairs (†: the run predates sealed claims); at its deepest
-#   decoder they are few (counts above).
+#   decoder they are few (counts above). Its criteria are the live sweep's, and greater-than is held to
+#   the paper's own 90 % (not the live sweep's loosened 0.85); the run predates sealed claims, so nothing in the
+#   repository shows that these criteria were fixed before it, and the ledger marks its claims †.
+# - **Fig. 4 at the paper's horizon** (the stored $10^5$-step run). Its claims were registered and sealed before
+#   it started: at least five fitted seeds at every deep depth (a check on the run itself); on the fitted seeds,
+#   a peak of at least 0.95 at depths 1–3 and a loss of at least 0.05 at depth 12 for mod 3, mod 5 and
+#   bipartite; greater-than at or above 0.9 at every depth.
 #
 # Network values are medians over seeds, or means over seeds and fractions for the induction gaps,
 # shown at 0.01 (gaps), 0.05 (medians of depth 0–5) or 0.1 (the losses at depth 8, whose runs are the
@@ -341,7 +415,7 @@ readout.record_figures(claims, fig2=fig2_stats, fig3=fig3_stats, live=depth_tabl
                        stored_names=stored_names, end=deep_end)
 
 # %% [markdown]
-# ### The live comparisons, confirmed with fresh seeds (stored)
+# #### The live comparisons, confirmed with fresh seeds (stored)
 #
 # The Fig. 3 and Fig. 4 comparisons above are trained live and were seen before they were registered, so they
 # are exploratory and decide no paper claim. Their copies (the same criteria, registered before the run and sealed
@@ -353,59 +427,11 @@ readout.record_figures(claims, fig2=fig2_stats, fig3=fig3_stats, live=depth_tabl
 # %% tags=["hide-input", "hide-output"]
 readout.record_confirmation(claims, fig3_stats)
 
+# %% [markdown]
+# ### The claim tables
+#
+# Every registered test, claim by claim: ours against the reference, its margin in seed standard errors, and the
+# verdict with its reason (the tally is quoted in *Paper versus ours*).
+
 # %% tags=["hide-input", "hide-output"]
 claims.ledger()
-
-# %% [markdown]
-# The paper's claims on GenEFT Figs 2–4: {eval}`glued.ledger_tally`. The Monte Carlo and
-# Eq. 4 differ by at most {eval}`glued.worst_gap` ({eval}`glued.worst_gap_where`). The mean induction gap
-# of the generic network is {eval}`glued.gap_mod3` on mod 3 and {eval}`glued.gap_gt` on greater-than; the
-# inductive-bias networks ($d = 2$, no hidden layer) reduce it to {eval}`glued.gap_mod3_bias` and
-# {eval}`glued.gap_gt_bias`. With $d = 1$ the gaps are {eval}`glued.gap_mod3_d1` (mod 3) and
-# {eval}`glued.gap_gt_d1` (greater-than).
-#
-# ## Deviations and what they mean
-#
-# - **Mode 3 in one dimension gets stuck on mod 3** (the Fig. 3 deviation). The paper finds the
-#   smallest induction gap for "mode 3 with 0 hidden layers" without stating the embedding dimension.
-#   With $d = 1$, {eval}`glued.d1_stuck` seeds of our network stay near the all-"unrelated" baseline
-#   over the whole table, training pairs included: on a line, repons of one class cannot pass through
-#   repons of another to meet, so a wrong interleaving of the clusters is a local minimum, and whether
-#   a seed escapes is decided by its initialization (each seed keeps its initialization at every
-#   fraction). With $d = 2$ they can go around each other, and this network follows the bound closely.
-#   For greater-than, the one-dimensional difference network works, as the paper's argument (order the
-#   repons on a line) suggests. Three seeds only decide that the failure is common, not how common.
-# - **Greater-than with deep decoders: undecided live, agrees stored (†).** The paper says greater-than's test
-#   accuracy "does not easily go below 90 %" at any depth, because most pairs are implied by a few
-#   others. At book scale its lowest median test accuracy is {eval}`glued.gt_low` (depth
-#   {eval}`glued.gt_low_depth`, median training accuracy {eval}`glued.gt_low_train`), right at the
-#   paper's 90 %, while single deep seeds that have not fitted their training pairs in 3,000 steps fall
-#   well below it (thin lines in the figure). A verdict at the paper's 0.9 would be decided by which
-#   seed lands where, so this is neither a reproduction nor a deviation: we check the median at 0.85,
-#   a bound loosened after the result was seen (marked † in the ledger). The decisive run is the stored
-#   sweep: trained for 20 000 steps and read on fitted seeds only, greater-than stays at or above
-#   {eval}`glued.gt_stored_low` at every depth, and the paper's 90 % holds (a reproduction claim at 0.9, † because
-#   the run predates sealed claims).
-# - **Where Eq. 4 is furthest off.** With no data at all, Eq. 4 gives greater-than $2/3$ (from
-#   $p_* = 1/3$), but a learner with no observation can only guess each off-diagonal pair at 1/2; the
-#   paper's three-element argument already assumes one observed comparison. The Monte Carlo therefore
-#   starts near {eval}`glued.mc_gt0` and overtakes Eq. 4 almost at once. For the bipartite graph at small
-#   fractions, samples are highly redundant and carry far less than one bit each, so the Monte Carlo
-#   lags Eq. 4.
-# - **Greater-than's $b$.** Table 2's exact $\log_2 n! = 107.7$ bits rather than its Stirling form
-#   $n \log_2(n/2) = 117.2$; the Stirling form moves $p_c$ from 0.274 to 0.299.
-# - **The Monte Carlo is a Bayes posterior.** "Directly inferable" pairs are those forced by the class
-#   properties; other pairs are scored by their posterior under a uniform prior on the class (uniform
-#   over $k$-labellings for mod $k$, over linear extensions for greater-than, over sides $S$ for the
-#   bipartite graph). This is our reading of the paper's two-step recipe (§3). At book scale the
-#   greater-than chain runs $3\cdot10^3$ sweeps with 100 chains; estimating $\max(P, 1-P)$ from finite
-#   samples biases undetermined pairs slightly upwards (at fraction 0 by {eval}`glued.mc_gt0_bias` over the
-#   exact $0.5 + 0.5 \cdot 30/900$, the diagonal being known).
-# - **Book-scale training.** Fig. 3 uses 2,000 full-batch Adam steps at learning rate
-#   $3\cdot10^{-3}$ (paper: $10^{-3}$, budget unstated, we assume $10^5$) and three seeds (training set
-#   and initialization) per fraction; the paper's default 3×50 decoder is in the paper-scale config
-#   only. Fig. 4 uses 3,000 steps at the paper's $10^{-3}$, depths {0, 1, 2, 3, 5, 8} and five seeds, in
-#   float64. Longer training can turn slow runs into late generalization (grokking), so the
-#   memorization side of the Goldilocks zone may move deeper at the paper's budget.
-# - **Decoder depth** is read as the number of hidden layers $n_h$, the symbol of Fig. 3's legend; the
-#   paper's "depth 3" (Table 3) could also mean three linear layers.
