@@ -317,8 +317,9 @@ def stored_paper_config() -> IntroConfig:
 def division_config(weight_decay: float) -> IntroConfig:
     """Power et al.'s Fig. 1 as published: division x/y mod 97 on half of the 97·96 equations, their transformer,
     AdamW (lr 1e-3, betas (0.9, 0.98)) with the 10-update linear warm-up, batch 512, 10^5 steps; two init seeds.
-    ``weight_decay``: 1 (Power et al. App. A.1) or 0 (openai/grok training.py's default ``--weight_decay 0``):
-    the sources do not settle which one made Fig. 1, so both are stored."""
+    ``weight_decay``: 1 (Power et al. App. A.1, "for most experiments") or 0 (openai/grok training.py's default
+    ``--weight_decay 0``). Both were stored before App. A.1.2's sentence on Fig. 1 (Adam, no weight decay, 10^6
+    updates: :func:`fig1_config`) was found; the run with 0 has Fig. 1's optimizer at a tenth of its budget."""
     return replace(IntroConfig(), weight_decay=weight_decay, n_seeds=2, eval_every=100)
 
 
