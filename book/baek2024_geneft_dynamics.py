@@ -38,12 +38,14 @@
 # %% [markdown]
 # % generated: claims-summary
 #
+# **The figure that shows it:** [Baek et al. 2024, Fig. 5 in the paper's regime (ours, stored, Adam)](#fig-geneft-phases-lr-adam).
+#
 # **Baek, Liu & Tegmark 2024 (GenEFT), claim by claim** — 9 paper claims: 0 reproduced, 3 not reproduced (rate 0/3); 4 inconclusive, 2 not tested.
 #
 # | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
 # | --- | --- | --- | --- | --- |
-# | **C1** | ⏳ not tested | — | “Eq. (7) has simple asymptotics: (i) If A is constant or η_A = 0, two repons will eventually collide, i.e., r → 0. (ii) In the opposite limit, if r is …” | Eq. 7, App. C |
-# | **C2** | ⏳ not tested | — | “It is easy to check Eq. (7) has a solution of the following form: … Substituting this into Eq. (7) and defining a2(t) ≡ a(t)+b(t) gives the …” | Eq. 8, Eq. 9 |
+# | **C1** | ⏳ not tested | not tested: the chapter integrates the reduced two-variable system (Eq. 9), not Eq. 7, and does not check the … | “Eq. (7) has simple asymptotics: (i) If A is constant or η_A = 0, two repons will eventually collide, i.e., r → 0. (ii) In the opposite limit, if r is …” | Eq. 7, App. C |
+# | **C2** | ⏳ not tested | not tested: the chapter starts from Eq. 9; whether the ansatz of Eq. 8 solves Eq. 7 is not checked (it does … | “It is easy to check Eq. (7) has a solution of the following form: … Substituting this into Eq. (7) and defining a2(t) ≡ a(t)+b(t) gives the …” | Eq. 8, Eq. 9 |
 # | **C3** | ❔ inconclusive | T01: 3.87e-10 vs paper <= 1e-06 | “Interestingly, there is a conserved quantity C ≡ a2²/(2η_A) − c²/η_x, because dC/dt = 0.” | Eq. 10 |
 # | **C4** | ❔ inconclusive | T02: 6.21e-11 vs paper <= 0.002 | “If C > 0, c* → 0 and a2* → ±√(2η_A C), resulting in repon collision (generalization). If C < 0, c* → ±√(−η_x C) and a2* → 0, leading to no collision …” | Eq. 10 |
 # | **C5** | ❔ inconclusive | T03: 1.95 vs paper <= 4 | “When the initial conditions a2(0) and c(0) are drawn from a normal distribution with width σ_a and σ_c respectively, the probability of …” | Eq. 11 |
@@ -52,7 +54,7 @@
 # | **C8** | ❌ not reproduced | T24: 0.7 vs paper 0 ± 0.25 | “As a rule of thumb, we see that generalization requires that the learning rate product η_enc η_dec ≲ 10^−7.” | Fig. 5 |
 # | **C9** | ❌ not reproduced | T26: 4.25 vs paper 0 ± 0.5 | “All figures indicate that the memorization-generalization boundary is independent of the weight decay, which is consistent with the result of …” | Fig. 6a, Fig. 6b, Fig. 6c |
 #
-# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first; † marks one set after its result, which is exploratory and decides nothing); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]
@@ -91,7 +93,7 @@ from repro.experiments.baek2024_geneft import (FIG5_SEEDS, PhaseConfig, ReponCon
 from repro.experiments.baek2024_geneft_dynamics_setup import (fig5_setup_table, fig5_stored_setup_table,
                                                               fig6_setup_table, fig6_stored_setup_table,
                                                               fig6_wide_setup_table)
-from repro.plotting.baek2024_geneft import plot_phases, plot_repons
+from repro.plotting.baek2024_geneft import plot_phase_curves, plot_phases, plot_repons
 from repro.plotting.shared import use_style
 from repro.theory.baek2024 import integrate_repons
 
@@ -153,7 +155,7 @@ fig5_setup_table(cfg5)
 # %%
 fig5_result = run_phases(cfg5)
 fit = fit_boundary(fig5_result)
-fig5 = plot_phases(fig5_result, fit)
+fig5 = plot_phases(fig5_result, fit, product_rule=1e-7)
 glue("fig_phases_lr", fig5, display=False)
 
 # %% [markdown]
@@ -162,11 +164,28 @@ glue("fig_phases_lr", fig5, display=False)
 #
 # **Baek et al. 2024, Fig. 5 (ours, book scale).** Phases over decoder learning rate (x) and encoder learning rate (y), both log10, for (a) mod 3,
 # (b) greater-than, (c) complete bipartite. Colour: the phase most of the three seeds show
-# (green: generalization; yellow/orange: grokking; purple: memorization; grey: confusion); the label
+# (green: comprehension; yellow: grokking; purple: memorization; black: confusion; a tie goes to the first of
+# these); the label
 # in each cell: how many seeds generalize there. White dots: the generalization/memorization boundary
 # of each clean column (larger: more seeds put it there); dashed: the common-slope fit over all seeds.
+# Dotted black: the paper's §5 rule $\eta_{enc}\eta_{dec} = 10^{-7}$, below which it places generalization.
 # At this budget, generalization needs the encoder learning rate to keep up with the decoder's — a
 # boundary rising to the right, not falling.
+# ```
+
+# %%
+glue("fig_phases_lr_examples", plot_phase_curves(fig5_result), display=False)
+
+# %% [markdown]
+# ```{figure} _figures/baek2024_geneft_dynamics/fig_phases_lr_examples.png
+# :name: fig-geneft-phases-lr-examples
+#
+# **Beside Fig. 5: one run of each phase.** For each task, one run of each phase that is some cell's majority in the
+# map above, from the cell deepest inside that phase's region (among those where most seeds share it): training
+# (blue) and test (red) accuracy against step; dotted, Table 4's 90 %.
+# Comprehension: test crosses 90 % within $10^3$ steps of training; grokking: $10^3$ steps or more after it;
+# memorization: training fits and test stays below; confusion: training never fits. A run leaves the batch once
+# both accuracies have crossed (dashed), since its phase is then decided.
 # ```
 
 # %%
@@ -212,7 +231,7 @@ for opt in s5.stored:
 # ```{figure} _figures/baek2024_geneft_dynamics/fig_phases_lr_adam.png
 # :name: fig-geneft-phases-lr-adam
 #
-# The stored Fig. 5 under Adam: phases over decoder (x) and encoder (y) learning rate, both log10, for
+# **Baek et al. 2024, Fig. 5 in the paper's regime (ours, stored, Adam).** Phases over decoder (x) and encoder (y) learning rate, both log10, for
 # (a) mod 3, (b) greater-than, (c) complete bipartite, at the paper's width 50 and $2\cdot10^4$ steps. Colour:
 # the phase most of the three seeds show; label: how many seeds generalize. White line: the boundary fitted to
 # every decided run (slope in the legend). Dotted: the paper's rule $\eta_{enc}\eta_{dec} = 10^{-7}$, below
@@ -223,7 +242,8 @@ for opt in s5.stored:
 # :name: fig-geneft-phases-lr-gd
 #
 # The same under plain gradient descent, on rates two decades higher ($10^{-3}$ to $10^{1}$). Colours, labels
-# and the fitted boundary as above.
+# and the fitted boundary as above. No product-rule line: every cell of this grid has
+# $\eta_{enc}\eta_{dec} \geq 10^{-6}$, above the paper's $10^{-7}$.
 # ```
 
 # %% [markdown]
@@ -279,7 +299,7 @@ fig6_setup_table(cfg6)
 
 # %%
 fig6_result = run_phases(cfg6)
-fig6 = plot_phases(fig6_result)
+fig6 = plot_phases(fig6_result, product_rule=1e-7)
 glue("fig_phases_wd", fig6, display=False)
 fig6_onsets = readout.report_fig6_onsets(fig6_result, cfg6)
 
@@ -288,7 +308,19 @@ fig6_onsets = readout.report_fig6_onsets(fig6_result, cfg6)
 # :name: fig-geneft-phases-wd
 #
 # **Baek et al. 2024, Fig. 6 (ours, book scale).** Phases over decoder learning rate (x) and decoder weight decay (y; the bottom row is zero weight
-# decay) for mod 3 at a fixed encoder learning rate. Colours as in Fig. 5.
+# decay) for mod 3 at a fixed encoder learning rate. Colours as in Fig. 5. Dotted black: the decoder rate where
+# the paper's §5 rule $\eta_{enc}\eta_{dec} = 10^{-7}$ puts the boundary at this encoder rate, the same in every row.
+# ```
+
+# %%
+glue("fig_phases_wd_examples", plot_phase_curves(fig6_result), display=False)
+
+# %% [markdown]
+# ```{figure} _figures/baek2024_geneft_dynamics/fig_phases_wd_examples.png
+# :name: fig-geneft-phases-wd-examples
+#
+# **Beside Fig. 6: one run of each phase** the map above shows, as beside Fig. 5 (training blue, test red; dotted,
+# 90 %; dashed, where a run stops once its phase is decided).
 # ```
 
 # %% [markdown]
@@ -305,7 +337,7 @@ fig6_stored_setup_table(s6_cfg)
 
 # %%
 s6 = readout.report_stored_fig6(s6_cfg)
-fig6s = plot_phases(s6.result)
+fig6s = plot_phases(s6.result, product_rule=1e-7)
 glue("fig_phases_wd_stored", fig6s, display=False)
 readout.report_fig6_budget(s6, fig6_onsets, cfg6)
 
@@ -314,13 +346,15 @@ readout.report_fig6_budget(s6, fig6_onsets, cfg6)
 # :name: fig-geneft-phases-wd-stored
 #
 # The stored Fig. 6: phases over decoder learning rate (x) and decoder weight decay (y; bottom row zero) for
-# (a) mod 3, (b) greater-than, (c) complete bipartite. Colours and labels as in Fig. 5.
+# (a) mod 3, (b) greater-than, (c) complete bipartite. Colours and labels as in Fig. 5; dotted black: the §5 rule
+# $\eta_{dec} = 10^{-7}/\eta_{enc}$ at this encoder rate.
 # ```
 #
 # For weight decays up to $10^{-2}$ the memorization onset is the same in every row, for each task (spread
 # at most {eval}`glued.s6_small_max` decades): there the boundary does not depend on weight decay, as the
-# caption says. At the largest weight decays it does: memorization disappears from the grid (and at 10 the
-# networks no longer learn at all, confusion), so over the whole range the boundary moves, in every task.
+# caption says. At the largest weight decays it does: memorization disappears from the grid (at 10, mod 3 is
+# confused at every rate, while greater-than still mostly generalizes), so over the whole range the boundary
+# moves, in every task.
 # The cut at $10^{-2}$ was chosen after seeing this run, so the rows below it are a subset we selected, and
 # the claims on them are marked as such (and †). Both diagrams are read at encoder learning rate
 # $3\cdot10^{-4}$, not the caption's $10^{-5}$, and the onset itself moves with the budget (the lines above
@@ -349,7 +383,8 @@ s6w = readout.load_stored_fig6_wide(s5)
 
 # %%
 readout.report_fig6_wide(s6w)
-glue("fig_phases_wd_wide", "(the stored runs are not finished)" if s6w.result is None else plot_phases(s6w.result),
+glue("fig_phases_wd_wide", "(the stored runs are not finished)" if s6w.result is None
+     else plot_phases(s6w.result, product_rule=1e-7),
      display=False)
 readout.glue_fig6_wide(s6w)
 
@@ -361,7 +396,8 @@ readout.glue_fig6_wide(s6w)
 # decoder learning rate (x, log10) and decoder weight decay (y; bottom row zero) for (a) mod 3, (b)
 # greater-than, (c) complete bipartite. Colour: the phase most of the three seeds show; label: how many seeds
 # generalize. A boundary independent of weight decay is a vertical edge between the memorization cells and
-# the rest.
+# the rest. Dotted black: where the paper's §5 rule $\eta_{enc}\eta_{dec} = 10^{-7}$ puts that edge at this
+# encoder rate.
 # ```
 #
 # The onset spreads over all seven weight decays are {eval}`glued.s6w_spreads` decades (one grid step is 0.5),
@@ -391,7 +427,7 @@ readout.glue_fig6_wide(s6w)
 # $wd_c = 1/(\eta_{on}T)$. So the argument puts the decay that removes memorization from the grid near $wd_c$, and
 # this threshold moves with the budget. At Table 4's $10^5$ steps, any onset above $10^{-4}$ gives $wd_c < 0.1$.
 # So under decoupled decay, weight decays of 0.1 and more remove memorization by construction: a boundary that
-# does not depend on weight decay cannot be expected over the caption's range.
+# does not depend on weight decay cannot be expected over our range (to 10; the caption states none).
 
 # %%
 readout.report_decay_reach(s6, s6w)

@@ -36,24 +36,26 @@
 # %% [markdown]
 # % generated: claims-summary
 #
+# **The figure that shows it:** [Baek et al. 2024, Fig. 2 (ours)](#fig-geneft-bound).
+#
 # **Baek, Liu & Tegmark 2024 (GenEFT), claim by claim** — 12 paper claims: 4 reproduced, 1 not reproduced (rate 4/5); 3 inconclusive, 4 not tested.
 #
 # | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
 # | --- | --- | --- | --- | --- |
-# | **C1** | ⏳ not tested | — | “To fully generalize and figure out precisely which graph in its class we are dealing with, we therefore need at least b training data samples, since …” | Table 2, Eq. 3, Fig. 2, Fig. 3 |
+# | **C1** | ⏳ not tested | not tested: the chapter evaluates Eq. 3 with Table 2's b (T01-T04, checks of our own evaluation) and draws … | “To fully generalize and figure out precisely which graph in its class we are dealing with, we therefore need at least b training data samples, since …” | Table 2, Eq. 3, Fig. 2, Fig. 3 |
 # | **C2** | ✅ reproduced | T09: 0.16 vs paper <= 0.2 | “The dashed and solid curves in Figure 2 show rough agreement between this approximation and the more exact Monte Carlo calculation for the inferrable …” | Fig. 2, Eq. 4 |
-# | **C3** | ⏳ not tested | — | “For an equivalence relation with k classes, p* = 1/k. For a complete bipartite graph, p* = 1/2, since there are only two clusters that each element …” | Fig. 2, Eq. 4 |
-# | **C4** | ⏳ not tested | — | “In Figure 3, we see that the neural generalization curves roughly track our theoretical prediction, with a slightly delayed rise, presumably for the …” | Fig. 3 |
+# | **C3** | ⏳ not tested | not tested: the chapter's Monte Carlo estimates the posterior guessing accuracy and argues (deviations … | “For an equivalence relation with k classes, p* = 1/k. For a complete bipartite graph, p* = 1/2, since there are only two clusters that each element …” | Fig. 2, Eq. 4 |
+# | **C4** | ⏳ not tested | not tested: the chapter prints each network's mean gap to the Monte-Carlo bound (0.01-0.26) but registers no … | “In Figure 3, we see that the neural generalization curves roughly track our theoretical prediction, with a slightly delayed rise, presumably for the …” | Fig. 3 |
 # | **C5** | ✅ reproduced | T43: 0.09 vs paper >= 0 | “Figure 3 illustrates that the inductive gap decreases when it is simplified by including more inductive bias in the model.” | Fig. 3a, Fig. 3b |
 # | **C6** | ❔ inconclusive | T46: 0.06 vs paper >= 0 | “Indeed, Figure 3(a) shows that the inductive gap is the smallest for a network in mode 3 with 0 hidden layers.” | Fig. 3a |
 # | **C7** | ✅ reproduced | T44: 0.04 vs paper >= 0 | “Indeed, Figure 3(b) shows that the inductive gap is the smallest for a network in mode 2 with 0 hidden layers.” | Fig. 3b |
 # | **C8** | ❔ inconclusive | T36: 1.00 vs paper >= 0.95 | “All cases reveal the existence of a [Goldilocks zone] (i.e. sweet spot) where generalization occurs, degrading on both sides.” | Fig. 4 |
 # | **C9** | ✅ reproduced | T47: 0.70 vs paper <= 0.9 | “When the decoder is too simple, it lacks the ability to correctly decode learned embeddings, thus failing to provide any useful gradient information …” | Fig. 4 |
 # | **C10** | ❌ not reproduced | T41: 0.02 vs paper >= 0.05 | “When the decoder is too complex, it is able to correctly decode even random and extremely inconvenient encodings, again failing to provide any useful …” | Fig. 4 |
-# | **C11** | ⏳ not tested | — | “We see that the Goldilocks zone for learning greater-than relation is slightly off compared to the other three relations.” | Fig. 4 |
+# | **C11** | ⏳ not tested | not tested: no comparison of where greater-than's zone lies against the other relations' is registered | “We see that the Goldilocks zone for learning greater-than relation is slightly off compared to the other three relations.” | Fig. 4 |
 # | **C12** | ❔ inconclusive | T42: 0.90 vs paper >= 0.9 | “Since most of the samples can be easily guessed from a few other samples, the test accuracy does not easily go below 90%.” | Fig. 4 |
 #
-# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first; † marks one set after its result, which is exploratory and decides nothing); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]
@@ -220,6 +222,7 @@ glue("fig_depth", fig4, display=False)
 # bipartite relation, and even training accuracy stays low (confusion). At depth 8 test accuracy drops,
 # the degradation of Fig. 4, but within 3,000 steps not every seed has fitted its training pairs there, so
 # it is not yet memorization in Table 4's sense (high training, low test accuracy). Greater-than stays near or above 0.9 in the median; single deep seeds fall lower.
+# Dotted green: the paper's §4 "≈90 %" for greater-than.
 # ```
 
 # %%
@@ -250,7 +253,8 @@ glue("fig_depth_stored", fig4_stored, display=False)
 # :name: fig-geneft-depth-stored
 #
 # The stored sweep: Fig. 4 after 20 000 steps, every depth from 0 to 10 (medians over five seeds, shaded:
-# middle half, thin: each seed; all seeds, fitted or not). Left: test accuracy; right: training accuracy.
+# middle half, thin: each seed; all seeds, fitted or not). Left: test accuracy (dotted green: §4's ≈ 90 % for
+# greater-than); right: training accuracy.
 # ```
 #
 # With 20 000 steps most decoders fit their training pairs (the counts are in the table), and the shape of
@@ -286,7 +290,8 @@ glue("fig_depth_deep", fig4_deep, display=False)
 # :name: fig-geneft-depth-deep
 #
 # Fig. 4 at the paper's horizon: $10^5$ steps, depths 1–3 and 6–12, ten seeds per depth (medians over all ten,
-# shaded: middle half, thin: each seed, fitted or not). Left: test accuracy; right: training accuracy.
+# shaded: middle half, thin: each seed, fitted or not). Left: test accuracy (dotted green: §4's ≈ 90 % for
+# greater-than); right: training accuracy.
 # ```
 #
 # {eval}`glued.deep_text`

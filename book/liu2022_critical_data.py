@@ -29,6 +29,8 @@
 # %% [markdown]
 # % generated: claims-summary
 #
+# **The figure that shows it:** [Liu et al. 2022, Fig. 4(a, b) (ours)](#fig-liu-critical).
+#
 # **Liu et al. 2022 (effective theory), claim by claim** — 7 paper claims: 4 reproduced, 1 not reproduced (rate 4/5); 2 inconclusive, 0 not tested.
 #
 # | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
@@ -41,7 +43,7 @@
 # | **C6** | ✅ reproduced | T11: 1 vs paper >= 1 | “(ii) When data size is above the threshold, [λ3] (on average) is an increasing function of data size. This implies that grokking time decreases as …” | Fig. 5a |
 # | **C7** | ✅ reproduced | T28: -0.6 vs paper <= 0 | “The theory agrees qualitatively with neural networks, showing the trend of decreasing grokking steps as increasing data size. The quantitative …” | Fig. 5b |
 #
-# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first; † marks one set after its result, which is exploratory and decides nothing); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]
@@ -155,7 +157,8 @@ readout.report_accuracy_gap(sweep)
 # :name: fig-liu-critical
 #
 # **Liu et al. 2022, Fig. 4(a, b) (ours).** **(a)** Probability that a random training set of a given fraction determines a unique linear
-# structure (nullity 2), from the linear algebra alone; it jumps from 0 to 1 around the dashed line.
+# structure (nullity 2), from the linear algebra alone; it jumps from 0 to 1 around the dashed line (our 50 %
+# crossing $r_c$; dotted: the threshold "around 0.4" of the paper's §3.2, in both panels).
 # **(b)** Steps until the network's representation has RQI $> 0.95$, one dot per seed (crosses: not
 # within the budget), with the median over seeds (a failed seed counts as the budget). Below the
 # critical fraction no network finds the line. Above it, more networks find it as data grow, and the median
@@ -231,7 +234,8 @@ glue("fig_official_order", fig, display=False)
 # :name: fig-liu-rate
 #
 # **Liu et al. 2022, Fig. 5 (ours).** **(a)** $\lambda_3$ of $A_D^\top A_D$ for 50 random training sets per size (grey) and the mean
-# over all sets (blue): zero below the critical fraction, growing with data above it. **(b)** Per
+# over all sets (blue): zero below the critical fraction (dashed; dotted: §3.2's "around 0.4"), growing with data
+# above it. **(b)** Per
 # network of the sweep: steps to RQI $> 0.95$ (red) and the theory's $n_h = p/(2\lambda_3\eta)$
 # for its training set (blue squares; none where $\lambda_3 = 0$). We leave out eq. (5)'s
 # $1/|P_0(D)|$ factor, which would lift every blue square by its training set's number of parallelograms
@@ -353,8 +357,9 @@ readout.record_stored_fig4b(claims, p4b, stats)
 # Fig. 4(b) at the official driver's sizes and steps with ten seeds per size (stored run). **(a)** Share of seeds
 # whose representation reaches RQI $> 0.95$ within $10^4$ steps (red, with a 95 % Wilson band for ten
 # seeds), the official data's share over three seeds (open squares) and Fig. 4(a)'s probability that the
-# training set pins the line (blue). Dashed: Fig. 4(a)'s $r_c$; dotted: the networks' transition (half of
-# the seeds from there on). **(b)** Steps to RQI $> 0.95$ per seed (crosses: never), with the median over
+# training set pins the line (blue). Dashed: Fig. 4(a)'s $r_c$; dotted red: the networks' transition (half of
+# the seeds from there on); dotted black: the paper's §3.2 threshold, "around 0.4". **(b)** Steps to RQI
+# $> 0.95$ per seed (crosses: never), with the median over
 # seeds (a failed seed counts as the budget).
 # ```
 #

@@ -28,22 +28,24 @@
 # %% [markdown]
 # % generated: claims-summary
 #
+# **The figure that shows it:** [Liu et al. 2022, Fig. 2 at the official setting (ours, stored, $2\cdot10^4$ steps)](#fig-liu-fig2).
+#
 # **Liu et al. 2022 (effective theory), claim by claim** — 10 paper claims: 0 reproduced, 1 not reproduced (rate 0/1); 6 inconclusive, 3 not tested.
 #
 # | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
 # | --- | --- | --- | --- | --- |
 # | **C1** | ❔ inconclusive | T28: 0.92 vs paper >= 0.9 | “We can see that generalization appears to be linked to the emergence of highly-structured embeddings in Figure 2. In particular, Figure 2 (a, b) …” | Fig. 2a, Fig. 2b |
-# | **C2** | ⏳ not tested | — | “…and (c, d) shows a circle in toy modular addition. … if we have a decoder like in Figure 2 (d) then the distance between distinct representations …” | Fig. 2c, Fig. 2d |
-# | **C3** | ⏳ not tested | — | “Note that the embeddings do not collapse to the trivial solution unless initialized as such, because two conserved quantities exist, as proven in …” | Eq. 6 |
+# | **C2** | ⏳ not tested | not tested at the paper's setting: the stored modular runs borrow the addition run's hyperparameters, because … | “…and (c, d) shows a circle in toy modular addition. … if we have a decoder like in Figure 2 (d) then the distance between distinct representations …” | Fig. 2c, Fig. 2d |
+# | **C3** | ⏳ not tested | a proof (App. F); the chapter does not test the conservation of C and Z0 itself. T11 (a check of our … | “Note that the embeddings do not collapse to the trivial solution unless initialized as such, because two conserved quantities exist, as proven in …” | Eq. 6 |
 # | **C4** | ❔ inconclusive | T35: 1.00 vs paper >= 0.95 | “Figure 4 (c)(d) show the trajectories obtained from the effective theory and from neural network training, respectively. The 1D neural representation …” | Fig. 4c, Fig. 4d |
 # | **C5** | ❌ not reproduced | T10: 6.5 vs paper 3 ± 50 % | “it takes about … steps for two trajectories to converge to the linear structure. The quantitative differences might be due to the absence of the …” | Fig. 4c, Fig. 4d |
-# | **C6** | ⏳ not tested | — | “That is, for non-Abelian groups, three parallelograms are needed to deduce a new parallelogram.” | Fig. 16 |
-# | **C7** | ❔ inconclusive | T26: 0.00 vs paper 1 ± 0.25 | “We show the first three principal components of these group elements in Figure 17. On the plane of … the six points are organized as a hexagon.” | Fig. 17 |
+# | **C6** | ⏳ not tested | an algebraic argument; the chapter restates it and does not test it (no comparison counts deductions) | “That is, for non-Abelian groups, three parallelograms are needed to deduce a new parallelogram.” | Fig. 16 |
+# | **C7** | ❔ inconclusive | T26 †: 0.00 vs paper 1 ± 0.25 | “We show the first three principal components of these group elements in Figure 17. On the plane of … the six points are organized as a hexagon.” | Fig. 17 |
 # | **C8** | ❔ inconclusive | T34: 1.00 vs paper 1 ± 0.05 | “In Figure 18 (a), we show RQI as a function of training data fraction. For each training data fraction, we run 11 random seeds (shown as scatter …” | Fig. 18a |
 # | **C9** | ❔ inconclusive | T32: 0.58 vs paper 0.5 ± 0.0833333 | “In Figure 18 (b), we whow the steps to reach … as a function of training data fraction, and find a phase transition at … The blue line corresponds to …” | Fig. 18b |
-# | **C10** | ❔ inconclusive | T25: 0.00 vs paper <= 0.0277778 | “The real accuracy is shown in Figure 18 (c), while the predicted accuracy (calculated from RQI) is shown in Figure 18 (d). Their comparison is shown …” | Fig. 18c, Fig. 18d, Fig. 18e |
+# | **C10** | ❔ inconclusive | T25 †: 0.00 vs paper <= 0.0277778 | “The real accuracy is shown in Figure 18 (c), while the predicted accuracy (calculated from RQI) is shown in Figure 18 (d). Their comparison is shown …” | Fig. 18c, Fig. 18d, Fig. 18e |
 #
-# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first; † marks one set after its result, which is exploratory and decides nothing); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]
@@ -332,7 +334,7 @@ fig2 = readout.load_fig2(fig2_cfgs)
 # ```{figure} _figures/liu2022_effective_theory/fig_fig2.png
 # :name: fig-liu-fig2
 #
-# Fig. 2 at the official setting (stored, $2\cdot10^4$ steps). Each panel: the
+# **Liu et al. 2022, Fig. 2 at the official setting (ours, stored, $2\cdot10^4$ steps).** Each panel: the
 # final embeddings (black, labelled), the midpoints $(E_i + E_j)/2$ of the training samples (blue) and
 # of the unseen validation samples (red crosses), and the decoder's class at every point of the plane
 # (colour; a sample is answered with the colour under its midpoint). **(a)** The addition seed with the

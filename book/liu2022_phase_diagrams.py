@@ -39,23 +39,25 @@
 # %% [markdown]
 # % generated: claims-summary
 #
+# **The figure that shows it:** [Liu et al. 2022, Fig. 6 on the official grids (ours, stored)](#fig-liu-phases-full).
+#
 # **Liu et al. 2022 (effective theory), claim by claim** — 11 paper claims: 1 reproduced, 1 not reproduced (rate 1/2); 6 inconclusive, 3 not tested.
 #
 # | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
 # | --- | --- | --- | --- | --- |
-# | **C1** | ⏳ not tested | — | “We find representation learning to occur only in a “Goldilocks zone” (including comprehension and grokking) between memorization and confusion.” | Fig. 6a, Fig. 6b, Fig. 6c, Fig. 6d |
+# | **C1** | ⏳ not tested | not tested: no comparison measures representation quality (RQI) across the phase maps, nor that the … | “We find representation learning to occur only in a “Goldilocks zone” (including comprehension and grokking) between memorization and confusion.” | Fig. 6a, Fig. 6b, Fig. 6c, Fig. 6d |
 # | **C2** | ✅ reproduced | T51: 1.00 vs official code 1 ± 0.1 | “we show how the competition between representation learning and decoder learning (which depend on both learning rate and weight decay, among other …” | Fig. 6a |
-# | **C3** | ❔ inconclusive | T21: 0.00 vs paper 0 ± 0 | “As expected, a fast decoder coupled with slow representation learning (bottom right) lead to memorization.” | Fig. 6a |
-# | **C4** | ❔ inconclusive | T22: 1.00 vs paper 1 ± 0.5 | “In the opposite extreme, although an extremely slow decoder coupled with fast representation learning (top left) will generalize in the end, the …” | Fig. 6a |
-# | **C5** | ⏳ not tested | — | “The ideal phase (comprehension) requires representation learning to be faster, but not too much, than the decoder.” | Fig. 6a |
-# | **C6** | ⏳ not tested | — | “The decoder plays the role of an environment exerting external forces on the embeddings. If the magnitude of the external forces are small/large one …” | Fig. 6a |
+# | **C3** | ❔ inconclusive | T21 †: 0.00 vs paper 0 ± 0 | “As expected, a fast decoder coupled with slow representation learning (bottom right) lead to memorization.” | Fig. 6a |
+# | **C4** | ❔ inconclusive | T22 †: 1.00 vs paper 1 ± 0.5 | “In the opposite extreme, although an extremely slow decoder coupled with fast representation learning (top left) will generalize in the end, the …” | Fig. 6a |
+# | **C5** | ⏳ not tested | not tested: no comparison locates the comprehension band relative to the line decoder lr = representation lr … | “The ideal phase (comprehension) requires representation learning to be faster, but not too much, than the decoder.” | Fig. 6a |
+# | **C6** | ⏳ not tested | not tested: a stated mechanism; no comparison measures representation quality against decoder speed | “The decoder plays the role of an environment exerting external forces on the embeddings. If the magnitude of the external forces are small/large one …” | Fig. 6a |
 # | **C7** | ❌ not reproduced | T61: 0.80 vs official code 1 ± 0.1 | “We fix the embedding learning rate to be … and sweep instead decoder weight decay in Figure 6 (b)(c)(d). The phase diagrams correspond to addition …” | Fig. 6b, Fig. 6c, Fig. 6d |
-# | **C8** | ❔ inconclusive | T24: 1.00 vs paper 1 ± 0.5 | “Common phenomena emerge from these different tasks: (i) they all include four phases;” | Fig. 6b, Fig. 6c, Fig. 6d |
-# | **C9** | ❔ inconclusive | T25: 1.00 vs paper 1 ± 0.5 | “(ii) The top right corner (a fast and capable decoder) is the memorization phase;” | Fig. 6b, Fig. 6c, Fig. 6d |
-# | **C10** | ❔ inconclusive | T26: 1.00 vs paper 1 ± 0.5 | “(iii) the bottom right corner (a fast and simple decoder) is the confusion phase;” | Fig. 6b, Fig. 6c, Fig. 6d |
-# | **C11** | ❔ inconclusive | T27: 0.00 vs paper 1 ± 0.5 | “(iv) grokking is sandwiched between comprehension and memorization, which seems to imply that it is an undesirable phase that stems from improperly …” | Fig. 6b, Fig. 6c, Fig. 6d |
+# | **C8** | ❔ inconclusive | T32 †: 0.00 vs paper 1 ± 0.5 | “Common phenomena emerge from these different tasks: (i) they all include four phases;” | Fig. 6b, Fig. 6c, Fig. 6d |
+# | **C9** | ❔ inconclusive | T25 †: 1.00 vs paper 1 ± 0.5 | “(ii) The top right corner (a fast and capable decoder) is the memorization phase;” | Fig. 6b, Fig. 6c, Fig. 6d |
+# | **C10** | ❔ inconclusive | T26 †: 1.00 vs paper 1 ± 0.5 | “(iii) the bottom right corner (a fast and simple decoder) is the confusion phase;” | Fig. 6b, Fig. 6c, Fig. 6d |
+# | **C11** | ❔ inconclusive | T27 †: 0.00 vs paper 1 ± 0.5 | “(iv) grokking is sandwiched between comprehension and memorization, which seems to imply that it is an undesirable phase that stems from improperly …” | Fig. 6b, Fig. 6c, Fig. 6d |
 #
-# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first; † marks one set after its result, which is exploratory and decides nothing); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]
@@ -161,12 +163,12 @@ diagrams = {panel: run_phase_diagram(cfg) for panel, cfg in configs.items()}
 # ```{figure} _figures/liu2022_phase_diagrams/fig_phases.png
 # :name: fig-liu-phases
 #
-# **Liu et al. 2022, Fig. 6 (ours, book scale).** **Top:** our phase maps (green comprehension, yellow grokking, purple memorization, black
+# **Liu et al. 2022, Fig. 6 (ours, book scale).** One row per panel. **Left:** our phase maps (green comprehension, yellow grokking, purple memorization, black
 # confusion), decoder learning rate on the x axis (with several seeds: each cell's majority phase,
 # marked "k/S" where only k of S seeds agree); the title gives the fraction of (seed, cell) pairs with
 # the official phase. (a) representation learning rate
 # on the y axis, increasing upward; (b)–(d) decoder weight decay, increasing downward as in the paper.
-# **Bottom:** the official maps from the paper's data. Look for memorization at the top right,
+# **Right:** the official maps from the paper's data. Look for memorization at the top right,
 # confusion at the bottom right, and grokking between comprehension and memorization.
 # ```
 
@@ -181,7 +183,8 @@ glue("fig_phases", fig, display=False)
 # :name: fig-liu-phase-examples
 #
 # One run of each phase from our maps above (rows: panels a–d; columns: comprehension, grokking, memorization,
-# confusion, each frame in the phase's map colour), taken from the cell where most seeds share that phase. Blue:
+# confusion, each frame in the phase's map colour), for each phase that is some cell's majority, from the cell
+# deepest inside that phase's region (among those where most seeds share it). Blue:
 # training accuracy; red: validation accuracy; dotted: Table 1's 90 % threshold. Comprehension reaches both
 # within $10^3$ paper steps of each other; grokking reaches validation more than $10^3$ steps after training;
 # memorization fits the training set only; confusion fits neither within the budget.
@@ -210,9 +213,9 @@ full_cmp = readout_stored.report_full_maps(full_maps)  # printed here, judged be
 # ```{figure} _figures/liu2022_phase_diagrams/fig_phases_full.png
 # :name: fig-liu-phases-full
 #
-# **Top:** every cell of the official grid, trained at the paper's settings ($10^5$ steps, official learning rates
+# **Liu et al. 2022, Fig. 6 on the official grids (ours, stored).** One row per panel. **Left:** every cell of the official grid, trained at the paper's settings ($10^5$ steps, official learning rates
 # and seed, our draws), for the panels whose parts are all stored; colours as in the first figure, and the title
-# gives the fraction of cells with the official phase. **Bottom:** the official maps. Compare where each phase
+# gives the fraction of cells with the official phase. **Right:** the official maps. Compare where each phase
 # sits, and where the boundaries between them run, rather than single cells: one seed decides each cell.
 # ```
 
@@ -506,9 +509,9 @@ readout_stored.print_stored_maps(stored_maps)
 # ```{figure} _figures/liu2022_phase_diagrams/fig_phases_stored.png
 # :name: fig-liu-phases-stored
 #
-# **Top:** the book's 36 cells of every panel uncompressed ($10^5$ steps at the official learning rates, the
+# One row per panel. **Left:** the book's 36 cells of every panel uncompressed ($10^5$ steps at the official learning rates, the
 # official seed but our draws), colours as in the first figure; the title gives the fraction of
-# cells with the official phase. **Bottom:** the official maps.
+# cells with the official phase. **Right:** the official maps.
 # ```
 
 # %%

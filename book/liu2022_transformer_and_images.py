@@ -35,24 +35,26 @@
 # %% [markdown]
 # % generated: claims-summary
 #
+# **The figure that shows it:** [Liu et al. 2022, Fig. 7 (left), the paper's model for all 20,000 steps (ours, stored)](#fig-liu-fig7-full).
+#
 # **Liu et al. 2022 (effective theory), claim by claim** — 12 paper claims: 0 reproduced, 1 not reproduced (rate 0/1); 3 inconclusive, 8 not tested.
 #
 # | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
 # | --- | --- | --- | --- | --- |
-# | **C1** | ⏳ not tested | — | “Training both the encoder and the decoder with the same optimizer (i.e., with the same hyperparameters) leads to the grokking phenomenon.” | Fig. 7 right |
+# | **C1** | ⏳ not tested | not run: every transformer run here slows and decays the decoder (lr 2e-4 against the embeddings' 1e-3 … | “Training both the encoder and the decoder with the same optimizer (i.e., with the same hyperparameters) leads to the grokking phenomenon.” | Fig. 7 right |
 # | **C2** | ❔ inconclusive | T20: 4,460 vs paper >= 1000 | “Early on, the model is able to perfectly fit the training set while having no generalization.” | Fig. 1, Fig. 7 left |
-# | **C3** | ⏳ not tested | — | “We study the embeddings at different training times and find that neither PCA (shown in Figure 1) nor t-SNE (not shown here) reveal any structure.” | Fig. 1 |
+# | **C3** | ⏳ not tested | no registered comparison: the chapter plots the 20,000-step run's embeddings at initialization and at step … | “We study the embeddings at different training times and find that neither PCA (shown in Figure 1) nor t-SNE (not shown here) reveal any structure.” | Fig. 1 |
 # | **C4** | ❔ inconclusive | T21: 0.92 vs paper >= 0.9 | “Eventually, validation accuracy starts to increase, and perfect generalization coincides with the PCA projecting the embeddings into a circle in 2D.” | Fig. 1 |
-# | **C5** | ⏳ not tested | — | “As seen in Figure 7, the entropy increases up to generalization time …” | Fig. 7 left |
+# | **C5** | ⏳ not tested | no comparison can decide it: e^S is bounded by the rank of the centred embeddings, min(p - 1, d) = 58 for the … | “As seen in Figure 7, the entropy increases up to generalization time …” | Fig. 7 left |
 # | **C6** | ❔ inconclusive | T22: 0.67 vs paper <= 0.9 | “… then decreases drastically afterwards which would be consistent with the conjecture that generalization occurs when a low-dimensional structure is …” | Fig. 7 left |
-# | **C7** | ⏳ not tested | — | “Some of the structure required for generalization exists before training hinting at a connection with the Lottery Ticket Hypothesis.” | Fig. 21, Fig. 22 |
-# | **C8** | ⏳ not tested | — | “Contrary to the toy model, a certain amount of weight decay proves beneficial to generalization and speeds it up significantly.” | Fig. 7 right |
+# | **C7** | ⏳ not tested | not run: the chapter does not project the initial embeddings onto the final principal axes (App. K) | “Some of the structure required for generalization exists before training hinting at a connection with the Lottery Ticket Hypothesis.” | Fig. 21, Fig. 22 |
+# | **C8** | ⏳ not tested | not run: the decoder lr x decoder weight decay grid (285 runs of up to 10^5 steps, priced in the chapter at … | “Contrary to the toy model, a certain amount of weight decay proves beneficial to generalization and speeds it up significantly.” | Fig. 7 right |
 # | **C9** | ❌ not reproduced | T25: 1.00 vs paper <= 0.5 | “With a significant dropout rate, the generalization time can be brought down to under … steps and the grokking phenomenon vanishes completely.” | Fig. 7 centre |
-# | **C10** | ⏳ not tested | — | “With this setup, we find that the network quickly fits the train set, and then much later in training validation accuracy improves, as shown in …” | Fig. 8a |
-# | **C11** | ⏳ not tested | — | “We observe a “confusion”phase in the bottom right (high learning rate and high weight decay), a “comprehension” phase bordering it, a “grokking” …” | Fig. 8b |
-# | **C12** | ⏳ not tested | — | “This phase diagram demonstrates that with sufficient regularization, we can again “de-grok” learning.” | Fig. 8b |
+# | **C10** | ⏳ not tested | a substitute dataset (scikit-learn's 8x8 digits, not MNIST) at the paper's cell, 5·10^4 of 10^5 steps: the … | “With this setup, we find that the network quickly fits the train set, and then much later in training validation accuracy improves, as shown in …” | Fig. 8a |
+# | **C11** | ⏳ not tested | live at book scale on the substitute digits (5 x 5 grid, 3,000 of 10^5 steps, one seed per cell); MNIST's … | “We observe a “confusion”phase in the bottom right (high learning rate and high weight decay), a “comprehension” phase bordering it, a “grokking” …” | Fig. 8b |
+# | **C12** | ⏳ not tested | live at book scale on the substitute digits (the largest weight decay comprehends); MNIST not run | “This phase diagram demonstrates that with sufficient regularization, we can again “de-grok” learning.” | Fig. 8b |
 #
-# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first; † marks one set after its result, which is exploratory and decides nothing); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]
@@ -98,7 +100,7 @@ from repro.core.prose import glue
 from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig,
                                                               run_image_phase_diagram, run_transformer)
 from repro.plotting.liu2022_transformer_and_images import (plot_dropout_sweep, plot_fig1, plot_image_curve,
-                                                           plot_images, plot_transformer)
+                                                           plot_image_examples, plot_images, plot_transformer)
 from repro.plotting.shared import use_style
 
 use_style()
@@ -193,7 +195,7 @@ glue("fig_fig7_full", plot_transformer(ftf), display=False)
 # ```{figure} _figures/liu2022_transformer_and_images/fig_fig7_full.png
 # :name: fig-liu-fig7-full
 #
-# Fig. 7 (left) for the same run: accuracies and the effective dimension $e^S$ of the embeddings, with the 99 %
+# **Liu et al. 2022, Fig. 7 (left), the paper's model for all 20,000 steps (ours, stored).** The run's accuracies and the effective dimension $e^S$ of the embeddings, with the 99 %
 # crossings, and the final embeddings on their first two principal components (not standardized).
 # ```
 #
@@ -303,6 +305,19 @@ readout.report_image_grid(images, icfg)
 # %%
 fig = plot_images(images)
 glue("fig_images", fig, display=False)
+
+# %%
+glue("fig_image_examples", plot_image_examples(images), display=False)
+
+# %% [markdown]
+# ```{figure} _figures/liu2022_transformer_and_images/fig_image_examples.png
+# :name: fig-liu-image-examples
+#
+# **Beside Fig. 8(b): one run of each phase** that is some cell's majority in the map (from the cell deepest inside
+# that phase's region):
+# training (blue) and validation (red) accuracy against step, with the 90 % training and 60 % validation
+# thresholds dotted in the same colours.
+# ```
 
 # %% [markdown]
 # ### Fig. 8(a) at the paper's rates (stored)

@@ -32,6 +32,8 @@
 # %% [markdown]
 # % generated: claims-summary
 #
+# **The figure that shows it:** [Rubin et al. 2024, Fig. 2 in the v1 layout (ours)](#fig-components).
+#
 # **Rubin, Seroussi & Ringel 2024 (droplets), claim by claim** — 13 paper claims: 5 reproduced, 0 not reproduced (rate 5/5); 6 inconclusive, 2 not tested.
 #
 # | claim | our verdict | deciding test: ours vs the reference | the paper says | where |
@@ -39,18 +41,18 @@
 # | **C1** | ❔ inconclusive | T46: 0.65 vs paper <= 0.5 | “Our mean-field decoupling amounts to replacing … by its average under the action one gets from making this replacement. The justification for this …” | Fig. 1, Fig. 2 |
 # | **C2** | ✅ reproduced | T10: 0.951 vs paper 1 ± 0.15 | “This also reveals the source of potential phase transitions. Indeed at large …, the saddles with the lowest action dominate the weights’ probability. …” | Fig. 1 |
 # | **C3** | ✅ reproduced | T01: 0.179 vs paper 0.18 ± 0.005 | “We define the transition to this phase as the point at which the new saddle reaches a non-negligible value defined here as … (solid black line). …” | Fig. 1, Fig. 2 |
-# | **C4** | ❔ inconclusive | T28: 0 vs paper <= 2 | “Increasing the effective amount of data by decreasing …, initially only changes the Gaussian fluctuations of the weights along the teacher direction …” | Fig. 1 |
+# | **C4** | ❔ inconclusive | T28 †: 0 vs paper <= 2 | “Increasing the effective amount of data by decreasing …, initially only changes the Gaussian fluctuations of the weights along the teacher direction …” | Fig. 1 |
 # | **C5** | ❔ inconclusive | T49: 8 vs paper >= 3 | “By lowering … further, new distinct saddle points appear and become more probable, thereby marking the beginning of the mixed Gaussian phase, GMFL-I.” | Fig. 1 |
-# | **C6** | ❔ inconclusive | T29: 0.30 vs paper <= 0.5 | “To validate the theoretical model, we trained multiple ensembles of networks with different initialization seeds and compared their weight …” | Fig. 1 |
+# | **C6** | ❔ inconclusive | T48: 0.78 vs derivation <= 0.5 | “To validate the theoretical model, we trained multiple ensembles of networks with different initialization seeds and compared their weight …” | Fig. 1 |
 # | **C7** | ❔ inconclusive | T46: 0.65 vs paper <= 0.5 | “Turning to the outputs of the network, Fig. 2 shows the overlap of the network’s output with the linear (left) and cubic (right) teacher components … …” | Fig. 2 |
-# | **C8** | ⏳ not tested | — | “Notably, an FCN NNGP kernel induces a uniform prior over cubic polynomials (i.e. all hyper-spherical harmonics). As there are … of those it requires …” | Fig. 2 |
+# | **C8** | ⏳ not tested | not tested: no registered comparison sets the learned cubic at n = 3000 (or n = 375 at beta = 1/8) against … | “Notably, an FCN NNGP kernel induces a uniform prior over cubic polynomials (i.e. all hyper-spherical harmonics). As there are … of those it requires …” | Fig. 2 |
 # | **C9** | ❔ inconclusive | T17: 1 vs paper 1 ± 0 | “Conveniently, at any point prior to the phase transition, the resulting equation for … is trivial. … In this region, … stays constant at its infinite …” | Fig. 3 |
 # | **C10** | ✅ reproduced | T14: 3.12 vs paper <= 5 | “Staring at large … (and solving for … numerically), the … saddles are exponentially suppressed in …, yet nonetheless become more probable as … …” | Fig. 3 |
 # | **C11** | ✅ reproduced | T15: 0.176 vs paper 0.175 ± 0.002 | “Had we zoomed in further, we would see a very minor change to these saddle’s height throughout the mixed phase, as they go from being above the … …” | Fig. 3 |
 # | **C12** | ✅ reproduced | T16: -0.746 vs paper -0.7 ± 0.05 | “Notably …, which measures here the test-RSME, goes from … at the beginning of GMFL-I to … at its end. Over this small interval of … we observe a … …” | Fig. 3 |
-# | **C13** | ⏳ not tested | — | “Our analytical results are consistent with the experiments carried out in Ref. Gromov (2023). Indeed as we enter GMFL-I, weights sampled near the … …” | v1 §3.2.2, last paragraph (v3 §3.2.1) |
+# | **C13** | ⏳ not tested | not tested: no network was trained on modular addition, here or in the paper; the chapter derives the cosine … | “Our analytical results are consistent with the experiments carried out in Ref. Gromov (2023). Indeed as we enter GMFL-I, weights sampled near the … …” | v1 §3.2.2, last paragraph (v3 §3.2.1) |
 #
-# The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
+# The deciding test is the one the verdict rests on (a decided disagreement first; † marks one set after its result, which is exploratory and decides nothing); every test, its margin in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the reproduction-status page.
 # % end generated
 
 # %% [markdown]
@@ -250,7 +252,7 @@ glue("fig_histograms", plot_histograms(exp), display=False)
 # ```{figure} _figures/rubin2024_droplets/fig_components.png
 # :name: fig-components
 #
-# The layout of v1 Fig. 2: the learned linear (left) and cubic (right) components of the mean predictor
+# **Rubin et al. 2024, Fig. 2 in the v1 layout (ours).** The learned linear (left) and cubic (right) components of the mean predictor
 # against the noise. Lines: the paper's theory (dashed blue, $d = 10^4$), the corrected theory ($d = 2000$,
 # red; thick pale red at the ensembles' $d = 53$). Crosses: infinite-data Langevin ensembles at $d = 53$
 # (mean ± standard error over networks), not the paper's finite-data experiments. Vertical lines:

@@ -80,6 +80,15 @@ def test_run_phases_smoke():
         assert result.phases[rel].shape == (2, 2, 2)
         assert set(result.phases[rel].ravel()) <= {"comprehension", "grokking", "memorization", "confusion"}
         assert result.test_acc[rel].shape == (2, 2, 2)
+        # one example run per phase the map shows, really in that phase, with its curves
+        assert set(result.examples[rel]) == set(result.majority_phase(rel).ravel())
+        for phase, ex in result.examples[rel].items():
+            s, iy, ix = cfg.seeds.index(ex.seed - cfg.init_seed), grid.index(ex.cell["enc. lr"]), grid.index(ex.cell["dec. lr"])
+            assert result.phases[rel][s, iy, ix] == phase
+            assert ex.train_acc.shape == ex.val_acc.shape == ex.steps.shape
+    from repro.plotting.baek2024_geneft import plot_phase_curves
+
+    assert len(plot_phase_curves(result).axes) == 4 * len(cfg.relations)
 
 
 def test_depth_sweep_round_trips_through_the_store(tmp_path):

@@ -20,3 +20,19 @@ def test_classify_history_with_budget():
     assert list(classify_history(h, PhaseRule(budget=3000))) == ["memorization", "confusion"]
     with pytest.raises(ValueError, match="val_threshold"):
         PhaseRule(val_threshold=1.5)
+
+
+def test_example_runs_pick_the_deepest_majority_cell():
+    from repro.metrics.phases import example_runs
+
+    m, c, g = "memorization", "comprehension", "grokking"
+    one = np.array([[m, m, m, c], [m, m, m, c], [m, m, m, c]], dtype=object)
+    seeds = np.stack([one, one, one])
+    seeds[1, 1, 1] = g  # a minority phase in one seed: no cell has it as its majority, so no example
+    seeds[0, 0, 0] = c  # the corner loses its full share of memorization
+    ex = example_runs(seeds)
+    assert set(ex) == {m, c}
+    assert ex[m] == (0, 1, 0)  # full share, and the farthest from the comprehension column among those (tie: first)
+    assert ex[c][1:] == (0, 3) and ex[c][0] == 0
+    with pytest.raises(ValueError, match="seeds, rows, columns"):
+        example_runs(one)

@@ -112,7 +112,13 @@ def test_division_runs_keep_no_embeddings_and_judge_seeds_without_circles(tmp_pa
     assert s.n == 2 and np.isnan(s.fit_end).all() and s.n_circle == 0
 
 
-def test_division_config_is_fig1_as_published():
+def test_defaults_are_fig1_as_published():  # App. A.1.2: Adam without weight decay, 10^6 updates
+    cfg = IntroConfig()
+    assert (cfg.operation, cfg.p, cfg.train_fraction, cfg.weight_decay, cfg.steps, cfg.lr, cfg.batch_size) == (
+        "modular_division", 97, 0.5, 0.0, 1_000_000, 1e-3, 512)
+
+
+def test_division_config_is_fig1_task_at_a_tenth_of_its_budget():
     from repro.experiments.power2022_what_is_grokking import STORED_RUNS, stored_run
 
     label, cfg = stored_run("division-wd1")
@@ -161,7 +167,7 @@ def test_plot_fig1_as_published_draws_one_panel_per_run():
     from repro.plotting.power2022_what_is_grokking import plot_fig1_as_published
 
     cfg = replace(IntroConfig(), p=11, d_model=16, n_heads=2, d_mlp=32, batch_size=32, steps=20, eval_every=5,
-                  n_seeds=2)
+                  n_seeds=2, weight_decay=1.0)
     fig = plot_fig1_as_published({"weight decay 1": run_intro(cfg, progress=False),
                                   "weight decay 0": run_intro(replace(cfg, weight_decay=0.0), progress=False)})
     assert [ax.get_title() for ax in fig.axes] == ["weight decay 1", "weight decay 0"]

@@ -165,9 +165,10 @@ def test_liu2022_phase_diagrams():
         _steps(d.val_steps, cfg.steps)
     plot_phase_diagrams(diagrams, official=True)
     for panel, d in diagrams.items():  # one example run per phase the map shows, really in that phase
-        assert set(d.examples) == set(d.seed_phases.ravel())
+        assert set(d.examples) == set(d.phases.ravel())  # the phases some cell has as its majority
         for phase, ex in d.examples.items():
-            iy, ix = d.config.y_values.index(ex.y), d.config.lr_dec_values.index(ex.lr_dec)
+            y = next(v for k, v in ex.cell.items() if k != "dec. lr")
+            iy, ix = d.config.y_values.index(y), d.config.lr_dec_values.index(ex.cell["dec. lr"])
             assert d.seed_phases[d.config.init_seeds.index(ex.seed), iy, ix] == phase
             assert ex.train_acc.shape == ex.val_acc.shape == ex.steps.shape
     plot_phase_examples(diagrams)
@@ -184,7 +185,7 @@ def test_liu2022_transformer_and_images():
     from repro.experiments.liu2022_phase_diagrams import corner_fraction, sandwich_columns
     from repro.experiments.liu2022_transformer_and_images import (ImageGrokConfig, TransformerGrokConfig,
                                                                   run_image_phase_diagram, run_transformer)
-    from repro.plotting.liu2022_transformer_and_images import plot_images, plot_transformer
+    from repro.plotting.liu2022_transformer_and_images import plot_image_examples, plot_images, plot_transformer
 
     tcfg = TransformerGrokConfig.for_scale()
     result = run_transformer(tcfg)
@@ -205,6 +206,14 @@ def test_liu2022_transformer_and_images():
     runs = images.curve_runs()
     assert images.history.first_step("train_acc", icfg.train_threshold)[runs].shape == (icfg.n_seeds,)
     plot_images(images)
+    examples = images.examples()  # one run per phase the map shows, really in that phase
+    assert set(examples) == set(images.phases.ravel())
+    for phase, ex in examples.items():
+        iy, ix = icfg.wd_values.index(ex.cell["wd"]), icfg.lr_dec_values.index(ex.cell["last-layer lr"])
+        assert images.seed_phases[icfg.seeds.index(ex.seed), iy, ix] == phase
+        assert np.array_equal(ex.val_acc, images.history["val_acc"][icfg.seeds.index(ex.seed) * len(icfg.grid()["wd"])
+                                                                    + iy * len(icfg.lr_dec_values) + ix])
+    plot_image_examples(images)
 
 
 @pytest.mark.slow

@@ -35,6 +35,7 @@ class Chapter:
     stem: str
     paper: str  # a key of PAPERS
     pass2: int  # one of HALVES
+    headline: str = ""  # the :name: of the chapter's figure that shows its main finding (linked from the summary box)
 
     def __post_init__(self):
         if self.paper not in PAPERS:

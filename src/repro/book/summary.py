@@ -19,6 +19,7 @@ from pathlib import Path
 
 import nbformat
 
+from repro.book import manifest
 from repro.book.ledger import Claim
 from repro.book.verdicts import MARKS, Judgement, chapter_judgements, results_by_id, tally_line
 from repro.core.files import write_bytes_atomic, write_notebook_atomic
@@ -29,6 +30,7 @@ from repro.core.registry import PAPERS, Registry
 BOOK = Path(__file__).resolve().parents[3] / "book"
 START, END = "% generated: claims-summary", "% end generated"
 QUOTE_CHARS = 150  # a longer quote is cut at a word, so that each claim stays one line
+WHY_CHARS = 110  # likewise the reason a claim is not tested
 BLOCK = re.compile(re.escape(START) + r"\n.*?^" + re.escape(END) + r"$", re.MULTILINE | re.DOTALL)
 
 
@@ -51,7 +53,10 @@ def deciding_test(j: Judgement) -> str | None:
     test, or None for a claim with no result."""
     first = {"not reproduced": [t for t in j.tests if t.decided and not t.agrees],
              "reproduced": [t for t in j.tests if t.decided and t.agrees],
-             "inconclusive": [t for t in j.tests if t.cls == "confirmatory" and not t.decided]}.get(j.verdict, [])
+             # undecided confirmatory tests hold the verdict back; else (only exploratory tests) a disagreement
+             # says more than an agreement
+             "inconclusive": [t for t in j.tests if t.cls == "confirmatory" and not t.decided]
+             + [t for t in j.tests if not t.agrees]}.get(j.verdict, [])
     return next((t.id for t in [*first, *j.tests]), None)
 
 
@@ -59,23 +64,54 @@ def ours_against(claim: Claim | None) -> str:
     """'T25: 0.73 vs paper 0.4 ± 0.1': one comparison's value beside its reference and band."""
     if claim is None:
         return "—"
-    return f"{claim.id}: {strip_trained(claim.ours_text())} vs {claim.against} {claim.describe()}"
+    dagger = " †" if claim.set_after else ""  # set after its result: exploratory, never deciding
+    return f"{claim.id}{dagger}: {strip_trained(claim.ours_text())} vs {claim.against} {claim.describe()}"
 
 
 def _row(j: Judgement, results: dict[str, Claim]) -> str:
     where = ", ".join(j.claim.figures) or j.claim.locator.split(";")[0]
-    test = deciding_test(j)
-    return (f"| **{j.claim.id}** | {MARKS[j.verdict]} {j.verdict} | {table_cell(ours_against(results.get(test)))} "
+    result = results.get(deciding_test(j))
+    # a claim without a result says why (its stored run is not finished, or where the book leaves it out)
+    tested = ours_against(result) if result is not None or j.verdict != "not tested" else short_quote(j.why, WHY_CHARS)
+    return (f"| **{j.claim.id}** | {MARKS[j.verdict]} {j.verdict} | {table_cell(tested)} "
             f"| “{table_cell(short_quote(j.claim.quote))}” | {table_cell(where)} |")
 
 
+FIGURE = re.compile(r"```\{figure\}[^\n]*\n((?::[a-z]+:[^\n]*\n)*)\n?(.*?)```", re.DOTALL)
+
+
+def figure_title(nb, label: str) -> str:
+    """The caption's bold title of the figure named ``label`` in ``nb`` (else its first sentence)."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        for options, caption in FIGURE.findall(cell.source):
+            if f":name: {label}\n" in options:
+                bold = re.match(r"\*\*(.+?)\*\*", caption.strip())
+                return bold.group(1).rstrip(".") if bold else short_quote(caption.split(". ")[0], 120)
+    raise ValueError(f"the manifest's headline {label!r} names no figure of this chapter (no ':name: {label}')")
+
+
+def headline_line(chapter: str, book: Path) -> list[str]:
+    """The box's link to the chapter's headline figure (book/_chapters.toml), or nothing where it names none."""
+    path = book / "_chapters.toml"
+    if not path.is_file():
+        return []
+    label = next((c.headline for c in manifest.load(path)[1] if c.stem == chapter), "")
+    if not label:
+        return []
+    nb = nbformat.read(book / f"{chapter}.ipynb", as_version=4)
+    return [f"**The figure that shows it:** [{figure_title(nb, label)}](#{label}).", ""]
+
+
 def summary_markdown(chapter: str, book: Path = BOOK) -> str:
-    """The box's Markdown for ``chapter``: a tally per paper, then one table row per paper claim."""
+    """The box's Markdown for ``chapter``: the link to its headline figure, a tally per paper, then one table row per
+    paper claim."""
     ledger_path = book / "_claims" / f"{chapter}.json"
     ledger = json.loads(ledger_path.read_text(encoding="utf8")) if ledger_path.is_file() else {"claims": []}
     judgements = chapter_judgements(chapter, registry_dir=book / "_registry", ledger=ledger)
     results = results_by_id(ledger, Registry.load(chapter, book / "_registry"))
-    parts = [START, ""]
+    parts = [START, "", *headline_line(chapter, book)]
     for key, title in PAPERS.items():
         mine = [j for j in judgements if j.claim.paper == key]
         if not mine:
@@ -83,11 +119,12 @@ def summary_markdown(chapter: str, book: Path = BOOK) -> str:
         parts += [f"**{title}, claim by claim** — {tally_line(mine)}.", "",
                   "| claim | our verdict | deciding test: ours vs the reference | the paper says | where |",
                   "| --- | --- | --- | --- | --- |", *(_row(j, results) for j in mine), ""]
-    if len(parts) == 2:
+    if not any(p.startswith("| **C") for p in parts):
         parts += ["No paper claims are registered for this chapter.", ""]
-    parts += ["The deciding test is the one the verdict rests on (a decided disagreement first); every test, its margin "
-              "in seed standard errors and the verdict's reason are in the claim tables at the end of the chapter, and "
-              "the decision rules are on the reproduction-status page.", END]
+    parts += ["The deciding test is the one the verdict rests on (a decided disagreement first; † marks one set after its "
+              "result, which is exploratory and decides nothing); every test, its margin in seed standard errors and the "
+              "verdict's reason are in the claim tables at the end of the chapter, and the decision rules are on the "
+              "reproduction-status page.", END]
     return "\n".join(parts)
 
 

@@ -10,7 +10,7 @@ book-scale variant with ``dataclasses.replace``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Sequence
 
@@ -23,7 +23,7 @@ from repro.core.scale import by_scale
 from repro.core.validation import check_choice, check_int, check_real
 from repro.data.relations import RELATIONS, relation_matrix, train_mask
 from repro.metrics.bootstrap import bootstrap_standard_error
-from repro.metrics.phases import PHASES, classify
+from repro.metrics.phases import PHASES, PhaseExample, classify, example_runs
 from repro.models.networks import RelationModelConfig
 from repro.theory.baek2024 import GUESS_PROBABILITY, accuracy_upper_bound, description_length, monte_carlo_upper_bound
 from repro.training.relation_runs import RELATION_OPTIMIZERS, RelationTrainConfig, train_relation_runs, train_relations
@@ -539,6 +539,7 @@ class PhaseResult:
     phases: dict  # relation -> (seeds, rows, lr_dec) phase names
     test_acc: dict  # relation -> (seeds, rows, lr_dec) test accuracy at the run's last evaluation (a run whose
     # phase is decided stops early: see train_until_decided)
+    examples: dict = field(default_factory=dict)  # relation -> {phase: PhaseExample} (live runs; stored maps keep none)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """Phases as indices into :data:`repro.metrics.phases.PHASES` (no object arrays: nothing loads pickles)."""
@@ -658,13 +659,25 @@ def run_phases(cfg: PhaseConfig, progress: bool = False, checkpoint=None) -> Pha
         lr_enc, wd = np.full(n_runs, cfg.lr_enc), tile(rows)
     h = train_until_decided(model, lab, masks, lr_enc=lr_enc, lr_dec=tile(cols), wd_dec=wd, init_seeds=init_seeds,
                             cfg=RelationTrainConfig(steps=cfg.steps, eval_every=cfg.eval_every, optimizer=cfg.optimizer),
-                            threshold=cfg.threshold, progress=progress, checkpoint=checkpoint)
-    phases = classify(h.first_train, h.first_test, cfg.gap)
+                            threshold=cfg.threshold, progress=progress, checkpoint=checkpoint, record=True)
     shape = (n_rel, n_seeds) + rows.shape
-    phases = phases.reshape(shape)
+    phases = classify(h.first_train, h.first_test, cfg.gap).reshape(shape)
     test = h.test_acc.reshape(shape)
     return PhaseResult(cfg, {r: phases[i] for i, r in enumerate(cfg.relations)},
-                       {r: test[i] for i, r in enumerate(cfg.relations)})
+                       {r: test[i] for i, r in enumerate(cfg.relations)},
+                       {r: phase_examples(cfg, phases[i], h.steps, h.train_acc_history.reshape(shape + (-1,))[i],
+                                          h.test_acc_history.reshape(shape + (-1,))[i])
+                        for i, r in enumerate(cfg.relations)})
+
+
+def phase_examples(cfg: PhaseConfig, seed_phases: np.ndarray, steps: np.ndarray, train_acc: np.ndarray,
+                   test_acc: np.ndarray) -> dict[str, PhaseExample]:
+    """For each phase one relation's map shows, one run in it (:func:`repro.metrics.phases.example_runs`) and its
+    curves; ``train_acc`` / ``test_acc`` are (seeds, rows, lr_dec, evaluations), nan after a run stopped."""
+    row_name = "enc. lr" if cfg.rows == "lr_enc" else "wd"
+    return {phase: PhaseExample(phase, {"dec. lr": cfg.lr_dec[ix], row_name: cfg.row_values[iy]},
+                                cfg.init_seed + cfg.seeds[s], steps, train_acc[s, iy, ix], test_acc[s, iy, ix])
+            for phase, (s, iy, ix) in example_runs(seed_phases).items()}
 
 
 @dataclass

@@ -39,7 +39,8 @@ from repro.core.scale import by_scale
 from repro.core.validation import check_choice, check_fraction, check_int, check_real
 from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
 from repro.metrics.agreement import Kappa, cohen_kappa
-from repro.metrics.phases import PHASES, PhaseRule, classify, classify_history, phase_counts
+from repro.metrics.phases import (PHASES, PhaseExample, PhaseRule, classify, classify_history, example_runs,
+                                  phase_counts)
 from repro.models.networks import EmbedMLPConfig
 from repro.training.stored_runs import StoredRun, StoredRunTable
 from repro.training.sweep import sweep
@@ -536,37 +537,17 @@ def generalizing_fraction_fast_decoder(phases: np.ndarray, lr_dec_values, lr_rep
     return float(np.isin(ph[fast], ["comprehension", "grokking"]).mean())
 
 
-@dataclass(frozen=True)
-class PhaseExample:
-    """One run's curves, shown beside the map as what its phase looks like: the cell (``y``, ``lr_dec``, in
-    paper units), the init seed, and train / validation accuracy at the evaluation ``steps`` (paper-equivalent)."""
-
-    phase: str
-    y: float
-    lr_dec: float
-    seed: int
-    steps: np.ndarray
-    train_acc: np.ndarray
-    val_acc: np.ndarray
-
-
 def phase_examples(cfg: ToyPhaseConfig, seed_phases: np.ndarray, history) -> dict[str, PhaseExample]:
-    """For each phase the panel shows, one run in it: in the cell where most seeds share that phase (the first
-    such cell in row-major order, and its first seed in the phase). ``seed_phases`` is (S, ny, nx) and ``history``
-    the sweep's, whose runs are in the same order."""
-    out = {}
+    """For each phase the panel shows, one run in it (:func:`repro.metrics.phases.example_runs`), its cell in paper
+    units and its curves against paper-equivalent step. ``seed_phases`` is (S, ny, nx) and ``history`` the sweep's,
+    whose runs are in the same order."""
     runs = np.arange(seed_phases.size).reshape(seed_phases.shape)
     steps = np.asarray(history.steps) * cfg.time_scale
-    for phase in PHASES:
-        share = (seed_phases == phase).mean(axis=0)
-        if share.max() == 0:
-            continue
-        iy, ix = np.unravel_index(int(np.argmax(share)), share.shape)
-        s = int(np.argmax(seed_phases[:, iy, ix] == phase))
-        r = runs[s, iy, ix]
-        out[phase] = PhaseExample(phase, cfg.y_values[iy], cfg.lr_dec_values[ix], cfg.init_seeds[s], steps,
-                                  history["train_acc"][r], history["val_acc"][r])
-    return out
+    y_name = "repr. lr" if cfg.y_field == "lr_repr" else "wd"
+    return {phase: PhaseExample(phase, {"dec. lr": cfg.lr_dec_values[ix], y_name: cfg.y_values[iy]},
+                                cfg.init_seeds[s], steps, history["train_acc"][runs[s, iy, ix]],
+                                history["val_acc"][runs[s, iy, ix]])
+            for phase, (s, iy, ix) in example_runs(seed_phases).items()}
 
 
 def run_phase_diagram(cfg: ToyPhaseConfig, progress: bool | None = None, *, store=None, client=None) -> PhaseDiagram:

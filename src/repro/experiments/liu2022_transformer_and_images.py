@@ -35,7 +35,7 @@ from repro.core.scale import by_scale
 from repro.core.validation import check_choice, check_fraction, check_int, check_open_unit, check_real
 from repro.data.datasets import image_task_data
 from repro.data.tasks import BinaryOpTask, Split, TaskData, build_task_data
-from repro.metrics.phases import PhaseRule, classify_history
+from repro.metrics.phases import PhaseExample, PhaseRule, classify_history, example_runs
 from repro.metrics.representation import circle_order, explained_variance_entropy, pca, snapshot_at
 from repro.models.networks import EncoderTransformerConfig, MLPConfig
 from repro.training.store import (ResultsStore, add_checkpoint_option, checkpoint_every_s, history_from_arrays,
@@ -653,6 +653,16 @@ class ImageResult:
         """Indices (into the history) of the Fig. 8(a) cell of every seed."""
         n = len(self.config.grid()["wd"])
         return [s * n + self.curve_run() for s in range(self.config.n_seeds)]
+
+    def examples(self) -> dict[str, PhaseExample]:
+        """For each phase the map shows, one run in it (:func:`repro.metrics.phases.example_runs`) and its curves."""
+        c = self.config
+        n_grid, n_lr = len(c.grid()["wd"]), len(c.lr_dec_values)
+        h = self.history
+        return {phase: PhaseExample(phase, {"last-layer lr": c.lr_dec_values[ix], "wd": c.wd_values[iy]},
+                                    c.seeds[s], np.asarray(h.steps), h["train_acc"][s * n_grid + iy * n_lr + ix],
+                                    h["val_acc"][s * n_grid + iy * n_lr + ix])
+                for phase, (s, iy, ix) in example_runs(self.seed_phases).items()}
 
     def cell_steps(self, key: str, threshold: float) -> np.ndarray:
         """(S, n_wd, n_lr): the first step at which ``key`` reaches ``threshold`` (-1: never)."""

@@ -68,3 +68,42 @@ def classify_history(history, rule: PhaseRule = PhaseRule()) -> np.ndarray:
 def phase_counts(phases) -> dict[str, int]:
     values = np.asarray(phases, dtype=object).ravel()
     return {p: int((values == p).sum()) for p in PHASES}
+
+
+@dataclass
+class PhaseExample:
+    """One run's curves, shown beside a phase map as what its phase looks like: its cell (``cell``: axis name ->
+    value, in the units the map is labelled in), init seed, and train / validation accuracy at the evaluation
+    ``steps`` (nan after a run left its batch)."""
+
+    phase: str
+    cell: dict
+    seed: int
+    steps: np.ndarray
+    train_acc: np.ndarray
+    val_acc: np.ndarray
+
+
+def example_runs(seed_phases) -> dict[str, tuple[int, int, int]]:
+    """For each phase that is the majority phase of some cell of a (seeds, rows, columns) map, one run in it, as
+    (seed index, row, column): among the cells where the largest share of seeds is in that phase, the one deepest
+    inside the phase's region (farthest, in grid steps, from a cell whose majority phase differs), and its first
+    seed in the phase. The deepest cell shows the phase plainly; a cell at a boundary may graze a threshold."""
+    sp = np.asarray(seed_phases, dtype=object)
+    if sp.ndim != 3:
+        raise ValueError(f"seed_phases must be (seeds, rows, columns); got shape {sp.shape}")
+    counts = np.stack([(sp == p).sum(axis=0) for p in PHASES])
+    majority = np.asarray(PHASES, dtype=object)[counts.argmax(axis=0)]  # ties: the earlier phase in PHASES
+    out = {}
+    for k, phase in enumerate(PHASES):
+        mine = majority == phase
+        if not mine.any():
+            continue
+        share = np.where(mine, counts[k], -1)
+        best = np.argwhere(share == share.max())
+        others = np.argwhere(~mine)
+        depth = ([np.abs(others - cell).max(axis=1).min() for cell in best] if len(others)
+                 else [0] * len(best))  # Chebyshev distance to the nearest other-phase cell
+        iy, ix = best[int(np.argmax(depth))]  # first of the deepest, in row-major order
+        out[phase] = (int(np.argmax(sp[:, iy, ix] == phase)), int(iy), int(ix))
+    return out

@@ -12,6 +12,13 @@ from repro.experiments.liu2022_critical_data import (EmbeddingComparison, Fracti
 from repro.plotting.shared import TRAIN_COLOR, VAL_COLOR, seed_jitter
 from repro.theory import liu2022 as theory
 
+PAPER_THRESHOLD = 0.4  # §3.2: "When the data fraction is below some threshold (around 0.4)"
+
+
+def _mark_paper_threshold(ax):
+    """The paper's stated threshold beside our r_c (dotted, thin: a reference, not a result)."""
+    ax.axvline(PAPER_THRESHOLD, ls=":", color="k", lw=1, label=f"paper §3.2: ≈ {PAPER_THRESHOLD:g}")
+
 
 def plot_accuracy_vs_predicted(sweep: FractionSweep):
     """Fig. 3: (a) Acc and (b) Acc-hat vs training fraction; (c) Acc against Acc-hat."""
@@ -47,6 +54,8 @@ def plot_critical_fraction(stats: theory.LinearStructureStats, sweep: FractionSw
     ax.plot(stats.fractions, stats.p_unique, "o-", ms=3, color=TRAIN_COLOR)
     ax.axvline(rc, ls="--", color="0.4", lw=1)
     ax.annotate(f"50 % at {rc:.2f}", (rc, 0.5), xytext=(6, 0), textcoords="offset points", fontsize=9, va="center")
+    _mark_paper_threshold(ax)
+    ax.legend(loc="lower right", fontsize=9)
     ax.set_xlabel("training fraction")
     ax.set_ylabel("P(unique linear structure)")
     ax.set_title(f"(a) theory: nullity = 2, {stats.rates.shape[1]} random sets per size")
@@ -59,12 +68,13 @@ def plot_critical_fraction(stats: theory.LinearStructureStats, sweep: FractionSw
     u, med = sweep.median_steps()
     ax.plot(u / sweep.config.n_total, med, "-", color=TRAIN_COLOR, lw=1.8, label="median over seeds")
     ax.axvline(rc, ls="--", color="0.4", lw=1)
+    _mark_paper_threshold(ax)
     ax.set_yscale("log")
     ax.set_xlabel("training fraction")
     ax.set_ylabel(f"steps to RQI > {sweep.config.rqi_threshold}")
     ax.set_title("(b) networks: time to a linear representation")
     ax.set_xlim(0, 1)
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="upper right", fontsize=9.5)
     fig.tight_layout()
     return fig
 
@@ -90,6 +100,7 @@ def plot_stored_fig4b(sweep: FractionSweep, stats: theory.LinearStructureStats, 
     ax.plot(stats.fractions, stats.p_unique, "-", color=TRAIN_COLOR, lw=1.2, alpha=0.8,
             label="Fig. 4(a): P(unique linear structure)")
     ax.axvline(rc, ls="--", color="0.4", lw=1)
+    _mark_paper_threshold(ax)
     if np.isfinite(transition):
         ax.axvline(transition, ls=":", color=VAL_COLOR, lw=1.2)
     ax.set_xlabel("training fraction")
@@ -107,6 +118,7 @@ def plot_stored_fig4b(sweep: FractionSweep, stats: theory.LinearStructureStats, 
     u, med = sweep.median_steps()
     ax.plot(u / cfg.n_total, med, "-", color=TRAIN_COLOR, lw=1.8, label="median over seeds")
     ax.axvline(rc, ls="--", color="0.4", lw=1)
+    _mark_paper_threshold(ax)
     if np.isfinite(transition):
         ax.axvline(transition, ls=":", color=VAL_COLOR, lw=1.2)
     ax.set_yscale("log")
@@ -137,7 +149,7 @@ def plot_trajectories(ref: ReferenceRun):
             ax.annotate(str(k), (steps[0], sign * traj[0, k]), xytext=(-8, 0), textcoords="offset points",
                         fontsize=7, va="center", color=colors[k])
         ax.axvline(3 * ref.n_h, ls="--", color="0.4", lw=1)
-        ax.annotate("3 n_h", (3 * ref.n_h, 0.02), xycoords=("data", "axes fraction"), rotation=90, fontsize=8,
+        ax.annotate("3 n_h", (3 * ref.n_h, 0.02), xycoords=("data", "axes fraction"), rotation=90, fontsize=9,
                     ha="right", va="bottom", color="0.3")
         ax.set_xlabel("step")
         ax.set_title(title)
@@ -157,6 +169,7 @@ def plot_grokking_rate(stats: theory.LinearStructureStats, sweep: FractionSweep)
         ax.scatter(f + 0.004 * rng.standard_normal(n_show), sample, s=3, color="0.6", alpha=0.5)
     ax.plot(stats.fractions, stats.rates.mean(axis=1), "-", color=TRAIN_COLOR, lw=1.8, label="mean over sets")
     ax.axvline(stats.critical_fraction(), ls="--", color="0.4", lw=1)
+    _mark_paper_threshold(ax)
     ax.set_xlabel("training fraction")
     ax.set_ylabel("grokking rate λ3 of A_D^T A_D")
     ax.set_title("(a) grokking rate")
@@ -173,7 +186,7 @@ def plot_grokking_rate(stats: theory.LinearStructureStats, sweep: FractionSweep)
     ax.set_ylabel("steps")
     ax.set_title("(b) grokking steps: network vs theory")
     ax.set_xlim(0, 1)
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="upper right", fontsize=9.5)
     fig.tight_layout()
     return fig
 
@@ -190,11 +203,11 @@ def plot_embedding_comparison(comp: EmbeddingComparison):
     ax.scatter(sums[..., 0].ravel(), sums[..., 1].ravel(), s=4, color="0.5", label="E_i + E_j")
     ax.scatter(e[:, 0], e[:, 1], s=30, color="k", label="E_k")
     for k in range(p):
-        ax.annotate(str(k), e[k], xytext=(3, 3), textcoords="offset points", fontsize=8)
+        ax.annotate(str(k), e[k], xytext=(3, 3), textcoords="offset points", fontsize=9)
     ax.set_title(f"(a) 2-D embeddings: memorization\nval acc {comp.val_acc[2]:.1f}, RQI {comp.rqi[2]:.2f}")
     ax.set_xlabel("embedding dim 1 (colour: decoder's class)")
     ax.set_ylabel("embedding dim 2")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper left", fontsize=9.5)
     ax = axes[1]
     e1 = theory.normalize_embeddings(comp.embeddings[1])[:, 0]
     ax.scatter(np.arange(p), e1, s=30, color="k")
@@ -221,7 +234,7 @@ def plot_seed_spread(spread: SeedSpread):
     plot_seed_band(ax, spread.steps, spread.rqi_curves, label="1-D network RQI", color=TRAIN_COLOR)
     ax.axhline(cfg.rqi_threshold, ls=":", color="0.4", lw=1)
     ax.axvline(3 * spread.n_h, ls="--", color="0.4", lw=1)
-    ax.annotate("3 n_h", (3 * spread.n_h, 0.02), xycoords=("data", "axes fraction"), rotation=90, fontsize=8,
+    ax.annotate("3 n_h", (3 * spread.n_h, 0.02), xycoords=("data", "axes fraction"), rotation=90, fontsize=9,
                 ha="right", va="bottom", color="0.3")
     med = seed_median(spread.rqi_step)
     if np.isfinite(med):
@@ -229,7 +242,7 @@ def plot_seed_spread(spread: SeedSpread):
     ax.set_xlabel("step")
     ax.set_ylabel("RQI")
     ax.set_title(f"(a) 1-D embeddings, {len(spread.seeds)} init seeds, seed-{cfg.reference_seed} split")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="lower right", fontsize=9.5)
     ax = axes[1]
     for d, marker, color in ((1, "o", TRAIN_COLOR), (2, "s", VAL_COLOR)):
         jitter = seed_jitter(np.zeros(len(spread.seeds)), spread.seeds, 0.02)
@@ -242,7 +255,7 @@ def plot_seed_spread(spread: SeedSpread):
     ax.set_xlabel(f"final validation accuracy (step {cfg.reference_steps})")
     ax.set_ylabel("final RQI")
     ax.set_title("(b) every seed: generalization goes with parallelograms")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper left", fontsize=9.5)
     fig.tight_layout()
     return fig
 

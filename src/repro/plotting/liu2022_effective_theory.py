@@ -14,7 +14,7 @@ def plot_fig2(panels: list[tuple[str, Fig2Run, int]]):
     """Fig. 2, one panel per (title, run, seed index) in ``panels``: the final embeddings (black, labelled),
     the midpoints (E_i + E_j) / 2 of the training samples (blue dots) and of the unseen validation samples
     (red crosses), and the decoder's class at every point of the plane (colour, :func:`class_map`)."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.3 * len(panels), 4.6), squeeze=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(min(12.5, 4.3 * len(panels)), 4.2), squeeze=False)
     for ax, (title, run, i) in zip(axes[0], panels):
         cfg = run.config
         xs, ys, classes = class_map(run, i)
@@ -30,13 +30,13 @@ def plot_fig2(panels: list[tuple[str, Fig2Run, int]]):
         ax.scatter(mid[unseen, 0], mid[unseen, 1], s=16, marker="x", color=VAL_COLOR, label="unseen validation")
         ax.scatter(e[:, 0], e[:, 1], s=30, color="k", zorder=3)
         for k in range(cfg.p):
-            ax.annotate(str(k), e[k], xytext=(3, 3), textcoords="offset points", fontsize=8, zorder=4)
+            ax.annotate(str(k), e[k], xytext=(3, 3), textcoords="offset points", fontsize=9, zorder=4)
         ax.set_xlim(xs[0], xs[-1])
         ax.set_ylim(ys[0], ys[-1])
         ax.set_aspect("equal")
         stat = f"RQI {run.rqi()[i]:.2f}" if cfg.operation == "addition" else f"circle fit {run.circle()[2][i]:.2f}"
         ax.set_title(f"{title}\nseed {run.seeds[i]}: val acc {run.final('val_acc')[i]:.2f}, "
-                     f"unseen {run.final('unseen_acc')[i]:.2f}, {stat}", fontsize=9)
+                     f"unseen {run.final('unseen_acc')[i]:.2f}\n{stat}", fontsize=10)
         ax.set_xticks([])
         ax.set_yticks([])
     axes[0][0].legend(loc="lower left", fontsize=7)
@@ -57,7 +57,7 @@ def plot_fig2_curves(addition: Fig2Run, modular: Fig2Run):
         ax.set_title(f"{name}: {len(run.seeds)} init seeds")
         ax.set_ylim(-0.03, 1.03)
     axes[0].set_ylabel("accuracy")
-    axes[0].legend(loc="lower right", fontsize=8)
+    axes[0].legend(loc="lower right", fontsize=9.5)
     fig.tight_layout()
     return fig
 

@@ -13,7 +13,7 @@ from repro.plotting.shared import TRAIN_COLOR, VAL_COLOR, seed_jitter
 def plot_s3(sweep: S3Sweep):
     """Fig. 18a, b, e and Fig. 17 (the best run's matrices on PC1 and PC3, with their variance shares)."""
     cfg = sweep.config
-    fig, axes = plt.subplots(1, 4, figsize=(16, 3.8))
+    fig, axes = plt.subplots(1, 4, figsize=(12.5, 3.6))
     x = seed_jitter(sweep.fractions, sweep.seeds, 0.012)
 
     ax = axes[0]
@@ -23,9 +23,9 @@ def plot_s3(sweep: S3Sweep):
     ax.axhline(cfg.rqi_threshold, ls=":", color="0.4", lw=1)
     ax.set_xlabel("training fraction")
     ax.set_ylabel("final RQI")
-    ax.set_title("(a) RQI (Fig. 18a)")
+    ax.set_title("(a) final RQI\n(Fig. 18a)")
     ax.set_xlim(0, 1)
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper left", fontsize=9.5)
 
     ax = axes[1]
     ok = sweep.rqi_step >= 0
@@ -36,16 +36,16 @@ def plot_s3(sweep: S3Sweep):
     ax.plot(u[good] / N_SAMPLES, fastest[good], "-", color=TRAIN_COLOR, lw=1.8, label="fastest seed")
     ax.set_xlabel("training fraction")
     ax.set_ylabel(f"steps to RQI > {cfg.rqi_threshold}")
-    ax.set_title("(b) time to a representation (Fig. 18b)")
+    ax.set_title("(b) time to a representation\n(Fig. 18b)")
     ax.set_xlim(0, 1)
-    ax.legend(loc="lower left", fontsize=8)
+    ax.legend(loc="lower left", fontsize=9.5)
 
     ax = axes[2]
     ax.scatter(sweep.predicted_accuracy, sweep.accuracy, s=16, c=sweep.fractions, cmap="viridis")
     ax.plot([0, 1], [0, 1], "--", color="0.4", lw=1)
     ax.set_xlabel(r"$\widehat{\mathrm{Acc}}$ (from the matrices)")
     ax.set_ylabel("Acc (network, all 36 samples)")
-    ax.set_title("(e) Acc vs Acc-hat (Fig. 18e)")
+    ax.set_title("(e) Acc against Acc-hat\n(Fig. 18e)")
 
     ax = axes[3]
     r = sweep.best_run()
@@ -55,7 +55,7 @@ def plot_s3(sweep: S3Sweep):
         ax.annotate(str(k), (proj[k, 0], proj[k, 2]), xytext=(4, 4), textcoords="offset points", fontsize=9)
     ax.set_xlabel(f"PC1 ({100 * var[0]:.0f} % of variance)")
     ax.set_ylabel(f"PC3 ({100 * var[2]:.0f} % of variance)")
-    ax.set_title(f"Fig. 17: best run ({sweep.counts[r]} samples, RQI {sweep.final_rqi[r]:.2f})")
+    ax.set_title(f"Fig. 17: best run\n({sweep.counts[r]} samples, RQI {sweep.final_rqi[r]:.2f})")
     ax.set_aspect("equal", adjustable="datalim")
     fig.tight_layout()
     return fig

@@ -7,6 +7,7 @@ import numpy as np
 
 from repro.experiments.liu2022_phase_diagrams import PANEL_TITLES, PhaseDiagram, _with_seed_axis, official_map
 from repro.plotting.shared import plot_phase_diagram
+from repro.plotting.shared import plot_phase_examples as shared_examples
 
 
 def annotate_consensus(ax, seed_phases: np.ndarray, majority: np.ndarray, x_plot, y_plot) -> None:
@@ -25,27 +26,26 @@ def annotate_consensus(ax, seed_phases: np.ndarray, majority: np.ndarray, x_plot
 
 
 def plot_phase_diagrams(diagrams: dict[str, PhaseDiagram], *, official: bool = False):
-    """Fig. 6: one phase map per panel (x: decoder lr; y: representation lr or decoder weight decay).
+    """Fig. 6: one phase map per panel (x: decoder lr; y: representation lr or decoder weight decay), one panel per
+    row; with ``official=True`` the official map beside ours, so each comparison reads across a row.
 
     Book-scale axes show the paper-equivalent learning rates (actual lr / time_scale), so the maps line
     up with the paper's. Our maps show each cell's majority phase over seeds, with "k/S" on the cells
     where only k of the S seeds agree, and the agreement with the official map (mean over seeds) in the
-    title (a figure is not compared by nbval, so trajectory-level numbers live here). With
-    ``official=True`` a second row shows the official maps.
+    title (a figure is not compared by nbval, so trajectory-level numbers live here).
     """
-    n = len(diagrams)
-    rows = 2 if official else 1
-    fig, axes = plt.subplots(rows, n, figsize=(3.3 * n + 1.6, 3.1 * rows), squeeze=False)
-    for col, (panel, d) in enumerate(diagrams.items()):
+    n, cols = len(diagrams), 2 if official else 1
+    fig, axes = plt.subplots(n, cols, figsize=(3.9 * cols + 1.9, 3.2 * n), squeeze=False)
+    for row, (panel, d) in enumerate(diagrams.items()):
         cfg = d.config
-        suffix = f"\nours: {cfg.steps:,} steps" + ("" if cfg.time_scale == 1 else f" at lr x{cfg.time_scale:g}")
+        ours = f"ours: {cfg.steps:,} steps" + ("" if cfg.time_scale == 1 else f" at lr x{cfg.time_scale:g}")
         if d.n_seeds > 1:
-            suffix += f", majority of {d.n_seeds} seeds"
-        suffix += f"\ncells with the official phase: {d.agreement():.2f}"
-        for row in range(rows):
+            ours += f",\nmajority of {d.n_seeds} seeds"
+        ours += f"; cells with the official phase: {d.agreement():.2f}"
+        for col in range(cols):
             ax = axes[row, col]
-            if row == 0:
-                phases, xs, ys, title = d.phases, cfg.lr_dec_values, cfg.y_values, PANEL_TITLES[panel] + suffix
+            if col == 0:
+                phases, xs, ys, title = d.phases, cfg.lr_dec_values, cfg.y_values, f"{PANEL_TITLES[panel]}\n{ours}"
             else:
                 off = official_map(panel)
                 phases, xs, ys, title = off.phases, off.x_values, off.y_values, f"official {panel}: 10^5 steps"
@@ -54,9 +54,10 @@ def plot_phase_diagrams(diagrams: dict[str, PhaseDiagram], *, official: bool = F
             ys = np.asarray(ys, dtype=float)[order]
             uneven = panel == "d"  # wd 0 ... 200 on a ragged grid: draw rows evenly, label them by value
             y_plot = np.arange(len(ys), dtype=float) if uneven else ys
-            plot_phase_diagram(phases, xs, y_plot, ax=ax, xlabel="decoder lr (paper-equivalent)" if row == 0 else "decoder lr",
-                               ylabel=cfg.y_label, title=title, logy=panel == "a", legend=col == n - 1 and row == 0)
-            if row == 0:
+            plot_phase_diagram(phases, xs, y_plot, ax=ax, xlabel="decoder lr (paper-equivalent)" if col == 0 else "decoder lr",
+                               ylabel=cfg.y_label, logy=panel == "a", legend=row == 0 and col == cols - 1)
+            ax.set_title(title, fontsize=10.5)
+            if col == 0:
                 annotate_consensus(ax, d.seed_phases[:, order], phases, np.log10(xs),
                                    np.log10(y_plot) if panel == "a" else y_plot)
             if uneven:
@@ -69,40 +70,7 @@ def plot_phase_diagrams(diagrams: dict[str, PhaseDiagram], *, official: bool = F
 
 def plot_phase_examples(diagrams: dict[str, PhaseDiagram]):
     """Beside Fig. 6: one run of each phase per panel (rows: panels; columns: the four phases), its training and
-    validation accuracy against paper-equivalent step (log axis). The panel of a phase the map never shows is
-    left empty and says so."""
-    from repro.metrics.phases import PHASES
-    from repro.plotting.shared import PHASE_COLORS, TRAIN_COLOR, VAL_COLOR
-
-    fig, axes = plt.subplots(len(diagrams), len(PHASES), figsize=(2.6 * len(PHASES), 1.9 * len(diagrams)),
-                             sharex=True, sharey=True, squeeze=False)
-    for row, (panel, d) in enumerate(diagrams.items()):
-        for col, phase in enumerate(PHASES):
-            ax = axes[row, col]
-            ax.set_xscale("log")
-            ax.set_ylim(-0.05, 1.05)
-            example = d.examples.get(phase)
-            if example is None:
-                ax.text(0.5, 0.5, "not in this map", ha="center", va="center", transform=ax.transAxes, color="0.4")
-                ax.set_title(f"({panel}) {phase}", fontsize=8)
-            else:
-                steps = np.maximum(example.steps, 1)
-                ax.axhline(d.config.threshold, color="0.5", lw=0.8, ls=":")
-                ax.plot(steps, example.train_acc, color=TRAIN_COLOR, lw=1.2, label="train")
-                ax.plot(steps, example.val_acc, color=VAL_COLOR, lw=1.2, label="validation")
-                y_name = "repr. lr" if d.config.y_field == "lr_repr" else "wd"
-                ax.set_title(f"({panel}) {phase}\ndecoder lr {example.lr_dec:.1e}, {y_name} {example.y:.2g}",
-                             fontsize=8)
-            for spine in ax.spines.values():  # the frame in the map's colour of the phase
-                spine.set_edgecolor(PHASE_COLORS[phase])
-                spine.set_linewidth(2.0)
-            if col == 0:
-                ax.set_ylabel("accuracy")
-            if row == len(diagrams) - 1:
-                ax.set_xlabel("step (paper-equivalent)")
-    handles = [plt.Line2D([], [], color=TRAIN_COLOR, lw=1.2), plt.Line2D([], [], color=VAL_COLOR, lw=1.2),
-               plt.Line2D([], [], color="0.5", lw=0.8, ls=":")]
-    fig.legend(handles, ["train accuracy", "validation accuracy", "90 % (Table 1)"], loc="upper center", ncol=3,
-               fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 0.96))  # room for the legend above the panels, clear of every curve
-    return fig
+    validation accuracy against paper-equivalent step (log axis)."""
+    threshold = next(iter(diagrams.values())).config.threshold
+    return shared_examples({f"({panel})": d.examples for panel, d in diagrams.items()}, threshold=threshold,
+                           threshold_label=f"{threshold * 100:g} % (Table 1)", xlabel="step (paper-equivalent)")

@@ -7,7 +7,8 @@ import numpy as np
 
 from repro.experiments.liu2022_transformer_and_images import (DropoutResult, ImageResult, TransformerResult,
                                                               standardize_tokens)
-from repro.plotting.shared import TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_seed_band, plot_token_pca
+from repro.plotting.shared import (TRAIN_COLOR, VAL_COLOR, plot_phase_diagram, plot_phase_examples, plot_seed_band,
+                                   plot_token_pca)
 
 
 def plot_dropout_sweep(result: DropoutResult):
@@ -30,7 +31,7 @@ def plot_dropout_sweep(result: DropoutResult):
     ax.set_xlabel("dropout rate")
     ax.set_ylabel(f"steps to {100 * cfg.threshold:g} % accuracy")
     ax.set_title(f"(a + b) mod {cfg.p}: time to generalize vs dropout (Fig. 7 centre)")
-    ax.legend(loc="best", fontsize=8)
+    ax.legend(loc="best", fontsize=9.5)
     fig.tight_layout()
     return fig
 
@@ -41,7 +42,7 @@ def plot_transformer(result: TransformerResult):
     h, cfg = result.history, result.config
     mem, gen = result.steps_to("train_acc"), result.steps_to("val_acc")
     pct = f"{100 * cfg.threshold:g} %"
-    fig, axes = plt.subplots(1, 3, figsize=(13.5, 3.8), gridspec_kw={"width_ratios": [1.3, 1.3, 1]})
+    fig, axes = plt.subplots(1, 3, figsize=(12.5, 3.7), gridspec_kw={"width_ratios": [1.3, 1.3, 1]})
     x = np.maximum(h.steps, 1)
     plot_seed_band(axes[0], x, h["train_acc"], label="train", color=TRAIN_COLOR)
     plot_seed_band(axes[0], x, h["val_acc"], label="validation", color=VAL_COLOR)
@@ -49,7 +50,7 @@ def plot_transformer(result: TransformerResult):
     axes[0].set_xlabel("optimization step")
     axes[0].set_ylabel("accuracy")
     axes[0].set_title(f"(a + b) mod {cfg.p}, {len(cfg.seeds)} seeds")
-    axes[0].legend(loc="best", fontsize=8)
+    axes[0].legend(loc="best", fontsize=9.5)
     plot_seed_band(axes[1], x, result.effective_dim, label="e^S", color="k")
     for steps, color, label in ((mem, TRAIN_COLOR, f"train {pct}"), (gen, VAL_COLOR, f"val {pct}")):
         for k, s in enumerate(steps):
@@ -59,7 +60,7 @@ def plot_transformer(result: TransformerResult):
     axes[1].set_xlabel("optimization step")
     axes[1].set_ylabel("effective dimension e^S of embeddings")
     axes[1].set_title("PCA explained-variance entropy (Fig. 7 left)")
-    axes[1].legend(loc="best", fontsize=8)
+    axes[1].legend(loc="best", fontsize=9.5)
     plot_token_pca(axes[2], result.embeddings[0, -1], f"embeddings after {int(h.steps[-1]):,} steps (seed {cfg.first_seed})")
     fig.tight_layout()
     return fig
@@ -79,7 +80,7 @@ def plot_fig1(result: TransformerResult, steps=(0, 1000, None), run: int = 0):
     missing = [s for s in steps if s not in set(snap_steps.tolist())]
     if missing:
         raise ValueError(f"steps={missing} are not snapshot steps of this run (it has {snap_steps.tolist()}).")
-    fig, axes = plt.subplots(1, len(steps) + 1, figsize=(4.2 * (len(steps) + 1), 4.2))
+    fig, axes = plt.subplots(1, len(steps) + 1, figsize=(min(12.5, 3.4 * (len(steps) + 1)), 3.6))
     logged = {int(s): t for t, s in enumerate(h.steps)}
     for ax, step, title in zip(axes, steps, FIG1_TITLES + ("",) * len(steps)):
         t = logged[step]
@@ -96,7 +97,7 @@ def plot_fig1(result: TransformerResult, steps=(0, 1000, None), run: int = 0):
     ax.set_xlabel("optimization step (dotted: the PCA panels)")
     ax.set_ylabel("accuracy")
     ax.set_title(f"(a + b) mod {cfg.p}, seed {cfg.seeds[run]}", fontsize=10)
-    ax.legend(loc="best", fontsize=8)
+    ax.legend(loc="best", fontsize=9.5)
     fig.tight_layout()
     return fig
 
@@ -108,14 +109,15 @@ def _plot_curve(ax, result: ImageResult):
     x = np.maximum(h.steps, 1)
     plot_seed_band(ax, x, h["train_acc"][runs], label="train", color=TRAIN_COLOR)
     plot_seed_band(ax, x, h["val_acc"][runs], label="validation", color=VAL_COLOR)
-    for value, color in ((cfg.train_threshold, TRAIN_COLOR), (cfg.val_threshold, VAL_COLOR)):
-        ax.axhline(value, color=color, ls=":", lw=1)
+    for value, color, source, what in ((cfg.train_threshold, TRAIN_COLOR, "Table 1", "train"),
+                                       (cfg.val_threshold, VAL_COLOR, "App. J", "validation")):
+        ax.axhline(value, color=color, ls=":", lw=1, label=f"{source}: {value * 100:g} % ({what})")
     ax.set_xscale("log")
     ax.set_xlabel("optimization step")
     ax.set_ylabel("accuracy")
-    ax.legend(loc="best", fontsize=8)
-    ax.set_title(f"(a) {cfg.label}, alpha = {cfg.alpha:g}, last-layer lr {cfg.curve_lr_dec:g}, wd {cfg.curve_wd:g}",
-                 fontsize=10)
+    ax.legend(loc="best", fontsize=9.5)
+    ax.set_title(f"(a) {cfg.label}\nα = {cfg.alpha:g}, last-layer lr {cfg.curve_lr_dec:.2g}, wd {cfg.curve_wd:g}",
+                 fontsize=11)
 
 
 def plot_image_curve(result: ImageResult):
@@ -124,6 +126,14 @@ def plot_image_curve(result: ImageResult):
     _plot_curve(ax, result)
     fig.tight_layout()
     return fig
+
+
+def plot_image_examples(result: ImageResult):
+    """Beside Fig. 8(b): one run of each phase the map shows, its training and validation accuracy against step."""
+    cfg = result.config
+    return plot_phase_examples({"": result.examples()}, threshold=(cfg.train_threshold, cfg.val_threshold),
+                               threshold_label=f"thresholds: train {cfg.train_threshold * 100:g} %, "
+                                               f"validation {cfg.val_threshold * 100:g} % (App. J)")
 
 
 def plot_images(result: ImageResult):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
 import numpy as np
 
 from repro.experiments.liu2023_omnigrok import GrokResult, LandscapeResult, ModularResult
@@ -51,13 +52,43 @@ def plot_grokking(steps, curves: dict, norm=None, ax=None, title: str = "", ylab
         if hi - lo <= 1e-3 * hi:  # a norm held fixed: autoscaling would blow up float rounding into noise
             ax2.set_ylim(0.9 * lo, 1.1 * hi)
         ax2.set_ylabel(r"weight norm $\|\theta\|_2$")
-        ax2.legend(loc="center right")
-    ax.legend(loc="upper left")
+        # one legend for both axes, where the curves are not: before the fit, at mid height
+        handles, labels = ax.get_legend_handles_labels()
+        h2, l2 = ax2.get_legend_handles_labels()
+        ax2.legend(handles + h2, labels + l2, loc="center left", fontsize=9)
+        return ax
+    ax.legend(loc="center left", fontsize=9)
     return ax
 
 
-def plot_gamma_scaling(result: GrokResult, ax=None):
-    """Steps to 95 % train and test accuracy vs weight decay, with the fitted power law."""
+def legend_above(fig, panels) -> None:
+    """One legend above the figure for the curves of ``panels`` (plot_grokking axes: their own legends, and their
+    norm twins', are removed), so that no legend covers a curve; then lays the figure out below it."""
+    boxes = [p.get_position().bounds for p in panels]
+    merged = [a for a in fig.axes if a.get_position().bounds in boxes]  # the panels and their twin axes
+    handles, labels = [], []
+    for a in merged:
+        for h, l in zip(*a.get_legend_handles_labels()):
+            if l not in labels:
+                handles.append(h)
+                labels.append(l)
+        if a.get_legend() is not None:
+            a.get_legend().remove()
+    fig.legend(handles, labels, loc="upper center", ncol=len(labels), fontsize=10, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.9))
+
+
+def _inverse_guide(ax, g: np.ndarray, steps: np.ndarray):
+    """The talk's t ∝ 1/γ through the test median at the middle γ: only its slope is compared, so it borrows
+    its offset from the data; no guide when that run never generalized."""
+    mid = np.argsort(g)[len(g) // 2]
+    if steps[mid] > 0:
+        ax.loglog(g, steps[mid] * g[mid] / g, "--", color="grey", lw=1, label="talk: t ∝ γ⁻¹")
+
+
+def plot_gamma_scaling(result: GrokResult, ax=None, *, inverse_guide: bool = False):
+    """Steps to 95 % train and test accuracy vs weight decay, with the fitted power law; ``inverse_guide``: a
+    slope −1 guide (the talk's law) through the test median at the middle γ."""
     if ax is None:
         _, ax = plt.subplots(figsize=(4.5, 3.5))
     n = result.n_sweep
@@ -74,10 +105,19 @@ def plot_gamma_scaling(result: GrokResult, ax=None):
     if int((result.test_steps[:n] > 0).sum()) >= 2:
         slope, intercept = result.slope()
         ax.loglog(g, np.exp(intercept) * g**slope, "k:", label=f"fit: slope {slope:.1f}")
+    if inverse_guide:
+        _inverse_guide(ax, g, result.test_steps[:n])
     ax.set_xlabel(r"weight decay $\gamma$")
+    ax.set_xticks(g, [f"{v:g}" for v in g])  # the swept values: a short log axis's minor labels would overlap
+    ax.xaxis.set_minor_formatter(mticker.NullFormatter())
     ax.set_ylabel("steps")
-    ax.legend()
+    ax.legend(loc="upper right", fontsize=9)
     return ax
+
+
+def _title(prefix: str, label: str) -> str:
+    """A panel title on two lines when it has a prefix ("mod 31: " + the run's label): one line overlaps its neighbours."""
+    return f"{prefix.rstrip(': ')}:\n{label}" if prefix else label
 
 
 def plot_modular(result: ModularResult, title_prefix: str = ""):
@@ -85,23 +125,23 @@ def plot_modular(result: ModularResult, title_prefix: str = ""):
     axis), then both runs' validation accuracy on one axis, with the steps where each reaches ``level``
     train accuracy (median over seeds) marked."""
     h = result.history
-    fig, axes = plt.subplots(1, 3, figsize=(16, 3.8))
+    fig, axes = plt.subplots(1, 3, figsize=(12.5, 3.6))
     for k, ax in ((result.FREE, axes[0]), (result.CONSTRAINED, axes[1])):
         r = result.runs_of(k)
         plot_grokking(h.steps, {"train": h["train_acc"][r], "validation": h["val_acc"][r]}, norm=h["weight_norm"][r],
-                      ax=ax, title=f"{title_prefix}{result.labels[k]}")
+                      ax=ax, title=_title(title_prefix, result.labels[k]))
     ax = axes[2]
     x = np.maximum(h.steps, 1)
     for k, color in ((result.FREE, "C1"), (result.CONSTRAINED, "k")):
-        plot_seed_band(ax, x, h["val_acc"][result.runs_of(k)], label=f"validation, {result.labels[k]}", color=color,
-                       every_seed=False)
+        plot_seed_band(ax, x, h["val_acc"][result.runs_of(k)], label=result.labels[k], color=color, every_seed=False)
         if result.train_steps[k] > 0:
             ax.axvline(max(result.train_steps[k], 1), color=color, ls=":", lw=1)
     ax.set_xscale("log")
     ax.set_xlabel("step")
     ax.set_ylabel("validation accuracy")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title(f"{title_prefix}free vs fixed norm (dotted: 95 % train)")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.set_title(_title(title_prefix, "free vs fixed norm (dotted: 95 % train)"))
+    ax.legend(loc="upper left", fontsize=8.5)  # before the jump the curves lie at the bottom
     fig.tight_layout()
+    legend_above(fig, axes[:2])
     return fig

@@ -15,7 +15,7 @@ def plot_messiness(result: MessinessResult):
     cfg = result.config
     a, m = np.asarray(cfg.alphas), np.asarray(cfg.messiness)
     wc = np.median(result.critical_alpha(), axis=0)
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.0))
+    fig, axes = plt.subplots(1, 3, figsize=(12.5, 3.7))
     for ax, key, title in ((axes[0], "train_loss", "training"), (axes[1], "test_loss", "test")):
         im = ax.pcolormesh(a, m, np.log10(result.median(key)), shading="nearest", cmap="viridis")
         fig.colorbar(im, ax=ax, label=f"log10 {title} loss (MSE)")
@@ -23,7 +23,7 @@ def plot_messiness(result: MessinessResult):
         ax.set_xlabel(r"decoder norm $w$ ($\alpha$ x standard init)")
         ax.set_ylabel("representation messiness $m$")
         ax.set_title(f"reduced {title} loss")
-        ax.legend(loc="upper right", fontsize=8)
+        ax.legend(loc="upper right", fontsize=9.5)
     ax = axes[2]
     # one curve per m: a colour bar, not a legend of len(m) entries that would cover the curves
     cmap = ListedColormap(plt.cm.plasma(np.linspace(0, 0.85, 256)))
@@ -68,7 +68,7 @@ def plot_data_size(results: dict[int, MessinessResult]):
     ax.set_xlabel(r"decoder norm $w_c$ ($\alpha$ x standard init, log axis)")
     ax.set_ylabel("representation messiness $m$")
     ax.set_title(f"training loss = {results[sizes[0]].config.fit_level:g} contour per data size")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9.5)
     bx.errorbar(sizes, slopes, yerr=np.nan_to_num(ses), fmt="o-", color="k", capsize=3)
     bx.set_xlabel("training pairs (of 55)")
     bx.set_ylabel(r"contour slope $d\,\ln w_c / dm$  ($\propto 1/\tan\theta$)")

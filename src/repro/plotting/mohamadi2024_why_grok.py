@@ -41,7 +41,7 @@ def plot_classification(results: dict, cfg: WhyGrokConfig):
     (median over seeds, bars: full range)."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, figsize=(14, 3.9))
+    fig, axes = plt.subplots(1, 3, figsize=(12.5, 3.7))
     res = results[cfg.grok_p]
     c = res.config
     x = np.maximum(res.steps, 1)
@@ -65,7 +65,7 @@ def plot_classification(results: dict, cfg: WhyGrokConfig):
         fit = float(np.median(fits))
         ax.axvline(fit, ls="--", color="0.4", lw=1)
         ax.annotate("train set fitted (median)", (fit, 0.03), xycoords=("data", "axes fraction"), rotation=90,
-                    fontsize=8, ha="right", va="bottom")
+                    fontsize=9, ha="right", va="bottom")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("normalized GD step")
@@ -87,7 +87,7 @@ def plot_classification(results: dict, cfg: WhyGrokConfig):
     axes[2].set_xlabel("n / p^(5/3)")
     axes[2].set_ylabel(f"test accuracy after {cfg.class_steps} steps")
     axes[2].set_title(f"sample complexity (median of {len(cfg.seeds)} seeds, bars: range)")
-    axes[2].legend(fontsize=8)
+    axes[2].legend(fontsize=9.5)
     fig.tight_layout()
     return fig
 
@@ -170,7 +170,7 @@ def plot_ntk_classification(res: ClassificationResult):
     import matplotlib.pyplot as plt
 
     c = res.config
-    fig, axes = plt.subplots(1, 3, figsize=(15, 3.8))
+    fig, axes = plt.subplots(1, 3, figsize=(12.5, 3.6))
     x = np.maximum(res.steps, 1)
     xk = np.maximum(res.ntk_steps, 1)
     fit = res.first_step("train", 1.0)
@@ -193,7 +193,7 @@ def plot_ntk_classification(res: ClassificationResult):
         ax.set_xlabel("normalized GD step")
         ax.legend(fontsize=7)
     axes[0].set_ylabel("accuracy (dashed: train)")
-    axes[0].set_title(f"p = {c.p}, h = {c.width}, n = 2p^(5/3), {c.parametrization} parametrization")
+    axes[0].set_title(f"p = {c.p}, h = {c.width}, n = 2p^(5/3)\n{c.parametrization} parametrization", fontsize=11)
     axes[1].set_yscale("log")
     axes[1].set_ylabel("‖Θ̂_t − Θ̂_0‖_F (first logit, training pairs)")
     axes[1].set_title("raw eNTK change")
@@ -209,7 +209,7 @@ def plot_regression_accuracy(results: list[RegressionResult]):
     range band, every seed) per α, with chance 1/p dotted; then ‖θ‖∞ (the parameters') per α and p."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(results) + 1, figsize=(5.2 * (len(results) + 1), 3.8))
+    fig, axes = plt.subplots(1, len(results) + 1, figsize=(min(12.5, 4.2 * (len(results) + 1)), 3.6))
     for ax, res in zip(axes, results):
         c = res.config
         x = np.maximum(res.steps, 1)
@@ -225,7 +225,7 @@ def plot_regression_accuracy(results: list[RegressionResult]):
         ax.set_ylim(-0.02, 1.02)
         ax.set_xlabel("GD step")
         ax.set_ylabel("accuracy (dashed: training triples)")
-        ax.set_title(f"p = {c.p}, h = {c.width}, n = {c.n_train}, lr {c.lr:g}, {c.parametrization}")
+        ax.set_title(f"p = {c.p}, h = {c.width}, n = {c.n_train}\nlr {c.lr:g}, {c.parametrization}", fontsize=11)
         ax.legend(fontsize=7)
     axes[-1].set_xscale("log")
     axes[-1].set_xlabel("GD step")
@@ -252,7 +252,7 @@ def plot_transformer(res):
     fits = np.array([r.first_step("train", 1.0) for r in results])
     fit = float(np.median(fits)) if np.all(fits > 0) else -1
     step_label = f"{'AdamW' if c.optimizer == 'adamw' else 'GD'} step"
-    fig, axes = plt.subplots(1, 3, figsize=(14, 3.9))
+    fig, axes = plt.subplots(1, 3, figsize=(12.5, 3.7))
     ax = axes[0]
     plot_seed_band(ax, x, stack(lambda r: r.train_acc), label="train", color="C0", band="range", every_seed=False)
     plot_seed_band(ax, x, stack(lambda r: r.test_acc), label="test (all unseen pairs)", color="C1", band="range")
@@ -288,7 +288,7 @@ def plot_transformer(res):
         if fit > 0:
             a.axvline(fit, ls="--", color="0.4", lw=1)
     if fit > 0:
-        axes[0].annotate("train set fitted", (fit, 0.3), rotation=90, fontsize=8, ha="right", va="center")
+        axes[0].annotate("train set fitted", (fit, 0.3), rotation=90, fontsize=9, ha="right", va="center")
     lines = ax.get_legend_handles_labels()[0] + twin.get_legend_handles_labels()[0]
     ax.legend(lines, [line.get_label() for line in lines], fontsize=7, loc="lower right")
     fig.tight_layout()

@@ -12,7 +12,7 @@ def plot_sample_complexity(res: SampleComplexityResult):
     n* against p on log axes with the p^{5/3} and p² slopes through the fitted line's middle."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    fig, axes = plt.subplots(1, 3, figsize=(12.5, 3.7))
     cmap = plt.get_cmap("viridis")
     ps = res.config.ps
     for i, p in enumerate(ps):

@@ -31,11 +31,11 @@ def plot_intro(result: IntroResult, run: int | None = None, step: int | None = N
         if np.isfinite(step) and step > 0:
             ax.axvline(step, ls="--", lw=1, color="0.4")
             ax.annotate(f"{label} (median)", (step, 0.02), xycoords=("data", "axes fraction"), rotation=90,
-                        va="bottom", ha="right", fontsize=8, color="0.3")
+                        va="bottom", ha="right", fontsize=9, color="0.3")
     ax.set_xscale("log")
     ax.set_xlabel("optimization step")
     ax.set_ylabel("accuracy")
-    ax.legend(loc="center left", fontsize=8)
+    ax.legend(loc="center left", fontsize=9.5)
     ax.set_title(f"(a + b) mod {cfg.p}: {100 * cfg.train_fraction:g} % of pairs in training")
     for k, (at, title) in enumerate([(0, "at initialization"), (end, f"after {end} steps")]):
         plot_token_pca(fig.add_subplot(grid[k + 1]), result.embeddings_at(at, run),

@@ -41,7 +41,7 @@ def plot_histograms(exp: ExperimentResult):
     edges = lv.edges
     centres = 0.5 * (edges[:-1] + edges[1:])
     S = len(lv.sigma2s)
-    fig, axes = plt.subplots(1, S, figsize=(3.0 * S, 3.4), sharey=True)
+    fig, axes = plt.subplots(1, S, figsize=(min(12.5, 3.0 * S), 3.4), sharey=True)
     axes = np.atleast_1d(axes)
     for s, ax in enumerate(axes):
         y, err = lv.neg_log_p(s), lv.neg_log_p_error(s)
@@ -56,7 +56,7 @@ def plot_histograms(exp: ExperimentResult):
         ax.set_ylim(-0.3, 8)
     axes[0].set_ylabel("−log p(|q|) (nats, 0 at the first bin)")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8)
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=9.5)
     fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig
 
@@ -90,7 +90,7 @@ def plot_components(cfg: DropletsConfig, theory: TheoryResult, exp: ExperimentRe
     axes[0].set_ylabel("learned linear component 1 − b")
     axes[1].set_ylabel("learned cubic component ε − c")
     h0, l0 = axes[0].get_legend_handles_labels()
-    fig.legend(h0, l0, loc="lower center", ncol=3, fontsize=8)
+    fig.legend(h0, l0, loc="lower center", ncol=3, fontsize=9.5)
     fig.tight_layout(rect=(0, 0.14, 1, 1))
     return fig
 
@@ -99,7 +99,7 @@ def plot_finite_histograms(finite: dict, sigma2s=(0.25, 0.15, 0.10)):
     """v1 Fig. 1 / v3 Fig. 2(a, b) with finite data: -log p(|w.w*|) of the stored ensembles (crosses, error
     bars from five subsets of networks) at each beta, against the paper's theory (solid) and the corrected
     one (dashed) at the same size."""
-    fig, axes = plt.subplots(1, len(sigma2s), figsize=(3.4 * len(sigma2s), 3.6), sharey=True)
+    fig, axes = plt.subplots(1, len(sigma2s), figsize=(min(12.5, 3.4 * len(sigma2s)), 3.6), sharey=True)
     axes = np.atleast_1d(axes)
     for ax, s2 in zip(axes, sigma2s):
         for beta, fe in finite.items():
@@ -122,7 +122,7 @@ def plot_finite_histograms(finite: dict, sigma2s=(0.25, 0.15, 0.10)):
     handles, labels = axes[0].get_legend_handles_labels()
     handles += [plt.Line2D([], [], color="gray", lw=1.2), plt.Line2D([], [], color="gray", lw=1.2, ls="--")]
     labels += ["paper's theory (v3 Eq. 13), same d", "corrected theory, same d"]
-    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8)
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=9.5)
     fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig
 
@@ -149,12 +149,13 @@ def plot_finite_components(theory: TheoryResult, finite: dict, curves: dict, exp
         ax.axvline(theory.crit_paper.sigma2, color="k", lw=1)
         ax.axvline(theory.crit_corrected.sigma2, color="k", lw=1, ls="-.")
         ax.set_xlabel("noise σ²")
+    axes[0].axhline(1, color="k", ls="--", lw=0.8)
     axes[0].set_ylabel("learned linear component 1 − b")
     axes[1].set_ylabel("learned cubic component ε − c")
     h0, l0 = axes[0].get_legend_handles_labels()
     h0 += [plt.Line2D([], [], color="gray", lw=1.2), plt.Line2D([], [], color="gray", lw=1.2, ls="--")]
     l0 += ["paper's theory, same d", "corrected theory, same d"]
-    fig.legend(h0, l0, loc="lower center", ncol=3, fontsize=8)
+    fig.legend(h0, l0, loc="lower center", ncol=3, fontsize=9.5)
     fig.tight_layout(rect=(0, 0.16, 1, 1))
     return fig
 
@@ -196,10 +197,10 @@ def plot_modular(cfg: DropletsConfig, theory: TheoryResult):
                      label="1 − |a|, exact kernel eigenvalue (no GMFL-II)")
     for v, lab in ((bd.sigma2_c1, "σ²_c1"), (bd.sigma2_c2, "σ²_c2")):
         axes[1].axvline(v, color="gray", lw=1)
-        axes[1].text(v, 0.85, lab, rotation=90, ha="right", va="center", fontsize=8)
+        axes[1].text(v, 0.85, lab, rotation=90, ha="right", va="center", fontsize=9)
     axes[1].set_xlabel("noise σ²")
     axes[1].set_ylabel("component of the mean predictor")
-    axes[1].legend(loc="center left", bbox_to_anchor=(0.0, 0.3), fontsize=8)
+    axes[1].legend(loc="center left", bbox_to_anchor=(0.0, 0.3), fontsize=9)
     fig.tight_layout()
     return fig
 

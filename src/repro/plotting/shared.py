@@ -3,6 +3,7 @@
 * :func:`use_style` — one look for every figure (sizes, fonts, grid), set once per chapter.
 * :func:`plot_training_curves` — accuracy or loss against optimisation step on a log axis, with
   optional vertical markers (e.g. the steps where each curve crosses 99 %).
+* :func:`plot_phase_examples` — beside a phase map, one run of each phase: its train and validation curves.
 * :func:`plot_phase_diagram` — a 4-phase map with **fixed colours** (those of the official plotting
   code of Liu et al. 2022, grokking-squared toy/Figure5.ipynb) so comprehension / grokking / memorization / confusion read the
   same in every chapter.
@@ -81,7 +82,7 @@ def plot_training_curves(steps: np.ndarray, curves: dict[str, np.ndarray], *, ax
         if step is not None and step > 0:
             ax.axvline(step, ls="--", lw=1, color="0.4")
             ax.annotate(label, (step, 0.02), xycoords=("data", "axes fraction"), rotation=90, va="bottom",
-                        ha="right", fontsize=8, color="0.3")
+                        ha="right", fontsize=9, color="0.3")
     ax.set_xscale("log")
     if logy:
         ax.set_yscale("log")
@@ -119,6 +120,67 @@ def plot_phase_diagram(phases: np.ndarray, x_values: Sequence[float], y_values: 
         handles = [Patch(color=PHASE_COLORS[p], label=p) for p in PHASES]
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return ax
+
+
+def plot_phase_examples(rows: dict, *, threshold: float | tuple[float, float], threshold_label: str, xlabel: str = "step",
+                        val_label: str = "validation accuracy", stopped_note: bool = False):
+    """Beside a phase map: one run of each phase (columns: the four phases), its training and validation accuracy
+    against step (log axis). ``rows``: row label ("" for none) -> {phase: :class:`repro.metrics.phases.PhaseExample`}, one
+    row per map; a phase a map never shows is left empty and says so. ``threshold``: one for both curves, or (train,
+    validation), each drawn in its curve's colour. ``stopped_note``: say where a curve ends because its
+    run left the batch once its phase was decided."""
+    fig, axes = plt.subplots(len(rows), len(PHASES), figsize=(2.9 * len(PHASES), 2.6 * len(rows) + 0.5),
+                             sharex=True, sharey=True, squeeze=False)
+    for i, (label, examples) in enumerate(rows.items()):
+        for j, phase in enumerate(PHASES):
+            _plot_example(axes[i, j], label, phase, examples.get(phase), threshold, stopped_note)
+            if j == 0:
+                axes[i, j].set_ylabel("accuracy")
+            if i == len(rows) - 1:
+                axes[i, j].set_xlabel(xlabel)
+    handles = [plt.Line2D([], [], color=TRAIN_COLOR, lw=1.4), plt.Line2D([], [], color=VAL_COLOR, lw=1.4),
+               plt.Line2D([], [], color="0.5", lw=0.8, ls=":")]
+    fig.legend(handles, ["train accuracy", val_label, threshold_label], loc="upper center", ncol=3,
+               frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / (2.6 * len(rows) + 0.5)))  # room for the legend above the panels
+    return fig
+
+
+def _short(v: float) -> str:
+    """A grid value in few characters: 0.3, 10, 3.2e-4."""
+    v = float(v)
+    if v == 0 or 1e-2 <= abs(v) < 1e3:
+        return f"{v:.2g}"
+    mantissa, exp = f"{v:.1e}".split("e")
+    return f"{mantissa.rstrip('0').rstrip('.')}e{int(exp)}"
+
+
+def _plot_example(ax, label: str, phase: str, example, threshold, stopped_note: bool) -> None:
+    ax.set_xscale("log")
+    ax.set_ylim(-0.05, 1.05)
+    for spine in ax.spines.values():  # the frame in the map's colour of the phase
+        spine.set_visible(True)
+        spine.set_edgecolor(PHASE_COLORS[phase])
+        spine.set_linewidth(2.0)
+    if example is None:
+        ax.text(0.5, 0.5, "not in this map", ha="center", va="center", transform=ax.transAxes, color="0.4")
+        ax.set_title(f"{label}: {phase}" if label else phase, fontsize=11)
+        return
+    steps = np.maximum(np.asarray(example.steps, dtype=float), 1)
+    if isinstance(threshold, tuple):  # separate train and validation thresholds, each in its curve's colour
+        ax.axhline(threshold[0], color=TRAIN_COLOR, lw=0.8, ls=":")
+        ax.axhline(threshold[1], color=VAL_COLOR, lw=0.8, ls=":")
+    else:
+        ax.axhline(threshold, color="0.5", lw=0.8, ls=":")
+    ax.plot(steps, example.train_acc, color=TRAIN_COLOR, lw=1.4)
+    ax.plot(steps, example.val_acc, color=VAL_COLOR, lw=1.4)
+    kept = ~np.isnan(np.asarray(example.train_acc, dtype=float))
+    if stopped_note and not kept[-1] and kept.any():
+        ax.axvline(steps[kept][-1], color="0.3", lw=0.8, ls="--")
+        ax.text(0.03, 0.95, "run stops where\nits phase is decided", ha="left", va="top", transform=ax.transAxes,
+                fontsize=9, color="0.3")
+    cell = ", ".join(f"{k} {_short(v)}" for k, v in example.cell.items())
+    ax.set_title((f"{label}: {phase}" if label else phase) + f"\n{cell}", fontsize=11)
 
 
 def _edges(centres: np.ndarray) -> np.ndarray:

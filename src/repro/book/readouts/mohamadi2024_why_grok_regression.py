@@ -222,29 +222,28 @@ def judge_fig2_p47(claims, res, *, manifest, prefix, key, init, norm_phrase):
     return fit, gen
 
 
-def record_fig2_p47(claims) -> SimpleNamespace:
-    """Loads, prints and judges the stored run of Fig. 2 at p = 47 as printed (PyTorch's init)."""
-    p47_cfg = mw.fig2_regression_config()
-    p47, p47_manifest = load_stored(mw.stored_regression(p47_cfg, "_results", "regression-p47"), "regression run at p = 47",
-                                    "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-p47",
-                                    "about 50 minutes on one core", glue_minutes="p47_minutes")
-    print(fig2_setup_table(p47_cfg))
-    fit, _ = judge_fig2_p47(claims, p47, manifest=p47_manifest, prefix=P47, key="p47", init="PyTorch's init",
-                            norm_phrase="falling from")
-    return SimpleNamespace(res=p47, cfg=p47_cfg, fit=fit)
+# The two stored runs of Fig. 2 at p = 47: its config, store label, name, cost, claim prefix, init, and the phrase
+# its norm readout uses (PyTorch's init starts above where fitting leaves the norm; He's rises to a peak first)
+FIG2_RUNS = {
+    "p47": (mw.fig2_regression_config, "regression-p47", "regression run at p = 47", "about 50 minutes on one core",
+            P47, "PyTorch's init", "falling from"),
+    "p47he": (mw.fig2_he_regression_config, "regression-p47-he", "regression run at p = 47 from He's init",
+              "about an hour on one core", P47HE, "He's init", "from a peak of"),
+}
 
 
-def record_fig2_he(claims) -> SimpleNamespace:
-    """Loads, prints and judges the stored run of Fig. 2 at p = 47 from He's init."""
-    he_cfg = mw.fig2_he_regression_config()
-    p47he, p47he_manifest = load_stored(mw.stored_regression(he_cfg, "_results", "regression-p47-he"),
-                                        "regression run at p = 47 from He's init",
-                                        "python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only regression-p47-he",
-                                        "about an hour on one core", glue_minutes="p47he_minutes")
-    print(fig2_setup_table(he_cfg))
-    fit, _ = judge_fig2_p47(claims, p47he, manifest=p47he_manifest, prefix=P47HE, key="p47he", init="He's init",
-                            norm_phrase="from a peak of")
-    return SimpleNamespace(res=p47he, cfg=he_cfg, fit=fit)
+def record_fig2(claims, key: str) -> SimpleNamespace:
+    """Loads, prints and judges one stored run of Fig. 2 at p = 47 (``key``: one of :data:`FIG2_RUNS`)."""
+    if key not in FIG2_RUNS:
+        raise ValueError(f"key must be one of {sorted(FIG2_RUNS)}; got {key!r}")
+    make_cfg, label, name, cost, prefix, init, norm_phrase = FIG2_RUNS[key]
+    cfg = make_cfg()
+    res, manifest = load_stored(mw.stored_regression(cfg, "_results", label), name,
+                                f"python -m repro.experiments.mohamadi2024_why_grok --store book/_results --only {label}",
+                                cost, glue_minutes=f"{key}_minutes")
+    print(fig2_setup_table(cfg))
+    fit, _ = judge_fig2_p47(claims, res, manifest=manifest, prefix=prefix, key=key, init=init, norm_phrase=norm_phrase)
+    return SimpleNamespace(res=res, cfg=cfg, fit=fit)
 
 
 def record_control(claims) -> SimpleNamespace:
