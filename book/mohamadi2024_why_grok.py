@@ -151,12 +151,13 @@ readout.report_scales(cfg)
 # in Fig. 3, and Nanda et al.'s transformer. The book scale keeps every recipe except the transformer's
 # optimizer (Section 5), and shrinks $p$, widths and the number of steps.
 #
-# Each experiment prints a setup table: every setting beside the paper's, and the reason for each difference.
+# Each experiment prints a setup table, folded below: every setting beside the paper's, and the reason for each
+# difference.
 # Two config defaults are not the paper's: the init (above), and the weighing of the $\lambda = 10^{-20}$
 # penalty under normalized GD (`exact_regularizer`, see Deviations). The stored runs print their own tables
 # where they are loaded.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "hide-output"]
 norms = readout.report_setup_tables(cfg)
 
 # %% [markdown]
