@@ -96,3 +96,22 @@ def snapshot_at(snapshots: np.ndarray, steps: np.ndarray, step: int) -> np.ndarr
         raise ValueError(f"steps (shape {steps.shape}) must be 1-D with one step per snapshot: snapshots has "
                          f"{len(snapshots)} along its first axis (at least one).")
     return snapshots[min(int(np.searchsorted(steps, step)), len(steps) - 1)]
+
+
+def fourier_concentration(embeddings) -> np.ndarray:
+    """How much of an embedding table's variation one frequency carries: the largest share, over the frequencies
+    k = 1 … ⌊p/2⌋ of the symbol axis, of the centred table's power Σ_d |F_k|² (F the discrete Fourier transform
+    over the p symbols). An ordered circle E_s = (cos 2πks/p, sin 2πks/p) gives 1; i.i.d. random rows give about
+    the largest of ⌊p/2⌋ equal shares plus their fluctuation (≈ 0.09 for p = 31, d = 32). It is the circle of
+    Liu et al. 2022's Fig. 1 (and the Fourier features of modular addition) as one number, batched.
+
+    ``embeddings``: (..., p, d). Returns (...,) in [0, 1] (float64)."""
+    e = np.asarray(embeddings, dtype=np.float64)
+    if e.ndim < 2 or e.shape[-2] < 3:
+        raise ValueError(f"embeddings of shape {e.shape} are not allowed: (..., p, d) with p >= 3 symbols.")
+    e = e - e.mean(axis=-2, keepdims=True)
+    power = (np.abs(np.fft.rfft(e, axis=-2)[..., 1:, :]) ** 2).sum(axis=-1)  # (..., ⌊p/2⌋)
+    if e.shape[-2] % 2 == 0:
+        power[..., -1] /= 2  # the Nyquist frequency appears once in the full spectrum, the others twice
+    total = power.sum(axis=-1)
+    return np.where(total > 0, power.max(axis=-1) / np.where(total > 0, total, 1.0), 0.0)
