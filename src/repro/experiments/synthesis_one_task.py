@@ -193,6 +193,7 @@ class SynthesisResult:
     snapshot_steps: np.ndarray
     fourier: np.ndarray  # (R, S) the embeddings' Fourier concentration
     ntk_change: np.ndarray  # (R, S) ‖Θ̂_t − Θ̂_0‖_F, raw (Mohamadi et al. Fig. 1, left)
+    ntk_norm: np.ndarray  # (R, S) ‖Θ̂_t‖_F: the kernel's own size, which weight decay shrinks
 
     @property
     def fit_step(self) -> np.ndarray:
@@ -227,11 +228,12 @@ def run(cfg: SynthesisConfig, progress: bool | None = None, checkpoint=None) -> 
                     performance=Performance(progress=progress, desc="one task, five theories", checkpoint=checkpoint))
     kernels = history.extra["ntk"]
     change = np.linalg.norm((kernels - kernels[:, :1]).reshape(*kernels.shape[:2], -1), axis=-1)
+    size = np.linalg.norm(kernels.reshape(*kernels.shape[:2], -1), axis=-1)
     return SynthesisResult(cfg, specs, history.steps, history["train_acc"], history["val_acc"],
-                           history["weight_norm"], history.extra_steps["fourier"], history.extra["fourier"], change)
+                           history["weight_norm"], history.extra_steps["fourier"], history.extra["fourier"], change, size)
 
 
-ARRAYS = ("steps", "train_acc", "val_acc", "weight_norm", "snapshot_steps", "fourier", "ntk_change")
+ARRAYS = ("steps", "train_acc", "val_acc", "weight_norm", "snapshot_steps", "fourier", "ntk_change", "ntk_norm")
 
 
 def result_to_arrays(result: SynthesisResult) -> dict[str, np.ndarray]:
