@@ -15,7 +15,7 @@ import numpy as np
 
 from repro.core.portable import approx, mark_trained
 from repro.core.registry import COMPARISONS
-from repro.metrics.bootstrap import BOOTSTRAP_RESAMPLES, resample_spread, seed_draws
+from repro.metrics.bootstrap import BOOTSTRAP_RESAMPLES, fraction_standard_error, resample_spread, seed_draws
 
 SCALES = ("book", "paper (CPU, stored)", "paper (GPU, stored)")
 
@@ -190,17 +190,6 @@ def seed_standard_error(seeds, statistic: str = "mean") -> float:
     if statistic == "mean":
         return float(v.std(ddof=1) / math.sqrt(v.size))
     return resample_spread(np.median(v[seed_draws(v.size, BOOTSTRAP_RESAMPLES, seed=0)], axis=1))
-
-
-def fraction_standard_error(k: int, n: int) -> float:
-    """The seed standard error of a fraction ``k / n`` over ``n`` independent one-seed runs (the cells of a phase map,
-    each trained from its own seed): at most sqrt(f (1 - f) / n), since the variance of a sum of independent
-    Bernoulli outcomes, sum p_i (1 - p_i), is at most n p (1 - p) at their mean p; with f = (k + 1) / (n + 2) so that
-    0 or n hits do not claim certainty."""
-    if not (isinstance(n, (int, np.integer)) and n >= 1 and isinstance(k, (int, np.integer)) and 0 <= k <= n):
-        raise ValueError(f"k={k!r}, n={n!r} are not allowed: counts with 0 <= k <= n and n >= 1.")
-    f = (k + 1) / (n + 2)
-    return math.sqrt(f * (1 - f) / n)
 
 
 def _finite_count(seeds) -> int:

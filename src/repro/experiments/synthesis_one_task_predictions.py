@@ -4,7 +4,9 @@ Every prediction is a statistic of the runs of one slice of :mod:`repro.experime
 standard error from resampling those runs (each group of runs resampled on its own, as its seeds are independent).
 The registry (``book/_registry/synthesis_one_task.toml``) holds what each number is compared with and why; this
 module only measures. A run that never reaches 99 % is kept, never dropped: a delay is then censored at the budget
-(a lower bound), and a share counts it as not generalizing.
+(a lower bound), and a share counts it as not generalizing. A share of runs takes the book's error for a fraction of
+independent runs, the binomial bound of :func:`repro.metrics.bootstrap.fraction_standard_error` (a resample of a
+group whose runs all agree would claim no error at all).
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from repro.experiments.synthesis_one_task import SynthesisResult
-from repro.metrics.bootstrap import resample_spread, seed_draws
+from repro.metrics.bootstrap import fraction_standard_error, resample_spread, seed_draws
 from repro.metrics.representation import snapshot_at
 
 N_BOOT = 2000
@@ -145,13 +147,21 @@ def _rate_cells(result: SynthesisResult) -> dict[tuple[float, float], np.ndarray
     return {(e, d): generalized(result, result.where(slice="rates", lr_enc=e, lr_dec=d)) for e in factors for d in factors}
 
 
+def share_difference(a: np.ndarray, b: np.ndarray) -> Measured:
+    """The share of runs that generalize in group ``a`` minus that in ``b`` (0/1 per run), with the binomial bound
+    of each share's error combined in quadrature."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    spread = float(np.hypot(fraction_standard_error(int(a.sum()), a.size), fraction_standard_error(int(b.sum()), b.size)))
+    return Measured(float(a.mean() - b.mean()), spread, a.size + b.size)
+
+
 def ratio_rule(result: SynthesisResult) -> Measured:
     """GenEFT Eq. 11 (generalization set by η_enc/η_dec): the share of runs that generalize with η_enc > η_dec minus
     the share with η_enc < η_dec, over the rate slice."""
     cells = _rate_cells(result)
     above = np.concatenate([v for (e, d), v in cells.items() if e > d])
     below = np.concatenate([v for (e, d), v in cells.items() if e < d])
-    return measured(lambda a, b: a.mean() - b.mean(), [above, below])
+    return share_difference(above, below)
 
 
 def product_rule(result: SynthesisResult) -> Measured:
@@ -159,7 +169,7 @@ def product_rule(result: SynthesisResult) -> Measured:
     generalize at the largest product minus that at the smallest."""
     factors = result.config.rate_factors
     cells = _rate_cells(result)
-    return measured(lambda hi, lo: hi.mean() - lo.mean(), [cells[(max(factors),) * 2], cells[(min(factors),) * 2]])
+    return share_difference(cells[(max(factors),) * 2], cells[(min(factors),) * 2])
 
 
 def between_phases(result: SynthesisResult, low: float = 0.2, high: float = 0.8) -> Measured:
@@ -167,10 +177,39 @@ def between_phases(result: SynthesisResult, low: float = 0.2, high: float = 0.8)
     two phases (in [low, high]); a first-order transition leaves few there, as its phases coexist across seeds."""
     runs = result.where(slice="fraction")
     final = result.val_acc[runs, -1]
-    return measured(np.mean, [((final >= low) & (final <= high)).astype(float)])
+    between = int(((final >= low) & (final <= high)).sum())
+    return Measured(between / len(runs), fraction_standard_error(between, len(runs)), len(runs))
 
 
 def generalizing_share_by_fraction(result: SynthesisResult) -> dict[float, float]:
     """The share of the fraction slice's runs that generalize within the budget, per training fraction."""
     return {f: float(generalized(result, result.where(slice="fraction", train_fraction=f)).mean())
             for f in result.config.fractions}
+
+
+def structure_contrast(result: SynthesisResult) -> Measured:
+    """Liu et al. 2022, with a control: over the free-norm runs that fit, the median final Fourier concentration of
+    those that generalize minus that of those that do not (> 0: the structure goes with generalization)."""
+    free = np.asarray([r for r, s in enumerate(result.specs) if not s.fixed_norm and result.fit_step[r] >= 0])
+    gen = result.generalize_step[free] >= 0
+    final = result.fourier[free, -1]
+    return measured(lambda g, n: np.median(g) - np.median(n), [final[gen], final[~gen]])
+
+
+def delay_difference(result: SynthesisResult, higher: dict, lower: dict) -> Measured:
+    """The median delay (censored, :func:`delays`) of the runs with knobs ``higher`` minus that of ``lower``."""
+    a, b = delays(result, result.where(**higher)), delays(result, result.where(**lower))
+    return measured(lambda x, y: np.median(x) - np.median(y), [a, b])
+
+
+def slow_decoder_delay(result: SynthesisResult) -> Measured:
+    """Liu et al. 2022 §4: over the rate slice, the median delay at the slowest decoder rate minus that at the fastest
+    (every embedding rate pooled)."""
+    factors = result.config.rate_factors
+    return delay_difference(result, dict(slice="rates", lr_dec=min(factors)), dict(slice="rates", lr_dec=max(factors)))
+
+
+def alpha_delay_difference(result: SynthesisResult, higher: float, lower: float) -> Measured:
+    """The median delay of the free-norm runs at α = ``higher`` minus that at α = ``lower``."""
+    return delay_difference(result, dict(slice="norm", fixed_norm=False, alpha=higher),
+                            dict(slice="norm", fixed_norm=False, alpha=lower))

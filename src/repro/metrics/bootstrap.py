@@ -10,6 +10,8 @@ recomputed on each resample, and its standard error is read off the resampled va
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 BOOTSTRAP_RESAMPLES = 2000  # resamplings of the seeds
@@ -67,3 +69,14 @@ def bootstrap_standard_error(statistic, n_seeds: int, n_boot: int = BOOTSTRAP_RE
     array of ``n_seeds`` indices with repeats) that computes the statistic on those seeds: :func:`resample_spread`
     of its values on ``n_boot`` resamplings. None for fewer than two seeds or two finite values."""
     return resample_spread([statistic(d) for d in seed_draws(n_seeds, n_boot, seed)])
+
+
+def fraction_standard_error(k: int, n: int) -> float:
+    """The seed standard error of a fraction ``k / n`` over ``n`` independent one-seed runs (the cells of a phase map,
+    each trained from its own seed): at most sqrt(f (1 - f) / n), since the variance of a sum of independent
+    Bernoulli outcomes, sum p_i (1 - p_i), is at most n p (1 - p) at their mean p; with f = (k + 1) / (n + 2) so that
+    0 or n hits do not claim certainty."""
+    if not (isinstance(n, (int, np.integer)) and n >= 1 and isinstance(k, (int, np.integer)) and 0 <= k <= n):
+        raise ValueError(f"k={k!r}, n={n!r} are not allowed: counts with 0 <= k <= n and n >= 1.")
+    f = (k + 1) / (n + 2)
+    return math.sqrt(f * (1 - f) / n)
