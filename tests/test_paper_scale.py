@@ -19,7 +19,7 @@ def test_every_chapter_with_training_has_a_paper_scale_experiment():
     assert chapters == {"power2022_what_is_grokking", "liu2022_effective_theory", "liu2022_critical_data",
                         "liu2022_phase_diagrams", "liu2022_transformer_and_images", "liu2023_omnigrok",
                         "rubin2024_droplets", "baek2024_geneft_information", "baek2024_geneft_dynamics",
-                        "mohamadi2024_why_grok"}
+                        "mohamadi2024_why_grok", "synthesis_one_task"}
     with pytest.raises(ValueError, match="chapter must be one of"):
         ps.experiments("no_such_chapter")
 

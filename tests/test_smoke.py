@@ -394,3 +394,21 @@ def test_mohamadi2024_why_grok():
     finite = np.isfinite(reg.test_loss[:, -1]) & np.isfinite(reg.train_loss[:, -1])  # the chapter's mask:
     assert finite.any()  # large init scales may diverge, the chapter reports those runs as such
     plot_regression(reg)
+
+
+@pytest.mark.slow
+def test_synthesis_one_task():
+    from repro.book.readouts.synthesis_one_task import measure_all
+    from repro.experiments.synthesis_one_task import SynthesisConfig, run
+    from repro.plotting.synthesis_one_task import plot_fraction_slice, plot_norm_slice, plot_rate_grid
+
+    cfg = SynthesisConfig.for_scale()
+    result = run(cfg.live())
+    _accuracy(result.val_acc)
+    _steps(result.fit_step, cfg.steps)
+    _steps(result.generalize_step, cfg.steps)
+    assert result.ntk_change.shape == result.fourier.shape == (len(result.specs), len(result.snapshot_steps))
+    _finite(result.ntk_change, result.ntk_norm, result.fourier)
+    assert set(measure_all(result)) == {f"T{k:02d}" for k in range(1, 15)}
+    for plot in (plot_fraction_slice, plot_norm_slice, plot_rate_grid):
+        plot(result)

@@ -129,3 +129,19 @@ def test_the_page_opens_with_one_row_per_paper_and_the_books_total():
     assert "arxiv.org/abs/2201.02177" in html and 'href="liu2023_omnigrok.html"' in html
     total = sum(len(js) for js in judged.values())
     assert f"<b>{total}</b>" in rows[-1]
+
+
+def test_the_synthesis_chapter_has_its_own_row_and_stays_out_of_the_papers_rows():
+    """The synthesis chapter judges every theory's predictions on one sweep: the status page gives it a row and a
+    section of its own, and the papers' rows count only the chapters that test a paper in its own setting."""
+    from pathlib import Path
+
+    from repro.book.manifest import synthesis_stems
+
+    book = Path(__file__).resolve().parents[1] / "book"
+    assert synthesis_stems() == ["synthesis_one_task"]
+    page = scorecard_html(book / "_claims", book.parent / "_toc.yml", book / "_registry")
+    overview = page[: page.index("</table>")]
+    assert "every theory on one task (synthesis)" in overview
+    assert overview.count('href="synthesis_one_task.html"') == 1  # its own row only, in no paper's chapters cell
+    assert "<h3>Every theory on one task (synthesis_one_task)</h3>" in page

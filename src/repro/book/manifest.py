@@ -21,6 +21,8 @@ BOOK = ROOT / "book"
 MANIFEST = BOOK / "_chapters.toml"
 TOC = ROOT / "_toc.yml"  # book/_toc.yml links to it
 HALVES = (1, 2)
+# A part that is no single paper's: the synthesis chapter judges every theory's predictions on one set of runs
+SYNTHESIS = "synthesis"
 FRONT = "intro"
 BACK = (("Reproduction status", ("status",)),
         ("Using and extending the book", ("running", "portability", "benchmarks", "developing")))
@@ -33,16 +35,17 @@ class ManifestError(ValueError):
 @dataclass(frozen=True)
 class Chapter:
     stem: str
-    paper: str  # a key of PAPERS
+    paper: str  # a key of PAPERS, or SYNTHESIS
     pass2: int  # one of HALVES
     headline: str = ""  # the :name: of the chapter's figure that shows its main finding (linked from the summary box)
 
     def __post_init__(self):
-        if self.paper not in PAPERS:
-            close = difflib.get_close_matches(self.paper, list(PAPERS), n=1)
+        allowed = [*PAPERS, SYNTHESIS]
+        if self.paper not in allowed:
+            close = difflib.get_close_matches(self.paper, allowed, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ManifestError(f"chapter {self.stem!r}: paper={self.paper!r} is not one of "
-                                f"{', '.join(PAPERS)}{hint}")
+                                f"{', '.join(allowed)}{hint}")
         if self.pass2 not in HALVES:
             raise ManifestError(f"chapter {self.stem!r}: pass2={self.pass2!r} is not one of {HALVES}")
 
@@ -63,6 +66,11 @@ def load(path: Path = MANIFEST) -> tuple[dict[str, str], tuple[Chapter, ...]]:
 
 def stems(path: Path = MANIFEST) -> list[str]:
     return [c.stem for c in load(path)[1]]
+
+
+def synthesis_stems(path: Path = MANIFEST) -> list[str]:
+    """The chapters of the synthesis part (no single paper's): the status page gives each its own row."""
+    return [c.stem for c in load(path)[1] if c.paper == SYNTHESIS]
 
 
 def toc_yaml(path: Path = MANIFEST) -> str:

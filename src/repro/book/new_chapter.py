@@ -30,7 +30,10 @@ FILES = {"chapter.py.tmpl": "book/{stem}.py", "registry.toml.tmpl": "book/_regis
 
 
 def check_stem(stem: str, paper: str, root: Path) -> None:
-    manifest.Chapter(stem, paper, manifest.HALVES[0])  # refuses an unknown paper, naming the closest key
+    if paper not in PAPERS:  # the template cites one paper (the synthesis part is written by hand)
+        manifest.Chapter(stem, paper, manifest.HALVES[0])  # refuses an unknown paper, naming the closest key
+        raise ValueError(f"paper={paper!r} is not allowed: the template starts a chapter of one paper, one of "
+                         f"{', '.join(PAPERS)}.")
     if not STEM.fullmatch(stem) or not stem.startswith(paper):
         raise ValueError(f"stem={stem!r} is not allowed: the paper's key, then the part in lower case with "
                          f"underscores, e.g. {paper}_new_part")

@@ -171,6 +171,7 @@ def _registry() -> list[PaperExperiment]:
     from repro.experiments import mohamadi2024_why_grok as mw
     from repro.experiments import power2022_what_is_grokking as intro
     from repro.experiments import rubin2024_droplets as droplets
+    from repro.experiments import synthesis_one_task as synthesis
     from repro.training.langevin import run_langevin
 
     def why(build):
@@ -231,6 +232,8 @@ def _registry() -> list[PaperExperiment]:
                         why(lambda c: c.regression), mw.train_regression),
         PaperExperiment("mohamadi2024_why_grok", "transformer, GD (Fig. 5)", why(lambda c: c.transformer),
                         mw.run_transformer),
+        PaperExperiment("synthesis_one_task", "the three slices at p = 97 (144 runs)", synthesis.SynthesisConfig.for_scale,
+                        synthesis.run),
     ]
     return exps
 

@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from repro.book.ledger import FRAGILE_MARGIN, Claim, load_all_claims
+from repro.book.manifest import synthesis_stems
 from repro.core.registry import PAPER_ARXIV, PAPERS
 from repro.book.verdicts import MARKS, RULES, Judgement, TestResult, chapter_judgements, tally, tally_line
 from repro.core.portable import mark_trained, strip_trained
@@ -222,13 +223,14 @@ def book_order(toc: str | Path) -> list[str]:
     return stems
 
 
-def overview_table(judged: dict[str, list[Judgement]], link: dict[str, str]) -> str:
-    """The page's opening: one row per paper (its arXiv link, the chapters that test it, its claims and verdict
-    counts), and a row for the whole book."""
+def overview_table(judged: dict[str, list[Judgement]], link: dict[str, str], synthesis: tuple[str, ...] = ()) -> str:
+    """The page's opening: one row per paper (its arXiv link, the chapters that test it in its own setting, its claims
+    and verdict counts), one row per synthesis chapter (every theory's predictions on one set of runs), and a row for
+    the whole book."""
     head = _row(["paper", "chapters", "claims"] + [f"{MARKS[v]} {v}" for v in MARKS], "th")
     rows = []
     for key, name in PAPERS.items():
-        mine = [(stem, j) for stem, js in judged.items() for j in js if j.claim.paper == key]
+        mine = [(stem, j) for stem, js in judged.items() if stem not in synthesis for j in js if j.claim.paper == key]
         if not mine:
             continue
         paper = f'<a href="https://arxiv.org/abs/{PAPER_ARXIV[key]}">{html.escape(name)}</a>'
@@ -236,6 +238,12 @@ def overview_table(judged: dict[str, list[Judgement]], link: dict[str, str]) -> 
                              for s in dict.fromkeys(s for s, _ in mine))
         counts = tally([j for _, j in mine])
         rows.append(_row([paper, chapters, str(counts["claims"])] + [str(counts[v]) for v in MARKS]))
+    for stem in synthesis:
+        if judged.get(stem):
+            counts = tally(judged[stem])
+            cell = f'<a href="{link[stem].split("#")[0]}">{html.escape(stem)}</a>'
+            rows.append(_row(["<i>every theory on one task (synthesis)</i>", cell, str(counts["claims"])]
+                             + [str(counts[v]) for v in MARKS]))
     book = tally([j for js in judged.values() for j in js])
     rows.append(_row(["<b>the book</b>", "", f"<b>{book['claims']}</b>"] + [f"<b>{book[v]}</b>" for v in MARKS]))
     return _TABLE + f"<thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>"
@@ -257,9 +265,10 @@ def scorecard_html(directory: str | Path = "_claims", toc: str | Path = "_toc.ym
                for f in _with_summaries(with_fragile(ch["figures"], by_chapter[ch["chapter"]]), judged[ch["chapter"]],
                                         by_chapter[ch["chapter"]])]
     everything = [j for js in judged.values() for j in js]
-    out = [overview_table(judged, link), f"<p><b>The whole book</b>: {tally_line(everything)}.</p>"]
+    synthesis = tuple(synthesis_stems())
+    out = [overview_table(judged, link, synthesis), f"<p><b>The whole book</b>: {tally_line(everything)}.</p>"]
     for key, name in PAPERS.items():
-        mine = [(stem, j) for stem, js in judged.items() for j in js if j.claim.paper == key]
+        mine = [(stem, j) for stem, js in judged.items() if stem not in synthesis for j in js if j.claim.paper == key]
         figs = [f for f in figures if f["paper"] == key]
         if not (mine or figs):
             continue
@@ -268,6 +277,12 @@ def scorecard_html(directory: str | Path = "_claims", toc: str | Path = "_toc.ym
             out.append(paper_claims_table([j for s, j in mine if s == stem], link[stem]))
         if figs:
             out.append("<details><summary>Figures as evidence</summary>" + figure_table(figs, link) + "</details>")
+    for stem in synthesis:
+        if judged.get(stem):
+            out.append(f"<h3>Every theory on one task ({html.escape(stem)})</h3>"
+                       f"<p><b>{tally_line(judged[stem])}</b>: predictions carried to one modular-addition sweep, "
+                       "judged there; the papers' own settings are judged in their chapters above.</p>")
+            out.append(paper_claims_table(judged[stem], link[stem]))
     claims = [(stem, c) for stem, cl in by_chapter.items() for c in cl]
     kinds = Counter(c.kind for _, c in claims)
     off = [(ch, c) for ch, c in claims if not c.passed]
