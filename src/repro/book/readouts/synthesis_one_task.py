@@ -245,6 +245,11 @@ def glue_context(result: SynthesisResult) -> None:
     glue("syn_fit_step", f"{int(np.median(result.fit_step[result.fit_step >= 0])):,}", display=False)
     n_runs = len(result.specs)
     glue("syn_runs", str(n_runs), display=False)
+    glue("syn_fourier_init", approx(float(np.median(result.fourier[:, 0])), 0.01), display=False)
+    for alpha in cfg.free_alphas:  # the free runs' final weight norm over their initial one, median
+        runs = result.where(slice="norm", fixed_norm=False, alpha=alpha)
+        ratio = float(np.median(result.weight_norm[runs, -1] / result.weight_norm[runs, 0]))
+        glue(f"syn_norm_ratio_{alpha:g}".replace(".", "_"), approx(ratio, 0.01), display=False)
     grok = pred.grokking_runs(result)
     if len(grok) == 0:  # a smoke-sized sweep, where no run groks
         glue("syn_fourier_grok_max", "none", display=False)
