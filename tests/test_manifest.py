@@ -39,3 +39,18 @@ def test_a_bad_entry_is_refused_by_name(tmp_path):
     path.write_text('[parts]\n[[chapter]]\nstem = "a"\npaper = "liu2022"\npass2 = 1\n')
     with pytest.raises(ManifestError, match="no \\[parts\\] caption"):
         load(path)
+
+
+def test_the_table_of_contents_is_valid_yaml_and_unsafe_captions_are_refused(tmp_path):
+    import yaml
+
+    from repro.book import manifest
+
+    assert yaml.safe_load(manifest.toc_yaml())["parts"]
+    bad = tmp_path / "_chapters.toml"
+    bad.write_text('[parts]\npower2022 = "The phenomenon: a story"\n\n[[chapter]]\nstem = "power2022_x"\n'
+                   'paper = "power2022"\npass2 = 1\n')
+    import pytest
+
+    with pytest.raises(manifest.ManifestError, match="captions"):
+        manifest.load(bad)

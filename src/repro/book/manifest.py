@@ -58,6 +58,9 @@ def load(path: Path = MANIFEST) -> tuple[dict[str, str], tuple[Chapter, ...]]:
     stems = [c.stem for c in chapters]
     if len(set(stems)) != len(stems):
         raise ManifestError(f"{path.name}: a chapter is listed twice: {sorted(s for s in stems if stems.count(s) > 1)}")
+    unsafe = sorted(caption for caption in parts.values() if ": " in caption or "#" in caption)
+    if unsafe:  # the table of contents is YAML, where ": " and "#" in a plain caption break the file
+        raise ManifestError(f"{path.name}: captions {unsafe} are not allowed: no ': ' or '#' in a part's caption")
     missing = sorted({c.paper for c in chapters} - set(parts))
     if missing:
         raise ManifestError(f"{path.name}: no [parts] caption for paper(s) {', '.join(missing)}")
