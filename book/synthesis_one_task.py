@@ -307,7 +307,7 @@ glue("fig_rates", plot_rate_grid(stored), display=False)
 # shows whether the number comes back on other seeds.
 
 # %% tags=["hide-input"]
-readout.record_stored(claims, sweeps, manifests, readout.EVIDENCE)
+readout.record_stored(claims, stored_numbers, manifests, readout.EVIDENCE)
 readout.record_figure_rows(claims)
 readout.side_by_side(claims, first_numbers, second_numbers, live_numbers)
 

@@ -70,10 +70,10 @@ def measure_stored(sweeps: dict) -> dict[str, pred.Measured]:
     return {p.test: p.measure(sweeps[p.sweep]) for p in PREDICTIONS}
 
 
-def record_stored(claims, sweeps: dict, manifests: dict, evidence: dict[str, str]) -> dict[str, pred.Measured]:
-    """Registers each prediction's stored number as its claim (sealed by its run); ``evidence`` gives, for the
-    predictions the run contradicted (re-labelled deviations in the registry), what differs and what was tried."""
-    measured = measure_stored(sweeps)
+def record_stored(claims, measured: dict[str, pred.Measured], manifests: dict, evidence: dict[str, str]) -> None:
+    """Registers each prediction's stored number (:func:`measure_stored`) as its claim, sealed by its run
+    (``manifests``: "first"/"confirm" -> manifest); ``evidence`` gives, for the predictions re-labelled deviations in
+    the registry, what differs and what was tried."""
     for p in PREDICTIONS:
         entry = claims.registry.by_id[p.test]
         m, manifest = measured[p.test], manifests[p.sweep]
@@ -81,7 +81,6 @@ def record_stored(claims, sweeps: dict, manifests: dict, evidence: dict[str, str
             claims.unreached(entry.name, f"no run of the sweep reached what it reads ({m.n_runs} runs)", run=manifest)
             continue
         claims.check(entry.name, m.value, spread=m.spread, run=manifest, live=False, evidence=evidence.get(p.test, ""))
-    return measured
 
 
 def _resolution(m: pred.Measured) -> float:
