@@ -10,6 +10,29 @@ def test_bench_runs_and_ends_with_speedup_line():
     lines = out.getvalue().strip().splitlines()
     assert lines[-1] == f"speedup: {speedup:.1f}x" and speedup > 0
     assert any("GFLOP/s" in line and "matmul" in line for line in lines)
+    # both bounds, and the batched step against each
+    assert any(line.startswith("batched at ") and "% of the matmul-only bound" in line for line in lines)
+    kept = next(line for line in lines if line.startswith("kept-arithmetic bound ("))
+    assert "run-steps/s; the batched step takes " in kept and kept.endswith("x its time")
+
+
+def test_kept_arithmetic_bound_times_more_than_the_products_alone():
+    import torch
+
+    from repro.book.bench import kept_arithmetic_bound_gflops, matmul_bound_gflops, toy_grid, toy_setup
+    from repro.training.config import per_run_values
+    from repro.training.sweep import expand_grid
+    from repro.training.trainer import TrainConfig
+
+    model_config, data = toy_setup()
+    cfg = TrainConfig(steps=5, lr_repr=1e-3, init_seed=58, device="cpu")
+    values = per_run_values(cfg, expand_grid(toy_grid(2, 2)))[1]
+    threads = torch.get_num_threads()
+    products = matmul_bound_gflops(model_config, data, 4, 1, steps=20, repeats=3)
+    kept = kept_arithmetic_bound_gflops(model_config, data, cfg, values, 4, 1, steps=20, repeats=3)
+    assert torch.get_num_threads() == threads  # run_blocks restores the caller's thread count
+    # the same FLOPs counted over more work: the kept arithmetic's rate is lower (tanh and AdamW are not free)
+    assert 0 < kept < products
 
 
 @pytest.mark.slow

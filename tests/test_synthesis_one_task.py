@@ -81,3 +81,18 @@ def test_spearman_is_a_rank_correlation():
     assert pred.spearman(x, x ** 3) == pytest.approx(1.0)
     assert pred.spearman(x, -x) == pytest.approx(-1.0)
     assert pred.spearman(x, np.ones(4)) == 0.0
+
+
+def test_the_paper_runs_blocks_train_the_same_bits_as_one_block():
+    # the paper-scale sweep trains in blocks of PAPER_BLOCK_RUNS runs so that its checkpoints can be committed; the
+    # blocks change the float32 products' rounding only (in the last bits), and the same blocks the same bits
+    cfg = replace(syn.book_config(), p=11, steps=30, eval_every=5, snapshot_every=10, seeds_fraction=1, seeds_norm=1,
+                  seeds_rates=1, fractions=(0.5, 0.7), free_alphas=(1.0, 2.0), fixed_alphas=(1.0,), ntk_points=4)
+    whole = syn.result_to_arrays(syn.run(cfg, progress=False))
+    blocks = syn.result_to_arrays(syn.run(cfg, progress=False, block_runs=3))
+    again = syn.result_to_arrays(syn.run(cfg, progress=False, block_runs=3))
+    assert whole.keys() == blocks.keys() == again.keys()
+    for name, array in whole.items():
+        np.testing.assert_allclose(array, blocks[name], rtol=1e-5, atol=1e-6, err_msg=name)
+        np.testing.assert_array_equal(blocks[name], again[name], err_msg=name)
+    assert syn.PAPER_BLOCK_RUNS < len(syn.run_specs(syn.SynthesisConfig()))

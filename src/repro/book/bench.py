@@ -11,7 +11,11 @@ weight decay (100 configs) for 2000 steps. Everything is measured in the same pr
   (timed on a few configs, reported per run-step);
 * batched: all 100 configs as one program through :func:`repro.training.sweep.sweep`;
 * the matmul-only bound: the batched step's matrix products alone, in the trainer's shapes and
-  threading (:func:`matmul_bound_gflops`). No trainer built on these products can be faster.
+  threading (:func:`matmul_bound_gflops`). No trainer built on these products can be faster;
+* the kept-arithmetic bound: the same products plus what a step must keep besides them, timed alone in the
+  same shapes and threading: ``tanh`` forward and backward and the trainer's own AdamW update
+  (:func:`kept_arithmetic_bound_gflops`). The toy runs match the official run step for step, which any other
+  activation or optimizer formula would break, so this is the floor of a step that keeps its bits.
 
 Achieved GFLOP/s counts the model's matmul FLOPs actually needed per run-step: the forward pass over
 all 55 samples (it also yields the validation metrics) and the backward pass over the 45 training
@@ -34,45 +38,98 @@ from repro.book.bench_transformers import TRANSFORMER_MODELS, bench_transformers
 from repro.book.matmul_bound import matmul_gflops
 from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.models.networks import EmbedMLPConfig, build_model
-from repro.training.sweep import sweep
+from repro.training.config import per_run_values
+from repro.training.optimizers import OPTIMIZER_CLASSES
+from repro.training.params import FlatParams
+from repro.training.sweep import expand_grid, sweep
 from repro.training.trainer import TrainConfig, default_block_runs, run_blocks
+
+
+def _block_step(model, data, block_runs: int, gen: torch.Generator, activations: bool):
+    """One training step's matrix products for a block of ``block_runs`` runs on random tensors, in the shapes and
+    layouts of :class:`repro.models.fastgrad.MLPGradient`: per layer the forward ``baddbmm`` over all samples, and
+    the weight- and input-gradient ``bmm`` over the training samples. With ``activations`` also the model's
+    activation on each hidden layer's output and its backward on each hidden layer's input gradient (the step
+    keeps both: the toy runs match the official run step for step)."""
+    widths, n_all, n_train = model.widths, data.n_samples, len(data.train_idx)
+    rand = lambda *shape: torch.randn(*shape, generator=gen)
+    tanh = model.config.activation == "tanh"
+    forward = torch.Tensor.tanh_ if tanh else torch.Tensor.relu_
+    backward = torch.ops.aten.tanh_backward if tanh else (lambda d, a: torch.ops.aten.threshold_backward(d, a, 0))
+    layers = [(rand(block_runs, n_all, a), rand(block_runs, a, b), rand(block_runs, 1, b), rand(block_runs, n_train, b),
+               activations and model.activated(k), activations and k > 0 and model.activated(k - 1))
+              for k, (a, b) in enumerate(zip(widths[:-1], widths[1:]))]
+
+    def step():
+        for h, w, bias, d, act_out, act_in in layers:
+            out = torch.baddbmm(bias, h, w)
+            if act_out:
+                forward(out)
+            torch.bmm(h[:, :n_train].transpose(1, 2), d)
+            d_in = torch.bmm(d, w.transpose(1, 2))
+            if act_in:
+                backward(d_in, h[:, :n_train])
+
+    return step
+
+
+def _best_rate(one_worker, workers: int, repeats: int) -> float:
+    """Seconds of the slowest of ``workers`` concurrent calls of ``one_worker``, best of ``repeats`` (a ceiling, on a
+    machine with noisy neighbours, like the matmul peak)."""
+    elapsed = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        run_blocks(one_worker, list(range(workers)), workers)
+        elapsed = min(elapsed, time.perf_counter() - t)
+    return elapsed
 
 
 def matmul_bound_gflops(model_config, data, block_runs: int, workers: int, steps: int = 40, repeats: int = 3) -> float:
     """GFLOP/s of the batched trainer's matrix products alone, nothing else: each of ``workers`` threads
     (single-threaded, as :func:`repro.training.trainer.run_blocks` runs blocks) repeats one step's products for a
-    block of ``block_runs`` runs — per layer the forward ``baddbmm`` over all samples, and the weight-
-    and input-gradient ``bmm`` over the training samples, in the shapes and layouts of
-    :class:`repro.models.fastgrad.MLPGradient`. The trainer cannot beat this rate; it bounds what the
+    block of ``block_runs`` runs (:func:`_block_step`). The trainer cannot beat this rate; it bounds what the
     batched side can reach on this machine, whatever the rest of a step costs."""
-    widths = build_model(model_config).widths
-    n_all, n_train = data.n_samples, len(data.train_idx)
-    gen = torch.Generator().manual_seed(0)
-    rand = lambda *shape: torch.randn(*shape, generator=gen)
+    model = build_model(model_config)
 
     def one_worker(_block) -> float:
-        layers = [(rand(block_runs, n_all, a), rand(block_runs, a, b), rand(block_runs, 1, b), rand(block_runs, n_train, b))
-                  for a, b in zip(widths[:-1], widths[1:])]
-
-        def step():
-            for h, w, bias, d in layers:
-                torch.baddbmm(bias, h, w)
-                torch.bmm(h[:, :n_train].transpose(1, 2), d)
-                torch.bmm(d, w.transpose(1, 2))
-
+        step = _block_step(model, data, block_runs, torch.Generator().manual_seed(0), activations=False)
         step()  # warm-up
-        t = time.perf_counter()
         for _ in range(steps):
             step()
-        return time.perf_counter() - t
 
-    elapsed = float("inf")
-    for _ in range(repeats):  # best of a few, like the peak: a ceiling, on a machine with noisy neighbours
-        t = time.perf_counter()
-        run_blocks(one_worker, list(range(workers)), workers)
-        elapsed = min(elapsed, time.perf_counter() - t)
-    flops = workers * block_runs * steps * flops_per_run_step(model_config, data)
-    return flops / elapsed / 1e9
+    elapsed = _best_rate(one_worker, workers, repeats)
+    return workers * block_runs * steps * flops_per_run_step(model_config, data) / elapsed / 1e9
+
+
+def kept_arithmetic_bound_gflops(model_config, data, cfg: TrainConfig, values: dict[str, list], block_runs: int,
+                                 workers: int, steps: int = 40, repeats: int = 3) -> float:
+    """Like :func:`matmul_bound_gflops`, with the arithmetic a step must keep besides the products: the activation
+    forward and backward (:func:`_block_step`), and the trainer's own AdamW update (:class:`repro.training.optimizers.
+    AdamW`, its kernel calls grouped as the trainer groups them) of each block's runs, with their learning rates and
+    decays from ``values`` (per-run values of the sweep; blocks of ``block_runs`` consecutive runs, one per worker).
+    Nothing else of a step (loss, evaluation, embedding gradient, bookkeeping) is timed; the rate counts the same
+    matmul FLOPs, so the trainer's rate over this one is the share of its step that this arithmetic takes."""
+    model = build_model(model_config)
+
+    def one_worker(index: int) -> float:
+        gen = torch.Generator().manual_seed(index)
+        block = {k: v[index * block_runs:(index + 1) * block_runs] for k, v in values.items()}
+        flat = FlatParams(model, block, torch.float32, torch.device("cpu"))
+        optimizer = OPTIMIZER_CLASSES[cfg.optimizer](flat, cfg, block)
+        grads = [torch.randn(flat.flat.shape[0], b - a, generator=gen) for a, b, _ in flat.offsets.values()]
+        products = _block_step(model, data, flat.flat.shape[0], gen, activations=True)
+
+        def step():
+            products()
+            optimizer.step(flat.flat, grads)
+
+        step()  # warm-up
+        for _ in range(steps):
+            step()
+
+    elapsed = _best_rate(one_worker, workers, repeats)
+    n_runs = min(len(values["init_seed"]), workers * block_runs)  # the runs of the blocks timed
+    return n_runs * steps * flops_per_run_step(model_config, data) / elapsed / 1e9
 
 
 def toy_setup():
@@ -148,6 +205,12 @@ def bench_sweep(n_configs_one_by_one: int = 3, steps: int = 2000, n_lr: int = 10
     print(f"matmul-only bound (the same products, {torch.get_num_threads()} threads x blocks of {block} runs, nothing else): "
           f"{bound:.1f} GFLOP/s ({100 * bound / peak:.0f} % of matmul peak), {bound * 1e9 / flops / 1e3:.2f}k run-steps/s, "
           f"at most {bound * 1e9 / flops / seq_rate:.1f}x config by config", file=out)
+    print(f"batched at {100 * gflops / bound:.0f} % of the matmul-only bound", file=out)
+    kept = kept_arithmetic_bound_gflops(model_config, data, cfg, per_run_values(cfg, expand_grid(grid))[1], block,
+                                        torch.get_num_threads())
+    print(f"kept-arithmetic bound (the same products, tanh forward and backward, the trainer's AdamW update, nothing "
+          f"else): {kept * 1e9 / flops / 1e3:.2f}k run-steps/s; the batched step takes {kept / gflops:.2f}x its time",
+          file=out)
     if phase_diagram_steps:
         cfg = TrainConfig(steps=phase_diagram_steps, lr_repr=1e-3, init_seed=58, eval_every=10, device="cpu")
         t = time.perf_counter()

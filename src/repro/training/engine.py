@@ -45,8 +45,9 @@ def default_block_runs(model: BatchedModel, n_samples: int, itemsize: int, n_run
 
 @dataclass(frozen=True, repr=False)
 class Performance(ConfigRepr):
-    """How :func:`train` runs, never what it computes: the histories do not depend on these fields
-    (``tests/test_fastgrad.py`` trains the same runs every way and compares).
+    """How :func:`train` runs, never what it computes: the histories do not depend on these fields beyond
+    rounding (``tests/test_fastgrad.py`` trains the same runs every way and compares in float64; in float32 other
+    blocks can change the last bits, ``tests/test_synthesis_one_task.py``).
 
     block_runs, workers: runs are independent, so on the CPU they train in blocks of ``block_runs``
         (default: what fits in cache, :func:`default_block_runs`), ``workers`` blocks at a time on their
