@@ -221,3 +221,13 @@ def test_setup_table_text_wraps_long_cells():
     lines = text.splitlines()
     column = lines[1].index("difference")  # the reason column starts where its header does, on every line
     assert len(lines) > 3 and " ".join(line[column:] for line in lines[2:]).split() == long.split()
+
+
+def test_text_table_is_plain_text_for_nbval_and_escaped_html_in_notebooks():
+    from repro.core.portable import TextTable
+
+    table = TextTable(("theory", "the paper's setting"), [("Liu <2022>", "a & b")])
+    assert str(table) == repr(table) == "theory | the paper's setting\nLiu <2022> | a & b"
+    html = table._repr_html_()
+    assert "the paper&#x27;s setting" in html and "Liu &lt;2022&gt;" in html and "a &amp; b" in html
+    assert html.count("<tr>") == 2 and html.startswith("<table>")

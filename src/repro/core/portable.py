@@ -185,11 +185,34 @@ class SetupTable:
     def _repr_html_(self) -> str:
         import html as _html
 
-        cell = 'style="text-align:left;vertical-align:top;padding:2px 6px"'
-        head = "".join(f"<th {cell}>{_html.escape(c)}</th>" for c in ("setting", *self.names, "difference"))
-        body = "".join("<tr>" + "".join(f"<td {cell}>{_html.escape(c)}</td>" for c in r) + "</tr>" for r in self.rows)
         return (f"<p><b>{_html.escape(self.title)}</b>: {len(self.differences)} of {len(self.rows)} settings "
-                f"differ.</p><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+                f"differ.</p>" + html_table(("setting", *self.names, "difference"), self.rows))
+
+
+def html_table(head: tuple[str, ...], rows) -> str:
+    """An HTML table of plain-text cells (escaped), left- and top-aligned: how the book's tables show in notebooks."""
+    import html as _html
+
+    cell = 'style="text-align:left;vertical-align:top;padding:2px 6px"'
+    top = "".join(f"<th {cell}>{_html.escape(c)}</th>" for c in head)
+    body = "".join("<tr>" + "".join(f"<td {cell}>{_html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{top}</tr></thead><tbody>{body}</tbody></table>"
+
+
+class TextTable:
+    """Rows of text cells under a head: one ``" | "``-joined line per row as plain text (nbval compares it, print
+    shows it), :func:`html_table` in notebooks."""
+
+    def __init__(self, head: tuple[str, ...], rows):
+        self.head, self.rows = tuple(head), [tuple(r) for r in rows]
+
+    def __str__(self) -> str:
+        return "\n".join(" | ".join(r) for r in [self.head, *self.rows])
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        return html_table(self.head, self.rows)
 
 
 def setup_table(title: str, reference, ours, *, reasons: dict[str, str] | None = None, fields=None,

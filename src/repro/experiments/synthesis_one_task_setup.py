@@ -2,9 +2,8 @@
 setting beside this one (what the transfer changes)."""
 from __future__ import annotations
 
-import html
 
-from repro.core.portable import SetupTable
+from repro.core.portable import SetupTable, TextTable
 from repro.core.portable import setup_table as _setup_table
 from repro.experiments.synthesis_one_task import SynthesisConfig
 
@@ -46,18 +45,10 @@ TRANSFER = (
 )
 
 
-class TransferTable:
+class TransferTable(TextTable):
     """Each theory's setting beside this chapter's: plain text for nbval, HTML in notebooks."""
 
     HEAD = ("theory", "the paper's setting", "here")
 
-    def __str__(self) -> str:
-        return "\n".join(" | ".join(r) for r in (self.HEAD, *TRANSFER))
-
-    __repr__ = __str__
-
-    def _repr_html_(self) -> str:
-        cell = 'style="text-align:left;vertical-align:top;padding:2px 6px"'
-        head = "".join(f"<th {cell}>{h}</th>" for h in self.HEAD)
-        body = "".join("<tr>" + "".join(f"<td {cell}>{html.escape(c)}</td>" for c in r) + "</tr>" for r in TRANSFER)
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    def __init__(self):
+        super().__init__(self.HEAD, TRANSFER)

@@ -4,13 +4,12 @@ stored numbers register, and the table that sets the theories side by side.
 """
 from __future__ import annotations
 
-import html
 import math
 from dataclasses import dataclass
 from typing import Callable
 
 from repro.book.verdicts import MARKS, chapter_judgements
-from repro.core.portable import approx, trained
+from repro.core.portable import TextTable, approx, trained
 from repro.core.prose import glue
 from repro.experiments import synthesis_one_task_predictions as pred
 from repro.experiments.synthesis_one_task import SynthesisResult
@@ -96,24 +95,13 @@ def _value(m: pred.Measured, live: bool) -> str:
     return text if m.spread is None else f"{text} ± {show(m.spread, res)}"
 
 
-class SideBySide:
+class SideBySide(TextTable):
     """The chapter's table: theory, prediction, the stored and the live number, the bound, and the verdict."""
 
     HEAD = ("theory", "claim", "prediction (test)", "first sweep", "second sweep", "live run", "verdict")
 
     def __init__(self, rows: list[tuple[str, ...]]):
-        self.rows = rows
-
-    def __str__(self) -> str:
-        return "\n".join(" | ".join(r) for r in [self.HEAD, *self.rows])
-
-    __repr__ = __str__
-
-    def _repr_html_(self) -> str:
-        cell = 'style="text-align:left;vertical-align:top;padding:2px 6px"'
-        head = "".join(f"<th {cell}>{html.escape(h)}</th>" for h in self.HEAD)
-        body = "".join("<tr>" + "".join(f"<td {cell}>{html.escape(c)}</td>" for c in r) + "</tr>" for r in self.rows)
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        super().__init__(self.HEAD, rows)
 
 
 def side_by_side(claims, first: dict[str, pred.Measured], second: dict[str, pred.Measured],
