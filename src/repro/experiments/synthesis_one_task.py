@@ -24,11 +24,12 @@ import torch
 from repro.core.portable import ConfigRepr
 from repro.core.scale import by_scale
 from repro.core.validation import check_fraction, check_int, check_prime, check_real
-from repro.data.tasks import BinaryOpTask, Split, build_task_data, make_split
+from repro.data.tasks import BinaryOpTask, Split, build_task_data
 from repro.metrics.representation import fourier_concentration
 from repro.models.networks import EmbedMLPConfig, build_model
 from repro.training.recorder import EvalSteps
 from repro.training.stored_runs import StoredRun, StoredRunTable
+from repro.training.sweep import split_masks
 from repro.training.trainer import Performance, Record, TrainConfig, train
 
 SLICES = ("fraction", "norm", "rates")
@@ -145,11 +146,9 @@ def per_run(cfg: SynthesisConfig, specs: list[RunSpec]) -> tuple[dict[str, list]
     runs = {"init_seed": [s.seed for s in specs], "init_scale": [s.alpha for s in specs],
             "repr_init_scale": [s.alpha for s in specs], "fixed_norm": [s.fixed_norm for s in specs],
             "lr_repr": [cfg.lr * s.lr_enc for s in specs], "lr_dec": [cfg.lr * s.lr_dec for s in specs]}
-    masks = np.zeros((len(specs), cfg.n_pairs), dtype=bool)
-    for r, s in enumerate(specs):
-        train_idx, _ = make_split(cfg.n_pairs, Split(train_fraction=s.train_fraction, data_seed=SPLIT_SEED_OFFSET + s.seed))
-        masks[r, train_idx] = True
-    return runs, torch.as_tensor(masks)
+    train_mask, _ = split_masks(cfg.task_data(), [s.train_fraction for s in specs],
+                                [SPLIT_SEED_OFFSET + s.seed for s in specs])
+    return runs, train_mask
 
 
 def ntk_indices(cfg: SynthesisConfig) -> np.ndarray:
