@@ -96,3 +96,25 @@ def test_the_paper_runs_blocks_train_the_same_bits_as_one_block():
         np.testing.assert_allclose(array, blocks[name], rtol=1e-5, atol=1e-6, err_msg=name)
         np.testing.assert_array_equal(blocks[name], again[name], err_msg=name)
     assert syn.PAPER_BLOCK_RUNS < len(syn.run_specs(syn.SynthesisConfig()))
+
+
+def test_the_snapshot_takes_every_runs_kernel_in_one_call_as_run_by_run():
+    import torch
+
+    from repro.models.networks import build_model
+    from repro.theory.mohamadi2024 import empirical_ntk
+    from repro.training.config import per_run_values
+    from repro.training.params import FlatParams
+
+    cfg = replace(syn.book_config(), p=11, seeds_fraction=1, seeds_norm=1, seeds_rates=1, ntk_points=5)
+    model = build_model(cfg.model_config())
+    runs, _ = syn.per_run(cfg, syn.run_specs(cfg))
+    n, values = per_run_values(cfg.train_config(), runs)
+    views = FlatParams(model, values, torch.float64, torch.device("cpu")).views()
+    x = cfg.task_data().inputs[torch.as_tensor(syn.ntk_indices(cfg))]
+    got = syn.snapshot_recorder(cfg, model, x)(0, views)
+    one_run = lambda params, xx: model.forward({k: v[None] for k, v in params.items()}, xx)[0]
+    for r in range(n):
+        expected = empirical_ntk(one_run, {k: v[r] for k, v in views.items()}, x)
+        torch.testing.assert_close(got["ntk"][r], expected, rtol=1e-12, atol=1e-12)
+    assert got["ntk"].shape == (n, 5, 5) and got["fourier"].shape == (n,)
