@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -238,6 +239,9 @@ def main(argv=None) -> int:
                              "against plain PyTorch references of the official code; dispatch: aten operations and host "
                              "synchronisations per step of every paper-scale experiment (repro.book.dispatch)")
     parser.add_argument("--chapter", default=None, help="dispatch: only this chapter's experiments")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="dispatch: also write the table, dated, to this Markdown file, or with --chapter replace that "
+                             "chapter's rows in it (book/_data/dispatch_cpu.md is the one book/running.md shows)")
     parser.add_argument("--steps", type=int, default=None,
                         help="training steps per measurement (default: 2000 for sweep, 40 for transformers)")
     parser.add_argument("--one-by-one", type=int, default=3, help="sweep: configs timed one at a time (default 3)")
@@ -256,7 +260,7 @@ def main(argv=None) -> int:
     if args.which == "dispatch":
         from repro.book.dispatch import main as dispatch_main
 
-        dispatch_main(args.chapter)
+        dispatch_main(args.chapter, path=args.out)
     elif args.which == "sweep":
         bench_sweep(n_configs_one_by_one=args.one_by_one, steps=2000 if args.steps is None else args.steps,
                     phase_diagram_steps=args.phase_diagram)

@@ -123,12 +123,56 @@ def dispatch_table(rows: list[tuple[str, str, StepCounts, StepCounts]]) -> str:
     return "\n".join(lines)
 
 
-def main(chapter: str | None = None, seeds: tuple[int, int] = (2, 8), out=None) -> str:
-    """Counts for every paper-scale experiment (or one chapter's) at two seed-axis sizes; prints the table."""
+def _provenance() -> str:
+    """When, where and at which commit: "2026-12-04, AMD EPYC, torch 2.13.0+cpu, code of abc1234"."""
+    import datetime
+    import subprocess
+
+    from repro.book.paper_scale import cpu_name
+
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    return f"{datetime.date.today().isoformat()}, {cpu_name()}, torch {torch.__version__}, code of {commit}"
+
+
+def dated_page(table: str, seeds: tuple[int, int] = (2, 8)) -> str:
+    """``table`` (:func:`dispatch_table`) under a line saying when, where and at which commit it was counted: the file
+    ``book/running.md`` shows (:data:`repro.book.pages.DISPATCH_CPU_FILE`)."""
+    return (f"Counted on the CPU, one thread ({_provenance()}), every paper-scale experiment at {seeds[0]} and "
+            f"{seeds[1]} seeds (`python -m repro.book.bench dispatch --out book/_data/dispatch_cpu.md`):\n\n"
+            + table + "\n")
+
+
+def recount_page(page: str, chapter: str, table: str) -> str:
+    """``page`` (:func:`dated_page`) with ``chapter``'s rows replaced by those of ``table`` (its new counts), and a line
+    under the first saying when they were re-counted (``--chapter C --out F``)."""
+    head, _, old = page.partition("\n\n")
+    rows = lambda text: [line for line in text.strip().splitlines() if line.startswith("| `")]
+    new = rows(table)
+    if not new or any(not line.startswith(f"| `{chapter}` |") for line in new):
+        raise ValueError(f"chapter={chapter!r}: the new table has no rows of that chapter only.")
+    kept = iter(new)
+    lines = [next(kept, None) if line.startswith(f"| `{chapter}` |") else line for line in old.strip().splitlines()]
+    if None in lines or next(kept, None) is not None:
+        raise ValueError(f"chapter={chapter!r}: its experiments differ from the dated table's; count every experiment.")
+    note = f"The rows of `{chapter}` re-counted ({_provenance()}, `--chapter {chapter}`)."
+    return head + "\n\n" + note + "\n\n" + "\n".join(lines) + "\n"
+
+
+def main(chapter: str | None = None, seeds: tuple[int, int] = (2, 8), out=None, path=None) -> str:
+    """Counts for every paper-scale experiment (or one chapter's) at two seed-axis sizes; prints the table, and with
+    ``path`` also writes it there, dated (:func:`dated_page`), or with ``chapter`` replaces that chapter's rows of the
+    dated table there (:func:`recount_page`)."""
     import sys
+    from pathlib import Path
 
     from repro.book.paper_scale import experiments, paper_scale_env
 
+    if path is not None and chapter is not None and not Path(path).exists():
+        raise ValueError(f"path={str(path)!r} does not exist: count every experiment (no chapter) to write it first.")
     rows = []
     with paper_scale_env():
         exps = experiments(chapter)
@@ -137,4 +181,9 @@ def main(chapter: str | None = None, seeds: tuple[int, int] = (2, 8), out=None) 
             rows.append((exp.chapter, exp.name, *(count_step(exp, s) for s in seeds)))
     table = dispatch_table(rows)
     print(table, file=out or sys.stdout)
+    if path is not None:
+        from repro.core.files import write_bytes_atomic
+
+        page = dated_page(table, seeds) if chapter is None else recount_page(Path(path).read_text("utf8"), chapter, table)
+        write_bytes_atomic(path, page.encode("utf8"))
     return table

@@ -17,6 +17,8 @@ a committed page differs from what this module generates, so a table can go stal
 * ``paper-scale`` — the dated CPU table that ``python -m repro.book.paper_scale --out`` wrote to
   :data:`PAPER_SCALE_CPU_FILE` (every paper-scale experiment at its paper's cadence), then the older GPU record
   :data:`PAPER_SCALE_GPU` (not re-measured here).
+* ``dispatch`` — the dated table that ``python -m repro.book.bench dispatch --out`` wrote to :data:`DISPATCH_CPU_FILE`:
+  aten operations and host synchronisations per training step and per evaluation of every paper-scale experiment.
 """
 from __future__ import annotations
 
@@ -71,6 +73,7 @@ def __getattr__(name: str):
 
 # ``python -m repro.book.paper_scale --out`` writes its dated table here: the CPU cost at each config's own cadence
 PAPER_SCALE_CPU_FILE = BOOK / "_data" / "paper_scale_cpu.md"
+DISPATCH_CPU_FILE = BOOK / "_data" / "dispatch_cpu.md"
 # experiment name -> (GPU s / step, projected GPU hours): one NVIDIA H100 80GB, 2026-11-26 (see the page)
 PAPER_SCALE_GPU = {
     "phase diagram, Fig. 6(b)": ("0.0896", "2.5 h"),
@@ -212,7 +215,15 @@ def paper_scale_table() -> str:
             "less often than every step:\n\n" + "\n".join(rows))
 
 
-GENERATORS = {"stored-runs": stored_runs_tables, "paper-scale": paper_scale_table}
+def dispatch_page() -> str:
+    """The dated table of ``python -m repro.book.bench dispatch --out`` (:mod:`repro.book.dispatch`)."""
+    if not DISPATCH_CPU_FILE.exists():
+        raise FileNotFoundError(f"{DISPATCH_CPU_FILE} is missing: make it with "
+                                f"`python -m repro.book.bench dispatch --out {DISPATCH_CPU_FILE.relative_to(ROOT)}`.")
+    return DISPATCH_CPU_FILE.read_text(encoding="utf8").rstrip("\n")
+
+
+GENERATORS = {"stored-runs": stored_runs_tables, "paper-scale": paper_scale_table, "dispatch": dispatch_page}
 BLOCK = re.compile(r"^% generated: (?P<name>[a-z-]+)\n(?P<body>.*?)^% end generated\n", re.MULTILINE | re.DOTALL)
 
 

@@ -154,11 +154,13 @@ def safe_cross_entropy_weights(logits: torch.Tensor, labels: torch.Tensor,
     labels = labels.expand(R, N) if labels.dim() == 1 else labels
     mask = torch.ones(R, N, dtype=torch.bool, device=logits.device) if mask is None else mask
     logp = torch.log_softmax(logits, dim=-1)
-    excluded = torch.nn.functional.one_hot(labels, p).bool() | ~mask[:, :, None]
+    # one-hot by comparison: F.one_hot validates its labels on the host (two synchronisations a call, every step)
+    onehot = labels[..., None] == torch.arange(p, device=labels.device)
+    excluded = onehot | ~mask[:, :, None]
     wrong = logp.masked_fill(excluded, -math.inf)
     m = wrong.amax(dim=(1, 2))  # (R,)
     G = torch.exp(wrong - m[:, None, None])  # exp(-inf) = 0 on labels and off the mask
-    G = G - torch.nn.functional.one_hot(labels, p) * G.sum(-1, keepdim=True)
+    G = G - onehot.to(G.dtype) * G.sum(-1, keepdim=True)
     return G, m - torch.log(mask.sum(1).to(logits.dtype))
 
 

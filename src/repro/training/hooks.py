@@ -18,7 +18,7 @@ import torch
 
 from repro.core.validation import check_choice, check_int, check_real
 from repro.models import fastgrad
-from repro.training.params import project_to_norm
+from repro.training.params import rescale_rows
 
 def _add_embed_l1_gradient(grads: dict[str, torch.Tensor], views, embed_l1: float) -> None:
     """The gradient of ``embed_l1 * mean|E|`` (per run) added to the embedding's gradient:
@@ -122,12 +122,25 @@ class FixedNorm:
 
     def __init__(self, flat: torch.Tensor, fixed: torch.Tensor):
         self.target, self.fixed = flat.norm(dim=1).clone(), fixed
+        if bool((self.target[fixed] == 0).any()):
+            raise ValueError("fixed_norm: a run has all-zero initial parameters; its direction is undefined.")
+        # a row that reaches zero cannot be rescaled; noted on the device (a check every step would wait for the
+        # host) and raised by check() when the block ends
+        self.zero = torch.zeros_like(fixed)
 
     def __call__(self, flat: torch.Tensor) -> None:
-        project_to_norm(flat, self.target, self.fixed)
+        norm = flat.norm(dim=1)
+        self.zero |= (norm == 0) & self.fixed
+        rescale_rows(flat, self.target, norm, self.fixed)
+
+    def check(self) -> None:
+        """Raise if a held run's parameters reached zero at some update (its rows are nan since)."""
+        if bool(self.zero.any()):
+            raise ValueError("fixed_norm: a run's parameters reached all zeros during training; its direction was "
+                             "undefined, and it could not be rescaled to its norm.")
 
     def select(self, keep: torch.Tensor) -> None:
-        self.target, self.fixed = self.target[keep], self.fixed[keep]
+        self.target, self.fixed, self.zero = self.target[keep], self.fixed[keep], self.zero[keep]
 
     def state(self) -> dict[str, np.ndarray]:
         return {"norm_target": self.target.cpu().numpy()}

@@ -162,6 +162,9 @@ def train_block(block: Block, steps: int, checkpoint=None, progress=None) -> His
         if progress is not None:
             progress.advance(step, block.n_runs)
     block.evaluations.close()
+    for hook in block.post_step:  # what a hook noted on the device without waiting for the host at every step
+        if hasattr(hook, "check"):
+            hook.check()
     return block.finish(values_all)
 
 

@@ -17,6 +17,13 @@ def project_to_norm(flat: torch.Tensor, target: torch.Tensor, mask: torch.Tensor
     norm = flat.norm(dim=1)
     if bool((norm == 0).any()):
         raise ValueError("project_to_norm: a run has all-zero parameters; its direction is undefined.")
+    return rescale_rows(flat, target, norm, mask)
+
+
+@torch.no_grad()
+def rescale_rows(flat: torch.Tensor, target: torch.Tensor, norm: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+    """:func:`project_to_norm` given the rows' norms, without its check (which reads a value on the host): a zero
+    row becomes nan. Returns ``flat``."""
     factor = target.to(flat.dtype) / norm
     if mask is not None:
         factor = torch.where(mask, factor, torch.ones_like(factor))
