@@ -66,3 +66,9 @@ def test_measurements_name_registered_experiments():
 def test_render_refuses_an_unknown_block():
     with pytest.raises(ValueError, match="not one of"):
         pages.render("% generated: nonsense\n% end generated\n")
+
+
+def test_an_unfinished_runs_blocks_read_in_words():
+    assert pages._reached((5,), 10) == "at step 5 of 10"
+    assert pages._reached((5, 0), 10) == "blocks of runs at steps 5 and 0 of 10"
+    assert pages._reached((10, 10, 7, 3, 0), 10) == "5 blocks of runs of 10 steps: 2 done, 2 at steps 7, 3, 1 not started"

@@ -29,7 +29,7 @@ import json
 import pkgutil
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from repro.core.prose import table_cell
@@ -104,14 +104,14 @@ class Entry:
     device: str
     step: tuple[int, ...] = ()  # an unfinished run: the step each block of runs reached (of ``steps``)
     steps: int | None = None
+    config: dict = field(default_factory=dict, compare=False)  # the top-level config (config.json)
 
 
-def _config_class(folder: Path, name: str) -> str:
-    path = folder / name
-    if not path.exists():
-        return ""
-    config = json.loads(path.read_text()).get("config", {})
-    return config.get("__class__", "") if isinstance(config, dict) else ""
+def _config(folder: Path) -> dict:
+    """The entry's top-level config as its ``config.json`` holds it (``{}`` where there is none)."""
+    path = folder / "config.json"
+    config = json.loads(path.read_text()).get("config", {}) if path.exists() else {}
+    return config if isinstance(config, dict) else {}
 
 
 def store_entries(root: str | Path = BOOK / "_results") -> list[Entry]:
@@ -122,25 +122,27 @@ def store_entries(root: str | Path = BOOK / "_results") -> list[Entry]:
     out = []
     for run in list_runs(root):
         folder = root / run.name
+        config = _config(folder)
         if run.finished:
             manifest = json.loads((folder / "manifest.json").read_text())
             segments = manifest.get("segments") or [manifest]
             dates = tuple(sorted({str(s.get("started") or s.get("created") or manifest["created"])[:10]
                                   for s in segments} | {manifest["created"][:10]}))
-            out.append(Entry(run.name, run.label, _config_class(folder, "config.json"), True, run.wall_time_s or 0.0,
-                             run.segments, dates, run.device))
+            out.append(Entry(run.name, run.label, config.get("__class__", ""), True, run.wall_time_s or 0.0,
+                             run.segments, dates, run.device, config=config))
         else:
             state = json.loads((folder / "checkpoint.json").read_text())
-            out.append(Entry(run.name, run.label, _config_class(folder, "config.json"), False, run.wall_time_s or 0.0,
+            out.append(Entry(run.name, run.label, config.get("__class__", ""), False, run.wall_time_s or 0.0,
                              run.segments, (str(state.get("updated", ""))[:10],), run.device,
-                             tuple(int(s) for s in state.get("block_steps", [run.step or 0])), run.steps))
+                             tuple(int(s) for s in state.get("block_steps", [run.step or 0])), run.steps, config))
     return out
 
 
 def entries_of(row: StoredRun, entries: list[Entry]) -> list[Entry]:
-    """The entries that are ``row``'s: its labels, and its config class where it names one."""
+    """The entries that are ``row``'s: its labels, its config class where it names one, and its config fields."""
     return [e for e in entries if e.label in row.labels
-            and (row.config_class is None or e.config_class == row.config_class)]
+            and (row.config_class is None or e.config_class == row.config_class)
+            and all(e.config.get(k) == v for k, v in row.config_fields)]
 
 
 def _duration(seconds: float) -> str:
@@ -156,6 +158,22 @@ def _days(dates) -> str:
     return days[0] if len(days) == 1 else f"{days[0]} – {days[-1]}"
 
 
+def _reached(step: tuple[int, ...], steps: int) -> str:
+    """Where an unfinished run's blocks are: "at step 5 of 10", "blocks of runs at steps 5 and 0 of 10", or for more
+    than two blocks "12 blocks of runs of 30,000 steps: 2 done, 1 at step 11,249, 9 not started"."""
+    if len(step) == 1:
+        return f"at step {step[0]:,} of {steps:,}"
+    if len(step) == 2:
+        return f"blocks of runs at steps {step[0]:,} and {step[1]:,} of {steps:,}"
+    started = [s for s in step if 0 < s < steps]
+    parts = [f"{sum(s >= steps for s in step)} done"] if any(s >= steps for s in step) else []
+    if started:
+        parts.append(f"{len(started)} at step{'s' if len(started) > 1 else ''} {', '.join(f'{s:,}' for s in started)}")
+    if 0 in step:
+        parts.append(f"{step.count(0)} not started")
+    return f"{len(step)} blocks of runs of {steps:,} steps: " + ", ".join(parts)
+
+
 def stored_run_cells(row: StoredRun, entries: list[Entry]) -> tuple[str, str, str]:
     """``(entries, wall time, stored)`` of one row, from its entries' manifests and checkpoints."""
     mine = entries_of(row, entries)
@@ -168,9 +186,7 @@ def stored_run_cells(row: StoredRun, entries: list[Entry]) -> tuple[str, str, st
     stored = [_days(d for e in done for d in e.dates)] if done else []
     for e in mine:
         if not e.finished:
-            steps = " and ".join(f"{s:,}" for s in e.step)
-            reached = (f"blocks of runs at steps {steps} of {e.steps:,}" if len(e.step) > 1 else
-                       f"at step {steps} of {e.steps:,}") if e.steps else "no complete checkpoint"
+            reached = _reached(e.step, e.steps) if e.steps else "no complete checkpoint"
             parts.append(f"1 unfinished ({reached})")
             wall.append(f"{_duration(e.wall_time_s)} so far")
             stored.append(f"checkpoint of {e.dates[0]}")

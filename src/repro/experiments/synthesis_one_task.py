@@ -315,9 +315,12 @@ def main(argv=None) -> int:
 STORED_RUN_TABLE = StoredRunTable(chapter="synthesis_one_task", rows=(
     StoredRun("the book-scale sweep on fresh seeds: p = 31, 70 % of the table (the norm and rate slices), AdamW lr "
               "1e-2, wd 1, 3,000 full-batch steps; 144 runs in one batched call; claims registered before the run",
-              "--run book", (LABEL,)),
+              "--run book", (LABEL,), config_fields=(("p", 31),)),
     StoredRun("the same sweep on fresh seeds (1000, 1001, …), for the four predictions registered after an independent "
               "reading of the first; claims registered before the run", "--run confirm", (CONFIRM_LABEL,)),
+    StoredRun("the paper-scale sweep: p = 97, half the table (the norm and rate slices), AdamW lr 1e-3, wd 1, 30,000 "
+              "full-batch steps; the same 144 runs on the same seeds, in blocks of 12 (committable checkpoints); "
+              "T01-T10 sealed before it started", "--run paper", (LABEL,), config_fields=(("p", 97),)),
 ))
 
 

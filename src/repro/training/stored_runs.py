@@ -14,12 +14,15 @@ from dataclasses import dataclass
 class StoredRun:
     """One stored run: what it is, the options that compute it (after ``--store book/_results``) and the
     results-store labels of its entries; ``config_class``, where two modules store under one label, is the
-    ``__class__`` of the entries' top-level config (``""``: a config without one)."""
+    ``__class__`` of the entries' top-level config (``""``: a config without one); ``config_fields``, where two runs of
+    one module store under one label (the synthesis sweep at book and paper scale), are ``(field, value)`` pairs the
+    entries' top-level config holds."""
 
     what: str
     options: str
     labels: tuple[str, ...]
     config_class: str | None = None
+    config_fields: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)
